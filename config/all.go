@@ -1,0 +1,42 @@
+package config
+
+// Each file has a typed loader. They read the file on every call, so code
+// that must honour edits without a restart simply calls them again.
+
+func (s *Store) AIProvider() (AIProvider, error) { return Load(s, AIProviderFile, DefaultAIProvider) }
+func (s *Store) MCP() (MCP, error)               { return Load(s, MCPFile, DefaultMCP) }
+func (s *Store) Connectors() (Connectors, error) { return Load(s, ConnectorsFile, DefaultConnectors) }
+func (s *Store) Webhook() (Webhook, error)       { return Load(s, WebhookFile, DefaultWebhook) }
+func (s *Store) Accounts() (Accounts, error)     { return Load(s, AccountsFile, DefaultAccounts) }
+func (s *Store) Snapshot() (Snapshot, error)     { return Load(s, SnapshotFile, DefaultSnapshot) }
+func (s *Store) MarketData() (MarketData, error) { return Load(s, MarketDataFile, DefaultMarketData) }
+func (s *Store) Agent() (Agent, error)           { return Load(s, AgentFile, DefaultAgent) }
+func (s *Store) Tools() (Tools, error)           { return Load(s, ToolsFile, DefaultTools) }
+func (s *Store) Compaction() (Compaction, error) { return Load(s, CompactionFile, DefaultCompaction) }
+func (s *Store) Heartbeat() (Heartbeat, error)   { return Load(s, HeartbeatFile, DefaultHeartbeat) }
+func (s *Store) News() (News, error)             { return Load(s, NewsFile, DefaultNews) }
+
+// CheckAll loads every file once: missing files are created with defaults
+// and the first malformed file stops start-up with an error naming it.
+func (s *Store) CheckAll() error {
+	checks := []func() error{
+		func() error { _, err := s.AIProvider(); return err },
+		func() error { _, err := s.MCP(); return err },
+		func() error { _, err := s.Connectors(); return err },
+		func() error { _, err := s.Webhook(); return err },
+		func() error { _, err := s.Accounts(); return err },
+		func() error { _, err := s.Snapshot(); return err },
+		func() error { _, err := s.MarketData(); return err },
+		func() error { _, err := s.Agent(); return err },
+		func() error { _, err := s.Tools(); return err },
+		func() error { _, err := s.Compaction(); return err },
+		func() error { _, err := s.Heartbeat(); return err },
+		func() error { _, err := s.News(); return err },
+	}
+	for _, c := range checks {
+		if err := c(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

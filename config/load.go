@@ -1,0 +1,172 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Error is a configuration problem that names the file and the key so the
+// user can fix it without guessing.
+type Error struct {
+	File string // absolute path of the config file
+	Key  string // dotted JSON path, e.g. "mcpAsk.port"; empty for whole-file errors
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Key == "" {
+		return fmt.Sprintf("config %s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("config %s: key %q: %s", e.File, e.Key, e.Msg)
+}
+
+// Validator is implemented by config types that check their own values.
+// It returns the offending key and a message, or "" and nil.
+type Validator interface {
+	Validate() (key string, err error)
+}
+
+// Store reads and writes the JSON config files in one directory. Each read
+// goes to disk so that files the spec says are "read on each call" pick up
+// edits without a restart.
+type Store struct {
+	dir string
+}
+
+// NewStore returns a store over dir.
+func NewStore(dir string) *Store { return &Store{dir: dir} }
+
+// Dir is the directory the store reads.
+func (s *Store) Dir() string { return s.dir }
+
+// Path returns the absolute path of a config file.
+func (s *Store) Path(name string) string { return filepath.Join(s.dir, name) }
+
+// Load reads name into a value of type T. A missing file is created with
+// the defaults; a present file is decoded over the defaults (so keys the
+// user omits keep their default), unknown keys and wrong types are errors
+// naming the key, and Validate runs last.
+func Load[T any](s *Store, name string, defaults func() T) (T, error) {
+	path := s.Path(name)
+	v := defaults()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := Save(s, name, v); err != nil {
+			return v, err
+		}
+		return v, validate(path, &v)
+	}
+	if err != nil {
+		return v, &Error{File: path, Msg: err.Error()}
+	}
+	if err := decodeStrict(data, &v); err != nil {
+		return v, describeDecodeError(path, data, err)
+	}
+	return v, validate(path, &v)
+}
+
+func validate(path string, v any) error {
+	if val, ok := v.(Validator); ok {
+		if key, err := val.Validate(); err != nil {
+			return &Error{File: path, Key: key, Msg: err.Error()}
+		}
+	}
+	return nil
+}
+
+func decodeStrict(data []byte, v any) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return errors.New("file is empty")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("unexpected data after the top-level value")
+	}
+	return nil
+}
+
+// describeDecodeError turns encoding/json errors into an Error naming the
+// key and, for syntax errors, the line.
+func describeDecodeError(path string, data []byte, err error) error {
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &typeErr):
+		return &Error{File: path, Key: typeErr.Field,
+			Msg: fmt.Sprintf("expected %s, got JSON %s", typeName(typeErr.Type.String()), typeErr.Value)}
+	case errors.As(err, &syntaxErr):
+		line := 1 + bytes.Count(data[:min(int(syntaxErr.Offset), len(data))], []byte("\n"))
+		return &Error{File: path, Msg: fmt.Sprintf("invalid JSON at line %d: %v", line, syntaxErr)}
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		key := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return &Error{File: path, Key: key, Msg: "unknown key (misspelt?)"}
+	default:
+		return &Error{File: path, Msg: err.Error()}
+	}
+}
+
+func typeName(goType string) string {
+	switch {
+	case strings.HasPrefix(goType, "int"), strings.HasPrefix(goType, "uint"), strings.HasPrefix(goType, "float"):
+		return "a number"
+	case goType == "string":
+		return "a string"
+	case goType == "bool":
+		return "true or false"
+	case strings.HasPrefix(goType, "[]"):
+		return "an array"
+	case strings.HasPrefix(goType, "map["):
+		return "an object"
+	default:
+		return "an object (" + goType + ")"
+	}
+}
+
+// Save writes v atomically (temp file + rename) with owner-only permissions.
+func Save[T any](s *Store, name string, v T) error {
+	path := s.Path(name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return &Error{File: path, Msg: err.Error()}
+	}
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return &Error{File: path, Msg: err.Error()}
+	}
+	return WriteFileAtomic(path, append(data, '\n'), 0o600)
+}
+
+// WriteFileAtomic writes data to a temp file in the same directory and
+// renames it over path, so readers never see a half-written file.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
