@@ -1,0 +1,159 @@
+// Package app assembles Alice: it builds every component from config, in
+// the order the architecture describes, and owns their lifecycle. Both the
+// TUI and `alice serve` run the same App; only the surface differs.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"alice/config"
+	"alice/core"
+	"alice/core/eventlog"
+	"alice/trading/simmarket"
+)
+
+// Options are the inputs main resolves before building the App.
+type Options struct {
+	Paths   config.Paths
+	Store   *config.Store
+	Logger  *slog.Logger
+	Version string
+}
+
+// Listener describes one open network endpoint, for the status bar and the
+// `alice serve` banner.
+type Listener struct {
+	Name string
+	URL  string
+}
+
+// App holds every long-lived component. Fields are exported so surfaces
+// (the TUI adapter, tests) can reach the pieces they need.
+type App struct {
+	Opts    Options
+	Log     *slog.Logger
+	Events  *eventlog.Log
+	Tools   *core.ToolCenter
+	WsTools *core.WorkspaceToolCenter
+	Market  *simmarket.Market
+
+	mu        sync.Mutex
+	closers   []namedCloser
+	listeners []Listener
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+}
+
+type namedCloser struct {
+	name string
+	fn   func(context.Context) error
+}
+
+// New builds the components that need no network or background work.
+func New(opts Options) (*App, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	a := &App{Opts: opts, Log: opts.Logger}
+	ev, err := eventlog.Open(opts.Paths.DataPath("event-log", "events.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	a.Events = ev
+	a.onClose("event log", func(context.Context) error { return ev.Close() })
+
+	disabled := func() []string {
+		t, err := opts.Store.Tools()
+		if err != nil {
+			a.Log.Warn("Reading tools.json failed; no tools disabled", "err", err)
+			return nil
+		}
+		return t.Disabled
+	}
+	a.Tools = core.NewToolCenter(disabled)
+	a.WsTools = core.NewWorkspaceToolCenter(disabled)
+
+	md, err := opts.Store.MarketData()
+	if err != nil {
+		return nil, err
+	}
+	a.Market = simmarket.New(md.Seed)
+
+	if err := a.build(); err != nil {
+		_ = a.Shutdown(context.Background())
+		return nil, err
+	}
+	return a, nil
+}
+
+// onClose registers cleanup run in reverse order by Shutdown.
+func (a *App) onClose(name string, fn func(context.Context) error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.closers = append(a.closers, namedCloser{name, fn})
+}
+
+// go runs a background loop tracked for shutdown.
+func (a *App) goLoop(name string, fn func()) {
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				a.Log.Error("Background loop panicked", "loop", name, "panic", fmt.Sprint(r))
+			}
+		}()
+		fn()
+	}()
+}
+
+func (a *App) addListener(name, url string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.listeners = append(a.listeners, Listener{Name: name, URL: url})
+}
+
+// Listeners lists the open endpoints.
+func (a *App) Listeners() []Listener {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]Listener(nil), a.listeners...)
+}
+
+// Start opens listeners and starts background work. ctx bounds the
+// background loops; Shutdown stops them too.
+func (a *App) Start(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	a.cancel = cancel
+	return a.start(ctx)
+}
+
+// Shutdown stops background loops and closes components in reverse order
+// of creation, bounded by ctx.
+func (a *App) Shutdown(ctx context.Context) error {
+	if a.cancel != nil {
+		a.cancel()
+	}
+	a.mu.Lock()
+	closers := a.closers
+	a.closers = nil
+	a.mu.Unlock()
+	var errs []error
+	for i := len(closers) - 1; i >= 0; i-- {
+		if err := closers[i].fn(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", closers[i].name, err))
+		}
+	}
+	done := make(chan struct{})
+	go func() { a.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		errs = append(errs, errors.New("background loops did not stop in time"))
+	}
+	return errors.Join(errs...)
+}
