@@ -14,6 +14,7 @@ import (
 	"alice/core"
 	"alice/core/eventlog"
 	"alice/trading/simmarket"
+	"alice/trading/uta"
 )
 
 // Options are the inputs main resolves before building the App.
@@ -40,6 +41,9 @@ type App struct {
 	Tools   *core.ToolCenter
 	WsTools *core.WorkspaceToolCenter
 	Market  *simmarket.Market
+	Trading *uta.Manager
+
+	problems []string
 
 	mu        sync.Mutex
 	closers   []namedCloser
@@ -156,4 +160,19 @@ func (a *App) Shutdown(ctx context.Context) error {
 		errs = append(errs, errors.New("background loops did not stop in time"))
 	}
 	return errors.Join(errs...)
+}
+
+// reportStartupProblem records a non-fatal start-up problem for the UI.
+func (a *App) reportStartupProblem(err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.problems = append(a.problems, err.Error())
+}
+
+// Problems lists non-fatal start-up problems (broken accounts, ports in
+// use) so the surfaces can show them.
+func (a *App) Problems() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.problems...)
 }

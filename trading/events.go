@@ -1,0 +1,27 @@
+package trading
+
+import "time"
+
+// EventType names a domain event the UI and connectors react to.
+type EventType string
+
+const (
+	EventCommitPrepared  EventType = "trade.commit"
+	EventApprovalRequest EventType = "trade.approval-requested"
+	EventPushed          EventType = "trade.push"
+	EventRejected        EventType = "trade.reject"
+	EventSynced          EventType = "trade.sync"
+	EventOrderFilled     EventType = "trade.fill"
+	EventSnapshotTaken   EventType = "snapshot.taken"
+	EventSnapshotError   EventType = "snapshot.error"
+	EventAccountsChanged EventType = "trade.accounts"
+)
+
+// Event is published on the trading event bus.
+type Event struct {
+	Type      EventType `json:"type"`
+	AccountID string    `json:"accountId"`
+	Hash      string    `json:"hash,omitempty"`
+	Time      time.Time `json:"time"`
+	Data      any       `json:"data,omitempty"`
+}

@@ -1,0 +1,103 @@
+package git
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"alice/config"
+)
+
+// Persistence: commit.json holds the history, staging.json the work in
+// progress, commit.json.push a running push's checkpoint. Every write is
+// atomic (temp file + rename).
+
+func (g *Git) progressPath() string { return g.path + ".push" }
+
+func (g *Git) workPath() string { return filepath.Join(filepath.Dir(g.path), "staging.json") }
+
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("git: corrupt %s: %w", path, err)
+	}
+	return nil
+}
+
+func (g *Git) hasCommit(hash string) bool {
+	for i := len(g.f.Commits) - 1; i >= 0; i-- {
+		if g.f.Commits[i].Hash == hash {
+			return true
+		}
+	}
+	return false
+}
+
+// saveProgress checkpoints the running push.
+func (g *Git) saveProgress() error {
+	if g.path == "" {
+		return nil
+	}
+	data, err := json.Marshal(g.pushing)
+	if err != nil {
+		return err
+	}
+	return config.WriteFileAtomic(g.progressPath(), data, 0o600)
+}
+
+func (g *Git) clearProgress() {
+	if g.path == "" {
+		return
+	}
+	if err := os.Remove(g.progressPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
+		g.deps.Logger.Warn("trading git: remove push checkpoint", "err", err)
+	}
+}
+
+// save writes the history, then the work file. A crash in between leaves
+// a pending commit whose hash is already in the history, which Open drops.
+func (g *Git) save() error {
+	if err := g.saveHistory(); err != nil {
+		return err
+	}
+	return g.saveWork()
+}
+
+func (g *Git) saveHistory() error {
+	if g.path == "" {
+		return nil
+	}
+	if g.f.Commits == nil {
+		g.f.Commits = []Commit{}
+	}
+	data, err := json.MarshalIndent(&g.f.history, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(g.path), 0o700); err != nil {
+		return err
+	}
+	return config.WriteFileAtomic(g.path, data, 0o600)
+}
+
+func (g *Git) saveWork() error {
+	if g.path == "" {
+		return nil
+	}
+	data, err := json.Marshal(&g.f.work)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(g.path), 0o700); err != nil {
+		return err
+	}
+	return config.WriteFileAtomic(g.workPath(), data, 0o600)
+}

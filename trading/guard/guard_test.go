@@ -1,0 +1,227 @@
+package guard
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"alice/config"
+	"alice/trading"
+	"alice/trading/git"
+
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+var t0 = time.Date(2026, 4, 1, 14, 0, 0, 0, time.UTC)
+
+func place(sym string, action trading.Action, qty, lmt, cash string) git.Operation {
+	o := trading.Order{Action: action, OrderType: trading.Market, TIF: trading.Day}
+	if qty != "" {
+		o.TotalQuantity = d(qty)
+	}
+	if lmt != "" {
+		o.OrderType, o.LmtPrice = trading.Limit, d(lmt)
+	}
+	if cash != "" {
+		o.CashQty = d(cash)
+	}
+	return git.Operation{Action: git.PlaceOrder, Contract: &trading.Contract{Symbol: sym}, Order: &o}
+}
+
+func ctxWith(op git.Operation, equity string, pos ...trading.Position) Context {
+	return Context{Op: op, Positions: pos, Account: trading.AccountInfo{NetLiquidation: d(equity)}, Now: t0,
+		Price: func(_ context.Context, c trading.Contract) (decimal.Decimal, error) {
+			if c.Symbol == "BAD" {
+				return decimal.Zero, errors.New("no quote")
+			}
+			return d("100"), nil
+		}}
+}
+
+func position(sym, qty, price string) trading.Position {
+	return trading.Position{Contract: trading.Contract{Symbol: sym}, Quantity: d(qty), MarketPrice: d(price), MarketValue: d(qty).Mul(d(price))}
+}
+
+func build(t *testing.T, typ string, opts map[string]any) Guard {
+	t.Helper()
+	g, err := DefaultRegistry()[typ](opts)
+	require.NoError(t, err)
+	return g
+}
+
+func TestMaxPositionSize(t *testing.T) {
+	g := build(t, "max-position-size", map[string]any{"maxPercentOfEquity": 25.0})
+	cases := []struct {
+		name   string
+		gc     Context
+		reject string
+	}{
+		{"small new position via quote", ctxWith(place("AAPL", trading.Buy, "10", "", ""), "10000"), ""},
+		{"new position too big via quote", ctxWith(place("AAPL", trading.Buy, "30", "", ""), "10000"), "Position for AAPL would be 30.0% of equity (limit: 25%)"},
+		{"cashQty counts", ctxWith(place("AAPL", trading.Buy, "", "", "2600"), "10000"), "26.0%"},
+		{"adds to existing at market price", ctxWith(place("AAPL", trading.Buy, "6", "", ""), "10000", position("AAPL", "20", "100")), "26.0%"},
+		{"limit price used for new symbol", ctxWith(place("AAPL", trading.Buy, "10", "300", ""), "10000"), "30.0%"},
+		{"sells are never blocked", ctxWith(place("AAPL", trading.Sell, "50", "", ""), "10000", position("AAPL", "50", "100")), ""},
+		{"exactly at limit passes", ctxWith(place("AAPL", trading.Buy, "25", "", ""), "10000"), ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := g.Check(context.Background(), tc.gc)
+			if tc.reject == "" {
+				assert.Empty(t, got)
+			} else {
+				assert.Contains(t, got, tc.reject)
+			}
+		})
+	}
+	assert.Equal(t, "", g.Check(context.Background(), ctxWith(git.Operation{Action: git.CancelOrder, OrderID: "1"}, "10000")))
+}
+
+func TestCooldown(t *testing.T) {
+	g := build(t, "cooldown", map[string]any{"minIntervalMs": 60000.0})
+	steps := []struct {
+		sym    string
+		at     time.Duration
+		reject string
+	}{
+		{"AAPL", 0, ""},
+		{"AAPL", 10 * time.Second, "Cooldown active for AAPL: 50s remaining"},
+		{"MSFT", 11 * time.Second, ""},
+		{"AAPL", 61 * time.Second, ""},
+		{"aapl", 62 * time.Second, "59s remaining"},
+	}
+	for i, s := range steps {
+		gc := ctxWith(place(s.sym, trading.Buy, "1", "", ""), "10000")
+		gc.Now = t0.Add(s.at)
+		got := g.Check(context.Background(), gc)
+		if s.reject == "" {
+			assert.Empty(t, got, "step %d", i)
+		} else {
+			assert.Contains(t, got, s.reject, "step %d", i)
+		}
+	}
+}
+
+func TestSymbolWhitelist(t *testing.T) {
+	g := build(t, "symbol-whitelist", map[string]any{"symbols": []any{"AAPL", "btc"}})
+	cases := []struct {
+		op     git.Operation
+		reject bool
+	}{
+		{place("AAPL", trading.Buy, "1", "", ""), false},
+		{place("BTC", trading.Buy, "1", "", ""), false},
+		{place("TSLA", trading.Buy, "1", "", ""), true},
+		{git.Operation{Action: git.ClosePosition, Contract: &trading.Contract{Symbol: "TSLA"}}, true},
+		{git.Operation{Action: git.CancelOrder, OrderID: "7"}, false}, // symbol unknown
+		{git.Operation{Action: git.CancelOrder, OrderID: "7", SymbolHint: "NVDA"}, true},
+	}
+	for i, tc := range cases {
+		got := g.Check(context.Background(), ctxWith(tc.op, "1000"))
+		assert.Equal(t, tc.reject, got != "", "case %d: %q", i, got)
+	}
+	_, err := DefaultRegistry()["symbol-whitelist"](map[string]any{})
+	assert.Error(t, err, "empty whitelist is a config error")
+	_, err = DefaultRegistry()["symbol-whitelist"](map[string]any{"symbols": []any{1}})
+	assert.Error(t, err)
+}
+
+func TestMaxOrderValue(t *testing.T) {
+	g := build(t, "max-order-value", map[string]any{"maxValue": "5000"})
+	cases := []struct {
+		name   string
+		op     git.Operation
+		reject string
+	}{
+		{"market order valued at quote", place("AAPL", trading.Buy, "50", "", ""), ""},
+		{"market order over limit", place("AAPL", trading.Buy, "51", "", ""), "Order value 5100.00 for AAPL exceeds the limit 5000"},
+		{"limit order valued at limit", place("AAPL", trading.Buy, "20", "300", ""), "6000.00"},
+		{"cash quantity", place("AAPL", trading.Buy, "", "", "4999"), ""},
+		{"sells are valued too", place("AAPL", trading.Sell, "60", "", ""), "6000.00"},
+		{"unpriceable order is refused", place("BAD", trading.Buy, "1", "", ""), "cannot value order"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := g.Check(context.Background(), ctxWith(tc.op, "100000"))
+			if tc.reject == "" {
+				assert.Empty(t, got)
+			} else {
+				assert.Contains(t, got, tc.reject)
+			}
+		})
+	}
+	_, err := DefaultRegistry()["max-order-value"](map[string]any{})
+	assert.Error(t, err)
+}
+
+func TestDailyLoss(t *testing.T) {
+	g := build(t, "daily-loss", map[string]any{"maxLoss": "1000", "maxLossPercent": 5.0})
+	steps := []struct {
+		name   string
+		equity string
+		at     time.Duration
+		op     git.Operation
+		reject string
+	}{
+		{"first check sets the baseline", "100000", 0, place("AAPL", trading.Buy, "1", "", ""), ""},
+		{"small loss allowed", "99500", time.Hour, place("AAPL", trading.Buy, "1", "", ""), ""},
+		{"amount limit reached", "99000", 2 * time.Hour, place("AAPL", trading.Buy, "1", "", ""), "Daily loss 1000.00 reached the limit 1000"},
+		{"closing stays allowed", "98000", 3 * time.Hour, git.Operation{Action: git.ClosePosition, Contract: &trading.Contract{Symbol: "AAPL"}}, ""},
+		{"new day resets the baseline", "98000", 24 * time.Hour, place("AAPL", trading.Buy, "1", "", ""), ""},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			gc := ctxWith(s.op, s.equity)
+			gc.Now = t0.Add(s.at)
+			got := g.Check(context.Background(), gc)
+			if s.reject == "" {
+				assert.Empty(t, got)
+			} else {
+				assert.Contains(t, got, s.reject)
+			}
+		})
+	}
+	pct := build(t, "daily-loss", map[string]any{"maxLossPercent": "2"})
+	gc := ctxWith(place("AAPL", trading.Buy, "1", "", ""), "9700")
+	gc.DayStartEquity = d("10000")
+	assert.Contains(t, pct.Check(context.Background(), gc), "Daily loss 3.00% reached the limit 2%", "snapshot baseline wins")
+	_, err := DefaultRegistry()["daily-loss"](map[string]any{})
+	assert.Error(t, err)
+}
+
+func TestPipelineShortCircuitsInOrder(t *testing.T) {
+	p, _, err := NewPipeline(DefaultRegistry(), []config.Guard{
+		{Type: "symbol-whitelist", Options: map[string]any{"symbols": []any{"AAPL"}}},
+		{Type: "no-such-guard"},
+		{Type: "cooldown", Options: map[string]any{"minIntervalMs": 1000.0}},
+	}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 2, p.Len(), "unknown guard skipped")
+	ctx := context.Background()
+	assert.Equal(t, "[guard:symbol-whitelist] Symbol TSLA is not in the whitelist",
+		p.Check(ctx, ctxWith(place("TSLA", trading.Buy, "1", "", ""), "1000")))
+	// TSLA never reached the cooldown guard, so AAPL's first order passes
+	// and its second is stopped by cooldown.
+	assert.Empty(t, p.Check(ctx, ctxWith(place("AAPL", trading.Buy, "1", "", ""), "1000")))
+	assert.Contains(t, p.Check(ctx, ctxWith(place("AAPL", trading.Buy, "1", "", ""), "1000")), "[guard:cooldown]")
+}
+
+func TestPipelineConfigErrors(t *testing.T) {
+	cases := []struct {
+		guards []config.Guard
+		index  int
+	}{
+		{[]config.Guard{{Type: "cooldown"}, {Type: "max-order-value", Options: map[string]any{"maxValue": "abc"}}}, 1},
+		{[]config.Guard{{Type: "max-position-size", Options: map[string]any{"maxPercent": 5.0}}}, 0},
+		{[]config.Guard{{Type: "max-position-size", Options: map[string]any{"maxPercentOfEquity": -1.0}}}, 0},
+	}
+	for _, tc := range cases {
+		_, idx, err := NewPipeline(DefaultRegistry(), tc.guards, nil)
+		require.Error(t, err)
+		assert.Equal(t, tc.index, idx)
+	}
+}

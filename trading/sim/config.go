@@ -1,0 +1,64 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// DefaultCash is the paper account's starting balance.
+var defaultCash = decimal.NewFromInt(100000)
+
+// Config is the simulator preset's presetConfig.
+type Config struct {
+	// Cash is the starting balance (decimal string), used only when no
+	// saved state exists yet.
+	Cash decimal.Decimal `json:"cash"`
+	// Seed picks the simulated market; 0 means "the shared market".
+	Seed int64 `json:"seed"`
+}
+
+// ParseConfig decodes and validates presetConfig. On error it returns the
+// offending key relative to presetConfig (e.g. "cash") so the caller can
+// report accounts.json[i].presetConfig.cash.
+func ParseConfig(raw json.RawMessage) (Config, string, error) {
+	c := Config{Cash: defaultCash}
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return c, "", nil
+	}
+	var wire struct {
+		Cash json.RawMessage `json:"cash"`
+		Seed *int64          `json:"seed"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&wire); err != nil {
+		if k, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return c, strings.Trim(k, `"`), errors.New("unknown key (misspelt?)")
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return c, te.Field, fmt.Errorf("wrong type: %s", te.Value)
+		}
+		return c, "", err
+	}
+	if len(wire.Cash) > 0 {
+		s := strings.Trim(string(wire.Cash), `"`)
+		d, err := decimal.NewFromString(s)
+		if err != nil {
+			return c, "cash", fmt.Errorf("must be a decimal amount like \"100000\", got %s", wire.Cash)
+		}
+		if !d.IsPositive() {
+			return c, "cash", fmt.Errorf("must be > 0, got %s", s)
+		}
+		c.Cash = d
+	}
+	if wire.Seed != nil {
+		c.Seed = *wire.Seed
+	}
+	return c, "", nil
+}

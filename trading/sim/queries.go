@@ -1,0 +1,124 @@
+package sim
+
+import (
+	"context"
+	"sort"
+
+	"alice/trading"
+	"alice/trading/broker"
+)
+
+// Read paths match resting orders first, so every query sees fills the
+// market has caused since the last one.
+
+// Account values cash plus positions at the marks.
+func (b *Broker) Account(context.Context) (trading.AccountInfo, error) {
+	b.mu.Lock()
+	fills := b.matchLocked()
+	info, err := b.accountLocked()
+	b.saveIfLocked(len(fills) > 0)
+	b.mu.Unlock()
+	b.emit(fills)
+	return info, err
+}
+
+func (b *Broker) accountLocked() (trading.AccountInfo, error) {
+	pos, err := b.positionsLocked()
+	if err != nil {
+		return trading.AccountInfo{}, err
+	}
+	info := trading.AccountInfo{BaseCurrency: "USD", TotalCashValue: b.st.Cash, RealizedPnL: b.st.RealizedPnL, BuyingPower: b.st.Cash}
+	info.NetLiquidation = b.st.Cash
+	for _, p := range pos {
+		info.NetLiquidation = info.NetLiquidation.Add(p.MarketValue)
+		info.UnrealizedPnL = info.UnrealizedPnL.Add(p.UnrealizedPnL)
+	}
+	return info, nil
+}
+
+// Positions lists holdings sorted by symbol.
+func (b *Broker) Positions(context.Context) ([]trading.Position, error) {
+	b.mu.Lock()
+	fills := b.matchLocked()
+	pos, err := b.positionsLocked()
+	b.saveIfLocked(len(fills) > 0)
+	b.mu.Unlock()
+	b.emit(fills)
+	return pos, err
+}
+
+func (b *Broker) positionsLocked() ([]trading.Position, error) {
+	out := make([]trading.Position, 0, len(b.st.Positions))
+	for sym, p := range b.st.Positions {
+		mark, err := b.markLocked(sym)
+		if err != nil {
+			return nil, err
+		}
+		mv := p.Quantity.Mul(mark)
+		out = append(out, trading.Position{
+			Contract: p.Contract, Currency: "USD", Side: trading.Long, Quantity: p.Quantity,
+			AvgCost: p.AvgCost, MarketPrice: mark, MarketValue: mv,
+			UnrealizedPnL: mark.Sub(p.AvgCost).Mul(p.Quantity), RealizedPnL: p.RealizedPnL, Multiplier: "1",
+		})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Contract.Symbol < out[j].Contract.Symbol })
+	return out, nil
+}
+
+// Orders returns the requested orders (all when ids is empty), oldest first.
+func (b *Broker) Orders(_ context.Context, ids []string) ([]trading.OpenOrder, error) {
+	b.mu.Lock()
+	fills := b.matchLocked()
+	b.saveIfLocked(len(fills) > 0)
+	var out []trading.OpenOrder
+	if len(ids) == 0 {
+		for _, id := range b.st.OrderIDs {
+			out = append(out, *b.st.Orders[id])
+		}
+	} else {
+		for _, id := range ids {
+			if o, ok := b.st.Orders[id]; ok {
+				out = append(out, *o)
+			}
+		}
+	}
+	b.mu.Unlock()
+	b.emit(fills)
+	return out, nil
+}
+
+// Order returns one order, or a NOT_FOUND error.
+func (b *Broker) Order(ctx context.Context, id string) (*trading.OpenOrder, error) {
+	os, err := b.Orders(ctx, []string{id})
+	if err != nil {
+		return nil, err
+	}
+	if len(os) == 0 {
+		return nil, broker.Errorf(broker.CodeNotFound, "order %q not found", id)
+	}
+	return &os[0], nil
+}
+
+// Quote is the market quote at Now, recentred on an overridden mark.
+func (b *Broker) Quote(_ context.Context, c trading.Contract) (trading.Quote, error) {
+	in, err := b.lookup(c.Symbol)
+	if err != nil {
+		return trading.Quote{}, err
+	}
+	now := b.opts.Now()
+	q, _ := b.opts.Market.QuoteAt(in.Symbol, now)
+	b.mu.Lock()
+	mark, ok := b.st.Marks[in.Symbol]
+	b.mu.Unlock()
+	if ok {
+		spread := q.Ask.Sub(q.Last)
+		q.Last, q.Bid, q.Ask = mark, mark.Sub(spread), mark.Add(spread)
+	}
+	return trading.Quote{Contract: b.contractFor(in), Last: q.Last, Bid: q.Bid, Ask: q.Ask,
+		Volume: q.Volume, High: q.High, Low: q.Low, Timestamp: now}, nil
+}
+
+// MarketClock: the simulated market never closes.
+func (b *Broker) MarketClock(context.Context) (trading.MarketClock, error) {
+	return trading.MarketClock{IsOpen: true, Timestamp: b.opts.Now()}, nil
+}

@@ -1,0 +1,263 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"alice/core"
+	"alice/trading/git"
+	"alice/trading/uta"
+
+	"github.com/shopspring/decimal"
+)
+
+func (h *handlers) gitTools() []core.Tool {
+	return []core.Tool{
+		tool("tradingCommit", "Commit staged operations with a message (like git commit). Nothing executes; a push follows.",
+			`{"type":"object","properties":{`+sourceProp+`,"message":{"type":"string"}},"required":["message"]}`,
+			h.commit),
+		tool("tradingPush", "Request execution of committed operations. Accounts with autoApprove execute now; others wait for human approval in the alice UI.",
+			`{"type":"object","properties":{`+sourceProp+`}}`,
+			h.push),
+		tool("tradingLog", "Trading history (like git log --stat), newest first, merged across accounts.",
+			`{"type":"object","properties":{`+sourceProp+`,"limit":{"type":"integer","minimum":1,"default":10},"symbol":{"type":"string"}}}`,
+			h.log),
+		tool("tradingShow", "Show one commit by hash (like git show).",
+			`{"type":"object","properties":{"hash":{"type":"string","description":"8-character commit hash"}},"required":["hash"]}`,
+			h.show),
+		tool("tradingStatus", "Staged operations and pending commit (like git status).",
+			`{"type":"object","properties":{`+sourceProp+`}}`,
+			func(ctx context.Context, args json.RawMessage) (any, error) {
+				var a sourceArgs
+				if err := decode(args, &a); err != nil {
+					return nil, err
+				}
+				return h.perAccount(ctx, a.Source, func(_ context.Context, u *uta.UTA) (any, error) { return u.Git().Status(), nil })
+			}),
+		tool("tradingSync", "Pull order status updates from the brokers (like git pull).",
+			`{"type":"object","properties":{`+sourceProp+`,"delayMs":{"type":"integer","minimum":0,"maximum":30000}}}`,
+			h.sync),
+		tool("simulatePriceChange", "Dry run: portfolio impact of price changes (\"@150\" absolute, \"+10%\" / \"-5%\" relative; symbol \"all\" for every position). Changes nothing.",
+			`{"type":"object","properties":{`+sourceProp+`,"priceChanges":{"type":"array","minItems":1,"items":{"type":"object","properties":{"symbol":{"type":"string"},"change":{"type":"string"}},"required":["symbol","change"]}}},"required":["priceChanges"]}`,
+			h.simulate),
+	}
+}
+
+func (h *handlers) commit(_ context.Context, args json.RawMessage) (any, error) {
+	var a struct {
+		Source  string `json:"source"`
+		Message string `json:"message"`
+	}
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(a.Message) == "" {
+		return nil, fmt.Errorf("message is required")
+	}
+	return h.m.Commit(a.Source, a.Message)
+}
+
+type pushOutcome struct {
+	AccountID string               `json:"accountId"`
+	Status    string               `json:"status"` // "pushed" or "pending"
+	Note      string               `json:"note,omitempty"`
+	Result    *git.PushResult      `json:"result,omitempty"`
+	Pending   *uta.PendingApproval `json:"pending,omitempty"`
+}
+
+func (h *handlers) push(ctx context.Context, args json.RawMessage) (any, error) {
+	var a sourceArgs
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	us, err := h.m.Resolve(a.Source)
+	if err != nil {
+		return nil, err
+	}
+	var out []pushOutcome
+	for _, u := range us {
+		st := u.Git().Status()
+		if st.PendingHash == "" {
+			if len(st.Staged) > 0 {
+				return nil, fmt.Errorf("account %s: %w", u.ID(), git.ErrUncommitted)
+			}
+			continue
+		}
+		if u.AutoApprove() {
+			r, err := h.m.Push(ctx, u.ID())
+			if err != nil {
+				return nil, fmt.Errorf("account %s: %w", u.ID(), err)
+			}
+			out = append(out, pushOutcome{AccountID: u.ID(), Status: "pushed", Result: &r})
+			continue
+		}
+		p, err := h.m.RequestApproval(u.ID())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pushOutcome{AccountID: u.ID(), Status: "pending", Note: uta.ApprovalNote, Pending: &p})
+	}
+	if len(out) == 0 {
+		return nil, git.ErrNoPending
+	}
+	return out, nil
+}
+
+func (h *handlers) log(_ context.Context, args json.RawMessage) (any, error) {
+	var a struct {
+		Source string `json:"source"`
+		Limit  *int   `json:"limit"`
+		Symbol string `json:"symbol"`
+	}
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	limit := 10
+	if a.Limit != nil {
+		if *a.Limit <= 0 {
+			return nil, fmt.Errorf("limit must be > 0")
+		}
+		limit = *a.Limit
+	}
+	return h.m.Log(a.Source, limit, a.Symbol)
+}
+
+func (h *handlers) show(_ context.Context, args json.RawMessage) (any, error) {
+	var a struct {
+		Hash string `json:"hash"`
+	}
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	if len(strings.TrimSpace(a.Hash)) < 4 {
+		return nil, fmt.Errorf("hash must be at least 4 characters (commits use 8)")
+	}
+	c, ok := h.m.Show(a.Hash)
+	if !ok {
+		return nil, fmt.Errorf("no commit %q in any account (see tradingLog)", a.Hash)
+	}
+	return c, nil
+}
+
+func (h *handlers) sync(ctx context.Context, args json.RawMessage) (any, error) {
+	var a struct {
+		Source  string `json:"source"`
+		DelayMs int    `json:"delayMs"`
+	}
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	if a.DelayMs < 0 || a.DelayMs > 30000 {
+		return nil, fmt.Errorf("delayMs must be between 0 and 30000")
+	}
+	return h.m.Sync(ctx, a.Source, time.Duration(a.DelayMs)*time.Millisecond)
+}
+
+// priceChange parses "@150", "+10%", "-5%" (also "150" and "+10").
+func priceChange(cur decimal.Decimal, s string) (decimal.Decimal, error) {
+	s = strings.TrimSpace(s)
+	if abs, ok := strings.CutPrefix(s, "@"); ok {
+		d, err := decimal.NewFromString(strings.TrimSpace(abs))
+		if err != nil || !d.IsPositive() {
+			return decimal.Zero, fmt.Errorf("change %q: want @<price> with a positive price", s)
+		}
+		return d, nil
+	}
+	pct, isPct := strings.CutSuffix(s, "%")
+	if isPct && (strings.HasPrefix(pct, "+") || strings.HasPrefix(pct, "-")) {
+		d, err := decimal.NewFromString(pct)
+		if err != nil {
+			return decimal.Zero, fmt.Errorf("change %q: want e.g. \"+10%%\" or \"-5%%\"", s)
+		}
+		next := cur.Mul(hundred.Add(d)).Div(hundred)
+		if next.IsNegative() {
+			next = decimal.Zero
+		}
+		return next, nil
+	}
+	return decimal.Zero, errors.New("change " + fmt.Sprintf("%q", s) + ": want \"@150\" (absolute) or \"+10%\" / \"-5%\" (relative)")
+}
+
+type simRow struct {
+	Symbol         string          `json:"symbol"`
+	Quantity       decimal.Decimal `json:"quantity"`
+	CurrentPrice   decimal.Decimal `json:"currentPrice"`
+	SimulatedPrice decimal.Decimal `json:"simulatedPrice"`
+	CurrentPnL     decimal.Decimal `json:"currentUnrealizedPnL"`
+	SimulatedPnL   decimal.Decimal `json:"simulatedUnrealizedPnL"`
+	PnLChange      decimal.Decimal `json:"pnlChange"`
+}
+
+func (h *handlers) simulate(ctx context.Context, args json.RawMessage) (any, error) {
+	var a struct {
+		Source       string `json:"source"`
+		PriceChanges []struct {
+			Symbol string `json:"symbol"`
+			Change string `json:"change"`
+		} `json:"priceChanges"`
+	}
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	if len(a.PriceChanges) == 0 {
+		return nil, fmt.Errorf("priceChanges needs at least one {symbol, change}")
+	}
+	for _, pc := range a.PriceChanges {
+		if strings.TrimSpace(pc.Symbol) == "" {
+			return nil, fmt.Errorf("every priceChanges entry needs a symbol (or \"all\")")
+		}
+		if _, err := priceChange(decimal.NewFromInt(1), pc.Change); err != nil {
+			return nil, err
+		}
+	}
+	return h.perAccount(ctx, a.Source, func(ctx context.Context, u *uta.UTA) (any, error) {
+		acct, err := u.Account(ctx)
+		if err != nil {
+			return nil, err
+		}
+		pos, err := u.Positions(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rows := []simRow{}
+		total := decimal.Zero
+		var worst *simRow
+		for _, p := range pos {
+			change := ""
+			for _, pc := range a.PriceChanges {
+				if strings.EqualFold(pc.Symbol, "all") || strings.EqualFold(pc.Symbol, p.Contract.Symbol) {
+					change = pc.Change // later entries win
+				}
+			}
+			if change == "" {
+				continue
+			}
+			np, _ := priceChange(p.MarketPrice, change)
+			simPnL := np.Sub(p.AvgCost).Mul(p.Quantity)
+			if p.Side == "short" {
+				simPnL = p.AvgCost.Sub(np).Mul(p.Quantity)
+			}
+			r := simRow{Symbol: p.Contract.Symbol, Quantity: p.Quantity, CurrentPrice: p.MarketPrice, SimulatedPrice: np,
+				CurrentPnL: p.UnrealizedPnL, SimulatedPnL: simPnL, PnLChange: simPnL.Sub(p.UnrealizedPnL)}
+			rows = append(rows, r)
+			total = total.Add(r.PnLChange)
+			if worst == nil || r.PnLChange.LessThan(worst.PnLChange) {
+				w := r
+				worst = &w
+			}
+		}
+		summary := map[string]any{"totalPnLChange": total, "equityChange": total, "currentEquity": acct.NetLiquidation,
+			"simulatedEquity": acct.NetLiquidation.Add(total), "equityChangePercent": "0"}
+		if acct.NetLiquidation.IsPositive() {
+			summary["equityChangePercent"] = total.Div(acct.NetLiquidation).Mul(hundred).StringFixed(2)
+		}
+		if worst != nil {
+			summary["worstCase"] = worst
+		}
+		return map[string]any{"positions": rows, "summary": summary, "dryRun": true}, nil
+	})
+}

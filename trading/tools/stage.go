@@ -1,0 +1,258 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"alice/core"
+	"alice/trading"
+	"alice/trading/git"
+
+	"github.com/shopspring/decimal"
+)
+
+var hundred = decimal.NewFromInt(100)
+
+const decimalProp = `{"type":"string","description":"Decimal > 0 as a string; \"\" means unset"}`
+
+func (h *handlers) stageTools() []core.Tool {
+	srcReq := `"source":{"type":"string","description":"Account id (see listUTAs)"}`
+	return []core.Tool{
+		tool("placeOrder", "Stage an order (nothing executes until tradingCommit + an approved push).",
+			`{"type":"object","properties":{`+srcReq+`,
+			"aliceId":{"type":"string","description":"\"accountId|symbol\" from searchContracts"},
+			"symbol":{"type":"string"},
+			"action":{"type":"string","enum":["BUY","SELL"]},
+			"orderType":{"type":"string","enum":["MKT","LMT","STP","STP LMT","TRAIL","TRAIL LIMIT","MOC"]},
+			"totalQuantity":`+decimalProp+`,"cashQty":`+decimalProp+`,"lmtPrice":`+decimalProp+`,"auxPrice":`+decimalProp+`,
+			"trailStopPrice":`+decimalProp+`,"trailingPercent":`+decimalProp+`,
+			"tif":{"type":"string","enum":["DAY","GTC","IOC","FOK","OPG","GTD"],"default":"DAY"},
+			"goodTillDate":{"type":"string"},"outsideRth":{"type":"boolean"},"parentId":{"type":"string"},"ocaGroup":{"type":"string"},
+			"takeProfit":{"type":"object","properties":{"price":{"type":"string"}},"required":["price"]},
+			"stopLoss":{"type":"object","properties":{"price":{"type":"string"},"limitPrice":{"type":"string"}},"required":["price"]}},
+			"required":["source","aliceId","action","orderType"]}`,
+			h.placeOrder),
+		tool("modifyOrder", "Stage a modification of an open order.",
+			`{"type":"object","properties":{`+srcReq+`,"orderId":{"type":"string"},
+			"totalQuantity":`+decimalProp+`,"lmtPrice":`+decimalProp+`,"auxPrice":`+decimalProp+`,"trailStopPrice":`+decimalProp+`,"trailingPercent":`+decimalProp+`,
+			"orderType":{"type":"string","enum":["MKT","LMT","STP","STP LMT","TRAIL","TRAIL LIMIT","MOC"]},
+			"tif":{"type":"string","enum":["DAY","GTC","IOC","FOK","OPG","GTD"]},"goodTillDate":{"type":"string"}},
+			"required":["source","orderId"]}`,
+			h.modifyOrder),
+		tool("closePosition", "Stage closing a position (all of it unless qty is given).",
+			`{"type":"object","properties":{`+srcReq+`,"aliceId":{"type":"string"},"symbol":{"type":"string"},"qty":`+decimalProp+`},"required":["source","aliceId"]}`,
+			h.closePosition),
+		tool("cancelOrder", "Stage cancelling an open order.",
+			`{"type":"object","properties":{`+srcReq+`,"orderId":{"type":"string"}},"required":["source","orderId"]}`,
+			h.cancelOrder),
+	}
+}
+
+type priceLegArgs struct {
+	Price      string `json:"price"`
+	LimitPrice string `json:"limitPrice"`
+}
+
+func (h *handlers) placeOrder(ctx context.Context, args json.RawMessage) (any, error) {
+	var a struct {
+		Source          string        `json:"source"`
+		AliceID         string        `json:"aliceId"`
+		Symbol          string        `json:"symbol"`
+		Action          string        `json:"action"`
+		OrderType       string        `json:"orderType"`
+		TotalQuantity   string        `json:"totalQuantity"`
+		CashQty         string        `json:"cashQty"`
+		LmtPrice        string        `json:"lmtPrice"`
+		AuxPrice        string        `json:"auxPrice"`
+		TrailStopPrice  string        `json:"trailStopPrice"`
+		TrailingPercent string        `json:"trailingPercent"`
+		TIF             string        `json:"tif"`
+		GoodTillDate    string        `json:"goodTillDate"`
+		OutsideRth      bool          `json:"outsideRth"`
+		ParentID        string        `json:"parentId"`
+		OCAGroup        string        `json:"ocaGroup"`
+		TakeProfit      *priceLegArgs `json:"takeProfit"`
+		StopLoss        *priceLegArgs `json:"stopLoss"`
+	}
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	u, err := h.one(a.Source)
+	if err != nil {
+		return nil, err
+	}
+	if a.AliceID == "" {
+		return nil, fmt.Errorf("aliceId is required (e.g. %q; find one with searchContracts)", trading.AliceID(u.ID(), "AAPL"))
+	}
+	c, err := u.ContractFromAliceID(ctx, a.AliceID)
+	if err != nil {
+		return nil, err
+	}
+	if a.Symbol != "" && !strings.EqualFold(a.Symbol, c.Symbol) && !strings.EqualFold(a.Symbol, strings.ReplaceAll(c.Symbol, "/", "")) {
+		return nil, fmt.Errorf("symbol %q does not match aliceId %q", a.Symbol, a.AliceID)
+	}
+	o := trading.Order{GoodTillDate: a.GoodTillDate, OutsideRTH: a.OutsideRth, ParentID: a.ParentID, OCAGroup: a.OCAGroup}
+	if o.Action, err = trading.ParseAction(a.Action); err != nil {
+		return nil, err
+	}
+	if o.OrderType, err = trading.ParseOrderType(a.OrderType); err != nil {
+		return nil, err
+	}
+	if o.TIF, err = trading.ParseTIF(a.TIF); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		name string
+		s    string
+		dst  *decimal.Decimal
+	}{{"totalQuantity", a.TotalQuantity, &o.TotalQuantity}, {"cashQty", a.CashQty, &o.CashQty}, {"lmtPrice", a.LmtPrice, &o.LmtPrice},
+		{"auxPrice", a.AuxPrice, &o.AuxPrice}, {"trailStopPrice", a.TrailStopPrice, &o.TrailStopPrice}, {"trailingPercent", a.TrailingPercent, &o.TrailingPercent}} {
+		if *f.dst, err = trading.ParsePositive(f.name, f.s); err != nil {
+			return nil, err
+		}
+	}
+	if o.TIF == trading.GTD && o.GoodTillDate == "" {
+		return nil, fmt.Errorf("tif GTD needs goodTillDate")
+	}
+	var tpsl *trading.TPSL
+	if a.TakeProfit != nil || a.StopLoss != nil {
+		tpsl = &trading.TPSL{}
+		if a.TakeProfit != nil {
+			p, err := requiredPositive("takeProfit.price", a.TakeProfit.Price)
+			if err != nil {
+				return nil, err
+			}
+			tpsl.TakeProfit = &trading.PriceLeg{Price: p}
+		}
+		if a.StopLoss != nil {
+			p, err := requiredPositive("stopLoss.price", a.StopLoss.Price)
+			if err != nil {
+				return nil, err
+			}
+			lp, err := trading.ParsePositive("stopLoss.limitPrice", a.StopLoss.LimitPrice)
+			if err != nil {
+				return nil, err
+			}
+			tpsl.StopLoss = &trading.PriceLeg{Price: p, LimitPrice: lp}
+		}
+	}
+	return u.Git().Stage(git.Operation{Action: git.PlaceOrder, Contract: &c, Order: &o, TPSL: tpsl})
+}
+
+func requiredPositive(field, s string) (decimal.Decimal, error) {
+	if strings.TrimSpace(s) == "" {
+		return decimal.Zero, fmt.Errorf("%s is required", field)
+	}
+	return trading.ParsePositive(field, s)
+}
+
+func (h *handlers) modifyOrder(ctx context.Context, args json.RawMessage) (any, error) {
+	var a struct {
+		Source          string `json:"source"`
+		OrderID         string `json:"orderId"`
+		TotalQuantity   string `json:"totalQuantity"`
+		LmtPrice        string `json:"lmtPrice"`
+		AuxPrice        string `json:"auxPrice"`
+		TrailStopPrice  string `json:"trailStopPrice"`
+		TrailingPercent string `json:"trailingPercent"`
+		OrderType       string `json:"orderType"`
+		TIF             string `json:"tif"`
+		GoodTillDate    string `json:"goodTillDate"`
+	}
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	u, err := h.one(a.Source)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(a.OrderID) == "" {
+		return nil, fmt.Errorf("orderId is required")
+	}
+	var ch trading.OrderChanges
+	for _, f := range []struct {
+		name string
+		s    string
+		dst  *decimal.Decimal
+	}{{"totalQuantity", a.TotalQuantity, &ch.TotalQuantity}, {"lmtPrice", a.LmtPrice, &ch.LmtPrice}, {"auxPrice", a.AuxPrice, &ch.AuxPrice},
+		{"trailStopPrice", a.TrailStopPrice, &ch.TrailStopPrice}, {"trailingPercent", a.TrailingPercent, &ch.TrailingPercent}} {
+		if *f.dst, err = trading.ParsePositive(f.name, f.s); err != nil {
+			return nil, err
+		}
+	}
+	if a.OrderType != "" {
+		if ch.OrderType, err = trading.ParseOrderType(a.OrderType); err != nil {
+			return nil, err
+		}
+	}
+	if a.TIF != "" {
+		if ch.TIF, err = trading.ParseTIF(a.TIF); err != nil {
+			return nil, err
+		}
+	}
+	ch.GoodTillDate = a.GoodTillDate
+	if ch == (trading.OrderChanges{}) {
+		return nil, fmt.Errorf("nothing to modify: pass at least one of totalQuantity, lmtPrice, auxPrice, trailStopPrice, trailingPercent, orderType, tif, goodTillDate")
+	}
+	return u.Git().Stage(git.Operation{Action: git.ModifyOrder, OrderID: a.OrderID, Changes: &ch, SymbolHint: h.orderSymbol(ctx, u, a.OrderID)})
+}
+
+func (h *handlers) closePosition(ctx context.Context, args json.RawMessage) (any, error) {
+	var a struct {
+		Source  string `json:"source"`
+		AliceID string `json:"aliceId"`
+		Symbol  string `json:"symbol"`
+		Qty     string `json:"qty"`
+	}
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	u, err := h.one(a.Source)
+	if err != nil {
+		return nil, err
+	}
+	if a.AliceID == "" {
+		return nil, fmt.Errorf("aliceId is required")
+	}
+	c, err := u.ContractFromAliceID(ctx, a.AliceID)
+	if err != nil {
+		return nil, err
+	}
+	qty, err := trading.ParsePositive("qty", a.Qty)
+	if err != nil {
+		return nil, err
+	}
+	return u.Git().Stage(git.Operation{Action: git.ClosePosition, Contract: &c, Quantity: qty})
+}
+
+func (h *handlers) cancelOrder(ctx context.Context, args json.RawMessage) (any, error) {
+	var a struct {
+		Source  string `json:"source"`
+		OrderID string `json:"orderId"`
+	}
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	u, err := h.one(a.Source)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(a.OrderID) == "" {
+		return nil, fmt.Errorf("orderId is required")
+	}
+	return u.Git().Stage(git.Operation{Action: git.CancelOrder, OrderID: a.OrderID, SymbolHint: h.orderSymbol(ctx, u, a.OrderID)})
+}
+
+// orderSymbol best-effort labels order-id operations with their symbol so
+// guards (whitelist) and logs can use it.
+func (h *handlers) orderSymbol(ctx context.Context, u interface {
+	Orders(context.Context, []string) ([]trading.OpenOrder, error)
+}, id string) string {
+	os, err := u.Orders(ctx, []string{id})
+	if err != nil || len(os) == 0 {
+		return ""
+	}
+	return os[0].Contract.Symbol
+}

@@ -1,0 +1,290 @@
+// Package uta is the Unified Trading Account: a broker, its Trading-as-Git
+// history, the guard pipeline and the snapshot store, plus the Manager that
+// owns every account's lifecycle from accounts.json. The TUI, MCP, Telegram
+// and the trading tools all go through the Manager; brokers are internal.
+package uta
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"alice/config"
+	"alice/trading"
+	"alice/trading/broker"
+	"alice/trading/git"
+	"alice/trading/guard"
+	"alice/trading/sim"
+	"alice/trading/snapshot"
+
+	"github.com/shopspring/decimal"
+)
+
+// Health is an account's connectivity.
+type Health string
+
+const (
+	Healthy  Health = "healthy"
+	Degraded Health = "degraded"
+	Offline  Health = "offline"
+	Disabled Health = "disabled"
+)
+
+// UTA is one account.
+type UTA struct {
+	cfg    config.Account
+	broker broker.Broker
+	sim    *sim.Broker // non-nil for the simulator preset (god-view)
+	git    *git.Git
+	guards *guard.Pipeline
+	snaps  *snapshot.Store
+	now    func() time.Time
+	logger *slog.Logger
+
+	mu       sync.Mutex
+	health   Health
+	failures int
+	lastErr  string
+}
+
+// ID is the account id.
+func (u *UTA) ID() string { return u.cfg.ID }
+
+// Label is the display name.
+func (u *UTA) Label() string {
+	if u.cfg.Label != "" {
+		return u.cfg.Label
+	}
+	return u.cfg.ID
+}
+
+// Preset is the broker preset ("simulator", "alpaca").
+func (u *UTA) Preset() string { return u.cfg.Preset }
+
+// AutoApprove reports whether pushes run without a human.
+func (u *UTA) AutoApprove() bool { return u.cfg.AutoApprove }
+
+// Broker exposes the broker (for tools that read quotes and contracts).
+func (u *UTA) Broker() broker.Broker { return u.broker }
+
+// Sim returns the simulated broker's god-view, or nil for real brokers.
+func (u *UTA) Sim() *sim.Broker { return u.sim }
+
+// Git is the account's history.
+func (u *UTA) Git() *git.Git { return u.git }
+
+// Health returns the health and last error.
+func (u *UTA) Health() (Health, string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.health, u.lastErr
+}
+
+// observe tracks broker health: one failure degrades, three take the
+// account offline; a success heals.
+func (u *UTA) observe(err error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if err == nil {
+		u.health, u.failures, u.lastErr = Healthy, 0, ""
+		return
+	}
+	if c := broker.CodeOf(err); c != broker.CodeNetwork && c != broker.CodeAuth && c != broker.CodeConfig && c != broker.CodeUnknown {
+		return // an order-level failure says nothing about connectivity
+	}
+	u.failures++
+	u.lastErr = err.Error()
+	u.health = Degraded
+	if u.failures >= 3 || broker.CodeOf(err) == broker.CodeAuth {
+		u.health = Offline
+	}
+}
+
+// Account reads the account summary.
+func (u *UTA) Account(ctx context.Context) (trading.AccountInfo, error) {
+	a, err := u.broker.Account(ctx)
+	u.observe(err)
+	return a, err
+}
+
+// Positions reads positions.
+func (u *UTA) Positions(ctx context.Context) ([]trading.Position, error) {
+	p, err := u.broker.Positions(ctx)
+	u.observe(err)
+	return p, err
+}
+
+// Orders reads orders by id; with no ids, the pending orders from history.
+func (u *UTA) Orders(ctx context.Context, ids []string) ([]trading.OpenOrder, error) {
+	if len(ids) == 0 {
+		ids = u.git.PendingOrderIDs()
+		if len(ids) == 0 {
+			return []trading.OpenOrder{}, nil
+		}
+	}
+	o, err := u.broker.Orders(ctx, ids)
+	u.observe(err)
+	return o, err
+}
+
+// ContractFromAliceID resolves "{accountId}|{nativeKey}" at this account.
+func (u *UTA) ContractFromAliceID(ctx context.Context, aliceID string) (trading.Contract, error) {
+	acct, key, err := trading.SplitAliceID(aliceID)
+	if err != nil {
+		return trading.Contract{}, err
+	}
+	if acct != u.cfg.ID {
+		return trading.Contract{}, fmt.Errorf("aliceId %q belongs to account %q, not %q", aliceID, acct, u.cfg.ID)
+	}
+	c, err := u.broker.ResolveNativeKey(ctx, key)
+	if err != nil {
+		return c, err
+	}
+	c.AliceID = trading.AliceID(u.cfg.ID, u.broker.NativeKey(c))
+	return c, nil
+}
+
+// dispatch executes one operation for git: guards first, then the broker.
+func (u *UTA) dispatch(ctx context.Context, op git.Operation) git.Result {
+	fail := func(msg string) git.Result {
+		return git.Result{Action: op.Action, Status: git.StatusRejected, Error: msg}
+	}
+	if u.guards.Len() > 0 {
+		pos, err := u.broker.Positions(ctx)
+		if err != nil {
+			return fail("guard check failed reading positions: " + err.Error())
+		}
+		acct, err := u.broker.Account(ctx)
+		if err != nil {
+			return fail("guard check failed reading account: " + err.Error())
+		}
+		gc := guard.Context{Op: op, Positions: pos, Account: acct, Now: u.now(), Price: u.markPrice}
+		if u.guards.Has("daily-loss") {
+			gc.DayStartEquity = u.dayStartEquity()
+		}
+		if reason := u.guards.Check(ctx, gc); reason != "" {
+			return fail(reason)
+		}
+	}
+	var res trading.OrderResult
+	var err error
+	switch op.Action {
+	case git.PlaceOrder:
+		res, err = u.broker.PlaceOrder(ctx, *op.Contract, *op.Order, op.TPSL)
+	case git.ModifyOrder:
+		res, err = u.broker.ModifyOrder(ctx, op.OrderID, *op.Changes)
+	case git.CancelOrder:
+		res, err = u.broker.CancelOrder(ctx, op.OrderID)
+	case git.ClosePosition:
+		res, err = u.broker.ClosePosition(ctx, *op.Contract, op.Quantity)
+	default:
+		return fail("unsupported operation " + string(op.Action))
+	}
+	u.observe(err)
+	if err != nil {
+		return fail(err.Error())
+	}
+	return git.Result{Action: op.Action, Success: true, OrderID: res.OrderID, Status: git.FromOrderStatus(res.Status),
+		FilledQty: res.FilledQty, FilledPrice: res.FilledPrice}
+}
+
+func (u *UTA) markPrice(ctx context.Context, c trading.Contract) (decimal.Decimal, error) {
+	q, err := u.broker.Quote(ctx, c)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	if q.Last.IsPositive() {
+		return q.Last, nil
+	}
+	return q.Ask, nil
+}
+
+// dayStartEquity is the first snapshot's equity today (UTC), or zero.
+func (u *UTA) dayStartEquity() decimal.Decimal {
+	now := u.now().UTC()
+	start := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	snaps, err := u.snaps.List(start, 0)
+	if err != nil || len(snaps) == 0 {
+		return decimal.Zero
+	}
+	return snaps[0].Account.NetLiquidation
+}
+
+// state builds git's stateAfter.
+func (u *UTA) state(ctx context.Context, pendingIDs []string) (git.State, error) {
+	acct, err := u.broker.Account(ctx)
+	if err != nil {
+		return git.State{}, err
+	}
+	pos, err := u.broker.Positions(ctx)
+	if err != nil {
+		return git.State{}, err
+	}
+	st := git.State{NetLiquidation: acct.NetLiquidation, TotalCashValue: acct.TotalCashValue,
+		UnrealizedPnL: acct.UnrealizedPnL, RealizedPnL: acct.RealizedPnL, Positions: pos, PendingOrders: []trading.OpenOrder{}}
+	if len(pendingIDs) > 0 {
+		if orders, err := u.broker.Orders(ctx, pendingIDs); err == nil {
+			for _, o := range orders {
+				if o.Status.Pending() {
+					st.PendingOrders = append(st.PendingOrders, o)
+				}
+			}
+		}
+	}
+	return st, nil
+}
+
+// Snapshot captures the account now and stores it.
+func (u *UTA) Snapshot(ctx context.Context, trigger snapshot.Trigger) (snapshot.Snapshot, error) {
+	acct, err := u.Account(ctx)
+	if err != nil {
+		return snapshot.Snapshot{}, err
+	}
+	pos, err := u.Positions(ctx)
+	if err != nil {
+		return snapshot.Snapshot{}, err
+	}
+	health, _ := u.Health()
+	st := u.git.Status()
+	sn := snapshot.Snapshot{AccountID: u.cfg.ID, Timestamp: u.now().UTC(), Trigger: trigger, Health: string(health),
+		HeadCommit: st.Head, PendingCommits: []string{}, Positions: []snapshot.Position{}, OpenOrders: []snapshot.Order{},
+		Account: snapshot.Account{BaseCurrency: acct.BaseCurrency, NetLiquidation: acct.NetLiquidation, TotalCashValue: acct.TotalCashValue,
+			UnrealizedPnL: acct.UnrealizedPnL, RealizedPnL: acct.RealizedPnL, BuyingPower: acct.BuyingPower}}
+	if st.PendingHash != "" {
+		sn.PendingCommits = append(sn.PendingCommits, st.PendingHash)
+	}
+	for _, p := range pos {
+		sn.Positions = append(sn.Positions, snapshot.Position{AliceID: trading.AliceID(u.cfg.ID, u.broker.NativeKey(p.Contract)),
+			Currency: p.Currency, Side: string(p.Side), Quantity: p.Quantity, AvgCost: p.AvgCost, MarketPrice: p.MarketPrice,
+			MarketValue: p.MarketValue, UnrealizedPnL: p.UnrealizedPnL, RealizedPnL: p.RealizedPnL, SecType: p.Contract.SecType, Multiplier: p.Multiplier})
+	}
+	if orders, err := u.Orders(ctx, nil); err == nil {
+		for _, o := range orders {
+			if !o.Status.Pending() {
+				continue
+			}
+			sn.OpenOrders = append(sn.OpenOrders, snapshot.Order{OrderID: o.Order.OrderID, AliceID: trading.AliceID(u.cfg.ID, u.broker.NativeKey(o.Contract)),
+				Action: string(o.Order.Action), OrderType: string(o.Order.OrderType), TotalQuantity: o.Order.TotalQuantity,
+				LimitPrice: o.Order.LmtPrice, Status: string(o.Status), AvgFillPrice: o.AvgFillPrice})
+		}
+	}
+	return sn, u.snaps.Append(sn)
+}
+
+// Snapshots lists stored snapshots.
+func (u *UTA) Snapshots(since time.Time, limit int) ([]snapshot.Snapshot, error) {
+	return u.snaps.List(since, limit)
+}
+
+// EquityCurve is net liquidation over time.
+func (u *UTA) EquityCurve(since time.Time) ([]snapshot.Point, error) {
+	return u.snaps.EquityCurve(since)
+}
+
+// matches reports whether source ("" = any, an id, or a preset) names u.
+func (u *UTA) matches(source string) bool {
+	return source == "" || source == u.cfg.ID || strings.EqualFold(source, u.cfg.Preset)
+}

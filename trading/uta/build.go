@@ -1,0 +1,125 @@
+package uta
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"alice/config"
+	"alice/trading"
+	"alice/trading/alpaca"
+	"alice/trading/broker"
+	"alice/trading/git"
+	"alice/trading/guard"
+	"alice/trading/sim"
+	"alice/trading/simmarket"
+	"alice/trading/snapshot"
+)
+
+// BrokerFactory builds a broker for a preset. It returns the broker, the
+// simulated god-view (nil for real brokers), and on a presetConfig problem
+// the offending key relative to presetConfig.
+type BrokerFactory func(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error)
+
+// BuildEnv is what factories may use.
+type BuildEnv struct {
+	Dir    string // <data>/trading/<accountId>
+	Market *simmarket.Market
+	Now    func() time.Time
+	Logger *slog.Logger
+	OnFill func(sim.Fill)
+	Getenv func(string) string
+}
+
+// DefaultFactories are the built-in presets.
+func DefaultFactories() map[string]BrokerFactory {
+	return map[string]BrokerFactory{
+		"simulator": simulatorFactory,
+		"alpaca":    alpacaFactory,
+	}
+}
+
+func simulatorFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error) {
+	cfg, key, err := sim.ParseConfig(acct.PresetConfig)
+	if err != nil {
+		return nil, nil, key, err
+	}
+	market := env.Market
+	if cfg.Seed != 0 && (market == nil || cfg.Seed != market.Seed()) {
+		market = simmarket.New(cfg.Seed)
+	}
+	b, err := sim.New(sim.Options{AccountID: acct.ID, Market: market, Cash: cfg.Cash, Now: env.Now, Logger: env.Logger,
+		StatePath: env.Dir + string(os.PathSeparator) + "sim-state.json", OnFill: env.OnFill})
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return b, b, "", nil
+}
+
+func alpacaFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error) {
+	cfg, key, err := alpaca.ParseConfig(acct.PresetConfig, env.Getenv)
+	if err != nil {
+		return nil, nil, key, err
+	}
+	return alpaca.New(acct.ID, cfg, env.Logger), nil, "", nil
+}
+
+// build assembles one UTA: broker, guards, git history and snapshots.
+// Config problems come back as *config.Error naming accounts.json keys.
+func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA, error) {
+	file := m.store.Path(config.AccountsFile)
+	cfgErr := func(key string, err error) error {
+		return &config.Error{File: file, Key: fmt.Sprintf("[%d]%s", idx, key), Msg: err.Error()}
+	}
+	f, ok := m.factories[acct.Preset]
+	if !ok {
+		return nil, cfgErr(".presetId", fmt.Errorf("unknown preset %q (known: simulator, alpaca)", acct.Preset))
+	}
+	dir := m.paths.DataPath("trading", acct.ID) // the id is validated by config.Accounts
+	u := &UTA{cfg: acct, now: m.now, logger: m.logger.With("account", acct.ID), health: Healthy}
+	env := BuildEnv{Dir: dir, Market: m.market, Now: m.now, Logger: u.logger, Getenv: m.getenv,
+		OnFill: func(f sim.Fill) { m.onFill(acct.ID, f) }}
+	b, god, key, err := f(acct, env)
+	if err != nil {
+		if key != "" {
+			return nil, cfgErr(".presetConfig."+key, err)
+		}
+		return nil, cfgErr(".presetConfig", err)
+	}
+	u.broker, u.sim = b, god
+	pipe, gi, err := guard.NewPipeline(guard.DefaultRegistry(), acct.Guards, u.logger)
+	if err != nil {
+		b.Close()
+		return nil, cfgErr(fmt.Sprintf(".guards[%d].options", gi), err)
+	}
+	u.guards = pipe
+	if u.snaps, err = snapshot.Open(dir + string(os.PathSeparator) + "snapshots"); err != nil {
+		b.Close()
+		return nil, err
+	}
+	u.git, err = git.Open(dir+string(os.PathSeparator)+"commit.json", git.Deps{
+		Dispatch: u.dispatch, State: u.state, Now: m.now, Logger: u.logger,
+		Order: func(ctx context.Context, id string) (*trading.OpenOrder, error) { return u.broker.Order(ctx, id) },
+	})
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	if err := b.Init(ctx); err != nil {
+		u.observe(err)
+		u.mu.Lock()
+		u.health, u.lastErr = Offline, err.Error()
+		u.mu.Unlock()
+		m.logger.Warn("trading: account offline at start", "account", acct.ID, "err", err)
+	}
+	return u, nil
+}
+
+func sameConfig(a, b config.Account) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
