@@ -1,0 +1,175 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Agent is the program a session runs.
+type Agent string
+
+// Supported agents. The first agent of a workspace is its default.
+const (
+	AgentClaude Agent = "claude"
+	AgentCodex  Agent = "codex"
+	AgentShell  Agent = "shell"
+)
+
+// Agents lists every supported agent.
+func Agents() []Agent { return []Agent{AgentClaude, AgentCodex, AgentShell} }
+
+// Valid reports whether a is a supported agent.
+func (a Agent) Valid() bool {
+	switch a {
+	case AgentClaude, AgentCodex, AgentShell:
+		return true
+	}
+	return false
+}
+
+// prefix names sessions: c1, x2, sh1 (as the reference does).
+func (a Agent) prefix() string {
+	switch a {
+	case AgentClaude:
+		return "c"
+	case AgentCodex:
+		return "x"
+	default:
+		return "sh"
+	}
+}
+
+// ErrAgentNotInstalled is wrapped when an agent's CLI is not on PATH.
+var ErrAgentNotInstalled = errors.New("agent CLI not installed")
+
+var installHints = map[Agent]string{
+	AgentClaude: "claude CLI not found on PATH; install with npm i -g @anthropic-ai/claude-code",
+	AgentCodex:  "codex CLI not found on PATH; install with npm i -g @openai/codex",
+	AgentShell:  "shell not found",
+}
+
+// ResumeHint tells a respawned or resumed session how to pick up its
+// conversation.
+type ResumeHint struct {
+	// Kind is "agent-session-id" (claude: the --session-id we assigned) or
+	// "last" (codex: resume --last).
+	Kind  string `json:"kind"`
+	Value string `json:"value,omitempty"`
+}
+
+// launch is a resolved command line.
+type launch struct {
+	path string
+	args []string
+}
+
+// commandFor resolves the command line for one spawn. resume is true when
+// the session is being resumed or respawned rather than started fresh.
+func (m *Manager) commandFor(agent Agent, ws Workspace, hint *ResumeHint, resume bool) (launch, error) {
+	var base []string
+	switch agent {
+	case AgentShell:
+		base = m.opts.ShellCommand
+		if len(base) == 0 {
+			sh := os.Getenv("SHELL")
+			if sh == "" {
+				sh = "/bin/bash"
+			}
+			base = []string{sh}
+		}
+	case AgentClaude:
+		base = m.opts.ClaudeCommand
+		if len(base) == 0 {
+			base = []string{"claude"}
+		}
+	case AgentCodex:
+		base = m.opts.CodexCommand
+		if len(base) == 0 {
+			base = []string{"codex"}
+		}
+	default:
+		return launch{}, fmt.Errorf("unknown agent %q", agent)
+	}
+	path, err := exec.LookPath(base[0])
+	if err != nil {
+		return launch{}, fmt.Errorf("%w: %s", ErrAgentNotInstalled, installHints[agent])
+	}
+	args := append([]string(nil), base[1:]...)
+	mcp := m.mcpURL()
+	switch agent {
+	case AgentClaude:
+		if hint != nil && hint.Kind == "agent-session-id" && hint.Value != "" {
+			if claudeTranscriptExists(ws.Dir, hint.Value) {
+				args = append(args, "--resume", hint.Value)
+			} else {
+				args = append(args, "--session-id", hint.Value)
+			}
+		}
+	case AgentCodex:
+		// codex does not read .mcp.json; hand it both servers as config
+		// overrides (before any subcommand).
+		args = append(args,
+			"-c", fmt.Sprintf("mcp_servers.alice.url=%q", mcp),
+			"-c", fmt.Sprintf("mcp_servers.alice-workspace.url=%q", mcp+"/"+ws.ID))
+		if resume {
+			args = append(args, "resume", "--last")
+		}
+	}
+	return launch{path: path, args: args}, nil
+}
+
+// claudeTranscriptExists checks ~/.claude/projects/<cwd with / and . as
+// ->/<id>.jsonl: --resume fails for a session that never got a turn, so a
+// fresh --session-id is used until the transcript exists.
+func claudeTranscriptExists(dir, id string) bool {
+	root := os.Getenv("CLAUDE_CONFIG_DIR")
+	if root == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return false
+		}
+		root = filepath.Join(home, ".claude")
+	}
+	mangled := strings.NewReplacer("/", "-", ".", "-").Replace(dir)
+	_, err := os.Stat(filepath.Join(root, "projects", mangled, id+".jsonl"))
+	return err == nil
+}
+
+// strippedEnvPrefixes are host-terminal variables that would make an agent
+// CLI believe it runs inside another terminal or another claude.
+var strippedEnvPrefixes = []string{
+	"TERM_PROGRAM", "VSCODE_", "CLAUDE_CODE_", "CLAUDECODE", "ITERM_", "WT_", "KITTY_", "ALACRITTY_",
+	"TERMINUS_", "WEZTERM_", "GHOSTTY_", "TMUX", "STY=", "COLUMNS=", "LINES=", "ALICE_",
+}
+
+// sessionEnv builds the child's environment: the host environment minus
+// terminal/agent leftovers, plus the workspace variables.
+func (m *Manager) sessionEnv(ws Workspace) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		skip := false
+		for _, p := range strippedEnvPrefixes {
+			if strings.HasPrefix(kv, p) {
+				skip = true
+				break
+			}
+		}
+		if !skip && !strings.HasPrefix(kv, "TERM=") && !strings.HasPrefix(kv, "COLORTERM=") && !strings.HasPrefix(kv, "PWD=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env,
+		"TERM=xterm-256color",
+		"COLORTERM=truecolor",
+		"TERM_PROGRAM=alice",
+		"PWD="+ws.Dir,
+		"ALICE_WS_ID="+ws.ID,
+		"ALICE_WS_TAG="+ws.Tag,
+		"ALICE_MCP_URL="+m.mcpURL(),
+	)
+	return append(env, m.opts.ExtraEnv...)
+}

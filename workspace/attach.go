@@ -1,0 +1,180 @@
+package workspace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/muesli/cancelreader"
+)
+
+// DefaultDetachKeys are the byte forms of ctrl+q: the legacy control byte,
+// the kitty/CSI-u form and the xterm modifyOtherKeys form.
+var DefaultDetachKeys = [][]byte{{0x11}, []byte("\x1b[113;5u"), []byte("\x1b[27;5;113~")}
+
+// Attachment hands the real terminal to a session for full-screen use
+// ("zoom"). It satisfies bubbletea's ExecCommand structurally, so the TUI
+// runs it with tea.Exec(sess.Attach(), func(err error) tea.Msg {…}) and this
+// package needs no bubbletea import.
+type Attachment struct {
+	s *Session
+	// DetachKeys end the attachment (default DefaultDetachKeys).
+	DetachKeys [][]byte
+	stdin      io.Reader
+	stdout     io.Writer
+}
+
+// Attach returns a full-screen attachment to the session.
+func (s *Session) Attach() *Attachment {
+	return &Attachment{s: s, DetachKeys: DefaultDetachKeys, stdin: os.Stdin, stdout: os.Stdout}
+}
+
+// SetStdin sets the terminal input (bubbletea passes its input).
+func (a *Attachment) SetStdin(r io.Reader) { a.stdin = r }
+
+// SetStdout sets the terminal output.
+func (a *Attachment) SetStdout(w io.Writer) { a.stdout = w }
+
+// SetStderr is required by ExecCommand; the session only uses stdout.
+func (a *Attachment) SetStderr(io.Writer) {}
+
+// Run proxies the terminal to the session until a detach key is pressed or
+// the session's process ends, then restores the terminal and pane size.
+func (a *Attachment) Run() error {
+	s := a.s
+	if st, _ := s.State(); st != StateRunning {
+		return fmt.Errorf("session %s is %s", s.name, st)
+	}
+	if f, ok := a.stdin.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		old, err := term.MakeRaw(f.Fd())
+		if err != nil {
+			return fmt.Errorf("attach: raw mode: %w", err)
+		}
+		defer term.Restore(f.Fd(), old) //nolint:errcheck
+	}
+	s.mu.Lock()
+	paneCols, paneRows := s.cols, s.rows
+	s.mu.Unlock()
+	defer s.Resize(paneCols, paneRows)
+	a.fitToTerminal()
+
+	// Draw the current screen, then stream live output.
+	screen := strings.ReplaceAll(s.Render(), "\n", "\r\n")
+	x, y, _ := s.Cursor()
+	fmt.Fprintf(a.stdout, "\x1b[?1049h\x1b[2J\x1b[H%s\x1b[%d;%dH", screen, y+1, x+1)
+	defer fmt.Fprint(a.stdout, "\x1b[?1049l")
+	s.setSink(a.stdout)
+	defer s.setSink(nil)
+
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	defer signal.Stop(winch)
+
+	cr, err := cancelreader.NewReader(a.stdin)
+	if err != nil {
+		return fmt.Errorf("attach: %w", err)
+	}
+	defer cr.Close()
+	detached := make(chan error, 1)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		detached <- a.copyInput(cr)
+	}()
+	defer func() {
+		// A non-file input cannot be cancelled; its reader ends on the next
+		// read instead of being waited for.
+		if cr.Cancel() {
+			wg.Wait()
+		}
+	}()
+
+	alive := time.NewTicker(200 * time.Millisecond)
+	defer alive.Stop()
+	for {
+		select {
+		case err := <-detached:
+			return err
+		case <-winch:
+			a.fitToTerminal()
+		case <-alive.C:
+			if st, _ := s.State(); st != StateRunning {
+				return nil
+			}
+		}
+	}
+}
+
+func (a *Attachment) fitToTerminal() {
+	if f, ok := a.stdout.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		if w, h, err := term.GetSize(f.Fd()); err == nil {
+			a.s.Resize(w, h)
+		}
+	}
+}
+
+// copyInput forwards input to the pty until a detach key. A detach
+// sequence split across reads is held back until it is complete.
+func (a *Attachment) copyInput(r io.Reader) error {
+	buf := make([]byte, 4096)
+	var pending []byte
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			pending = append(pending, buf[:n]...)
+			if i, _ := findDetach(pending, a.DetachKeys); i >= 0 {
+				if i > 0 {
+					_, _ = a.s.Write(pending[:i])
+				}
+				return nil
+			}
+			keep := partialDetachSuffix(pending, a.DetachKeys)
+			if fwd := pending[:len(pending)-keep]; len(fwd) > 0 {
+				if _, werr := a.s.Write(fwd); werr != nil {
+					return werr
+				}
+			}
+			pending = append([]byte(nil), pending[len(pending)-keep:]...)
+		}
+		if err != nil {
+			if errors.Is(err, cancelreader.ErrCanceled) || errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+func findDetach(p []byte, keys [][]byte) (int, int) {
+	best, blen := -1, 0
+	for _, k := range keys {
+		if i := bytes.Index(p, k); i >= 0 && (best < 0 || i < best) {
+			best, blen = i, len(k)
+		}
+	}
+	return best, blen
+}
+
+// partialDetachSuffix is the length of the longest suffix of p that is a
+// proper prefix of a detach key.
+func partialDetachSuffix(p []byte, keys [][]byte) int {
+	longest := 0
+	for _, k := range keys {
+		for l := min(len(k)-1, len(p)); l > longest; l-- {
+			if bytes.Equal(p[len(p)-l:], k[:l]) {
+				longest = l
+				break
+			}
+		}
+	}
+	return longest
+}

@@ -1,0 +1,388 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// SessionState is where a session's process is in its life.
+type SessionState string
+
+// Session states.
+const (
+	StateStarting   SessionState = "starting"
+	StateRunning    SessionState = "running"
+	StateRestarting SessionState = "restarting" // crashed, respawning after RespawnDelay
+	StateExited     SessionState = "exited"     // the child exited cleanly (code 0); Restart to run again
+	StateStopped    SessionState = "stopped"    // stopped by the user or by Close
+	StateFailed     SessionState = "failed"     // circuit open: too many crashes, or it cannot start
+)
+
+// Crash policy: more than maxCrashes crashes within crashWindow opens the
+// circuit (the reference's numbers).
+const (
+	maxCrashes  = 3
+	crashWindow = 30 * time.Second
+	killGrace   = 2 * time.Second
+)
+
+// ErrSessionNotRunning is returned for input to a session without a process.
+var ErrSessionNotRunning = errors.New("session is not running")
+
+// Session is one agent process in a pty with its terminal emulator. It
+// survives crashes (respawn) and keeps its screen across respawns.
+type Session struct {
+	id, name string
+	agent    Agent
+	ws       Workspace
+	m        *Manager
+	term     *Terminal
+	replay   *replayBuffer
+	created  time.Time
+
+	mu       sync.Mutex
+	state    SessionState
+	reason   string
+	hint     *ResumeHint
+	cmd      *exec.Cmd
+	ptmx     *os.File
+	exited   bool // cmd has been reaped
+	cols     int
+	rows     int
+	crashes  []time.Time
+	stopping bool
+	stopCh   chan struct{}
+	done     chan struct{} // closed when the supervisor goroutine ends
+	closed   bool
+
+	sinkMu sync.Mutex
+	sink   io.Writer // full-screen attach output, fed by the pump
+}
+
+func (s *Session) setSink(w io.Writer) {
+	s.sinkMu.Lock()
+	s.sink = w
+	s.sinkMu.Unlock()
+}
+
+// ID is the session record id (stable across restarts of alice).
+func (s *Session) ID() string { return s.id }
+
+// Name is the short display name: c1, x2, sh1.
+func (s *Session) Name() string { return s.name }
+
+// Agent is the program the session runs.
+func (s *Session) Agent() Agent { return s.agent }
+
+// WorkspaceID is the owning workspace.
+func (s *Session) WorkspaceID() string { return s.ws.ID }
+
+// State returns the state and, for failed/restarting/exited, why.
+func (s *Session) State() (SessionState, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state, s.reason
+}
+
+// PID is the current child's pid, 0 when none.
+func (s *Session) PID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd == nil || s.cmd.Process == nil || s.exited {
+		return 0
+	}
+	return s.cmd.Process.Pid
+}
+
+// Terminal exposes the emulator (Render, String, Cursor, Scrollback…).
+func (s *Session) Terminal() *Terminal { return s.term }
+
+// Render returns the live screen as an ANSI string for a TUI pane.
+func (s *Session) Render() string { return s.term.Render() }
+
+// Screen returns the live screen as plain text.
+func (s *Session) Screen() string { return s.term.String() }
+
+// Cursor returns the cursor position within the screen and its visibility.
+func (s *Session) Cursor() (x, y int, visible bool) { return s.term.Cursor() }
+
+// Changed nudges (coalesced) when the screen or state changed. Re-arm one
+// waiting tea.Cmd per session on it.
+func (s *Session) Changed() <-chan struct{} { return s.term.Changed() }
+
+// SendKey forwards a decoded key press (Esc included).
+func (s *Session) SendKey(k KeyPress) { s.term.SendKey(k) }
+
+// Paste sends text, bracketed when the child asked for bracketed paste.
+func (s *Session) Paste(text string) { s.term.Paste(text) }
+
+// Replay returns the last raw pty output (up to 512 KiB), oldest first.
+func (s *Session) Replay() []byte { return s.replay.Bytes() }
+
+// Write sends raw bytes to the child's pty (the raw input path). Input is
+// ordered with SendKey and Paste.
+func (s *Session) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	running := s.ptmx != nil
+	s.mu.Unlock()
+	if !running {
+		return 0, ErrSessionNotRunning
+	}
+	if err := s.term.SendRaw(p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Resize sets the pty and emulator size (clamped to at least 20×5).
+func (s *Session) Resize(cols, rows int) {
+	cols, rows = clampSize(cols, rows)
+	s.mu.Lock()
+	if cols == s.cols && rows == s.rows {
+		s.mu.Unlock()
+		return
+	}
+	s.cols, s.rows = cols, rows
+	f := s.ptmx
+	s.mu.Unlock()
+	s.term.Resize(cols, rows)
+	if f != nil {
+		_ = pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	}
+}
+
+func (s *Session) setState(st SessionState, reason string) {
+	s.mu.Lock()
+	s.state, s.reason = st, reason
+	s.mu.Unlock()
+	s.term.nudge()
+	s.m.sessionChanged(s)
+}
+
+// start launches the supervisor; resume says the first spawn resumes.
+func (s *Session) start(resume bool) {
+	s.mu.Lock()
+	s.stopping = false
+	s.crashes = nil
+	s.stopCh = make(chan struct{})
+	s.done = make(chan struct{})
+	stopCh, done := s.stopCh, s.done
+	s.mu.Unlock()
+	s.setState(StateStarting, "")
+	go s.supervise(resume, stopCh, done)
+}
+
+// supervise runs the child, respawning it after a crash until the circuit
+// opens or the session is stopped.
+func (s *Session) supervise(resume bool, stopCh, done chan struct{}) {
+	defer close(done)
+	for {
+		code, err := s.runOnce(resume)
+		s.mu.Lock()
+		stopping := s.stopping
+		s.mu.Unlock()
+		switch {
+		case stopping:
+			s.setState(StateStopped, "")
+			return
+		case err != nil:
+			s.setState(StateFailed, err.Error())
+			return
+		case code == 0:
+			s.term.Feed([]byte("\r\n\x1b[2m[alice: process exited]\x1b[m\r\n"))
+			s.setState(StateExited, "process exited with status 0")
+			return
+		}
+		now := time.Now()
+		s.mu.Lock()
+		kept := s.crashes[:0]
+		for _, t := range s.crashes {
+			if now.Sub(t) < crashWindow {
+				kept = append(kept, t)
+			}
+		}
+		s.crashes = append(kept, now)
+		n := len(s.crashes)
+		s.mu.Unlock()
+		reason := fmt.Sprintf("process exited with status %d", code)
+		if n > maxCrashes {
+			s.term.Feed([]byte(fmt.Sprintf("\r\n\x1b[31m[alice: %s; crashed %d times in %s, not restarting]\x1b[m\r\n", reason, n, crashWindow)))
+			s.setState(StateFailed, fmt.Sprintf("%s; %d crashes in %s (circuit open)", reason, n, crashWindow))
+			return
+		}
+		s.term.Feed([]byte(fmt.Sprintf("\r\n\x1b[33m[alice: %s; restarting]\x1b[m\r\n", reason)))
+		s.setState(StateRestarting, reason)
+		t := time.NewTimer(s.m.opts.RespawnDelay)
+		select {
+		case <-stopCh:
+			t.Stop()
+			s.setState(StateStopped, "")
+			return
+		case <-t.C:
+		}
+		resume = true
+	}
+}
+
+// runOnce spawns one child and blocks until it exits and its output is
+// drained. It returns the exit code (-1 for a signal) or a spawn error.
+func (s *Session) runOnce(resume bool) (int, error) {
+	s.mu.Lock()
+	hint := s.hint
+	cols, rows := s.cols, s.rows
+	if s.stopping {
+		s.mu.Unlock()
+		return 0, nil
+	}
+	s.mu.Unlock()
+	l, err := s.m.commandFor(s.agent, s.ws, hint, resume)
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(l.path, l.args...)
+	cmd.Dir = s.ws.Dir
+	cmd.Env = s.m.sessionEnv(s.ws)
+	// pty.Start makes the child a session leader (Setsid), so its pid is a
+	// process group id and the whole tree can be signalled at once.
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	if err != nil {
+		return 0, fmt.Errorf("start %s: %w", l.path, err)
+	}
+	pumpDone := make(chan struct{})
+	go s.pump(ptmx, pumpDone)
+	s.term.SetOutput(ptmx)
+	s.mu.Lock()
+	s.cmd, s.ptmx, s.exited = cmd, ptmx, false
+	stopping := s.stopping
+	s.mu.Unlock()
+	if stopping { // Stop raced with the spawn
+		signalGroup(cmd, syscall.SIGKILL)
+	}
+	s.setState(StateRunning, "")
+	s.m.log.Info("workspace session started", "ws", s.ws.ID, "session", s.name, "pid", cmd.Process.Pid, "cmd", l.path)
+
+	werr := cmd.Wait()
+	s.mu.Lock()
+	s.exited = true
+	s.mu.Unlock()
+	reapSession(cmd.Process.Pid)
+	// Let the pump drain what the child wrote before it exited, then close
+	// the master (which also ends the pump if a grandchild holds the slave).
+	select {
+	case <-pumpDone:
+	case <-time.After(300 * time.Millisecond):
+	}
+	s.term.SetOutput(nil)
+	s.mu.Lock()
+	s.ptmx = nil
+	s.mu.Unlock()
+	_ = ptmx.Close()
+	select {
+	case <-pumpDone:
+	case <-time.After(killGrace):
+		// Only when a process that left the session still holds the pty
+		// slave: the blocked read ends when that process closes it.
+		s.m.log.Warn("workspace session: pty reader still blocked after close", "session", s.name)
+	}
+
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) {
+		code = ee.ExitCode()
+	} else if werr != nil {
+		code = -1
+	}
+	s.m.log.Info("workspace session process exited", "ws", s.ws.ID, "session", s.name, "code", code)
+	return code, nil
+}
+
+// pump is the single reader of the pty: output goes to the replay ring and
+// the emulator.
+func (s *Session) pump(ptmx *os.File, done chan struct{}) {
+	defer close(done)
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := ptmx.Read(buf)
+		if n > 0 {
+			_, _ = s.replay.Write(buf[:n])
+			s.term.Feed(buf[:n])
+			s.sinkMu.Lock()
+			if s.sink != nil {
+				_, _ = s.sink.Write(buf[:n])
+			}
+			s.sinkMu.Unlock()
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) && !errors.Is(err, syscall.EIO) {
+				s.m.log.Debug("workspace session pty read ended", "session", s.name, "err", err)
+			}
+			return
+		}
+	}
+}
+
+// Stop ends the process tree (SIGHUP+SIGTERM to the process group, SIGKILL
+// after 2 s) and waits for it. The session can be started again with
+// Restart.
+func (s *Session) Stop() {
+	s.mu.Lock()
+	if s.done == nil {
+		s.mu.Unlock()
+		return
+	}
+	done := s.done
+	if !s.stopping {
+		s.stopping = true
+		close(s.stopCh)
+	}
+	cmd, exited := s.cmd, s.exited
+	s.mu.Unlock()
+	if cmd != nil && !exited {
+		signalGroup(cmd, syscall.SIGHUP)
+		signalGroup(cmd, syscall.SIGTERM)
+	}
+	select {
+	case <-done:
+		return
+	case <-time.After(killGrace):
+	}
+	s.mu.Lock()
+	cmd, exited = s.cmd, s.exited
+	s.mu.Unlock()
+	if cmd != nil && !exited {
+		signalGroup(cmd, syscall.SIGKILL)
+	}
+	<-done
+}
+
+// Restart stops the process (if any) and starts it again, resuming the
+// agent's conversation where the agent supports it. It also closes an open
+// circuit.
+func (s *Session) Restart() error {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return errors.New("session is closed")
+	}
+	s.Stop()
+	s.start(true)
+	return nil
+}
+
+// close stops the process and the emulator for good.
+func (s *Session) close() {
+	s.Stop()
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.term.Close()
+}

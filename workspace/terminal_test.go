@@ -1,0 +1,92 @@
+package workspace
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestTerminalAnswersQueriesWithoutBlocking(t *testing.T) {
+	term := NewTerminal(40, 10, slog.Default())
+	defer term.Close()
+	out := &syncBuf{}
+	term.SetOutput(out)
+	done := make(chan struct{})
+	go func() {
+		// A device-attributes query makes the emulator reply; without the
+		// reply goroutine this Feed would block forever.
+		term.Feed([]byte("\x1b[31mred\x1b[0m text\x1b[c"))
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Feed blocked on a terminal query")
+	}
+	require.Eventually(t, func() bool { return strings.HasPrefix(out.String(), "\x1b[?") }, 5*time.Second, tick)
+	require.Contains(t, term.String(), "red text")
+	require.Contains(t, term.Render(), "\x1b[31m")
+	select {
+	case <-term.Changed():
+	default:
+		t.Fatal("Feed must nudge Changed")
+	}
+
+	term.Feed([]byte("\x1b[?25l\x1b]2;my title\x07"))
+	_, _, visible := term.Cursor()
+	require.False(t, visible)
+	require.Equal(t, "my title", term.Title())
+	term.Feed([]byte("\x1b[?1049h"))
+	require.True(t, term.IsAltScreen())
+
+	term.Resize(5, 1)
+	cols, rows := term.Size()
+	require.Equal(t, []int{20, 5}, []int{cols, rows}, "size is clamped")
+}
+
+func TestTerminalCloseIsIdempotentAndStopsInput(t *testing.T) {
+	term := NewTerminal(80, 24, slog.Default())
+	term.Close()
+	term.Close()
+	term.Feed([]byte("ignored"))
+	term.SendKey(KeyPress{Code: 'a', Text: "a"})
+	term.Paste("x")
+	require.NotContains(t, term.String(), "ignored")
+}
+
+func TestReplayBufferKeepsTheTail(t *testing.T) {
+	r := newReplayBuffer(8)
+	r.Write([]byte("abc"))
+	require.Equal(t, "abc", string(r.Bytes()))
+	r.Write([]byte("defgh"))
+	require.Equal(t, "abcdefgh", string(r.Bytes()))
+	r.Write([]byte("ij"))
+	require.Equal(t, "cdefghij", string(r.Bytes()))
+	r.Write([]byte("klmnopqrstuv"))
+	require.Equal(t, "opqrstuv", string(r.Bytes()))
+	r.Write([]byte("w"))
+	require.Equal(t, "pqrstuvw", string(r.Bytes()))
+	require.EqualValues(t, 23, r.Total())
+}
