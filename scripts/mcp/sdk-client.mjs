@@ -1,0 +1,127 @@
+// Black-box check of alice's MCP listeners with the official MCP TypeScript
+// SDK client. Run from a directory whose node_modules has
+// @modelcontextprotocol/sdk (blackbox.sh arranges that).
+//
+//   node sdk-client.mjs demo  <mainURL> <askURL>   full assertions against bench/mcp/server
+//   node sdk-client.mjs probe <url> [tool] [argsJSON]   list (and call) on any server, e.g. `alice serve`
+//
+// Env ALICE_MCP_TOKEN adds "Authorization: Bearer <token>".
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const token = process.env.ALICE_MCP_TOKEN;
+let failures = 0;
+
+function check(cond, what, detail) {
+  if (cond) {
+    console.log(`  ok   ${what}`);
+  } else {
+    failures++;
+    console.log(`  FAIL ${what}${detail === undefined ? "" : ": " + JSON.stringify(detail)}`);
+  }
+}
+
+async function open(url) {
+  const opts = token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {};
+  const transport = new StreamableHTTPClientTransport(new URL(url), opts);
+  const client = new Client({ name: "alice-blackbox", version: "0.0.1" });
+  await client.connect(transport);
+  const info = client.getServerVersion();
+  console.log(`connected ${url} server=${info?.name}@${info?.version} protocol=${transport.protocolVersion} session=${transport.sessionId ?? "-"}`);
+  return {
+    client,
+    async close() {
+      await transport.terminateSession().catch(() => {});
+      await client.close();
+    },
+  };
+}
+
+const text = (res) => (res.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+const names = async (client) => (await client.listTools()).tools.map((t) => t.name).sort();
+
+async function demo(mainURL, askURL) {
+  console.log("# main /mcp");
+  let s = await open(mainURL);
+  const tools = await names(s.client);
+  check(JSON.stringify(tools) === JSON.stringify(["add", "echo", "fail"]), "tools/list shows the catalogue", tools);
+  let res = await s.client.callTool({ name: "echo", arguments: { message: "hi from the ts sdk" } });
+  check(!res.isError && JSON.parse(text(res)).echo === "hi from the ts sdk", "echo round-trips", res);
+  res = await s.client.callTool({ name: "add", arguments: { a: "1.5", b: 2 } });
+  check(!res.isError && JSON.parse(text(res)).sum === 3.5, "numeric strings are coerced", res);
+  res = await s.client.callTool({ name: "echo", arguments: { nope: 1 } });
+  check(res.isError === true && /unknown parameter/.test(text(res)), "bad arguments become a tool error", res);
+  res = await s.client.callTool({ name: "fail", arguments: {} });
+  check(res.isError === true && text(res) === "Error: this tool always fails", "handler error is isError text", res);
+  let threw = false;
+  try {
+    await s.client.callTool({ name: "does_not_exist", arguments: {} });
+  } catch {
+    threw = true;
+  }
+  check(threw, "unknown tool is a protocol error");
+  await s.close();
+
+  console.log("# workspace /mcp/demo-ws");
+  s = await open(mainURL + "/demo-ws");
+  check(JSON.stringify(await names(s.client)) === JSON.stringify(["inbox_push"]), "workspace endpoint lists inbox_push only");
+  res = await s.client.callTool({ name: "inbox_push", arguments: { title: "from ts" } });
+  const pushed = JSON.parse(text(res));
+  check(pushed.workspace === "demo-ws" && pushed.label === "Demo", "identity comes from the URL", pushed);
+  await s.close();
+
+  threw = false;
+  try {
+    await (await open(mainURL + "/no-such-ws")).close();
+  } catch (e) {
+    threw = e?.code === 404 || /404/.test(String(e));
+  }
+  check(threw, "unknown workspace is refused with 404");
+
+  console.log("# ask connector");
+  s = await open(askURL);
+  check(JSON.stringify(await names(s.client)) === JSON.stringify(["askWithSession", "getSessionHistory", "listSessions"]), "ask tools listed");
+  const sid = `bb-${Date.now()}`;
+  res = await s.client.callTool({ name: "askWithSession", arguments: { message: "BTC outlook?", sessionId: sid } });
+  let reply = JSON.parse(text(res));
+  check(reply.sessionId === sid && /turn 1/.test(reply.text), "askWithSession answers", reply);
+  res = await s.client.callTool({ name: "askWithSession", arguments: { message: "and ETH?", sessionId: sid } });
+  reply = JSON.parse(text(res));
+  check(/turn 2/.test(reply.text), "the session resumes", reply);
+  res = await s.client.callTool({ name: "listSessions", arguments: {} });
+  check(JSON.parse(text(res)).sessions.some((x) => x.sessionId === sid), "listSessions includes it", text(res));
+  res = await s.client.callTool({ name: "getSessionHistory", arguments: { sessionId: sid, limit: 3 } });
+  const msgs = JSON.parse(text(res)).messages;
+  check(msgs.length === 3 && msgs[2].role === "assistant", "getSessionHistory honours limit", msgs);
+  res = await s.client.callTool({ name: "askWithSession", arguments: { message: "x", sessionId: "../../etc/passwd" } });
+  check(res.isError === true && /invalid sessionId/.test(text(res)), "escaping sessionId refused", res);
+  await s.close();
+}
+
+async function probe(url, tool, args) {
+  const s = await open(url);
+  const tools = await names(s.client);
+  console.log(`tools (${tools.length}): ${tools.join(",")}`);
+  check(tools.length > 0, "tools/list is not empty");
+  if (tool) {
+    const res = await s.client.callTool({ name: tool, arguments: JSON.parse(args || "{}") });
+    console.log("call:", JSON.stringify(res).slice(0, 400));
+    check(Array.isArray(res.content), `${tool} returned content`);
+  }
+  await s.close();
+}
+
+const [mode, ...rest] = process.argv.slice(2);
+try {
+  if (mode === "demo") await demo(rest[0], rest[1]);
+  else if (mode === "probe") await probe(rest[0], rest[1], rest[2]);
+  else {
+    console.error("usage: sdk-client.mjs demo <mainURL> <askURL> | probe <url> [tool] [argsJSON]");
+    process.exit(2);
+  }
+} catch (e) {
+  failures++;
+  console.log("  FAIL unexpected error:", e?.stack ?? e);
+}
+console.log(failures === 0 ? "sdk-client: all checks passed" : `sdk-client: ${failures} check(s) failed`);
+process.exit(failures === 0 ? 0 : 1);
