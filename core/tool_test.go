@@ -71,7 +71,9 @@ func TestRegisterReplacesAndValidates(t *testing.T) {
 	tc.Register(second)
 	require.Len(t, tc.Tools(), 1)
 	require.Equal(t, "second", tc.Tools()[0].Description)
-	require.Panics(t, func() { tc.Register(Tool{Name: "bad", Handler: echoTool("").Handler, InputSchema: json.RawMessage(`{"type":"string"}`)}) })
+	require.Panics(t, func() {
+		tc.Register(Tool{Name: "bad", Handler: echoTool("").Handler, InputSchema: json.RawMessage(`{"type":"string"}`)})
+	})
 	require.Panics(t, func() { tc.Register(Tool{Name: "nohandler", InputSchema: Schema(`{"type":"object"}`)}) })
 }
 

@@ -13,9 +13,15 @@ import (
 	"alice/config"
 	"alice/core"
 	"alice/core/eventlog"
+	"alice/core/inbox"
+	"alice/mcp"
 	"alice/trading/simmarket"
 	"alice/trading/uta"
+	"alice/workspace"
 )
+
+// coreIdentity shortens the workspace identity type in wiring code.
+type coreIdentity = core.WorkspaceIdentity
 
 // Options are the inputs main resolves before building the App.
 type Options struct {
@@ -35,13 +41,17 @@ type Listener struct {
 // App holds every long-lived component. Fields are exported so surfaces
 // (the TUI adapter, tests) can reach the pieces they need.
 type App struct {
-	Opts    Options
-	Log     *slog.Logger
-	Events  *eventlog.Log
-	Tools   *core.ToolCenter
-	WsTools *core.WorkspaceToolCenter
-	Market  *simmarket.Market
-	Trading *uta.Manager
+	Opts       Options
+	Log        *slog.Logger
+	Events     *eventlog.Log
+	Tools      *core.ToolCenter
+	WsTools    *core.WorkspaceToolCenter
+	Market     *simmarket.Market
+	Trading    *uta.Manager
+	Inbox      *inbox.Store
+	Workspaces *workspace.Manager
+	MCP        *mcp.Server
+	Ask        *mcp.Server
 
 	problems []string
 

@@ -2,18 +2,68 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"strconv"
 
+	"alice/config"
+	"alice/core/inbox"
+	"alice/mcp"
 	tradetools "alice/trading/tools"
 	"alice/trading/uta"
+	"alice/workspace"
 )
 
-// build creates the domain components in the architecture's order.
+// build creates the domain components in the architecture's order. Nothing
+// here opens a port or starts a loop; start does that.
 func (a *App) build() error {
 	o := a.Opts
+	log := a.Log
+
 	// Trading: accounts, brokers, TradingGit, guards, snapshots.
-	a.Trading = uta.NewManager(o.Store, o.Paths, a.Market, a.Events, a.Log.With("component", "trading"))
+	a.Trading = uta.NewManager(o.Store, o.Paths, a.Market, a.Events, log.With("component", "trading"))
 	tradetools.Register(a.Tools, a.Trading)
-	return nil
+
+	// Inbox + the workspace-scoped inbox_push tool.
+	ib, err := inbox.Open(o.Paths.DataPath("inbox", "entries.jsonl"), log.With("component", "inbox"))
+	if err != nil {
+		return fmt.Errorf("open inbox: %w", err)
+	}
+	a.Inbox = ib
+	a.onClose("inbox", func(context.Context) error { return ib.Close() })
+	a.WsTools.Register(inbox.PushToolFactory(ib))
+
+	// The main MCP listener is built now (it binds in start) so that the
+	// workspace manager can ask it for the bound URL.
+	mcpCfg, err := o.Store.MCP()
+	if err != nil {
+		return err
+	}
+	if p, ok := envPort("ALICE_MCP_PORT"); ok {
+		mcpCfg.Port = p
+	}
+	a.MCP = mcp.NewMain(mcp.MainOptions{
+		Listen:          mcp.ListenFromMCP(mcpCfg),
+		Tools:           a.Tools,
+		Workspaces:      a.WsTools,
+		LookupWorkspace: func(id string) (coreIdentity, bool) { return a.Workspaces.Lookup(id) },
+		Logger:          log.With("component", "mcp"),
+		Version:         o.Version,
+	})
+
+	ws, err := workspace.NewManager(workspace.Options{
+		Root:    o.Paths.DataPath("workspaces"),
+		MCPURL:  a.MCP.URL,
+		Persona: a.persona,
+		Logger:  log.With("component", "workspace"),
+	})
+	if err != nil {
+		return fmt.Errorf("workspaces: %w", err)
+	}
+	a.Workspaces = ws
+	a.onClose("workspaces", func(context.Context) error { return ws.Close() })
+
+	return a.buildAgent()
 }
 
 // start opens listeners and background loops.
@@ -24,5 +74,36 @@ func (a *App) start(ctx context.Context) error {
 		a.reportStartupProblem(err)
 	}
 	a.onClose("trading", func(context.Context) error { return a.Trading.Close() })
+
+	if err := a.startScheduling(ctx); err != nil {
+		return err
+	}
+
+	if err := a.MCP.Start(ctx); err != nil {
+		return fmt.Errorf("main MCP listener: %w (set \"port\" in %s, 0 picks a free port)", err, a.Opts.Store.Path(config.MCPFile))
+	}
+	a.onClose("main MCP", a.MCP.Shutdown)
+	a.addListener("MCP", a.MCP.URL())
+
+	if a.Ask != nil {
+		if err := a.Ask.Start(ctx); err != nil {
+			return fmt.Errorf("Ask MCP listener: %w (set mcpAsk.port in %s)", err, a.Opts.Store.Path(config.ConnectorsFile))
+		}
+		a.onClose("Ask MCP", a.Ask.Shutdown)
+		a.addListener("Ask", a.Ask.URL())
+	}
 	return nil
+}
+
+// envPort reads a port override such as ALICE_MCP_PORT.
+func envPort(name string) (int, bool) {
+	v := os.Getenv(name)
+	if v == "" {
+		return 0, false
+	}
+	p, err := strconv.Atoi(v)
+	if err != nil || p < 0 || p > 65535 {
+		return 0, false
+	}
+	return p, true
 }
