@@ -4,12 +4,21 @@ import (
 	"context"
 	"errors"
 
+	tea "charm.land/bubbletea/v2"
+
 	"alice/core/app"
+	"alice/tui"
+	"alice/tui/live"
 )
 
-// runTUI runs the terminal UI until the user quits or ctx ends.
+// runTUI runs the terminal UI until the user quits or ctx ends (SIGTERM).
 func runTUI(ctx context.Context, a *app.App) error {
-	_ = ctx
-	_ = a
-	return errors.New("the terminal UI is not built yet; use `alice serve`")
+	model := tui.New(live.New(a), tui.Options{Version: version})
+	defer model.Close()
+	p := tea.NewProgram(model, tea.WithContext(ctx))
+	_, err := p.Run()
+	if err != nil && (errors.Is(err, tea.ErrProgramKilled) || ctx.Err() != nil) {
+		return nil
+	}
+	return err
 }

@@ -2,8 +2,24 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"strings"
+
+	"alice/core/agent"
+	"alice/core/aitools"
+	"alice/core/provider"
+	"alice/core/pubsub"
+	"alice/core/session"
+	"alice/mcp"
 )
+
+// Notification is a message for the user from the agent or the scheduler.
+type Notification struct {
+	Text    string
+	Urgency string
+	Source  string
+}
 
 // persona is the system prompt and the persona composed into workspace
 // CLAUDE.md files: <data>/brain/persona.md when the user wrote one.
@@ -25,8 +41,100 @@ needs the user's approval in alice's Portfolio pane unless the account is set
 to auto-approve. Never claim an order executed until a push result says so.
 Money values are decimal strings; quote them exactly.`
 
-// buildAgent creates sessions, providers and the AgentCenter.
-func (a *App) buildAgent() error { return nil }
+// buildAgent creates sessions, the provider router, the AgentCenter, the
+// agent's own tools and the Ask connector.
+func (a *App) buildAgent() error {
+	o := a.Opts
+	sessions, err := session.NewStore(o.Paths.DataPath("sessions"))
+	if err != nil {
+		return fmt.Errorf("sessions: %w", err)
+	}
+	a.Sessions = sessions
+	a.Router = provider.NewRouter(o.Store, a.MCP.URL)
+	a.Agent = agent.New(agent.Deps{Sessions: sessions, Router: a.Router, Tools: a.Tools, Config: o.Store,
+		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.Log.With("component", "agent")})
+	aitools.Register(a.Tools, sessions)
+	a.notes = pubsub.New[Notification]()
 
-// startScheduling starts cron, heartbeat and connectors.
-func (a *App) startScheduling(ctx context.Context) error { _ = ctx; return nil }
+	conn, err := o.Store.Connectors()
+	if err != nil {
+		return err
+	}
+	mcpCfg, _ := o.Store.MCP()
+	if p, ok := envPort("ALICE_ASK_PORT"); ok {
+		conn.MCPAsk.Port = p
+	}
+	if mcp.AskEnabled(conn.MCPAsk) {
+		a.Ask = mcp.NewAsk(mcp.AskOptions{
+			Listen:   mcp.ListenFromAsk(conn.MCPAsk, mcpCfg),
+			Asker:    askAdapter{a},
+			Sessions: askSessions{sessions},
+			Recorder: a,
+			Logger:   a.Log.With("component", "mcp-ask"),
+			Version:  o.Version,
+		})
+	}
+	return nil
+}
+
+// ProviderLabel describes the provider a channel would use now.
+func (a *App) ProviderLabel(channel string) string { return a.Agent.ProviderLabel(channel) }
+
+// Notifications streams user notifications until ctx ends.
+func (a *App) Notifications(ctx context.Context) <-chan Notification { return a.notes.Subscribe(ctx) }
+
+// Touch records the last channel the user interacted through.
+func (a *App) Touch(channel, to string) {
+	if a.Connectors != nil {
+		a.Connectors.Touch(channel, to)
+	}
+}
+
+// askAdapter routes Ask connector messages through the AgentCenter with the
+// connector's preamble.
+type askAdapter struct{ a *App }
+
+func (x askAdapter) AskWithSession(ctx context.Context, message, sessionID string) (string, error) {
+	s, err := x.a.Agent.AskWithSession(ctx, message, sessionID, agent.Options{
+		Channel:  mcp.AskChannel,
+		Preamble: "You are operating via the MCP Ask connector (session: " + sessionID + "). The following is the conversation from an external MCP client.",
+	})
+	if err != nil {
+		return "", err
+	}
+	res, err := s.Wait()
+	return res.Text, err
+}
+
+// askSessions lists and reads sessions for the Ask connector.
+type askSessions struct{ s *session.Store }
+
+func (x askSessions) ListSessions(prefix string) ([]string, error) {
+	list, err := x.s.List()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, i := range list {
+		if strings.HasPrefix(i.ID, prefix) {
+			out = append(out, i.ID)
+		}
+	}
+	return out, nil
+}
+
+func (x askSessions) History(sessionID string, limit int) ([]mcp.Message, error) {
+	entries, err := x.s.ReadActive(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	msgs := session.ToTextHistory(entries, false)
+	if limit > 0 && len(msgs) > limit {
+		msgs = msgs[len(msgs)-limit:]
+	}
+	out := make([]mcp.Message, 0, len(msgs))
+	for _, m := range msgs {
+		out = append(out, mcp.Message{Role: m.Role, Text: m.Text})
+	}
+	return out, nil
+}

@@ -12,8 +12,12 @@ import (
 
 	"alice/config"
 	"alice/core"
+	"alice/core/agent"
 	"alice/core/eventlog"
 	"alice/core/inbox"
+	"alice/core/provider"
+	"alice/core/pubsub"
+	"alice/core/session"
 	"alice/mcp"
 	"alice/trading/simmarket"
 	"alice/trading/uta"
@@ -52,6 +56,12 @@ type App struct {
 	Workspaces *workspace.Manager
 	MCP        *mcp.Server
 	Ask        *mcp.Server
+	Sessions   *session.Store
+	Router     *provider.Router
+	Agent      *agent.Center
+	Connectors connectorTracker
+
+	notes *pubsub.Broker[Notification]
 
 	problems []string
 
@@ -185,4 +195,10 @@ func (a *App) Problems() []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return append([]string(nil), a.problems...)
+}
+
+// connectorTracker records interactions for delivery routing (the
+// ConnectorCenter satisfies it).
+type connectorTracker interface {
+	Touch(channel, to string)
 }

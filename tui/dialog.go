@@ -1,0 +1,60 @@
+package tui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// graceQuiet is how long input must be quiet before a confirmation accepts
+// keys: keystrokes already in flight when the dialog opens (typing in the
+// chat, a held key) must never approve an order by accident.
+const graceQuiet = 500 * time.Millisecond
+
+// confirmDialog asks y/n before something irreversible (a push).
+type confirmDialog struct {
+	m       *Model
+	title   string
+	body    string
+	onYes   tea.Cmd
+	lastKey time.Time
+	ignored int
+}
+
+// dialogResultMsg carries the confirmed action back through Update.
+type dialogResultMsg struct{ then tea.Cmd }
+
+func newConfirmDialog(m *Model, title, body string, onYes tea.Cmd, now time.Time) *confirmDialog {
+	return &confirmDialog{m: m, title: title, body: body, onYes: onYes, lastKey: now}
+}
+
+// handle answers y/n/esc once the grace period has passed; earlier keys
+// only extend it.
+func (d *confirmDialog) handle(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
+	quiet := now.Sub(d.lastKey) >= graceQuiet
+	d.lastKey = now
+	if !quiet {
+		d.ignored++
+		return nil
+	}
+	switch {
+	case key.Matches(msg, d.m.keys.Dialog.Yes):
+		d.m.dialog = nil
+		then := d.onYes
+		return func() tea.Msg { return dialogResultMsg{then} }
+	case key.Matches(msg, d.m.keys.Dialog.No):
+		d.m.dialog = nil
+		return func() tea.Msg { return flashMsg("cancelled") }
+	}
+	return nil
+}
+
+func (d *confirmDialog) view() string {
+	s := d.m.st
+	hint := s.Muted.Render("y confirm · n/esc cancel")
+	if d.m.now().Sub(d.lastKey) < graceQuiet {
+		hint = s.Muted.Render("(waiting for input to settle…)")
+	}
+	return s.Dialog.Render(s.Warn.Render(d.title) + "\n\n" + d.body + "\n\n" + hint)
+}

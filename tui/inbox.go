@@ -1,0 +1,232 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// inboxPane lists what workspace agents pushed, newest first, and renders
+// the pointed files live in a detail view.
+type inboxPane struct {
+	m       *Model
+	w, h    int
+	focused bool
+	entries []InboxEntry
+	seen    map[string]bool
+	primed  bool // the first load marks everything already there as read
+	sel     int
+	detail  bool
+	docs    []RenderedDoc
+	docsFor string
+	scroll  int
+}
+
+type inboxLoadedMsg struct {
+	entries []InboxEntry
+	err     error
+}
+type inboxDocsMsg struct {
+	id   string
+	docs []RenderedDoc
+	err  error
+}
+
+func newInboxPane(m *Model) *inboxPane { return &inboxPane{m: m, seen: map[string]bool{}} }
+
+func (p *inboxPane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *inboxPane) Focus()           { p.focused = true }
+func (p *inboxPane) Blur()            { p.focused = false }
+func (p *inboxPane) Capturing() bool  { return false }
+func (p *inboxPane) ShortHelp() []key.Binding {
+	k := p.m.keys.Inbox
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Delete, k.Jump}
+}
+
+func (p *inboxPane) load() tea.Cmd {
+	core := p.m.core
+	return func() tea.Msg {
+		e, err := core.Inbox(1000)
+		return inboxLoadedMsg{e, err}
+	}
+}
+
+func (p *inboxPane) unread() int {
+	n := 0
+	for _, e := range p.entries {
+		if !p.seen[e.ID] {
+			n++
+		}
+	}
+	return n
+}
+
+// markVisibleRead marks the selected entry read when the pane is shown.
+func (p *inboxPane) markVisibleRead() {
+	if p.sel < len(p.entries) {
+		p.seen[p.entries[p.sel].ID] = true
+	}
+}
+
+func (p *inboxPane) selected() (InboxEntry, bool) {
+	if p.sel < 0 || p.sel >= len(p.entries) {
+		return InboxEntry{}, false
+	}
+	return p.entries[p.sel], true
+}
+
+func (p *inboxPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case inboxLoadedMsg:
+		if msg.err != nil {
+			return errCmd(msg.err)
+		}
+		p.entries = msg.entries
+		if !p.primed {
+			p.primed = true
+		}
+		if p.sel >= len(p.entries) {
+			p.sel = max(0, len(p.entries)-1)
+		}
+		if p.focused {
+			p.markVisibleRead()
+		}
+		return nil
+	case inboxDocsMsg:
+		if msg.err != nil {
+			return errCmd(msg.err)
+		}
+		if msg.id == p.docsFor {
+			p.docs = msg.docs
+		}
+		return nil
+	case tea.KeyPressMsg:
+		return p.onKey(msg)
+	}
+	return nil
+}
+
+func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.m.keys.Inbox
+	switch {
+	case key.Matches(msg, k.Back) && p.detail:
+		p.detail, p.scroll = false, 0
+	case key.Matches(msg, k.Up):
+		if p.detail {
+			p.scroll = max(0, p.scroll-1)
+		} else if p.sel > 0 {
+			p.sel--
+			p.markVisibleRead()
+		}
+	case key.Matches(msg, k.Down):
+		if p.detail {
+			p.scroll++
+		} else if p.sel < len(p.entries)-1 {
+			p.sel++
+			p.markVisibleRead()
+		}
+	case key.Matches(msg, k.Open):
+		e, ok := p.selected()
+		if !ok {
+			return nil
+		}
+		p.detail, p.scroll, p.docs, p.docsFor = true, 0, nil, e.ID
+		p.seen[e.ID] = true
+		core, w := p.m.core, p.w-4
+		return func() tea.Msg {
+			d, err := core.RenderInbox(e.ID, w)
+			return inboxDocsMsg{e.ID, d, err}
+		}
+	case key.Matches(msg, k.Delete):
+		e, ok := p.selected()
+		if !ok {
+			return nil
+		}
+		core := p.m.core
+		p.m.openDialog("Delete inbox entry?", fmt.Sprintf("From %s: %s", e.Workspace, summary(e)), func() tea.Msg {
+			if err := core.DeleteInbox(e.ID); err != nil {
+				return errMsg{err}
+			}
+			return flashMsg("inbox entry deleted")
+		})
+		p.detail = false
+	case key.Matches(msg, k.Jump):
+		if e, ok := p.selected(); ok {
+			id := e.WorkspaceID
+			return func() tea.Msg { return focusWorkspaceMsg{id} }
+		}
+	}
+	return nil
+}
+
+func summary(e InboxEntry) string {
+	s := strings.TrimSpace(firstLine(e.Comments))
+	if s == "" && len(e.Docs) > 0 {
+		s = strings.Join(e.Docs, ", ")
+	}
+	return s
+}
+
+func (p *inboxPane) View() string {
+	st := p.m.st
+	header := st.Title.Render("Inbox") + st.Muted.Render(fmt.Sprintf(" · %d entries · %d unread", len(p.entries), p.unread()))
+	bodyH := max(1, p.h-1)
+	if p.detail {
+		return stack(header, fitHeight(p.detailView(), bodyH))
+	}
+	if len(p.entries) == 0 {
+		return stack(header, fitHeight(st.Muted.Render("Nothing yet. Agents in workspaces push here with the inbox_push tool."), bodyH))
+	}
+	// Keep the selection visible: show a window of rows around it.
+	start := 0
+	if p.sel >= bodyH {
+		start = p.sel - bodyH + 1
+	}
+	var rows []string
+	for i := start; i < len(p.entries) && len(rows) < bodyH; i++ {
+		e := p.entries[i]
+		mark := "  "
+		if !p.seen[e.ID] {
+			mark = st.Unread.Render("● ")
+		}
+		row := fmt.Sprintf("%s%s  %-14s %s", mark, e.Time.Format("01-02 15:04"), ansi.Truncate(e.Workspace, 14, "…"), summary(e))
+		row = ansi.Truncate(row, p.w-2, "…")
+		if i == p.sel {
+			row = st.Selected.Render(row)
+		}
+		rows = append(rows, row)
+	}
+	return stack(header, fitHeight(strings.Join(rows, "\n"), bodyH))
+}
+
+func (p *inboxPane) detailView() string {
+	st := p.m.st
+	e, ok := p.selected()
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s\n\n", st.Accent.Render(e.Workspace), st.Muted.Render(e.Time.Format("2006-01-02 15:04")+" · esc back · w go to workspace"))
+	for _, d := range p.docs {
+		b.WriteString(st.Title.Render("▍"+d.Path) + "\n")
+		if d.Tombstone != "" {
+			b.WriteString(st.Warn.Render(d.Tombstone) + "\n\n")
+			continue
+		}
+		b.WriteString(d.Body + "\n\n")
+	}
+	if p.docs == nil && len(e.Docs) > 0 {
+		b.WriteString(st.Muted.Render("rendering…") + "\n")
+	}
+	if strings.TrimSpace(e.Comments) != "" {
+		b.WriteString(st.Title.Render("▍Comments") + "\n" + ansi.Wrap(e.Comments, p.w-4, " ") + "\n")
+	}
+	lines := strings.Split(b.String(), "\n")
+	if p.scroll > len(lines)-1 {
+		p.scroll = max(0, len(lines)-1)
+	}
+	return strings.Join(lines[p.scroll:], "\n")
+}

@@ -1,0 +1,88 @@
+package live
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"alice/core/agent"
+	"alice/tui"
+)
+
+// Sessions lists sessions the chat can open, TUI ones first.
+func (c *Core) Sessions() ([]string, error) {
+	list, err := c.a.Sessions.List()
+	if err != nil {
+		return nil, err
+	}
+	ids := []string{tui.DefaultSession}
+	for _, s := range list {
+		if s.ID != tui.DefaultSession {
+			ids = append(ids, s.ID)
+		}
+	}
+	sort.SliceStable(ids[1:], func(i, j int) bool {
+		ti, tj := strings.HasPrefix(ids[1+i], "tui/"), strings.HasPrefix(ids[1+j], "tui/")
+		return ti && !tj
+	})
+	return ids, nil
+}
+
+// History converts a session's active window to chat rows.
+func (c *Core) History(session string, limit int) ([]tui.ChatMessage, error) {
+	items, err := c.a.Agent.History(session, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tui.ChatMessage, 0, len(items))
+	for _, it := range items {
+		ts, _ := time.Parse(time.RFC3339Nano, it.Timestamp)
+		m := tui.ChatMessage{Text: it.Text, Tool: it.Tool, Input: it.Input, Output: it.Output, IsError: it.IsError, Time: ts}
+		switch it.Kind {
+		case "user":
+			m.Role = tui.RoleUser
+		case "assistant":
+			m.Role = tui.RoleAssistant
+		case "tool":
+			m.Role = tui.RoleTool
+		default:
+			m.Role = tui.RoleSystem
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// Send starts an agent turn and converts its events.
+func (c *Core) Send(ctx context.Context, session, text string) (<-chan tui.ChatEvent, error) {
+	c.a.Touch("tui", session)
+	s, err := c.a.Agent.AskWithSession(ctx, text, session, agent.Options{Channel: "tui"})
+	if err != nil {
+		return nil, err
+	}
+	out := make(chan tui.ChatEvent, 64)
+	go func() {
+		defer close(out)
+		for ev := range s.Events() {
+			var ce tui.ChatEvent
+			switch ev.Kind {
+			case agent.TextDelta:
+				ce = tui.ChatEvent{Kind: tui.ChatDelta, Text: ev.Text}
+			case agent.ToolUse:
+				ce = tui.ChatEvent{Kind: tui.ChatToolUse, Tool: ev.Tool, ToolID: ev.ToolID, Input: string(ev.Input)}
+			case agent.ToolResult:
+				ce = tui.ChatEvent{Kind: tui.ChatToolResult, Tool: ev.Tool, ToolID: ev.ToolID, Output: ev.Content, IsError: ev.IsError}
+			case agent.Done:
+				ce = tui.ChatEvent{Kind: tui.ChatDone, Text: ev.Text}
+			case agent.Error:
+				ce = tui.ChatEvent{Kind: tui.ChatError, Text: ev.Text}
+			}
+			out <- ce
+		}
+	}()
+	return out, nil
+}
+
+// Compact summarises the session now.
+func (c *Core) Compact(ctx context.Context, session string) error { return c.a.Agent.Compact(ctx, session) }

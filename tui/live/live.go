@@ -1,0 +1,379 @@
+// Package live adapts the running core (core/app.App) to the tui.Core
+// interface. It is the only place that knows both sides, so the TUI stays
+// testable with fakes and core never imports the UI.
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"alice/core/app"
+	"alice/core/inbox"
+	"alice/trading/git"
+	"alice/tui"
+	"alice/workspace"
+)
+
+// Core implements tui.Core over an App.
+type Core struct {
+	a *app.App
+}
+
+var _ tui.Core = (*Core)(nil)
+
+// New wraps a started App.
+func New(a *app.App) *Core { return &Core{a: a} }
+
+// Status reports listeners, the provider and start-up problems.
+func (c *Core) Status() tui.StatusInfo {
+	var s tui.StatusInfo
+	for _, l := range c.a.Listeners() {
+		switch l.Name {
+		case "MCP":
+			s.MainMCP = l.URL
+		case "Ask":
+			s.AskMCP = l.URL
+		}
+	}
+	s.Provider = c.a.ProviderLabel("tui")
+	s.Problems = c.a.Problems()
+	return s
+}
+
+// Events merges inbox, trading, workspace and notification events into UI
+// events. Bursts are fine: the panes reload, and loads are idempotent.
+func (c *Core) Events(ctx context.Context) <-chan any {
+	out := make(chan any, 64)
+	send := func(v any) {
+		select {
+		case out <- v:
+		default: // the UI is behind; it will reload on the next event or tick
+		}
+	}
+	ib := c.a.Inbox.Subscribe(ctx)
+	tr := c.a.Trading.Subscribe(ctx)
+	ws := c.a.Workspaces.Subscribe(ctx)
+	notes := c.a.Notifications(ctx)
+	go func() {
+		defer close(out)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case _, ok := <-ib:
+				if !ok {
+					return
+				}
+				send(tui.InboxChangedEvent{})
+			case ev, ok := <-tr:
+				if !ok {
+					return
+				}
+				send(tui.TradingChangedEvent{ApprovalRequested: ev.Type == "trade.approval-requested"})
+			case _, ok := <-ws:
+				if !ok {
+					return
+				}
+				send(tui.WorkspacesChangedEvent{})
+			case n, ok := <-notes:
+				if !ok {
+					notes = nil
+					continue
+				}
+				send(tui.NotificationEvent{Text: n.Text, Source: n.Source})
+			}
+		}
+	}()
+	return out
+}
+
+// ---- inbox ----
+
+func (c *Core) Inbox(limit int) ([]tui.InboxEntry, error) {
+	page, err := c.a.Inbox.List(inbox.ListOptions{Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tui.InboxEntry, 0, len(page.Entries))
+	for _, e := range page.Entries {
+		out = append(out, c.inboxEntry(e))
+	}
+	return out, nil
+}
+
+func (c *Core) inboxEntry(e inbox.Entry) tui.InboxEntry {
+	name := e.WorkspaceLabel
+	if ws, ok := c.a.Workspaces.Get(e.WorkspaceID); ok {
+		name = ws.DisplayName()
+	}
+	if name == "" {
+		name = e.WorkspaceID
+	}
+	docs := make([]string, 0, len(e.Docs))
+	for _, d := range e.Docs {
+		docs = append(docs, d.Path)
+	}
+	return tui.InboxEntry{ID: e.ID, WorkspaceID: e.WorkspaceID, Workspace: name, Docs: docs, Comments: e.Comments, Time: time.UnixMilli(e.TS)}
+}
+
+func (c *Core) RenderInbox(id string, width int) ([]tui.RenderedDoc, error) {
+	e, err := c.a.Inbox.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	var out []tui.RenderedDoc
+	for _, d := range inbox.RenderDocs(e, c.a.Workspaces.DocReader(), width) {
+		out = append(out, tui.RenderedDoc{Path: d.Path, Body: d.Body, Tombstone: d.Tombstone})
+	}
+	return out, nil
+}
+
+func (c *Core) DeleteInbox(id string) error { return c.a.Inbox.Delete(id) }
+
+// ---- portfolio ----
+
+func (c *Core) Accounts() ([]tui.AccountSummary, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var out []tui.AccountSummary
+	for _, s := range c.a.Trading.Accounts() {
+		a := tui.AccountSummary{ID: s.ID, Label: s.Label, Broker: s.Preset, Health: string(s.Health), AutoApprove: s.AutoApprove, Error: s.Error}
+		if !s.Enabled {
+			a.Health = "disabled"
+		} else if info, err := c.a.Trading.Account(ctx, s.ID); err == nil {
+			a.NetLiq, a.Cash, a.UnrealizedPnL, a.RealizedPnL = info.NetLiquidation, info.TotalCashValue, info.UnrealizedPnL, info.RealizedPnL
+		} else if a.Error == "" {
+			a.Error = err.Error()
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func (c *Core) Positions(account string) ([]tui.Position, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ps, err := c.a.Trading.Positions(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tui.Position, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, tui.Position{Symbol: p.Contract.Symbol, Side: string(p.Side), Quantity: p.Quantity, AvgCost: p.AvgCost,
+			MarketPrice: p.MarketPrice, MarketValue: p.MarketValue, UnrealizedPnL: p.UnrealizedPnL})
+	}
+	return out, nil
+}
+
+func (c *Core) Orders(account string) ([]tui.Order, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	os, err := c.a.Trading.Orders(ctx, account, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []tui.Order
+	for _, o := range os {
+		if !o.Status.Pending() {
+			continue
+		}
+		out = append(out, tui.Order{ID: o.Order.OrderID, Symbol: o.Contract.Symbol, Action: string(o.Order.Action), Type: string(o.Order.OrderType),
+			Quantity: o.Order.TotalQuantity, Limit: o.Order.LmtPrice, Status: string(o.Status)})
+	}
+	return out, nil
+}
+
+func (c *Core) Pending() ([]tui.PendingCommit, error) {
+	var out []tui.PendingCommit
+	for _, p := range c.a.Trading.Pending() {
+		pc := tui.PendingCommit{Account: p.AccountID, Hash: p.Hash, Message: p.Message}
+		for _, op := range p.Operations {
+			pc.Operations = append(pc.Operations, describeOp(op))
+		}
+		out = append(out, pc)
+	}
+	return out, nil
+}
+
+func describeOp(op git.Operation) string {
+	switch {
+	case op.Order != nil && op.Contract != nil:
+		o := op.Order
+		qty := o.TotalQuantity.String()
+		if o.TotalQuantity.IsZero() && !o.CashQty.IsZero() {
+			qty = "$" + o.CashQty.String()
+		}
+		s := fmt.Sprintf("%s %s %s %s", op.Action, o.Action, qty, op.Contract.Symbol)
+		if !o.LmtPrice.IsZero() {
+			s += " @" + o.LmtPrice.String()
+		}
+		return s + " (" + string(o.OrderType) + ")"
+	case op.Contract != nil:
+		q := "all"
+		if !op.Quantity.IsZero() {
+			q = op.Quantity.String()
+		}
+		return fmt.Sprintf("%s %s %s", op.Action, op.Contract.Symbol, q)
+	default:
+		return fmt.Sprintf("%s %s", op.Action, op.OrderID)
+	}
+}
+
+func (c *Core) Approve(ctx context.Context, account string) (string, error) {
+	res, err := c.a.Trading.Push(ctx, account)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("pushed %s: %d submitted, %d rejected", res.Hash, len(res.Submitted), len(res.Rejected)), nil
+}
+
+func (c *Core) Reject(ctx context.Context, account, reason string) error {
+	_, err := c.a.Trading.Reject(ctx, account, reason)
+	return err
+}
+
+func (c *Core) TradingLog(account string, limit int) ([]tui.CommitLogEntry, error) {
+	entries, err := c.a.Trading.Log(account, limit, "")
+	if err != nil {
+		return nil, err
+	}
+	var out []tui.CommitLogEntry
+	for _, e := range entries {
+		ce := tui.CommitLogEntry{Hash: e.Hash, Message: e.Message, Time: e.Timestamp}
+		for _, op := range e.Operations {
+			ce.Changes = append(ce.Changes, strings.TrimSpace(op.Symbol+" "+op.Change))
+		}
+		out = append(out, ce)
+	}
+	return out, nil
+}
+
+func (c *Core) EquityCurve(account string) ([]tui.EquityPoint, error) {
+	pts, err := c.a.Trading.EquityCurve(account, time.Now().Add(-30*24*time.Hour))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tui.EquityPoint, 0, len(pts))
+	for _, p := range pts {
+		f, _ := p.Equity.Float64()
+		out = append(out, tui.EquityPoint{Time: p.Time, Equity: f})
+	}
+	return out, nil
+}
+
+// ---- workspaces ----
+
+func (c *Core) Templates() []string {
+	var out []string
+	for _, t := range c.a.Workspaces.Templates() {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func (c *Core) Workspaces() ([]tui.WorkspaceInfo, error) {
+	list := c.a.Workspaces.List()
+	sort.SliceStable(list, func(i, j int) bool { return list[i].CreatedAt.After(list[j].CreatedAt) })
+	out := make([]tui.WorkspaceInfo, 0, len(list))
+	for _, w := range list {
+		info := tui.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}
+		for _, s := range c.a.Workspaces.Sessions(w.ID) {
+			st, _ := s.State()
+			info.Sessions = append(info.Sessions, s.Name()+" "+string(st))
+		}
+		out = append(out, info)
+	}
+	return out, nil
+}
+
+func (c *Core) CreateWorkspace(ctx context.Context, tag, template string) (tui.WorkspaceInfo, error) {
+	w, err := c.a.Workspaces.Create(ctx, tag, template, nil)
+	if err != nil {
+		return tui.WorkspaceInfo{}, err
+	}
+	return tui.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}, nil
+}
+
+func (c *Core) StartSession(workspaceID, agent string) (tui.Terminal, error) {
+	s, err := c.a.Workspaces.StartSession(workspaceID, workspace.Agent(agent))
+	if err != nil {
+		return nil, err
+	}
+	return terminal{s}, nil
+}
+
+func (c *Core) Terminals(workspaceID string) []tui.Terminal {
+	var out []tui.Terminal
+	for _, s := range c.a.Workspaces.Sessions(workspaceID) {
+		if st, _ := s.State(); st == workspace.StateRunning || st == workspace.StateStarting || st == workspace.StateRestarting {
+			out = append(out, terminal{s})
+		}
+	}
+	return out
+}
+
+func (c *Core) Files(workspaceID, rel string) ([]tui.FileInfo, error) {
+	fs, err := c.a.Workspaces.Files(workspaceID, rel)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tui.FileInfo, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, tui.FileInfo{Name: f.Name, IsDir: f.IsDir, Size: f.Size})
+	}
+	return out, nil
+}
+
+func (c *Core) GitSummary(workspaceID string) (string, error) {
+	st, err := c.a.Workspaces.GitStatus(workspaceID)
+	if err != nil {
+		return "", err
+	}
+	log, err := c.a.Workspaces.GitLog(workspaceID, 20)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "branch %s", st.Branch)
+	if st.Clean {
+		b.WriteString(" · clean\n")
+	} else {
+		b.WriteString("\n")
+		for _, f := range st.Files {
+			fmt.Fprintf(&b, "  %s%s %s\n", f.Staging, f.Worktree, f.Path)
+		}
+	}
+	b.WriteString("\n")
+	for _, cm := range log {
+		fmt.Fprintf(&b, "%s %s %s (%s)\n", cm.Hash, cm.When.Format("2006-01-02 15:04"), cm.Subject, cm.Author)
+	}
+	return b.String(), nil
+}
+
+// terminal adapts a workspace session to tui.Terminal.
+type terminal struct{ s *workspace.Session }
+
+func (t terminal) ID() string   { return t.s.ID() }
+func (t terminal) Name() string { return t.s.Name() }
+func (t terminal) State() string {
+	st, reason := t.s.State()
+	if reason != "" {
+		return string(st) + ": " + reason
+	}
+	return string(st)
+}
+func (t terminal) Render() string            { return t.s.Render() }
+func (t terminal) Cursor() (int, int, bool)  { return t.s.Cursor() }
+func (t terminal) Changed() <-chan struct{}  { return t.s.Changed() }
+func (t terminal) SendKey(k tea.KeyPressMsg) { t.s.SendKey(workspace.KeyPress(k.Key())) }
+func (t terminal) Paste(s string)            { t.s.Paste(s) }
+func (t terminal) Resize(cols, rows int)     { t.s.Resize(cols, rows) }
+func (t terminal) Attach() tea.ExecCommand   { return t.s.Attach() }
+
+
