@@ -82,7 +82,7 @@ func (a *Anthropic) Stream(ctx context.Context, req Request) <-chan Event {
 			}
 		}
 		if err := stream.Err(); err != nil {
-			emit(ctx, ch, Event{Kind: EventError, Err: err})
+			emit(ctx, ch, Event{Kind: EventError, Err: describe(err)})
 			return
 		}
 		for _, b := range msg.Content {

@@ -70,7 +70,7 @@ func (o *OpenAI) Stream(ctx context.Context, req Request) <-chan Event {
 			}
 		}
 		if err := stream.Err(); err != nil {
-			emit(ctx, ch, Event{Kind: EventError, Err: err})
+			emit(ctx, ch, Event{Kind: EventError, Err: describe(err)})
 			return
 		}
 		if len(acc.Choices) == 0 {

@@ -85,4 +85,6 @@ func (c *Core) Send(ctx context.Context, session, text string) (<-chan tui.ChatE
 }
 
 // Compact summarises the session now.
-func (c *Core) Compact(ctx context.Context, session string) error { return c.a.Agent.Compact(ctx, session) }
+func (c *Core) Compact(ctx context.Context, session string) error {
+	return c.a.Agent.Compact(ctx, session)
+}

@@ -375,5 +375,3 @@ func (t terminal) SendKey(k tea.KeyPressMsg) { t.s.SendKey(workspace.KeyPress(k.
 func (t terminal) Paste(s string)            { t.s.Paste(s) }
 func (t terminal) Resize(cols, rows int)     { t.s.Resize(cols, rows) }
 func (t terminal) Attach() tea.ExecCommand   { return t.s.Attach() }
-
-

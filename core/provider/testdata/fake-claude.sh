@@ -1,0 +1,12 @@
+#!/bin/sh
+# Replays a recorded `claude -p --output-format stream-json --verbose` run.
+# It echoes its argv into the init line so tests can check the flags.
+args="$*"
+cat <<JSON
+{"type":"system","subtype":"init","session_id":"s1","tools":["mcp__alice__getQuote"],"mcp_servers":[{"name":"alice","status":"connected"}]}
+{"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","content":[{"type":"text","text":"Checking the quote."},{"type":"tool_use","id":"toolu_1","name":"mcp__alice__getQuote","input":{"aliceId":"sim-paper|AAPL"}}]}}
+{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":[{"type":"text","text":"{\"last\":\"190.25\"}"}]}]}}
+{"type":"assistant","message":{"id":"m2","type":"message","role":"assistant","content":[{"type":"text","text":"AAPL is at 190.25."}]}}
+{"type":"result","subtype":"success","is_error":false,"result":"AAPL is at 190.25.","session_id":"s1","num_turns":2}
+JSON
+echo "$args" > "${FAKE_ARGS_FILE:-/dev/null}"

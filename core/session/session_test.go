@@ -1,0 +1,140 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestValidateIDRefusesEscapes(t *testing.T) {
+	for _, ok := range []string{"tui/default", "telegram/123", "mcp-ask__daily-review", "heartbeat", "cron/default"} {
+		require.NoError(t, ValidateID(ok), ok)
+	}
+	for _, bad := range []string{"", "../x", "a/../../b", "/etc/passwd", "a\\b", "a//b", "a/./b", "a\x00b", "a\nb", strings.Repeat("x", 201)} {
+		require.ErrorIs(t, ValidateID(bad), ErrBadID, "%q", bad)
+	}
+	s, err := NewStore(t.TempDir())
+	require.NoError(t, err)
+	_, err = s.Append("../../escape", NewText("user", "x", "human"))
+	require.ErrorIs(t, err, ErrBadID)
+}
+
+func TestAppendChainsParentsAndReadsBack(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	require.NoError(t, err)
+	out, err := s.Append("tui/default", NewText("user", "hi", "human"), NewBlocks("assistant", []Block{{Type: "text", Text: "hello"}, {Type: "tool_use", ID: "t1", Name: "getQuote", Input: json.RawMessage(`{"aliceId":"a|AAPL"}`)}}, "openai"))
+	require.NoError(t, err)
+	require.Nil(t, out[0].ParentUUID)
+	require.Equal(t, out[0].UUID, *out[1].ParentUUID)
+	_, err = s.Append("tui/default", NewBlocks("user", []Block{{Type: "tool_result", ToolUseID: "t1", Content: "190"}}, "openai"))
+	require.NoError(t, err)
+	all, err := s.Read("tui/default")
+	require.NoError(t, err)
+	require.Len(t, all, 3)
+	require.Equal(t, out[1].UUID, *all[2].ParentUUID, "chain continues across appends")
+	require.Equal(t, "hi", all[0].Message.Content.Text)
+	items := ToChatItems(all)
+	require.Len(t, items, 3)
+	require.Equal(t, "tool", items[2].Kind)
+	require.Equal(t, "190", items[2].Output, "tool result paired with its call")
+	p, _ := s.Path("tui/default")
+	raw, _ := os.ReadFile(p)
+	require.Contains(t, string(raw), `"content":"hi"`, "plain content stays a JSON string")
+	require.Contains(t, string(raw), `"parentUuid":null`)
+}
+
+func TestReferenceFormatLoads(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	require.NoError(t, err)
+	ref := `{"type":"user","message":{"role":"user","content":"What's BTC doing?"},"uuid":"u1","parentUuid":null,"sessionId":"web/default","timestamp":"2026-05-30T10:00:00.000Z","provider":"human","cwd":"/app"}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"mcp__open-alice__getQuote","input":{"aliceId":"x|BTC"}}]},"uuid":"u2","parentUuid":"u1","sessionId":"web/default","timestamp":"2026-05-30T10:00:01.000Z","provider":"agent-sdk","cwd":"/app"}
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"{\"last\":\"65000\"}"}]},"uuid":"u3","parentUuid":"u2","sessionId":"web/default","timestamp":"2026-05-30T10:00:02.000Z","provider":"agent-sdk","cwd":"/app"}
+{"type":"system","subtype":"compact_boundary","message":{"role":"system","content":"Conversation compacted"},"compactMetadata":{"trigger":"auto","preTokens":170000},"uuid":"u4","parentUuid":"u3","sessionId":"web/default","timestamp":"2026-05-30T11:00:00.000Z","provider":"compaction","cwd":"/app"}
+{"type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation. The summary below covers the earlier portion of the conversation.\n\nBTC was at 65000."},"isCompactSummary":true,"uuid":"u5","parentUuid":"u4","sessionId":"web/default","timestamp":"2026-05-30T11:00:00.000Z","provider":"compaction","cwd":"/app"}
+{"type":"assistant","message":{"role":"assistant","content":"Noted."},"uuid":"u6","parentUuid":"u5","sessionId":"web/default","timestamp":"2026-05-30T11:00:01.000Z","provider":"agent-sdk","cwd":"/app"}
+{"type":"meta","message":{"role":"system","content":"x"},"uuid":"u7","parentUuid":"u6","sessionId":"web/default","timestamp":"2026-05-30T11:00:02.000Z"}
+`
+	p, _ := s.Path("web/default")
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o700))
+	require.NoError(t, os.WriteFile(p, []byte(ref), 0o600))
+	all, err := s.Read("web/default")
+	require.NoError(t, err)
+	require.Len(t, all, 7)
+	active := Active(all)
+	require.Len(t, active, 3, "boundary, summary and the reply after it; meta dropped")
+	require.Equal(t, "compact_boundary", active[0].Subtype)
+	require.True(t, active[1].IsCompactSummary)
+	items := ToChatItems(all[:3])
+	require.Equal(t, "getQuote", items[1].Tool, "mcp__server__ prefix stripped")
+	hist := ToTextHistory(all[:3], true)
+	require.Contains(t, hist[1].Text, `[Tool: mcp__open-alice__getQuote {"aliceId":"x|BTC"}]`)
+}
+
+func TestTornTailIsSkippedAndHealed(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	require.NoError(t, err)
+	_, err = s.Append("a", NewText("user", "one", "human"))
+	require.NoError(t, err)
+	p, _ := s.Path("a")
+	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0o600)
+	_, _ = f.WriteString(`{"type":"assistant","message":{"role":"assis`)
+	f.Close()
+	all, err := s.Read("a")
+	require.NoError(t, err)
+	require.Len(t, all, 1)
+	_, err = s.Append("a", NewText("user", "two", "human"))
+	require.NoError(t, err)
+	all, err = s.Read("a")
+	require.NoError(t, err)
+	require.Len(t, all, 2, "the new line starts on a fresh line")
+	require.Equal(t, "two", all[1].Message.Content.Text)
+}
+
+func TestConcurrentWritersKeepWholeLines(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 25; i++ {
+				_, err := s.Append("c", NewText("user", strings.Repeat("x", 300), "human"))
+				require.NoError(t, err)
+			}
+		}()
+	}
+	wg.Wait()
+	all, err := s.Read("c")
+	require.NoError(t, err)
+	require.Len(t, all, 200)
+	parents := map[string]bool{}
+	for _, e := range all[1:] {
+		require.NotNil(t, e.ParentUUID)
+		require.False(t, parents[*e.ParentUUID], "a linear chain: no two entries share a parent")
+		parents[*e.ParentUUID] = true
+	}
+}
+
+func TestListAndEstimate(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	require.NoError(t, err)
+	_, _ = s.Append("tui/default", NewText("user", strings.Repeat("a", 35), "human"))
+	_, _ = s.Append("mcp-ask__x", NewText("user", "b", "human"))
+	l, err := s.List()
+	require.NoError(t, err)
+	require.Len(t, l, 2)
+	ids := []string{l[0].ID, l[1].ID}
+	require.ElementsMatch(t, []string{"tui/default", "mcp-ask__x"}, ids)
+	all, _ := s.Read("tui/default")
+	require.Equal(t, 10, EstimateTokens(all))
+	_, err = s.Read("nope")
+	require.NoError(t, err)
+	require.False(t, errors.Is(err, ErrBadID))
+}
