@@ -426,7 +426,7 @@ func (c *chatPane) View() string {
 	if c.busy {
 		inputLine = st.Accent.Render(spinnerFrames[c.frame%len(spinnerFrames)]+" Alice is working… ") + st.Muted.Render("(esc to stop)")
 	}
-	bodyH := max(1, c.h-4)
+	bodyH := max(1, c.h-3)
 	var body string
 	if c.picking {
 		body = c.pickerView(bodyH)

@@ -225,6 +225,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.focus == focusWorkspaces && m.workspaces.attached() {
 		return cur.Update(msg)
 	}
+	// The create form is modal: tab cycles templates, esc leaves.
+	if m.focus == focusWorkspaces && m.workspaces.mode == wsCreate && !key.Matches(msg, g.Quit) {
+		return cur.Update(msg)
+	}
 	switch {
 	case key.Matches(msg, g.Quit):
 		m.cancel()

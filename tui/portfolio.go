@@ -213,9 +213,9 @@ func (p *portfolioPane) View() string {
 		lines = append(lines, st.Muted.Render("   press a to approve (push) or x to reject"), "")
 	}
 	left := p.positionsView()
-	right := p.chartView(max(20, p.w/2-4), 6)
-	if p.w >= 110 {
-		lines = append(lines, sideBySide(left, right, p.w/2))
+	right := p.chartView(max(20, min(p.w-70, p.w-4)), 6)
+	if p.w >= 130 {
+		lines = append(lines, sideBySide(left, right, 66))
 	} else {
 		lines = append(lines, left, right)
 	}
@@ -223,14 +223,23 @@ func (p *portfolioPane) View() string {
 	return fitHeight(strings.Join(lines, "\n"), p.h)
 }
 
-func (p *portfolioPane) pnl(d decimal.Decimal) string {
+func (p *portfolioPane) pnl(d decimal.Decimal) string { return p.pnlPad(d, 0) }
+
+// pnlPad colours a P&L value after right-aligning it to width cells, so
+// table columns stay aligned despite the escape codes.
+func (p *portfolioPane) pnlPad(d decimal.Decimal, width int) string {
+	s := money(d)
+	if d.Sign() > 0 {
+		s = "+" + s
+	}
+	s = fmt.Sprintf("%*s", width, s)
 	switch d.Sign() {
 	case 1:
-		return p.m.st.Profit.Render("+" + money(d))
+		return p.m.st.Profit.Render(s)
 	case -1:
-		return p.m.st.Loss.Render(money(d))
+		return p.m.st.Loss.Render(s)
 	}
-	return money(d)
+	return s
 }
 
 func money(d decimal.Decimal) string { return d.StringFixed(2) }
@@ -243,8 +252,8 @@ func (p *portfolioPane) positionsView() string {
 	}
 	rows = append(rows, st.Muted.Render(fmt.Sprintf("  %-8s %5s %10s %10s %12s %12s", "Symbol", "Side", "Qty", "Price", "Value", "P&L")))
 	for _, ps := range p.positions {
-		rows = append(rows, fmt.Sprintf("  %-8s %5s %10s %10s %12s %12s", ps.Symbol, ps.Side, ps.Quantity.String(),
-			money(ps.MarketPrice), money(ps.MarketValue), p.pnl(ps.UnrealizedPnL)))
+		rows = append(rows, fmt.Sprintf("  %-8s %5s %10s %10s %12s %s", ps.Symbol, ps.Side, ps.Quantity.String(),
+			money(ps.MarketPrice), money(ps.MarketValue), p.pnlPad(ps.UnrealizedPnL, 12)))
 	}
 	return strings.Join(rows, "\n")
 }
