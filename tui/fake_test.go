@@ -51,7 +51,9 @@ func (f *fakeCore) Status() StatusInfo {
 	return StatusInfo{MainMCP: "http://127.0.0.1:3001/mcp", AskMCP: "http://127.0.0.1:3003/mcp", Provider: "mock (openai m)"}
 }
 func (f *fakeCore) Events(ctx context.Context) <-chan any { return f.events }
-func (f *fakeCore) Sessions() ([]string, error)           { return []string{"tui/default", "tui/research", "telegram/1"}, nil }
+func (f *fakeCore) Sessions() ([]string, error) {
+	return []string{"tui/default", "tui/research", "telegram/1"}, nil
+}
 func (f *fakeCore) History(s string, limit int) ([]ChatMessage, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -114,7 +116,7 @@ func (f *fakeCore) EquityCurve(a string) ([]EquityPoint, error) {
 	}
 	return pts, nil
 }
-func (f *fakeCore) Templates() []string                 { return []string{"chat", "shell-only"} }
+func (f *fakeCore) Templates() []string                  { return []string{"chat", "shell-only"} }
 func (f *fakeCore) Workspaces() ([]WorkspaceInfo, error) { return f.workspace, nil }
 func (f *fakeCore) CreateWorkspace(ctx context.Context, tag, tmpl string) (WorkspaceInfo, error) {
 	if tag == "" {
@@ -156,10 +158,10 @@ func (t *fakeTerm) Render() string {
 	defer t.mu.Unlock()
 	return t.screen
 }
-func (t *fakeTerm) Cursor() (int, int, bool)  { return 2, 0, true }
-func (t *fakeTerm) Changed() <-chan struct{}   { return t.changed }
-func (t *fakeTerm) Paste(s string)             { t.SendKey(tea.KeyPressMsg{Text: s}) }
-func (t *fakeTerm) Attach() tea.ExecCommand    { return nil }
+func (t *fakeTerm) Cursor() (int, int, bool) { return 2, 0, true }
+func (t *fakeTerm) Changed() <-chan struct{} { return t.changed }
+func (t *fakeTerm) Paste(s string)           { t.SendKey(tea.KeyPressMsg{Text: s}) }
+func (t *fakeTerm) Attach() tea.ExecCommand  { return nil }
 func (t *fakeTerm) Resize(cols, rows int) {
 	t.mu.Lock()
 	t.cols, t.rows = cols, rows

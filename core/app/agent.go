@@ -8,18 +8,11 @@ import (
 
 	"alice/core/agent"
 	"alice/core/aitools"
+	"alice/core/connector"
 	"alice/core/provider"
-	"alice/core/pubsub"
 	"alice/core/session"
 	"alice/mcp"
 )
-
-// Notification is a message for the user from the agent or the scheduler.
-type Notification struct {
-	Text    string
-	Urgency string
-	Source  string
-}
 
 // persona is the system prompt and the persona composed into workspace
 // CLAUDE.md files: <data>/brain/persona.md when the user wrote one.
@@ -54,7 +47,6 @@ func (a *App) buildAgent() error {
 	a.Agent = agent.New(agent.Deps{Sessions: sessions, Router: a.Router, Tools: a.Tools, Config: o.Store,
 		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.Log.With("component", "agent")})
 	aitools.Register(a.Tools, sessions)
-	a.notes = pubsub.New[Notification]()
 
 	conn, err := o.Store.Connectors()
 	if err != nil {
@@ -74,14 +66,16 @@ func (a *App) buildAgent() error {
 			Version:  o.Version,
 		})
 	}
-	return nil
+	return a.buildScheduling()
 }
 
 // ProviderLabel describes the provider a channel would use now.
 func (a *App) ProviderLabel(channel string) string { return a.Agent.ProviderLabel(channel) }
 
 // Notifications streams user notifications until ctx ends.
-func (a *App) Notifications(ctx context.Context) <-chan Notification { return a.notes.Subscribe(ctx) }
+func (a *App) Notifications(ctx context.Context) <-chan connector.Notification {
+	return a.notes.Subscribe(ctx)
+}
 
 // Touch records the last channel the user interacted through.
 func (a *App) Touch(channel, to string) {

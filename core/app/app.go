@@ -13,10 +13,12 @@ import (
 	"alice/config"
 	"alice/core"
 	"alice/core/agent"
+	"alice/core/connector"
 	"alice/core/eventlog"
 	"alice/core/inbox"
 	"alice/core/provider"
 	"alice/core/pubsub"
+	"alice/core/schedule"
 	"alice/core/session"
 	"alice/mcp"
 	"alice/trading/simmarket"
@@ -59,9 +61,12 @@ type App struct {
 	Sessions   *session.Store
 	Router     *provider.Router
 	Agent      *agent.Center
-	Connectors connectorTracker
+	Connectors *connector.Center
+	Cron       *schedule.Engine
 
-	notes *pubsub.Broker[Notification]
+	notes     *pubsub.Broker[connector.Notification]
+	worker    *schedule.Worker
+	heartbeat *schedule.Heartbeat
 
 	problems []string
 
@@ -195,10 +200,4 @@ func (a *App) Problems() []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return append([]string(nil), a.problems...)
-}
-
-// connectorTracker records interactions for delivery routing (the
-// ConnectorCenter satisfies it).
-type connectorTracker interface {
-	Touch(channel, to string)
 }

@@ -1,9 +1,64 @@
 package app
 
-import "context"
+import (
+	"context"
+	"fmt"
 
-// startScheduling starts cron, heartbeat and connectors.
-func (a *App) startScheduling(ctx context.Context) error {
-	_ = ctx
+	"alice/core/agent"
+	"alice/core/connector"
+	"alice/core/pubsub"
+	"alice/core/schedule"
+	"alice/mcp"
+)
+
+// buildScheduling creates the ConnectorCenter, the agent-work worker, the
+// cron engine (and its tools), the heartbeat and the webhook route.
+func (a *App) buildScheduling() error {
+	o := a.Opts
+	conns, err := connector.New(o.Paths.Data)
+	if err != nil {
+		return err
+	}
+	a.Connectors = conns
+	a.notes = pubsub.New[connector.Notification]()
+	conns.Register(connector.NewBroadcast("tui", a.notes))
+	if a.Ask != nil {
+		conns.Register(connector.NewQueue(mcp.AskChannel))
+	}
+	log := a.Log.With("component", "schedule")
+	a.worker = schedule.NewWorker(scheduleAgent{a}, conns, a.Events, log)
+	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.Events, log, nil)
+	if err != nil {
+		return fmt.Errorf("cron: %w", err)
+	}
+	a.Cron = eng
+	schedule.RegisterTools(a.Tools, eng)
+	a.heartbeat = schedule.NewHeartbeat(o.Store, a.worker, a.Events, log)
+	a.MCP.Handle("POST /api/events/ingest", schedule.NewWebhook(o.Store, a.Events, func(ctx context.Context, r schedule.Request) {
+		a.worker.Run(ctx, r)
+	}))
 	return nil
+}
+
+// startScheduling starts the cron and heartbeat loops.
+func (a *App) startScheduling(ctx context.Context) error {
+	a.goLoop("cron", func() { a.Cron.Run(ctx) })
+	a.goLoop("heartbeat", func() { a.heartbeat.Run(ctx) })
+	return nil
+}
+
+// scheduleAgent adapts the AgentCenter for scheduled work.
+type scheduleAgent struct{ a *App }
+
+func (s scheduleAgent) AskWithSession(ctx context.Context, prompt, sessionID, preamble string) (schedule.Result, error) {
+	st, err := s.a.Agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: sessionID, Preamble: preamble})
+	if err != nil {
+		return schedule.Result{}, err
+	}
+	res, err := st.Wait()
+	out := schedule.Result{Text: res.Text}
+	for _, tc := range res.ToolCalls {
+		out.ToolCalls = append(out.ToolCalls, schedule.ToolCall{Name: tc.Name, Input: tc.Input})
+	}
+	return out, err
 }

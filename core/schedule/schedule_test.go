@@ -1,0 +1,271 @@
+package schedule
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"alice/config"
+	"alice/core/connector"
+	"alice/core/eventlog"
+)
+
+type fakeAgent struct {
+	mu    sync.Mutex
+	calls []string
+	res   Result
+	err   error
+}
+
+func (f *fakeAgent) AskWithSession(_ context.Context, prompt, sessionID, preamble string) (Result, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, sessionID+": "+prompt)
+	return f.res, f.err
+}
+
+func (f *fakeAgent) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.calls)
+}
+
+type recConn struct {
+	ch  string
+	mu  sync.Mutex
+	got []string
+}
+
+func (r *recConn) Channel() string { return r.ch }
+func (r *recConn) Send(_ context.Context, n connector.Notification) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, n.Text)
+	return nil
+}
+
+type env struct {
+	dir    string
+	store  *config.Store
+	log    *eventlog.Log
+	agent  *fakeAgent
+	conns  *connector.Center
+	tui    *recConn
+	tg     *recConn
+	worker *Worker
+}
+
+func newEnv(t *testing.T) *env {
+	dir := t.TempDir()
+	store := config.NewStore(filepath.Join(dir, "config"))
+	require.NoError(t, os.MkdirAll(store.Dir(), 0o700))
+	log, err := eventlog.Open(filepath.Join(dir, "events.jsonl"))
+	require.NoError(t, err)
+	t.Cleanup(func() { log.Close() })
+	conns, _ := connector.New(dir)
+	e := &env{dir: dir, store: store, log: log, agent: &fakeAgent{}, conns: conns, tui: &recConn{ch: "tui"}, tg: &recConn{ch: "telegram"}}
+	conns.Register(e.tui)
+	conns.Register(e.tg)
+	e.worker = NewWorker(e.agent, conns, log, nil)
+	return e
+}
+
+func (e *env) types() []string {
+	var out []string
+	for _, en := range e.log.Recent() {
+		out = append(out, en.Type)
+	}
+	return out
+}
+
+func TestWithinActiveHours(t *testing.T) {
+	ny := "America/New_York"
+	cases := []struct {
+		name       string
+		start, end string
+		tz         string
+		at         string // UTC
+		want       bool
+	}{
+		{"inside day window", "09:00", "17:00", "UTC", "2026-11-20T12:00:00Z", true},
+		{"before start", "09:00", "17:00", "UTC", "2026-11-20T08:59:00Z", false},
+		{"end is exclusive", "09:00", "17:00", "UTC", "2026-11-20T17:00:00Z", false},
+		{"overnight late", "22:00", "06:00", "UTC", "2026-11-20T23:30:00Z", true},
+		{"overnight early", "22:00", "06:00", "UTC", "2026-11-20T05:59:00Z", true},
+		{"overnight midday", "22:00", "06:00", "UTC", "2026-11-20T12:00:00Z", false},
+		{"timezone shifts window", "09:30", "16:00", ny, "2026-11-20T14:35:00Z", true}, // 09:35 in NY (EST)
+		{"timezone outside", "09:30", "16:00", ny, "2026-11-20T21:30:00Z", false},      // 16:30 in NY
+	}
+	for _, tc := range cases {
+		at, _ := time.Parse(time.RFC3339, tc.at)
+		got := WithinActiveHours(&config.ActiveHours{Start: tc.start, End: tc.end, Timezone: tc.tz}, at)
+		require.Equal(t, tc.want, got, tc.name)
+	}
+	require.True(t, WithinActiveHours(nil, time.Now()), "no window means always")
+}
+
+func TestHeartbeatOutsideActiveHoursNeverCallsTheAgent(t *testing.T) {
+	e := newEnv(t)
+	require.NoError(t, os.WriteFile(e.store.Path(config.HeartbeatFile), []byte(`{"enabled":true,"every":"30m","prompt":"check","activeHours":{"start":"09:00","end":"17:00","timezone":"UTC"}}`), 0o600))
+	hb := NewHeartbeat(e.store, e.worker, e.log, nil)
+	hb.now = func() time.Time { return time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC) }
+	out := hb.Tick(context.Background())
+	require.Equal(t, "outside-active-hours", out.Skip)
+	require.Zero(t, e.agent.count())
+	require.Equal(t, []string{"agent.work.skip"}, e.types())
+
+	hb.now = func() time.Time { return time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC) }
+	e.agent.res = Result{Text: "all quiet"}
+	out = hb.Tick(context.Background())
+	require.Equal(t, "ack", out.Skip, "no notify_user call means nothing is pushed")
+	require.Equal(t, 1, e.agent.count())
+	require.Equal(t, []string{"heartbeat: check"}, e.agent.calls)
+}
+
+func TestHeartbeatOutputGate(t *testing.T) {
+	e := newEnv(t)
+	notify := func(text string) Result {
+		return Result{ToolCalls: []ToolCall{{Name: "notify_user", Input: json.RawMessage(`{"text":"` + text + `","urgency":"important"}`)}}}
+	}
+	cases := []struct {
+		res  Result
+		skip string
+	}{
+		{Result{Text: "nothing to report"}, "ack"},
+		{notify("  "), "empty"},
+		{notify("BTC fell 8% in an hour"), ""},
+		{notify("BTC fell 8% in an hour"), "duplicate"},
+		{notify("ETH too"), ""},
+	}
+	for i, tc := range cases {
+		e.agent.res = tc.res
+		out := e.worker.Run(context.Background(), Request{Source: SourceHeartbeat, Prompt: "check"})
+		require.Equal(t, tc.skip, out.Skip, "case %d", i)
+		if tc.skip == "" {
+			require.True(t, out.Delivered)
+		}
+	}
+	require.Equal(t, []string{"BTC fell 8% in an hour", "ETH too"}, e.tui.got)
+}
+
+func TestCronJobFiresThroughTheAgentToTheLastUsedChannel(t *testing.T) {
+	e := newEnv(t)
+	now := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	eng, err := NewEngine(e.dir, e.worker, e.log, nil, clock)
+	require.NoError(t, err)
+	job, err := eng.Add("morning brief", "Summarise my portfolio", Schedule{Kind: "every", Every: "1h"}, true)
+	require.NoError(t, err)
+	require.Equal(t, now.Add(time.Hour).UnixMilli(), *job.State.NextRunAtMs)
+
+	e.conns.Touch("telegram", "42")
+	e.agent.res = Result{Text: "Portfolio: 5 MSFT, up 2%."}
+	now = now.Add(time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { eng.Run(ctx); close(done) }()
+	require.Eventually(t, func() bool {
+		e.tg.mu.Lock()
+		defer e.tg.mu.Unlock()
+		return len(e.tg.got) == 1
+	}, 5*time.Second, 10*time.Millisecond)
+	cancel()
+	<-done
+	require.Equal(t, "Portfolio: 5 MSFT, up 2%.", e.tg.got[0])
+	require.Empty(t, e.tui.got)
+	require.Equal(t, []string{"cron/default: Summarise my portfolio"}, e.agent.calls)
+	require.Equal(t, []string{"cron.fire", "agent.work.requested", "agent.work.done"}, e.types())
+	caused := e.log.Recent()
+	require.Equal(t, caused[0].Seq, caused[1].CausedBy)
+
+	// State persisted; a restart keeps the job and its next run.
+	eng2, err := NewEngine(e.dir, e.worker, e.log, nil, clock)
+	require.NoError(t, err)
+	jobs := eng2.List()
+	require.Len(t, jobs, 1)
+	require.Equal(t, "ok", *jobs[0].State.LastStatus)
+	require.Equal(t, now.Add(time.Hour).UnixMilli(), *jobs[0].State.NextRunAtMs)
+}
+
+func TestCronSchedulesAndBackoff(t *testing.T) {
+	e := newEnv(t)
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.Local) // Saturday
+	eng, _ := NewEngine(e.dir, e.worker, e.log, nil, func() time.Time { return now })
+	for _, bad := range []Schedule{{Kind: "cron", Cron: "61 * * * *"}, {Kind: "every", Every: "soon"}, {Kind: "at", At: "tomorrow"}, {Kind: "weekly"}} {
+		_, err := eng.Add("x", "y", bad, true)
+		require.Error(t, err, bad)
+	}
+	j, err := eng.Add("weekday open", "check", Schedule{Kind: "cron", Cron: "30 9 * * 1-5"}, true)
+	require.NoError(t, err)
+	require.Equal(t, time.Date(2026, 11, 23, 9, 30, 0, 0, time.Local).UnixMilli(), *j.State.NextRunAtMs, "Monday 09:30")
+
+	at, err := eng.Add("once", "ping", Schedule{Kind: "at", At: now.Add(time.Minute).UTC().Format(time.RFC3339)}, true)
+	require.NoError(t, err)
+	e.agent.err = context.DeadlineExceeded
+	out, err := eng.RunNow(context.Background(), at.ID)
+	require.NoError(t, err)
+	require.Error(t, out.Err)
+	for _, jj := range eng.List() {
+		if jj.ID == at.ID {
+			require.False(t, jj.Enabled, "at jobs disable after firing")
+		}
+	}
+	ev, _ := eng.Add("every", "ping", Schedule{Kind: "every", Every: "10s"}, true)
+	_, _ = eng.RunNow(context.Background(), ev.ID)
+	for _, jj := range eng.List() {
+		if jj.ID == ev.ID {
+			require.Equal(t, 1, jj.State.ConsecutiveErrors)
+			require.Equal(t, now.Add(30*time.Second).UnixMilli(), *jj.State.NextRunAtMs, "first error backs off 30s")
+		}
+	}
+	require.NoError(t, eng.Remove(ev.ID))
+	require.Error(t, eng.Remove(ev.ID))
+}
+
+func TestWebhookAuth(t *testing.T) {
+	e := newEnv(t)
+	var mu sync.Mutex
+	var got []Request
+	h := NewWebhook(e.store, e.log, func(_ context.Context, r Request) { mu.Lock(); got = append(got, r); mu.Unlock() })
+	post := func(headers map[string]string, body string) int {
+		req := httptest.NewRequest(http.MethodPost, "/api/events/ingest", strings.NewReader(body))
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	good := `{"type":"task.requested","payload":{"prompt":"rebalance"}}`
+	require.Equal(t, http.StatusServiceUnavailable, post(map[string]string{"Authorization": "Bearer secret-token"}, good))
+	require.NoError(t, os.WriteFile(e.store.Path(config.WebhookFile), []byte(`{"tokens":[{"id":"a","token":"secret-token","createdAt":1}]}`), 0o600))
+	cases := []struct {
+		headers map[string]string
+		body    string
+		want    int
+	}{
+		{nil, good, http.StatusUnauthorized},
+		{map[string]string{"Authorization": "Bearer wrong-token"}, good, http.StatusForbidden},
+		{map[string]string{"Authorization": "Bearer secret-token"}, `{"type":"cron.fire","payload":{}}`, http.StatusForbidden},
+		{map[string]string{"Authorization": "Bearer secret-token"}, `{"type":"task.requested","payload":{}}`, http.StatusBadRequest},
+		{map[string]string{"Authorization": "Bearer secret-token"}, `not json`, http.StatusBadRequest},
+		{map[string]string{"X-Alice-Token": "secret-token"}, good, http.StatusCreated},
+		{map[string]string{"Authorization": "Bearer secret-token"}, `{"type":"agent.work.requested","payload":{"prompt":"hi"}}`, http.StatusCreated},
+	}
+	for i, tc := range cases {
+		require.Equal(t, tc.want, post(tc.headers, tc.body), "case %d", i)
+	}
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(got) == 2 }, time.Second, 5*time.Millisecond)
+	mu.Lock()
+	require.Equal(t, SourceTask, got[0].Source)
+	mu.Unlock()
+}

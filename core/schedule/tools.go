@@ -1,0 +1,102 @@
+package schedule
+
+import (
+	"context"
+	"encoding/json"
+
+	"alice/core"
+)
+
+const scheduleSchema = `{"type":"object","description":"when the job fires","properties":{"kind":{"type":"string","enum":["at","every","cron"]},"at":{"type":"string","description":"ISO timestamp (kind=at)"},"every":{"type":"string","description":"e.g. 30m, 2h, 5m30s (kind=every)"},"cron":{"type":"string","description":"5-field cron, host local time, e.g. 0 9 * * 1-5 (kind=cron)"}},"required":["kind"]}`
+
+// RegisterTools adds cronList/cronAdd/cronUpdate/cronRemove/cronRunNow.
+func RegisterTools(reg core.ToolRegistry, e *Engine) {
+	reg.Register(
+		core.Tool{Name: "cronList", Group: "cron", Description: "List scheduled jobs with their state (next run, last status).",
+			InputSchema: core.Schema(`{"type":"object","properties":{}}`),
+			Handler: func(context.Context, json.RawMessage) (any, error) {
+				return map[string]any{"jobs": e.List()}, nil
+			}},
+		core.Tool{Name: "cronAdd", Group: "cron", Description: "Schedule a job: at a time, every interval, or on a cron expression. The payload is the prompt Alice runs when it fires; replies go to the user's last-used channel.",
+			InputSchema: core.Schema(`{"type":"object","properties":{"name":{"type":"string"},"payload":{"type":"string"},"schedule":` + scheduleSchema + `,"enabled":{"type":"boolean"},"sessionTarget":{"type":"string","enum":["main","isolated"]}},"required":["name","payload","schedule"]}`),
+			Handler: func(_ context.Context, args json.RawMessage) (any, error) {
+				in := struct {
+					Name          string    `json:"name"`
+					Payload       string    `json:"payload"`
+					Schedule      *Schedule `json:"schedule"`
+					Enabled       *bool     `json:"enabled"`
+					SessionTarget string    `json:"sessionTarget"`
+				}{}
+				if err := core.DecodeArgs(args, &in); err != nil {
+					return nil, err
+				}
+				if in.Schedule == nil {
+					return nil, errMissingSchedule
+				}
+				j, err := e.Add(in.Name, in.Payload, *in.Schedule, in.Enabled == nil || *in.Enabled)
+				if err != nil {
+					return nil, err
+				}
+				return map[string]any{"id": j.ID, "nextRunAtMs": j.State.NextRunAtMs}, nil
+			}},
+		core.Tool{Name: "cronUpdate", Group: "cron", Description: "Change a job's name, payload, schedule or enabled flag.",
+			InputSchema: core.Schema(`{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"},"payload":{"type":"string"},"schedule":` + scheduleSchema + `,"enabled":{"type":"boolean"},"sessionTarget":{"type":"string"}},"required":["id"]}`),
+			Handler: func(_ context.Context, args json.RawMessage) (any, error) {
+				var in struct {
+					ID string `json:"id"`
+					JobPatch
+					SessionTarget string `json:"sessionTarget"`
+				}
+				if err := core.DecodeArgs(args, &in); err != nil {
+					return nil, err
+				}
+				return e.Update(in.ID, in.JobPatch)
+			}},
+		core.Tool{Name: "cronRemove", Group: "cron", Description: "Delete a job.",
+			InputSchema: core.Schema(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`),
+			Handler: func(_ context.Context, args json.RawMessage) (any, error) {
+				var in struct {
+					ID string `json:"id"`
+				}
+				if err := core.DecodeArgs(args, &in); err != nil {
+					return nil, err
+				}
+				if err := e.Remove(in.ID); err != nil {
+					return nil, err
+				}
+				return map[string]any{"removed": in.ID}, nil
+			}},
+		core.Tool{Name: "cronRunNow", Group: "cron", Description: "Fire a job immediately.",
+			InputSchema: core.Schema(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`),
+			Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
+				var in struct {
+					ID string `json:"id"`
+				}
+				if err := core.DecodeArgs(args, &in); err != nil {
+					return nil, err
+				}
+				// Run detached: the job itself calls the agent, and a tool call
+				// from inside an agent turn must not wait on another turn.
+				if _, err := e.find(in.ID); err != nil {
+					return nil, err
+				}
+				go func() { _, _ = e.RunNow(context.WithoutCancel(ctx), in.ID) }()
+				return map[string]any{"started": in.ID}, nil
+			}},
+	)
+}
+
+type toolError string
+
+func (e toolError) Error() string { return string(e) }
+
+const errMissingSchedule = toolError("schedule is required: {kind:'at',at:ISO} | {kind:'every',every:'30m'} | {kind:'cron',cron:'0 9 * * 1-5'}")
+
+func (e *Engine) find(id string) (Job, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if j := e.findLocked(id); j != nil {
+		return *j, nil
+	}
+	return Job{}, toolError("no cron job " + id)
+}
