@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# End-to-end flow through the real binary in tmux, as a new user would:
+#   chat → the (scripted) agent stages, commits and asks to push an order →
+#   approve in Portfolio → the position shows; then create a shell
+#   workspace, attach, type `echo hi`, see it, detach; quit cleanly.
+# Needs tmux. Uses a throw-away ALICE_HOME and free ports.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+command -v tmux >/dev/null || { echo "e2e: tmux is required"; exit 1; }
+
+WORK=$(mktemp -d /tmp/alice-e2e.XXXXXX)
+SOCK="alice-e2e-$$"
+LLM_PID=""
+cleanup() {
+	tmux -L "$SOCK" kill-server 2>/dev/null || true
+	[ -n "$LLM_PID" ] && kill "$LLM_PID" 2>/dev/null || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+go build -o "$WORK/alice" .
+go build -o "$WORK/mockllm" ./scripts/mockllm
+"$WORK/mockllm" -addr 127.0.0.1:0 >"$WORK/llm.out" 2>&1 &
+LLM_PID=$!
+for _ in $(seq 50); do grep -q listening "$WORK/llm.out" && break; sleep 0.1; done
+LLM_URL=$(awk '/listening/{print $4}' "$WORK/llm.out")
+
+HOME_DIR="$WORK/home"
+mkdir -p "$HOME_DIR/config"
+printf '{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"mock","baseUrl":"%s"}}}\n' "$LLM_URL" >"$HOME_DIR/config/ai-provider.json"
+echo '{"port":0}' >"$HOME_DIR/config/mcp.json"
+echo '{"mcpAsk":{"enabled":false}}' >"$HOME_DIR/config/connectors.json"
+echo '{"enabled":false,"intervalMinutes":10,"maxInMemory":100,"retentionDays":7,"feeds":[]}' >"$HOME_DIR/config/news.json"
+
+tmux -L "$SOCK" new-session -d -x 140 -y 40 "SHELL=/bin/sh ALICE_HOME='$HOME_DIR' '$WORK/alice'; echo ALICE-EXITED rc=\$?; sleep 60"
+
+screen() { tmux -L "$SOCK" capture-pane -p; }
+wait_for() { # wait_for TEXT [seconds]
+	local deadline=$((SECONDS + ${2:-15}))
+	while [ $SECONDS -lt $deadline ]; do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.2
+	done
+	echo "e2e: timed out waiting for: $1"; echo "---- screen ----"; screen; exit 1
+}
+keys() { tmux -L "$SOCK" send-keys "$@"; }
+step() { echo "== $*"; }
+
+step "start"
+wait_for "Ask Alice"
+step "chat: buy 10 AAPL"
+keys "buy 10 AAPL" Enter
+wait_for "Approve it in the Portfolio pane"
+wait_for "⚙ tradingPush"
+step "portfolio: approve the pending commit"
+keys M-3
+wait_for "Pending approval"
+keys a
+sleep 0.8          # the confirmation ignores keys for 500 ms after opening
+keys y
+wait_for "AAPL      long"
+wait_for "Trading log"
+screen | grep -q "Pending approval" && { echo "e2e: commit still pending"; exit 1; }
+step "workspaces: create, start a shell, attach"
+keys M-4
+wait_for "No workspaces yet"
+keys n
+wait_for "New workspace"
+keys "e2e-ws" Tab Enter
+wait_for "e2e-ws"
+keys s
+wait_for "● input"
+sleep 0.5
+keys "echo hi-from-e2e" Enter
+wait_for "hi-from-e2e"
+screen | grep -qx "hi-from-e2e *" || screen | grep -q "^hi-from-e2e" || { echo "e2e: command output not on its own line"; screen; exit 1; }
+step "detach"
+keys C-q
+wait_for "detached"
+wait_for "sh1 running"
+step "quit"
+keys C-c
+wait_for "ALICE-EXITED rc=0" 10
+if pgrep -f "$HOME_DIR" >/dev/null; then echo "e2e: processes left behind:"; pgrep -af "$HOME_DIR"; exit 1; fi
+echo "e2e: all steps passed"
