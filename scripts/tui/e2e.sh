@@ -81,5 +81,10 @@ wait_for "sh1 running"
 step "quit"
 keys C-c
 wait_for "ALICE-EXITED rc=0" 10
-if pgrep -f "$HOME_DIR" >/dev/null; then echo "e2e: processes left behind:"; pgrep -af "$HOME_DIR"; exit 1; fi
+# No orphans: nothing may still run inside the workspaces.
+left=""
+for p in /proc/[0-9]*; do
+	case "$(readlink "$p/cwd" 2>/dev/null)" in "$HOME_DIR"/*) left="$left ${p#/proc/}" ;; esac
+done
+[ -z "$left" ] || { echo "e2e: processes left behind:$left"; exit 1; }
 echo "e2e: all steps passed"
