@@ -21,6 +21,7 @@ import (
 	"alice/core/schedule"
 	"alice/core/session"
 	"alice/mcp"
+	"alice/trading/news"
 	"alice/trading/simmarket"
 	"alice/trading/uta"
 	"alice/workspace"
@@ -67,6 +68,7 @@ type App struct {
 	notes     *pubsub.Broker[connector.Notification]
 	worker    *schedule.Worker
 	heartbeat *schedule.Heartbeat
+	news      *news.Collector
 
 	problems []string
 

@@ -23,6 +23,9 @@ func (a *App) build() error {
 	// Trading: accounts, brokers, TradingGit, guards, snapshots.
 	a.Trading = uta.NewManager(o.Store, o.Paths, a.Market, a.Events, log.With("component", "trading"))
 	tradetools.Register(a.Tools, a.Trading)
+	if err := a.buildResearch(); err != nil {
+		return err
+	}
 
 	// Inbox + the workspace-scoped inbox_push tool.
 	ib, err := inbox.Open(o.Paths.DataPath("inbox", "entries.jsonl"), log.With("component", "inbox"))
@@ -76,6 +79,9 @@ func (a *App) start(ctx context.Context) error {
 	a.onClose("trading", func(context.Context) error { return a.Trading.Close() })
 
 	if err := a.startScheduling(ctx); err != nil {
+		return err
+	}
+	if err := a.startResearch(ctx); err != nil {
 		return err
 	}
 

@@ -1,0 +1,54 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"alice/trading/analysis"
+	"alice/trading/marketdata"
+	"alice/trading/news"
+)
+
+// buildResearch wires market data, the indicator calculator and news. The
+// simulated backend shares a.Market with the simulated broker, so research
+// and the paper portfolio see the same prices.
+func (a *App) buildResearch() error {
+	o := a.Opts
+	mdCfg, err := o.Store.MarketData()
+	if err != nil {
+		return err
+	}
+	src, err := marketdata.Open(mdCfg, a.Market, marketdata.Options{})
+	if err != nil {
+		return fmt.Errorf("market data: %w", err)
+	}
+	marketdata.RegisterTools(a.Tools, src)
+	analysis.RegisterTools(a.Tools, analysis.NewEvaluator(src, nil))
+
+	newsCfg, err := o.Store.News()
+	if err != nil {
+		return err
+	}
+	if !newsCfg.Enabled {
+		return nil
+	}
+	archive, err := news.OpenArchive(o.Paths.DataPath("news", "archive.jsonl"), newsCfg.MaxInMemory, a.Log.With("component", "news"))
+	if err != nil {
+		return fmt.Errorf("news archive: %w", err)
+	}
+	a.news = news.NewCollector(o.Store, archive, news.CollectorOptions{Logger: a.Log.With("component", "news")})
+	news.RegisterTools(a.Tools, news.NewSearcher(archive, nil))
+	return nil
+}
+
+// startResearch starts the news collector.
+func (a *App) startResearch(ctx context.Context) error {
+	if a.news == nil {
+		return nil
+	}
+	if err := a.news.Start(ctx); err != nil {
+		return err
+	}
+	a.onClose("news", func(context.Context) error { return a.news.Close() })
+	return nil
+}

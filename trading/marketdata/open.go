@@ -1,0 +1,59 @@
+package marketdata
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+
+	"alice/config"
+	"alice/trading/simmarket"
+)
+
+// Default environment variables for Alpaca keys, shared with the broker.
+const (
+	DefaultAlpacaKeyEnv    = "APCA_API_KEY_ID"
+	DefaultAlpacaSecretEnv = "APCA_API_SECRET_KEY"
+)
+
+// Options are the optional dependencies of Open.
+type Options struct {
+	// HTTPClient is used by HTTP backends (nil: 20 s timeout client).
+	HTTPClient *http.Client
+	// Getenv resolves apiKeyEnv/apiSecretEnv (nil: os.Getenv).
+	Getenv func(string) string
+}
+
+// Open builds the backend named by cfg. market is the shared simulated
+// market (required for "simulated", ignored otherwise).
+func Open(cfg config.MarketData, market *simmarket.Market, opts Options) (Source, error) {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	switch cfg.Backend {
+	case "", "simulated":
+		if market == nil {
+			market = simmarket.New(cfg.Seed)
+		}
+		return NewSimulated(market, nil), nil
+	case "alpaca":
+		key := secret(cfg.APIKey, cfg.APIKeyEnv, DefaultAlpacaKeyEnv, getenv)
+		sec := secret(cfg.APISecret, cfg.APISecretEnv, DefaultAlpacaSecretEnv, getenv)
+		return NewAlpaca(cfg.BaseURL, key, sec, opts.HTTPClient)
+	case "yahoo":
+		return NewYahoo(cfg.BaseURL, opts.HTTPClient)
+	}
+	return nil, fmt.Errorf("unknown market data backend %q (want simulated, alpaca or yahoo)", cfg.Backend)
+}
+
+// secret prefers the literal value, then the named env var, then the
+// default env var.
+func secret(literal, env, defEnv string, getenv func(string) string) string {
+	if literal != "" {
+		return literal
+	}
+	if env != "" {
+		return getenv(env)
+	}
+	return getenv(defEnv)
+}
