@@ -14,6 +14,21 @@ import (
 )
 
 // Core is everything the UI needs from alice's core.
+//
+// Contract:
+//   - The model calls these methods only from tea.Cmd goroutines, possibly
+//     several at once, so implementations must be safe for concurrent use.
+//     The exceptions are the Terminal input methods (SendKey, Paste), which
+//     are called on the UI goroutine to keep keystroke order and must only
+//     queue (never wait on the child).
+//   - Background changes reach the UI through Events, read by exactly one
+//     in-flight Cmd that is re-armed after each value (the bridge; there is
+//     no program.Send). Values are the *Event types at the end of this file;
+//     other values are ignored. A lossy channel is fine: events only tell a
+//     pane to reload, and a periodic tick reloads the portfolio and status.
+//   - Terminal output is not an event: the pane waits on Terminal.Changed.
+//   - Errors are shown in the status bar (first line) or, for Send, as a
+//     chat message with the full text (e.g. how to configure a provider).
 type Core interface {
 	// Status describes listeners, provider and start-up problems.
 	Status() StatusInfo
@@ -93,6 +108,7 @@ type ChatMessage struct {
 	Role    ChatRole
 	Text    string // markdown for assistant, plain otherwise
 	Tool    string // tool name for RoleTool
+	ToolID  string // pairs a streamed tool result with its call (optional)
 	Input   string // tool input JSON
 	Output  string // tool result text
 	IsError bool

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,21 +15,23 @@ var t0 = time.Date(2026, 11, 20, 14, 30, 0, 0, time.UTC)
 
 // fakeCore is an in-memory Core for model tests and goldens.
 type fakeCore struct {
-	mu        sync.Mutex
-	history   map[string][]ChatMessage
-	script    []ChatEvent
-	sendErr   error
-	sent      []string
-	inbox     []InboxEntry
-	deleted   []string
-	pending   []PendingCommit
-	approved  []string
-	rejected  []string
-	positions []Position
-	workspace []WorkspaceInfo
-	terms     map[string][]Terminal
-	events    chan any
-	compacted []string
+	mu          sync.Mutex
+	history     map[string][]ChatMessage
+	script      []ChatEvent
+	sendErr     error
+	sent        []string
+	inbox       []InboxEntry
+	deleted     []string
+	pending     []PendingCommit
+	approved    []string
+	rejected    []string
+	positions   []Position
+	workspace   []WorkspaceInfo
+	terms       map[string][]Terminal
+	events      chan any
+	compacted   []string
+	docBody     string
+	renderWidth int
 }
 
 func newFakeCore() *fakeCore {
@@ -74,14 +77,29 @@ func (f *fakeCore) Send(ctx context.Context, session, text string) (<-chan ChatE
 	return ch, nil
 }
 func (f *fakeCore) Compact(ctx context.Context, s string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.compacted = append(f.compacted, s)
 	return nil
 }
-func (f *fakeCore) Inbox(limit int) ([]InboxEntry, error) { return f.inbox, nil }
+func (f *fakeCore) Inbox(limit int) ([]InboxEntry, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]InboxEntry(nil), f.inbox...), nil
+}
 func (f *fakeCore) RenderInbox(id string, width int) ([]RenderedDoc, error) {
-	return []RenderedDoc{{Path: "report.md", Body: "# Report\nRevenue up 8%."}, {Path: "gone.md", Tombstone: "File not found at this path."}}, nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.renderWidth = width
+	body := f.docBody
+	if body == "" {
+		body = "# Report\nRevenue up 8%."
+	}
+	return []RenderedDoc{{Path: "report.md", Body: body}, {Path: "gone.md", Tombstone: "File not found at this path."}}, nil
 }
 func (f *fakeCore) DeleteInbox(id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.deleted = append(f.deleted, id)
 	return nil
 }
@@ -89,19 +107,30 @@ func (f *fakeCore) Accounts() ([]AccountSummary, error) {
 	return []AccountSummary{{ID: "sim-paper", Label: "Simulated paper", Broker: "simulator", Health: "healthy",
 		NetLiq: decimal.RequireFromString("100102.50"), Cash: decimal.RequireFromString("98000"), UnrealizedPnL: decimal.RequireFromString("102.50"), RealizedPnL: decimal.RequireFromString("-12.25")}}, nil
 }
-func (f *fakeCore) Positions(a string) ([]Position, error) { return f.positions, nil }
+func (f *fakeCore) Positions(a string) ([]Position, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Position(nil), f.positions...), nil
+}
 func (f *fakeCore) Orders(a string) ([]Order, error) {
 	return []Order{{ID: "mock-ord-2", Symbol: "TSLA", Action: "BUY", Type: "LMT", Quantity: decimal.NewFromInt(3), Limit: decimal.RequireFromString("240"), Status: "Submitted"}}, nil
 }
-func (f *fakeCore) Pending() ([]PendingCommit, error) { return f.pending, nil }
+func (f *fakeCore) Pending() ([]PendingCommit, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]PendingCommit(nil), f.pending...), nil
+}
 func (f *fakeCore) Approve(ctx context.Context, a string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.approved = append(f.approved, a)
 	f.pending = nil
+	f.positions = append(f.positions, Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(10)})
 	return "pushed 4d46698f: 1 submitted, 0 rejected", nil
 }
 func (f *fakeCore) Reject(ctx context.Context, a, reason string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.rejected = append(f.rejected, a)
 	f.pending = nil
 	return nil
@@ -116,9 +145,15 @@ func (f *fakeCore) EquityCurve(a string) ([]EquityPoint, error) {
 	}
 	return pts, nil
 }
-func (f *fakeCore) Templates() []string                  { return []string{"chat", "shell-only"} }
-func (f *fakeCore) Workspaces() ([]WorkspaceInfo, error) { return f.workspace, nil }
+func (f *fakeCore) Templates() []string { return []string{"chat", "shell-only"} }
+func (f *fakeCore) Workspaces() ([]WorkspaceInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]WorkspaceInfo(nil), f.workspace...), nil
+}
 func (f *fakeCore) CreateWorkspace(ctx context.Context, tag, tmpl string) (WorkspaceInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if tag == "" {
 		return WorkspaceInfo{}, errors.New("tag is required")
 	}
@@ -127,11 +162,17 @@ func (f *fakeCore) CreateWorkspace(ctx context.Context, tag, tmpl string) (Works
 	return w, nil
 }
 func (f *fakeCore) StartSession(ws, agent string) (Terminal, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	t := &fakeTerm{id: ws + "-" + agent, changed: make(chan struct{}, 1), screen: "$ "}
 	f.terms[ws] = append(f.terms[ws], t)
 	return t, nil
 }
-func (f *fakeCore) Terminals(ws string) []Terminal { return f.terms[ws] }
+func (f *fakeCore) Terminals(ws string) []Terminal {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Terminal(nil), f.terms[ws]...)
+}
 func (f *fakeCore) Files(ws, rel string) ([]FileInfo, error) {
 	return []FileInfo{{Name: "docs", IsDir: true}, {Name: "CLAUDE.md", Size: 812}}, nil
 }
@@ -159,9 +200,13 @@ func (t *fakeTerm) Render() string {
 	return t.screen
 }
 func (t *fakeTerm) Cursor() (int, int, bool) { return 2, 0, true }
-func (t *fakeTerm) Changed() <-chan struct{} { return t.changed }
-func (t *fakeTerm) Paste(s string)           { t.SendKey(tea.KeyPressMsg{Text: s}) }
-func (t *fakeTerm) Attach() tea.ExecCommand  { return nil }
+func (t *fakeTerm) Changed() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.changed
+}
+func (t *fakeTerm) Paste(s string)          { t.SendKey(tea.KeyPressMsg{Text: s}) }
+func (t *fakeTerm) Attach() tea.ExecCommand { return nil }
 func (t *fakeTerm) Resize(cols, rows int) {
 	t.mu.Lock()
 	t.cols, t.rows = cols, rows
@@ -170,8 +215,22 @@ func (t *fakeTerm) Resize(cols, rows int) {
 func (t *fakeTerm) SendKey(k tea.KeyPressMsg) {
 	t.mu.Lock()
 	t.keys = append(t.keys, k.String())
-	if k.Text != "" {
+	switch {
+	case k.Code == tea.KeyEnter:
+		// A tiny "shell": echo's argument appears on the next line.
+		line := t.screen[strings.LastIndex(t.screen, "$ ")+2:]
+		t.screen += "\n"
+		if arg, ok := strings.CutPrefix(line, "echo "); ok {
+			t.screen += arg + "\n"
+		}
+		t.screen += "$ "
+	case k.Text != "":
 		t.screen += k.Text
 	}
+	ch := t.changed
 	t.mu.Unlock()
+	select { // nudge like a real session: coalesced, never blocking
+	case ch <- struct{}{}:
+	default:
+	}
 }

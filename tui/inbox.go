@@ -16,8 +16,7 @@ type inboxPane struct {
 	w, h    int
 	focused bool
 	entries []InboxEntry
-	seen    map[string]bool
-	primed  bool // the first load marks everything already there as read
+	seen    map[string]bool // ids the user has seen (this run; the core may persist its own)
 	sel     int
 	detail  bool
 	docs    []RenderedDoc
@@ -38,9 +37,23 @@ type inboxDocsMsg struct {
 func newInboxPane(m *Model) *inboxPane { return &inboxPane{m: m, seen: map[string]bool{}} }
 
 func (p *inboxPane) SetSize(w, h int) { p.w, p.h = w, h }
-func (p *inboxPane) Focus()           { p.focused = true }
-func (p *inboxPane) Blur()            { p.focused = false }
-func (p *inboxPane) Capturing() bool  { return false }
+
+// renderDocs asks the core to render the open entry's files at the pane's
+// width; it runs on open, on every inbox reload and on the periodic tick,
+// so the detail view follows the files as agents edit them.
+func (p *inboxPane) renderDocs() tea.Cmd {
+	if !p.detail || p.docsFor == "" {
+		return nil
+	}
+	core, id, w := p.m.core, p.docsFor, max(20, p.w-4)
+	return func() tea.Msg {
+		d, err := core.RenderInbox(id, w)
+		return inboxDocsMsg{id, d, err}
+	}
+}
+func (p *inboxPane) Focus()          { p.focused = true }
+func (p *inboxPane) Blur()           { p.focused = false }
+func (p *inboxPane) Capturing() bool { return false }
 func (p *inboxPane) ShortHelp() []key.Binding {
 	k := p.m.keys.Inbox
 	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Delete, k.Jump}
@@ -85,14 +98,14 @@ func (p *inboxPane) Update(msg tea.Msg) tea.Cmd {
 			return errCmd(msg.err)
 		}
 		p.entries = msg.entries
-		if !p.primed {
-			p.primed = true
-		}
 		if p.sel >= len(p.entries) {
 			p.sel = max(0, len(p.entries)-1)
 		}
 		if p.focused {
 			p.markVisibleRead()
+		}
+		if p.detail {
+			return p.renderDocs() // live: files may have changed since opening
 		}
 		return nil
 	case inboxDocsMsg:
@@ -105,8 +118,36 @@ func (p *inboxPane) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
+	case tea.MouseWheelMsg:
+		down := msg.Button == tea.MouseWheelDown
+		switch {
+		case p.detail && down:
+			p.scroll++
+		case p.detail:
+			p.scroll = max(0, p.scroll-1)
+		case down && p.sel < len(p.entries)-1:
+			p.sel++
+			p.markVisibleRead()
+		case !down && p.sel > 0:
+			p.sel--
+			p.markVisibleRead()
+		}
+	case tea.MouseClickMsg:
+		// Y is relative to the pane; row 0 is the header.
+		if i := p.windowStart() + msg.Y - 1; !p.detail && msg.Y >= 1 && i < len(p.entries) {
+			p.sel = i
+			p.markVisibleRead()
+		}
 	}
 	return nil
+}
+
+// windowStart is the first listed row, keeping the selection visible.
+func (p *inboxPane) windowStart() int {
+	if bodyH := max(1, p.h-1); p.sel >= bodyH {
+		return p.sel - bodyH + 1
+	}
+	return 0
 }
 
 func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -135,11 +176,7 @@ func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		p.detail, p.scroll, p.docs, p.docsFor = true, 0, nil, e.ID
 		p.seen[e.ID] = true
-		core, w := p.m.core, p.w-4
-		return func() tea.Msg {
-			d, err := core.RenderInbox(e.ID, w)
-			return inboxDocsMsg{e.ID, d, err}
-		}
+		return p.renderDocs()
 	case key.Matches(msg, k.Delete):
 		e, ok := p.selected()
 		if !ok {
@@ -180,11 +217,7 @@ func (p *inboxPane) View() string {
 	if len(p.entries) == 0 {
 		return stack(header, fitHeight(st.Muted.Render("Nothing yet. Agents in workspaces push here with the inbox_push tool."), bodyH))
 	}
-	// Keep the selection visible: show a window of rows around it.
-	start := 0
-	if p.sel >= bodyH {
-		start = p.sel - bodyH + 1
-	}
+	start := p.windowStart()
 	var rows []string
 	for i := start; i < len(p.entries) && len(rows) < bodyH; i++ {
 		e := p.entries[i]

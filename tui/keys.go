@@ -75,7 +75,7 @@ func DefaultKeyMap() KeyMap {
 			Open:   b("enter", "open", "enter"),
 			Back:   b("esc", "back", "esc"),
 			Delete: b("d", "delete", "d"),
-			Jump:   b("w", "go to workspace", "w"),
+			Jump:   b("w/g", "go to workspace", "w", "g"),
 		},
 		Portfolio: PortfolioKeys{
 			PrevAccount: b("[", "previous account", "[", "left", "h"),
@@ -97,7 +97,7 @@ func DefaultKeyMap() KeyMap {
 			Detach: b("ctrl+q", "detach", "ctrl+q"),
 			Zoom:   b("z", "full screen", "z"),
 			Files:  b("f", "files", "f"),
-			Git:    b("g", "git log/status", "g"),
+			Git:    b("l", "git log/status", "l", "g"),
 			Back:   b("esc", "back", "esc"),
 		},
 		Dialog: DialogKeys{

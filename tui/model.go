@@ -88,7 +88,6 @@ func New(core Core, opts Options) *Model {
 	m.inbox = newInboxPane(m)
 	m.portfolio = newPortfolioPane(m)
 	m.workspaces = newWorkspacesPane(m)
-	m.status = core.Status()
 	m.chat.Focus()
 	return m
 }
@@ -104,7 +103,7 @@ func (m *Model) Close() { m.cancel() }
 // its background colour.
 func (m *Model) Init() tea.Cmd {
 	m.events = m.core.Events(m.ctx)
-	cmds := []tea.Cmd{m.waitEvent(), m.chat.load(), m.inbox.load(), m.portfolio.load(), m.workspaces.load(), m.tick()}
+	cmds := []tea.Cmd{m.waitEvent(), m.loadStatus(), m.chat.load(), m.inbox.load(), m.portfolio.load(), m.workspaces.load(), m.tick()}
 	if m.opts.Dark == nil {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -132,6 +131,15 @@ func (m *Model) waitEvent() tea.Cmd {
 
 type tickMsg time.Time
 
+// statusMsg carries a fresh StatusInfo for the status bar.
+type statusMsg StatusInfo
+
+// loadStatus reads the core's status off the UI goroutine.
+func (m *Model) loadStatus() tea.Cmd {
+	core := m.core
+	return func() tea.Msg { return statusMsg(core.Status()) }
+}
+
 func (m *Model) tick() tea.Cmd {
 	return tea.Tick(5*time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
@@ -153,15 +161,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.layout()
-		return m, nil
+		return m, m.layout()
 	case tea.BackgroundColorMsg:
 		m.st = NewStyles(msg.IsDark())
 		m.chat.invalidate()
 		return m, nil
 	case tickMsg:
-		m.status = m.core.Status()
-		return m, tea.Batch(m.tick(), m.portfolio.load())
+		return m, tea.Batch(m.tick(), m.loadStatus(), m.portfolio.load(), m.inbox.renderDocs())
+	case statusMsg:
+		m.status = StatusInfo(msg)
+		return m, nil
 	case coreEventMsg:
 		return m, tea.Batch(m.waitEvent(), m.handleEvent(msg.ev))
 	case errMsg:
@@ -271,7 +280,16 @@ func (m *Model) handleMouse(msg tea.Msg) tea.Cmd {
 				}
 				x += w
 			}
+			return nil
 		}
+		if m.dialog != nil || m.showHelp {
+			return nil
+		}
+		// Body clicks go to the focused pane in pane coordinates.
+		click.Y--
+		return m.panes()[m.focus].Update(click)
+	}
+	if m.dialog != nil || m.showHelp {
 		return nil
 	}
 	return m.panes()[m.focus].Update(msg)
@@ -294,8 +312,9 @@ func (m *Model) openDialog(title, body string, onYes tea.Cmd) {
 	m.dialog = newConfirmDialog(m, title, body, onYes, m.now())
 }
 
-// bodyHeight is the height available to a pane (minus tabs and status).
-func (m *Model) layout() {
+// layout gives every pane the body area (the screen minus the tab line
+// and the status bar) and returns the Cmd that resizes a live terminal.
+func (m *Model) layout() tea.Cmd {
 	w, h := m.width, m.height-2
 	if h < 3 {
 		h = 3
@@ -303,6 +322,7 @@ func (m *Model) layout() {
 	for _, p := range m.panes() {
 		p.SetSize(w, h)
 	}
+	return tea.Batch(m.workspaces.resizeTerm(), m.inbox.renderDocs())
 }
 
 func (m *Model) tabLabel(f focus, name string) string {

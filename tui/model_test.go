@@ -31,8 +31,10 @@ func newHarness(t *testing.T, w, h int) *harness {
 	hs := &harness{t: t, f: f, now: t0}
 	m := New(f, Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
 	hs.m = m
+	t.Cleanup(m.Close) // ends watch/bridge Cmds the harness left blocked
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
-	hs.run(tea.Batch(m.chat.load(), m.inbox.load(), m.portfolio.load(), m.workspaces.load()))
+	m.events = f.events
+	hs.run(tea.Batch(m.loadStatus(), m.chat.load(), m.inbox.load(), m.portfolio.load(), m.workspaces.load()))
 	return hs
 }
 
@@ -96,12 +98,20 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "down":
 		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdn":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "ctrl+q":
 		return tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	case "alt+3":
 		return tea.KeyPressMsg{Code: '3', Mod: tea.ModAlt}
+	case "alt+4":
+		return tea.KeyPressMsg{Code: '4', Mod: tea.ModAlt}
+	case "ctrl+s":
+		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
 	case "f1":
 		return tea.KeyPressMsg{Code: tea.KeyF1}
 	}
@@ -235,8 +245,7 @@ func TestInboxOpenDeleteAndJump(t *testing.T) {
 func TestWorkspaceAttachForwardsKeysIncludingEsc(t *testing.T) {
 	h := newHarness(t, 100, 30)
 	h.key("alt+4")
-	h.send(keyMsg("alt+4"))
-	h.m.setFocus(focusWorkspaces)
+	require.Equal(t, focusWorkspaces, h.m.focus)
 	h.key("s")
 	require.True(t, h.m.workspaces.attached())
 	term := h.f.terms["ws1"][0].(*fakeTerm)

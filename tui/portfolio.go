@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -150,10 +149,10 @@ func (p *portfolioPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return func() tea.Msg { return flashMsg("nothing is waiting for approval") }
 		}
-		core, reload := p.m.core, p.load()
+		core, ctx, reload := p.m.core, p.m.ctx, p.load()
 		body := fmt.Sprintf("Push commit %s on %s?\n%s\n\n%s", pc.Hash, pc.Account, pc.Message, strings.Join(pc.Operations, "\n"))
 		p.m.openDialog("Approve and execute these orders?", body, func() tea.Msg {
-			res, err := core.Approve(context.Background(), pc.Account)
+			res, err := core.Approve(ctx, pc.Account)
 			if err != nil {
 				return errMsg{err}
 			}
@@ -164,9 +163,9 @@ func (p *portfolioPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return func() tea.Msg { return flashMsg("nothing is waiting for approval") }
 		}
-		core, reload := p.m.core, p.load()
+		core, ctx, reload := p.m.core, p.m.ctx, p.load()
 		p.m.openDialog("Reject this commit?", fmt.Sprintf("%s on %s: %s", pc.Hash, pc.Account, pc.Message), func() tea.Msg {
-			if err := core.Reject(context.Background(), pc.Account, "rejected in the alice UI"); err != nil {
+			if err := core.Reject(ctx, pc.Account, "rejected in the alice UI"); err != nil {
 				return errMsg{err}
 			}
 			return approvedMsg{"commit " + pc.Hash + " rejected", reload}

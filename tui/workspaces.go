@@ -1,10 +1,8 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -23,9 +21,6 @@ const (
 	wsGit
 )
 
-// termFrame bounds terminal redraws to about 30 per second.
-const termFrame = 33 * time.Millisecond
-
 // workspacesPane lists workspaces, starts agent sessions and embeds a live
 // terminal with keys forwarded (ctrl+q detaches).
 type workspacesPane struct {
@@ -37,16 +32,21 @@ type workspacesPane struct {
 	mode      wsMode
 	tag       textinput.Model
 	template  int
-	term      Terminal
-	waiting   bool // a Changed() read is in flight for term
+	tmpls     []string // loaded with the list; never read from core in View
+	term      Terminal // the session shown in the pane (attached or last attached)
+	termGen   int      // bumps when term changes so stale nudges are dropped
+	waiting   bool     // a Changed() read is in flight for term
+	termCols  int
+	termRows  int
 	files     []FileInfo
 	gitText   string
 	pendingID string
 }
 
 type workspacesMsg struct {
-	list []WorkspaceInfo
-	err  error
+	list  []WorkspaceInfo
+	tmpls []string
+	err   error
 }
 type wsCreatedMsg struct {
 	ws  WorkspaceInfo
@@ -56,7 +56,13 @@ type termStartedMsg struct {
 	t   Terminal
 	err error
 }
-type termChangedMsg struct{ id string }
+
+// termListMsg answers "attach" or "zoom": the workspace's live sessions.
+type termListMsg struct {
+	ws    WorkspaceInfo
+	terms []Terminal
+	zoom  bool
+}
 type wsFilesMsg struct {
 	files []FileInfo
 	err   error
@@ -75,16 +81,7 @@ func newWorkspacesPane(m *Model) *workspacesPane {
 	return &workspacesPane{m: m, tag: in}
 }
 
-func (p *workspacesPane) SetSize(w, h int) {
-	p.w, p.h = w, h
-	if p.term != nil {
-		cols, rows := p.termSize()
-		t := p.term
-		go t.Resize(cols, rows) // Resize touches the pty; keep it off the UI goroutine
-	}
-}
-
-func (p *workspacesPane) termSize() (int, int) { return max(20, p.w), max(5, p.h-1) }
+func (p *workspacesPane) SetSize(w, h int) { p.w, p.h = w, h }
 
 func (p *workspacesPane) Focus()          { p.focused = true }
 func (p *workspacesPane) Blur()           { p.focused = false }
@@ -96,18 +93,12 @@ func (p *workspacesPane) ShortHelp() []key.Binding {
 	return []key.Binding{k.Create, k.Shell, k.Claude, k.Codex, k.Attach, k.Detach, k.Zoom, k.Files, k.Git, k.Back}
 }
 
-// cursor is the terminal cursor in pane coordinates when attached.
-func (p *workspacesPane) cursor() (int, int, bool) {
-	if !p.attached() {
-		return 0, 0, false
-	}
-	x, y, vis := p.term.Cursor()
-	return x, y + 1, vis
-}
-
 func (p *workspacesPane) load() tea.Cmd {
 	core := p.m.core
-	return func() tea.Msg { l, err := core.Workspaces(); return workspacesMsg{l, err} }
+	return func() tea.Msg {
+		l, err := core.Workspaces()
+		return workspacesMsg{l, core.Templates(), err}
+	}
 }
 
 func (p *workspacesPane) selectID(id string) {
@@ -126,28 +117,13 @@ func (p *workspacesPane) current() (WorkspaceInfo, bool) {
 	return p.list[p.sel], true
 }
 
-// watch waits for the attached terminal's next change, then sleeps one
-// frame so bursts of output coalesce into one redraw.
-func (p *workspacesPane) watch() tea.Cmd {
-	t := p.term
-	if t == nil || p.waiting {
-		return nil
-	}
-	p.waiting = true
-	return func() tea.Msg {
-		<-t.Changed()
-		time.Sleep(termFrame)
-		return termChangedMsg{t.ID()}
-	}
-}
-
 func (p *workspacesPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case workspacesMsg:
 		if msg.err != nil {
 			return errCmd(msg.err)
 		}
-		p.list = msg.list
+		p.list, p.tmpls = msg.list, msg.tmpls
 		if p.pendingID != "" {
 			p.selectID(p.pendingID)
 		}
@@ -167,12 +143,10 @@ func (p *workspacesPane) Update(msg tea.Msg) tea.Cmd {
 			return errCmd(msg.err)
 		}
 		return tea.Batch(p.attach(msg.t), p.load())
+	case termListMsg:
+		return p.onTermList(msg)
 	case termChangedMsg:
-		if p.term == nil || msg.id != p.term.ID() {
-			return nil
-		}
-		p.waiting = false
-		return p.watch()
+		return p.onTermChanged(msg)
 	case wsFilesMsg:
 		if msg.err != nil {
 			return errCmd(msg.err)
@@ -186,40 +160,39 @@ func (p *workspacesPane) Update(msg tea.Msg) tea.Cmd {
 		p.gitText, p.mode = msg.text, wsGit
 		return nil
 	case zoomDoneMsg:
-		if p.term != nil {
-			cols, rows := p.termSize()
-			p.term.Resize(cols, rows)
-		}
+		// Full screen resized the session to the whole terminal; give it
+		// the pane's size back.
+		p.termCols, p.termRows = 0, 0
+		cmd := p.resizeTerm()
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return tea.Batch(cmd, errCmd(msg.err))
 		}
-		return nil
+		return cmd
 	case tea.PasteMsg:
 		if p.attached() {
-			p.term.Paste(msg.Content)
+			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
 		}
 		return nil
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
+	case fmt.Stringer:
+		// Detach sequences the key decoder did not understand arrive raw.
+		if p.attached() && isRawDetach(msg.String()) {
+			return p.detach()
+		}
 	}
 	return nil
-}
-
-func (p *workspacesPane) attach(t Terminal) tea.Cmd {
-	p.term, p.mode, p.waiting = t, wsAttached, false
-	cols, rows := p.termSize()
-	t.Resize(cols, rows)
-	return p.watch()
 }
 
 func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.m.keys.Workspaces
 	switch p.mode {
 	case wsAttached:
-		if key.Matches(msg, k.Detach) {
-			p.mode = wsList
-			return func() tea.Msg { return flashMsg("detached; the session keeps running") }
+		if isDetach(msg, k.Detach) {
+			return p.detach()
 		}
+		// SendKey only queues into the emulator (no pty IO), so forwarding
+		// inline keeps keystroke order exact.
 		p.term.SendKey(msg)
 		return nil
 	case wsCreate:
@@ -230,9 +203,9 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		case "enter":
 			tag := strings.TrimSpace(p.tag.Value())
 			tmpl := p.templates()[p.template%len(p.templates())]
-			core := p.m.core
+			core, ctx := p.m.core, p.m.ctx
 			return func() tea.Msg {
-				ws, err := core.CreateWorkspace(context.Background(), tag, tmpl)
+				ws, err := core.CreateWorkspace(ctx, tag, tmpl)
 				return wsCreatedMsg{ws, err}
 			}
 		case "ctrl+t", "tab":
@@ -269,27 +242,13 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		agent := map[string]string{"s": "shell", "c": "claude", "x": "codex"}[msg.String()]
 		core := p.m.core
 		return func() tea.Msg { t, err := core.StartSession(ws.ID, agent); return termStartedMsg{t, err} }
-	case key.Matches(msg, k.Attach):
+	case key.Matches(msg, k.Attach), key.Matches(msg, k.Zoom):
 		ws, ok := p.current()
 		if !ok {
 			return nil
 		}
-		terms := p.m.core.Terminals(ws.ID)
-		if len(terms) == 0 {
-			return errCmd(fmt.Errorf("no running session in %s: start one with s (shell), c (claude) or x (codex)", ws.Tag))
-		}
-		return p.attach(terms[len(terms)-1])
-	case key.Matches(msg, k.Zoom):
-		ws, ok := p.current()
-		if !ok {
-			return nil
-		}
-		terms := p.m.core.Terminals(ws.ID)
-		if len(terms) == 0 {
-			return errCmd(fmt.Errorf("no running session to zoom"))
-		}
-		p.term = terms[len(terms)-1]
-		return tea.Exec(p.term.Attach(), func(err error) tea.Msg { return zoomDoneMsg{err} })
+		core, zoom := p.m.core, key.Matches(msg, k.Zoom)
+		return func() tea.Msg { return termListMsg{ws, core.Terminals(ws.ID), zoom} }
 	case key.Matches(msg, k.Files):
 		if ws, ok := p.current(); ok {
 			core := p.m.core
@@ -305,11 +264,10 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (p *workspacesPane) templates() []string {
-	t := p.m.core.Templates()
-	if len(t) == 0 {
+	if len(p.tmpls) == 0 {
 		return []string{"chat"}
 	}
-	return t
+	return p.tmpls
 }
 
 func (p *workspacesPane) View() string {
@@ -337,7 +295,7 @@ func (p *workspacesPane) View() string {
 		ws, _ := p.current()
 		return fitHeight(st.Title.Render("Git · "+ws.Tag)+"\n\n"+p.gitText+"\n\n"+st.Muted.Render("esc back"), p.h)
 	}
-	header := st.Title.Render("Workspaces") + st.Muted.Render("  n new · s shell · c claude · x codex · enter attach · z zoom · f files · g git")
+	header := st.Title.Render("Workspaces") + st.Muted.Render("  n new · s shell · c claude · x codex · enter attach · z zoom · f files · l git")
 	if len(p.list) == 0 {
 		return fitHeight(stack(header, "", st.Muted.Render("No workspaces yet. Press n to create one (a git-initialised directory wired to alice's MCP servers).")), p.h)
 	}

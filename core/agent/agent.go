@@ -10,7 +10,22 @@
 //  6. persist every intermediate assistant/tool-result message and the
 //     final reply
 //
-// Turns on one session are serialised. Ask is the stateless variant.
+// API backends (anthropic, openai) stream one model turn at a time and
+// the Center runs the tool loop (core.ToolCenter, up to agent.json
+// maxSteps). CLI backends (claude-cli, codex-cli) run their own loop
+// against alice's MCP endpoint; the Center sends them the history
+// flattened to text and records the tool calls they report.
+//
+// Usage:
+//
+//	c := agent.New(agent.Deps{Sessions, Router, Tools, Config, Persona, DataDir, Logger})
+//	s, err := c.AskWithSession(ctx, "How is AAPL?", "tui/default", agent.Options{Channel: "tui"})
+//	for ev := range s.Events() { … TextDelta / ToolUse / ToolResult / Done / Error … }
+//	res, err := s.Wait() // res.Text, res.ToolCalls
+//
+// Turns on one session are serialised; cancelling ctx stops the provider
+// (killing a CLI) and what was produced stays in the session. Ask is the
+// stateless variant, Compact the manual /compact, History the UI view.
 package agent
 
 import (
@@ -19,11 +34,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
+	"unicode/utf8"
 
 	"alice/config"
 	"alice/core"
@@ -37,10 +51,13 @@ type Deps struct {
 	Router   *provider.Router
 	Tools    *core.ToolCenter
 	Config   *config.Store
-	// Persona returns the system prompt (re-read per request).
+	// Persona returns the system prompt (re-read per request); see
+	// PersonaFile. Nil means DefaultPersona.
 	Persona func() string
-	// DataDir holds tool-calls/tool-calls.jsonl.
+	// DataDir holds tool-calls/tool-calls.jsonl (ignored when ToolLog is set;
+	// both empty: tool calls are not logged).
 	DataDir string
+	ToolLog *ToolLog
 	Logger  *slog.Logger
 }
 
@@ -49,23 +66,44 @@ type Options struct {
 	// Channel names the surface ("tui", "telegram", "mcp-ask", "cron"…) for
 	// per-channel provider overrides; defaults to the session id.
 	Channel string
-	// Preamble is prepended to the system prompt (connector context).
-	Preamble      string
-	SystemPrompt  string
+	// Preamble is added after the system prompt (connector context such as
+	// "You are operating via the MCP Ask connector…").
+	Preamble string
+	// SystemPrompt replaces the persona for this request.
+	SystemPrompt string
+	// DisabledTools are hidden from the model and refused if called anyway
+	// (on top of tools.json).
 	DisabledTools []string
-	Profile       string
+	// Profile forces an ai-provider profile, overriding channel routing.
+	Profile string
 }
 
 // EventKind enumerates stream events.
 type EventKind int
 
 const (
-	TextDelta EventKind = iota
-	ToolUse
-	ToolResult
-	Done
-	Error
+	TextDelta  EventKind = iota // Text: a piece of the reply as it streams
+	ToolUse                     // ToolID, Tool, Input: the model called a tool
+	ToolResult                  // ToolID, Tool, Content, IsError: the tool answered
+	Done                        // Text and Result: the turn finished (always last on success)
+	Error                       // Text and Err: the turn failed (always last on failure)
 )
+
+func (k EventKind) String() string {
+	switch k {
+	case TextDelta:
+		return "text"
+	case ToolUse:
+		return "tool_use"
+	case ToolResult:
+		return "tool_result"
+	case Done:
+		return "done"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("EventKind(%d)", int(k))
+}
 
 // Event is one step of a streamed turn.
 type Event struct {
@@ -76,6 +114,7 @@ type Event struct {
 	Input   json.RawMessage // ToolUse
 	Content string          // ToolResult
 	IsError bool            // ToolResult
+	Result  *Result         // Done
 	Err     error           // Error
 }
 
@@ -87,15 +126,18 @@ type ToolCall struct {
 	Input json.RawMessage `json:"input"`
 }
 
-// Result is a finished turn.
+// Result is a finished turn: the final reply text and every tool call in
+// order.
 type Result struct {
 	Text      string     `json:"text"`
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
 	Profile   string     `json:"profile,omitempty"`
 }
 
-// Stream is one running turn. Read Events for live updates, or just call
-// Wait (it drains the events itself).
+// Stream is one running turn. Consume it one of two ways: range over
+// Events until it closes (then Wait returns at once), or just call Wait,
+// which drains the events itself. A caller must do one of them: the turn
+// holds its session until its events are consumed.
 type Stream struct {
 	events chan Event
 	done   chan struct{}
@@ -103,10 +145,12 @@ type Stream struct {
 	err    error
 }
 
-// Events yields the turn's events; it closes when the turn ends.
+// Events yields the turn's events; it closes after Done or Error.
 func (s *Stream) Events() <-chan Event { return s.events }
 
-// Wait blocks until the turn ends and returns its result.
+// Wait blocks until the turn ends and returns its result. After a
+// cancellation the error wraps context.Canceled and the result holds what
+// was produced before it.
 func (s *Stream) Wait() (Result, error) {
 	for range s.events {
 	}
@@ -116,10 +160,8 @@ func (s *Stream) Wait() (Result, error) {
 
 // Center is the AgentCenter.
 type Center struct {
-	d      Deps
-	log    *slog.Logger
-	logMu  sync.Mutex
-	logSeq int64
+	d   Deps
+	log *slog.Logger
 }
 
 // New builds a Center.
@@ -128,7 +170,10 @@ func New(d Deps) *Center {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
 	if d.Persona == nil {
-		d.Persona = func() string { return "" }
+		d.Persona = func() string { return DefaultPersona }
+	}
+	if d.ToolLog == nil && d.DataDir != "" {
+		d.ToolLog = NewToolLog(filepath.Join(d.DataDir, "tool-calls", "tool-calls.jsonl"))
 	}
 	return &Center{d: d, log: d.Logger}
 }
@@ -136,7 +181,8 @@ func New(d Deps) *Center {
 // Sessions exposes the session store (history tools, UIs).
 func (c *Center) Sessions() *session.Store { return c.d.Sessions }
 
-// ProviderLabel describes what a channel would use right now.
+// ProviderLabel describes what a channel would use right now, e.g.
+// "claude (anthropic claude-sonnet-4-5)" or "not configured".
 func (c *Center) ProviderLabel(channel string) string {
 	r, err := c.d.Router.Resolve("", channel)
 	if err != nil {
@@ -148,9 +194,12 @@ func (c *Center) ProviderLabel(channel string) string {
 	return r.Label()
 }
 
-// AskWithSession starts a turn on a session. Errors that happen before
-// the turn starts (bad session id) are returned directly; everything later
-// arrives as an Error event and from Wait.
+// AskWithSession starts a turn on a session and returns at once. Errors
+// that happen before the turn starts (bad session id, empty prompt) are
+// returned directly; everything later arrives as an Error event and from
+// Wait (a missing provider is a *provider.NoProviderError whose message is
+// a how-to for the user). Turns on one session run one at a time, in call
+// order of acquiring the session.
 func (c *Center) AskWithSession(ctx context.Context, prompt, sessionID string, opts Options) (*Stream, error) {
 	if err := session.ValidateID(sessionID); err != nil {
 		return nil, err
@@ -162,18 +211,30 @@ func (c *Center) AskWithSession(ctx context.Context, prompt, sessionID string, o
 	go func() {
 		defer close(s.done)
 		defer close(s.events)
-		s.res, s.err = c.run(ctx, prompt, sessionID, opts, s.events)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					c.log.Error("Agent turn panicked", "session", sessionID, "panic", r)
+					s.err = fmt.Errorf("internal error: %v", r)
+				}
+			}()
+			s.res, s.err = c.run(ctx, prompt, sessionID, opts, s.events)
+		}()
 		if s.err != nil {
 			s.events <- Event{Kind: Error, Text: s.err.Error(), Err: s.err}
 		} else {
-			s.events <- Event{Kind: Done, Text: s.res.Text}
+			r := s.res
+			s.events <- Event{Kind: Done, Text: r.Text, Result: &r}
 		}
 	}()
 	return s, nil
 }
 
 func (c *Center) run(ctx context.Context, prompt, sessionID string, opts Options, out chan<- Event) (Result, error) {
-	unlock := c.d.Sessions.Lock(sessionID)
+	unlock, err := c.d.Sessions.LockContext(ctx, sessionID)
+	if err != nil {
+		return Result{}, fmt.Errorf("stopped while waiting for the previous turn: %w", err)
+	}
 	defer unlock()
 	if _, err := c.d.Sessions.AppendLocked(sessionID, session.NewText("user", prompt, "human")); err != nil {
 		return Result{}, fmt.Errorf("save message: %w", err)
@@ -190,7 +251,7 @@ func (c *Center) run(ctx context.Context, prompt, sessionID string, opts Options
 	if err != nil {
 		return Result{}, err
 	}
-	entries, err := c.compactIfNeeded(ctx, sessionID, res.Provider)
+	entries, err := c.compactIfNeeded(ctx, sessionID, res)
 	if err != nil {
 		c.log.Warn("Compaction failed; continuing with the full session", "session", sessionID, "err", err)
 		if entries, err = c.d.Sessions.ReadActive(sessionID); err != nil {
@@ -214,127 +275,15 @@ func (c *Center) systemPrompt(opts Options) string {
 	if opts.Preamble != "" {
 		parts = append(parts, opts.Preamble)
 	}
-	parts = append(parts, "Current time: "+time.Now().UTC().Format(time.RFC1123))
+	// Date only: a system prompt that changes every request would defeat
+	// the providers' prompt caching; tools report exact times.
+	parts = append(parts, "Today is "+time.Now().UTC().Format("Monday, 2 January 2006")+" (UTC).")
 	return strings.Join(parts, "\n\n")
 }
 
-// runToolLoop drives API backends: model turn → tools → model turn …
-func (c *Center) runToolLoop(ctx context.Context, sessionID string, res provider.Resolved, system string, entries []session.Entry, cfg config.Agent, opts Options, out chan<- Event) (Result, error) {
-	msgs := ToMessages(entries)
-	tools := c.d.Tools.Tools(opts.DisabledTools...)
-	result := Result{Profile: res.Profile}
-	tag := res.Provider.Name()
-	for step := 0; step < cfg.MaxSteps; step++ {
-		var text strings.Builder
-		var calls []provider.ToolCall
-		for ev := range res.Provider.Stream(ctx, provider.Request{Model: res.Model, System: system, Messages: msgs, Tools: tools, MaxTokens: res.Config.MaxTokens}) {
-			switch ev.Kind {
-			case provider.EventText:
-				text.WriteString(ev.Text)
-				out <- Event{Kind: TextDelta, Text: ev.Text}
-			case provider.EventToolCall:
-				calls = append(calls, ev.ToolCall)
-			case provider.EventError:
-				c.persistPartial(sessionID, text.String(), tag)
-				return result, fmt.Errorf("%s: %w", res.Label(), ev.Err)
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			c.persistPartial(sessionID, text.String(), tag)
-			return result, fmt.Errorf("stopped: %w", err)
-		}
-		blocks := []session.Block{}
-		if t := text.String(); t != "" {
-			blocks = append(blocks, session.Block{Type: "text", Text: t})
-		}
-		for _, tc := range calls {
-			blocks = append(blocks, session.Block{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: tc.Input})
-		}
-		if len(blocks) > 0 {
-			if _, err := c.d.Sessions.AppendLocked(sessionID, session.NewBlocks("assistant", blocks, tag)); err != nil {
-				return result, err
-			}
-		}
-		msgs = append(msgs, provider.Message{Role: provider.RoleAssistant, Text: text.String(), ToolCalls: calls})
-		if len(calls) == 0 {
-			result.Text = text.String()
-			return result, nil
-		}
-		var results []provider.ToolResult
-		var resultBlocks []session.Block
-		for _, tc := range calls {
-			out <- Event{Kind: ToolUse, ToolID: tc.ID, Tool: tc.Name, Input: tc.Input}
-			result.ToolCalls = append(result.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Name, Input: tc.Input})
-			content, isErr := c.invoke(ctx, sessionID, tc, opts.DisabledTools)
-			out <- Event{Kind: ToolResult, ToolID: tc.ID, Tool: tc.Name, Content: content, IsError: isErr}
-			results = append(results, provider.ToolResult{ID: tc.ID, Name: tc.Name, Content: content, IsError: isErr})
-			resultBlocks = append(resultBlocks, session.Block{Type: "tool_result", ToolUseID: tc.ID, Content: content, IsError: isErr})
-		}
-		if _, err := c.d.Sessions.AppendLocked(sessionID, session.NewBlocks("user", resultBlocks, tag)); err != nil {
-			return result, err
-		}
-		msgs = append(msgs, provider.Message{Role: provider.RoleUser, ToolResults: results})
-	}
-	const stopped = "I stopped after reaching the tool-step limit (maxSteps in agent.json) for one request."
-	_, _ = c.d.Sessions.AppendLocked(sessionID, session.NewText("assistant", stopped, tag))
-	result.Text = stopped
-	return result, nil
-}
-
-// persistPartial keeps text streamed before an error or cancellation.
-func (c *Center) persistPartial(sessionID, text, tag string) {
-	if strings.TrimSpace(text) == "" {
-		return
-	}
-	_, _ = c.d.Sessions.AppendLocked(sessionID, session.NewText("assistant", text+"\n\n[interrupted]", tag))
-}
-
-// invoke runs one tool, logging the call; errors become tool errors the
-// model can read.
-func (c *Center) invoke(ctx context.Context, sessionID string, tc provider.ToolCall, disabled []string) (string, bool) {
-	start := time.Now()
-	var content string
-	var isErr bool
-	if contains(disabled, tc.Name) {
-		content, isErr = "Error: tool "+tc.Name+" is disabled for this channel", true
-	} else if res, err := c.d.Tools.Call(ctx, tc.Name, tc.Input); err != nil {
-		content, isErr = "Error: "+err.Error(), true
-	} else {
-		content = core.ResultText(res)
-		if tr, ok := res.(*core.ToolResult); ok && tr.IsError {
-			isErr = true
-		}
-	}
-	c.logToolCall(sessionID, tc, content, isErr, time.Since(start))
-	return content, isErr
-}
-
-func (c *Center) logToolCall(sessionID string, tc provider.ToolCall, output string, isErr bool, d time.Duration) {
-	if c.d.DataDir == "" {
-		return
-	}
-	c.logMu.Lock()
-	defer c.logMu.Unlock()
-	c.logSeq++
-	status := "ok"
-	if isErr {
-		status = "error"
-	}
-	line, _ := json.Marshal(map[string]any{"seq": c.logSeq, "id": tc.ID, "sessionId": sessionID, "name": tc.Name, "input": tc.Input,
-		"output": clip(output, 4000), "status": status, "durationMs": d.Milliseconds(), "timestamp": time.Now().UTC().Format(time.RFC3339Nano)})
-	p := filepath.Join(c.d.DataDir, "tool-calls", "tool-calls.jsonl")
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return
-	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	_, _ = f.Write(append(line, '\n'))
-}
-
-// Ask is a stateless, tool-less prompt (summaries, tests of a profile).
+// Ask is a stateless, tool-less prompt with the persona as system prompt
+// (one-off questions, testing a profile). profile "" uses the "ask"
+// channel's routing.
 func (c *Center) Ask(ctx context.Context, prompt, profile string) (Result, error) {
 	res, err := c.d.Router.Resolve(profile, "ask")
 	if err != nil {
@@ -358,8 +307,8 @@ func collect(ctx context.Context, res provider.Resolved, system, prompt string) 
 			return b.String(), ev.Err
 		}
 	}
-	if b.Len() == 0 {
-		return final, ctx.Err()
+	if final != "" {
+		return final, ctx.Err() // CLI backends report the final answer on its own
 	}
 	return b.String(), ctx.Err()
 }
@@ -386,9 +335,13 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// clip cuts s to at most n bytes (on a rune boundary) and marks the cut.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }

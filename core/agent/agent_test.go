@@ -301,7 +301,12 @@ func TestCompactionManualAndAuto(t *testing.T) {
 	require.Contains(t, active[1].Message.Content.Text, "User holds 10 AAPL at 190.25.")
 	require.True(t, active[1].IsCompactSummary)
 
-	// Auto: a tiny threshold makes the next request compact first.
+	// One exchange after the summary, then a tiny threshold makes the next
+	// request compact first.
+	s0, err := f.center.AskWithSession(ctx, "after the summary", "c", Options{})
+	require.NoError(t, err)
+	_, err = s0.Wait()
+	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(f.store.Path(config.CompactionFile), []byte(`{"maxContextTokens":300,"maxOutputTokens":100,"autoCompactBuffer":100,"microcompactKeepRecent":3}`), 0o600))
 	s, err := f.center.AskWithSession(ctx, strings.Repeat("y", 600), "c", Options{})
 	require.NoError(t, err)

@@ -18,8 +18,11 @@ const microcompactMinSavings = 20000
 
 // compactIfNeeded returns the entries to send: unchanged below the
 // threshold, microcompacted (in memory only) when trimming old tool
-// results is enough, or the fresh window after an LLM summary.
-func (c *Center) compactIfNeeded(ctx context.Context, sessionID string, p provider.Provider) ([]session.Entry, error) {
+// results is enough, or the fresh window after an LLM summary. The caller
+// has just appended the user's prompt; a summary covers everything before
+// it and the prompt is carried over after the summary so the model still
+// sees it.
+func (c *Center) compactIfNeeded(ctx context.Context, sessionID string, res provider.Resolved) ([]session.Entry, error) {
 	entries, err := c.d.Sessions.ReadActive(sessionID)
 	if err != nil {
 		return nil, err
@@ -37,10 +40,30 @@ func (c *Center) compactIfNeeded(ctx context.Context, sessionID string, p provid
 	if before-after >= microcompactMinSavings && after < cfg.Threshold() {
 		return micro, nil
 	}
-	if err := c.summarize(ctx, sessionID, entries, "auto", before, p); err != nil {
+	toSummarize, carry := entries, []session.Entry(nil)
+	if n := len(entries); n > 1 && entries[n-1].Type == "user" && entries[n-1].Provider == "human" {
+		last := entries[n-1]
+		toSummarize = entries[:n-1]
+		carry = []session.Entry{{Type: last.Type, Message: last.Message, Provider: last.Provider, Metadata: last.Metadata}}
+	}
+	if !hasNewContent(toSummarize) {
+		return entries, nil // only a summary is left: summarising it again gains nothing
+	}
+	if err := c.summarize(ctx, sessionID, toSummarize, carry, "auto", before, res); err != nil {
 		return entries, err
 	}
 	return c.d.Sessions.ReadActive(sessionID)
+}
+
+// hasNewContent reports whether entries hold anything besides a compact
+// boundary and its summary.
+func hasNewContent(entries []session.Entry) bool {
+	for _, e := range entries {
+		if e.Subtype != "compact_boundary" && !e.IsCompactSummary {
+			return true
+		}
+	}
+	return false
 }
 
 // Microcompact replaces long tool results (over 500 chars) outside the
@@ -76,9 +99,14 @@ func Microcompact(entries []session.Entry, keepRecent int) []session.Entry {
 	return out
 }
 
-// Compact forces a summary of a session (the /compact command).
+// Compact forces a summary of a session (the /compact command), with the
+// provider the session's channel would use. It waits for a running turn
+// on the session to finish first.
 func (c *Center) Compact(ctx context.Context, sessionID string) error {
-	unlock := c.d.Sessions.Lock(sessionID)
+	unlock, err := c.d.Sessions.LockContext(ctx, sessionID)
+	if err != nil {
+		return err
+	}
 	defer unlock()
 	entries, err := c.d.Sessions.ReadActive(sessionID)
 	if err != nil {
@@ -91,14 +119,15 @@ func (c *Center) Compact(ctx context.Context, sessionID string) error {
 	if err != nil {
 		return err
 	}
-	return c.summarize(ctx, sessionID, entries, "manual", session.EstimateTokens(entries), res.Provider)
+	return c.summarize(ctx, sessionID, entries, nil, "manual", session.EstimateTokens(entries), res)
 }
 
-// summarize asks the model for a summary and appends the boundary and the
-// summary entries; later reads start from the boundary.
-func (c *Center) summarize(ctx context.Context, sessionID string, entries []session.Entry, trigger string, preTokens int, p provider.Provider) error {
+// summarize asks the model for a summary and appends the boundary, the
+// summary and then carry (entries that must stay in the new window) in one
+// write; later reads start from the boundary.
+func (c *Center) summarize(ctx context.Context, sessionID string, entries, carry []session.Entry, trigger string, preTokens int, res provider.Resolved) error {
 	prompt := SummaryPrompt(entries)
-	text, err := collect(ctx, provider.Resolved{Provider: p}, "", prompt)
+	text, err := collect(ctx, res, "", prompt)
 	if err != nil {
 		return fmt.Errorf("summarize session: %w", err)
 	}
@@ -111,7 +140,10 @@ func (c *Center) summarize(ctx context.Context, sessionID string, entries []sess
 	boundary.CompactMetadata = &session.CompactMeta{Trigger: trigger, PreTokens: preTokens}
 	sum := session.NewText("user", "This session is being continued from a previous conversation. The summary below covers the earlier portion of the conversation.\n\n"+summary, "compaction")
 	sum.IsCompactSummary = true
-	_, err = c.d.Sessions.AppendLocked(sessionID, boundary, sum)
+	_, err = c.d.Sessions.AppendLocked(sessionID, append([]session.Entry{boundary, sum}, carry...)...)
+	if err == nil {
+		c.log.Info("Session compacted", "session", sessionID, "trigger", trigger, "preTokens", preTokens)
+	}
 	return err
 }
 

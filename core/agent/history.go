@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"alice/config"
 	"alice/core/provider"
@@ -11,14 +12,20 @@ import (
 )
 
 // ToMessages converts the active window into provider messages. Tool
-// calls without a matching result (a crash mid-turn) are dropped so every
-// backend accepts the history.
+// calls without a matching result (a crash mid-turn) and results without
+// their call (a window cut between them) are dropped, so every backend
+// accepts the history.
 func ToMessages(entries []session.Entry) []provider.Message {
-	answered := map[string]bool{}
+	called, answered := map[string]bool{}, map[string]bool{}
 	for _, e := range entries {
 		for _, b := range e.Message.Content.Blocks {
-			if b.Type == "tool_result" {
-				answered[b.ToolUseID] = true
+			switch b.Type {
+			case "tool_use":
+				called[b.ID] = true
+			case "tool_result":
+				if called[b.ToolUseID] {
+					answered[b.ToolUseID] = true
+				}
 			}
 		}
 	}
@@ -45,7 +52,9 @@ func ToMessages(entries []session.Entry) []provider.Message {
 					m.ToolCalls = append(m.ToolCalls, provider.ToolCall{ID: b.ID, Name: b.Name, Input: b.Input})
 				}
 			case "tool_result":
-				m.ToolResults = append(m.ToolResults, provider.ToolResult{ID: b.ToolUseID, Content: b.Content, IsError: b.IsError})
+				if answered[b.ToolUseID] {
+					m.ToolResults = append(m.ToolResults, provider.ToolResult{ID: b.ToolUseID, Content: b.Content, IsError: b.IsError})
+				}
 			case "image":
 				texts = append(texts, "[image]")
 			}
@@ -61,8 +70,12 @@ func ToMessages(entries []session.Entry) []provider.Message {
 	return out
 }
 
+// historyPreamble introduces flattened history (the reference's wording).
+const historyPreamble = "The following is the recent conversation history. Use it as context if it references earlier events or decisions."
+
 // FlattenHistory renders history as text for CLI backends, which take one
-// prompt: <chat_history>…</chat_history> then the new message.
+// prompt: <chat_history>…</chat_history> with the last limit messages,
+// then the newest message (the prompt) on its own.
 func FlattenHistory(entries []session.Entry, limit int) (history, prompt string) {
 	msgs := session.ToTextHistory(entries, true)
 	if len(msgs) == 0 {
@@ -77,7 +90,7 @@ func FlattenHistory(entries []session.Entry, limit int) (history, prompt string)
 		return "", prompt
 	}
 	var b strings.Builder
-	b.WriteString("<chat_history>\nThe following is the recent conversation history. Use it as context if it references earlier events or decisions.\n\n")
+	b.WriteString("<chat_history>\n" + historyPreamble + "\n\n")
 	for _, m := range msgs {
 		who := "User"
 		if m.Role == "assistant" {
@@ -89,6 +102,36 @@ func FlattenHistory(entries []session.Entry, limit int) (history, prompt string)
 	return b.String(), prompt
 }
 
+// selfLoopRecorder persists what a CLI backend reports in the same shape
+// as the tool loop: consecutive assistant output (text, tool_use) becomes
+// one assistant entry, consecutive tool results one user entry.
+type selfLoopRecorder struct {
+	c         *Center
+	sessionID string
+	tag       string
+	role      string // role of the pending blocks
+	blocks    []session.Block
+	err       error
+}
+
+func (r *selfLoopRecorder) add(role string, b session.Block) {
+	if r.role != role {
+		r.flush()
+	}
+	r.role = role
+	r.blocks = append(r.blocks, b)
+}
+
+func (r *selfLoopRecorder) flush() {
+	if len(r.blocks) == 0 {
+		return
+	}
+	if _, err := r.c.d.Sessions.AppendLocked(r.sessionID, session.NewBlocks(r.role, r.blocks, r.tag)); err != nil && r.err == nil {
+		r.err = fmt.Errorf("save reply: %w", err)
+	}
+	r.blocks = nil
+}
+
 // runSelfLooping sends one flattened prompt to a CLI backend and records
 // the tool calls it reports (they ran against alice's MCP endpoint).
 func (c *Center) runSelfLooping(ctx context.Context, sessionID string, res provider.Resolved, system string, entries []session.Entry, cfg config.Agent, out chan<- Event) (Result, error) {
@@ -96,34 +139,52 @@ func (c *Center) runSelfLooping(ctx context.Context, sessionID string, res provi
 	if history != "" {
 		prompt = history + "\n\n" + prompt
 	}
-	tag := res.Provider.Name()
+	rec := &selfLoopRecorder{c: c, sessionID: sessionID, tag: res.Provider.Name()}
 	result := Result{Profile: res.Profile}
 	var texts []string
 	names := map[string]string{}
+	inputs := map[string][]byte{}
+	started := map[string]time.Time{}
+	var streamErr error
 	for ev := range res.Provider.Stream(ctx, provider.Request{Model: res.Model, System: system, Messages: []provider.Message{{Role: provider.RoleUser, Text: prompt}}}) {
 		switch ev.Kind {
 		case provider.EventText:
 			texts = append(texts, ev.Text)
 			out <- Event{Kind: TextDelta, Text: ev.Text}
-			_, _ = c.d.Sessions.AppendLocked(sessionID, session.NewText("assistant", ev.Text, tag))
+			rec.add("assistant", session.Block{Type: "text", Text: ev.Text})
 		case provider.EventToolCall:
 			tc := ev.ToolCall
-			names[tc.ID] = tc.Name
+			names[tc.ID], inputs[tc.ID], started[tc.ID] = tc.Name, tc.Input, time.Now()
 			result.ToolCalls = append(result.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Name, Input: tc.Input})
 			out <- Event{Kind: ToolUse, ToolID: tc.ID, Tool: tc.Name, Input: tc.Input}
-			_, _ = c.d.Sessions.AppendLocked(sessionID, session.NewBlocks("assistant", []session.Block{{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: tc.Input}}, tag))
+			rec.add("assistant", session.Block{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: tc.Input})
 		case provider.EventToolResult:
-			id, isErr := ev.ToolCall.ID, ev.StopReason == "error"
-			out <- Event{Kind: ToolResult, ToolID: id, Tool: names[id], Content: ev.Text, IsError: isErr}
-			_, _ = c.d.Sessions.AppendLocked(sessionID, session.NewBlocks("user", []session.Block{{Type: "tool_result", ToolUseID: id, Content: ev.Text, IsError: isErr}}, tag))
+			id := ev.ToolCall.ID
+			out <- Event{Kind: ToolResult, ToolID: id, Tool: names[id], Content: ev.Text, IsError: ev.IsError}
+			rec.add("user", session.Block{Type: "tool_result", ToolUseID: id, Content: ev.Text, IsError: ev.IsError})
+			var d time.Duration
+			if t, ok := started[id]; ok {
+				d = time.Since(t)
+			}
+			c.logToolCall(sessionID, id, names[id], inputs[id], ev.Text, ev.IsError, d)
 		case provider.EventDone:
 			result.Text = ev.Text
 		case provider.EventError:
-			return result, fmt.Errorf("%s: %w", res.Label(), ev.Err)
+			streamErr = ev.Err
 		}
 	}
+	if len(texts) > 0 && (ctx.Err() != nil || streamErr != nil) {
+		rec.add("assistant", session.Block{Type: "text", Text: "[interrupted]"})
+	}
+	rec.flush()
 	if result.Text == "" && len(texts) > 0 {
 		result.Text = texts[len(texts)-1]
 	}
-	return result, ctx.Err()
+	switch {
+	case ctx.Err() != nil:
+		return result, fmt.Errorf("stopped: %w", ctx.Err())
+	case streamErr != nil:
+		return result, fmt.Errorf("%s: %w", res.Label(), streamErr)
+	}
+	return result, rec.err
 }

@@ -3,6 +3,7 @@ package aitools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,4 +70,55 @@ func TestToolsThroughToolCenter(t *testing.T) {
 	require.Error(t, err)
 	_, err = call("notify_user", `{"text":"x","urgency":"urgent"}`)
 	require.Error(t, err)
+}
+
+func TestReadSessionPaging(t *testing.T) {
+	sessions, err := session.NewStore(t.TempDir())
+	require.NoError(t, err)
+	for i := 0; i < 5; i++ {
+		_, err = sessions.Append("s", session.NewText("user", fmt.Sprintf("q%d", i), "human"))
+		require.NoError(t, err)
+	}
+	_, err = sessions.Append("s",
+		session.NewBlocks("assistant", []session.Block{{Type: "tool_use", ID: "t", Name: "calculate", Input: json.RawMessage(`{"expression":"1+1"}`)}}, "openai"),
+		session.NewBlocks("user", []session.Block{{Type: "tool_result", ToolUseID: "t", Content: `{"result":"2"}`}}, "openai"))
+	require.NoError(t, err)
+	tc := core.NewToolCenter(nil)
+	Register(tc, sessions)
+	read := func(args string) (out struct {
+		Total    int `json:"total"`
+		Messages []struct {
+			Role, Text string
+		} `json:"messages"`
+	}) {
+		r, err := tc.Call(context.Background(), "readSession", json.RawMessage(args))
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal([]byte(core.ResultText(r)), &out))
+		return out
+	}
+	all := read(`{"sessionId":"s"}`)
+	require.Equal(t, 7, all.Total)
+	require.Contains(t, all.Messages[6].Text, `[Result: {"result":"2"}]`)
+	noTools := read(`{"sessionId":"s","includeToolCalls":false}`)
+	require.Equal(t, 5, noTools.Total, "tool-only messages disappear")
+	page := read(`{"sessionId":"s","includeToolCalls":false,"limit":2,"offset":1}`)
+	require.Len(t, page.Messages, 2)
+	require.Equal(t, []string{"q2", "q3"}, []string{page.Messages[0].Text, page.Messages[1].Text}, "offset counts back from the end")
+	beyond := read(`{"sessionId":"s","offset":50}`)
+	require.Empty(t, beyond.Messages)
+	_, err = tc.Call(context.Background(), "readSession", json.RawMessage(`{"sessionId":"s","limit":0}`))
+	require.Error(t, err)
+	_, err = tc.Call(context.Background(), "readSession", json.RawMessage(`{"sessionId":"s","bogus":1}`))
+	require.Error(t, err, "unknown keys are refused")
+}
+
+func TestCalculateRoundsToFourPlaces(t *testing.T) {
+	tc := core.NewToolCenter(nil)
+	sessions, _ := session.NewStore(t.TempDir())
+	Register(tc, sessions)
+	for expr, want := range map[string]string{"2 / 3": "0.6667", "1 / 8": "0.125", "100000000000000000000 * 3": "300000000000000000000", "-(2 - 5) * 1.5": "4.5"} {
+		r, err := tc.Call(context.Background(), "calculate", json.RawMessage(`{"expression":"`+expr+`"}`))
+		require.NoError(t, err, expr)
+		require.JSONEq(t, `{"result":"`+want+`"}`, core.ResultText(r), expr)
+	}
 }

@@ -43,7 +43,7 @@ func (a *App) buildAgent() error {
 		return fmt.Errorf("sessions: %w", err)
 	}
 	a.Sessions = sessions
-	a.Router = provider.NewRouter(o.Store, a.MCP.URL)
+	a.Router = provider.NewRouter(o.Store, a.MCP.URL).WithCLIDir(o.Paths.DataPath("brain"))
 	a.Agent = agent.New(agent.Deps{Sessions: sessions, Router: a.Router, Tools: a.Tools, Config: o.Store,
 		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.Log.With("component", "agent")})
 	aitools.Register(a.Tools, sessions)

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -17,10 +18,10 @@ import (
 	"github.com/google/uuid"
 
 	"alice/config"
-	"alice/core/pubsub"
 )
 
-// Notification is one message for the user.
+// Notification is one message for the user; it is also one line of
+// sessions/notifications.jsonl.
 type Notification struct {
 	ID      string `json:"id"`
 	TS      int64  `json:"ts"`
@@ -28,12 +29,26 @@ type Notification struct {
 	Urgency string `json:"urgency,omitempty"`
 	Source  string `json:"source,omitempty"`
 	Channel string `json:"channel,omitempty"`
+	// To is the recipient on Channel (a Telegram chat id, an Ask session),
+	// taken from the last interaction when it was on that channel.
+	To string `json:"to,omitempty"`
+}
+
+// Capabilities says what a connector can do, for listConnectors and for
+// callers deciding whether a push reaches a person at once.
+type Capabilities struct {
+	// Push is true when Send reaches the user now; false for pull-only
+	// channels (the Ask connector) where notifications wait in the store.
+	Push bool `json:"push"`
+	// Markdown is true when the channel renders Markdown.
+	Markdown bool `json:"markdown"`
 }
 
 // Connector delivers notifications on one channel.
 type Connector interface {
 	Channel() string
 	Send(ctx context.Context, n Notification) error
+	Capabilities() Capabilities
 }
 
 // Interaction is the last time the user talked to Alice somewhere.
@@ -43,36 +58,73 @@ type Interaction struct {
 	Time    time.Time `json:"time"`
 }
 
+// Info describes one registered connector (the listConnectors shape).
+type Info struct {
+	Channel      string       `json:"channel"`
+	To           string       `json:"to,omitempty"`
+	Capabilities Capabilities `json:"capabilities"`
+}
+
 // Center is the ConnectorCenter.
 type Center struct {
+	lastPath string
+	notes    *noteStore
+	now      func() time.Time
+	log      *slog.Logger
+
 	mu         sync.Mutex
 	connectors []Connector
 	last       *Interaction
-	lastPath   string
-	notesPath  string
-	now        func() time.Time
 }
 
-// New loads the last interaction from dataDir/connectors.
-func New(dataDir string) (*Center, error) {
+// Option customises a Center.
+type Option func(*Center)
+
+// WithLogger sets the logger (default: discard).
+func WithLogger(l *slog.Logger) Option { return func(c *Center) { c.log = l } }
+
+// WithClock sets the clock (tests).
+func WithClock(now func() time.Time) Option { return func(c *Center) { c.now = now } }
+
+// New loads the last interaction from <dataDir>/connectors and appends
+// notifications to <dataDir>/sessions/notifications.jsonl.
+func New(dataDir string, opts ...Option) (*Center, error) {
 	c := &Center{
-		lastPath:  filepath.Join(dataDir, "connectors", "last-interaction.json"),
-		notesPath: filepath.Join(dataDir, "sessions", "notifications.jsonl"),
-		now:       time.Now,
+		lastPath: filepath.Join(dataDir, "connectors", "last-interaction.json"),
+		notes:    &noteStore{path: filepath.Join(dataDir, "sessions", "notifications.jsonl")},
+		now:      time.Now,
+		log:      slog.New(slog.DiscardHandler),
 	}
-	if b, err := os.ReadFile(c.lastPath); err == nil {
+	for _, o := range opts {
+		o(c)
+	}
+	b, err := os.ReadFile(c.lastPath)
+	switch {
+	case err == nil:
 		var li Interaction
 		if json.Unmarshal(b, &li) == nil && li.Channel != "" {
 			c.last = &li
+		} else {
+			// A corrupt routing hint is not worth refusing to start over.
+			c.log.Warn("Ignoring unreadable last-interaction file", "path", c.lastPath)
 		}
+	case !errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("read %s: %w", c.lastPath, err)
 	}
 	return c, nil
 }
 
-// Register adds a connector; the first registered is the fallback.
+// Register adds a connector; the first registered is the fallback. A
+// connector registered again under the same channel replaces the old one.
 func (c *Center) Register(conn Connector) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	for i, k := range c.connectors {
+		if k.Channel() == conn.Channel() {
+			c.connectors[i] = conn
+			return
+		}
+	}
 	c.connectors = append(c.connectors, conn)
 }
 
@@ -87,15 +139,37 @@ func (c *Center) Channels() []string {
 	return out
 }
 
-// Touch records an interaction (persisted so routing survives restarts).
+// Connectors describes the registered connectors; To is filled for the
+// channel of the last interaction.
+func (c *Center) Connectors() []Info {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Info, 0, len(c.connectors))
+	for _, k := range c.connectors {
+		in := Info{Channel: k.Channel(), Capabilities: k.Capabilities()}
+		if c.last != nil && c.last.Channel == in.Channel {
+			in.To = c.last.To
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// Touch records an interaction. It is persisted so routing survives
+// restarts; a failed write is logged, not returned, because the caller is
+// in the middle of answering the user.
 func (c *Center) Touch(channel, to string) {
 	c.mu.Lock()
 	li := Interaction{Channel: channel, To: to, Time: c.now()}
 	c.last = &li
+	b, _ := json.Marshal(li)
+	err := os.MkdirAll(filepath.Dir(c.lastPath), 0o700)
+	if err == nil {
+		err = config.WriteFileAtomic(c.lastPath, b, 0o600)
+	}
 	c.mu.Unlock()
-	if b, err := json.Marshal(li); err == nil {
-		_ = os.MkdirAll(filepath.Dir(c.lastPath), 0o700)
-		_ = config.WriteFileAtomic(c.lastPath, b, 0o600)
+	if err != nil {
+		c.log.Warn("Persisting last interaction failed", "err", err)
 	}
 }
 
@@ -113,14 +187,16 @@ func (c *Center) Last() (Interaction, bool) {
 var ErrNoConnector = errors.New("no connector registered")
 
 // Notify records the notification and delivers it to the last-interacted
-// channel (else the first connector). It returns the channel used.
+// channel (else the first connector). It returns the channel used. The
+// notification is stored before delivery so a failed send loses nothing.
 func (c *Center) Notify(ctx context.Context, text, urgency, source string) (string, error) {
 	c.mu.Lock()
 	var target Connector
+	to := ""
 	if c.last != nil {
 		for _, k := range c.connectors {
 			if k.Channel() == c.last.Channel {
-				target = k
+				target, to = k, c.last.To
 			}
 		}
 	}
@@ -128,12 +204,12 @@ func (c *Center) Notify(ctx context.Context, text, urgency, source string) (stri
 		target = c.connectors[0]
 	}
 	c.mu.Unlock()
-	n := Notification{ID: uuid.NewString(), TS: c.now().UnixMilli(), Text: text, Urgency: urgency, Source: source}
+	n := Notification{ID: uuid.NewString(), TS: c.now().UnixMilli(), Text: text, Urgency: urgency, Source: source, To: to}
 	if target != nil {
 		n.Channel = target.Channel()
 	}
-	if err := c.record(n); err != nil {
-		return "", err
+	if err := c.notes.append(n); err != nil {
+		return "", fmt.Errorf("record notification: %w", err)
 	}
 	if target == nil {
 		return "", ErrNoConnector
@@ -144,46 +220,8 @@ func (c *Center) Notify(ctx context.Context, text, urgency, source string) (stri
 	return n.Channel, nil
 }
 
-func (c *Center) record(n Notification) error {
-	if err := os.MkdirAll(filepath.Dir(c.notesPath), 0o700); err != nil {
-		return err
-	}
-	line, _ := json.Marshal(n)
-	f, err := os.OpenFile(c.notesPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	_, err = f.Write(append(line, '\n'))
-	return err
+// Recent returns up to limit of the newest stored notifications, oldest
+// first (limit ≤ 0 means all).
+func (c *Center) Recent(limit int) ([]Notification, error) {
+	return c.notes.recent(limit)
 }
-
-// Broadcast is an in-process connector that publishes notifications on a
-// broker (the TUI subscribes to it).
-type Broadcast struct {
-	channel string
-	bus     *pubsub.Broker[Notification]
-}
-
-// NewBroadcast builds a broker-backed connector for channel.
-func NewBroadcast(channel string, bus *pubsub.Broker[Notification]) *Broadcast {
-	return &Broadcast{channel: channel, bus: bus}
-}
-
-func (b *Broadcast) Channel() string { return b.channel }
-
-// Send publishes with must-deliver semantics: a person should see it.
-func (b *Broadcast) Send(_ context.Context, n Notification) error {
-	b.bus.PublishMustDeliver(n)
-	return nil
-}
-
-// Queue is a connector that keeps notifications in the store only (the
-// Ask connector: callers pull, Alice cannot push to them).
-type Queue struct{ channel string }
-
-// NewQueue builds a store-only connector.
-func NewQueue(channel string) Queue { return Queue{channel} }
-
-func (q Queue) Channel() string                          { return q.channel }
-func (q Queue) Send(context.Context, Notification) error { return nil }

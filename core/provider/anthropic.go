@@ -3,6 +3,9 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
+
+	"alice/core"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -50,21 +53,18 @@ func (a *Anthropic) Stream(ctx context.Context, req Request) <-chan Event {
 			max = a.max
 		}
 		params := anthropic.MessageNewParams{Model: anthropic.Model(model), MaxTokens: int64(max), Messages: toAnthropicMessages(req.Messages)}
+		params.Tools = toAnthropicTools(req.Tools)
+		// Two cache breakpoints: tools+system, and the conversation so far.
+		// Each step of the tool loop then re-reads the prefix from cache.
 		if req.System != "" {
-			params.System = []anthropic.TextBlockParam{{Text: req.System}}
+			params.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
 		}
-		for _, t := range req.Tools {
-			s := schemaMap(t)
-			schema := anthropic.ToolInputSchemaParam{Properties: s["properties"]}
-			if r, ok := s["required"].([]any); ok {
-				for _, v := range r {
-					if name, ok := v.(string); ok {
-						schema.Required = append(schema.Required, name)
-					}
+		if n := len(params.Messages); n > 0 {
+			if blocks := params.Messages[n-1].Content; len(blocks) > 0 {
+				if cc := blocks[len(blocks)-1].GetCacheControl(); cc != nil {
+					*cc = anthropic.NewCacheControlEphemeralParam()
 				}
 			}
-			tp := anthropic.ToolParam{Name: t.Name, Description: anthropic.String(t.Description), InputSchema: schema}
-			params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: &tp})
 		}
 		stream := a.client.Messages.NewStreaming(ctx, params)
 		defer stream.Close()
@@ -82,16 +82,19 @@ func (a *Anthropic) Stream(ctx context.Context, req Request) <-chan Event {
 			}
 		}
 		if err := stream.Err(); err != nil {
-			emit(ctx, ch, Event{Kind: EventError, Err: describe(err)})
+			if ctx.Err() == nil {
+				emit(ctx, ch, Event{Kind: EventError, Err: describe(err)})
+			}
+			return
+		}
+		if msg.ID == "" {
+			emit(ctx, ch, Event{Kind: EventError, Err: errors.New("the server returned an empty stream")})
 			return
 		}
 		for _, b := range msg.Content {
 			if b.Type == "tool_use" {
-				input := json.RawMessage(b.Input)
-				if len(input) == 0 || !json.Valid(input) {
-					input = json.RawMessage("{}")
-				}
-				if !emit(ctx, ch, Event{Kind: EventToolCall, ToolCall: ToolCall{ID: b.ID, Name: b.Name, Input: input}}) {
+				input, bad := toolInput(string(b.Input))
+				if !emit(ctx, ch, Event{Kind: EventToolCall, ToolCall: ToolCall{ID: b.ID, Name: b.Name, Input: input, InvalidInput: bad}}) {
 					return
 				}
 			}
@@ -99,6 +102,31 @@ func (a *Anthropic) Stream(ctx context.Context, req Request) <-chan Event {
 		emit(ctx, ch, Event{Kind: EventDone, StopReason: string(msg.StopReason)})
 	}()
 	return ch
+}
+
+// toAnthropicTools converts tool schemas, keeping every schema keyword
+// (additionalProperties, $defs…) besides properties and required.
+func toAnthropicTools(tools []core.Tool) []anthropic.ToolUnionParam {
+	var out []anthropic.ToolUnionParam
+	for _, t := range tools {
+		s := schemaMap(t)
+		schema := anthropic.ToolInputSchemaParam{Properties: s["properties"], ExtraFields: map[string]any{}}
+		if r, ok := s["required"].([]any); ok {
+			for _, v := range r {
+				if name, ok := v.(string); ok {
+					schema.Required = append(schema.Required, name)
+				}
+			}
+		}
+		for k, v := range s {
+			if k != "properties" && k != "required" && k != "type" {
+				schema.ExtraFields[k] = v
+			}
+		}
+		tp := anthropic.ToolParam{Name: t.Name, Description: anthropic.String(t.Description), InputSchema: schema}
+		out = append(out, anthropic.ToolUnionParam{OfTool: &tp})
+	}
+	return out
 }
 
 func toAnthropicMessages(msgs []Message) []anthropic.MessageParam {

@@ -2,145 +2,178 @@ package provider
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
 )
 
-// SelfLooping marks backends that run their own agent loop (the claude and
-// codex CLIs reach alice's tools through its MCP endpoint). The agent sends
-// them one flattened prompt and records the tool calls they report.
-type SelfLooping interface {
-	SelfLooping()
+// CLIOptions configure a CLI backend (claude or codex).
+type CLIOptions struct {
+	// Command is the executable (default "claude" / "codex").
+	Command string
+	Model   string
+	// MCPURL returns alice's main MCP endpoint; the CLI reaches alice's
+	// tools through it. Empty means the CLI runs without alice's tools.
+	MCPURL func() string
+	// Dir is the working directory (empty: the current one).
+	Dir string
+	// Env adds KEY=VALUE pairs (API keys, base URLs) to the inherited
+	// environment.
+	Env []string
+	// MaxTurns bounds the CLI's own agent loop (claude --max-turns).
+	MaxTurns int
 }
 
-// EventToolResult is a tool result reported by a self-looping backend.
-const EventToolResult EventKind = 100
-
-// ClaudeCLI runs `claude -p --output-format stream-json`.
-type ClaudeCLI struct {
-	command string
-	model   string
-	mcpURL  func() string
-}
-
-// NewClaudeCLI builds the backend; command defaults to "claude".
-func NewClaudeCLI(command, model string, mcpURL func() string) *ClaudeCLI {
-	if command == "" {
-		command = "claude"
+func (o CLIOptions) mcpURL() string {
+	if o.MCPURL == nil {
+		return ""
 	}
-	return &ClaudeCLI{command: command, model: model, mcpURL: mcpURL}
+	return o.MCPURL()
+}
+
+// claudeDisallowed keeps the claude CLI to alice's tools plus read-only
+// local tools: no shell, no file edits, no sub-agents.
+var claudeDisallowed = []string{"Bash", "Edit", "MultiEdit", "Write", "NotebookEdit", "Task", "TaskOutput", "TodoWrite",
+	"AskUserQuestion", "Skill", "EnterPlanMode", "ExitPlanMode", "KillShell", "BashOutput"}
+
+// ClaudeCLI runs `claude -p --output-format stream-json --verbose`, prompt
+// on stdin (a long flattened history would overflow argv).
+type ClaudeCLI struct{ o CLIOptions }
+
+// NewClaudeCLI builds the backend.
+func NewClaudeCLI(o CLIOptions) *ClaudeCLI {
+	if o.Command == "" {
+		o.Command = "claude"
+	}
+	return &ClaudeCLI{o: o}
 }
 
 func (c *ClaudeCLI) Name() string { return "claude-cli" }
 func (c *ClaudeCLI) SelfLooping() {}
 
+// Args is the argv (without the executable) for one request.
+func (c *ClaudeCLI) Args(system string) []string {
+	args := []string{"-p", "--output-format", "stream-json", "--verbose",
+		"--disallowedTools", strings.Join(claudeDisallowed, ",")}
+	if u := c.o.mcpURL(); u != "" {
+		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"alice": map[string]string{"type": "http", "url": u}}})
+		args = append(args, "--mcp-config", string(cfg), "--strict-mcp-config", "--allowedTools", "mcp__alice")
+	}
+	if c.o.Model != "" {
+		args = append(args, "--model", c.o.Model)
+	}
+	if c.o.MaxTurns > 0 {
+		args = append(args, "--max-turns", fmt.Sprint(c.o.MaxTurns))
+	}
+	if system != "" {
+		args = append(args, "--system-prompt", system)
+	}
+	return args
+}
+
 // Stream runs one print-mode invocation. The last user message carries the
 // flattened history and prompt (see agent.FlattenHistory).
 func (c *ClaudeCLI) Stream(ctx context.Context, req Request) <-chan Event {
-	prompt := lastUserText(req.Messages)
-	args := []string{"-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions"}
-	if c.mcpURL != nil && c.mcpURL() != "" {
-		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"alice": map[string]string{"type": "http", "url": c.mcpURL()}}})
-		args = append(args, "--mcp-config", string(cfg), "--strict-mcp-config", "--allowedTools", "mcp__alice")
-	}
-	if c.model != "" {
-		args = append(args, "--model", c.model)
-	}
-	if req.System != "" {
-		args = append(args, "--append-system-prompt", req.System)
-	}
-	args = append(args, "--", prompt)
-	return runJSONL(ctx, c.command, args, parseClaudeLine)
+	return runJSONL(ctx, c.o, c.Args(req.System), lastUserText(req.Messages), parseClaudeLine)
 }
 
-// parseClaudeLine maps one stream-json line to events.
-func parseClaudeLine(line []byte) ([]Event, bool) {
+type claudeBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+// parseClaudeLine maps one stream-json line to events; done reports the
+// final "result" line.
+func parseClaudeLine(line []byte) (evs []Event, done bool) {
 	var v struct {
-		Type    string `json:"type"`
-		Subtype string `json:"subtype"`
-		IsError bool   `json:"is_error"`
-		Result  string `json:"result"`
+		Type    string   `json:"type"`
+		Subtype string   `json:"subtype"`
+		IsError bool     `json:"is_error"`
+		Result  string   `json:"result"`
+		Errors  []string `json:"errors"`
 		Message struct {
-			Content []struct {
-				Type      string          `json:"type"`
-				Text      string          `json:"text"`
-				ID        string          `json:"id"`
-				Name      string          `json:"name"`
-				Input     json.RawMessage `json:"input"`
-				ToolUseID string          `json:"tool_use_id"`
-				Content   json.RawMessage `json:"content"`
-				IsError   bool            `json:"is_error"`
-			} `json:"content"`
+			Content []claudeBlock `json:"content"`
 		} `json:"message"`
 	}
 	if json.Unmarshal(line, &v) != nil {
 		return nil, false
 	}
-	var out []Event
 	switch v.Type {
 	case "assistant":
 		for _, b := range v.Message.Content {
 			switch b.Type {
 			case "text":
-				out = append(out, Event{Kind: EventText, Text: b.Text})
+				if b.Text != "" {
+					evs = append(evs, Event{Kind: EventText, Text: b.Text})
+				}
 			case "tool_use":
-				out = append(out, Event{Kind: EventToolCall, ToolCall: ToolCall{ID: b.ID, Name: stripMCPPrefix(b.Name), Input: b.Input}})
+				in, bad := toolInput(string(b.Input))
+				evs = append(evs, Event{Kind: EventToolCall, ToolCall: ToolCall{ID: b.ID, Name: stripMCPPrefix(b.Name), Input: in, InvalidInput: bad}})
 			}
 		}
 	case "user":
 		for _, b := range v.Message.Content {
 			if b.Type == "tool_result" {
-				out = append(out, Event{Kind: EventToolResult, ToolCall: ToolCall{ID: b.ToolUseID}, Text: resultText(b.Content), StopReason: boolStr(b.IsError)})
+				evs = append(evs, Event{Kind: EventToolResult, ToolCall: ToolCall{ID: b.ToolUseID}, Text: resultText(b.Content), IsError: b.IsError})
 			}
 		}
 	case "result":
-		if v.IsError {
-			return append(out, Event{Kind: EventError, Err: fmt.Errorf("claude CLI: %s", firstNonEmpty(v.Result, v.Subtype))}), true
+		if v.IsError || (v.Subtype != "" && v.Subtype != "success") {
+			msg := firstNonEmpty(v.Result, strings.Join(v.Errors, "; "), v.Subtype)
+			return append(evs, Event{Kind: EventError, Err: fmt.Errorf("claude CLI: %s", msg)}), true
 		}
-		return append(out, Event{Kind: EventDone, Text: v.Result, StopReason: "end_turn"}), true
+		return append(evs, Event{Kind: EventDone, Text: v.Result, StopReason: "end_turn"}), true
 	}
-	return out, false
+	return evs, false
 }
 
-// CodexCLI runs `codex exec --json`.
-type CodexCLI struct {
-	command string
-	model   string
-	mcpURL  func() string
-}
+// CodexCLI runs `codex exec --json`, prompt on stdin ("-").
+type CodexCLI struct{ o CLIOptions }
 
-// NewCodexCLI builds the backend; command defaults to "codex".
-func NewCodexCLI(command, model string, mcpURL func() string) *CodexCLI {
-	if command == "" {
-		command = "codex"
+// NewCodexCLI builds the backend.
+func NewCodexCLI(o CLIOptions) *CodexCLI {
+	if o.Command == "" {
+		o.Command = "codex"
 	}
-	return &CodexCLI{command: command, model: model, mcpURL: mcpURL}
+	return &CodexCLI{o: o}
 }
 
 func (c *CodexCLI) Name() string { return "codex-cli" }
 func (c *CodexCLI) SelfLooping() {}
 
-// Stream runs one `codex exec` turn.
+// Args is the argv (without the executable) for one request. The sandbox
+// is read-only: codex may look around but alice's tools are its only way
+// to act.
+func (c *CodexCLI) Args() []string {
+	args := []string{"exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only"}
+	if u := c.o.mcpURL(); u != "" {
+		args = append(args, "-c", fmt.Sprintf("mcp_servers.alice.url=%q", u))
+	}
+	if c.o.Model != "" {
+		args = append(args, "-m", c.o.Model)
+	}
+	return append(args, "-")
+}
+
+// Stream runs one `codex exec` turn; codex has no system-prompt flag, so
+// the system prompt leads the prompt.
 func (c *CodexCLI) Stream(ctx context.Context, req Request) <-chan Event {
 	prompt := lastUserText(req.Messages)
 	if req.System != "" {
-		prompt = req.System + "\n\n" + prompt
+		prompt = "<instructions>\n" + req.System + "\n</instructions>\n\n" + prompt
 	}
-	args := []string{"exec", "--json", "--skip-git-repo-check"}
-	if c.mcpURL != nil && c.mcpURL() != "" {
-		args = append(args, "-c", fmt.Sprintf("mcp_servers.alice.url=%q", c.mcpURL()))
-	}
-	if c.model != "" {
-		args = append(args, "-m", c.model)
-	}
-	args = append(args, prompt)
-	return runJSONL(ctx, c.command, args, parseCodexLine)
+	return runJSONL(ctx, c.o, c.Args(), prompt, parseCodexLine)
 }
 
 func parseCodexLine(line []byte) ([]Event, bool) {
@@ -157,7 +190,10 @@ func parseCodexLine(line []byte) ([]Event, bool) {
 			Tool      string          `json:"tool"`
 			Arguments json.RawMessage `json:"arguments"`
 			Result    json.RawMessage `json:"result"`
-			Status    string          `json:"status"`
+			Error     *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+			Status string `json:"status"`
 		} `json:"item"`
 	}
 	if json.Unmarshal(line, &v) != nil {
@@ -169,13 +205,14 @@ func parseCodexLine(line []byte) ([]Event, bool) {
 		case "agent_message":
 			return []Event{{Kind: EventText, Text: v.Item.Text}}, false
 		case "mcp_tool_call":
-			in := v.Item.Arguments
-			if len(in) == 0 {
-				in = json.RawMessage("{}")
+			in, bad := toolInput(string(v.Item.Arguments))
+			out, failed := resultText(v.Item.Result), v.Item.Status == "failed"
+			if v.Item.Error != nil {
+				out, failed = firstNonEmpty(v.Item.Error.Message, out), true
 			}
 			return []Event{
-				{Kind: EventToolCall, ToolCall: ToolCall{ID: v.Item.ID, Name: v.Item.Tool, Input: in}},
-				{Kind: EventToolResult, ToolCall: ToolCall{ID: v.Item.ID, Name: v.Item.Tool}, Text: resultText(v.Item.Result), StopReason: boolStr(v.Item.Status == "failed")},
+				{Kind: EventToolCall, ToolCall: ToolCall{ID: v.Item.ID, Name: v.Item.Tool, Input: in, InvalidInput: bad}},
+				{Kind: EventToolResult, ToolCall: ToolCall{ID: v.Item.ID, Name: v.Item.Tool}, Text: out, IsError: failed},
 			}, false
 		}
 	case "turn.completed":
@@ -187,22 +224,52 @@ func parseCodexLine(line []byte) ([]Event, bool) {
 	return nil, false
 }
 
-// runJSONL runs a CLI, parsing each stdout line; the process group is
-// killed when ctx ends so no CLI outlives its request.
-func runJSONL(ctx context.Context, command string, args []string, parse func([]byte) ([]Event, bool)) <-chan Event {
+// tailBuffer keeps the last n bytes written (a CLI's stderr for errors).
+type tailBuffer struct {
+	b []byte
+	n int
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > t.n {
+		t.b = t.b[len(t.b)-t.n:]
+	}
+	return len(p), nil
+}
+
+// cliEnv is the inherited environment plus extra, minus variables that
+// make a nested claude refuse to start.
+func cliEnv(extra []string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "CLAUDECODE=") || strings.HasPrefix(kv, "CLAUDE_CODE_ENTRYPOINT=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, extra...)
+}
+
+// runJSONL runs a CLI with the prompt on stdin, parsing each stdout line;
+// the process group is killed when ctx ends so no CLI outlives its request.
+func runJSONL(ctx context.Context, o CLIOptions, args []string, stdin string, parse func([]byte) ([]Event, bool)) <-chan Event {
 	ch := make(chan Event, 16)
 	go func() {
 		defer close(ch)
-		path, err := exec.LookPath(command)
+		path, err := exec.LookPath(o.Command)
 		if err != nil {
-			emit(ctx, ch, Event{Kind: EventError, Err: fmt.Errorf("%s not found on PATH (install it or set \"command\" in the profile): %w", command, err)})
+			emit(ctx, ch, Event{Kind: EventError, Err: fmt.Errorf("%s not found on PATH (install it or set \"command\" in the profile): %w", o.Command, err)})
 			return
 		}
 		cmd := exec.CommandContext(ctx, path, args...)
+		cmd.Dir = o.Dir
+		cmd.Env = cliEnv(o.Env)
+		cmd.Stdin = strings.NewReader(stdin)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
+		stderr := &tailBuffer{n: 4096}
+		cmd.Stderr = stderr
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			emit(ctx, ch, Event{Kind: EventError, Err: err})
@@ -216,6 +283,9 @@ func runJSONL(ctx context.Context, command string, args []string, parse func([]b
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 		for sc.Scan() {
+			if finished {
+				continue // drain so the CLI never blocks on a full pipe
+			}
 			evs, done := parse(sc.Bytes())
 			for _, ev := range evs {
 				if !emit(ctx, ch, ev) {
@@ -223,17 +293,15 @@ func runJSONL(ctx context.Context, command string, args []string, parse func([]b
 					return
 				}
 			}
-			if done {
-				finished = true
-			}
+			finished = done
 		}
 		werr := cmd.Wait()
-		if !finished {
-			msg := strings.TrimSpace(stderr.String())
+		if !finished && ctx.Err() == nil {
+			msg := strings.TrimSpace(string(stderr.b))
 			if werr != nil {
 				msg = firstNonEmpty(msg, werr.Error())
 			}
-			emit(ctx, ch, Event{Kind: EventError, Err: fmt.Errorf("%s ended without a result: %s", command, firstNonEmpty(msg, "no output"))})
+			emit(ctx, ch, Event{Kind: EventError, Err: fmt.Errorf("%s ended without a result: %s", o.Command, firstNonEmpty(msg, "no output"))})
 		}
 	}()
 	return ch
@@ -257,43 +325,42 @@ func stripMCPPrefix(name string) string {
 	return name
 }
 
-// resultText flattens a tool result that may be a string or blocks.
+// resultText flattens a tool result that may be a string, content blocks
+// or an MCP result object {content:[…]}.
 func resultText(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
-	var blocks []struct {
+	type block struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	if json.Unmarshal(raw, &blocks) == nil {
-		var parts []string
-		for _, b := range blocks {
-			parts = append(parts, b.Text)
+	join := func(bs []block) string {
+		parts := make([]string, 0, len(bs))
+		for _, b := range bs {
+			if b.Type == "text" || b.Type == "" {
+				parts = append(parts, b.Text)
+			} else {
+				parts = append(parts, "["+b.Type+"]")
+			}
 		}
 		return strings.Join(parts, "\n")
+	}
+	var blocks []block
+	if json.Unmarshal(raw, &blocks) == nil {
+		return join(blocks)
 	}
 	var obj struct {
-		Content []struct {
-			Text string `json:"text"`
-		} `json:"content"`
+		Content []block `json:"content"`
 	}
 	if json.Unmarshal(raw, &obj) == nil && len(obj.Content) > 0 {
-		var parts []string
-		for _, b := range obj.Content {
-			parts = append(parts, b.Text)
-		}
-		return strings.Join(parts, "\n")
+		return join(obj.Content)
 	}
 	return string(raw)
-}
-
-func boolStr(b bool) string {
-	if b {
-		return "error"
-	}
-	return ""
 }
 
 func firstNonEmpty(s ...string) string {

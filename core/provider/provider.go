@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"alice/core"
 )
@@ -22,7 +23,23 @@ const (
 type ToolCall struct {
 	ID    string          `json:"id"`
 	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
+	Input json.RawMessage `json:"input"` // always a valid JSON value ("{}" when the model sent garbage)
+	// InvalidInput holds the raw arguments when the model sent text that is
+	// not JSON (small local models do). The agent then answers the call with
+	// an error the model can correct instead of running the tool on "{}".
+	InvalidInput string `json:"-"`
+}
+
+// toolInput normalises raw tool arguments: empty means "{}", invalid JSON
+// is reported through InvalidInput.
+func toolInput(raw string) (json.RawMessage, string) {
+	if strings.TrimSpace(raw) == "" {
+		return json.RawMessage("{}"), ""
+	}
+	if !json.Valid([]byte(raw)) {
+		return json.RawMessage("{}"), raw
+	}
+	return json.RawMessage(raw), ""
 }
 
 // ToolResult answers a ToolCall.
@@ -57,8 +74,11 @@ type EventKind int
 const (
 	EventText     EventKind = iota // a text delta
 	EventToolCall                  // a complete tool call
-	EventDone                      // the turn ended; StopReason set
+	EventDone                      // the turn ended; StopReason set (CLI backends: Text = final result)
 	EventError                     // the turn failed; Err set
+	// EventToolResult is a tool result reported by a self-looping backend
+	// (ToolCall.ID names the call, Text is the output, IsError marks failures).
+	EventToolResult
 )
 
 // Event is one streamed step of a model turn.
@@ -67,14 +87,25 @@ type Event struct {
 	Text       string
 	ToolCall   ToolCall
 	StopReason string
+	IsError    bool
 	Err        error
 }
 
 // Provider streams one model turn. The channel closes after EventDone or
-// EventError; cancelling ctx ends the stream.
+// EventError; cancelling ctx ends the stream (the channel then closes
+// without a final event). Name is the tag persisted in session lines.
 type Provider interface {
 	Name() string
 	Stream(ctx context.Context, req Request) <-chan Event
+}
+
+// SelfLooping marks backends that run their own agent loop (the claude and
+// codex CLIs reach alice's tools through its MCP endpoint). The agent sends
+// them one flattened prompt and records the tool calls they report as
+// EventToolCall / EventToolResult.
+type SelfLooping interface {
+	Provider
+	SelfLooping()
 }
 
 // emit sends an event unless ctx is done.

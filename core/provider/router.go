@@ -17,23 +17,32 @@ var ErrNoProvider = errors.New("no AI provider configured")
 type NoProviderError struct{ File string }
 
 func (e *NoProviderError) Error() string {
-	return fmt.Sprintf(`No AI provider is configured yet, so Alice cannot answer.
+	return "No AI provider is configured yet, so Alice cannot answer.\n\n" +
+		"Add a profile to " + e.File + " and make it active, for example:\n\n" +
+		indent(ExampleConfig, "  ") + "\n\n" +
+		"Backends: anthropic (Messages API), openai (OpenAI or any OpenAI-compatible\n" +
+		"server: Ollama, llama.cpp, OpenRouter via baseUrl), claude-cli and codex-cli\n" +
+		"(the installed CLIs with your login). Or set ANTHROPIC_API_KEY or\n" +
+		"OPENAI_API_KEY in the environment before starting alice.\n" +
+		"The file is re-read on every message: no restart needed after editing it."
+}
 
-Add a profile to %s and make it active, for example:
+// ExampleConfig is a working ai-provider.json shown to users who have not
+// configured a provider (one profile per kind of backend).
+const ExampleConfig = `{
+  "activeProfile": "claude",
+  "profiles": {
+    "claude": {"backend": "anthropic", "model": "claude-sonnet-4-5", "apiKeyEnv": "ANTHROPIC_API_KEY"},
+    "gpt":    {"backend": "openai", "model": "gpt-4.1", "apiKeyEnv": "OPENAI_API_KEY"},
+    "local":  {"backend": "openai", "model": "qwen2.5:7b", "baseUrl": "http://127.0.0.1:11434/v1"},
+    "cc":     {"backend": "claude-cli"},
+    "codex":  {"backend": "codex-cli"}
+  },
+  "channels": {"heartbeat": "local"}
+}`
 
-  {
-    "activeProfile": "claude",
-    "profiles": {
-      "claude": {"backend": "anthropic", "model": "claude-sonnet-4-5", "apiKeyEnv": "ANTHROPIC_API_KEY"},
-      "local":  {"backend": "openai", "model": "qwen2.5:7b", "baseUrl": "http://127.0.0.1:11434/v1"},
-      "cc":     {"backend": "claude-cli"}
-    }
-  }
-
-Backends: anthropic (Messages API), openai (OpenAI or any OpenAI-compatible
-server: Ollama, llama.cpp, OpenRouter), claude-cli, codex-cli. Or just set
-ANTHROPIC_API_KEY or OPENAI_API_KEY in the environment and restart.
-The file is re-read on every message: no restart needed after editing it.`, e.File)
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
 // Unwrap lets errors.Is(err, ErrNoProvider) match.
@@ -62,6 +71,7 @@ type Router struct {
 	store  *config.Store
 	getenv func(string) string
 	mcpURL func() string
+	cliDir string
 }
 
 // NewRouter builds a router. mcpURL returns alice's main MCP endpoint (the
@@ -73,9 +83,15 @@ func NewRouter(store *config.Store, mcpURL func() string) *Router {
 // WithGetenv replaces environment lookups (tests).
 func (r *Router) WithGetenv(f func(string) string) *Router { r.getenv = f; return r }
 
+// WithCLIDir sets the working directory of the claude/codex CLIs (the
+// reference uses <data>/brain so they never wander the user's projects).
+func (r *Router) WithCLIDir(dir string) *Router { r.cliDir = dir; return r }
+
 // Resolve picks the provider: explicit profile, else the channel override
 // (longest matching prefix of the channel/session), else the active
-// profile, else an implicit profile from ANTHROPIC_API_KEY / OPENAI_API_KEY.
+// profile, else the only profile when exactly one exists, else an
+// implicit profile from ANTHROPIC_API_KEY / OPENAI_API_KEY, else a
+// *NoProviderError (errors.Is ErrNoProvider) explaining how to add one.
 func (r *Router) Resolve(profile, channel string) (Resolved, error) {
 	cfg, err := r.store.AIProvider()
 	if err != nil {
@@ -92,6 +108,11 @@ func (r *Router) Resolve(profile, channel string) (Resolved, error) {
 	}
 	if name == "" {
 		name = cfg.ActiveProfile
+	}
+	if name == "" && len(cfg.Profiles) == 1 {
+		for n := range cfg.Profiles {
+			name = n
+		}
 	}
 	if name == "" {
 		switch {
@@ -117,6 +138,21 @@ func (r *Router) key(p config.Profile) string {
 		return r.getenv(p.APIKeyEnv)
 	}
 	return ""
+}
+
+// cliOptions are the settings shared by the CLI backends; their own loop
+// is bounded by agent.json maxSteps like the API backends' tool loop.
+func (r *Router) cliOptions(p config.Profile) CLIOptions {
+	o := CLIOptions{Command: p.Command, Model: p.Model, MCPURL: r.mcpURL, Dir: r.cliDir}
+	if a, err := r.store.Agent(); err == nil {
+		o.MaxTurns = a.MaxSteps
+	}
+	if o.Dir != "" {
+		if err := os.MkdirAll(o.Dir, 0o700); err != nil {
+			o.Dir = ""
+		}
+	}
+	return o
 }
 
 func (r *Router) build(name string, p config.Profile) (Resolved, error) {
@@ -147,9 +183,27 @@ func (r *Router) build(name string, p config.Profile) (Resolved, error) {
 		}
 		res.Provider = NewOpenAI(p.BaseURL, key, res.Model)
 	case config.BackendClaudeCLI:
-		res.Provider = NewClaudeCLI(p.Command, p.Model, r.mcpURL)
+		o := r.cliOptions(p)
+		if key := r.key(p); key != "" {
+			if p.AuthMode == "bearer" {
+				o.Env = append(o.Env, "ANTHROPIC_AUTH_TOKEN="+key)
+			} else {
+				o.Env = append(o.Env, "ANTHROPIC_API_KEY="+key)
+			}
+		}
+		if p.BaseURL != "" {
+			o.Env = append(o.Env, "ANTHROPIC_BASE_URL="+p.BaseURL)
+		}
+		res.Provider = NewClaudeCLI(o)
 	case config.BackendCodexCLI:
-		res.Provider = NewCodexCLI(p.Command, p.Model, r.mcpURL)
+		o := r.cliOptions(p)
+		if key := r.key(p); key != "" {
+			o.Env = append(o.Env, "CODEX_API_KEY="+key)
+		}
+		if p.BaseURL != "" {
+			o.Env = append(o.Env, "OPENAI_BASE_URL="+p.BaseURL)
+		}
+		res.Provider = NewCodexCLI(o)
 	default:
 		return res, fmt.Errorf("profile %q: unknown backend %q", name, p.Backend)
 	}

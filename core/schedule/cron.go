@@ -14,111 +14,58 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/robfig/cron/v3"
 
 	"alice/config"
 )
 
-// Schedule says when a job fires: once (at), on an interval (every) or on
-// a 5-field cron expression in the host's local time.
-type Schedule struct {
-	Kind  string `json:"kind"` // at | every | cron
-	At    string `json:"at,omitempty"`
-	Every string `json:"every,omitempty"`
-	Cron  string `json:"cron,omitempty"`
-}
-
-// JobState is a job's bookkeeping.
-type JobState struct {
-	NextRunAtMs       *int64  `json:"nextRunAtMs"`
-	LastRunAtMs       *int64  `json:"lastRunAtMs"`
-	LastStatus        *string `json:"lastStatus"`
-	ConsecutiveErrors int     `json:"consecutiveErrors"`
-}
-
-// Job is one entry of cron/jobs.json.
-type Job struct {
-	ID        string   `json:"id"`
-	Name      string   `json:"name"`
-	Enabled   bool     `json:"enabled"`
-	Schedule  Schedule `json:"schedule"`
-	Payload   string   `json:"payload"`
-	State     JobState `json:"state"`
-	CreatedAt int64    `json:"createdAt"`
-}
-
-var cronParser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
-
-// backoff is the delay after consecutive errors.
-var backoff = []time.Duration{30 * time.Second, time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour}
-
-// Validate checks a schedule and returns a clear error.
-func (s Schedule) Validate() error {
-	switch s.Kind {
-	case "at":
-		if _, err := time.Parse(time.RFC3339, s.At); err != nil {
-			return fmt.Errorf("schedule.at must be an ISO timestamp like 2026-12-01T09:30:00Z, got %q", s.At)
-		}
-	case "every":
-		if _, err := config.ParseEvery(s.Every); err != nil {
-			return fmt.Errorf("schedule.every: %w", err)
-		}
-	case "cron":
-		if _, err := cronParser.Parse(s.Cron); err != nil {
-			return fmt.Errorf("schedule.cron %q: %v (want 5 fields: min hour dom month dow)", s.Cron, err)
-		}
-	default:
-		return fmt.Errorf("schedule.kind must be at, every or cron, got %q", s.Kind)
-	}
-	return nil
-}
-
-// Next is the first fire time strictly after from (zero when none).
-func (s Schedule) Next(from time.Time) time.Time {
-	switch s.Kind {
-	case "at":
-		t, _ := time.Parse(time.RFC3339, s.At)
-		if t.After(from) {
-			return t
-		}
-	case "every":
-		d, err := config.ParseEvery(s.Every)
-		if err == nil {
-			return from.Add(d)
-		}
-	case "cron":
-		if sch, err := cronParser.Parse(s.Cron); err == nil {
-			return sch.Next(from)
-		}
-	}
-	return time.Time{}
-}
-
-// Engine owns the jobs and fires them.
+// Engine owns the jobs and fires them, one at a time: a job whose time
+// comes while another runs waits for it, and a cron run that overlaps a
+// still-running one (cronRunNow during a fire) is skipped by the Worker.
 type Engine struct {
 	path   string
 	worker *Worker
 	events EventLog
 	log    *slog.Logger
 	now    func() time.Time
+	loc    *time.Location
 
-	mu    sync.Mutex
-	jobs  []Job
-	wake  chan struct{}
-	fired chan string
+	mu     sync.Mutex
+	jobs   []Job
+	wake   chan struct{}
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	runCtx context.Context
 }
 
-// NewEngine loads <data>/cron/jobs.json. Overdue jobs are rescheduled from
-// now rather than caught up: a laptop waking from sleep should not fire a
-// burst of stale jobs.
-func NewEngine(dataDir string, worker *Worker, events EventLog, log *slog.Logger, now func() time.Time) (*Engine, error) {
+// EngineOption customises an Engine.
+type EngineOption func(*Engine)
+
+// WithLocation sets the zone cron expressions are read in (default: the
+// host's local time).
+func WithLocation(loc *time.Location) EngineOption {
+	return func(e *Engine) {
+		if loc != nil {
+			e.loc = loc
+		}
+	}
+}
+
+// NewEngine loads <data>/cron/jobs.json. A file that does not parse is an
+// error (it is never overwritten). Overdue jobs are rescheduled from now
+// rather than caught up: a laptop waking from sleep should not fire a
+// burst of stale jobs. now may be nil (time.Now).
+func NewEngine(dataDir string, worker *Worker, events EventLog, log *slog.Logger, now func() time.Time, opts ...EngineOption) (*Engine, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	if now == nil {
 		now = time.Now
 	}
-	e := &Engine{path: filepath.Join(dataDir, "cron", "jobs.json"), worker: worker, events: events, log: log, now: now, wake: make(chan struct{}, 1)}
+	e := &Engine{path: filepath.Join(dataDir, "cron", "jobs.json"), worker: worker, events: events, log: log,
+		now: now, loc: time.Local, wake: make(chan struct{}, 1), runCtx: context.Background()}
+	for _, o := range opts {
+		o(e)
+	}
 	b, err := os.ReadFile(e.path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
@@ -128,18 +75,31 @@ func NewEngine(dataDir string, worker *Worker, events EventLog, log *slog.Logger
 			Jobs []Job `json:"jobs"`
 		}
 		if err := json.Unmarshal(b, &f); err != nil {
-			return nil, fmt.Errorf("%s: %w", e.path, err)
+			return nil, fmt.Errorf("%s: %w (fix or remove the file; it was left untouched)", e.path, err)
 		}
 		e.jobs = f.Jobs
 	}
+	changed := false
 	for i := range e.jobs {
 		j := &e.jobs[i]
-		if j.State.NextRunAtMs != nil && *j.State.NextRunAtMs < now().UnixMilli() {
-			e.arm(j, now())
+		if j.Enabled && j.State.NextRunAtMs != nil && *j.State.NextRunAtMs < e.clock().UnixMilli() {
+			e.arm(j, e.clock())
+			changed = true
+		}
+	}
+	if changed {
+		e.mu.Lock()
+		err := e.saveLocked()
+		e.mu.Unlock()
+		if err != nil {
+			return nil, err
 		}
 	}
 	return e, nil
 }
+
+// clock is now in the engine's location.
+func (e *Engine) clock() time.Time { return e.now().In(e.loc) }
 
 func (e *Engine) arm(j *Job, from time.Time) {
 	next := j.Schedule.Next(from)
@@ -155,8 +115,15 @@ func (e *Engine) saveLocked() error {
 	if err := os.MkdirAll(filepath.Dir(e.path), 0o700); err != nil {
 		return err
 	}
-	b, _ := json.MarshalIndent(map[string]any{"jobs": e.jobs}, "", "  ")
-	return config.WriteFileAtomic(e.path, b, 0o600)
+	jobs := e.jobs
+	if jobs == nil {
+		jobs = []Job{}
+	}
+	b, err := json.MarshalIndent(map[string]any{"jobs": jobs}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return config.WriteFileAtomic(e.path, append(b, '\n'), 0o600)
 }
 
 func (e *Engine) poke() {
@@ -173,20 +140,38 @@ func (e *Engine) List() []Job {
 	return append([]Job(nil), e.jobs...)
 }
 
+// maxJobName bounds a job name.
+const maxJobName = 200
+
+func (e *Engine) checkFuture(s Schedule) error {
+	if s.Kind == KindAt && s.Next(e.clock()).IsZero() {
+		return fmt.Errorf("schedule.at %s is in the past", s.At)
+	}
+	return nil
+}
+
 // Add creates a job.
 func (e *Engine) Add(name, payload string, s Schedule, enabled bool) (Job, error) {
-	if strings.TrimSpace(name) == "" || strings.TrimSpace(payload) == "" {
+	name = strings.TrimSpace(name)
+	if name == "" || strings.TrimSpace(payload) == "" {
 		return Job{}, errors.New("name and payload are required")
 	}
+	if len(name) > maxJobName {
+		return Job{}, fmt.Errorf("name is longer than %d characters", maxJobName)
+	}
 	if err := s.Validate(); err != nil {
+		return Job{}, err
+	}
+	if err := e.checkFuture(s); err != nil {
 		return Job{}, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	j := Job{ID: uuid.NewString()[:8], Name: name, Enabled: enabled, Schedule: s, Payload: payload, CreatedAt: e.now().UnixMilli()}
-	e.arm(&j, e.now())
+	e.arm(&j, e.clock())
 	e.jobs = append(e.jobs, j)
 	if err := e.saveLocked(); err != nil {
+		e.jobs = e.jobs[:len(e.jobs)-1]
 		return Job{}, err
 	}
 	e.poke()
@@ -201,21 +186,31 @@ type JobPatch struct {
 	Enabled  *bool     `json:"enabled"`
 }
 
-// Update patches a job.
+// Update patches a job and re-arms it from now.
 func (e *Engine) Update(id string, p JobPatch) (Job, error) {
 	if p.Schedule != nil {
 		if err := p.Schedule.Validate(); err != nil {
 			return Job{}, err
 		}
+		if err := e.checkFuture(*p.Schedule); err != nil {
+			return Job{}, err
+		}
+	}
+	if p.Name != nil && (strings.TrimSpace(*p.Name) == "" || len(*p.Name) > maxJobName) {
+		return Job{}, fmt.Errorf("name must be 1..%d characters", maxJobName)
+	}
+	if p.Payload != nil && strings.TrimSpace(*p.Payload) == "" {
+		return Job{}, errors.New("payload must not be empty")
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	j := e.findLocked(id)
 	if j == nil {
-		return Job{}, fmt.Errorf("no cron job %q", id)
+		return Job{}, errNoJob(id)
 	}
+	before := *j
 	if p.Name != nil {
-		j.Name = *p.Name
+		j.Name = strings.TrimSpace(*p.Name)
 	}
 	if p.Payload != nil {
 		j.Payload = *p.Payload
@@ -226,8 +221,9 @@ func (e *Engine) Update(id string, p JobPatch) (Job, error) {
 	if p.Enabled != nil {
 		j.Enabled = *p.Enabled
 	}
-	e.arm(j, e.now())
+	e.arm(j, e.clock())
 	if err := e.saveLocked(); err != nil {
+		*j = before
 		return Job{}, err
 	}
 	e.poke()
@@ -240,11 +236,19 @@ func (e *Engine) Remove(id string) error {
 	defer e.mu.Unlock()
 	for i, j := range e.jobs {
 		if j.ID == id {
-			e.jobs = append(e.jobs[:i], e.jobs[i+1:]...)
-			return e.saveLocked()
+			e.jobs = append(e.jobs[:i:i], e.jobs[i+1:]...)
+			if err := e.saveLocked(); err != nil {
+				return err
+			}
+			e.poke()
+			return nil
 		}
 	}
-	return fmt.Errorf("no cron job %q", id)
+	return errNoJob(id)
+}
+
+func errNoJob(id string) error {
+	return toolError(fmt.Sprintf("no cron job %q (cronList shows the ids)", id))
 }
 
 func (e *Engine) findLocked(id string) *Job {
@@ -256,51 +260,87 @@ func (e *Engine) findLocked(id string) *Job {
 	return nil
 }
 
-// RunNow fires a job immediately (synchronously).
-func (e *Engine) RunNow(ctx context.Context, id string) (Outcome, error) {
+// find returns a copy of a job.
+func (e *Engine) find(id string) (Job, error) {
 	e.mu.Lock()
-	j := e.findLocked(id)
-	if j == nil {
-		e.mu.Unlock()
-		return Outcome{}, fmt.Errorf("no cron job %q", id)
+	defer e.mu.Unlock()
+	if j := e.findLocked(id); j != nil {
+		return *j, nil
 	}
-	job := *j
-	e.mu.Unlock()
+	return Job{}, errNoJob(id)
+}
+
+// RunNow fires a job immediately (synchronously), enabled or not.
+func (e *Engine) RunNow(ctx context.Context, id string) (Outcome, error) {
+	job, err := e.find(id)
+	if err != nil {
+		return Outcome{}, err
+	}
 	return e.fire(ctx, job), nil
 }
 
-// fire runs one job and records its state.
+// runDetached fires a job in the background, tracked so Close waits for
+// it. A tool call from inside an agent turn must not wait on another turn.
+func (e *Engine) runDetached(id string) error {
+	job, err := e.find(id)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	ctx := e.runCtx
+	e.mu.Unlock()
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		out := e.fire(ctx, job)
+		e.log.Info("Cron job run on request", "job", job.Name, "outcome", out.String())
+	}()
+	return nil
+}
+
+// fire runs one job and records its state: cron.fire, then the Worker
+// records agent.work.requested (caused by it) and done/skip/error.
 func (e *Engine) fire(ctx context.Context, j Job) Outcome {
-	ev, _ := e.events.Append("cron.fire", map[string]any{"jobId": j.ID, "jobName": j.Name, "payload": j.Payload})
-	out := e.worker.Run(ctx, Request{Source: SourceCron, Prompt: j.Payload, Metadata: map[string]any{"jobId": j.ID, "jobName": j.Name}, CausedBy: ev.Seq})
+	meta := map[string]any{"jobId": j.ID, "jobName": j.Name}
+	ev, err := e.events.Append("cron.fire", map[string]any{"jobId": j.ID, "jobName": j.Name, "payload": j.Payload})
+	if err != nil {
+		e.log.Error("Recording cron.fire failed", "job", j.Name, "err", err)
+	}
+	out := e.worker.Run(ctx, Request{Source: SourceCron, Prompt: j.Payload, Metadata: meta, CausedBy: ev.Seq})
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	cur := e.findLocked(j.ID)
 	if cur == nil {
-		return out
+		return out // removed while running
 	}
-	now := e.now()
+	now := e.clock()
 	ms := now.UnixMilli()
-	status := "ok"
-	if out.Err != nil {
-		status = "error"
+	status := StatusOK
+	switch {
+	case out.Err != nil:
+		status = StatusError
 		cur.State.ConsecutiveErrors++
-	} else {
+	case out.Skip == "busy":
+		status = StatusSkipped
+	default:
 		cur.State.ConsecutiveErrors = 0
 	}
 	cur.State.LastRunAtMs, cur.State.LastStatus = &ms, &status
-	if cur.Schedule.Kind == "at" {
+	switch {
+	case status == StatusSkipped && cur.Schedule.Kind == KindAt:
+		retry := now.Add(backoff[0]).UnixMilli() // a one-shot must not be lost to an overlap
+		cur.State.NextRunAtMs = &retry
+	case cur.Schedule.Kind == KindAt:
 		cur.Enabled = false
 		cur.State.NextRunAtMs = nil
-	} else if cur.State.ConsecutiveErrors > 0 {
-		d := backoff[min(cur.State.ConsecutiveErrors, len(backoff))-1]
-		next := now.Add(d)
+	case cur.State.ConsecutiveErrors > 0:
+		next := now.Add(backoff[min(cur.State.ConsecutiveErrors, len(backoff))-1])
 		if n := cur.Schedule.Next(now); n.After(next) {
 			next = n
 		}
 		nm := next.UnixMilli()
 		cur.State.NextRunAtMs = &nm
-	} else {
+	default:
 		e.arm(cur, now)
 	}
 	if err := e.saveLocked(); err != nil {
@@ -333,9 +373,15 @@ func (e *Engine) due() ([]Job, time.Duration) {
 
 // Run fires due jobs until ctx ends.
 func (e *Engine) Run(ctx context.Context) {
-	for {
+	e.mu.Lock()
+	e.runCtx = ctx
+	e.mu.Unlock()
+	for ctx.Err() == nil {
 		due, wait := e.due()
 		for _, j := range due {
+			if ctx.Err() != nil {
+				return
+			}
 			out := e.fire(ctx, j)
 			e.log.Info("Cron job fired", "job", j.Name, "outcome", out.String())
 		}
@@ -352,4 +398,30 @@ func (e *Engine) Run(ctx context.Context) {
 		case <-t.C:
 		}
 	}
+}
+
+// Start runs the scheduler loop in the background until ctx ends or Close.
+func (e *Engine) Start(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	e.mu.Lock()
+	e.cancel = cancel
+	e.mu.Unlock()
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		e.Run(ctx)
+	}()
+}
+
+// Close stops the loop started by Start and waits for it and for jobs
+// started by cronRunNow.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	cancel := e.cancel
+	e.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	e.wg.Wait()
+	return nil
 }

@@ -9,7 +9,9 @@ import (
 )
 
 // WithinActiveHours reports whether now falls in the window. A window whose
-// end is before its start wraps past midnight; no window means always.
+// end is before its start wraps past midnight; start == end is an empty
+// window; no window means always. The window is read in its IANA timezone
+// ("local" or "" = the host's zone).
 func WithinActiveHours(ah *config.ActiveHours, now time.Time) bool {
 	if ah == nil {
 		return true
@@ -17,7 +19,7 @@ func WithinActiveHours(ah *config.ActiveHours, now time.Time) bool {
 	start, err1 := config.ParseHHMM(ah.Start)
 	end, err2 := config.ParseHHMM(ah.End)
 	if err1 != nil || err2 != nil {
-		return true // validated on load; be permissive rather than silent
+		return true // config validation rejects these; never go silent on a typo
 	}
 	loc := time.Local
 	if ah.Timezone != "" && ah.Timezone != "local" {
@@ -41,6 +43,7 @@ type Heartbeat struct {
 	events EventLog
 	log    *slog.Logger
 	now    func() time.Time
+	wake   chan struct{}
 }
 
 // NewHeartbeat builds the heartbeat.
@@ -48,18 +51,28 @@ func NewHeartbeat(store *config.Store, worker *Worker, events EventLog, log *slo
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Heartbeat{store: store, worker: worker, events: events, log: log, now: time.Now}
+	return &Heartbeat{store: store, worker: worker, events: events, log: log, now: time.Now, wake: make(chan struct{}, 1)}
 }
 
-// Tick runs one heartbeat if enabled and inside active hours. Outside
-// active hours the agent is never called; the skip is recorded.
+// Tick runs one scheduled heartbeat if enabled and inside active hours.
 func (h *Heartbeat) Tick(ctx context.Context) Outcome {
+	return h.tick(ctx, false)
+}
+
+// RunNow runs a heartbeat at once even when it is disabled. Active hours
+// still apply: they are the user's quiet-hours promise, so outside them
+// the agent is not called.
+func (h *Heartbeat) RunNow(ctx context.Context) Outcome {
+	return h.tick(ctx, true)
+}
+
+func (h *Heartbeat) tick(ctx context.Context, force bool) Outcome {
 	cfg, err := h.store.Heartbeat()
 	if err != nil {
 		h.log.Error("Heartbeat config unreadable", "err", err)
 		return Outcome{Err: err}
 	}
-	if !cfg.Enabled {
+	if !cfg.Enabled && !force {
 		return Outcome{Skip: "disabled"}
 	}
 	if !WithinActiveHours(cfg.ActiveHours, h.now()) {
@@ -69,23 +82,65 @@ func (h *Heartbeat) Tick(ctx context.Context) Outcome {
 	return h.worker.Run(ctx, Request{Source: SourceHeartbeat, Prompt: cfg.Prompt})
 }
 
-// Run ticks every configured interval until ctx ends.
+// SetEnabled turns the heartbeat on or off in heartbeat.json (the TUI and
+// Telegram's /heartbeat use it) and restarts the wait.
+func (h *Heartbeat) SetEnabled(on bool) error {
+	cfg, err := h.store.Heartbeat()
+	if err != nil {
+		return err
+	}
+	cfg.Enabled = on
+	if err := config.Save(h.store, config.HeartbeatFile, cfg); err != nil {
+		return err
+	}
+	select {
+	case h.wake <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// Enabled reports heartbeat.json's enabled flag.
+func (h *Heartbeat) Enabled() bool {
+	cfg, err := h.store.Heartbeat()
+	return err == nil && cfg.Enabled
+}
+
+// maxHeartbeatBackoff bounds the wait after repeated failures.
+const maxHeartbeatBackoff = 4 * time.Hour
+
+// Run ticks every configured interval until ctx ends. Consecutive errors
+// double the wait (up to 4 h) so a broken provider is not hammered.
 func (h *Heartbeat) Run(ctx context.Context) {
+	failures := 0
 	for {
 		every := 30 * time.Minute
 		if cfg, err := h.store.Heartbeat(); err == nil {
-			if d, err := config.ParseEvery(cfg.Every); err == nil {
+			if d, err := config.ParseEvery(cfg.Every); err == nil && d > 0 {
 				every = d
 			}
 		}
-		t := time.NewTimer(every)
+		wait := every
+		for i := 0; i < failures && wait < maxHeartbeatBackoff; i++ {
+			wait *= 2
+		}
+		wait = min(wait, max(every, maxHeartbeatBackoff))
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return
+		case <-h.wake:
+			t.Stop()
+			continue // config changed: re-read the interval
 		case <-t.C:
 		}
 		out := h.Tick(ctx)
+		if out.Err != nil {
+			failures++
+		} else {
+			failures = 0
+		}
 		h.log.Info("Heartbeat", "outcome", out.String())
 	}
 }

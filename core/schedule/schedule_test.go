@@ -3,11 +3,9 @@ package schedule
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
+	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,18 +17,42 @@ import (
 	"alice/core/eventlog"
 )
 
+// fakeAgent counts calls; block (if set) holds each call until closed.
 type fakeAgent struct {
-	mu    sync.Mutex
-	calls []string
-	res   Result
-	err   error
+	mu        sync.Mutex
+	calls     []string
+	preambles []string
+	res       Result
+	err       error
+	block     chan struct{}
 }
 
-func (f *fakeAgent) AskWithSession(_ context.Context, prompt, sessionID, preamble string) (Result, error) {
+func (f *fakeAgent) AskWithSession(ctx context.Context, prompt, sessionID, preamble string) (Result, error) {
+	f.mu.Lock()
+	f.calls = append(f.calls, sessionID+": "+prompt)
+	f.preambles = append(f.preambles, preamble)
+	res, err, block := f.res, f.err, f.block
+	f.mu.Unlock()
+	if block != nil {
+		select {
+		case <-block:
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
+	}
+	return res, err
+}
+
+func (f *fakeAgent) set(res Result, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.calls = append(f.calls, sessionID+": "+prompt)
-	return f.res, f.err
+	f.res, f.err = res, err
+}
+
+// notifyUser is what the agent returns after calling notify_user.
+func notifyUser(text string) Result {
+	in, _ := json.Marshal(map[string]string{"text": text, "urgency": "important"})
+	return Result{Text: "done", ToolCalls: []ToolCall{{Name: "notify_user", Input: in}}}
 }
 
 func (f *fakeAgent) count() int {
@@ -40,17 +62,28 @@ func (f *fakeAgent) count() int {
 }
 
 type recConn struct {
-	ch  string
-	mu  sync.Mutex
-	got []string
+	ch   string
+	mu   sync.Mutex
+	got  []string
+	fail bool
 }
 
-func (r *recConn) Channel() string { return r.ch }
+func (r *recConn) Channel() string                      { return r.ch }
+func (r *recConn) Capabilities() connector.Capabilities { return connector.Capabilities{Push: true} }
 func (r *recConn) Send(_ context.Context, n connector.Notification) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.fail {
+		return errors.New("connector down")
+	}
 	r.got = append(r.got, n.Text)
 	return nil
+}
+
+func (r *recConn) texts() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.got...)
 }
 
 type env struct {
@@ -102,8 +135,14 @@ func TestWithinActiveHours(t *testing.T) {
 		{"overnight late", "22:00", "06:00", "UTC", "2026-11-20T23:30:00Z", true},
 		{"overnight early", "22:00", "06:00", "UTC", "2026-11-20T05:59:00Z", true},
 		{"overnight midday", "22:00", "06:00", "UTC", "2026-11-20T12:00:00Z", false},
-		{"timezone shifts window", "09:30", "16:00", ny, "2026-11-20T14:35:00Z", true}, // 09:35 in NY (EST)
-		{"timezone outside", "09:30", "16:00", ny, "2026-11-20T21:30:00Z", false},      // 16:30 in NY
+		{"timezone shifts window", "09:30", "16:00", ny, "2026-11-20T14:35:00Z", true},              // 09:35 in NY (EST)
+		{"timezone outside", "09:30", "16:00", ny, "2026-11-20T21:30:00Z", false},                   // 16:30 in NY
+		{"summer time", "09:30", "16:00", ny, "2026-07-20T13:35:00Z", true},                         // 09:35 EDT
+		{"overnight in Tokyo", "22:00", "07:00", "Asia/Tokyo", "2026-11-20T14:30:00Z", true},        // 23:30 JST
+		{"Tokyo morning is outside", "22:00", "07:00", "Asia/Tokyo", "2026-11-20T23:00:00Z", false}, // 08:00 JST
+		{"start == end is empty", "09:00", "09:00", "UTC", "2026-11-20T09:00:00Z", false},
+		{"start inclusive", "09:00", "17:00", "UTC", "2026-11-20T09:00:00Z", true},
+		{"whole day but a minute", "00:00", "23:59", "UTC", "2026-11-20T23:59:30Z", false},
 	}
 	for _, tc := range cases {
 		at, _ := time.Parse(time.RFC3339, tc.at)
@@ -111,6 +150,10 @@ func TestWithinActiveHours(t *testing.T) {
 		require.Equal(t, tc.want, got, tc.name)
 	}
 	require.True(t, WithinActiveHours(nil, time.Now()), "no window means always")
+	// "local" reads the window in the host zone.
+	at := time.Date(2026, 11, 20, 10, 15, 0, 0, time.Local)
+	require.True(t, WithinActiveHours(&config.ActiveHours{Start: "10:00", End: "10:30", Timezone: "local"}, at))
+	require.False(t, WithinActiveHours(&config.ActiveHours{Start: "10:30", End: "11:00", Timezone: ""}, at))
 }
 
 func TestHeartbeatOutsideActiveHoursNeverCallsTheAgent(t *testing.T) {
@@ -192,7 +235,7 @@ func TestCronJobFiresThroughTheAgentToTheLastUsedChannel(t *testing.T) {
 	require.NoError(t, err)
 	jobs := eng2.List()
 	require.Len(t, jobs, 1)
-	require.Equal(t, "ok", *jobs[0].State.LastStatus)
+	require.Equal(t, StatusOK, *jobs[0].State.LastStatus)
 	require.Equal(t, now.Add(time.Hour).UnixMilli(), *jobs[0].State.NextRunAtMs)
 }
 
@@ -229,43 +272,4 @@ func TestCronSchedulesAndBackoff(t *testing.T) {
 	}
 	require.NoError(t, eng.Remove(ev.ID))
 	require.Error(t, eng.Remove(ev.ID))
-}
-
-func TestWebhookAuth(t *testing.T) {
-	e := newEnv(t)
-	var mu sync.Mutex
-	var got []Request
-	h := NewWebhook(e.store, e.log, func(_ context.Context, r Request) { mu.Lock(); got = append(got, r); mu.Unlock() })
-	post := func(headers map[string]string, body string) int {
-		req := httptest.NewRequest(http.MethodPost, "/api/events/ingest", strings.NewReader(body))
-		for k, v := range headers {
-			req.Header.Set(k, v)
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		return rec.Code
-	}
-	good := `{"type":"task.requested","payload":{"prompt":"rebalance"}}`
-	require.Equal(t, http.StatusServiceUnavailable, post(map[string]string{"Authorization": "Bearer secret-token"}, good))
-	require.NoError(t, os.WriteFile(e.store.Path(config.WebhookFile), []byte(`{"tokens":[{"id":"a","token":"secret-token","createdAt":1}]}`), 0o600))
-	cases := []struct {
-		headers map[string]string
-		body    string
-		want    int
-	}{
-		{nil, good, http.StatusUnauthorized},
-		{map[string]string{"Authorization": "Bearer wrong-token"}, good, http.StatusForbidden},
-		{map[string]string{"Authorization": "Bearer secret-token"}, `{"type":"cron.fire","payload":{}}`, http.StatusForbidden},
-		{map[string]string{"Authorization": "Bearer secret-token"}, `{"type":"task.requested","payload":{}}`, http.StatusBadRequest},
-		{map[string]string{"Authorization": "Bearer secret-token"}, `not json`, http.StatusBadRequest},
-		{map[string]string{"X-Alice-Token": "secret-token"}, good, http.StatusCreated},
-		{map[string]string{"Authorization": "Bearer secret-token"}, `{"type":"agent.work.requested","payload":{"prompt":"hi"}}`, http.StatusCreated},
-	}
-	for i, tc := range cases {
-		require.Equal(t, tc.want, post(tc.headers, tc.body), "case %d", i)
-	}
-	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(got) == 2 }, time.Second, 5*time.Millisecond)
-	mu.Lock()
-	require.Equal(t, SourceTask, got[0].Source)
-	mu.Unlock()
 }

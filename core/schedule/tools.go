@@ -7,7 +7,7 @@ import (
 	"alice/core"
 )
 
-const scheduleSchema = `{"type":"object","description":"when the job fires","properties":{"kind":{"type":"string","enum":["at","every","cron"]},"at":{"type":"string","description":"ISO timestamp (kind=at)"},"every":{"type":"string","description":"e.g. 30m, 2h, 5m30s (kind=every)"},"cron":{"type":"string","description":"5-field cron, host local time, e.g. 0 9 * * 1-5 (kind=cron)"}},"required":["kind"]}`
+const scheduleSchema = `{"type":"object","description":"when the job fires","properties":{"kind":{"type":"string","enum":["at","every","cron"]},"at":{"type":"string","description":"ISO timestamp (kind=at)"},"every":{"type":"string","description":"e.g. 30m, 2h, 5m30s (kind=every)"},"cron":{"type":"string","description":"5-field cron (min hour dom month dow) in local time, e.g. 0 9 * * 1-5; prefix CRON_TZ=America/New_York to pick a zone (kind=cron)"}},"required":["kind"]}`
 
 // RegisterTools adds cronList/cronAdd/cronUpdate/cronRemove/cronRunNow.
 func RegisterTools(reg core.ToolRegistry, e *Engine) {
@@ -15,7 +15,11 @@ func RegisterTools(reg core.ToolRegistry, e *Engine) {
 		core.Tool{Name: "cronList", Group: "cron", Description: "List scheduled jobs with their state (next run, last status).",
 			InputSchema: core.Schema(`{"type":"object","properties":{}}`),
 			Handler: func(context.Context, json.RawMessage) (any, error) {
-				return map[string]any{"jobs": e.List()}, nil
+				jobs := e.List()
+				if jobs == nil {
+					jobs = []Job{}
+				}
+				return map[string]any{"jobs": jobs}, nil
 			}},
 		core.Tool{Name: "cronAdd", Group: "cron", Description: "Schedule a job: at a time, every interval, or on a cron expression. The payload is the prompt Alice runs when it fires; replies go to the user's last-used channel.",
 			InputSchema: core.Schema(`{"type":"object","properties":{"name":{"type":"string"},"payload":{"type":"string"},"schedule":` + scheduleSchema + `,"enabled":{"type":"boolean"},"sessionTarget":{"type":"string","enum":["main","isolated"]}},"required":["name","payload","schedule"]}`),
@@ -68,7 +72,7 @@ func RegisterTools(reg core.ToolRegistry, e *Engine) {
 			}},
 		core.Tool{Name: "cronRunNow", Group: "cron", Description: "Fire a job immediately.",
 			InputSchema: core.Schema(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`),
-			Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
+			Handler: func(_ context.Context, args json.RawMessage) (any, error) {
 				var in struct {
 					ID string `json:"id"`
 				}
@@ -77,26 +81,17 @@ func RegisterTools(reg core.ToolRegistry, e *Engine) {
 				}
 				// Run detached: the job itself calls the agent, and a tool call
 				// from inside an agent turn must not wait on another turn.
-				if _, err := e.find(in.ID); err != nil {
+				if err := e.runDetached(in.ID); err != nil {
 					return nil, err
 				}
-				go func() { _, _ = e.RunNow(context.WithoutCancel(ctx), in.ID) }()
-				return map[string]any{"started": in.ID}, nil
+				return map[string]any{"started": in.ID, "note": "the result is delivered to the user's last-used channel"}, nil
 			}},
 	)
 }
 
+// toolError is an error whose text is meant for the model.
 type toolError string
 
 func (e toolError) Error() string { return string(e) }
 
 const errMissingSchedule = toolError("schedule is required: {kind:'at',at:ISO} | {kind:'every',every:'30m'} | {kind:'cron',cron:'0 9 * * 1-5'}")
-
-func (e *Engine) find(id string) (Job, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if j := e.findLocked(id); j != nil {
-		return *j, nil
-	}
-	return Job{}, toolError("no cron job " + id)
-}

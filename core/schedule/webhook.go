@@ -1,94 +1,188 @@
 package schedule
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
 	"alice/config"
 )
 
-// Webhook ingests external events: POST {type, payload} with
-// "Authorization: Bearer <token>" or "X-Alice-Token: <token>". Tokens come
-// from webhook.json, read on every request.
+// Webhook ingests external events on POST /api/events/ingest: body
+// {type, payload} with "Authorization: Bearer <token>" or
+// "X-Alice-Token: <token>". Tokens come from webhook.json, read on every
+// request so adding or revoking one needs no restart.
 type Webhook struct {
 	store  *config.Store
 	events EventLog
 	run    func(ctx context.Context, req Request)
 }
 
-// NewWebhook builds the handler; run receives accepted work requests
-// (asynchronously — the HTTP caller gets 201 at once).
+// NewWebhook builds the handler. With run == nil the request is recorded
+// as a queued agent.work.requested event for the Worker's listener
+// (Worker.Start); otherwise run receives it at once, asynchronously.
+// Either way the HTTP caller gets 201 with the recorded event.
 func NewWebhook(store *config.Store, events EventLog, run func(ctx context.Context, req Request)) *Webhook {
 	return &Webhook{store: store, events: events, run: run}
 }
 
-// maxWebhookBody caps one ingest body.
-const maxWebhookBody = 256 << 10
+// MaxWebhookBody caps one ingest body.
+const MaxWebhookBody = 64 << 10
+
+// maxPromptRunes caps an ingested prompt.
+const maxPromptRunes = 16000
+
+// internalTypes are event types that exist but only Alice may record.
+var internalTypes = map[string]bool{
+	"cron.fire": true, "message.received": true, "message.sent": true,
+	"agent.work.done": true, "agent.work.skip": true, "agent.work.error": true,
+}
 
 func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		httpError(w, http.StatusMethodNotAllowed, "use POST")
+		return
+	}
 	cfg, err := h.store.Webhook()
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
+		httpError(w, http.StatusInternalServerError, "webhook.json: "+err.Error())
 		return
 	}
 	if len(cfg.Tokens) == 0 {
 		httpError(w, http.StatusServiceUnavailable, "webhook ingest is disabled: add a token to webhook.json")
 		return
 	}
-	tok := r.Header.Get("X-Alice-Token")
-	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
-		tok = strings.TrimPrefix(a, "Bearer ")
-	}
+	tok := presentedToken(r)
 	if tok == "" {
-		httpError(w, http.StatusUnauthorized, "missing token")
+		httpError(w, http.StatusUnauthorized, "missing token: send Authorization: Bearer <token> or X-Alice-Token")
 		return
 	}
-	ok := false
-	for _, t := range cfg.Tokens {
-		if subtle.ConstantTimeCompare([]byte(tok), []byte(t.Token)) == 1 {
-			ok = true
-		}
-	}
-	if !ok {
+	if !tokenMatches(tok, cfg.Tokens) {
 		httpError(w, http.StatusForbidden, "invalid token")
+		return
+	}
+
+	raw, err := io.ReadAll(io.LimitReader(r.Body, MaxWebhookBody+1))
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "reading body: "+err.Error())
+		return
+	}
+	if len(raw) > MaxWebhookBody {
+		httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body exceeds %d bytes", MaxWebhookBody))
 		return
 	}
 	var body struct {
 		Type    string          `json:"type"`
 		Payload json.RawMessage `json:"payload"`
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxWebhookBody))
-	if err := dec.Decode(&body); err != nil {
+	if err := strictJSON(raw, &body); err != nil {
 		httpError(w, http.StatusBadRequest, "body must be JSON {type, payload}: "+err.Error())
 		return
 	}
-	var p struct {
-		Source   string         `json:"source"`
-		Prompt   string         `json:"prompt"`
-		Metadata map[string]any `json:"metadata"`
-	}
-	switch body.Type {
-	case "agent.work.requested", "task.requested":
-		if err := json.Unmarshal(body.Payload, &p); err != nil || strings.TrimSpace(p.Prompt) == "" {
-			httpError(w, http.StatusBadRequest, "payload needs a non-empty prompt")
-			return
-		}
+	switch {
+	case body.Type == "agent.work.requested" || body.Type == "task.requested":
+	case internalTypes[body.Type]:
+		httpError(w, http.StatusForbidden, "event type "+body.Type+" is internal and cannot be ingested (allowed: agent.work.requested, task.requested)")
+		return
 	default:
-		httpError(w, http.StatusForbidden, "event type "+body.Type+" cannot be ingested (allowed: agent.work.requested, task.requested)")
+		httpError(w, http.StatusForbidden, fmt.Sprintf("event type %q cannot be ingested (allowed: agent.work.requested, task.requested)", body.Type))
 		return
 	}
-	entry, err := h.events.Append("webhook.ingest", map[string]any{"type": body.Type, "prompt": p.Prompt})
+	req, err := parseWorkPayload(body.Type, body.Payload)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "payload: "+err.Error())
+		return
+	}
+	entry, err := h.events.Append("agent.work.requested", requestPayload{Source: req.Source, Prompt: req.Prompt, Metadata: req.Metadata, Queued: h.run == nil})
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	go h.run(context.WithoutCancel(r.Context()), Request{Source: SourceTask, Prompt: p.Prompt, Metadata: p.Metadata, CausedBy: entry.Seq})
+	if h.run != nil {
+		req.Seq = entry.Seq
+		go h.run(context.WithoutCancel(r.Context()), req)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusCreated)
 	_ = json.NewEncoder(w).Encode(entry)
+}
+
+// presentedToken reads the bearer token or the X-Alice-Token header
+// (X-OpenAlice-Token is accepted for scripts written for OpenAlice).
+func presentedToken(r *http.Request) string {
+	if a := r.Header.Get("Authorization"); len(a) > 7 && strings.EqualFold(a[:7], "bearer ") {
+		return strings.TrimSpace(a[7:])
+	}
+	if t := r.Header.Get("X-Alice-Token"); t != "" {
+		return strings.TrimSpace(t)
+	}
+	return strings.TrimSpace(r.Header.Get("X-OpenAlice-Token"))
+}
+
+// tokenMatches compares against every token in constant time: digests
+// make the comparison independent of length, and no early exit reveals
+// which token (if any) matched.
+func tokenMatches(tok string, tokens []config.WebhookToken) bool {
+	got := sha256.Sum256([]byte(tok))
+	match := 0
+	for _, t := range tokens {
+		want := sha256.Sum256([]byte(t.Token))
+		match |= subtle.ConstantTimeCompare(got[:], want[:])
+	}
+	return match == 1
+}
+
+// parseWorkPayload validates {source?, prompt, metadata?}. External
+// callers may only request task or manual work: heartbeat and cron runs
+// have their own gates.
+func parseWorkPayload(typ string, raw json.RawMessage) (Request, error) {
+	var p struct {
+		Source   Source         `json:"source"`
+		Prompt   string         `json:"prompt"`
+		Metadata map[string]any `json:"metadata"`
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return Request{}, errors.New("required: {prompt, source?, metadata?}")
+	}
+	if err := strictJSON(raw, &p); err != nil {
+		return Request{}, err
+	}
+	if typ == "task.requested" || p.Source == "" {
+		p.Source = SourceTask
+	}
+	if p.Source != SourceTask && p.Source != SourceManual {
+		return Request{}, fmt.Errorf("source must be task or manual, got %q", p.Source)
+	}
+	p.Prompt = strings.TrimSpace(p.Prompt)
+	if p.Prompt == "" {
+		return Request{}, errors.New("prompt must be a non-empty string")
+	}
+	if n := len([]rune(p.Prompt)); n > maxPromptRunes {
+		return Request{}, fmt.Errorf("prompt is %d characters, the limit is %d", n, maxPromptRunes)
+	}
+	return Request{Source: p.Source, Prompt: p.Prompt, Metadata: p.Metadata}, nil
+}
+
+// strictJSON decodes one JSON value, rejecting unknown fields and
+// trailing data.
+func strictJSON(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after the JSON value")
+	}
+	return nil
 }
 
 func httpError(w http.ResponseWriter, code int, msg string) {

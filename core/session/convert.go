@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // NewText builds a user/assistant entry with plain text content.
@@ -63,14 +64,14 @@ func ToTextHistory(entries []Entry, includeTools bool) []TextMessage {
 
 // ChatItem is one UI row: a message, or a tool call paired with its result.
 type ChatItem struct {
-	Kind      string // user | assistant | tool | system
-	Text      string
-	Tool      string
-	Input     string
-	Output    string
-	IsError   bool
-	Timestamp string
-	UUID      string
+	Kind      string `json:"kind"` // user | assistant | tool | system
+	Text      string `json:"text,omitempty"`
+	Tool      string `json:"tool,omitempty"`   // tool rows: name without the mcp__server__ prefix
+	Input     string `json:"input,omitempty"`  // tool rows: JSON arguments
+	Output    string `json:"output,omitempty"` // tool rows: the result, once known
+	IsError   bool   `json:"isError,omitempty"`
+	Timestamp string `json:"timestamp"`
+	UUID      string `json:"uuid"` // entry uuid: a stable cursor
 }
 
 // ToChatItems pairs tool_use blocks with the tool_result that answers them
@@ -129,9 +130,13 @@ func EstimateTokens(entries []Entry) int {
 	return int(float64(chars)/3.5 + 0.999)
 }
 
+// clip cuts s to at most n bytes (on a rune boundary) and marks the cut.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }

@@ -8,9 +8,11 @@ package session
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -133,8 +135,16 @@ func ValidateID(id string) error {
 type Store struct {
 	dir   string
 	mu    sync.Mutex
-	locks map[string]*sync.Mutex
+	locks map[string]*sessionLock
 	now   func() time.Time
+}
+
+// sessionLock is a per-session mutex (a one-slot channel, so waiting can
+// be abandoned), dropped from the map when unused so the map does not
+// grow with every session ever touched.
+type sessionLock struct {
+	slot chan struct{}
+	refs int
 }
 
 // NewStore opens (creating) the sessions directory.
@@ -142,11 +152,46 @@ func NewStore(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	return &Store{dir: dir, locks: map[string]*sync.Mutex{}, now: time.Now}, nil
+	return &Store{dir: dir, locks: map[string]*sessionLock{}, now: time.Now}, nil
 }
 
 // Dir is the sessions directory.
 func (s *Store) Dir() string { return s.dir }
+
+// Lock serialises a whole read-modify-append sequence on one session (the
+// agent holds it for a turn so two turns never interleave). Call the
+// returned func exactly once to release it.
+func (s *Store) Lock(id string) (unlock func()) {
+	unlock, _ = s.LockContext(context.Background(), id)
+	return unlock
+}
+
+// LockContext is Lock that gives up when ctx ends (a turn cancelled while
+// queued behind another one).
+func (s *Store) LockContext(ctx context.Context, id string) (unlock func(), err error) {
+	s.mu.Lock()
+	l, ok := s.locks[id]
+	if !ok {
+		l = &sessionLock{slot: make(chan struct{}, 1)}
+		s.locks[id] = l
+	}
+	l.refs++
+	s.mu.Unlock()
+	release := func() {
+		s.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(s.locks, id)
+		}
+		s.mu.Unlock()
+	}
+	select {
+	case l.slot <- struct{}{}:
+		return func() { <-l.slot; release() }, nil
+	case <-ctx.Done():
+		release()
+		return nil, ctx.Err()
+	}
+}
 
 // Path returns the file of a session after validating its id and checking
 // the cleaned path stays inside the directory.
@@ -156,24 +201,10 @@ func (s *Store) Path(id string) (string, error) {
 	}
 	p := filepath.Join(s.dir, filepath.FromSlash(id)+".jsonl")
 	rel, err := filepath.Rel(s.dir, p)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("%w %q: escapes the sessions folder", ErrBadID, id)
 	}
 	return p, nil
-}
-
-// Lock serialises a whole read-modify-append sequence on one session (the
-// agent holds it for a turn so two turns never interleave).
-func (s *Store) Lock(id string) func() {
-	s.mu.Lock()
-	l, ok := s.locks[id]
-	if !ok {
-		l = &sync.Mutex{}
-		s.locks[id] = l
-	}
-	s.mu.Unlock()
-	l.Lock()
-	return l.Unlock
 }
 
 // Read returns every parseable line of a session (missing = empty). A torn
@@ -232,8 +263,9 @@ func Active(all []Entry) []Entry {
 }
 
 // Append writes entries to a session, chaining parentUuid from the last
-// line and filling uuid/sessionId/timestamp when empty. Callers that
-// already hold Lock(id) pass locked=true.
+// line and filling uuid/sessionId/timestamp/cwd when empty. The batch is
+// one write, so its lines land together. Callers holding Lock(id) use
+// AppendLocked instead.
 func (s *Store) Append(id string, entries ...Entry) ([]Entry, error) {
 	unlock := s.Lock(id)
 	defer unlock()
@@ -295,23 +327,45 @@ func (s *Store) AppendLocked(id string, entries ...Entry) ([]Entry, error) {
 	return out, nil
 }
 
-// lastUUID finds the uuid of the last parseable line.
+// lastUUID finds the uuid of the last parseable line, reading the file
+// backwards in growing windows so appends to a long session stay cheap.
 func (s *Store) lastUUID(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
 	if err != nil {
 		return "", err
 	}
-	lines := bytes.Split(data, []byte("\n"))
-	for i := len(lines) - 1; i >= 0; i-- {
-		var e Entry
-		if json.Unmarshal(lines[i], &e) == nil && e.UUID != "" {
-			return e.UUID, nil
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	size := info.Size()
+	for window := int64(64 * 1024); ; window *= 4 {
+		off := max(0, size-window)
+		buf := make([]byte, size-off)
+		if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
+			return "", err
+		}
+		lines := bytes.Split(buf, []byte("\n"))
+		first := 0
+		if off > 0 {
+			first = 1 // the first piece may be the tail of a longer line
+		}
+		for i := len(lines) - 1; i >= first; i-- {
+			var e struct {
+				UUID string `json:"uuid"`
+			}
+			if json.Unmarshal(lines[i], &e) == nil && e.UUID != "" {
+				return e.UUID, nil
+			}
+		}
+		if off == 0 {
+			return "", nil
 		}
 	}
-	return "", nil
 }
 
 // healTail ends a torn last line with a newline so new lines start clean.

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -137,4 +138,62 @@ func TestListAndEstimate(t *testing.T) {
 	_, err = s.Read("nope")
 	require.NoError(t, err)
 	require.False(t, errors.Is(err, ErrBadID))
+}
+
+func TestParentChainSurvivesLongLinesAndLocksAreReleased(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	require.NoError(t, err)
+	huge := strings.Repeat("h", 300*1024) // longer than the tail window
+	first, err := s.Append("big", NewText("user", "start", "human"), NewText("assistant", huge, "openai"))
+	require.NoError(t, err)
+	next, err := s.Append("big", NewText("user", "after", "human"))
+	require.NoError(t, err)
+	require.Equal(t, first[1].UUID, *next[0].ParentUUID, "the last uuid is found behind a line longer than the window")
+	s.mu.Lock()
+	require.Empty(t, s.locks, "unused session locks are dropped")
+	s.mu.Unlock()
+}
+
+func TestChatItemsAndTextHistoryShapes(t *testing.T) {
+	entries := []Entry{
+		NewText("user", "hi", "human"),
+		NewBlocks("assistant", []Block{{Type: "text", Text: "checking"}, {Type: "tool_use", ID: "a", Name: "mcp__alice__getQuote", Input: json.RawMessage(`{"aliceId":"x"}`)}}, "claude-cli"),
+		NewBlocks("user", []Block{{Type: "tool_result", ToolUseID: "a", Content: strings.Repeat("9", 300), IsError: true}}, "claude-cli"),
+		NewBlocks("assistant", []Block{{Type: "text", Text: "done"}, {Type: "image", URL: "/m/x.png"}}, "claude-cli"),
+	}
+	items := ToChatItems(entries)
+	require.Len(t, items, 4)
+	require.Equal(t, "getQuote", items[2].Tool)
+	require.True(t, items[2].IsError)
+	require.Len(t, items[2].Output, 300)
+	hist := ToTextHistory(entries, true)
+	require.Len(t, hist, 4)
+	require.Equal(t, "checking\n[Tool: mcp__alice__getQuote {\"aliceId\":\"x\"}]", hist[1].Text)
+	require.Equal(t, "[Result: "+strings.Repeat("9", 200)+"…]", hist[2].Text, "results are cut to 200 characters")
+	require.Equal(t, "done\n[Image]", hist[3].Text)
+	require.Len(t, ToTextHistory(entries, false), 3, "without tools the result-only entry disappears")
+}
+
+func TestLockContextGivesUpWhenCancelled(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	require.NoError(t, err)
+	unlock := s.Lock("a")
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := s.LockContext(ctx, "a")
+		errc <- err
+	}()
+	cancel()
+	require.ErrorIs(t, <-errc, context.Canceled)
+	other, err := s.LockContext(context.Background(), "b")
+	require.NoError(t, err, "other sessions are independent")
+	other()
+	unlock()
+	again, err := s.LockContext(context.Background(), "a")
+	require.NoError(t, err)
+	again()
+	s.mu.Lock()
+	require.Empty(t, s.locks)
+	s.mu.Unlock()
 }

@@ -56,7 +56,11 @@ step "portfolio: approve the pending commit"
 keys M-3
 wait_for "Pending approval"
 keys a
-sleep 0.8          # the confirmation ignores keys for 500 ms after opening
+wait_for "Approve and execute these orders?"
+keys y             # a stray key right after opening must not approve
+sleep 0.2
+screen | grep -qF "Approve and execute these orders?" || { echo "e2e: a stray key approved the order"; screen; exit 1; }
+sleep 0.8          # the confirmation ignores keys until input is quiet for 500 ms
 keys y
 wait_for "AAPL      long"
 wait_for "Trading log"

@@ -1,0 +1,48 @@
+package connector
+
+import (
+	"context"
+
+	"alice/core/pubsub"
+)
+
+// Broadcast is an in-process connector that publishes notifications on a
+// broker; the TUI subscribes to it and shows them.
+type Broadcast struct {
+	channel string
+	bus     *pubsub.Broker[Notification]
+}
+
+// NewBroadcast builds a broker-backed connector for channel (e.g. "tui").
+func NewBroadcast(channel string, bus *pubsub.Broker[Notification]) *Broadcast {
+	return &Broadcast{channel: channel, bus: bus}
+}
+
+// Channel implements Connector.
+func (b *Broadcast) Channel() string { return b.channel }
+
+// Capabilities implements Connector: the TUI shows Markdown at once.
+func (b *Broadcast) Capabilities() Capabilities { return Capabilities{Push: true, Markdown: true} }
+
+// Send publishes with must-deliver semantics: a person should see it.
+func (b *Broadcast) Send(_ context.Context, n Notification) error {
+	b.bus.PublishMustDeliver(n)
+	return nil
+}
+
+// Queue is a connector that keeps notifications in the store only (the
+// Ask connector: callers pull, Alice cannot push to them). The Ask server
+// calls Center.Touch("mcp-ask", sessionID) on every ask.
+type Queue struct{ channel string }
+
+// NewQueue builds a store-only connector.
+func NewQueue(channel string) Queue { return Queue{channel} }
+
+// Channel implements Connector.
+func (q Queue) Channel() string { return q.channel }
+
+// Capabilities implements Connector: nothing is pushed.
+func (q Queue) Capabilities() Capabilities { return Capabilities{} }
+
+// Send is a no-op: Notify already stored the notification.
+func (q Queue) Send(context.Context, Notification) error { return nil }

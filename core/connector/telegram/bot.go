@@ -1,0 +1,362 @@
+// Package telegram is the Telegram connector: a Bot API long-polling bot
+// that lets allow-listed chats talk to Alice (session telegram/<chatId>),
+// run a few commands (/status, /compact, /heartbeat, /trading) and receive
+// notifications when Telegram was the last channel the user used.
+package telegram
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"alice/config"
+	"alice/core/connector"
+	"alice/core/eventlog"
+)
+
+// Channel is the connector's channel name.
+const Channel = "telegram"
+
+// Asker runs one user message through the agent on a session.
+type Asker interface {
+	AskWithSession(ctx context.Context, prompt, sessionID string) (string, error)
+}
+
+// Toucher records the channel the user last interacted through
+// (connector.Center).
+type Toucher interface {
+	Touch(channel, to string)
+}
+
+// Commands backs the slash commands that are not conversations.
+type Commands interface {
+	Status(ctx context.Context) (string, error)
+	Compact(ctx context.Context, sessionID string) (string, error)
+	SetHeartbeat(enabled bool) error
+}
+
+// PendingCommit is a trading commit waiting for a human push approval.
+type PendingCommit struct {
+	Account    string
+	Label      string
+	Hash       string
+	Message    string
+	Operations []string
+}
+
+// Approvals lists and decides pending trading commits. A person tapping a
+// trading:push button in an allow-listed chat IS the approval.
+type Approvals interface {
+	Pending(ctx context.Context) ([]PendingCommit, error)
+	Approve(ctx context.Context, account string) (string, error)
+	Reject(ctx context.Context, account string) (string, error)
+}
+
+// EventLog records message.received / message.sent.
+type EventLog interface {
+	Append(typ string, payload any) (eventlog.Entry, error)
+}
+
+// Options wires a Bot. Agent and Center are required; Commands, Approvals
+// and Events are optional (the matching commands then say so).
+type Options struct {
+	Config    config.Telegram
+	Token     string // see ResolveToken
+	Agent     Asker
+	Center    Toucher
+	Commands  Commands
+	Approvals Approvals
+	Events    EventLog
+	HTTP      *http.Client
+	Logger    *slog.Logger
+	// PollTimeout is getUpdates' long-poll timeout (default 25 s).
+	PollTimeout time.Duration
+	// IdleDelay is the least time between two polls that returned nothing,
+	// so a server that does not long-poll (an emulator) is not hammered.
+	IdleDelay time.Duration
+}
+
+// Bot is the Telegram connector. It implements connector.Connector.
+type Bot struct {
+	o       Options
+	api     *client
+	allowed []int64
+	log     *slog.Logger
+
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	chats  map[int64]*sync.Mutex // serialises agent turns per chat
+	offset int64
+}
+
+// ResolveToken returns the bot token from botToken or the botTokenEnv
+// variable, with a clear error naming the key when neither is set.
+func ResolveToken(c config.Telegram) (string, error) {
+	if c.BotToken != "" {
+		return c.BotToken, nil
+	}
+	if c.BotTokenEnv != "" {
+		if v := strings.TrimSpace(os.Getenv(c.BotTokenEnv)); v != "" {
+			return v, nil
+		}
+		return "", fmt.Errorf("telegram.botTokenEnv: environment variable %s is empty", c.BotTokenEnv)
+	}
+	return "", errors.New("telegram.botToken: set botToken or botTokenEnv")
+}
+
+// New builds the bot; nothing talks to Telegram until Start.
+func New(o Options) (*Bot, error) {
+	if o.Token == "" {
+		return nil, errors.New("telegram: empty bot token")
+	}
+	if o.Agent == nil || o.Center == nil {
+		return nil, errors.New("telegram: Agent and Center are required")
+	}
+	if o.HTTP == nil {
+		o.HTTP = &http.Client{}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.PollTimeout <= 0 {
+		o.PollTimeout = 25 * time.Second
+	}
+	if o.IdleDelay <= 0 {
+		o.IdleDelay = time.Second
+	}
+	base := o.Config.APIBaseURL
+	if base == "" {
+		base = "https://api.telegram.org"
+	}
+	return &Bot{
+		o:       o,
+		api:     &client{base: base, token: o.Token, http: o.HTTP},
+		allowed: slices.Clone(o.Config.ChatIDs),
+		log:     o.Logger,
+		chats:   map[int64]*sync.Mutex{},
+	}, nil
+}
+
+// Channel implements connector.Connector.
+func (b *Bot) Channel() string { return Channel }
+
+// Capabilities implements connector.Connector.
+func (b *Bot) Capabilities() connector.Capabilities { return connector.Capabilities{Push: true} }
+
+// Send delivers a notification to the chat the user last wrote from, or
+// the first allow-listed chat. It never writes to a chat off the list.
+func (b *Bot) Send(ctx context.Context, n connector.Notification) error {
+	chat, ok := int64(0), false
+	if id, err := strconv.ParseInt(n.To, 10, 64); err == nil && b.isAllowed(id) {
+		chat, ok = id, true
+	} else if len(b.allowed) > 0 {
+		chat, ok = b.allowed[0], true
+	}
+	if !ok {
+		return errors.New("telegram: no allow-listed chat to deliver to (connectors.json telegram.chatIds)")
+	}
+	return b.reply(ctx, chat, n.Text, nil)
+}
+
+// Start checks the token with getMe and starts polling until ctx ends or
+// Close is called.
+func (b *Bot) Start(ctx context.Context) error {
+	me, err := b.api.getMe(ctx)
+	if err != nil {
+		return fmt.Errorf("telegram: checking the bot token: %w", err)
+	}
+	if len(b.allowed) == 0 {
+		b.log.Warn("Telegram allow list is empty: every message will be ignored", "bot", me.Username)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	b.mu.Lock()
+	b.cancel = cancel
+	b.mu.Unlock()
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		b.poll(ctx)
+	}()
+	b.log.Info("Telegram bot polling", "bot", me.Username)
+	return nil
+}
+
+// Close stops polling and waits for in-flight handlers.
+func (b *Bot) Close() error {
+	b.mu.Lock()
+	cancel := b.cancel
+	b.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	b.wg.Wait()
+	return nil
+}
+
+// poll long-polls getUpdates, advancing the offset past every update seen
+// so nothing is processed twice, and backs off on errors.
+func (b *Bot) poll(ctx context.Context) {
+	backoff := time.Second
+	for ctx.Err() == nil {
+		start := time.Now()
+		ups, err := b.api.getUpdates(ctx, b.nextOffset(), b.o.PollTimeout)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			wait := backoff
+			var ae *APIError
+			if errors.As(err, &ae) && ae.RetryAfter > 0 {
+				wait = time.Duration(ae.RetryAfter) * time.Second
+			}
+			b.log.Warn("Telegram getUpdates failed", "err", err, "retryIn", wait)
+			if !sleep(ctx, wait) {
+				return
+			}
+			backoff = min(backoff*2, 30*time.Second)
+			continue
+		}
+		backoff = time.Second
+		handled := 0
+		for _, u := range ups {
+			if !b.advance(u.UpdateID) {
+				continue // a server ignoring offset re-sent it
+			}
+			handled++
+			b.handle(ctx, u)
+		}
+		if handled == 0 && time.Since(start) < b.o.IdleDelay {
+			if !sleep(ctx, b.o.IdleDelay-time.Since(start)) {
+				return
+			}
+		}
+	}
+}
+
+func (b *Bot) nextOffset() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.offset
+}
+
+// advance records an update id; false if it was already seen.
+func (b *Bot) advance(id int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if id < b.offset {
+		return false
+	}
+	b.offset = id + 1
+	return true
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func (b *Bot) isAllowed(chat int64) bool { return slices.Contains(b.allowed, chat) }
+
+// handle dispatches one update. Commands and button taps run inline;
+// conversations run on their own goroutine (one at a time per chat) so a
+// long agent turn does not stop /trading approvals.
+func (b *Bot) handle(ctx context.Context, u Update) {
+	switch {
+	case u.CallbackQuery != nil:
+		b.onCallback(ctx, u.CallbackQuery)
+	case u.Message != nil && strings.TrimSpace(u.Message.Text) != "":
+		m := u.Message
+		if !b.isAllowed(m.Chat.ID) {
+			b.log.Warn("Ignoring Telegram message from a chat not on the allow list", "chat", m.Chat.ID)
+			return
+		}
+		text := strings.TrimSpace(m.Text)
+		if strings.HasPrefix(text, "/") {
+			b.onCommand(ctx, m.Chat.ID, text)
+			return
+		}
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			b.converse(ctx, m.Chat.ID, text)
+		}()
+	}
+}
+
+func (b *Bot) chatLock(chat int64) *sync.Mutex {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	l, ok := b.chats[chat]
+	if !ok {
+		l = &sync.Mutex{}
+		b.chats[chat] = l
+	}
+	return l
+}
+
+// SessionID is the agent session for a chat.
+func SessionID(chat int64) string { return "telegram/" + strconv.FormatInt(chat, 10) }
+
+func (b *Bot) converse(ctx context.Context, chat int64, text string) {
+	l := b.chatLock(chat)
+	l.Lock()
+	defer l.Unlock()
+	to := strconv.FormatInt(chat, 10)
+	b.o.Center.Touch(Channel, to)
+	b.record("message.received", map[string]any{"channel": Channel, "to": to, "prompt": text})
+	start := time.Now()
+	answer, err := b.o.Agent.AskWithSession(ctx, text, SessionID(chat))
+	if err != nil {
+		if ctx.Err() != nil {
+			return
+		}
+		b.log.Error("Telegram agent turn failed", "chat", chat, "err", err)
+		answer = "Sorry, that failed: " + err.Error()
+	}
+	if strings.TrimSpace(answer) == "" {
+		answer = "(no reply)"
+	}
+	if err := b.reply(ctx, chat, answer, nil); err != nil {
+		b.log.Error("Telegram reply failed", "chat", chat, "err", err)
+		return
+	}
+	b.record("message.sent", map[string]any{"channel": Channel, "to": to, "prompt": text, "reply": answer, "durationMs": time.Since(start).Milliseconds()})
+}
+
+func (b *Bot) reply(ctx context.Context, chat int64, text string, kb *InlineKeyboard) error {
+	parts := splitMessage(text)
+	for i, p := range parts {
+		var k *InlineKeyboard
+		if i == len(parts)-1 {
+			k = kb // buttons go under the last chunk
+		}
+		if _, err := b.api.sendMessage(ctx, chat, p, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *Bot) record(typ string, payload map[string]any) {
+	if b.o.Events == nil {
+		return
+	}
+	if _, err := b.o.Events.Append(typ, payload); err != nil {
+		b.log.Warn("Recording Telegram event failed", "type", typ, "err", err)
+	}
+}

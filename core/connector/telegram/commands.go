@@ -1,0 +1,185 @@
+package telegram
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+const helpText = `Alice on Telegram. Write anything to talk to her.
+/status – what Alice is up to
+/compact – compact this chat's session
+/heartbeat on|off – turn the heartbeat on or off
+/trading – pending trading commits, with push/reject buttons`
+
+// onCommand runs a slash command from an allow-listed chat.
+func (b *Bot) onCommand(ctx context.Context, chat int64, text string) {
+	fields := strings.Fields(text)
+	cmd := strings.ToLower(fields[0])
+	if at := strings.IndexByte(cmd, '@'); at > 0 {
+		cmd = cmd[:at] // /status@AliceBot in group chats
+	}
+	args := fields[1:]
+	b.o.Center.Touch(Channel, strconv.FormatInt(chat, 10))
+	var (
+		out string
+		kb  *InlineKeyboard
+		err error
+	)
+	switch cmd {
+	case "/start", "/help":
+		out = helpText
+	case "/status":
+		if b.o.Commands == nil {
+			out = "Status is not available."
+		} else {
+			out, err = b.o.Commands.Status(ctx)
+		}
+	case "/compact":
+		if b.o.Commands == nil {
+			out = "Compaction is not available."
+			break
+		}
+		// Compaction calls the model: run it off the poll loop, after any
+		// conversation turn on this chat's session.
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			l := b.chatLock(chat)
+			l.Lock()
+			defer l.Unlock()
+			msg, err := b.o.Commands.Compact(ctx, SessionID(chat))
+			if err != nil {
+				msg = "Failed: " + err.Error()
+			}
+			if err := b.reply(ctx, chat, msg, nil); err != nil {
+				b.log.Error("Telegram command reply failed", "command", cmd, "err", err)
+			}
+		}()
+		return
+	case "/heartbeat":
+		out, kb, err = b.heartbeatCommand(args)
+	case "/trading":
+		out, kb, err = b.tradingPanel(ctx, chat)
+	default:
+		out = "Unknown command " + cmd + ".\n" + helpText
+	}
+	if err != nil {
+		out = "Failed: " + err.Error()
+	}
+	if out == "" {
+		return // the command already replied (per-commit panels)
+	}
+	if err := b.reply(ctx, chat, out, kb); err != nil {
+		b.log.Error("Telegram command reply failed", "command", cmd, "err", err)
+	}
+}
+
+func (b *Bot) heartbeatCommand(args []string) (string, *InlineKeyboard, error) {
+	if b.o.Commands == nil {
+		return "The heartbeat is not available.", nil, nil
+	}
+	if len(args) == 0 {
+		return "Heartbeat:", &InlineKeyboard{InlineKeyboard: [][]InlineButton{{
+			{Text: "On", CallbackData: "heartbeat:on"}, {Text: "Off", CallbackData: "heartbeat:off"},
+		}}}, nil
+	}
+	return b.setHeartbeat(args[0])
+}
+
+func (b *Bot) setHeartbeat(arg string) (string, *InlineKeyboard, error) {
+	switch strings.ToLower(arg) {
+	case "on":
+		return "Heartbeat enabled.", nil, b.o.Commands.SetHeartbeat(true)
+	case "off":
+		return "Heartbeat disabled.", nil, b.o.Commands.SetHeartbeat(false)
+	}
+	return "Usage: /heartbeat on|off", nil, nil
+}
+
+// tradingPanel sends one message per pending commit with push/reject
+// buttons; it returns text only when there is nothing to show.
+func (b *Bot) tradingPanel(ctx context.Context, chat int64) (string, *InlineKeyboard, error) {
+	if b.o.Approvals == nil {
+		return "Trading approvals are not available.", nil, nil
+	}
+	pending, err := b.o.Approvals.Pending(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(pending) == 0 {
+		return "No commits are waiting for approval.", nil, nil
+	}
+	for _, p := range pending {
+		var sb strings.Builder
+		name := p.Account
+		if p.Label != "" {
+			name = p.Label + " (" + p.Account + ")"
+		}
+		fmt.Fprintf(&sb, "%s – commit %s\n%s", name, p.Hash, p.Message)
+		for _, op := range p.Operations {
+			sb.WriteString("\n• " + op)
+		}
+		kb := &InlineKeyboard{InlineKeyboard: [][]InlineButton{{
+			{Text: "Push", CallbackData: "trading:push:" + p.Account},
+			{Text: "Reject", CallbackData: "trading:reject:" + p.Account},
+		}}}
+		if err := b.reply(ctx, chat, sb.String(), kb); err != nil {
+			return "", nil, err
+		}
+	}
+	return "", nil, nil
+}
+
+// onCallback handles an inline button tap. Only taps in allow-listed
+// chats act: for trading:push that tap is the human approval.
+func (b *Bot) onCallback(ctx context.Context, q *CallbackQuery) {
+	chat := q.From.ID
+	if q.Message != nil {
+		chat = q.Message.Chat.ID
+	}
+	if !b.isAllowed(chat) {
+		b.log.Warn("Ignoring Telegram button from a chat not on the allow list", "chat", chat)
+		_ = b.api.answerCallbackQuery(ctx, q.ID, "Not allowed.")
+		return
+	}
+	b.o.Center.Touch(Channel, strconv.FormatInt(chat, 10))
+	out, ack := b.runCallback(ctx, q.Data)
+	if err := b.api.answerCallbackQuery(ctx, q.ID, ack); err != nil {
+		b.log.Warn("answerCallbackQuery failed", "err", err)
+	}
+	if err := b.reply(ctx, chat, out, nil); err != nil {
+		b.log.Error("Telegram button reply failed", "err", err)
+	}
+}
+
+func (b *Bot) runCallback(ctx context.Context, data string) (reply, ack string) {
+	parts := strings.SplitN(data, ":", 3)
+	switch {
+	case len(parts) == 2 && parts[0] == "heartbeat" && b.o.Commands != nil:
+		out, _, err := b.setHeartbeat(parts[1])
+		if err != nil {
+			return "Failed: " + err.Error(), "Failed"
+		}
+		return out, "OK"
+	case len(parts) == 3 && parts[0] == "trading" && b.o.Approvals != nil && parts[2] != "":
+		var (
+			out string
+			err error
+		)
+		switch parts[1] {
+		case "push":
+			out, err = b.o.Approvals.Approve(ctx, parts[2])
+		case "reject":
+			out, err = b.o.Approvals.Reject(ctx, parts[2])
+		default:
+			return "Unknown action " + parts[1] + ".", "Unknown"
+		}
+		if err != nil {
+			return "Failed: " + err.Error(), "Failed"
+		}
+		return out, "Done"
+	}
+	return "That button is no longer valid.", "Unknown"
+}
