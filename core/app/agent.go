@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"alice/core/agent"
@@ -15,24 +14,11 @@ import (
 )
 
 // persona is the system prompt and the persona composed into workspace
-// CLAUDE.md files: <data>/brain/persona.md when the user wrote one.
+// CLAUDE.md files: <data>/brain/persona.md when the user wrote one, else
+// the built-in persona; re-read on every call.
 func (a *App) persona() string {
-	if b, err := os.ReadFile(a.Opts.Paths.DataPath("brain", "persona.md")); err == nil && len(b) > 0 {
-		return string(b)
-	}
-	return defaultPersona
+	return agent.PersonaFile(a.Opts.Paths.DataPath("brain", "persona.md"))()
 }
-
-const defaultPersona = `# Alice
-
-You are Alice, a careful trading agent working from the user's terminal.
-Use your tools to look before you act: check the portfolio, quotes and
-indicators, then explain your reasoning briefly.
-
-Orders follow stage → commit → push. You may stage and commit; a push
-needs the user's approval in alice's Portfolio pane unless the account is set
-to auto-approve. Never claim an order executed until a push result says so.
-Money values are decimal strings; quote them exactly.`
 
 // buildAgent creates sessions, the provider router, the AgentCenter, the
 // agent's own tools and the Ask connector.
