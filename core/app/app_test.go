@@ -180,4 +180,31 @@ func TestAppEndToEnd(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no notification")
 	}
+
+	// An agent (here an MCP client) stages, commits and asks to push: the
+	// push waits for a person, and the user is told on their channel.
+	for _, step := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"placeOrder", map[string]any{"source": "sim-paper", "aliceId": "sim-paper|AAPL", "action": "BUY", "orderType": "MKT", "totalQuantity": "3"}},
+		{"tradingCommit", map[string]any{"source": "sim-paper", "message": "buy 3 AAPL"}},
+		{"tradingPush", map[string]any{"source": "sim-paper"}},
+	} {
+		out, isErr := callText(t, main, step.tool, step.args)
+		require.False(t, isErr, "%s: %s", step.tool, out)
+		if step.tool == "tradingPush" {
+			require.Contains(t, out, "approval")
+		}
+	}
+	select {
+	case n := <-notes:
+		require.Contains(t, n.Text, "waiting for your approval on sim-paper")
+	case <-time.After(10 * time.Second):
+		t.Fatal("no approval notice")
+	}
+	require.Len(t, a.Trading.Pending(), 1, "nothing executes without a person")
+	res, err := a.Trading.Push(ctx, "sim-paper")
+	require.NoError(t, err)
+	require.Len(t, res.Submitted, 1)
 }

@@ -34,17 +34,40 @@ func (a *App) buildScheduling() error {
 	a.Cron = eng
 	schedule.RegisterTools(a.Tools, eng)
 	a.heartbeat = schedule.NewHeartbeat(o.Store, a.worker, a.Events, log)
-	a.MCP.Handle("POST /api/events/ingest", schedule.NewWebhook(o.Store, a.Events, func(ctx context.Context, r schedule.Request) {
-		a.worker.Run(ctx, r)
-	}))
+	connector.RegisterTools(a.Tools, conns)
+	// Accepted webhook requests are recorded in the event log; the worker's
+	// listener runs them (exactly once).
+	a.MCP.Handle("/api/events/ingest", schedule.NewWebhook(o.Store, a.Events, nil))
 	return nil
 }
 
 // startScheduling starts the cron and heartbeat loops.
 func (a *App) startScheduling(ctx context.Context) error {
-	a.goLoop("cron", func() { a.Cron.Run(ctx) })
+	a.worker.Start(ctx, a.Events)
+	a.onClose("agent work", func(context.Context) error { return a.worker.Close() })
+	a.Cron.Start(ctx)
+	a.onClose("cron", func(context.Context) error { return a.Cron.Close() })
 	a.goLoop("heartbeat", func() { a.heartbeat.Run(ctx) })
+	a.goLoop("approval notices", func() { a.forwardApprovals(ctx) })
+	a.startTelegram(ctx)
 	return nil
+}
+
+// forwardApprovals tells the user, on their last-used channel, when a
+// commit waits for approval (so a Telegram user can approve with /trading).
+func (a *App) forwardApprovals(ctx context.Context) {
+	for ev := range a.Trading.Subscribe(ctx) {
+		if ev.Type != "trade.approval-requested" {
+			continue
+		}
+		text := "A trading commit is waiting for your approval"
+		if ev.AccountID != "" {
+			text += " on " + ev.AccountID
+		}
+		if _, err := a.Connectors.Notify(ctx, text+" (Portfolio pane, or /trading in Telegram).", "important", "trading"); err != nil {
+			a.Log.Warn("Approval notice not delivered", "err", err)
+		}
+	}
 }
 
 // scheduleAgent adapts the AgentCenter for scheduled work.

@@ -15,7 +15,6 @@ import (
 
 	"alice/core/app"
 	"alice/core/inbox"
-	"alice/trading/git"
 	"alice/tui"
 	"alice/workspace"
 )
@@ -194,35 +193,11 @@ func (c *Core) Pending() ([]tui.PendingCommit, error) {
 	for _, p := range c.a.Trading.Pending() {
 		pc := tui.PendingCommit{Account: p.AccountID, Hash: p.Hash, Message: p.Message}
 		for _, op := range p.Operations {
-			pc.Operations = append(pc.Operations, describeOp(op))
+			pc.Operations = append(pc.Operations, op.Describe())
 		}
 		out = append(out, pc)
 	}
 	return out, nil
-}
-
-func describeOp(op git.Operation) string {
-	switch {
-	case op.Order != nil && op.Contract != nil:
-		o := op.Order
-		qty := o.TotalQuantity.String()
-		if o.TotalQuantity.IsZero() && !o.CashQty.IsZero() {
-			qty = "$" + o.CashQty.String()
-		}
-		s := fmt.Sprintf("%s %s %s %s", op.Action, o.Action, qty, op.Contract.Symbol)
-		if !o.LmtPrice.IsZero() {
-			s += " @" + o.LmtPrice.String()
-		}
-		return s + " (" + string(o.OrderType) + ")"
-	case op.Contract != nil:
-		q := "all"
-		if !op.Quantity.IsZero() {
-			q = op.Quantity.String()
-		}
-		return fmt.Sprintf("%s %s %s", op.Action, op.Contract.Symbol, q)
-	default:
-		return fmt.Sprintf("%s %s", op.Action, op.OrderID)
-	}
 }
 
 func (c *Core) Approve(ctx context.Context, account string) (string, error) {

@@ -1,0 +1,113 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"alice/config"
+	"alice/core/agent"
+	"alice/core/connector"
+	"alice/core/connector/telegram"
+)
+
+// startTelegram starts the bot when connectors.json enables it. A bad token
+// is a start-up problem shown in the UI, not a crash: the rest of alice
+// works without Telegram.
+func (a *App) startTelegram(ctx context.Context) {
+	cfg, err := a.Opts.Store.Connectors()
+	if err != nil || !cfg.Telegram.Enabled {
+		return
+	}
+	tok, err := telegram.ResolveToken(cfg.Telegram)
+	if err != nil {
+		a.reportStartupProblem(fmt.Errorf("telegram: %w", err))
+		return
+	}
+	bot, err := telegram.New(telegram.Options{Config: cfg.Telegram, Token: tok, Agent: telegramAgent{a}, Center: a.Connectors,
+		Commands: telegramCommands{a}, Approvals: telegramApprovals{a}, Events: a.Events, Logger: a.Log.With("component", "telegram")})
+	if err != nil {
+		a.reportStartupProblem(fmt.Errorf("telegram: %w", err))
+		return
+	}
+	a.Connectors.Register(bot)
+	if err := bot.Start(ctx); err != nil {
+		a.reportStartupProblem(fmt.Errorf("telegram (check botToken in %s): %w", a.Opts.Store.Path(config.ConnectorsFile), err))
+		return
+	}
+	a.onClose("telegram", func(context.Context) error { return bot.Close() })
+}
+
+type telegramAgent struct{ a *App }
+
+func (t telegramAgent) AskWithSession(ctx context.Context, prompt, sessionID string) (string, error) {
+	s, err := t.a.Agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: "telegram",
+		Preamble: "You are operating via Telegram (session: " + sessionID + "). Keep replies short and plain."})
+	if err != nil {
+		return "", err
+	}
+	res, err := s.Wait()
+	return res.Text, err
+}
+
+type telegramCommands struct{ a *App }
+
+func (t telegramCommands) Status(ctx context.Context) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "AI: %s\n", t.a.ProviderLabel("telegram"))
+	for _, l := range t.a.Listeners() {
+		fmt.Fprintf(&b, "%s: %s\n", l.Name, l.URL)
+	}
+	for _, s := range t.a.Trading.Accounts() {
+		line := fmt.Sprintf("%s (%s): %s", s.ID, s.Preset, s.Health)
+		if info, err := t.a.Trading.Account(ctx, s.ID); err == nil {
+			line += fmt.Sprintf(" · net liq %s · unrealized %s", info.NetLiquidation.StringFixed(2), info.UnrealizedPnL.StringFixed(2))
+		}
+		b.WriteString(line + "\n")
+	}
+	if n := len(t.a.Trading.Pending()); n > 0 {
+		fmt.Fprintf(&b, "%d commit(s) waiting for approval: /trading\n", n)
+	}
+	return b.String(), nil
+}
+
+func (t telegramCommands) Compact(ctx context.Context, sessionID string) (string, error) {
+	if err := t.a.Agent.Compact(ctx, sessionID); err != nil {
+		return "", err
+	}
+	return "Session compacted.", nil
+}
+
+func (t telegramCommands) SetHeartbeat(enabled bool) error { return t.a.heartbeat.SetEnabled(enabled) }
+
+type telegramApprovals struct{ a *App }
+
+func (t telegramApprovals) Pending(context.Context) ([]telegram.PendingCommit, error) {
+	var out []telegram.PendingCommit
+	for _, p := range t.a.Trading.Pending() {
+		pc := telegram.PendingCommit{Account: p.AccountID, Label: p.Label, Hash: p.Hash, Message: p.Message}
+		for _, op := range p.Operations {
+			pc.Operations = append(pc.Operations, op.Describe())
+		}
+		out = append(out, pc)
+	}
+	return out, nil
+}
+
+func (t telegramApprovals) Approve(ctx context.Context, account string) (string, error) {
+	res, err := t.a.Trading.Push(ctx, account)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Pushed %s: %d submitted, %d rejected.", res.Hash, len(res.Submitted), len(res.Rejected)), nil
+}
+
+func (t telegramApprovals) Reject(ctx context.Context, account string) (string, error) {
+	c, err := t.a.Trading.Reject(ctx, account, "rejected via Telegram")
+	if err != nil {
+		return "", err
+	}
+	return "Rejected " + c.Hash + ".", nil
+}
+
+var _ connector.Connector = (*telegram.Bot)(nil)
