@@ -234,10 +234,18 @@ func (c *Core) EquityCurve(account string) ([]tui.EquityPoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.EquityPoint, 0, len(pts))
+	out := make([]tui.EquityPoint, 0, len(pts)+1)
 	for _, p := range pts {
 		f, _ := p.Equity.Float64()
 		out = append(out, tui.EquityPoint{Time: p.Time, Equity: f})
+	}
+	// End the curve at the live value so it moves between snapshots (and
+	// shows from the first snapshot on).
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if info, err := c.a.Trading.Account(ctx, account); err == nil && len(out) > 0 {
+		f, _ := info.NetLiquidation.Float64()
+		out = append(out, tui.EquityPoint{Time: time.Now(), Equity: f})
 	}
 	return out, nil
 }

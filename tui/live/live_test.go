@@ -1,0 +1,142 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/require"
+
+	"alice/config"
+	"alice/core/app"
+	"alice/core/inbox"
+	"alice/tui"
+)
+
+// startApp runs a real core on a temp home (free ports, no provider).
+func startApp(t *testing.T) *app.App {
+	home := t.TempDir()
+	paths, err := config.ResolvePaths(home)
+	require.NoError(t, err)
+	require.NoError(t, paths.Ensure())
+	for name, body := range map[string]string{
+		config.MCPFile:        `{"port":0}`,
+		config.ConnectorsFile: `{"mcpAsk":{"enabled":false}}`,
+		config.NewsFile:       `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`,
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
+	}
+	store := config.NewStore(paths.Config)
+	require.NoError(t, store.CheckAll())
+	a, err := app.New(app.Options{Paths: paths, Store: store, Version: "test"})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	require.NoError(t, a.Start(ctx))
+	t.Cleanup(func() {
+		cancel()
+		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
+		defer c2()
+		require.NoError(t, a.Shutdown(sctx))
+	})
+	return a
+}
+
+func TestPortfolioApprovalThroughTheAdapter(t *testing.T) {
+	a := startApp(t)
+	c := New(a)
+	st := c.Status()
+	require.True(t, strings.HasPrefix(st.MainMCP, "http://127.0.0.1:"))
+	require.Equal(t, "not configured", st.Provider)
+
+	accts, err := c.Accounts()
+	require.NoError(t, err)
+	require.Len(t, accts, 1)
+	require.Equal(t, "100000.00", accts[0].NetLiq.StringFixed(2))
+
+	ctx := context.Background()
+	events := c.Events(ctx)
+	for _, call := range []struct{ tool, args string }{
+		{"placeOrder", `{"source":"sim-paper","aliceId":"sim-paper|MSFT","action":"BUY","orderType":"MKT","totalQuantity":"2"}`},
+		{"tradingCommit", `{"source":"sim-paper","message":"buy MSFT"}`},
+		{"tradingPush", `{"source":"sim-paper"}`},
+	} {
+		_, err := a.Tools.Call(ctx, call.tool, json.RawMessage(call.args))
+		require.NoError(t, err, call.tool)
+	}
+	require.Eventually(t, func() bool {
+		select {
+		case ev := <-events:
+			e, ok := ev.(tui.TradingChangedEvent)
+			return ok && e.ApprovalRequested
+		default:
+			return false
+		}
+	}, 5*time.Second, 10*time.Millisecond, "the UI hears about the approval request")
+	pending, err := c.Pending()
+	require.NoError(t, err)
+	require.Len(t, pending, 1)
+	require.Equal(t, []string{"placeOrder BUY 2 MSFT (MKT)"}, pending[0].Operations)
+	msg, err := c.Approve(ctx, "sim-paper")
+	require.NoError(t, err)
+	require.Contains(t, msg, "1 submitted")
+	pos, err := c.Positions("sim-paper")
+	require.NoError(t, err)
+	require.Len(t, pos, 1)
+	require.Equal(t, "MSFT", pos[0].Symbol)
+	log, err := c.TradingLog("sim-paper", 5)
+	require.NoError(t, err)
+	require.Equal(t, "buy MSFT", log[0].Message)
+	curve, err := c.EquityCurve("sim-paper")
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(curve), 2, "post-push snapshot plus the live value")
+}
+
+func TestWorkspaceTerminalAndInboxThroughTheAdapter(t *testing.T) {
+	// A plain shell: the host's ~/.bashrc is none of this test's business.
+	t.Setenv("SHELL", "/bin/sh")
+	a := startApp(t)
+	c := New(a)
+	ctx := context.Background()
+	require.Contains(t, c.Templates(), "shell-only")
+	ws, err := c.CreateWorkspace(ctx, "live-test", "shell-only")
+	require.NoError(t, err)
+	term, err := c.StartSession(ws.ID, "shell")
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return strings.HasPrefix(term.State(), "running") }, 10*time.Second, 10*time.Millisecond)
+	term.Resize(80, 20)
+	for _, r := range "echo adapter-ok" {
+		term.SendKey(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	term.SendKey(tea.KeyPressMsg{Code: tea.KeyEnter})
+	require.Eventually(t, func() bool { return strings.Count(term.Render(), "adapter-ok") >= 2 }, 10*time.Second, 20*time.Millisecond, "state %s screen: %q", term.State(), term.Render())
+	require.Len(t, c.Terminals(ws.ID), 1)
+	list, err := c.Workspaces()
+	require.NoError(t, err)
+	require.Contains(t, list[0].Sessions[0], "running")
+	files, err := c.Files(ws.ID, ".")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	gs, err := c.GitSummary(ws.ID)
+	require.NoError(t, err)
+	require.Contains(t, gs, "live-test")
+
+	_, err = a.Inbox.Append(inbox.Entry{WorkspaceID: ws.ID, Comments: "see README", Docs: []inbox.Doc{{Path: "README.md"}, {Path: "missing.md"}}})
+	require.NoError(t, err)
+	entries, err := c.Inbox(10)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	require.Equal(t, "live-test", entries[0].Workspace)
+	docs, err := c.RenderInbox(entries[0].ID, 80)
+	require.NoError(t, err)
+	require.Len(t, docs, 2)
+	require.Empty(t, docs[0].Tombstone)
+	require.Contains(t, docs[1].Tombstone, "not found")
+	require.NoError(t, c.DeleteInbox(entries[0].ID))
+	entries, _ = c.Inbox(10)
+	require.Empty(t, entries)
+}
