@@ -36,6 +36,10 @@ type Terminal struct {
 
 	outMu sync.Mutex
 	out   io.Writer // the current pty master; nil between processes
+	// pending holds input typed while no process is attached (before the
+	// first spawn, during a respawn), delivered when one attaches, so the
+	// first keystrokes after "start session" are never lost.
+	pending []byte
 
 	changed   chan struct{}
 	stopping  atomic.Bool
@@ -79,6 +83,9 @@ func (t *Terminal) reply() {
 		}
 		t.outMu.Lock()
 		w := t.out
+		if w == nil && n > 0 && len(t.pending)+n <= maxPendingInput {
+			t.pending = append(t.pending, buf[:n]...)
+		}
 		t.outMu.Unlock()
 		if w != nil && n > 0 {
 			_, _ = w.Write(buf[:n])
@@ -89,9 +96,16 @@ func (t *Terminal) reply() {
 // SetOutput points the reply path at a new pty (nil detaches it).
 func (t *Terminal) SetOutput(w io.Writer) {
 	t.outMu.Lock()
+	defer t.outMu.Unlock()
 	t.out = w
-	t.outMu.Unlock()
+	if w != nil && len(t.pending) > 0 {
+		_, _ = w.Write(t.pending)
+		t.pending = nil
+	}
 }
+
+// maxPendingInput bounds input buffered while no process is attached.
+const maxPendingInput = 64 << 10
 
 // Feed writes child output into the emulator and nudges Changed. Upstream
 // panics on some malformed input, so a panic is logged, not fatal.
