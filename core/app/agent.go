@@ -52,7 +52,7 @@ func (a *App) buildAgent() error {
 			Version:  o.Version,
 		})
 	}
-	return a.buildScheduling()
+	return nil
 }
 
 // ProviderLabel describes the provider a channel would use now.

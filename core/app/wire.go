@@ -66,7 +66,10 @@ func (a *App) build() error {
 	a.Workspaces = ws
 	a.onClose("workspaces", func(context.Context) error { return ws.Close() })
 
-	return a.buildAgent()
+	if err := a.buildAgent(); err != nil {
+		return err
+	}
+	return a.buildScheduling()
 }
 
 // start opens listeners and background loops.
