@@ -96,6 +96,12 @@ func (c *chatPane) View() string {
 // scroll offset, newest at the bottom, so 10,000 messages stay cheap.
 func (c *chatPane) transcript(h int) string {
 	if len(c.msgs) == 0 {
+		if c.m.status.Provider == "not configured" {
+			return fitHeight(c.m.st.Warn.Render("No AI provider is configured yet.")+"\n"+
+				c.m.st.Muted.Render("Add a profile to ai-provider.json in alice's config directory (anthropic, openai or an\n"+
+					"OpenAI-compatible server such as Ollama, claude-cli, codex-cli) — or send any message\n"+
+					"to see the exact file path and an example. Trading, inbox and workspaces work without it."), h)
+		}
 		return fitHeight(c.m.st.Muted.Render("No messages yet. Try: \"what's in my portfolio?\" or \"buy 10 AAPL\"."), h)
 	}
 	need := h + c.scroll

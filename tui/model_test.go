@@ -327,3 +327,12 @@ func BenchmarkRender(b *testing.B) {
 		}
 	})
 }
+
+func TestEmptyChatExplainsMissingProvider(t *testing.T) {
+	h := newHarness(t, 100, 30)
+	require.Contains(t, h.screen(), "No messages yet")
+	h.m.status.Provider = "not configured"
+	s := h.screen()
+	require.Contains(t, s, "No AI provider is configured yet.")
+	require.Contains(t, s, "ai-provider.json")
+}
