@@ -5,6 +5,7 @@
 package snapshot
 
 import (
+	"alice/trading"
 	"bufio"
 	"bytes"
 	"encoding/json"
@@ -33,15 +34,8 @@ const (
 	Manual     Trigger = "manual"
 )
 
-// Account is the account part of a snapshot.
-type Account struct {
-	BaseCurrency   string          `json:"baseCurrency"`
-	NetLiquidation decimal.Decimal `json:"netLiquidation"`
-	TotalCashValue decimal.Decimal `json:"totalCashValue"`
-	UnrealizedPnL  decimal.Decimal `json:"unrealizedPnL"`
-	RealizedPnL    decimal.Decimal `json:"realizedPnL"`
-	BuyingPower    decimal.Decimal `json:"buyingPower,omitzero"`
-}
+// Account is the account part of a snapshot: the broker's summary as is.
+type Account = trading.AccountInfo
 
 // Position is one holding in a snapshot.
 type Position struct {

@@ -251,8 +251,7 @@ func (u *UTA) Snapshot(ctx context.Context, trigger snapshot.Trigger) (snapshot.
 	st := u.git.Status()
 	sn := snapshot.Snapshot{AccountID: u.cfg.ID, Timestamp: u.now().UTC(), Trigger: trigger, Health: string(health),
 		HeadCommit: st.Head, PendingCommits: []string{}, Positions: []snapshot.Position{}, OpenOrders: []snapshot.Order{},
-		Account: snapshot.Account{BaseCurrency: acct.BaseCurrency, NetLiquidation: acct.NetLiquidation, TotalCashValue: acct.TotalCashValue,
-			UnrealizedPnL: acct.UnrealizedPnL, RealizedPnL: acct.RealizedPnL, BuyingPower: acct.BuyingPower}}
+		Account: acct}
 	if st.PendingHash != "" {
 		sn.PendingCommits = append(sn.PendingCommits, st.PendingHash)
 	}
