@@ -37,7 +37,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"alice/config"
 	"alice/core"
@@ -335,16 +334,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// clip cuts s to at most n bytes (on a rune boundary) and marks the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+// clip cuts s on a rune boundary (see session.Clip).
+func clip(s string, n int) string { return session.Clip(s, n) }
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

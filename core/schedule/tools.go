@@ -59,32 +59,28 @@ func RegisterTools(reg core.ToolRegistry, e *Engine) {
 		core.Tool{Name: "cronRemove", Group: "cron", Description: "Delete a job.",
 			InputSchema: core.Schema(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`),
 			Handler: func(_ context.Context, args json.RawMessage) (any, error) {
-				var in struct {
-					ID string `json:"id"`
-				}
-				if err := core.DecodeArgs(args, &in); err != nil {
+				id, err := jobID(args)
+				if err != nil {
 					return nil, err
 				}
-				if err := e.Remove(in.ID); err != nil {
+				if err := e.Remove(id); err != nil {
 					return nil, err
 				}
-				return map[string]any{"removed": in.ID}, nil
+				return map[string]any{"removed": id}, nil
 			}},
 		core.Tool{Name: "cronRunNow", Group: "cron", Description: "Fire a job immediately.",
 			InputSchema: core.Schema(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`),
 			Handler: func(_ context.Context, args json.RawMessage) (any, error) {
-				var in struct {
-					ID string `json:"id"`
-				}
-				if err := core.DecodeArgs(args, &in); err != nil {
+				id, err := jobID(args)
+				if err != nil {
 					return nil, err
 				}
 				// Run detached: the job itself calls the agent, and a tool call
 				// from inside an agent turn must not wait on another turn.
-				if err := e.runDetached(in.ID); err != nil {
+				if err := e.runDetached(id); err != nil {
 					return nil, err
 				}
-				return map[string]any{"started": in.ID, "note": "the result is delivered to the user's last-used channel"}, nil
+				return map[string]any{"started": id, "note": "the result is delivered to the user's last-used channel"}, nil
 			}},
 	)
 }
@@ -95,3 +91,14 @@ type toolError string
 func (e toolError) Error() string { return string(e) }
 
 const errMissingSchedule = toolError("schedule is required: {kind:'at',at:ISO} | {kind:'every',every:'30m'} | {kind:'cron',cron:'0 9 * * 1-5'}")
+
+// jobID decodes the {id} argument shared by cronRemove and cronRunNow.
+func jobID(args json.RawMessage) (string, error) {
+	var in struct {
+		ID string `json:"id"`
+	}
+	if err := core.DecodeArgs(args, &in); err != nil {
+		return "", err
+	}
+	return in.ID, nil
+}

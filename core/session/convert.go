@@ -43,11 +43,11 @@ func ToTextHistory(entries []Entry, includeTools bool) []TextMessage {
 				parts = append(parts, b.Text)
 			case "tool_use":
 				if includeTools {
-					parts = append(parts, fmt.Sprintf("[Tool: %s %s]", b.Name, clip(string(b.Input), 200)))
+					parts = append(parts, fmt.Sprintf("[Tool: %s %s]", b.Name, Clip(string(b.Input), 200)))
 				}
 			case "tool_result":
 				if includeTools {
-					parts = append(parts, fmt.Sprintf("[Result: %s]", clip(b.Content, 200)))
+					parts = append(parts, fmt.Sprintf("[Result: %s]", Clip(b.Content, 200)))
 				}
 			case "image":
 				parts = append(parts, "[Image]")
@@ -130,8 +130,9 @@ func EstimateTokens(entries []Entry) int {
 	return int(float64(chars)/3.5 + 0.999)
 }
 
-// clip cuts s to at most n bytes (on a rune boundary) and marks the cut.
-func clip(s string, n int) string {
+// Clip cuts s to at most n bytes (on a rune boundary) and marks the cut
+// with "…". The agent uses it for tool output and logs too.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
