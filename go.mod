@@ -1,4 +1,4 @@
-module alice
+module github.com/alice-trading/alice
 
 go 1.26.8
 

@@ -16,8 +16,8 @@ import (
 	"time"
 	_ "time/tzdata" // IANA zones for heartbeat active hours on hosts without zoneinfo
 
-	"alice/config"
-	"alice/core/app"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/app"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".

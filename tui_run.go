@@ -6,9 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"alice/core/app"
-	"alice/tui"
-	"alice/tui/live"
+	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/live"
 )
 
 // runTUI runs the terminal UI until the user quits or ctx ends (SIGTERM).

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"

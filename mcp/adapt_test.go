@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"

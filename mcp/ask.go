@@ -11,7 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 
 	"github.com/mark3labs/mcp-go/server"
 )

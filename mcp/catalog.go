@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"sync"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"

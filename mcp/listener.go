@@ -24,7 +24,7 @@ import (
 	"syscall"
 	"time"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // DefaultMaxRequestBytes caps a request body when the config leaves it 0.

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 
 	"github.com/mark3labs/mcp-go/server"
 )

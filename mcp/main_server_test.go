@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"

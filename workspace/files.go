@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"alice/core/inbox"
+	"github.com/alice-trading/alice/core/inbox"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"

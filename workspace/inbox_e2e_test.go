@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"alice/core"
-	"alice/core/inbox"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/core/inbox"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mark3labs/mcp-go/client"

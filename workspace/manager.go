@@ -42,8 +42,8 @@ import (
 	"sync"
 	"time"
 
-	"alice/core"
-	"alice/core/pubsub"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/core/pubsub"
 
 	"github.com/google/uuid"
 )

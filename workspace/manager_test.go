@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"alice/core/inbox"
+	"github.com/alice-trading/alice/core/inbox"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/stretchr/testify/require"

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"time"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // Workspace is one registry entry: a per-task directory holding a git

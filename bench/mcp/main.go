@@ -21,8 +21,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"alice/mcp"
-	"alice/mcp/mcpdemo"
+	"github.com/alice-trading/alice/mcp"
+	"github.com/alice-trading/alice/mcp/mcpdemo"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"

@@ -38,10 +38,10 @@ import (
 	"strings"
 	"time"
 
-	"alice/config"
-	"alice/core"
-	"alice/core/provider"
-	"alice/core/session"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/core/provider"
+	"github.com/alice-trading/alice/core/session"
 )
 
 // Deps are the AgentCenter's collaborators.

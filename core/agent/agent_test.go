@@ -15,11 +15,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
-	"alice/core"
-	"alice/core/aitools"
-	"alice/core/provider"
-	"alice/core/session"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/core/aitools"
+	"github.com/alice-trading/alice/core/provider"
+	"github.com/alice-trading/alice/core/session"
 )
 
 // scripted decides the next model turn from the request body: the number

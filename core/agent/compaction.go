@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"alice/core/provider"
-	"alice/core/session"
+	"github.com/alice-trading/alice/core/provider"
+	"github.com/alice-trading/alice/core/session"
 )
 
 const truncatedNote = "[content truncated during compaction]"

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"alice/config"
-	"alice/core/provider"
-	"alice/core/session"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/provider"
+	"github.com/alice-trading/alice/core/session"
 )
 
 // ToMessages converts the active window into provider messages. Tool

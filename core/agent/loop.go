@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"alice/config"
-	"alice/core"
-	"alice/core/provider"
-	"alice/core/session"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/core/provider"
+	"github.com/alice-trading/alice/core/session"
 )
 
 // stepLimitNote is the reply when a request keeps calling tools past

@@ -15,9 +15,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
-	"alice/core"
-	"alice/core/session"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/core/session"
 )
 
 // turn is one scripted model reply: text and/or one tool call.

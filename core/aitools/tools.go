@@ -11,8 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"alice/core"
-	"alice/core/session"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/core/session"
 )
 
 // Register adds the tools to reg.

@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/core"
-	"alice/core/session"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/core/session"
 )
 
 func TestCalculate(t *testing.T) {

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"strings"
 
-	"alice/core/agent"
-	"alice/core/aitools"
-	"alice/core/connector"
-	"alice/core/provider"
-	"alice/core/session"
-	"alice/mcp"
+	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/aitools"
+	"github.com/alice-trading/alice/core/connector"
+	"github.com/alice-trading/alice/core/provider"
+	"github.com/alice-trading/alice/core/session"
+	"github.com/alice-trading/alice/mcp"
 )
 
 // persona is the system prompt and the persona composed into workspace

@@ -17,7 +17,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // echoLLM is an OpenAI-compatible server that replies "You said: <text>",

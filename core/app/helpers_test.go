@@ -1,5 +1,5 @@
 package app
 
-import "alice/core/inbox"
+import "github.com/alice-trading/alice/core/inbox"
 
 func inboxAll() inbox.ListOptions { return inbox.ListOptions{Limit: 100} }

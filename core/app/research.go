@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"alice/trading/analysis"
-	"alice/trading/marketdata"
-	"alice/trading/news"
+	"github.com/alice-trading/alice/trading/analysis"
+	"github.com/alice-trading/alice/trading/marketdata"
+	"github.com/alice-trading/alice/trading/news"
 )
 
 // buildResearch wires market data, the indicator calculator and news. The

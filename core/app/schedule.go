@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"alice/core/agent"
-	"alice/core/connector"
-	"alice/core/pubsub"
-	"alice/core/schedule"
-	"alice/mcp"
+	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/connector"
+	"github.com/alice-trading/alice/core/pubsub"
+	"github.com/alice-trading/alice/core/schedule"
+	"github.com/alice-trading/alice/mcp"
 )
 
 // buildScheduling creates the ConnectorCenter, the agent-work worker, the

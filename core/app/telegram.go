@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"alice/config"
-	"alice/core/agent"
-	"alice/core/connector"
-	"alice/core/connector/telegram"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/connector"
+	"github.com/alice-trading/alice/core/connector/telegram"
 )
 
 // startTelegram starts the bot when connectors.json enables it. A bad token

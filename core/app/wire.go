@@ -6,12 +6,12 @@ import (
 	"os"
 	"strconv"
 
-	"alice/config"
-	"alice/core/inbox"
-	"alice/mcp"
-	tradetools "alice/trading/tools"
-	"alice/trading/uta"
-	"alice/workspace"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/inbox"
+	"github.com/alice-trading/alice/mcp"
+	tradetools "github.com/alice-trading/alice/trading/tools"
+	"github.com/alice-trading/alice/trading/uta"
+	"github.com/alice-trading/alice/workspace"
 )
 
 // build creates the domain components in the architecture's order. Nothing

@@ -17,7 +17,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // Notification is one message for the user; it is also one line of

@@ -13,8 +13,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/core"
-	"alice/core/pubsub"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/core/pubsub"
 )
 
 type recorder struct {

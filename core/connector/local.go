@@ -3,7 +3,7 @@ package connector
 import (
 	"context"
 
-	"alice/core/pubsub"
+	"github.com/alice-trading/alice/core/pubsub"
 )
 
 // Broadcast is an in-process connector that publishes notifications on a

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 )
 
 // RegisterTools adds listConnectors (group session): the registered

@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"alice/core/pubsub"
+	"github.com/alice-trading/alice/core/pubsub"
 )
 
 // RingSize is how many recent entries stay in memory.

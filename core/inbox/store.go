@@ -15,8 +15,8 @@ import (
 	"syscall"
 	"time"
 
-	"alice/config"
-	"alice/core/pubsub"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/pubsub"
 
 	"github.com/google/uuid"
 )

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 )
 
 // PushToolName is the workspace-scoped tool agents call to reach the user.

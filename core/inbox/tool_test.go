@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 
 	"github.com/stretchr/testify/require"
 )

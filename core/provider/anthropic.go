@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"

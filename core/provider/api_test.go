@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 )
 
 func sse(w http.ResponseWriter, event string, v any) {

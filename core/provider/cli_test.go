@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 func collectEvents(ch <-chan Event) []Event {

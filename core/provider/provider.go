@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 )
 
 // Role of a conversation message.

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // ErrNoProvider means no AI backend is configured; its message (via

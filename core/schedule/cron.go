@@ -15,7 +15,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // Engine owns the jobs and fires them, one at a time: a job whose time

@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
-	"alice/core"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core"
 )
 
 func TestScheduleNext(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"time"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // WithinActiveHours reports whether now falls in the window. A window whose

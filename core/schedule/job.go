@@ -6,7 +6,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // Kind is a schedule's discriminator.

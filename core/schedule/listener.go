@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"alice/core/eventlog"
+	"github.com/alice-trading/alice/core/eventlog"
 )
 
 // Subscriber is the event-log subscription the Listener reads.

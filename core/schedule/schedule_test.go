@@ -12,9 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
-	"alice/core/connector"
-	"alice/core/eventlog"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/connector"
+	"github.com/alice-trading/alice/core/eventlog"
 )
 
 // fakeAgent counts calls; block (if set) holds each call until closed.

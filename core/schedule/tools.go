@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 )
 
 const scheduleSchema = `{"type":"object","description":"when the job fires","properties":{"kind":{"type":"string","enum":["at","every","cron"]},"at":{"type":"string","description":"ISO timestamp (kind=at)"},"every":{"type":"string","description":"e.g. 30m, 2h, 5m30s (kind=every)"},"cron":{"type":"string","description":"5-field cron (min hour dom month dow) in local time, e.g. 0 9 * * 1-5; prefix CRON_TZ=America/New_York to pick a zone (kind=cron)"}},"required":["kind"]}`

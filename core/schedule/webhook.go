@@ -12,7 +12,7 @@ import (
 	"net/http"
 	"strings"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // Webhook ingests external events on POST /api/events/ingest: body

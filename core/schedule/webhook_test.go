@@ -13,8 +13,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
-	"alice/core/eventlog"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/eventlog"
 )
 
 func post(h http.Handler, method string, headers map[string]string, body string) *httptest.ResponseRecorder {

@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"alice/core/eventlog"
+	"github.com/alice-trading/alice/core/eventlog"
 )
 
 // ToolCall is one tool the agent called during a run.

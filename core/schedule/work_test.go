@@ -12,7 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // TestCronFiresThroughAgentNotifyUserToLastTouchedChannel is the

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"sync"
 
-	"alice/core"
-	"alice/mcp"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/mcp"
 )
 
 // Options configures the demo servers.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"alice/trading"
-	"alice/trading/broker"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/broker"
 
 	"github.com/shopspring/decimal"
 )

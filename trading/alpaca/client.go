@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"alice/trading/broker"
+	"github.com/alice-trading/alice/trading/broker"
 )
 
 // Default endpoints.

@@ -11,9 +11,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/core"
-	"alice/trading"
-	"alice/trading/marketdata"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/marketdata"
 )
 
 var fixedNow = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)

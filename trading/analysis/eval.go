@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"alice/trading"
-	"alice/trading/marketdata"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/marketdata"
 )
 
 // BarSource is the slice of marketdata.Source the evaluator needs.

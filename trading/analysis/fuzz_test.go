@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"alice/trading"
+	"github.com/alice-trading/alice/trading"
 )
 
 // FuzzParse checks that no input panics the lexer, parser or evaluator and

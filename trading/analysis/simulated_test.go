@@ -7,9 +7,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/trading"
-	"alice/trading/marketdata"
-	"alice/trading/simmarket"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/marketdata"
+	"github.com/alice-trading/alice/trading/simmarket"
 )
 
 // marketdata.Source must satisfy BarSource so the lead can pass it as is.

@@ -8,8 +8,8 @@ import (
 	"math"
 	"strings"
 
-	"alice/core"
-	"alice/trading"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/trading"
 )
 
 // ToolOutput is calculateIndicator's reply.

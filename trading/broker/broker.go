@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"alice/trading"
+	"github.com/alice-trading/alice/trading"
 
 	"github.com/shopspring/decimal"
 )

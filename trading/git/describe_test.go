@@ -6,7 +6,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
-	"alice/trading"
+	"github.com/alice-trading/alice/trading"
 )
 
 func TestDescribe(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"alice/trading"
+	"github.com/alice-trading/alice/trading"
 )
 
 // Deps is what a TradingGit needs from its account.

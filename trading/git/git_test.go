@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"alice/trading"
+	"github.com/alice-trading/alice/trading"
 
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"

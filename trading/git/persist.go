@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // Persistence: commit.json holds the history, staging.json the work in

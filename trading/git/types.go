@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"alice/trading"
+	"github.com/alice-trading/alice/trading"
 
 	"github.com/shopspring/decimal"
 )

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"alice/trading"
-	"alice/trading/git"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/git"
 
 	"github.com/shopspring/decimal"
 )

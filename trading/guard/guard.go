@@ -12,9 +12,9 @@ import (
 	"sort"
 	"time"
 
-	"alice/config"
-	"alice/trading"
-	"alice/trading/git"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/git"
 
 	"github.com/shopspring/decimal"
 )

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"alice/config"
-	"alice/trading"
-	"alice/trading/git"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/git"
 
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"

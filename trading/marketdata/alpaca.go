@@ -11,7 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"alice/trading"
+	"github.com/alice-trading/alice/trading"
 )
 
 // AlpacaDataURL is the production host of Alpaca's Market Data API.

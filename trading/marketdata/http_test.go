@@ -14,8 +14,8 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
-	"alice/trading"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/trading"
 )
 
 // replay serves recorded responses from testdata/marketdata and remembers

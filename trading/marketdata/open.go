@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"os"
 
-	"alice/config"
-	"alice/trading/simmarket"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/trading/simmarket"
 )
 
 // Default environment variables for Alpaca keys, shared with the broker.

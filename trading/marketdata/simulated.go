@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"alice/trading"
-	"alice/trading/simmarket"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/simmarket"
 )
 
 // Simulated serves the offline simmarket. It must be given the same

@@ -8,9 +8,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/core"
-	"alice/trading"
-	"alice/trading/simmarket"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/simmarket"
 )
 
 var simNow = time.Date(2025, 3, 10, 15, 0, 0, 0, time.UTC)

@@ -15,7 +15,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"alice/trading"
+	"github.com/alice-trading/alice/trading"
 )
 
 // ErrUnsupported is returned (wrapped) when a backend lacks a capability,

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
-	"alice/core"
-	"alice/trading"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/trading"
 )
 
 // searchClasses is the order results are grouped in.

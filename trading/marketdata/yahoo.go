@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"alice/trading"
+	"github.com/alice-trading/alice/trading"
 )
 
 // YahooURL is the production host of Yahoo Finance's public JSON API.

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // Archive is the persistent news store: an append-only JSONL file plus an

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mmcdole/gofeed"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // ConfigSource yields news.json; *config.Store implements it and re-reads

@@ -16,8 +16,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
-	"alice/core"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core"
 )
 
 var quiet = slog.New(slog.DiscardHandler)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"alice/core"
+	"github.com/alice-trading/alice/core"
 )
 
 // RegisterTools publishes globNews, grepNews and readNews over the

@@ -19,10 +19,10 @@ import (
 	"sync"
 	"time"
 
-	"alice/config"
-	"alice/trading"
-	"alice/trading/broker"
-	"alice/trading/simmarket"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/broker"
+	"github.com/alice-trading/alice/trading/simmarket"
 
 	"github.com/shopspring/decimal"
 )

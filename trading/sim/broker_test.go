@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"alice/trading"
-	"alice/trading/broker"
-	"alice/trading/simmarket"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/broker"
+	"github.com/alice-trading/alice/trading/simmarket"
 
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"

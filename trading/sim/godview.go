@@ -3,8 +3,8 @@ package sim
 import (
 	"strings"
 
-	"alice/trading"
-	"alice/trading/broker"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/broker"
 
 	"github.com/shopspring/decimal"
 )

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"alice/trading"
-	"alice/trading/broker"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/broker"
 
 	"github.com/shopspring/decimal"
 )

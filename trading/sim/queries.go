@@ -4,8 +4,8 @@ import (
 	"context"
 	"sort"
 
-	"alice/trading"
-	"alice/trading/broker"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/broker"
 )
 
 // Read paths match resting orders first, so every query sees fills the

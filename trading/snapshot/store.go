@@ -5,18 +5,18 @@
 package snapshot
 
 import (
-	"alice/trading"
 	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/alice-trading/alice/trading"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 
 	"github.com/shopspring/decimal"
 )

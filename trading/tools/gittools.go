@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"alice/core"
-	"alice/trading/git"
-	"alice/trading/uta"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/trading/git"
+	"github.com/alice-trading/alice/trading/uta"
 
 	"github.com/shopspring/decimal"
 )

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"alice/core"
-	"alice/trading"
-	"alice/trading/git"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/git"
 
 	"github.com/shopspring/decimal"
 )

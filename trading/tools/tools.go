@@ -10,10 +10,10 @@ import (
 	"fmt"
 	"strings"
 
-	"alice/core"
-	"alice/trading"
-	"alice/trading/broker"
-	"alice/trading/uta"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/broker"
+	"github.com/alice-trading/alice/trading/uta"
 )
 
 // Group is the tool group name.

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"alice/config"
-	"alice/core"
-	"alice/trading/simmarket"
-	"alice/trading/uta"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core"
+	"github.com/alice-trading/alice/trading/simmarket"
+	"github.com/alice-trading/alice/trading/uta"
 
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"

@@ -12,13 +12,13 @@ import (
 	"sync"
 	"time"
 
-	"alice/config"
-	"alice/trading"
-	"alice/trading/broker"
-	"alice/trading/git"
-	"alice/trading/guard"
-	"alice/trading/sim"
-	"alice/trading/snapshot"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/broker"
+	"github.com/alice-trading/alice/trading/git"
+	"github.com/alice-trading/alice/trading/guard"
+	"github.com/alice-trading/alice/trading/sim"
+	"github.com/alice-trading/alice/trading/snapshot"
 
 	"github.com/shopspring/decimal"
 )

@@ -8,15 +8,15 @@ import (
 	"os"
 	"time"
 
-	"alice/config"
-	"alice/trading"
-	"alice/trading/alpaca"
-	"alice/trading/broker"
-	"alice/trading/git"
-	"alice/trading/guard"
-	"alice/trading/sim"
-	"alice/trading/simmarket"
-	"alice/trading/snapshot"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/alpaca"
+	"github.com/alice-trading/alice/trading/broker"
+	"github.com/alice-trading/alice/trading/git"
+	"github.com/alice-trading/alice/trading/guard"
+	"github.com/alice-trading/alice/trading/sim"
+	"github.com/alice-trading/alice/trading/simmarket"
+	"github.com/alice-trading/alice/trading/snapshot"
 )
 
 // BrokerFactory builds a broker for a preset. It returns the broker, the

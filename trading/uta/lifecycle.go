@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // Reconnect re-initialises an account's broker (after a network outage or

@@ -10,13 +10,13 @@ import (
 	"sync"
 	"time"
 
-	"alice/config"
-	"alice/core/eventlog"
-	"alice/core/pubsub"
-	"alice/trading"
-	"alice/trading/sim"
-	"alice/trading/simmarket"
-	"alice/trading/snapshot"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/eventlog"
+	"github.com/alice-trading/alice/core/pubsub"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/sim"
+	"github.com/alice-trading/alice/trading/simmarket"
+	"github.com/alice-trading/alice/trading/snapshot"
 )
 
 // EventSink is the persistent event log (eventlog.Log satisfies it).

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"alice/config"
-	"alice/core/eventlog"
-	"alice/trading"
-	"alice/trading/git"
-	"alice/trading/simmarket"
-	"alice/trading/snapshot"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/eventlog"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/git"
+	"github.com/alice-trading/alice/trading/simmarket"
+	"github.com/alice-trading/alice/trading/snapshot"
 
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"time"
 
-	"alice/trading"
-	"alice/trading/git"
-	"alice/trading/snapshot"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/git"
+	"github.com/alice-trading/alice/trading/snapshot"
 )
 
 // ApprovalNote is what tradingPush says when a human must approve.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"alice/core/agent"
-	"alice/tui"
+	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/tui"
 )
 
 // Sessions lists sessions the chat can open, TUI ones first.

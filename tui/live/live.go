@@ -13,10 +13,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"alice/core/app"
-	"alice/core/inbox"
-	"alice/tui"
-	"alice/workspace"
+	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/core/inbox"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/workspace"
 )
 
 // Core implements tui.Core over an App.

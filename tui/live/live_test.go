@@ -12,10 +12,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
-	"alice/core/app"
-	"alice/core/inbox"
-	"alice/tui"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/core/inbox"
+	"github.com/alice-trading/alice/tui"
 )
 
 // startApp runs a real core on a temp home (free ports, no provider).

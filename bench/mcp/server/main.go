@@ -14,8 +14,8 @@ import (
 	"strings"
 	"syscall"
 
-	"alice/mcp"
-	"alice/mcp/mcpdemo"
+	"github.com/alice-trading/alice/mcp"
+	"github.com/alice-trading/alice/mcp/mcpdemo"
 )
 
 func main() {

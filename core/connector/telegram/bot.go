@@ -17,9 +17,9 @@ import (
 	"sync"
 	"time"
 
-	"alice/config"
-	"alice/core/connector"
-	"alice/core/eventlog"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/connector"
+	"github.com/alice-trading/alice/core/eventlog"
 )
 
 // Channel is the connector's channel name.

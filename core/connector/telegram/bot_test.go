@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
-	"alice/core/connector"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/connector"
 )
 
 type harness struct {

@@ -13,8 +13,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
-	"alice/core/connector"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/connector"
 )
 
 // emulatorClient plays the human against telegram-test-api's client API

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"alice/core/eventlog"
+	"github.com/alice-trading/alice/core/eventlog"
 )
 
 // fakeAPI is an in-memory Bot API: queued updates honour offset (unless

@@ -13,7 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"alice/config"
+	"github.com/alice-trading/alice/config"
 )
 
 // TestReplaysRecordedEmulatorAnswers feeds the bot the exact JSON the
