@@ -73,7 +73,17 @@ type Venue struct {
 	orders    map[string]*VenueOrder
 	clientIDs map[string]string
 	seq       int
-	Margin    bool // allow shorts and negative cash (perpetuals)
+	// Margin allows shorts and checks orders against cash × Leverage
+	// (perpetuals) instead of cash and holdings (spot).
+	Margin   bool
+	Leverage decimal.Decimal
+}
+
+func (v *Venue) leverage() decimal.Decimal {
+	if v.Leverage.IsPositive() {
+		return v.Leverage
+	}
+	return decimal.NewFromInt(10)
 }
 
 // NewVenue opens a venue with cash and mid prices.
@@ -144,12 +154,16 @@ func (v *Venue) Place(o VenueOrder) (VenueOrder, error) {
 		}
 	}
 	_, ask, _, _ := v.quoteLocked(o.Symbol)
-	if o.Buy && !v.Margin {
+	if o.Buy || v.Margin {
 		px := ask
 		if o.Limit.IsPositive() {
 			px = o.Limit
 		}
-		if px.Mul(o.Qty).GreaterThan(v.cash) {
+		need := px.Mul(o.Qty)
+		if v.Margin {
+			need = need.Div(v.leverage())
+		}
+		if need.GreaterThan(v.cash) {
 			return VenueOrder{}, ErrInsufficientFunds
 		}
 	}
@@ -378,4 +392,15 @@ func (v *Venue) fillLocked(o *VenueOrder, qty, px decimal.Decimal) {
 	} else {
 		v.cash = v.cash.Add(px.Mul(qty))
 	}
+}
+
+// Realized is the realised P&L over every position, closed ones included.
+func (v *Venue) Realized() decimal.Decimal {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	sum := decimal.Zero
+	for _, p := range v.positions {
+		sum = sum.Add(p.Realized)
+	}
+	return sum
 }
