@@ -218,8 +218,8 @@ func TestBrokerContract(t *testing.T) {
 		b := New("alp", cfg, nil)
 		return &brokertest.Harness{
 			Broker: b, Contract: trading.Contract{Symbol: "AAPL", SecType: "STK", AssetClass: trading.Equity, Currency: "USD"},
-			Qty: decimal.NewFromInt(10),
-			Mid: func() decimal.Decimal { _, _, m, _ := v.Quote("AAPL"); return m },
+			Qty:    decimal.NewFromInt(10),
+			Mid:    func() decimal.Decimal { _, _, m, _ := v.Quote("AAPL"); return m },
 			SetMid: func(p decimal.Decimal) { v.SetPrice("AAPL", p) },
 			FillPartially: func(id string, q decimal.Decimal) {
 				_, err := v.FillPartially(id, q)

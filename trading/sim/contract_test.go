@@ -29,7 +29,7 @@ func TestBrokerContract(t *testing.T) {
 		require.NoError(t, b.SetMarkPrice("AAPL", mark.Round(2)))
 		return &brokertest.Harness{
 			Broker: b, Contract: cs[0], Qty: decimal.NewFromInt(10),
-			Mid: func() decimal.Decimal { m, _ := b.Mark("AAPL"); return m },
+			Mid:    func() decimal.Decimal { m, _ := b.Mark("AAPL"); return m },
 			SetMid: func(p decimal.Decimal) { require.NoError(t, b.SetMarkPrice("AAPL", p)) },
 			FillPartially: func(id string, qty decimal.Decimal) {
 				o, err := b.Order(context.Background(), id)
