@@ -63,7 +63,12 @@ func TestPaletteFuzzyFindsAndRunsAnAction(t *testing.T) {
 	require.NotNil(t, h.m.palette)
 	s := h.screen()
 	require.Contains(t, s, "Go to Portfolio")
-	require.Contains(t, s, "Start shell in research-aapl", "pane actions are listed")
+	var ids []string
+	for _, a := range h.m.palette.all {
+		ids = append(ids, a.ID)
+	}
+	require.Contains(t, ids, "workspaces.shell", "every pane's actions are listed, not only the focused one's")
+	require.Equal(t, "chat.new", ids[0], "the focused pane's actions come first")
 	h.typeText("aprv")
 	require.Equal(t, "portfolio.approve", h.m.palette.all[h.m.palette.matches[0].Index].ID)
 	h.key("enter")

@@ -36,9 +36,17 @@ type actionProvider interface{ Actions() []Action }
 // keyOf is the help key of a binding, for Action.Key.
 func keyOf(b key.Binding) string { return b.Help().Key }
 
-// actions lists the global actions and every pane's, in tab order.
+// actions lists the focused pane's actions, the pane switches, the other
+// panes' actions (tab order) and the app's.
 func (m *Model) actions() []Action {
 	var out []Action
+	paneActions := func(i int) []Action {
+		if ap, ok := m.tabs[i].p.(actionProvider); ok {
+			return ap.Actions()
+		}
+		return nil
+	}
+	out = append(out, paneActions(int(m.focus))...)
 	for i, t := range m.tabs {
 		f := focus(i)
 		k := ""
@@ -47,6 +55,11 @@ func (m *Model) actions() []Action {
 		}
 		out = append(out, Action{ID: "pane." + strings.ToLower(t.name), Title: "Go to " + t.name, Group: "Go to", Key: k,
 			Keywords: "switch pane tab", Run: func() tea.Cmd { m.setFocus(f); return nil }})
+	}
+	for i := range m.tabs {
+		if i != int(m.focus) {
+			out = append(out, paneActions(i)...)
+		}
 	}
 	g := m.keys.Global
 	out = append(out,
@@ -60,11 +73,6 @@ func (m *Model) actions() []Action {
 	if m.toasts.hasError() {
 		out = append(out, Action{ID: "app.dismiss", Title: "Dismiss the error", Group: "App", Key: keyOf(g.Dismiss),
 			Run: func() tea.Cmd { m.toasts.dismiss(); return nil }})
-	}
-	for _, t := range m.tabs {
-		if ap, ok := t.p.(actionProvider); ok {
-			out = append(out, ap.Actions()...)
-		}
 	}
 	return out
 }
