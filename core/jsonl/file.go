@@ -116,7 +116,7 @@ var ErrNewline = errors.New("jsonl: line contains a newline")
 
 // Append writes lines (each without its trailing newline) as one write.
 // Either every line of the batch is on disk or, after a failed write, the
-// partial bytes are cut before the next append.
+// partial bytes are cut (into the .torn file) before the next append.
 func (f *File) Append(lines ...[]byte) error {
 	if len(lines) == 0 {
 		return nil
@@ -135,15 +135,19 @@ func (f *File) Append(lines ...[]byte) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.dirty {
+	fd, err := os.OpenFile(f.path, os.O_CREATE|os.O_RDWR|os.O_APPEND, f.opts.Perm)
+	if err != nil {
+		return fmt.Errorf("jsonl: %w", err)
+	}
+	// A failed write of ours, or a crash of an earlier owner, can leave a
+	// fragment: checking the last byte costs two syscalls, healing only
+	// happens when it is needed.
+	if f.dirty || endsTorn(fd) {
 		if _, err := Heal(f.path); err != nil {
+			fd.Close()
 			return err
 		}
 		f.dirty = false
-	}
-	fd, err := os.OpenFile(f.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, f.opts.Perm)
-	if err != nil {
-		return fmt.Errorf("jsonl: %w", err)
 	}
 	_, werr := fd.Write(buf)
 	if werr == nil && f.opts.Sync {
@@ -158,6 +162,19 @@ func (f *File) Append(lines ...[]byte) error {
 		return fmt.Errorf("jsonl: %w", cerr)
 	}
 	return nil
+}
+
+// endsTorn reports whether a non-empty file lacks its final newline.
+func endsTorn(fd *os.File) bool {
+	st, err := fd.Stat()
+	if err != nil || st.Size() == 0 {
+		return false
+	}
+	b := make([]byte, 1)
+	if _, err := fd.ReadAt(b, st.Size()-1); err != nil {
+		return false
+	}
+	return b[0] != '\n'
 }
 
 // AppendJSON marshals each value onto its own line and appends them in one
