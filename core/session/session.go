@@ -125,4 +125,3 @@ func ValidateID(id string) error {
 	}
 	return nil
 }
-
