@@ -123,7 +123,7 @@ func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA
 		return nil, err
 	}
 	u.git, err = git.Open(dir+string(os.PathSeparator)+"commit.json", git.Deps{
-		Dispatch: u.dispatch, State: u.state, Now: m.now, Logger: u.logger,
+		Dispatch: u.dispatch, State: u.state, Reconcile: u.reconcile, Now: m.now, Logger: u.logger,
 		Order: func(ctx context.Context, id string) (*trading.OpenOrder, error) { return u.broker.Order(ctx, id) },
 	})
 	if err != nil {
