@@ -69,6 +69,8 @@ type Options struct {
 	ExtraEnv []string
 	// RespawnDelay is the wait before respawning a crashed child (1 s).
 	RespawnDelay time.Duration
+	// ScrollbackLines caps each session's scrollback (default 10,000).
+	ScrollbackLines int
 }
 
 // EventKind names a workspace event.
@@ -122,6 +124,9 @@ func NewManager(opts Options) (*Manager, error) {
 	}
 	if opts.RespawnDelay <= 0 {
 		opts.RespawnDelay = time.Second
+	}
+	if opts.ScrollbackLines <= 0 {
+		opts.ScrollbackLines = DefaultScrollbackLines
 	}
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {
