@@ -16,9 +16,11 @@ import (
 // rows only needs its last screenful drawn: everything before scrolls out.
 // So for such a batch the emulator gets
 //
-//	head  the first H lines, raw — they mix with whatever was on screen
-//	      (overwrites, the cursor's row), which only the emulator can do;
-//	      the screen then holds H-1 finished rows and a fresh bottom row;
+//	head  the lines up to the one that scrolls with the cursor on the
+//	      bottom row (H-cy line feeds, usually one), raw — they mix with
+//	      whatever was on screen (overwrites, the cursor's row), which only
+//	      the emulator can do; the screen then holds H-1 finished rows and
+//	      a fresh bottom row;
 //	skip  the middle lines never reach the emulator: the H-1 finished rows
 //	      and the middle lines go straight into the scrollback ring as
 //	      plain text, wrapped at the screen width;
@@ -125,22 +127,26 @@ type coalescePlan struct {
 	middleLFs  []int // positions of the middle's line feeds, within middle
 }
 
-// planCoalesce needs more than 2H+1 line feeds so the middle is not empty,
-// and every line from the head's last to the middle's last ending in CR LF
-// so each skipped line starts in column 0. lfs is scratch storage.
-func planCoalesce(p []byte, height int, lfs []int) (coalescePlan, bool) {
+// planCoalesce splits p for a screen of height rows with the cursor on row
+// cy. The head runs to the line feed that brings the cursor to the bottom
+// and scrolls once (height-cy of them), leaving a fresh bottom row; the
+// tail is the last height line feeds and what follows. It needs a
+// non-empty middle, and every line from the head's last to the middle's
+// last ending in CR LF so each skipped line starts in column 0. lfs is
+// scratch storage.
+func planCoalesce(p []byte, height, cy int, lfs []int) (coalescePlan, bool) {
+	headLFs := max(1, height-cy)
 	n := bytes.Count(p, []byte{'\n'})
-	if n <= 2*height+1 {
+	if n <= headLFs+height+1 {
 		return coalescePlan{}, false
 	}
-	// head: up to and including the height-th line feed.
 	headEnd, off := 0, 0
-	for range height {
+	for range headLFs {
 		i := bytes.IndexByte(p[off:], '\n')
 		off += i + 1
 	}
 	headEnd = off
-	if p[headEnd-2] != '\r' {
+	if headEnd < 2 || p[headEnd-2] != '\r' {
 		return coalescePlan{}, false
 	}
 	// tail: the last height line feeds and whatever follows them.
@@ -169,6 +175,9 @@ func planCoalesce(p []byte, height int, lfs []int) (coalescePlan, bool) {
 // sgrState returns the SGR sequences that set the pen the middle leaves:
 // everything from its last full reset on.
 func sgrState(middle []byte) []byte {
+	if bytes.IndexByte(middle, 0x1b) < 0 {
+		return nil
+	}
 	from := 0
 	for _, reset := range [][]byte{[]byte("\x1b[m"), []byte("\x1b[0m"), []byte("\x1b[0;")} {
 		if i := bytes.LastIndex(middle, reset); i > from {

@@ -206,7 +206,7 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 		return false
 	}
 	h, w := t.emu.Height(), t.emu.Width()
-	plan, ok := planCoalesce(p, h, t.lfs)
+	plan, ok := planCoalesce(p, h, t.emu.CursorPosition().Y, t.lfs)
 	if !ok {
 		return false
 	}
