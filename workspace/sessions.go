@@ -37,6 +37,9 @@ func (m *Manager) StartSessionSize(wsID string, agent Agent, cols, rows int) (*S
 	if !agent.Valid() {
 		return nil, fmt.Errorf("unknown agent %q (want claude, codex or shell)", agent)
 	}
+	if w.Archived {
+		return nil, fmt.Errorf("workspace %s is archived: unarchive it to start sessions", w.Tag)
+	}
 	if _, err := m.commandFor(agent, w, nil, false); err != nil {
 		return nil, err
 	}
