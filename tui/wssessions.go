@@ -258,9 +258,9 @@ func (p *workspacesPane) onSessionAction(msg sessionActionMsg) tea.Cmd {
 }
 
 // onMouse forwards mouse events to an attached child that asked for them;
-// otherwise the wheel scrolls the scrollback. Clicks arrive in pane
-// coordinates (the root drops the tab line), the rest in screen
-// coordinates (tab line and the pane's title line above the terminal).
+// otherwise the wheel scrolls the scrollback. The root hands clicks over in
+// pane coordinates and the other events in screen coordinates; the
+// terminal starts one row below the pane's title line.
 func (p *workspacesPane) onMouse(msg tea.MouseMsg) tea.Cmd {
 	m := msg.Mouse()
 	switch p.mode {
@@ -270,13 +270,12 @@ func (p *workspacesPane) onMouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		return nil
 	case wsAttached:
-		y := m.Y - 2
-		if _, ok := msg.(tea.MouseClickMsg); ok {
-			y = m.Y - 1
+		if _, ok := msg.(tea.MouseClickMsg); !ok {
+			m.X, m.Y = m.X-frameLeft, m.Y-frameTop
 		}
+		m.Y-- // the title line
 		if tm, ok := p.term.(termMouse); ok && tm.MouseReporting() {
-			if y >= 0 {
-				m.Y = y
+			if m.X >= 0 && m.Y >= 0 {
 				switch msg.(type) {
 				case tea.MouseClickMsg:
 					tm.SendMouse(tea.MouseClickMsg(m))
@@ -341,11 +340,14 @@ func (p *workspacesPane) listView(header string) string {
 		d, hasDetail := p.details[w.ID]
 		sessions := st.Muted.Render("no sessions")
 		switch {
-		case hasDetail:
-			if n := len(d.Sessions); n > 0 {
-				sessions = fmt.Sprintf("%d session%s", n, map[bool]string{true: "", false: "s"}[n == 1])
+		case hasDetail && len(d.Sessions) > 0:
+			var parts []string
+			for _, s := range d.Sessions {
+				st, _, _ := strings.Cut(s.State, ":")
+				parts = append(parts, s.Name+" "+st)
 			}
-		case len(w.Sessions) > 0:
+			sessions = strings.Join(parts, ", ")
+		case !hasDetail && len(w.Sessions) > 0:
 			sessions = strings.Join(w.Sessions, ", ")
 		}
 		if d.Archived {

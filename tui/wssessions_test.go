@@ -139,7 +139,8 @@ func (h *harness) confirm() {
 func TestSessionStartsAtThePaneSize(t *testing.T) {
 	h, f := newSessionHarness(t, 120, 40)
 	h.key("s")
-	require.Equal(t, [][2]int{{120, 37}}, f.started, "pty sized to the pane's inner area before the child starts")
+	w, ht := h.m.bodySize()
+	require.Equal(t, [][2]int{{w, ht - 1}}, f.started, "pty sized to the pane's inner area (body minus the title line) before the child starts")
 	require.True(t, h.m.workspaces.attached())
 }
 
@@ -159,7 +160,7 @@ func TestKillRestartFromTheList(t *testing.T) {
 	// enter on a stopped session explains instead of attaching.
 	h.key("enter")
 	require.False(t, h.m.workspaces.attached())
-	require.Contains(t, h.m.errText, "R restarts")
+	require.Contains(t, h.toast(), "R restarts")
 	h.typeText("R") // not running: no confirm needed
 	require.Equal(t, []string{"ws1-shell"}, f.restarts)
 	require.Contains(t, h.screen(), "sh1   running")
@@ -221,7 +222,7 @@ func TestScrollbackViewerSearchSelectCopy(t *testing.T) {
 	h.key("up")
 	require.Equal(t, []string{"old line 1", "the needle is here"}, v.selection())
 	h.typeText("y")
-	require.Contains(t, h.m.flash, "copied 2 line(s)")
+	require.Contains(t, h.toast(), "copied 2 line(s)")
 	h.key("esc")
 	require.Equal(t, wsList, h.m.workspaces.mode)
 }
@@ -237,10 +238,14 @@ func TestMouseGoesToTheChildOnlyWhenItAsked(t *testing.T) {
 	h.key("esc")
 	require.True(t, h.m.workspaces.attached(), "esc returns to the attached terminal")
 	term.mouse = true
-	h.send(tea.MouseClickMsg{Button: tea.MouseLeft, X: 7, Y: 12}) // screen row 12 = tabs + title + row 10
-	require.Len(t, term.mice, 1)
-	require.Equal(t, 7, term.mice[0].Mouse().X)
-	require.Equal(t, 10, term.mice[0].Mouse().Y)
+	// A click on screen cell (x, y) is terminal cell (x-frameLeft, y-frameTop-1):
+	// the frame, then the pane's title line.
+	h.send(tea.MouseClickMsg{Button: tea.MouseLeft, X: 7, Y: 12})
+	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 7, Y: 12})
+	require.Len(t, term.mice, 2)
+	for _, m := range term.mice {
+		require.Equal(t, [2]int{7 - frameLeft, 12 - frameTop - 1}, [2]int{m.Mouse().X, m.Mouse().Y})
+	}
 }
 
 func TestGoldenSessionList(t *testing.T) {
