@@ -69,6 +69,9 @@ type Options struct {
 	ExtraEnv []string
 	// RespawnDelay is the wait before respawning a crashed child (1 s).
 	RespawnDelay time.Duration
+	// AgentRulesDir holds <agent>.json files replacing the built-in agent
+	// state rules (normally <config>/agent-rules); "" = built-ins only.
+	AgentRulesDir string
 }
 
 // EventKind names a workspace event.
@@ -88,6 +91,7 @@ type Event struct {
 	SessionID   string
 	State       SessionState
 	Reason      string
+	Status      *AgentStatus // EventAgentState only
 }
 
 // Errors returned by the manager.
@@ -109,6 +113,7 @@ type Manager struct {
 	records    map[string][]SessionRecord // by workspace id
 	sessions   map[string]*Session        // live sessions by record id
 	closed     bool
+	status     *statusHub
 }
 
 // NewManager loads the registry (creating Root) and flips session records
@@ -139,6 +144,7 @@ func NewManager(opts Options) (*Manager, error) {
 	}
 	m := &Manager{opts: opts, log: opts.Logger, events: pubsub.New[Event](), workspaces: ws,
 		records: map[string][]SessionRecord{}, sessions: map[string]*Session{}}
+	m.status = newStatusHub(m)
 	for _, w := range ws {
 		recs, err := loadRecords(m.recordsPath(w.ID))
 		if err != nil {
@@ -306,6 +312,7 @@ func (m *Manager) Remove(id string) error {
 	m.mu.Unlock()
 	for _, s := range live {
 		s.close()
+		m.status.detach(s.id)
 	}
 	m.mu.Lock()
 	m.workspaces = slices.DeleteFunc(m.workspaces, func(x Workspace) bool { return x.ID == w.ID })
@@ -360,6 +367,7 @@ func (m *Manager) Close() error {
 		}()
 	}
 	wg.Wait()
+	m.status.close()
 	m.events.Close()
 	return nil
 }

@@ -65,6 +65,8 @@ type Session struct {
 
 	sinkMu sync.Mutex
 	sink   io.Writer // full-screen attach output, fed by the pump
+
+	obs observers
 }
 
 func (s *Session) setSink(w io.Writer) {
@@ -312,6 +314,7 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 	for {
 		n, err := ptmx.Read(buf)
 		if n > 0 {
+			s.observe(buf[:n])
 			_, _ = s.replay.Write(buf[:n])
 			s.term.Feed(buf[:n])
 			s.sinkMu.Lock()

@@ -72,6 +72,7 @@ func (m *Manager) newSessionLocked(w Workspace, rec SessionRecord) *Session {
 		term: NewTerminal(80, 24, m.log), replay: newReplayBuffer(DefaultReplayBytes), hint: rec.ResumeHint,
 		cols: 80, rows: 24, state: StateStarting}
 	m.sessions[rec.ID] = s
+	m.status.attach(s)
 	return s
 }
 
@@ -168,6 +169,7 @@ func (m *Manager) RemoveSession(id string) error {
 	m.mu.Unlock()
 	if live {
 		s.close()
+		m.status.detach(id)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -199,6 +201,7 @@ func (m *Manager) saveRecordsLocked(wsID string) {
 // called by sessions without their lock held.
 func (m *Manager) sessionChanged(s *Session) {
 	st, reason := s.State()
+	m.status.lifecycle(s, st, reason)
 	paused := st == StateStopped || st == StateFailed || st == StateExited
 	scroll := ""
 	if paused && s.agent == AgentShell {
