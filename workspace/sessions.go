@@ -34,7 +34,8 @@ func (m *Manager) StartSession(wsID string, agent Agent) (*Session, error) {
 	}
 	m.refreshMCPConfig(w)
 	now := time.Now().UTC()
-	rec := SessionRecord{ID: uuid.NewString(), WsID: w.ID, Agent: agent, CreatedAt: now, LastActiveAt: now, State: RecordRunning}
+	rec := SessionRecord{ID: uuid.NewString(), WsID: w.ID, Agent: agent, CreatedAt: now, LastActiveAt: now, State: RecordRunning,
+		StartCommit: headCommit(w.Dir)}
 	switch agent {
 	case AgentClaude:
 		rec.ResumeHint = &ResumeHint{Kind: "agent-session-id", Value: rec.ID}
