@@ -89,6 +89,7 @@ func (a *App) start(ctx context.Context) error {
 	if err := a.startScheduling(ctx); err != nil {
 		return err
 	}
+	a.startWorkspaceAlerts(ctx)
 	if err := a.startResearch(ctx); err != nil {
 		return err
 	}
