@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"time"
 	"fmt"
 	"os"
 	"strconv"
@@ -80,6 +81,8 @@ func (a *App) start(ctx context.Context) error {
 		a.reportStartupProblem(err)
 	}
 	a.onClose("trading", func(context.Context) error { return a.Trading.Close() })
+	// accounts.json edited outside alice (or by the Settings pane) applies live.
+	a.Trading.WatchConfig(ctx, time.Second)
 
 	if err := a.startScheduling(ctx); err != nil {
 		return err
