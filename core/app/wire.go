@@ -2,10 +2,10 @@ package app
 
 import (
 	"context"
-	"time"
 	"fmt"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/inbox"
