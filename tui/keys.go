@@ -15,7 +15,7 @@ type KeyMap struct {
 
 // GlobalKeys work in every pane (unless a terminal is attached).
 type GlobalKeys struct {
-	Next, Prev, Chat, Inbox, Portfolio, Workspaces, Help, Quit key.Binding
+	Next, Prev, Chat, Inbox, Portfolio, Workspaces, Settings, Help, Quit key.Binding
 }
 
 // ChatKeys drive the chat pane.
@@ -56,6 +56,7 @@ func DefaultKeyMap() KeyMap {
 			Inbox:      b("alt+2", "inbox", "alt+2", "f3"),
 			Portfolio:  b("alt+3", "portfolio", "alt+3", "f4"),
 			Workspaces: b("alt+4", "workspaces", "alt+4", "f5"),
+			Settings:   b("alt+5", "settings", "alt+5", "f6"),
 			Help:       b("?/f1", "help", "?", "f1"),
 			Quit:       b("ctrl+c", "quit", "ctrl+c"),
 		},

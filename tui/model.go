@@ -20,10 +20,11 @@ const (
 	focusInbox
 	focusPortfolio
 	focusWorkspaces
+	focusSettings
 	paneCount
 )
 
-var paneNames = [paneCount]string{"Chat", "Inbox", "Portfolio", "Workspaces"}
+var paneNames = [paneCount]string{"Chat", "Inbox", "Portfolio", "Workspaces", "Settings"}
 
 // pane is what every pane implements; the root routes keys by focus.
 type pane interface {
@@ -63,6 +64,7 @@ type Model struct {
 	inbox         *inboxPane
 	portfolio     *portfolioPane
 	workspaces    *workspacesPane
+	settings      *settingsPane
 
 	status   StatusInfo
 	flash    string // transient message (notifications, results)
@@ -88,12 +90,13 @@ func New(core Core, opts Options) *Model {
 	m.inbox = newInboxPane(m)
 	m.portfolio = newPortfolioPane(m)
 	m.workspaces = newWorkspacesPane(m)
+	m.settings = newSettingsPane(m)
 	m.chat.Focus()
 	return m
 }
 
 func (m *Model) panes() [paneCount]pane {
-	return [paneCount]pane{m.chat, m.inbox, m.portfolio, m.workspaces}
+	return [paneCount]pane{m.chat, m.inbox, m.portfolio, m.workspaces, m.settings}
 }
 
 // Close stops the event subscription (main calls it after Run returns).
@@ -103,7 +106,7 @@ func (m *Model) Close() { m.cancel() }
 // its background colour.
 func (m *Model) Init() tea.Cmd {
 	m.events = m.core.Events(m.ctx)
-	cmds := []tea.Cmd{m.waitEvent(), m.loadStatus(), m.chat.load(), m.inbox.load(), m.portfolio.load(), m.workspaces.load(), m.tick()}
+	cmds := []tea.Cmd{m.waitEvent(), m.loadStatus(), m.chat.load(), m.inbox.load(), m.portfolio.load(), m.workspaces.load(), m.settings.load(), m.tick()}
 	if m.opts.Dark == nil {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -238,6 +241,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.focus == focusWorkspaces && m.workspaces.mode == wsCreate && !key.Matches(msg, g.Quit) {
 		return cur.Update(msg)
 	}
+	// Settings forms are modal too: tab moves between fields.
+	if m.focus == focusSettings && m.settings.modal() && !key.Matches(msg, g.Quit) {
+		return cur.Update(msg)
+	}
 	switch {
 	case key.Matches(msg, g.Quit):
 		m.cancel()
@@ -260,6 +267,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, g.Workspaces):
 		m.setFocus(focusWorkspaces)
 		return nil
+	case key.Matches(msg, g.Settings):
+		m.setFocus(focusSettings)
+		return m.settings.load()
 	case msg.String() == "f1" || (msg.String() == "?" && !cur.Capturing()):
 		m.showHelp = true
 		return nil
@@ -429,7 +439,7 @@ func (m *Model) helpView() string {
 		b.WriteString("\n")
 	}
 	g := m.keys.Global
-	section("Global", []key.Binding{g.Next, g.Prev, g.Chat, g.Inbox, g.Portfolio, g.Workspaces, g.Help, g.Quit})
+	section("Global", []key.Binding{g.Next, g.Prev, g.Chat, g.Inbox, g.Portfolio, g.Workspaces, g.Settings, g.Help, g.Quit})
 	section(paneNames[m.focus], m.panes()[m.focus].ShortHelp())
 	b.WriteString(m.st.Muted.Render("any key closes"))
 	return m.st.Help.Render(b.String())
