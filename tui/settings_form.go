@@ -112,9 +112,13 @@ func (f *settingsForm) focusField(i int) {
 	if len(f.fields) == 0 {
 		return
 	}
-	f.fields[f.cur].input.Blur()
+	if f.fields[f.cur].kind == fieldText {
+		f.fields[f.cur].input.Blur()
+	}
 	f.cur = (i + len(f.fields)) % len(f.fields)
-	f.fields[f.cur].input.Focus()
+	if f.fields[f.cur].kind == fieldText {
+		f.fields[f.cur].input.Focus() // choice fields have no input
+	}
 }
 
 // update handles a key; done reports that the form closed (esc).
