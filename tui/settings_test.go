@@ -216,12 +216,17 @@ func (f *fakeSettings) RevokeMCPToken(l string) error {
 }
 func (f *fakeSettings) CreateWebhookToken() (WebhookTokenSetting, error) {
 	t := WebhookTokenSetting{ID: "wh-1", CreatedAt: t0, Token: "secret-wh", Curl: "curl -X POST http://x/api/events/ingest -H 'Authorization: Bearer secret-wh'"}
-	return t, f.edit("", func() error { f.conn.WebhookTokens = append(f.conn.WebhookTokens, WebhookTokenSetting{ID: t.ID, CreatedAt: t0}); return nil })
+	return t, f.edit("", func() error {
+		f.conn.WebhookTokens = append(f.conn.WebhookTokens, WebhookTokenSetting{ID: t.ID, CreatedAt: t0})
+		return nil
+	})
 }
 func (f *fakeSettings) RevokeWebhookToken(id string) error {
 	return f.edit("", func() error { f.conn.WebhookTokens = nil; return nil })
 }
-func (f *fakeSettings) TelegramTest(ctx context.Context) error { return errors.New("telegram sendMessage: 401 Unauthorized") }
+func (f *fakeSettings) TelegramTest(ctx context.Context) error {
+	return errors.New("telegram sendMessage: 401 Unauthorized")
+}
 
 func newSettingsHarness(t *testing.T) (*harness, *fakeSettings) {
 	fs := newFakeSettings()
