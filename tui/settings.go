@@ -308,6 +308,15 @@ func (p *settingsPane) onKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 }
 
+// tick reloads the shown page (files edited on disk, cron results) unless
+// a form is open, so nothing changes under the user's cursor mid-edit.
+func (p *settingsPane) tick() tea.Cmd {
+	if !p.focused || p.form != nil {
+		return nil
+	}
+	return p.load()
+}
+
 // showPage jumps to a page (palette actions, tests).
 func (p *settingsPane) showPage(pg settingsPage) {
 	p.page, p.sel, p.notice = pg, 0, ""
@@ -368,4 +377,33 @@ func (p *settingsPane) row(i int, text string) string {
 		return p.m.st.Selected.Render("▸ " + text)
 	}
 	return "  " + text
+}
+
+// Actions lists every Settings page (and the main action of each) in the
+// command palette.
+func (p *settingsPane) Actions() []Action {
+	m, k := p.m, p.keys
+	if p.sc == nil {
+		return nil
+	}
+	open := func(pg settingsPage) func() tea.Cmd {
+		return func() tea.Cmd {
+			m.setFocus(m.paneIndex(p))
+			p.form = nil
+			p.showPage(pg)
+			return p.load()
+		}
+	}
+	then := func(pg settingsPage, b key.Binding) func() tea.Cmd {
+		return func() tea.Cmd { return tea.Batch(open(pg)(), press(p, b)) }
+	}
+	return []Action{
+		{ID: "settings.ai", Title: "Settings: AI provider", Group: "Settings", Keywords: "model llm profile openai anthropic ollama", Run: open(pageProvider)},
+		{ID: "settings.ai.add", Title: "Add an AI profile", Group: "Settings", Keywords: "model llm provider", Run: then(pageProvider, k.Add)},
+		{ID: "settings.accounts", Title: "Settings: trading accounts", Group: "Settings", Keywords: "broker uta alpaca simulator guards autoapprove", Run: open(pageAccounts)},
+		{ID: "settings.accounts.add", Title: "Add a trading account", Group: "Settings", Keywords: "broker paper simulator alpaca", Run: then(pageAccounts, k.Add)},
+		{ID: "settings.automation", Title: "Settings: automation (cron, heartbeat)", Group: "Settings", Keywords: "schedule job cron heartbeat", Run: open(pageAutomation)},
+		{ID: "settings.automation.add", Title: "Add a cron job", Group: "Settings", Keywords: "schedule", Run: then(pageAutomation, k.Add)},
+		{ID: "settings.connectors", Title: "Settings: connectors and tokens", Group: "Settings", Keywords: "telegram ask mcp webhook token", Run: open(pageConnectors)},
+	}
 }

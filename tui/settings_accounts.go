@@ -71,7 +71,9 @@ func (p *settingsPane) presetChoiceForm() *settingsForm {
 				return func() tea.Msg { return settingsOpenFormMsg{form: next} }
 			}
 		}
-		return nil
+		return func() tea.Msg {
+			return settingsDoneMsg{form: true, err: fmt.Errorf("no preset %q (press r to reload)", v["preset"])}
+		}
 	}
 	f.change = func(v map[string]string) tea.Cmd {
 		desc := ""
@@ -109,6 +111,10 @@ func (p *settingsPane) accountForm(pr AccountPreset) *settingsForm {
 			help = strings.TrimSpace("environment variable NAME holding the secret. " + help)
 		}
 		ff := textField("preset."+f.Key, f.Label, f.Default, help)
+		if f.Kind == "choice" && len(f.Options) > 0 {
+			ff = choiceField("preset."+f.Key, f.Label, f.Options, f.Default)
+			ff.help = help
+		}
 		if f.Kind == "secret" {
 			ff.input.EchoMode = textinput.EchoPassword
 			ff.warn = "stored in plain text in accounts.json"

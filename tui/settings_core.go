@@ -93,6 +93,7 @@ type AccountPreset struct {
 type PresetFieldSetting struct {
 	Key, Label, Kind, Default, Help string
 	Required                        bool
+	Options                         []string // Kind "choice"
 }
 
 // AccountSetting is one accounts.json entry with its live health.

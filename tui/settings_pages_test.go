@@ -182,7 +182,7 @@ func TestSettingsConnectorsTokensShownOnce(t *testing.T) {
 	assert.True(t, fs.conn.MainTokenSet)
 
 	h.key("up", "t")
-	assert.Contains(t, h.screen(), "401 Unauthorized")
+	assert.Contains(t, h.screen(), "telegram sendMessage: 401")
 
 	h.key("up", "e")
 	h.key("tab")

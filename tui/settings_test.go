@@ -236,8 +236,9 @@ func newSettingsHarness(t *testing.T) (*harness, *fakeSettings) {
 	t.Cleanup(hs.m.Close)
 	hs.send(tea.WindowSizeMsg{Width: 120, Height: 36})
 	hs.m.events = fs.events
+	hs.run(hs.m.loadAll())
 	hs.send(tea.KeyPressMsg{Code: '5', Mod: tea.ModAlt})
-	require.Equal(t, focusSettings, hs.m.focus)
+	require.Equal(t, hs.m.paneIndex(hs.m.settings), hs.m.focus)
 	return hs, fs
 }
 

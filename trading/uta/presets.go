@@ -3,6 +3,7 @@ package uta
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,6 +18,7 @@ const (
 	FieldBool    FieldKind = "bool"    // JSON true/false
 	FieldEnvRef  FieldKind = "env"     // the NAME of an environment variable holding a secret
 	FieldSecret  FieldKind = "secret"  // a secret stored in accounts.json (UIs warn)
+	FieldChoice  FieldKind = "choice"  // one of Options (a JSON string)
 )
 
 // PresetField describes one presetConfig key, so a UI can generate a form
@@ -28,6 +30,7 @@ type PresetField struct {
 	Default  string    `json:"default,omitempty"`
 	Help     string    `json:"help,omitempty"`
 	Required bool      `json:"required,omitempty"`
+	Options  []string  `json:"options,omitempty"` // FieldChoice values, default first
 }
 
 // Preset describes a broker preset: its id (accounts.json presetId), a
@@ -64,6 +67,13 @@ func Presets() []Preset {
 			Fields: []PresetField{
 				{Key: "apiKeyEnv", Label: "API key env var", Kind: FieldEnvRef, Default: "APCA_API_KEY_ID", Required: true},
 				{Key: "apiSecretEnv", Label: "API secret env var", Kind: FieldEnvRef, Default: "APCA_API_SECRET_KEY", Required: true},
+			}},
+		{ID: "bybit", Name: "Bybit", Description: "Bybit v5 (USDT perpetuals or spot). Demo and testnet move no real money; live does.",
+			Fields: []PresetField{
+				{Key: "mode", Label: "Mode", Kind: FieldChoice, Options: []string{"demo", "testnet", "live"}, Default: "demo"},
+				{Key: "category", Label: "Category", Kind: FieldChoice, Options: []string{"linear", "spot"}, Default: "linear"},
+				{Key: "apiKeyEnv", Label: "API key env var", Kind: FieldEnvRef, Default: "BYBIT_API_KEY", Required: true},
+				{Key: "secretEnv", Label: "API secret env var", Kind: FieldEnvRef, Default: "BYBIT_API_SECRET", Required: true},
 			}},
 	}
 }
@@ -113,6 +123,11 @@ func (p Preset) BuildPresetConfig(values map[string]string) (json.RawMessage, st
 				return nil, f.Key, fmt.Errorf("%s must be true or false, got %q", f.Label, v)
 			}
 			out[f.Key] = b
+		case FieldChoice:
+			if len(f.Options) > 0 && !slices.Contains(f.Options, v) {
+				return nil, f.Key, fmt.Errorf("%s must be one of %v, got %q", f.Label, f.Options, v)
+			}
+			out[f.Key] = v
 		case FieldEnvRef:
 			if strings.ContainsAny(v, " =$") {
 				return nil, f.Key, fmt.Errorf("%s must be an environment variable NAME (like APCA_API_KEY_ID), not a value", f.Label)

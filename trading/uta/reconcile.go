@@ -8,6 +8,7 @@ import (
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/trading/alpaca"
+	"github.com/alice-trading/alice/trading/bybit"
 	"github.com/alice-trading/alice/trading/sim"
 )
 
@@ -178,6 +179,8 @@ func (m *Manager) checkAccount(idx int, a config.Account) error {
 		_, key, err = sim.ParseConfig(a.PresetConfig)
 	case "alpaca":
 		_, key, err = alpaca.ParseConfig(a.PresetConfig, m.getenv)
+	case "bybit":
+		_, key, err = bybit.ParseConfig(a.PresetConfig, m.getenv)
 	}
 	if err != nil {
 		return &config.Error{File: file, Key: fmt.Sprintf("[%d].presetConfig.%s", idx, key), Msg: err.Error()}

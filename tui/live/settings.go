@@ -159,7 +159,7 @@ func (c *Core) AccountPresets() []tui.AccountPreset {
 		ap := tui.AccountPreset{ID: p.ID, Name: p.Name, Description: p.Description}
 		for _, f := range p.Fields {
 			ap.Fields = append(ap.Fields, tui.PresetFieldSetting{Key: f.Key, Label: f.Label, Kind: string(f.Kind),
-				Default: f.Default, Help: f.Help, Required: f.Required})
+				Default: f.Default, Help: f.Help, Required: f.Required, Options: f.Options})
 		}
 		out = append(out, ap)
 	}

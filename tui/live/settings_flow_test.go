@@ -176,7 +176,10 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 		_, err := a.Tools.Call(ctx, call.tool, json.RawMessage(call.args))
 		require.NoError(t, err, call.tool)
 	}
-	_, err := c.Approve(ctx, "simulator-2")
+	pending, err := c.Pending()
+	require.NoError(t, err)
+	require.Len(t, pending, 1)
+	_, err = c.Approve(ctx, "simulator-2", pending[0].Hash)
 	require.NoError(t, err)
 	pos, err := c.Positions("simulator-2")
 	require.NoError(t, err)
