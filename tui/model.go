@@ -20,10 +20,13 @@ const (
 	focusInbox
 	focusPortfolio
 	focusWorkspaces
+	focusMarket
+	focusActivity
+	focusMCP
 	paneCount
 )
 
-var paneNames = [paneCount]string{"Chat", "Inbox", "Portfolio", "Workspaces"}
+var paneNames = [paneCount]string{"Chat", "Inbox", "Portfolio", "Workspaces", "Market", "Activity", "MCP"}
 
 // pane is what every pane implements; the root routes keys by focus.
 type pane interface {
@@ -63,6 +66,9 @@ type Model struct {
 	inbox         *inboxPane
 	portfolio     *portfolioPane
 	workspaces    *workspacesPane
+	market        *marketPane
+	activity      *activityPane
+	mcpPage       *mcpPane
 
 	status   StatusInfo
 	flash    string // transient message (notifications, results)
@@ -88,12 +94,13 @@ func New(core Core, opts Options) *Model {
 	m.inbox = newInboxPane(m)
 	m.portfolio = newPortfolioPane(m)
 	m.workspaces = newWorkspacesPane(m)
+	m.market, m.activity, m.mcpPage = newMarketPane(m), newActivityPane(m), newMCPPane(m)
 	m.chat.Focus()
 	return m
 }
 
 func (m *Model) panes() [paneCount]pane {
-	return [paneCount]pane{m.chat, m.inbox, m.portfolio, m.workspaces}
+	return [paneCount]pane{m.chat, m.inbox, m.portfolio, m.workspaces, m.market, m.activity, m.mcpPage}
 }
 
 // Close stops the event subscription (main calls it after Run returns).
@@ -103,7 +110,7 @@ func (m *Model) Close() { m.cancel() }
 // its background colour.
 func (m *Model) Init() tea.Cmd {
 	m.events = m.core.Events(m.ctx)
-	cmds := []tea.Cmd{m.waitEvent(), m.loadStatus(), m.chat.load(), m.inbox.load(), m.portfolio.load(), m.workspaces.load(), m.tick()}
+	cmds := []tea.Cmd{m.waitEvent(), m.loadStatus(), m.chat.load(), m.inbox.load(), m.portfolio.load(), m.workspaces.load(), m.pagesInit(), m.tick()}
 	if m.opts.Dark == nil {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -189,6 +196,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, msg.then
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
+	case askAliceMsg:
+		cmd, _ := m.routePageMsg(msg)
+		return m, cmd
 	case tea.PasteMsg:
 		return m, m.panes()[m.focus].Update(msg)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
@@ -216,6 +226,9 @@ func (m *Model) handleEvent(ev any) tea.Cmd {
 		return m.workspaces.load()
 	case NotificationEvent:
 		m.flash = "🔔 " + e.Text
+		return m.activity.load()
+	case ActivityChangedEvent:
+		return m.activity.load()
 	}
 	return nil
 }
@@ -259,6 +272,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, g.Workspaces):
 		m.setFocus(focusWorkspaces)
+		return nil
+	case m.pageKey(msg):
 		return nil
 	case msg.String() == "f1" || (msg.String() == "?" && !cur.Capturing()):
 		m.showHelp = true
@@ -326,6 +341,7 @@ func (m *Model) layout() tea.Cmd {
 }
 
 func (m *Model) tabLabel(f focus, name string) string {
+	name = m.tabName(f, name)
 	label := fmt.Sprintf(" %d %s ", int(f)+1, name)
 	if f == focusInbox {
 		if n := m.inbox.unread(); n > 0 {
@@ -429,7 +445,7 @@ func (m *Model) helpView() string {
 		b.WriteString("\n")
 	}
 	g := m.keys.Global
-	section("Global", []key.Binding{g.Next, g.Prev, g.Chat, g.Inbox, g.Portfolio, g.Workspaces, g.Help, g.Quit})
+	section("Global", append([]key.Binding{g.Next, g.Prev, g.Chat, g.Inbox, g.Portfolio, g.Workspaces}, append(defaultPageKeys().bindings(), g.Help, g.Quit)...))
 	section(paneNames[m.focus], m.panes()[m.focus].ShortHelp())
 	b.WriteString(m.st.Muted.Render("any key closes"))
 	return m.st.Help.Render(b.String())
