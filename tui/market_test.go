@@ -197,7 +197,7 @@ func TestMarketSimulatorControls(t *testing.T) {
 
 func TestCandleChartDrawsBodiesWicksAndOverlay(t *testing.T) {
 	c := candleChart{w: 4 + axisWidth, h: 4, cw: 1, candles: []Candle{
-		{Open: 10, Close: 14, High: 16, Low: 8}, // up
+		{Open: 10, Close: 14, High: 16, Low: 8},  // up
 		{Open: 14, Close: 10, High: 14, Low: 10}, // down, no wicks
 	}, overlays: [][]float64{{12}}}
 	g, lo, hi := c.grid()
