@@ -24,9 +24,12 @@ type MarketCore interface {
 	// Candles returns up to n bars of interval ("1m", "5m", "1h", "1d"),
 	// oldest first, ending now.
 	Candles(ctx context.Context, symbol, class, interval string, n int) ([]Candle, error)
-	// Indicator evaluates a calculateIndicator formula; a scalar result
-	// comes back as a one-element series.
-	Indicator(ctx context.Context, class, formula string) ([]float64, error)
+	// Indicator evaluates a calculateIndicator formula as of each time in
+	// at (oldest first), so a scalar formula such as SMA(CLOSE('AAPL','1d'),20)
+	// becomes a line over the chart; values[i] is NaN where the formula
+	// cannot be evaluated. With no times it returns the current value. A
+	// formula that yields a series returns that series.
+	Indicator(ctx context.Context, class, formula string, at []time.Time) ([]float64, error)
 	// SymbolNews is the archive's recent items mentioning symbol.
 	SymbolNews(ctx context.Context, symbol string, limit int) ([]NewsItem, error)
 	// StageOrder stages the ticket with placeOrder, commits it and
@@ -273,14 +276,36 @@ func (p *marketPane) evalIndicator(formula string) tea.Cmd {
 	if !ok {
 		return errCmd(errNoMarket)
 	}
-	ctx, class := p.m.ctx, p.class
+	ctx, class, at := p.m.ctx, p.class, overlayTimes(p.candles, overlayBars)
 	if class == "" {
 		class = "equity"
 	}
 	return func() tea.Msg {
-		vals, err := mc.Indicator(ctx, class, formula)
+		vals, err := mc.Indicator(ctx, class, formula, at)
 		return marketIndicatorMsg{formula: formula, values: vals, err: err}
 	}
+}
+
+// overlayBars caps how many candles an overlay is evaluated at (the
+// widest chart shows about this many).
+const overlayBars = 160
+
+// overlayTimes are the as-of times for the last n candles: each candle's
+// close, i.e. the next candle's open (the last one extrapolated).
+func overlayTimes(cs []Candle, n int) []time.Time {
+	if len(cs) < 2 {
+		return nil
+	}
+	start := max(0, len(cs)-n)
+	out := make([]time.Time, 0, len(cs)-start)
+	for i := start; i < len(cs); i++ {
+		if i+1 < len(cs) {
+			out = append(out, cs[i+1].Time)
+		} else {
+			out = append(out, cs[i].Time.Add(cs[i].Time.Sub(cs[i-1].Time)))
+		}
+	}
+	return out
 }
 
 // reloadIndicators re-evaluates every overlay (after a refresh).

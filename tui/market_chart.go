@@ -77,15 +77,24 @@ func (c candleChart) grid() ([][]cell, float64, float64) {
 	for _, k := range cs {
 		lo, hi = math.Min(lo, k.Low), math.Max(hi, k.High)
 	}
-	for _, o := range ovs {
-		for _, v := range o {
-			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
-			}
-		}
-	}
 	if hi == lo {
 		hi, lo = hi+0.5, lo-0.5
+	}
+	// An overlay on another scale (RSI 0–100 under a 180 price) would
+	// flatten the candles: draw only overlays near the price range.
+	span := hi - lo
+	for i, o := range ovs {
+		olo, ohi := math.Inf(1), math.Inf(-1)
+		for _, v := range o {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				olo, ohi = math.Min(olo, v), math.Max(ohi, v)
+			}
+		}
+		if olo < lo-span || ohi > hi+span {
+			ovs[i] = nil
+			continue
+		}
+		lo, hi = math.Min(lo, olo), math.Max(hi, ohi)
 	}
 	// row maps a price to a row; rows are twice as fine for half blocks.
 	row := func(v float64) float64 { return (hi - v) / (hi - lo) * float64(h*2-1) }

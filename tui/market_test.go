@@ -57,7 +57,7 @@ func TestMarketSearchQuoteChartIndicatorAndAsk(t *testing.T) {
 	h.key("enter")
 	require.Len(t, p.overlays, 1)
 	require.Empty(t, p.overlays[0].err)
-	require.Len(t, p.overlays[0].values, candleCount-19)
+	require.Len(t, p.overlays[0].values, overlayBars, "evaluated as of each recent candle")
 	require.Contains(t, h.screen(), "• SMA(CLOSE('AAPL','1d'),20)")
 	require.Contains(t, h.screen(), "•", "overlay dots drawn")
 
@@ -215,6 +215,12 @@ func TestCandleChartDrawsBodiesWicksAndOverlay(t *testing.T) {
 	require.Equal(t, " ┃• ", col(1), "overlay value 12 drawn on the last candle")
 	require.Equal(t, cellOverlay0, g[2][1].kind)
 	require.Equal(t, cellDown, g[1][1].kind)
+	// An overlay on another scale is left out instead of flattening candles.
+	c.overlays = [][]float64{{1000, 1001}}
+	g, lo, hi = c.grid()
+	require.Equal(t, 8.0, lo)
+	require.Equal(t, 16.0, hi)
+	require.NotContains(t, col(0)+col(1), "•")
 	out := ansi.Strip(c.render(NewStyles(true)))
 	require.Contains(t, out, "16.000")
 	require.Contains(t, out, "8.000")

@@ -71,8 +71,9 @@ func (p *marketPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.quote, p.candles, p.news = msg.quote, msg.candles, msg.news
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return tea.Batch(errCmd(msg.err), p.reloadIndicators())
 		}
+		return p.reloadIndicators()
 	case marketIndicatorMsg:
 		o := overlay{formula: msg.formula, values: msg.values}
 		if msg.err != nil {

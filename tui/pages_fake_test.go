@@ -102,20 +102,30 @@ var smaRe = regexp.MustCompile(`^SMA\(CLOSE\('([A-Z]+)','(\w+)'\),(\d+)\)$`)
 
 // Indicator evaluates SMA(CLOSE(sym,iv),n) over the fake closes; anything
 // else is a formula error, like the real tool's.
-func (f *fakePages) Indicator(ctx context.Context, class, formula string) ([]float64, error) {
+func (f *fakePages) Indicator(ctx context.Context, class, formula string, at []time.Time) ([]float64, error) {
 	m := smaRe.FindStringSubmatch(strings.ReplaceAll(formula, " ", ""))
 	if m == nil {
 		return nil, fmt.Errorf("formula error at 0: unsupported in the fake: %s", formula)
 	}
 	p, _ := strconv.Atoi(m[3])
 	closes := fakeCloses(candleCount)
-	var out []float64
-	for i := p - 1; i < len(closes); i++ {
+	// As of the k-th last candle's close: the mean of the p closes to it.
+	sma := func(end int) float64 {
+		if end < p {
+			return math.NaN()
+		}
 		s := 0.0
-		for _, c := range closes[i-p+1 : i+1] {
+		for _, c := range closes[end-p : end] {
 			s += c
 		}
-		out = append(out, s/float64(p))
+		return s / float64(p)
+	}
+	if len(at) == 0 {
+		return []float64{sma(len(closes))}, nil
+	}
+	out := make([]float64, len(at))
+	for i := range at {
+		out[i] = sma(len(closes) - len(at) + i + 1)
 	}
 	return out, nil
 }
