@@ -26,7 +26,7 @@ func openAAPL(h *harness) {
 }
 
 func TestPageBindingsHaveHelpText(t *testing.T) {
-	for _, group := range []any{defaultMarketKeys(), defaultActivityKeys(), defaultMCPKeys(), defaultPageKeys()} {
+	for _, group := range []any{defaultMarketKeys(), defaultActivityKeys(), defaultMCPKeys()} {
 		v := reflect.ValueOf(group)
 		for i := 0; i < v.NumField(); i++ {
 			b := v.Field(i).Interface().(key.Binding)
@@ -42,7 +42,7 @@ func TestMarketSearchQuoteChartIndicatorAndAsk(t *testing.T) {
 	h, _ := newPagesHarness(t, 120, 36)
 	openAAPL(h)
 	p := h.m.market
-	require.Equal(t, focusMarket, h.m.focus)
+	require.Equal(t, h.m.paneIndex(h.m.market), h.m.focus)
 	require.Equal(t, "AAPL", p.symbol)
 	s := h.screen()
 	require.Contains(t, s, "AAPL Apple Inc. · equity")
@@ -67,7 +67,7 @@ func TestMarketSearchQuoteChartIndicatorAndAsk(t *testing.T) {
 	h.key("enter")
 	require.Len(t, p.overlays, 2)
 	require.Contains(t, p.overlays[1].err, "formula error")
-	require.Contains(t, h.m.errText, "formula error")
+	require.Contains(t, h.toast(), "formula error")
 	h.key("D")
 	require.Len(t, p.overlays, 1)
 
@@ -93,15 +93,14 @@ func TestMarketNeedsASymbolBeforeActions(t *testing.T) {
 	h, _ := newPagesHarness(t, 100, 30)
 	h.alt('5')
 	for _, k := range []string{"i", "a", "o", "s"} {
-		h.m.flash = ""
 		h.key(k)
-		require.Contains(t, h.m.flash, "pick a symbol first", k)
+		require.Contains(t, h.toast(), "pick a symbol first", k)
 		require.Equal(t, mkBrowse, h.m.market.mode)
 	}
 	h.key("/")
 	h.typeText("zzz")
 	h.key("enter")
-	require.Contains(t, h.m.flash, `no symbol matches "zzz"`)
+	require.Contains(t, h.toast(), `no symbol matches "zzz"`)
 }
 
 func TestMarketStageOrderNeedsConfirmAndWaitsInPortfolio(t *testing.T) {
@@ -136,7 +135,7 @@ func TestMarketStageOrderNeedsConfirmAndWaitsInPortfolio(t *testing.T) {
 	tk := f.tickets[0]
 	require.Equal(t, OrderTicket{Account: "sim-paper", Symbol: "AAPL", Action: "BUY", Type: "LMT",
 		Quantity: decimal.NewFromInt(10), Limit: decimal.RequireFromString("185.5")}.describe(), tk.describe())
-	require.Contains(t, h.m.flash, "waiting for approval")
+	require.Contains(t, h.toast(), "waiting for approval")
 	require.Empty(t, f.approved, "staging never pushes")
 
 	h.key("alt+3")
@@ -188,11 +187,11 @@ func TestMarketSimulatorControls(t *testing.T) {
 		h.key("enter")
 	}
 	require.Equal(t, []string{"price sim-paper AAPL @150", "price sim-paper AAPL -5%", "cash sim-paper 1000", "fill sim-paper AAPL"}, f.sims)
-	require.Contains(t, h.m.flash, "filled 1 resting order")
+	require.Contains(t, h.toast(), "filled 1 resting order")
 	h.key("s")
 	h.typeText("bogus")
 	h.key("enter")
-	require.Contains(t, h.m.errText, "unknown simulator command")
+	require.Contains(t, h.toast(), "unknown simulator command")
 }
 
 func TestCandleChartDrawsBodiesWicksAndOverlay(t *testing.T) {
@@ -228,15 +227,16 @@ func TestCandleChartDrawsBodiesWicksAndOverlay(t *testing.T) {
 
 func TestGoldenPageViews(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {160, 45}} {
-		for _, f := range []focus{focusMarket, focusActivity, focusMCP} {
-			name := fmt.Sprintf("%s_%dx%d", strings.ToLower(paneNames[f]), size[0], size[1])
+		for _, name := range []string{"market", "activity", "mcp"} {
+			name := fmt.Sprintf("%s_%dx%d", name, size[0], size[1])
 			t.Run(name, func(t *testing.T) {
 				h, _ := newPagesHarness(t, size[0], size[1])
-				if f == focusMarket {
+				p := map[string]pane{"market": h.m.market, "activity": h.m.activity, "mcp": h.m.mcpPage}[strings.Split(name, "_")[0]]
+				if p == h.m.market {
 					openAAPL(h)
 					h.key("i", "enter")
 				}
-				h.m.setFocus(f)
+				h.m.setFocus(h.m.paneIndex(p))
 				golden.RequireEqual(t, []byte(h.screen()))
 			})
 		}

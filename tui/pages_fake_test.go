@@ -220,6 +220,6 @@ func newPagesHarness(t *testing.T, w, h int) (*harness, *fakePages) {
 	t.Cleanup(m.Close)
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
 	m.events = f.events
-	hs.run(tea.Batch(m.loadStatus(), m.chat.load(), m.inbox.load(), m.portfolio.load(), m.workspaces.load(), m.pagesInit()))
+	hs.run(m.loadAll())
 	return hs, f
 }

@@ -59,7 +59,7 @@ func TestFlowMarketSearchIndicatorStageOrder(t *testing.T) {
 	scr.waitFor("Pending approval: sim-paper 9f8e7d6c")
 	scr.waitFor("placeOrder BUY 7 AAPL (MKT)")
 
-	quit(t, tm)
+	quit(t, tm, scr)
 	f.pmu.Lock()
 	defer f.pmu.Unlock()
 	require.Len(t, f.tickets, 1)
@@ -84,5 +84,5 @@ func TestFlowActivityShowsNewRunsLive(t *testing.T) {
 	f.addEvent("agent.work.error", `{"source":"task","error":"No AI provider is configured","durationMs":12}`, req.Seq)
 	f.events <- ActivityChangedEvent{}
 	scr.waitFor("task      ✗ No AI provider is configured")
-	quit(t, tm)
+	quit(t, tm, scr)
 }
