@@ -23,7 +23,9 @@ func (b *Broadcast) Channel() string { return b.channel }
 
 // Capabilities implements Connector: a person reads the TUI, which shows
 // Markdown at once.
-func (b *Broadcast) Capabilities() Capabilities { return Capabilities{Push: true, Markdown: true, Human: true} }
+func (b *Broadcast) Capabilities() Capabilities {
+	return Capabilities{Push: true, Markdown: true, Human: true}
+}
 
 // Up implements Liveness: someone (a TUI) is subscribed.
 func (b *Broadcast) Up() bool { return b.bus.Len() > 0 }
