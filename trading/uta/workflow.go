@@ -12,7 +12,8 @@ import (
 )
 
 // ApprovalNote is what tradingPush says when a human must approve.
-const ApprovalNote = "requires human approval in the alice UI (Portfolio pane) — pending"
+const ApprovalNote = "requires human approval in the alice UI (Portfolio pane) or Telegram /trading — pending; " +
+	"until a person decides, staging and committing on this account are refused (tradingReject withdraws the commit)"
 
 // CommitOutcome is one account's tradingCommit result.
 type CommitOutcome struct {
