@@ -106,7 +106,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	scr.waitFor("Settings")
 
 	// AI provider: add a profile, test it, chat with it.
-	tm.Send(altKey('5'))
+	tm.Send(altKey('8'))
 	scr.waitFor("No profiles yet")
 	keyText(tm, "a")
 	scr.waitFor("Add AI profile")
@@ -126,7 +126,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	require.Equal(t, "flow-model", llm.lastModel())
 
 	// Accounts: add a second simulator account; it runs without a restart.
-	tm.Send(altKey('5'))
+	tm.Send(altKey('8'))
 	keyText(tm, "]")
 	scr.waitFor("Trading accounts")
 	keyText(tm, "a")
