@@ -219,7 +219,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.chat.invalidate()
 		return m, nil
 	case tickMsg:
-		return m, tea.Batch(m.tick(), m.loadStatus(), m.portfolio.load(), m.inbox.renderDocs())
+		return m, tea.Batch(m.tick(), m.loadStatus(), m.portfolio.load(), m.inbox.renderDocs(), m.refreshPage())
 	case statusMsg:
 		m.status = StatusInfo(msg)
 		return m, nil
