@@ -103,6 +103,8 @@ const (
 	RoleAssistant
 	RoleTool
 	RoleSystem
+	// RoleImage is an image a tool returned; Text is its file path.
+	RoleImage
 )
 
 // ChatMessage is one rendered unit of a conversation.

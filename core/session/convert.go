@@ -112,6 +112,9 @@ func ToChatItems(entries []Entry) []ChatItem {
 				if i, ok := byID[b.ToolUseID]; ok {
 					out[i].Output, out[i].IsError = b.Content, b.IsError
 				}
+			case "image":
+				// Text is where the image is: a data-relative path or URL.
+				out = append(out, ChatItem{Kind: "image", Text: b.URL, Timestamp: e.Timestamp, UUID: e.UUID})
 			}
 		}
 	}

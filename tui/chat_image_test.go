@@ -1,0 +1,21 @@
+package tui
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestChatShowsToolImagesAsOpenablePlaceholders(t *testing.T) {
+	h := newHarness(t, 100, 30)
+	h.f.history["tui/default"] = []ChatMessage{
+		{Role: RoleUser, Text: "chart AAPL"},
+		{Role: RoleAssistant, Text: "Here is the chart."},
+		{Role: RoleImage, Text: "/data/media/0a1b2c3d4e5f6071.png"},
+	}
+	h.run(h.m.chat.load())
+	s := h.screen()
+	require.Contains(t, s, "🖼 Image 0a1b2c3d4e5f6071.png")
+	require.Contains(t, s, "/data/media/0a1b2c3d4e5f6071.png")
+	require.Contains(t, h.m.render(), "\x1b]8;;file:///data/media/0a1b2c3d4e5f6071.png", "an OSC 8 link opens the file")
+}
