@@ -64,7 +64,7 @@ func ToTextHistory(entries []Entry, includeTools bool) []TextMessage {
 
 // ChatItem is one UI row: a message, or a tool call paired with its result.
 type ChatItem struct {
-	Kind      string `json:"kind"` // user | assistant | tool | system
+	Kind      string `json:"kind"` // user | assistant | tool | system | image (Text: where it is)
 	Text      string `json:"text,omitempty"`
 	Tool      string `json:"tool,omitempty"`   // tool rows: name without the mcp__server__ prefix
 	Input     string `json:"input,omitempty"`  // tool rows: JSON arguments
