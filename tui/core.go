@@ -139,6 +139,8 @@ const (
 	ChatToolResult
 	ChatDone
 	ChatError
+	// ChatImage: a tool returned an image, saved at Text (a file path).
+	ChatImage
 )
 
 // InboxEntry is one push from a workspace agent.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/alice-trading/alice/core"
@@ -22,6 +23,19 @@ import (
 // imageSavedNote replaces an image in a tool result (OpenAlice's wording,
 // plus the path).
 const imageSavedNote = "[Image saved to disk — use Read tool to view the file: %s]"
+
+// savedImageRe finds the notes toolOutput leaves in a tool result.
+var savedImageRe = regexp.MustCompile(`\[Image saved to disk — use Read tool to view the file: (media/[0-9a-f]+\.[a-z]+)\]`)
+
+// SavedImages lists the media paths noted in a tool result, so a UI can
+// show the images while the turn streams.
+func SavedImages(content string) []string {
+	var out []string
+	for _, m := range savedImageRe.FindAllStringSubmatch(content, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
 
 // MediaDir is where tool images are kept, under the data directory.
 const MediaDir = "media"

@@ -46,6 +46,7 @@ func TestToolImagesAreSavedWithTheSession(t *testing.T) {
 	require.Contains(t, result.Content, "AAPL 1d")
 	require.Contains(t, result.Content, "[Image saved to disk — use Read tool to view the file: media/")
 	require.NotContains(t, result.Content, base64.StdEncoding.EncodeToString(pngBytes)[:20], "no base64 reaches the model")
+	require.Len(t, SavedImages(result.Content), 1, "UIs find the saved image in the result")
 
 	final := entries[len(entries)-1].Message.Content.Blocks
 	require.Equal(t, "text", final[0].Type)

@@ -76,6 +76,10 @@ func (c *Core) Send(ctx context.Context, session, text string) (<-chan tui.ChatE
 				ce = tui.ChatEvent{Kind: tui.ChatToolUse, Tool: ev.Tool, ToolID: ev.ToolID, Input: string(ev.Input)}
 			case agent.ToolResult:
 				ce = tui.ChatEvent{Kind: tui.ChatToolResult, Tool: ev.Tool, ToolID: ev.ToolID, Output: ev.Content, IsError: ev.IsError}
+				for _, ref := range agent.SavedImages(ev.Content) {
+					out <- ce
+					ce = tui.ChatEvent{Kind: tui.ChatImage, Text: c.mediaPath(ref)}
+				}
 			case agent.Done:
 				ce = tui.ChatEvent{Kind: tui.ChatDone, Text: ev.Text}
 			case agent.Error:
