@@ -65,6 +65,7 @@ func (a *App) build() error {
 	}
 	a.Workspaces = ws
 	a.onClose("workspaces", func(context.Context) error { return ws.Close() })
+	a.mountWorkspaceAPI()
 
 	if err := a.buildAgent(); err != nil {
 		return err
@@ -93,6 +94,7 @@ func (a *App) start(ctx context.Context) error {
 	}
 	a.onClose("main MCP", a.MCP.Shutdown)
 	a.addListener("MCP", a.MCP.URL())
+	a.recordInstance()
 
 	if a.Ask != nil {
 		if err := a.Ask.Start(ctx); err != nil {
