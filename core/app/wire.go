@@ -54,11 +54,16 @@ func (a *App) build() error {
 		Version:         o.Version,
 	})
 
+	wsCfg, err := o.Store.Workspaces()
+	if err != nil {
+		return err
+	}
 	ws, err := workspace.NewManager(workspace.Options{
-		Root:    o.Paths.DataPath("workspaces"),
-		MCPURL:  a.MCP.URL,
-		Persona: a.persona,
-		Logger:  log.With("component", "workspace"),
+		Root:            o.Paths.DataPath("workspaces"),
+		MCPURL:          a.MCP.URL,
+		Persona:         a.persona,
+		Logger:          log.With("component", "workspace"),
+		ScrollbackLines: wsCfg.ScrollbackLines,
 	})
 	if err != nil {
 		return fmt.Errorf("workspaces: %w", err)
