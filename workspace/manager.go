@@ -71,6 +71,9 @@ type Options struct {
 	RespawnDelay time.Duration
 	// ScrollbackLines caps each session's scrollback (default 10,000).
 	ScrollbackLines int
+	// AgentRulesDir holds <agent>.json files replacing the built-in agent
+	// state rules (normally <config>/agent-rules); "" = built-ins only.
+	AgentRulesDir string
 }
 
 // EventKind names a workspace event.
@@ -90,6 +93,7 @@ type Event struct {
 	SessionID   string
 	State       SessionState
 	Reason      string
+	Status      *AgentStatus // EventAgentState only
 }
 
 // Errors returned by the manager.
@@ -111,6 +115,7 @@ type Manager struct {
 	records    map[string][]SessionRecord // by workspace id
 	sessions   map[string]*Session        // live sessions by record id
 	closed     bool
+	status     *statusHub
 }
 
 // NewManager loads the registry (creating Root) and flips session records
@@ -144,6 +149,7 @@ func NewManager(opts Options) (*Manager, error) {
 	}
 	m := &Manager{opts: opts, log: opts.Logger, events: pubsub.New[Event](), workspaces: ws,
 		records: map[string][]SessionRecord{}, sessions: map[string]*Session{}}
+	m.status = newStatusHub(m)
 	for _, w := range ws {
 		recs, err := loadRecords(m.recordsPath(w.ID))
 		if err != nil {
@@ -316,6 +322,7 @@ func (m *Manager) RemoveWorkspace(id string, removeDir bool) error {
 	m.mu.Unlock()
 	for _, s := range live {
 		s.close()
+		m.status.detach(s.id)
 	}
 	m.mu.Lock()
 	m.workspaces = slices.DeleteFunc(m.workspaces, func(x Workspace) bool { return x.ID == w.ID })
@@ -408,6 +415,7 @@ func (m *Manager) Close() error {
 		}()
 	}
 	wg.Wait()
+	m.status.close()
 	m.events.Close()
 	return nil
 }

@@ -100,6 +100,8 @@ type SessionRecord struct {
 	State          RecordState `json:"state"`
 	ResumeHint     *ResumeHint `json:"resumeHint,omitempty"`
 	ScrollbackFile string      `json:"scrollbackFile,omitempty"`
+	// StartCommit is HEAD when the session started: the diff base.
+	StartCommit string `json:"startCommit,omitempty"`
 }
 
 type recordsFile struct {

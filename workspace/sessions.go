@@ -45,7 +45,8 @@ func (m *Manager) StartSessionSize(wsID string, agent Agent, cols, rows int) (*S
 	}
 	m.refreshMCPConfig(w)
 	now := time.Now().UTC()
-	rec := SessionRecord{ID: uuid.NewString(), WsID: w.ID, Agent: agent, CreatedAt: now, LastActiveAt: now, State: RecordRunning}
+	rec := SessionRecord{ID: uuid.NewString(), WsID: w.ID, Agent: agent, CreatedAt: now, LastActiveAt: now, State: RecordRunning,
+		StartCommit: headCommit(w.Dir)}
 	switch agent {
 	case AgentClaude:
 		rec.ResumeHint = &ResumeHint{Kind: "agent-session-id", Value: rec.ID}
@@ -84,6 +85,7 @@ func (m *Manager) newSessionLocked(w Workspace, rec SessionRecord, cols, rows in
 		term: newTerminal(cols, rows, m.opts.ScrollbackLines, m.log), replay: newReplayBuffer(DefaultReplayBytes), hint: rec.ResumeHint,
 		cols: cols, rows: rows, state: StateStarting}
 	m.sessions[rec.ID] = s
+	m.status.attach(s)
 	return s
 }
 
@@ -180,6 +182,7 @@ func (m *Manager) RemoveSession(id string) error {
 	m.mu.Unlock()
 	if live {
 		s.close()
+		m.status.detach(id)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -211,6 +214,7 @@ func (m *Manager) saveRecordsLocked(wsID string) {
 // called by sessions without their lock held.
 func (m *Manager) sessionChanged(s *Session) {
 	st, reason := s.State()
+	m.status.lifecycle(s, st, reason)
 	paused := st == StateStopped || st == StateFailed || st == StateExited
 	scroll := ""
 	if paused && s.agent == AgentShell {
