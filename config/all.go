@@ -29,6 +29,7 @@ func (s *Store) CheckAll() error {
 		func() error { _, err := s.Snapshot(); return err },
 		func() error { _, err := s.MarketData(); return err },
 		func() error { _, err := s.Agent(); return err },
+		func() error { _, err := s.Workspaces(); return err },
 		func() error { _, err := s.Tools(); return err },
 		func() error { _, err := s.Compaction(); return err },
 		func() error { _, err := s.Heartbeat(); return err },
