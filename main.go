@@ -28,7 +28,7 @@ const usage = `alice — a terminal-first AI trading agent
 Usage:
   alice [flags]          start the terminal UI (MCP ports stay open while it runs)
   alice serve [flags]    run the same core headless: MCP ports, scheduling, workspaces
-  alice check [flags]    validate every config file and exit
+  alice check [flags]    validate every config file and exit (read-only: no lock, writes nothing)
 
 Flags:
   --home DIR     keep config in DIR/config and data in DIR/data (or set ALICE_HOME)
@@ -75,10 +75,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	paths, err := config.ResolvePaths(*home)
-	if err == nil {
-		err = paths.Ensure()
-	}
 	if err != nil {
+		fmt.Fprintf(stderr, "alice: %v\n", err)
+		return 1
+	}
+	if cmd == "check" {
+		return runCheck(paths, stdout, stderr) // read-only: no lock, no writes
+	}
+	lock, err := lockDataDir(paths, cmd)
+	if err != nil {
+		fmt.Fprintf(stderr, "alice: %v\n", err)
+		return 1
+	}
+	defer lock.Release()
+	if err := paths.Ensure(); err != nil {
 		fmt.Fprintf(stderr, "alice: %v\n", err)
 		return 1
 	}
@@ -95,13 +105,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	slog.SetDefault(logger)
 
 	store := config.NewStore(paths.Config)
-	if err := store.CheckAll(); err != nil {
-		fmt.Fprintf(stderr, "alice: %v\n", err)
+	if err := app.Validate(store, os.Getenv); err != nil {
+		printErrors(stderr, err)
 		return 1
-	}
-	if cmd == "check" {
-		fmt.Fprintf(stdout, "config OK: %s\ndata: %s\n", paths.Config, paths.Data)
-		return 0
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -118,6 +124,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer shutdown(a, logger)
+	recordListeners(lock, a, logger)
 
 	if cmd == "serve" {
 		for _, l := range a.Listeners() {

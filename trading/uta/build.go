@@ -37,8 +37,9 @@ type BuildEnv struct {
 // DefaultFactories are the built-in presets.
 func DefaultFactories() map[string]BrokerFactory {
 	return map[string]BrokerFactory{
-		"simulator": simulatorFactory,
-		"alpaca":    alpacaFactory,
+		"simulator":      simulatorFactory,
+		"mock-simulator": simulatorFactory, // OpenAlice's id for the simulator
+		"alpaca":         alpacaFactory,
 	}
 }
 
@@ -74,9 +75,16 @@ func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA
 	cfgErr := func(key string, err error) error {
 		return &config.Error{File: file, Key: fmt.Sprintf("[%d]%s", idx, key), Msg: err.Error()}
 	}
+	// The same validation `alice check` runs (ValidateAccount), so a config
+	// check passes never fails here for a config reason.
+	if _, builtin := PresetChecks()[acct.Preset]; builtin {
+		if err := ValidateAccount(file, idx, acct, m.getenv); err != nil {
+			return nil, err
+		}
+	}
 	f, ok := m.factories[acct.Preset]
 	if !ok {
-		return nil, cfgErr(".presetId", fmt.Errorf("unknown preset %q (known: simulator, alpaca)", acct.Preset))
+		return nil, cfgErr(".presetId", fmt.Errorf("unknown preset %q (known: %s)", acct.Preset, knownPresets()))
 	}
 	dir := m.paths.DataPath("trading", acct.ID) // the id is validated by config.Accounts
 	u := &UTA{cfg: acct, now: m.now, logger: m.logger.With("account", acct.ID), health: Healthy}
