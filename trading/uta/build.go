@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/trading/alpaca"
 	"github.com/alice-trading/alice/trading/broker"
+	"github.com/alice-trading/alice/trading/bybit"
 	"github.com/alice-trading/alice/trading/git"
 	"github.com/alice-trading/alice/trading/guard"
 	"github.com/alice-trading/alice/trading/sim"
@@ -40,7 +43,16 @@ func DefaultFactories() map[string]BrokerFactory {
 		"simulator":      simulatorFactory,
 		"mock-simulator": simulatorFactory, // OpenAlice's id for the simulator
 		"alpaca":         alpacaFactory,
+		"bybit":          bybitFactory,
 	}
+}
+
+func bybitFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error) {
+	cfg, key, err := bybit.ParseConfig(acct.PresetConfig, env.Getenv)
+	if err != nil {
+		return nil, nil, key, err
+	}
+	return bybit.New(acct.ID, cfg, env.Logger), nil, "", nil
 }
 
 func simulatorFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error) {
@@ -68,6 +80,16 @@ func alpacaFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broke
 	return alpaca.New(acct.ID, cfg, env.Logger), nil, "", nil
 }
 
+// presetNames lists the registered presets, sorted.
+func (m *Manager) presetNames() []string {
+	names := make([]string, 0, len(m.factories))
+	for n := range m.factories {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
 // build assembles one UTA: broker, guards, git history and snapshots.
 // Config problems come back as *config.Error naming accounts.json keys.
 func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA, error) {
@@ -76,15 +98,16 @@ func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA
 		return &config.Error{File: file, Key: fmt.Sprintf("[%d]%s", idx, key), Msg: err.Error()}
 	}
 	// The same validation `alice check` runs (ValidateAccount), so a config
-	// check passes never fails here for a config reason.
-	if _, builtin := PresetChecks()[acct.Preset]; builtin {
+	// check passes never fails here for a config reason. Presets added
+	// with WithFactory (tests, embedding) validate in their factory.
+	f, ok := m.factories[acct.Preset]
+	if _, builtin := PresetChecks()[acct.Preset]; builtin || !ok {
 		if err := ValidateAccount(file, idx, acct, m.getenv); err != nil {
 			return nil, err
 		}
 	}
-	f, ok := m.factories[acct.Preset]
 	if !ok {
-		return nil, cfgErr(".presetId", fmt.Errorf("unknown preset %q (known: %s)", acct.Preset, knownPresets()))
+		return nil, cfgErr(".presetId", fmt.Errorf("unknown preset %q (known: %s)", acct.Preset, strings.Join(m.presetNames(), ", ")))
 	}
 	dir := m.paths.DataPath("trading", acct.ID) // the id is validated by config.Accounts
 	u := &UTA{cfg: acct, now: m.now, logger: m.logger.With("account", acct.ID), health: Healthy}
@@ -109,7 +132,7 @@ func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA
 		return nil, err
 	}
 	u.git, err = git.Open(dir+string(os.PathSeparator)+"commit.json", git.Deps{
-		Dispatch: u.dispatch, State: u.state, Now: m.now, Logger: u.logger,
+		Dispatch: u.dispatch, State: u.state, Reconcile: u.reconcile, Now: m.now, Logger: u.logger,
 		Order: func(ctx context.Context, id string) (*trading.OpenOrder, error) { return u.broker.Order(ctx, id) },
 	})
 	if err != nil {

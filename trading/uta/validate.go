@@ -11,6 +11,7 @@ import (
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/trading/alpaca"
+	"github.com/alice-trading/alice/trading/bybit"
 	"github.com/alice-trading/alice/trading/guard"
 	"github.com/alice-trading/alice/trading/sim"
 )
@@ -33,6 +34,10 @@ func PresetChecks() map[string]PresetCheck {
 		"mock-simulator": simCheck,
 		"alpaca": func(raw json.RawMessage, getenv func(string) string) (string, error) {
 			_, key, err := alpaca.ParseConfig(raw, getenv)
+			return key, err
+		},
+		"bybit": func(raw json.RawMessage, getenv func(string) string) (string, error) {
+			_, key, err := bybit.ParseConfig(raw, getenv)
 			return key, err
 		},
 	}
