@@ -27,7 +27,7 @@ type Paths struct {
 // no --home/ALICE_HOME, no usable HOME and no absolute XDG directories.
 // Falling back to "/" (what the XDG library does with HOME unset) would
 // scatter /.config and /.local over the filesystem root.
-var ErrNoHome = errors.New("no home directory for alice: HOME is not set to a directory (and XDG_CONFIG_HOME, XDG_DATA_HOME and XDG_STATE_HOME are not all set); pass --home DIR or set ALICE_HOME")
+var ErrNoHome = errors.New("nowhere to keep config and data: HOME is not set to a directory (and XDG_CONFIG_HOME, XDG_DATA_HOME and XDG_STATE_HOME are not all set); pass --home DIR or set ALICE_HOME")
 
 // ResolvePaths picks the directories: an explicit home (from --home or
 // ALICE_HOME) wins and puts everything under home/config and home/data;
