@@ -86,8 +86,13 @@ func startFlow(t *testing.T) (*teatest.TestModel, *fakeCore, *clock, *screen) {
 	return tm, f, clk, newScreen(t, tm, 120, 36)
 }
 
-func quit(t *testing.T, tm *teatest.TestModel) *Model {
+// quit presses ctrl+c; the fake core always has a running shell, so the
+// confirmation must name it, and a second ctrl+c exits.
+func quit(t *testing.T, tm *teatest.TestModel, scr *screen) *Model {
 	t.Helper()
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	scr.waitFor("Quit alice?")
+	scr.waitFor("sh1 in workspace research-aapl")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
 }
@@ -122,7 +127,7 @@ func TestFlowChatStageApprove(t *testing.T) {
 	scr.waitFor("pushed 4d46698f")
 	scr.waitFor("AAPL")
 
-	m := quit(t, tm)
+	m := quit(t, tm, scr)
 	require.Nil(t, m.dialog)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -144,7 +149,7 @@ func TestFlowWorkspaceAttachEchoDetach(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl})
 	scr.waitFor("detached")
 
-	m := quit(t, tm)
+	m := quit(t, tm, scr)
 	require.False(t, m.workspaces.attached())
 	f.mu.Lock()
 	term := f.terms["ws1"][0].(*fakeTerm)

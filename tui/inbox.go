@@ -56,7 +56,7 @@ func (p *inboxPane) Blur()           { p.focused = false }
 func (p *inboxPane) Capturing() bool { return false }
 func (p *inboxPane) ShortHelp() []key.Binding {
 	k := p.m.keys.Inbox
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Delete, k.Jump}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Delete, k.Jump, k.ReadAll}
 }
 
 func (p *inboxPane) load() tea.Cmd {
@@ -190,6 +190,10 @@ func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return flashMsg("inbox entry deleted")
 		})
 		p.detail = false
+	case key.Matches(msg, k.ReadAll):
+		for _, e := range p.entries {
+			p.seen[e.ID] = true
+		}
 	case key.Matches(msg, k.Jump):
 		if e, ok := p.selected(); ok {
 			id := e.WorkspaceID

@@ -11,21 +11,23 @@ type KeyMap struct {
 	Portfolio  PortfolioKeys
 	Workspaces WorkspaceKeys
 	Dialog     DialogKeys
+	Overlay    OverlayKeys
 }
 
 // GlobalKeys work in every pane (unless a terminal is attached).
 type GlobalKeys struct {
-	Next, Prev, Chat, Inbox, Portfolio, Workspaces, Help, Quit key.Binding
+	Next, Prev, GoTo, Palette, Help, Quit, QuitQ, Dismiss, Messages key.Binding
 }
 
 // ChatKeys drive the chat pane.
 type ChatKeys struct {
-	Send, HistoryUp, HistoryDown, ScrollUp, ScrollDown, ToggleTools, Sessions, Cancel key.Binding
+	Send, Newline, HistoryUp, HistoryDown, ScrollUp, ScrollDown, Top, Bottom, ToggleTools,
+	Sessions, Cancel, Editor, ClearLine, DeleteWord, Summary key.Binding
 }
 
 // InboxKeys drive the inbox pane.
 type InboxKeys struct {
-	Up, Down, Open, Back, Delete, Jump key.Binding
+	Up, Down, Open, Back, Delete, Jump, ReadAll key.Binding
 }
 
 // PortfolioKeys drive the portfolio pane.
@@ -36,6 +38,11 @@ type PortfolioKeys struct {
 // WorkspaceKeys drive the workspaces pane.
 type WorkspaceKeys struct {
 	Up, Down, Create, Shell, Claude, Codex, Attach, Detach, Zoom, Files, Git, Back key.Binding
+}
+
+// OverlayKeys drive the palette and the help overlay (typing filters).
+type OverlayKeys struct {
+	Up, Down, Run, Close key.Binding
 }
 
 // DialogKeys answer confirmations.
@@ -50,32 +57,42 @@ func DefaultKeyMap() KeyMap {
 	}
 	return KeyMap{
 		Global: GlobalKeys{
-			Next:       b("tab", "next pane", "tab"),
-			Prev:       b("shift+tab", "previous pane", "shift+tab"),
-			Chat:       b("alt+1", "chat", "alt+1", "f2"),
-			Inbox:      b("alt+2", "inbox", "alt+2", "f3"),
-			Portfolio:  b("alt+3", "portfolio", "alt+3", "f4"),
-			Workspaces: b("alt+4", "workspaces", "alt+4", "f5"),
-			Help:       b("?/f1", "help", "?", "f1"),
-			Quit:       b("ctrl+c", "quit", "ctrl+c"),
+			Next: b("tab", "next pane", "tab"),
+			Prev: b("shift+tab", "previous pane", "shift+tab"),
+			GoTo: b("alt+1…9", "go to pane N", "alt+1", "alt+2", "alt+3", "alt+4", "alt+5", "alt+6", "alt+7", "alt+8", "alt+9",
+				"f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"),
+			Palette:  b("ctrl+p", "commands", "ctrl+p"),
+			Help:     b("?", "help", "?", "f1"),
+			Quit:     b("ctrl+c", "quit", "ctrl+c"),
+			QuitQ:    b("q", "quit (outside inputs)", "q"),
+			Dismiss:  b("ctrl+x", "dismiss error", "ctrl+x"),
+			Messages: b("alt+m", "message history", "alt+m"),
 		},
 		Chat: ChatKeys{
 			Send:        b("enter", "send", "enter"),
+			Newline:     b("ctrl+j", "newline", "ctrl+j", "alt+enter", "shift+enter"),
 			HistoryUp:   b("↑", "previous input", "up"),
 			HistoryDown: b("↓", "next input", "down"),
-			ScrollUp:    b("pgup", "scroll up", "pgup", "ctrl+u"),
-			ScrollDown:  b("pgdn", "scroll down", "pgdown", "ctrl+d"),
+			ScrollUp:    b("pgup", "scroll up", "pgup"),
+			ScrollDown:  b("pgdn", "scroll down", "pgdown"),
+			Top:         b("ctrl+home", "oldest message", "ctrl+home"),
+			Bottom:      b("ctrl+end", "newest message", "ctrl+end"),
 			ToggleTools: b("ctrl+o", "expand tool calls", "ctrl+o"),
 			Sessions:    b("ctrl+s", "sessions", "ctrl+s"),
 			Cancel:      b("esc", "stop reply", "esc"),
+			Editor:      b("ctrl+e", "edit in $EDITOR", "ctrl+e"),
+			ClearLine:   b("ctrl+u", "delete to line start", "ctrl+u"),
+			DeleteWord:  b("ctrl+w", "delete word", "ctrl+w"),
+			Summary:     b("ctrl+r", "show/hide compaction summary", "ctrl+r"),
 		},
 		Inbox: InboxKeys{
-			Up:     b("↑/k", "up", "up", "k"),
-			Down:   b("↓/j", "down", "down", "j"),
-			Open:   b("enter", "open", "enter"),
-			Back:   b("esc", "back", "esc"),
-			Delete: b("d", "delete", "d"),
-			Jump:   b("w/g", "go to workspace", "w", "g"),
+			Up:      b("↑/k", "up", "up", "k"),
+			Down:    b("↓/j", "down", "down", "j"),
+			Open:    b("enter", "open", "enter"),
+			Back:    b("esc", "back", "esc"),
+			Delete:  b("d", "delete", "d"),
+			Jump:    b("w/g", "go to workspace", "w", "g"),
+			ReadAll: b("m", "mark all read", "m"),
 		},
 		Portfolio: PortfolioKeys{
 			PrevAccount: b("[", "previous account", "[", "left", "h"),
@@ -103,6 +120,12 @@ func DefaultKeyMap() KeyMap {
 		Dialog: DialogKeys{
 			Yes: b("y", "confirm", "y"),
 			No:  b("n/esc", "cancel", "n", "esc"),
+		},
+		Overlay: OverlayKeys{
+			Up:    b("↑", "previous", "up", "ctrl+p", "ctrl+k"),
+			Down:  b("↓", "next", "down", "ctrl+n", "ctrl+j"),
+			Run:   b("enter", "run", "enter"),
+			Close: b("esc", "close", "esc"),
 		},
 	}
 }

@@ -2,17 +2,14 @@ package tui
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
-// focus names the visible pane.
+// focus is the index of the visible pane in Model.tabs. The first four
+// are fixed; panes added with addPane get the following indices.
 type focus int
 
 const (
@@ -20,12 +17,14 @@ const (
 	focusInbox
 	focusPortfolio
 	focusWorkspaces
-	paneCount
 )
 
-var paneNames = [paneCount]string{"Chat", "Inbox", "Portfolio", "Workspaces"}
-
 // pane is what every pane implements; the root routes keys by focus.
+//
+// Optional extras a pane may implement (checked by type assertion):
+//   - loader:         load() tea.Cmd, run at start-up (Init)
+//   - actionProvider: Actions() []Action, listed in the command palette
+//   - badger:         Badge() string, shown after the tab title ("(2)")
 type pane interface {
 	SetSize(w, h int)
 	Focus()
@@ -36,6 +35,18 @@ type pane interface {
 	// Capturing reports that the pane wants every key (typing into an
 	// input, an attached terminal), so global single-letter keys are off.
 	Capturing() bool
+}
+
+// loader is a pane that fetches its data when the program starts.
+type loader interface{ load() tea.Cmd }
+
+// badger is a pane whose tab title carries a short count or marker.
+type badger interface{ Badge() string }
+
+// tab is one entry of the tab bar: a title and its pane.
+type tab struct {
+	name string
+	p    pane
 }
 
 // Options tune the model; zero values are fine.
@@ -59,17 +70,20 @@ type Model struct {
 
 	width, height int
 	focus         focus
+	tabs          []tab
 	chat          *chatPane
 	inbox         *inboxPane
 	portfolio     *portfolioPane
 	workspaces    *workspacesPane
 
-	status   StatusInfo
-	flash    string // transient message (notifications, results)
-	errText  string // last error, shown until the next success
-	showHelp bool
-	dialog   *confirmDialog
-	events   <-chan any
+	status  StatusInfo
+	toasts  toasts
+	work    progress
+	help    *helpOverlay
+	palette *palette
+	dialog  *confirmDialog
+	quitDlg *quitDialog
+	events  <-chan any
 }
 
 // New builds the root model over a Core.
@@ -88,13 +102,33 @@ func New(core Core, opts Options) *Model {
 	m.inbox = newInboxPane(m)
 	m.portfolio = newPortfolioPane(m)
 	m.workspaces = newWorkspacesPane(m)
+	// The tab order; a new pane is one more line here (see addPane).
+	m.addPane("Chat", m.chat)
+	m.addPane("Inbox", m.inbox)
+	m.addPane("Portfolio", m.portfolio)
+	m.addPane("Workspaces", m.workspaces)
 	m.chat.Focus()
 	return m
 }
 
-func (m *Model) panes() [paneCount]pane {
-	return [paneCount]pane{m.chat, m.inbox, m.portfolio, m.workspaces}
+// addPane appends a tab and returns its index (alt+N goes to tab N).
+func (m *Model) addPane(name string, p pane) focus {
+	m.tabs = append(m.tabs, tab{name, p})
+	return focus(len(m.tabs) - 1)
 }
+
+// paneIndex finds a pane's tab; -1 when it is not in the tab bar.
+func (m *Model) paneIndex(p pane) focus {
+	for i, t := range m.tabs {
+		if t.p == p {
+			return focus(i)
+		}
+	}
+	return -1
+}
+
+// cur is the focused pane.
+func (m *Model) cur() pane { return m.tabs[m.focus].p }
 
 // Close stops the event subscription (main calls it after Run returns).
 func (m *Model) Close() { m.cancel() }
@@ -103,9 +137,20 @@ func (m *Model) Close() { m.cancel() }
 // its background colour.
 func (m *Model) Init() tea.Cmd {
 	m.events = m.core.Events(m.ctx)
-	cmds := []tea.Cmd{m.waitEvent(), m.loadStatus(), m.chat.load(), m.inbox.load(), m.portfolio.load(), m.workspaces.load(), m.tick()}
+	cmds := []tea.Cmd{m.waitEvent(), m.loadAll(), m.tick()}
 	if m.opts.Dark == nil {
 		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// loadAll reads the status and every pane that loads data.
+func (m *Model) loadAll() tea.Cmd {
+	cmds := []tea.Cmd{m.loadStatus()}
+	for _, t := range m.tabs {
+		if l, ok := t.p.(loader); ok {
+			cmds = append(cmds, l.load())
+		}
 	}
 	return tea.Batch(cmds...)
 }
@@ -144,10 +189,10 @@ func (m *Model) tick() tea.Cmd {
 	return tea.Tick(5*time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-// errMsg reports a failed core call in the status bar.
+// errMsg reports a failed core call as an error toast.
 type errMsg struct{ err error }
 
-// flashMsg shows a transient message in the status bar.
+// flashMsg shows an info toast that expires.
 type flashMsg string
 
 // focusWorkspaceMsg asks the root to show a workspace.
@@ -155,7 +200,7 @@ type focusWorkspaceMsg struct{ id string }
 
 func errCmd(err error) tea.Cmd { return func() tea.Msg { return errMsg{err} } }
 
-// Update routes messages: dialogs first, then global keys, then the
+// Update routes messages: overlays first, then global keys, then the
 // focused pane; core events go to the panes they concern.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -174,13 +219,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case coreEventMsg:
 		return m, tea.Batch(m.waitEvent(), m.handleEvent(msg.ev))
 	case errMsg:
-		if msg.err != nil {
-			m.errText = msg.err.Error()
+		if msg.err == nil {
+			return m, nil
 		}
-		return m, nil
+		return m, m.toasts.push(toastError, friendlyError(msg.err), m.now())
 	case flashMsg:
-		m.flash, m.errText = string(msg), ""
+		return m, m.toasts.push(toastInfo, string(msg), m.now())
+	case toastExpiredMsg:
+		m.toasts.expire(msg.id)
 		return m, nil
+	case workMsg:
+		return m, m.work.update(msg)
 	case focusWorkspaceMsg:
 		m.setFocus(focusWorkspaces)
 		m.workspaces.selectID(msg.id)
@@ -190,15 +239,23 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
-		return m, m.panes()[m.focus].Update(msg)
+		switch {
+		case m.palette != nil:
+			return m, m.palette.update(msg)
+		case m.help != nil:
+			return m, m.help.update(msg)
+		case m.dialog != nil || m.quitDlg != nil:
+			return m, nil
+		}
+		return m, m.cur().Update(msg)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		return m, m.handleMouse(msg)
 	}
 	// Pane-specific messages: offer them to every pane (each ignores the
 	// ones it does not own).
 	var cmds []tea.Cmd
-	for _, p := range m.panes() {
-		cmds = append(cmds, p.Update(msg))
+	for _, t := range m.tabs {
+		cmds = append(cmds, t.p.Update(msg))
 	}
 	return m, tea.Batch(cmds...)
 }
@@ -208,28 +265,32 @@ func (m *Model) handleEvent(ev any) tea.Cmd {
 	case InboxChangedEvent:
 		return m.inbox.load()
 	case TradingChangedEvent:
+		var cmd tea.Cmd
 		if e.ApprovalRequested {
-			m.flash = "A commit is waiting for your approval in Portfolio (alt+3)"
+			cmd = m.toasts.push(toastInfo, "A commit is waiting for your approval in Portfolio (alt+3)", m.now())
 		}
-		return m.portfolio.load()
+		return tea.Batch(cmd, m.portfolio.load())
 	case WorkspacesChangedEvent:
 		return m.workspaces.load()
 	case NotificationEvent:
-		m.flash = "🔔 " + e.Text
+		return m.toasts.push(toastInfo, "🔔 "+e.Text, m.now())
 	}
 	return nil
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.dialog != nil {
+	switch {
+	case m.quitDlg != nil:
+		return m.quitDlg.handle(msg)
+	case m.dialog != nil:
 		return m.dialog.handle(msg, m.now())
-	}
-	if m.showHelp {
-		m.showHelp = false
-		return nil
+	case m.palette != nil:
+		return m.palette.update(msg)
+	case m.help != nil:
+		return m.help.update(msg)
 	}
 	g := m.keys.Global
-	cur := m.panes()[m.focus]
+	cur := m.cur()
 	// An attached terminal gets every key except detach (handled by the pane).
 	if m.focus == focusWorkspaces && m.workspaces.attached() {
 		return cur.Update(msg)
@@ -238,70 +299,46 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.focus == focusWorkspaces && m.workspaces.mode == wsCreate && !key.Matches(msg, g.Quit) {
 		return cur.Update(msg)
 	}
+	capturing := cur.Capturing()
 	switch {
 	case key.Matches(msg, g.Quit):
-		m.cancel()
-		return tea.Quit
+		return m.requestQuit()
+	case key.Matches(msg, g.QuitQ) && !capturing:
+		return m.requestQuit()
+	case key.Matches(msg, g.Palette):
+		m.openPalette()
+		return nil
 	case key.Matches(msg, g.Next):
-		m.setFocus((m.focus + 1) % paneCount)
+		m.setFocus((m.focus + 1) % focus(len(m.tabs)))
 		return nil
 	case key.Matches(msg, g.Prev):
-		m.setFocus((m.focus + paneCount - 1) % paneCount)
+		m.setFocus((m.focus + focus(len(m.tabs)) - 1) % focus(len(m.tabs)))
 		return nil
-	case key.Matches(msg, g.Chat):
-		m.setFocus(focusChat)
+	case key.Matches(msg, g.GoTo):
+		if n, ok := goToIndex(msg.String()); ok && n < len(m.tabs) {
+			m.setFocus(focus(n))
+		}
 		return nil
-	case key.Matches(msg, g.Inbox):
-		m.setFocus(focusInbox)
+	case key.Matches(msg, g.Dismiss) && m.toasts.hasError():
+		m.toasts.dismiss()
 		return nil
-	case key.Matches(msg, g.Portfolio):
-		m.setFocus(focusPortfolio)
+	case key.Matches(msg, g.Messages):
+		m.openHelp(helpMessages)
 		return nil
-	case key.Matches(msg, g.Workspaces):
-		m.setFocus(focusWorkspaces)
-		return nil
-	case msg.String() == "f1" || (msg.String() == "?" && !cur.Capturing()):
-		m.showHelp = true
+	case msg.String() == "f1" || (msg.String() == "?" && !capturing):
+		m.openHelp(helpKeys)
 		return nil
 	}
 	return cur.Update(msg)
 }
 
-func (m *Model) handleMouse(msg tea.Msg) tea.Cmd {
-	if click, ok := msg.(tea.MouseClickMsg); ok {
-		// Clicking a tab title focuses that pane.
-		if click.Y == 0 {
-			x := 0
-			for i, name := range paneNames {
-				w := ansi.StringWidth(m.tabLabel(focus(i), name)) + 1
-				if click.X >= x && click.X < x+w {
-					m.setFocus(focus(i))
-					return nil
-				}
-				x += w
-			}
-			return nil
-		}
-		if m.dialog != nil || m.showHelp {
-			return nil
-		}
-		// Body clicks go to the focused pane in pane coordinates.
-		click.Y--
-		return m.panes()[m.focus].Update(click)
-	}
-	if m.dialog != nil || m.showHelp {
-		return nil
-	}
-	return m.panes()[m.focus].Update(msg)
-}
-
 func (m *Model) setFocus(f focus) {
-	if f == m.focus {
+	if f == m.focus || f < 0 || int(f) >= len(m.tabs) {
 		return
 	}
-	m.panes()[m.focus].Blur()
+	m.cur().Blur()
 	m.focus = f
-	m.panes()[f].Focus()
+	m.cur().Focus()
 	if f == focusInbox {
 		m.inbox.markVisibleRead()
 	}
@@ -312,35 +349,22 @@ func (m *Model) openDialog(title, body string, onYes tea.Cmd) {
 	m.dialog = newConfirmDialog(m, title, body, onYes, m.now())
 }
 
-// layout gives every pane the body area (the screen minus the tab line
-// and the status bar) and returns the Cmd that resizes a live terminal.
+// layout gives every pane the inside of the frame and returns the Cmd that
+// resizes a live terminal.
 func (m *Model) layout() tea.Cmd {
-	w, h := m.width, m.height-2
-	if h < 3 {
-		h = 3
-	}
-	for _, p := range m.panes() {
-		p.SetSize(w, h)
+	w, h := m.bodySize()
+	for _, t := range m.tabs {
+		t.p.SetSize(w, h)
 	}
 	return tea.Batch(m.workspaces.resizeTerm(), m.inbox.renderDocs())
 }
 
-func (m *Model) tabLabel(f focus, name string) string {
-	label := fmt.Sprintf(" %d %s ", int(f)+1, name)
-	if f == focusInbox {
-		if n := m.inbox.unread(); n > 0 {
-			label = fmt.Sprintf(" %d %s (%d) ", int(f)+1, name, n)
-		}
-	}
-	if f == focusPortfolio {
-		if n := len(m.portfolio.pending); n > 0 {
-			label = fmt.Sprintf(" %d %s [%d pending] ", int(f)+1, name, n)
-		}
-	}
-	return label
+// overlayOpen reports whether a dialog, the palette or help has the keys.
+func (m *Model) overlayOpen() bool {
+	return m.dialog != nil || m.quitDlg != nil || m.palette != nil || m.help != nil
 }
 
-// View renders tabs, the focused pane, overlays and the status bar.
+// View renders tabs, the framed pane, overlays, the footer and status bar.
 func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
@@ -350,113 +374,10 @@ func (m *Model) View() tea.View {
 		return v
 	}
 	v.Content = m.render()
-	if m.focus == focusWorkspaces && m.dialog == nil && !m.showHelp {
+	if m.focus == focusWorkspaces && !m.overlayOpen() {
 		if x, y, ok := m.workspaces.cursor(); ok {
-			v.Cursor = tea.NewCursor(x, y+1)
+			v.Cursor = tea.NewCursor(x+frameLeft, y+frameTop)
 		}
 	}
 	return v
-}
-
-// render is View's content, separated so tests and benchmarks can use it.
-func (m *Model) render() string {
-	var tabs []string
-	for i, name := range paneNames {
-		label := m.tabLabel(focus(i), name)
-		if focus(i) == m.focus {
-			tabs = append(tabs, m.st.Selected.Render(label))
-		} else {
-			tabs = append(tabs, m.st.TitleDim.Render(label))
-		}
-	}
-	title := m.st.Muted.Render(" alice " + m.opts.Version)
-	tabLine := strings.Join(tabs, " ")
-	if pad := m.width - ansi.StringWidth(tabLine) - ansi.StringWidth(title); pad > 0 {
-		tabLine += strings.Repeat(" ", pad) + title
-	}
-	tabLine = ansi.Truncate(tabLine, m.width, "")
-	body := m.panes()[m.focus].View()
-	if m.showHelp {
-		body = m.overlay(body, m.helpView())
-	} else if m.dialog != nil {
-		body = m.overlay(body, m.dialog.view())
-	}
-	return lipgloss.JoinVertical(lipgloss.Left, tabLine, fitHeight(body, m.height-2), m.statusBar())
-}
-
-// overlay centres box over the body.
-func (m *Model) overlay(body, box string) string {
-	return lipgloss.Place(m.width, m.height-2, lipgloss.Center, lipgloss.Center, box)
-}
-
-func (m *Model) statusBar() string {
-	s := m.st
-	parts := []string{s.StatusKey.Render(" MCP ") + s.StatusBar.Render(orDash(m.status.MainMCP))}
-	if m.status.AskMCP != "" {
-		parts = append(parts, s.StatusKey.Render(" Ask ")+s.StatusBar.Render(m.status.AskMCP))
-	}
-	parts = append(parts, s.StatusKey.Render(" AI ")+s.StatusBar.Render(orDash(m.status.Provider)))
-	if m.focus == focusWorkspaces && m.workspaces.attached() {
-		parts = append(parts, s.StatusKey.Render(" ● input ")+s.StatusBar.Render("ctrl+q detach"))
-	}
-	switch {
-	case m.errText != "":
-		parts = append(parts, s.Error.Render(" ✗ "+firstLine(m.errText)))
-	case m.flash != "":
-		parts = append(parts, s.StatusBar.Render(" "+firstLine(m.flash)))
-	case len(m.status.Problems) > 0:
-		parts = append(parts, s.Warn.Render(" ⚠ "+firstLine(m.status.Problems[0])))
-	default:
-		parts = append(parts, s.Muted.Render(" ? help"))
-	}
-	line := strings.Join(parts, s.StatusBar.Render(" "))
-	line = ansi.Truncate(line, m.width, "…")
-	if pad := m.width - ansi.StringWidth(line); pad > 0 {
-		line += s.StatusBar.Render(strings.Repeat(" ", pad))
-	}
-	return line
-}
-
-func (m *Model) helpView() string {
-	var b strings.Builder
-	b.WriteString(m.st.Title.Render("Keys") + "\n\n")
-	section := func(name string, bs []key.Binding) {
-		b.WriteString(m.st.Accent.Render(name) + "\n")
-		for _, k := range bs {
-			h := k.Help()
-			fmt.Fprintf(&b, "  %-12s %s\n", h.Key, h.Desc)
-		}
-		b.WriteString("\n")
-	}
-	g := m.keys.Global
-	section("Global", []key.Binding{g.Next, g.Prev, g.Chat, g.Inbox, g.Portfolio, g.Workspaces, g.Help, g.Quit})
-	section(paneNames[m.focus], m.panes()[m.focus].ShortHelp())
-	b.WriteString(m.st.Muted.Render("any key closes"))
-	return m.st.Help.Render(b.String())
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-// fitHeight pads or cuts s to exactly h lines.
-func fitHeight(s string, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
 }

@@ -34,8 +34,14 @@ func newHarness(t *testing.T, w, h int) *harness {
 	t.Cleanup(m.Close) // ends watch/bridge Cmds the harness left blocked
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
 	m.events = f.events
-	hs.run(tea.Batch(m.loadStatus(), m.chat.load(), m.inbox.load(), m.portfolio.load(), m.workspaces.load()))
+	hs.run(m.loadAll())
 	return hs
+}
+
+// toast is the text of the newest live toast.
+func (h *harness) toast() string {
+	t, _ := h.m.toasts.current()
+	return t.text
 }
 
 func (h *harness) send(msg tea.Msg) {
@@ -131,11 +137,13 @@ func TestFocusSwitching(t *testing.T) {
 	h.key("alt+3")
 	require.Equal(t, focusPortfolio, h.m.focus)
 	h.key("?")
-	require.True(t, h.m.showHelp)
+	require.NotNil(t, h.m.help)
 	require.Contains(t, h.screen(), "approve push", "help lists the focused pane's keys")
 	h.key("x")
-	require.False(t, h.m.showHelp, "any key closes help")
-	require.Empty(t, h.f.rejected, "the closing key does not act")
+	require.NotNil(t, h.m.help, "typing filters the help")
+	require.Empty(t, h.f.rejected, "keys typed into help do not act")
+	h.key("esc")
+	require.Nil(t, h.m.help)
 }
 
 func TestChatStreamsAReplyWithToolCalls(t *testing.T) {
@@ -186,7 +194,7 @@ func TestChatSlashCommands(t *testing.T) {
 	require.Equal(t, "tui/research", h.m.chat.session)
 	h.typeText("/bogus")
 	h.key("enter")
-	require.Contains(t, h.m.errText, "unknown command")
+	require.Contains(t, h.toast(), "unknown command")
 }
 
 func TestApproveNeedsConfirmAndIgnoresStrayKeys(t *testing.T) {
@@ -249,11 +257,11 @@ func TestWorkspaceAttachForwardsKeysIncludingEsc(t *testing.T) {
 	h.key("s")
 	require.True(t, h.m.workspaces.attached())
 	term := h.f.terms["ws1"][0].(*fakeTerm)
-	require.Equal(t, 100, term.cols, "resized to the pane")
+	require.Equal(t, 96, term.cols, "resized to the inside of the frame")
 	h.typeText("echo hi")
 	h.key("enter", "esc", "tab", "?")
 	require.Equal(t, focusWorkspaces, h.m.focus, "tab went to the terminal, not the UI")
-	require.False(t, h.m.showHelp)
+	require.Nil(t, h.m.help)
 	require.Contains(t, term.keys, "esc")
 	require.Contains(t, term.keys, "tab")
 	require.Contains(t, h.screen(), "$ echo hi")
@@ -277,9 +285,10 @@ func TestCreateWorkspace(t *testing.T) {
 }
 
 func TestGoldenViews(t *testing.T) {
-	for _, size := range [][2]int{{100, 30}, {160, 45}} {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {220, 60}} {
+		h0 := newHarness(t, 80, 24)
 		for _, f := range []focus{focusChat, focusInbox, focusPortfolio, focusWorkspaces} {
-			name := fmt.Sprintf("%s_%dx%d", strings.ToLower(paneNames[f]), size[0], size[1])
+			name := fmt.Sprintf("%s_%dx%d", strings.ToLower(h0.m.tabs[f].name), size[0], size[1])
 			t.Run(name, func(t *testing.T) {
 				h := newHarness(t, size[0], size[1])
 				h.f.history["tui/default"] = []ChatMessage{

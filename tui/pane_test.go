@@ -36,17 +36,17 @@ func TestEveryBindingHasHelpText(t *testing.T) {
 
 func TestHelpOverlayShowsFocusedPaneKeys(t *testing.T) {
 	h := newHarness(t, 100, 40)
-	for f := focusChat; f < paneCount; f++ {
+	for f := focusChat; int(f) < len(h.m.tabs); f++ {
 		h.m.setFocus(f)
 		h.key("f1")
-		require.True(t, h.m.showHelp)
+		require.NotNil(t, h.m.help)
 		s := h.screen()
-		for _, b := range h.m.panes()[f].ShortHelp() {
-			require.Contains(t, s, b.Help().Desc, "pane %s", paneNames[f])
+		for _, b := range h.m.tabs[f].p.ShortHelp()[:3] {
+			require.Contains(t, s, b.Help().Desc, "pane %s", h.m.tabs[f].name)
 		}
 		require.Contains(t, s, "next pane")
 		h.key("esc")
-		require.False(t, h.m.showHelp)
+		require.Nil(t, h.m.help)
 	}
 }
 
@@ -92,7 +92,7 @@ func TestChatOtherChannelSessionsAreReadOnly(t *testing.T) {
 	h.typeText("hello")
 	h.key("enter")
 	require.Empty(t, h.f.sent)
-	require.Contains(t, h.m.errText, "read-only")
+	require.Contains(t, h.toast(), "read-only")
 	h.typeText("/new scratch")
 	h.key("enter")
 	require.Equal(t, "tui/scratch", h.m.chat.session)
@@ -137,7 +137,7 @@ func TestChatSpinnerWhileWorkingAndEscStops(t *testing.T) {
 	require.Contains(t, h.screen(), "Alice is working")
 	h.key("esc")
 	require.True(t, cancelled, "esc cancels the turn's context")
-	require.Contains(t, h.m.flash, "stopping")
+	require.Contains(t, h.toast(), "stopping")
 	close(block)
 	h.send(chatEventMsg{ok: false})
 	require.False(t, h.m.chat.busy)
@@ -168,8 +168,8 @@ func TestInboxMouseSelects(t *testing.T) {
 	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelDown, Y: 4})
 	require.Equal(t, 1, h.m.inbox.sel)
 	require.Equal(t, 0, h.m.inbox.unread())
-	// Screen row 2 is the pane's first list row (tabs, header, row).
-	h.send(tea.MouseClickMsg{Button: tea.MouseLeft, Y: 2, X: 10})
+	// Screen row 3 is the pane's first list row (tabs, frame top, header).
+	h.send(tea.MouseClickMsg{Button: tea.MouseLeft, Y: 3, X: 10})
 	require.Equal(t, 0, h.m.inbox.sel)
 	// Clicking a tab title focuses that pane.
 	h.send(tea.MouseClickMsg{Button: tea.MouseLeft, Y: 0, X: 2})
@@ -181,7 +181,7 @@ func TestTerminalNudgesRedrawAndResizeFollowsLayout(t *testing.T) {
 	h.key("alt+4", "s")
 	require.True(t, h.m.workspaces.attached())
 	term := h.f.terms["ws1"][0].(*fakeTerm)
-	require.Equal(t, [2]int{100, 27}, [2]int{term.cols, term.rows}, "inner size: body minus the title line")
+	require.Equal(t, [2]int{96, 24}, [2]int{term.cols, term.rows}, "inside the frame, minus the title line")
 
 	// Output arrives: the core nudges Changed; the armed watch delivers one
 	// coalesced message and re-arms.
@@ -196,7 +196,7 @@ func TestTerminalNudgesRedrawAndResizeFollowsLayout(t *testing.T) {
 	msg := waitMsg(t, h.m.workspaces, term)
 	require.Equal(t, termChangedMsg{id: term.id, gen: h.m.workspaces.termGen}, msg)
 	h.send(msg)
-	require.Contains(t, h.screen(), "\nhi   ")
+	require.Contains(t, h.screen(), "│ hi   ")
 
 	// A stale nudge (an older attachment) does not re-arm.
 	h.m.workspaces.waiting = false
@@ -206,7 +206,7 @@ func TestTerminalNudgesRedrawAndResizeFollowsLayout(t *testing.T) {
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 45})
 	term.mu.Lock()
 	defer term.mu.Unlock()
-	require.Equal(t, [2]int{160, 42}, [2]int{term.cols, term.rows})
+	require.Equal(t, [2]int{156, 39}, [2]int{term.cols, term.rows})
 }
 
 // waitMsg runs a fresh watch Cmd for term and returns its message.
@@ -281,6 +281,16 @@ func TestGoldenOverlays(t *testing.T) {
 		h.key("?")
 		golden.RequireEqual(t, []byte(h.screen()))
 	})
+	t.Run("palette_100x30", func(t *testing.T) {
+		h := newHarness(t, 100, 30)
+		h.send(tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl})
+		golden.RequireEqual(t, []byte(h.screen()))
+	})
+	t.Run("quit_80x24", func(t *testing.T) {
+		h := newHarness(t, 80, 24)
+		h.key("ctrl+c")
+		golden.RequireEqual(t, []byte(h.screen()))
+	})
 	t.Run("approve_100x30", func(t *testing.T) {
 		h := newHarness(t, 100, 30)
 		h.key("alt+3", "a")
@@ -316,5 +326,5 @@ func TestInboxDetailFollowsTheFiles(t *testing.T) {
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	h.f.mu.Lock()
 	defer h.f.mu.Unlock()
-	require.Equal(t, 116, h.f.renderWidth, "re-rendered at the new width")
+	require.Equal(t, 112, h.f.renderWidth, "re-rendered at the new width (inside the frame)")
 }

@@ -14,25 +14,28 @@ type Styles struct {
 	App         lipgloss.Style
 	Pane        lipgloss.Style
 	PaneFocused lipgloss.Style
-	Title       lipgloss.Style
-	TitleDim    lipgloss.Style
-	Muted       lipgloss.Style
-	Text        lipgloss.Style
-	Accent      lipgloss.Style
-	Selected    lipgloss.Style
-	Profit      lipgloss.Style
-	Loss        lipgloss.Style
-	Warn        lipgloss.Style
-	Error       lipgloss.Style
-	User        lipgloss.Style
-	Assistant   lipgloss.Style
-	Tool        lipgloss.Style
-	Unread      lipgloss.Style
-	StatusBar   lipgloss.Style
-	StatusKey   lipgloss.Style
-	Dialog      lipgloss.Style
-	Help        lipgloss.Style
-	Chart       lipgloss.Style
+	// Frame and FrameFocused colour the frame's border runes.
+	Frame        lipgloss.Style
+	FrameFocused lipgloss.Style
+	Title        lipgloss.Style
+	TitleDim     lipgloss.Style
+	Muted        lipgloss.Style
+	Text         lipgloss.Style
+	Accent       lipgloss.Style
+	Selected     lipgloss.Style
+	Profit       lipgloss.Style
+	Loss         lipgloss.Style
+	Warn         lipgloss.Style
+	Error        lipgloss.Style
+	User         lipgloss.Style
+	Assistant    lipgloss.Style
+	Tool         lipgloss.Style
+	Unread       lipgloss.Style
+	StatusBar    lipgloss.Style
+	StatusKey    lipgloss.Style
+	Dialog       lipgloss.Style
+	Help         lipgloss.Style
+	Chart        lipgloss.Style
 }
 
 // NewStyles builds the palette for a dark or light background.
@@ -52,28 +55,30 @@ func NewStyles(dark bool) Styles {
 
 	pane := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(border).Padding(0, 1)
 	return Styles{
-		Dark:        dark,
-		App:         lipgloss.NewStyle().Foreground(fg),
-		Pane:        pane,
-		PaneFocused: pane.BorderForeground(accent),
-		Title:       lipgloss.NewStyle().Bold(true).Foreground(accent),
-		TitleDim:    lipgloss.NewStyle().Bold(true).Foreground(muted),
-		Muted:       lipgloss.NewStyle().Foreground(muted),
-		Text:        lipgloss.NewStyle().Foreground(fg),
-		Accent:      lipgloss.NewStyle().Foreground(accent),
-		Selected:    lipgloss.NewStyle().Background(selBg).Foreground(fg).Bold(true),
-		Profit:      lipgloss.NewStyle().Foreground(green),
-		Loss:        lipgloss.NewStyle().Foreground(red),
-		Warn:        lipgloss.NewStyle().Foreground(yellow),
-		Error:       lipgloss.NewStyle().Foreground(red).Bold(true),
-		User:        lipgloss.NewStyle().Foreground(accent).Bold(true),
-		Assistant:   lipgloss.NewStyle().Foreground(purple).Bold(true),
-		Tool:        lipgloss.NewStyle().Foreground(muted),
-		Unread:      lipgloss.NewStyle().Foreground(accent).Bold(true),
-		StatusBar:   lipgloss.NewStyle().Background(barBg).Foreground(fg),
-		StatusKey:   lipgloss.NewStyle().Background(barBg).Foreground(accent).Bold(true),
-		Dialog:      lipgloss.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(yellow).Padding(1, 2),
-		Help:        lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(accent).Padding(1, 2),
-		Chart:       lipgloss.NewStyle().Foreground(green),
+		Dark:         dark,
+		App:          lipgloss.NewStyle().Foreground(fg),
+		Pane:         pane,
+		PaneFocused:  pane.BorderForeground(accent),
+		Frame:        lipgloss.NewStyle().Foreground(border),
+		FrameFocused: lipgloss.NewStyle().Foreground(accent),
+		Title:        lipgloss.NewStyle().Bold(true).Foreground(accent),
+		TitleDim:     lipgloss.NewStyle().Bold(true).Foreground(muted),
+		Muted:        lipgloss.NewStyle().Foreground(muted),
+		Text:         lipgloss.NewStyle().Foreground(fg),
+		Accent:       lipgloss.NewStyle().Foreground(accent),
+		Selected:     lipgloss.NewStyle().Background(selBg).Foreground(fg).Bold(true),
+		Profit:       lipgloss.NewStyle().Foreground(green),
+		Loss:         lipgloss.NewStyle().Foreground(red),
+		Warn:         lipgloss.NewStyle().Foreground(yellow),
+		Error:        lipgloss.NewStyle().Foreground(red).Bold(true),
+		User:         lipgloss.NewStyle().Foreground(accent).Bold(true),
+		Assistant:    lipgloss.NewStyle().Foreground(purple).Bold(true),
+		Tool:         lipgloss.NewStyle().Foreground(muted),
+		Unread:       lipgloss.NewStyle().Foreground(accent).Bold(true),
+		StatusBar:    lipgloss.NewStyle().Background(barBg).Foreground(fg),
+		StatusKey:    lipgloss.NewStyle().Background(barBg).Foreground(accent).Bold(true),
+		Dialog:       lipgloss.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(yellow).Padding(1, 2),
+		Help:         lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(accent).Padding(1, 2),
+		Chart:        lipgloss.NewStyle().Foreground(green),
 	}
 }

@@ -1,0 +1,295 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The screen, top to bottom:
+//
+//	tab bar        1 row   (numbered tabs, the focused one highlighted)
+//	frame          rest    (border with the pane title; accent = has the keys)
+//	footer         1 row   (the focused pane's key hints … quit/help always)
+//	status bar     1 row   (listeners, provider, progress, newest toast)
+//
+// Panes get the inside of the frame: width-2*frameLeft, height-chromeRows.
+const (
+	frameTop   = 2 // tab bar + top border: pane row 0 is screen row 2
+	frameLeft  = 2 // border + one space of padding
+	chromeRows = 5 // tab bar, two borders, footer, status bar
+)
+
+// bodySize is the pane area inside the frame.
+func (m *Model) bodySize() (int, int) {
+	return max(10, m.width-2*frameLeft), max(3, m.height-chromeRows)
+}
+
+// render is View's content, separated so tests and benchmarks can use it.
+func (m *Model) render() string {
+	w, h := m.bodySize()
+	body := fitHeight(m.cur().View(), h)
+	var ov string
+	switch {
+	case m.quitDlg != nil:
+		ov = m.quitDlg.view()
+	case m.dialog != nil:
+		ov = m.dialog.view()
+	case m.palette != nil:
+		ov = m.palette.view()
+	case m.help != nil:
+		ov = m.help.view()
+	}
+	framed := m.frame(body, w, h)
+	if ov != "" {
+		framed = overlayCenter(framed, ov, m.width, h+2)
+	}
+	return strings.Join([]string{m.tabBar(), framed, m.footer(), m.statusBar()}, "\n")
+}
+
+// tabLabel is one tab's text: number, title and the pane's badge.
+func (m *Model) tabLabel(i int) string {
+	label := " " + strconv.Itoa(i+1) + " " + m.tabs[i].name
+	if b, ok := m.tabs[i].p.(badger); ok {
+		if s := b.Badge(); s != "" {
+			label += " " + s
+		}
+	}
+	return label + " "
+}
+
+func (m *Model) tabBar() string {
+	var b strings.Builder
+	for i := range m.tabs {
+		label := m.tabLabel(i)
+		if focus(i) == m.focus {
+			b.WriteString(m.st.Selected.Render(label))
+		} else {
+			b.WriteString(m.st.TitleDim.Render(label))
+		}
+		b.WriteByte(' ')
+	}
+	line := b.String()
+	title := m.st.Muted.Render(" alice " + m.opts.Version)
+	if pad := m.width - ansi.StringWidth(line) - ansi.StringWidth(title); pad > 0 {
+		line += strings.Repeat(" ", pad) + title
+	}
+	return ansi.Truncate(line, m.width, "…")
+}
+
+// frame draws a rounded border around body with the pane's title in the
+// top edge. The border is the accent colour while the pane has the keys
+// and muted while an overlay does.
+func (m *Model) frame(body string, w, h int) string {
+	border := m.st.FrameFocused
+	if m.overlayOpen() {
+		border = m.st.Frame
+	}
+	bs := lipgloss.RoundedBorder()
+	edge := func(s string) string { return border.Render(s) }
+	title := " " + m.tabs[m.focus].name + " "
+	inner := m.width - 2
+	topFill := max(0, inner-1-ansi.StringWidth(title))
+	var b strings.Builder
+	b.WriteString(edge(bs.TopLeft+bs.Top) + m.st.Title.Render(title) + edge(strings.Repeat(bs.Top, topFill)+bs.TopRight))
+	left, right := edge(bs.Left)+" ", " "+edge(bs.Right)
+	lines := strings.Split(body, "\n")
+	for i := 0; i < h; i++ {
+		line := ""
+		if i < len(lines) {
+			line = lines[i]
+		}
+		if lw := ansi.StringWidth(line); lw > w {
+			line = ansi.Truncate(line, w, "…")
+		} else if lw < w {
+			line += strings.Repeat(" ", w-lw)
+		}
+		b.WriteByte('\n')
+		b.WriteString(left + line + right)
+	}
+	b.WriteByte('\n')
+	b.WriteString(edge(bs.BottomLeft + strings.Repeat(bs.Bottom, max(0, inner)) + bs.BottomRight))
+	return b.String()
+}
+
+// overlayCenter draws box centred over base (both w×h cells).
+func overlayCenter(base, box string, w, h int) string {
+	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
+	if bw > w {
+		box = ansi.Truncate(box, w, "")
+		bw = w
+	}
+	c := lipgloss.NewCanvas(w, h)
+	c.Compose(lipgloss.NewCompositor(lipgloss.NewLayer(base),
+		lipgloss.NewLayer(box).X(max(0, (w-bw)/2)).Y(max(0, (h-bh)/2)).Z(1)))
+	return c.Render()
+}
+
+// footer lists the focused pane's keys, cut with an ellipsis, and always
+// ends with how to open the palette, get help and quit.
+func (m *Model) footer() string {
+	g := m.keys.Global
+	var right []key.Binding
+	switch {
+	case m.quitDlg != nil, m.dialog != nil:
+		right = []key.Binding{m.keys.Dialog.Yes, m.keys.Dialog.No}
+	case m.palette != nil, m.help != nil:
+		right = []key.Binding{m.keys.Overlay.Run, m.keys.Overlay.Close}
+	default:
+		helpKey := g.Help
+		if m.cur().Capturing() {
+			helpKey = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help"))
+		}
+		right = []key.Binding{g.Palette, helpKey, g.Quit}
+	}
+	var hints []key.Binding
+	if !m.overlayOpen() {
+		if m.focus == focusWorkspaces && m.workspaces.attached() {
+			hints = []key.Binding{m.keys.Workspaces.Detach}
+			right = nil
+		} else {
+			hints = m.cur().ShortHelp()
+		}
+	}
+	rightText := joinHints(m.st, right)
+	avail := m.width - ansi.StringWidth(rightText) - 2
+	var b strings.Builder
+	used := 1
+	b.WriteByte(' ')
+	sep := m.st.Muted.Render(" · ")
+	for i, k := range hints {
+		if !k.Enabled() {
+			continue
+		}
+		h := hint(m.st, k)
+		need := ansi.StringWidth(h)
+		if i > 0 && used > 1 {
+			need += 3
+		}
+		if used+need > avail-2 {
+			b.WriteString(m.st.Muted.Render(" …"))
+			used += 2
+			break
+		}
+		if used > 1 {
+			b.WriteString(sep)
+		}
+		b.WriteString(h)
+		used += need
+	}
+	pad := max(1, m.width-used-ansi.StringWidth(rightText)-1)
+	return ansi.Truncate(b.String()+strings.Repeat(" ", pad)+rightText+" ", m.width, "…")
+}
+
+func hint(st Styles, k key.Binding) string {
+	h := k.Help()
+	return st.Accent.Render(h.Key) + " " + st.Muted.Render(h.Desc)
+}
+
+func joinHints(st Styles, ks []key.Binding) string {
+	parts := make([]string, 0, len(ks))
+	for _, k := range ks {
+		parts = append(parts, hint(st, k))
+	}
+	return strings.Join(parts, st.Muted.Render(" · "))
+}
+
+// statusBar shows listeners and provider on the left, then running work,
+// then the newest toast (or the first start-up problem).
+func (m *Model) statusBar() string {
+	s := m.st
+	parts := []string{s.StatusKey.Render(" MCP ") + s.StatusBar.Render(orDash(m.status.MainMCP))}
+	if m.status.AskMCP != "" {
+		parts = append(parts, s.StatusKey.Render(" Ask ")+s.StatusBar.Render(m.status.AskMCP))
+	}
+	parts = append(parts, s.StatusKey.Render(" AI ")+s.StatusBar.Render(orDash(m.status.Provider)))
+	if m.focus == focusWorkspaces && m.workspaces.attached() {
+		parts = append(parts, s.StatusKey.Render(" ● input ")+s.StatusBar.Render("ctrl+q detach"))
+	}
+	if w := m.work.view(s, m.now()); w != "" {
+		parts = append(parts, w)
+	}
+	if t, ok := m.toasts.current(); ok {
+		parts = append(parts, t.view(s, m.keys.Global.Dismiss))
+	} else if len(m.status.Problems) > 0 {
+		parts = append(parts, s.Warn.Render(" ⚠ "+firstLine(m.status.Problems[0])))
+	}
+	line := strings.Join(parts, s.StatusBar.Render(" "))
+	line = ansi.Truncate(line, m.width, "…")
+	if pad := m.width - ansi.StringWidth(line); pad > 0 {
+		line += s.StatusBar.Render(strings.Repeat(" ", pad))
+	}
+	return line
+}
+
+func (m *Model) handleMouse(msg tea.Msg) tea.Cmd {
+	if click, ok := msg.(tea.MouseClickMsg); ok {
+		// Clicking a tab title focuses that pane.
+		if click.Y == 0 {
+			x := 0
+			for i := range m.tabs {
+				w := ansi.StringWidth(m.tabLabel(i)) + 1
+				if click.X >= x && click.X < x+w {
+					m.setFocus(focus(i))
+					return nil
+				}
+				x += w
+			}
+			return nil
+		}
+		if m.overlayOpen() {
+			return nil
+		}
+		// Body clicks go to the focused pane in pane coordinates.
+		click.Y -= frameTop
+		click.X -= frameLeft
+		return m.cur().Update(click)
+	}
+	if m.overlayOpen() {
+		return nil
+	}
+	return m.cur().Update(msg)
+}
+
+// goToIndex maps alt+1…alt+9 and f2…f10 to a tab index.
+func goToIndex(k string) (int, bool) {
+	if strings.HasPrefix(k, "alt+") && len(k) == 5 && k[4] >= '1' && k[4] <= '9' {
+		return int(k[4] - '1'), true
+	}
+	if strings.HasPrefix(k, "f") {
+		if n, err := strconv.Atoi(k[1:]); err == nil && n >= 2 && n <= 10 {
+			return n - 2, true
+		}
+	}
+	return 0, false
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// fitHeight pads or cuts s to exactly h lines.
+func fitHeight(s string, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,169 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// helpMode is what the help overlay lists.
+type helpMode int
+
+const (
+	helpKeys     helpMode = iota // global keys, then every pane's keys
+	helpMessages                 // the toast history (errors included)
+)
+
+// helpOverlay lists keys (or past messages); typing filters the list.
+type helpOverlay struct {
+	m      *Model
+	mode   helpMode
+	input  textinput.Model
+	scroll int
+}
+
+func (m *Model) openHelp(mode helpMode) {
+	in := textinput.New()
+	in.Prompt = "filter › "
+	in.Focus()
+	m.help = &helpOverlay{m: m, mode: mode, input: in}
+}
+
+func (h *helpOverlay) update(msg tea.Msg) tea.Cmd {
+	k := h.m.keys.Overlay
+	if kp, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(kp, k.Close), key.Matches(kp, k.Run), kp.String() == "f1":
+			h.m.help = nil
+			return nil
+		case key.Matches(kp, k.Up):
+			h.scroll = max(0, h.scroll-1)
+			return nil
+		case key.Matches(kp, k.Down):
+			h.scroll++
+			return nil
+		}
+	}
+	var cmd tea.Cmd
+	before := h.input.Value()
+	h.input, cmd = h.input.Update(msg)
+	if h.input.Value() != before {
+		h.scroll = 0
+	}
+	return cmd
+}
+
+// helpSection is a titled group of bindings.
+type helpSection struct {
+	name string
+	keys []key.Binding
+}
+
+// sections lists global keys first, then the focused pane, then the rest.
+func (h *helpOverlay) sections() []helpSection {
+	g := h.m.keys.Global
+	out := []helpSection{{"Global", []key.Binding{g.Palette, g.Next, g.Prev, g.GoTo, g.Help, g.Messages, g.Dismiss, g.Quit, g.QuitQ}}}
+	order := []int{int(h.m.focus)}
+	for i := range h.m.tabs {
+		if i != int(h.m.focus) {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
+		out = append(out, helpSection{h.m.tabs[i].name, h.m.tabs[i].p.ShortHelp()})
+	}
+	return out
+}
+
+// lines renders the filtered content (before scrolling).
+func (h *helpOverlay) lines() []string {
+	st := h.m.st
+	q := strings.ToLower(strings.TrimSpace(h.input.Value()))
+	var out []string
+	if h.mode == helpMessages {
+		hist := h.m.toasts.history
+		for i := len(hist) - 1; i >= 0; i-- {
+			t := hist[i]
+			if q != "" && !strings.Contains(strings.ToLower(t.text), q) {
+				continue
+			}
+			mark := st.Muted.Render("·")
+			if t.kind == toastError {
+				mark = st.Error.Render("✗")
+			}
+			out = append(out, fmt.Sprintf("%s %s %s", st.Muted.Render(t.at.Format("15:04:05")), mark, firstLine(t.text)))
+		}
+		if len(out) == 0 {
+			out = append(out, st.Muted.Render("no messages yet"))
+		}
+		return out
+	}
+	for _, s := range h.sections() {
+		var rows []string
+		for _, b := range s.keys {
+			hb := b.Help()
+			if q != "" && !strings.Contains(strings.ToLower(hb.Key+" "+hb.Desc+" "+s.name), q) {
+				continue
+			}
+			rows = append(rows, fmt.Sprintf("  %s %s", st.Accent.Render(fmt.Sprintf("%-12s", hb.Key)), hb.Desc))
+		}
+		if len(rows) > 0 {
+			out = append(out, st.Title.Render(s.name))
+			out = append(out, rows...)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, st.Muted.Render("no key matches"))
+	}
+	return out
+}
+
+func (h *helpOverlay) view() string {
+	st := h.m.st
+	title := "Keys"
+	if h.mode == helpMessages {
+		title = "Messages"
+	}
+	_, bodyH := h.m.bodySize()
+	w := min(90, max(30, h.m.width-8))
+	h.input.SetWidth(w - 12)
+	all := h.lines()
+	rows := max(3, bodyH-6)
+	// Two columns when the list is long and the screen wide enough.
+	if h.mode == helpKeys && len(all) > rows && h.m.width >= 110 {
+		w = min(h.m.width-8, 2*w)
+		all = twoColumns(all, (w-6)/2)
+	}
+	h.scroll = min(h.scroll, max(0, len(all)-rows))
+	shown := all[h.scroll:min(len(all), h.scroll+rows)]
+	lines := []string{st.Title.Render(title) + st.Muted.Render("  esc closes · ↑↓ scroll"), h.input.View(), ""}
+	for _, l := range shown {
+		lines = append(lines, ansi.Truncate(l, w-4, "…"))
+	}
+	if len(all) > rows {
+		lines = append(lines, st.Muted.Render(strconv.Itoa(h.scroll+1)+"–"+strconv.Itoa(h.scroll+len(shown))+" of "+strconv.Itoa(len(all))))
+	}
+	return st.Help.Render(strings.Join(lines, "\n"))
+}
+
+// twoColumns folds a list into two side-by-side halves of width cw.
+func twoColumns(lines []string, cw int) []string {
+	half := (len(lines) + 1) / 2
+	out := make([]string, half)
+	for i := 0; i < half; i++ {
+		l := ansi.Truncate(lines[i], cw, "…")
+		if pad := cw - ansi.StringWidth(l); pad > 0 {
+			l += strings.Repeat(" ", pad)
+		}
+		if j := i + half; j < len(lines) {
+			l += "  " + lines[j]
+		}
+		out[i] = l
+	}
+	return out
+}

@@ -1,0 +1,78 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Quitting: ctrl+c (or q outside inputs) quits at once when nothing is
+// running; otherwise it asks, naming what will stop. A second ctrl+c or y
+// confirms, n/esc keeps alice running. No grace period here: the worst a
+// stray key can do is keep the app open or close it as asked twice.
+
+// quitDialog is the confirmation shown when work would be stopped.
+type quitDialog struct {
+	m       *Model
+	running []string
+}
+
+// runningWork names what quitting would stop: a reply being written and
+// the live workspace sessions.
+func (m *Model) runningWork() []string {
+	var out []string
+	if m.chat.busy {
+		out = append(out, "Alice's reply in "+m.chat.session)
+	}
+	for _, w := range m.workspaces.list {
+		for _, s := range w.Sessions {
+			if strings.Contains(s, "running") {
+				out = append(out, fmt.Sprintf("%s in workspace %s", strings.TrimSpace(strings.Replace(s, "running", "", 1)), w.Tag))
+			}
+		}
+	}
+	return out
+}
+
+func (m *Model) requestQuit() tea.Cmd {
+	running := m.runningWork()
+	if len(running) == 0 {
+		return m.quitNow()
+	}
+	m.palette, m.help = nil, nil
+	m.quitDlg = &quitDialog{m: m, running: running}
+	return nil
+}
+
+func (m *Model) quitNow() tea.Cmd {
+	m.cancel()
+	return tea.Quit
+}
+
+func (d *quitDialog) handle(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "y", "Y", "ctrl+c", "enter":
+		d.m.quitDlg = nil
+		return d.m.quitNow()
+	case "n", "N", "esc", "q":
+		d.m.quitDlg = nil
+	}
+	return nil
+}
+
+func (d *quitDialog) view() string {
+	s := d.m.st
+	var b strings.Builder
+	b.WriteString(s.Warn.Render("Quit alice?") + "\n\nThis stops:\n")
+	const maxShown = 8
+	for i, r := range d.running {
+		if i == maxShown {
+			fmt.Fprintf(&b, "  … and %d more\n", len(d.running)-maxShown)
+			break
+		}
+		b.WriteString("  • " + r + "\n")
+	}
+	b.WriteString("\n" + s.Muted.Render("y or ctrl+c quit · n/esc keep running"))
+	return s.Dialog.Render(b.String())
+}
