@@ -42,6 +42,7 @@ func commands() []command {
 		{Name: "serve", Summary: "run the same core headless: MCP ports, scheduling, workspaces", Run: runServe},
 		{Name: "check", Summary: "validate every config file and exit", Run: runCheck},
 		{Name: "version", Summary: "print version, commit, build date and Go version", Run: runVersion},
+		{Name: "config", Args: "path|show|edit|schema [FILE]", Words: []string{"path", "show", "edit", "schema"}, Summary: "where the files are, show them (secrets masked), edit and validate one, write JSON Schemas", Run: runConfig},
 		{Name: "completion", Args: "bash|zsh|fish", Words: []string{"bash", "zsh", "fish"}, Summary: "print a shell completion script", Run: runCompletion},
 		{Name: "man", Summary: "print the man page (roff) generated from this table", Run: runMan},
 	}

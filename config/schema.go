@@ -6,13 +6,17 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/invopop/jsonschema"
 )
 
 // SchemaKey is the key editors read to find a file's JSON Schema. Load
-// accepts it in every file (and ignores it); Save writes it.
+// accepts it in every file (and ignores it); Save writes it into every
+// file that is an object. accounts.json is a list (OpenAlice's format),
+// which cannot carry it: editors associate it through their settings
+// (README), its schema is written beside it all the same.
 const SchemaKey = "$schema"
 
 // schemaFiles pairs every config file with its Go type (via its defaults).
@@ -55,9 +59,10 @@ func SchemaFor(name string) ([]byte, error) {
 	r := &jsonschema.Reflector{
 		ExpandedStruct:             true,
 		RequiredFromJSONSchemaTags: true,
-		DoNotReference:             false,
+		DoNotReference:             true,
 	}
 	s := r.Reflect(def)
+	allowNulls(s, reflect.TypeOf(def))
 	s.ID = jsonschema.ID("https://github.com/alice-trading/alice/config/" + SchemaFileName(name))
 	s.Title = "alice " + name
 	if s.Properties != nil {
@@ -69,6 +74,47 @@ func SchemaFor(name string) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, '\n'), nil
+}
+
+// allowNulls lets pointer fields be null, as encoding/json accepts (and
+// writes) them; the reflector alone would demand the pointee.
+func allowNulls(s *jsonschema.Schema, t reflect.Type) {
+	if s == nil {
+		return
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		allowNulls(s.Items, t.Elem())
+	case reflect.Map:
+		allowNulls(s.AdditionalProperties, t.Elem())
+	case reflect.Struct:
+		if s.Properties == nil {
+			return
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name := strings.Split(f.Tag.Get("json"), ",")[0]
+			if name == "" {
+				name = f.Name
+			}
+			p, ok := s.Properties.Get(name)
+			if !ok || p == nil {
+				if f.Anonymous {
+					allowNulls(s, f.Type)
+				}
+				continue
+			}
+			allowNulls(p, f.Type)
+			if f.Type.Kind() == reflect.Pointer || f.Type.Kind() == reflect.Slice || f.Type.Kind() == reflect.Map {
+				inner := *p
+				*p = jsonschema.Schema{AnyOf: []*jsonschema.Schema{&inner, {Type: "null"}}, Description: inner.Description}
+				inner.Description = ""
+			}
+		}
+	}
 }
 
 // addDefaults copies the top-level default values into the schema so an
@@ -199,9 +245,12 @@ func (s *Store) AddSchemaKeys() ([]string, error) {
 			}
 			return changed, &Error{File: path, Msg: err.Error()}
 		}
+		if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
+			continue // a top-level list (accounts.json) cannot carry $schema
+		}
 		var m map[string]json.RawMessage
 		if json.Unmarshal(data, &m) != nil {
-			return changed, &Error{File: path, Msg: "not a JSON object; fix it first (alice check)"}
+			return changed, &Error{File: path, Msg: "not valid JSON; fix it first (alice check)"}
 		}
 		if _, ok := m[SchemaKey]; ok {
 			continue
@@ -212,4 +261,14 @@ func (s *Store) AddSchemaKeys() ([]string, error) {
 		changed = append(changed, path)
 	}
 	return changed, nil
+}
+
+// Files lists every config file name, sorted.
+func Files() []string {
+	out := make([]string, 0, len(schemaFiles()))
+	for name := range schemaFiles() {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }
