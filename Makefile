@@ -31,9 +31,10 @@ dist:
 	done
 	@bash scripts/dist-size.sh $(DIST_MAX_BYTES) dist/alice_*
 
-## release-check: validate .goreleaser.yaml (needs goreleaser on PATH)
+## release-check: validate .goreleaser.yaml (goreleaser v2: go install github.com/goreleaser/goreleaser/v2@v2.15.1)
+GORELEASER ?= goreleaser
 release-check:
-	goreleaser check
+	$(GORELEASER) check
 
 ## run: start the TUI (data under ALICE_HOME or XDG dirs)
 run: build
