@@ -101,6 +101,9 @@ const (
 	RoleAssistant
 	RoleTool
 	RoleSystem
+	// RoleCompaction marks where the session was compacted; Text is the
+	// summary that replaced the earlier messages (may be empty).
+	RoleCompaction
 )
 
 // ChatMessage is one rendered unit of a conversation.

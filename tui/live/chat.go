@@ -46,6 +46,8 @@ func (c *Core) History(session string, limit int) ([]tui.ChatMessage, error) {
 			m.Role = tui.RoleAssistant
 		case "tool":
 			m.Role = tui.RoleTool
+		case "compaction":
+			m.Role, m.Text = tui.RoleCompaction, it.Summary
 		default:
 			m.Role = tui.RoleSystem
 		}
