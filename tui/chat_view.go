@@ -243,7 +243,7 @@ func (c *chatPane) userText(text string, w int) string {
 	if !c.expand && len(lines) > pasteMaxLines {
 		more := len(lines) - 3
 		text = strings.Join(lines[:3], "\n")
-		return ansi.Wrap(text, w, " ") + "\n" + c.m.st.Muted.Render(fmt.Sprintf("▤ … %s more (ctrl+o expands)", plural(more, "line")))
+		return ansi.Wrap(text, w, " ") + "\n" + c.m.st.Muted.Render(fmt.Sprintf("▤ +%s (ctrl+o expands)", plural(more, "line")))
 	}
 	return ansi.Wrap(text, w, " ")
 }

@@ -198,18 +198,11 @@ func joinHints(st Styles, ks []key.Binding) string {
 	return strings.Join(parts, st.Muted.Render(" · "))
 }
 
-// statusBar shows listeners and provider on the left, then running work,
-// then the newest toast (or the first start-up problem).
+// statusBar shows running work and the newest toast first (they matter
+// now), then the listeners and the provider.
 func (m *Model) statusBar() string {
 	s := m.st
-	parts := []string{s.StatusKey.Render(" MCP ") + s.StatusBar.Render(orDash(m.status.MainMCP))}
-	if m.status.AskMCP != "" {
-		parts = append(parts, s.StatusKey.Render(" Ask ")+s.StatusBar.Render(m.status.AskMCP))
-	}
-	parts = append(parts, s.StatusKey.Render(" AI ")+s.StatusBar.Render(orDash(m.status.Provider)))
-	if m.focus == focusWorkspaces && m.workspaces.attached() {
-		parts = append(parts, s.StatusKey.Render(" ● input ")+s.StatusBar.Render("ctrl+q detach"))
-	}
+	var parts []string
 	if w := m.work.view(s, m.now()); w != "" {
 		parts = append(parts, w)
 	}
@@ -218,6 +211,14 @@ func (m *Model) statusBar() string {
 	} else if len(m.status.Problems) > 0 {
 		parts = append(parts, s.Warn.Render(" ⚠ "+firstLine(m.status.Problems[0])))
 	}
+	if m.focus == focusWorkspaces && m.workspaces.attached() {
+		parts = append(parts, s.StatusKey.Render(" ● input ")+s.StatusBar.Render("ctrl+q detach"))
+	}
+	parts = append(parts, s.StatusKey.Render(" MCP ")+s.StatusBar.Render(orDash(m.status.MainMCP)))
+	if m.status.AskMCP != "" {
+		parts = append(parts, s.StatusKey.Render(" Ask ")+s.StatusBar.Render(m.status.AskMCP))
+	}
+	parts = append(parts, s.StatusKey.Render(" AI ")+s.StatusBar.Render(orDash(m.status.Provider)))
 	line := strings.Join(parts, s.StatusBar.Render(" "))
 	line = ansi.Truncate(line, m.width, "…")
 	if pad := m.width - ansi.StringWidth(line); pad > 0 {
