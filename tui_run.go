@@ -13,7 +13,7 @@ import (
 
 // runTUI runs the terminal UI until the user quits or ctx ends (SIGTERM).
 func runTUI(ctx context.Context, a *app.App) error {
-	model := tui.New(live.New(a), tui.Options{Version: version})
+	model := tui.New(live.New(a), tui.Options{Version: buildVersion().Version})
 	defer model.Close()
 	p := tea.NewProgram(model, tea.WithContext(ctx))
 	_, err := p.Run()

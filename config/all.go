@@ -15,6 +15,7 @@ func (s *Store) Tools() (Tools, error)           { return Load(s, ToolsFile, Def
 func (s *Store) Compaction() (Compaction, error) { return Load(s, CompactionFile, DefaultCompaction) }
 func (s *Store) Heartbeat() (Heartbeat, error)   { return Load(s, HeartbeatFile, DefaultHeartbeat) }
 func (s *Store) News() (News, error)             { return Load(s, NewsFile, DefaultNews) }
+func (s *Store) Research() (Research, error)     { return Load(s, ResearchFile, DefaultResearch) }
 
 // CheckAll loads every file once: missing files are created with defaults
 // and the first malformed file stops start-up with an error naming it.
@@ -32,6 +33,7 @@ func (s *Store) CheckAll() error {
 		func() error { _, err := s.Compaction(); return err },
 		func() error { _, err := s.Heartbeat(); return err },
 		func() error { _, err := s.News(); return err },
+		func() error { _, err := s.Research(); return err },
 	}
 	for _, c := range checks {
 		if err := c(); err != nil {

@@ -18,6 +18,13 @@ type MCP struct {
 	MaxRequestBytes int64 `json:"maxRequestBytes"`
 	// AllowedOrigins extends the loopback origins accepted in Origin headers.
 	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
+	// SessionIdleMinutes expires MCP client sessions idle this long
+	// (0: 30). Applies to the Ask connector too.
+	SessionIdleMinutes int `json:"sessionIdleMinutes,omitempty"`
+	// MaxStreamsPerSession and MaxStreams cap open SSE (GET) streams
+	// (0: 2 per session, 64 in total).
+	MaxStreamsPerSession int `json:"maxStreamsPerSession,omitempty"`
+	MaxStreams           int `json:"maxStreams,omitempty"`
 }
 
 // DefaultMCP listens on 127.0.0.1:3001.
@@ -32,6 +39,11 @@ func (c *MCP) Validate() (string, error) {
 	}
 	if c.MaxRequestBytes <= 0 {
 		return "maxRequestBytes", fmt.Errorf("must be positive")
+	}
+	for key, v := range map[string]int{"sessionIdleMinutes": c.SessionIdleMinutes, "maxStreamsPerSession": c.MaxStreamsPerSession, "maxStreams": c.MaxStreams} {
+		if v < 0 {
+			return key, fmt.Errorf("must not be negative, got %d", v)
+		}
 	}
 	return "", nil
 }

@@ -65,7 +65,7 @@ func rawArguments(req mcpgo.CallToolRequest) (json.RawMessage, error) {
 func toCallResult(res any) *mcpgo.CallToolResult {
 	tr, ok := res.(*core.ToolResult)
 	if !ok {
-		return mcpgo.NewToolResultText(core.ResultText(res))
+		return mcpgo.NewToolResultText(core.ResultText(emptyLists(res)))
 	}
 	if tr == nil {
 		return mcpgo.NewToolResultText("null")

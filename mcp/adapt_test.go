@@ -104,7 +104,7 @@ func TestCatalogRunsCurrentHandlerAndStaysBounded(t *testing.T) {
 	require.Len(t, res.Tools, 1)
 	assert.Equal(t, "changed", res.Tools[0].Description)
 
-	cat := newCatalog("x", "0", quietLogger())
+	cat := newCatalog("x", "0", quietLogger(), newSessions("x", SessionLimits{}))
 	for i := range maxCatalogs * 2 {
 		cat.handlerFor([]core.Tool{{Name: fmt.Sprintf("t%d", i), InputSchema: schema}})
 	}

@@ -86,6 +86,8 @@ func AskSessionID(id string) (string, error) {
 		return "", fmt.Errorf("%w: %q must not contain ..", ErrBadSessionID, id)
 	case strings.IndexFunc(id, unicode.IsControl) >= 0:
 		return "", fmt.Errorf("%w: must not contain control characters", ErrBadSessionID)
+	case strings.IndexFunc(id, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0:
+		return "", fmt.Errorf("%w: %q must contain a letter or digit", ErrBadSessionID, id)
 	}
 	return AskSessionPrefix + id, nil
 }
@@ -220,6 +222,6 @@ func NewAsk(o AskOptions) *Server {
 		server.WithInstructions("Converse with Alice, an autonomous trading agent. Use askWithSession; she keeps the history per sessionId."),
 	)
 	ms.AddTools(adaptTools(AskTools(o))...)
-	s.mountMCP("/mcp", newTransport(ms, s.log))
+	s.mountMCP("/mcp", newTransport(ms, s.log, s.sessions))
 	return s
 }

@@ -92,6 +92,10 @@ func TestAskSessionIDTable(t *testing.T) {
 		{"..", "", false},
 		{"bell\a", "", false},
 		{"\xff", "", false},
+		{".", "", false},
+		{" ", "", false},
+		{"-_ .", "", false},
+		{"é", "mcp-ask__é", true},
 	}
 	for _, tt := range tests {
 		got, err := AskSessionID(tt.in)

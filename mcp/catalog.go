@@ -31,6 +31,7 @@ type catalog struct {
 	name, version string
 	log           *slog.Logger
 	seed          maphash.Seed
+	ids           server.SessionIdManagerResolver
 
 	mu      sync.Mutex
 	entries map[uint64]*catalogEntry
@@ -42,8 +43,8 @@ type catalogEntry struct {
 	handler http.Handler
 }
 
-func newCatalog(name, version string, log *slog.Logger) *catalog {
-	return &catalog{name: name, version: version, log: log, seed: maphash.MakeSeed(), entries: map[uint64]*catalogEntry{}}
+func newCatalog(name, version string, log *slog.Logger, ids server.SessionIdManagerResolver) *catalog {
+	return &catalog{name: name, version: version, log: log, ids: ids, seed: maphash.MakeSeed(), entries: map[uint64]*catalogEntry{}}
 }
 
 type requestToolsKey struct{}
@@ -82,7 +83,7 @@ func (c *catalog) handlerFor(tools []core.Tool) http.Handler {
 		}
 		ms.AddTools(st...)
 	}
-	e := &catalogEntry{defs: defs, handler: newTransport(ms, c.log)}
+	e := &catalogEntry{defs: defs, handler: newTransport(ms, c.log, c.ids)}
 	if _, exists := c.entries[key]; !exists {
 		c.order = append(c.order, key)
 	}

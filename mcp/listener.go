@@ -42,17 +42,23 @@ type Listen struct {
 	MaxRequestBytes int64
 	// AllowedOrigins extends the loopback Origin/Host values accepted.
 	AllowedOrigins []string
+	// Sessions bounds client sessions and streams (0 fields: defaults).
+	Sessions SessionLimits
 }
 
 // ListenFromMCP adapts mcp.json.
 func ListenFromMCP(c config.MCP) Listen {
-	return Listen{Host: c.Host, Port: c.Port, Token: c.Token, MaxRequestBytes: c.MaxRequestBytes, AllowedOrigins: c.AllowedOrigins}
+	return Listen{Host: c.Host, Port: c.Port, Token: c.Token, MaxRequestBytes: c.MaxRequestBytes, AllowedOrigins: c.AllowedOrigins, Sessions: sessionLimits(c)}
+}
+
+func sessionLimits(c config.MCP) SessionLimits {
+	return SessionLimits{Idle: time.Duration(c.SessionIdleMinutes) * time.Minute, MaxStreamsPerSession: c.MaxStreamsPerSession, MaxStreams: c.MaxStreams}
 }
 
 // ListenFromAsk adapts connectors.json mcpAsk; body cap and extra origins
 // come from the main MCP config so both listeners share one policy.
 func ListenFromAsk(c config.MCPAsk, main config.MCP) Listen {
-	return Listen{Host: c.Host, Port: c.Port, Token: c.Token, MaxRequestBytes: main.MaxRequestBytes, AllowedOrigins: main.AllowedOrigins}
+	return Listen{Host: c.Host, Port: c.Port, Token: c.Token, MaxRequestBytes: main.MaxRequestBytes, AllowedOrigins: main.AllowedOrigins, Sessions: sessionLimits(main)}
 }
 
 // AskEnabled reports whether the Ask connector should start: it must be
@@ -67,6 +73,9 @@ type Server struct {
 	log   *slog.Logger
 	guard *guard
 	mux   *http.ServeMux
+	// sessions is the listener's session table, shared by every MCP
+	// endpoint and transport on it.
+	sessions *sessions
 
 	mu      sync.Mutex
 	srv     *http.Server
@@ -84,13 +93,17 @@ func newServer(name string, cfg Listen, log *slog.Logger) *Server {
 	if cfg.Host == "" {
 		cfg.Host = "127.0.0.1"
 	}
-	return &Server{name: name, cfg: cfg, log: log, guard: newGuard(cfg, log), mux: http.NewServeMux()}
+	return &Server{name: name, cfg: cfg, log: log, guard: newGuard(cfg, log), mux: http.NewServeMux(), sessions: newSessions(name, cfg.Sessions)}
 }
 
 // mountMCP registers an MCP endpoint behind every protection.
 func (s *Server) mountMCP(pattern string, h http.Handler) {
-	s.mux.Handle(pattern, s.guard.protect(h))
+	s.mux.Handle(pattern, s.guard.protect(s.sessions.gate(h)))
 }
+
+// Clients lists the MCP client sessions currently open on this listener,
+// oldest first (expired ones are dropped first).
+func (s *Server) Clients() []ClientInfo { return s.sessions.list() }
 
 // Handle mounts an extra route (e.g. "POST /api/events/ingest") on this
 // listener. It gets panic recovery, access logging and the body cap, but

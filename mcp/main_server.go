@@ -70,8 +70,8 @@ func NewMain(o MainOptions) *Server {
 	if version == "" {
 		version = "dev"
 	}
-	mainCat := newCatalog(MainServerName, version, s.log)
-	wsCat := newCatalog(WorkspaceServerName, version, s.log)
+	mainCat := newCatalog(MainServerName, version, s.log, s.sessions)
+	wsCat := newCatalog(WorkspaceServerName, version, s.log, s.sessions)
 	s.mountMCP("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var tools []core.Tool
 		if o.Tools != nil {
@@ -125,8 +125,9 @@ func newMCPServer(name, version string, extra ...server.ServerOption) *server.MC
 // own guard already checked Host/Origin (with the configured allow list), so
 // the transport's built-in loopback check is turned off to avoid rejecting
 // allowed origins twice.
-func newTransport(ms *server.MCPServer, log *slog.Logger) *server.StreamableHTTPServer {
+func newTransport(ms *server.MCPServer, log *slog.Logger, ids server.SessionIdManagerResolver) *server.StreamableHTTPServer {
 	return server.NewStreamableHTTPServer(ms,
+		server.WithSessionIdManagerResolver(ids),
 		server.WithDisableLocalhostProtection(true),
 		server.WithStreamableHTTPLogger(log))
 }

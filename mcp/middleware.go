@@ -200,8 +200,8 @@ func (g *guard) bearer(next http.Handler) http.Handler {
 	want := []byte(g.token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodOptions {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), want) != 1 {
+			got, ok := bearerToken(r.Header.Get("Authorization"))
+			if !ok || subtle.ConstantTimeCompare([]byte(got), want) != 1 {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="alice"`)
 				httpError(w, http.StatusUnauthorized, "unauthorized: missing or wrong bearer token")
 				return
@@ -209,6 +209,18 @@ func (g *guard) bearer(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bearerToken extracts the credential of an "Authorization: Bearer x"
+// header. The scheme is case-insensitive (RFC 9110 §11.1), so "bearer x"
+// and "BEARER x" are accepted too.
+func bearerToken(h string) (string, bool) {
+	scheme, tok, ok := strings.Cut(strings.TrimSpace(h), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	tok = strings.TrimSpace(tok)
+	return tok, tok != ""
 }
 
 // bodyCap reads the body up to the limit so an oversized request is

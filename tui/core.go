@@ -54,8 +54,10 @@ type Core interface {
 	Positions(account string) ([]Position, error)
 	Orders(account string) ([]Order, error)
 	Pending() ([]PendingCommit, error)
-	Approve(ctx context.Context, account string) (string, error)
-	Reject(ctx context.Context, account, reason string) error
+	// Approve and Reject decide the commit with hash — the one the person
+	// was shown; the core refuses if the account's commit changed since.
+	Approve(ctx context.Context, account, hash string) (string, error)
+	Reject(ctx context.Context, account, hash, reason string) error
 	TradingLog(account string, limit int) ([]CommitLogEntry, error)
 	EquityCurve(account string) ([]EquityPoint, error)
 

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -120,17 +121,32 @@ func (f *fakeCore) Pending() ([]PendingCommit, error) {
 	defer f.mu.Unlock()
 	return append([]PendingCommit(nil), f.pending...), nil
 }
-func (f *fakeCore) Approve(ctx context.Context, a string) (string, error) {
+func (f *fakeCore) Approve(ctx context.Context, a, hash string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err := f.staleLocked(hash); err != nil {
+		return "", err
+	}
 	f.approved = append(f.approved, a)
 	f.pending = nil
 	f.positions = append(f.positions, Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(10)})
 	return "pushed 4d46698f: 1 submitted, 0 rejected", nil
 }
-func (f *fakeCore) Reject(ctx context.Context, a, reason string) error {
+
+// staleLocked refuses a decision about any commit but the pending one,
+// like the real core.
+func (f *fakeCore) staleLocked(hash string) error {
+	if len(f.pending) == 0 || f.pending[0].Hash != hash {
+		return fmt.Errorf("commit %s is no longer waiting; nothing was executed", hash)
+	}
+	return nil
+}
+func (f *fakeCore) Reject(ctx context.Context, a, hash, reason string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err := f.staleLocked(hash); err != nil {
+		return err
+	}
 	f.rejected = append(f.rejected, a)
 	f.pending = nil
 	return nil

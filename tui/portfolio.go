@@ -152,7 +152,7 @@ func (p *portfolioPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		core, ctx, reload := p.m.core, p.m.ctx, p.load()
 		body := fmt.Sprintf("Push commit %s on %s?\n%s\n\n%s", pc.Hash, pc.Account, pc.Message, strings.Join(pc.Operations, "\n"))
 		p.m.openDialog("Approve and execute these orders?", body, func() tea.Msg {
-			res, err := core.Approve(ctx, pc.Account)
+			res, err := core.Approve(ctx, pc.Account, pc.Hash)
 			if err != nil {
 				return errMsg{err}
 			}
@@ -165,7 +165,7 @@ func (p *portfolioPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		core, ctx, reload := p.m.core, p.m.ctx, p.load()
 		p.m.openDialog("Reject this commit?", fmt.Sprintf("%s on %s: %s", pc.Hash, pc.Account, pc.Message), func() tea.Msg {
-			if err := core.Reject(ctx, pc.Account, "rejected in the alice UI"); err != nil {
+			if err := core.Reject(ctx, pc.Account, pc.Hash, "rejected in the alice UI"); err != nil {
 				return errMsg{err}
 			}
 			return approvedMsg{"commit " + pc.Hash + " rejected", reload}

@@ -312,11 +312,24 @@ func collect(ctx context.Context, res provider.Resolved, system, prompt string) 
 	return b.String(), ctx.Err()
 }
 
-// History returns a session's active window for UIs, newest last.
+// History returns the newest limit rows of a session's active window for
+// UIs, newest last (limit <= 0: the whole window). It reads backwards only
+// as far as the rows need: a tool row takes its output from a later
+// entry, which is always read before the call it answers.
 func (c *Center) History(sessionID string, limit int) ([]session.ChatItem, error) {
-	entries, err := c.d.Sessions.ReadActive(sessionID)
+	var rev []session.Entry
+	rows := 0
+	err := c.d.Sessions.EachActive(sessionID, func(e session.Entry) bool {
+		rev = append(rev, e)
+		rows += len(session.ToChatItems([]session.Entry{e}))
+		return limit <= 0 || rows < limit
+	})
 	if err != nil {
 		return nil, err
+	}
+	entries := make([]session.Entry, len(rev))
+	for i, e := range rev {
+		entries[len(rev)-1-i] = e
 	}
 	items := session.ToChatItems(entries)
 	if limit > 0 && len(items) > limit {

@@ -38,20 +38,27 @@ func Register(reg core.ToolRegistry, sessions *session.Store) {
 		},
 		core.Tool{
 			Name: "listSessions", Group: "session",
-			Description: "List conversation sessions (id, size, last modified), newest first.",
-			InputSchema: core.Schema(`{"type":"object","properties":{}}`),
-			Handler: func(context.Context, json.RawMessage) (any, error) {
-				l, err := sessions.List()
-				if err != nil {
+			Description: "List conversation sessions (id, size, last modified), newest first, a page at a time: pass the previous page's nextCursor as cursor to get older ones.",
+			InputSchema: core.Schema(`{"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":500,"default":50},"cursor":{"type":"string","description":"nextCursor from the previous page"},"prefix":{"type":"string","description":"only ids starting with this, e.g. tui/"}}}`),
+			Handler: func(_ context.Context, args json.RawMessage) (any, error) {
+				in := struct {
+					Limit  int    `json:"limit"`
+					Cursor string `json:"cursor"`
+					Prefix string `json:"prefix"`
+				}{Limit: 50}
+				if err := core.DecodeArgs(args, &in); err != nil {
 					return nil, err
 				}
-				return map[string]any{"sessions": l}, nil
+				if in.Limit < 1 || in.Limit > 500 {
+					return nil, errors.New("limit must be between 1 and 500")
+				}
+				return sessions.ListPage(session.ListOptions{Limit: in.Limit, Cursor: in.Cursor, Prefix: in.Prefix})
 			},
 		},
 		core.Tool{
 			Name: "readSession", Group: "session",
-			Description: "Read messages of a session's active window, newest last. offset counts back from the end.",
-			InputSchema: core.Schema(`{"type":"object","properties":{"sessionId":{"type":"string"},"limit":{"type":"integer","minimum":1,"default":20},"offset":{"type":"integer","minimum":0,"default":0},"includeToolCalls":{"type":"boolean","default":true}},"required":["sessionId"]}`),
+			Description: "Read messages of a session's active window, newest last. offset counts back from the end; hasMore says older messages exist (ask again with offset + limit).",
+			InputSchema: core.Schema(`{"type":"object","properties":{"sessionId":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":500,"default":20},"offset":{"type":"integer","minimum":0,"default":0},"includeToolCalls":{"type":"boolean","default":true}},"required":["sessionId"]}`),
 			Handler: func(_ context.Context, args json.RawMessage) (any, error) {
 				in := struct {
 					SessionID        string `json:"sessionId"`
@@ -62,18 +69,14 @@ func Register(reg core.ToolRegistry, sessions *session.Store) {
 				if err := core.DecodeArgs(args, &in); err != nil {
 					return nil, err
 				}
-				if in.Limit < 1 || in.Offset < 0 {
-					return nil, errors.New("limit must be ≥ 1 and offset ≥ 0")
+				if in.Limit < 1 || in.Limit > 500 || in.Offset < 0 {
+					return nil, errors.New("limit must be between 1 and 500 and offset ≥ 0")
 				}
-				entries, err := sessions.ReadActive(in.SessionID)
+				msgs, more, err := sessions.TextTail(in.SessionID, in.Limit, in.Offset, in.IncludeToolCalls == nil || *in.IncludeToolCalls)
 				if err != nil {
 					return nil, err
 				}
-				msgs := session.ToTextHistory(entries, in.IncludeToolCalls == nil || *in.IncludeToolCalls)
-				total := len(msgs)
-				end := max(0, total-in.Offset)
-				start := max(0, end-in.Limit)
-				return map[string]any{"sessionId": in.SessionID, "total": total, "messages": msgs[start:end]}, nil
+				return map[string]any{"sessionId": in.SessionID, "messages": msgs, "hasMore": more}, nil
 			},
 		},
 		core.Tool{

@@ -55,7 +55,7 @@ func TestToolsThroughToolCenter(t *testing.T) {
 	require.JSONEq(t, `{"result":"3.3333"}`, out)
 	out, err = call("readSession", `{"sessionId":"tui/default","limit":1}`)
 	require.NoError(t, err)
-	require.Contains(t, out, `"total":2`)
+	require.Contains(t, out, `"hasMore":true`)
 	require.Contains(t, out, "hi there")
 	require.NotContains(t, out, `"hello"`)
 	_, err = call("readSession", `{"sessionId":"../../etc/passwd"}`)
@@ -63,6 +63,10 @@ func TestToolsThroughToolCenter(t *testing.T) {
 	out, err = call("listSessions", `{}`)
 	require.NoError(t, err)
 	require.Contains(t, out, "tui/default")
+	_, err = call("listSessions", `{"limit":0}`)
+	require.ErrorContains(t, err, "limit")
+	_, err = call("listSessions", `{"cursor":"nope"}`)
+	require.ErrorContains(t, err, "cursor")
 	out, err = call("notify_user", `{"text":"BTC broke 70k","urgency":"important"}`)
 	require.NoError(t, err)
 	require.JSONEq(t, `{"acknowledged":true,"text":"BTC broke 70k","urgency":"important"}`, out)
@@ -86,7 +90,7 @@ func TestReadSessionPaging(t *testing.T) {
 	tc := core.NewToolCenter(nil)
 	Register(tc, sessions)
 	read := func(args string) (out struct {
-		Total    int `json:"total"`
+		HasMore  bool `json:"hasMore"`
 		Messages []struct {
 			Role, Text string
 		} `json:"messages"`
@@ -97,12 +101,14 @@ func TestReadSessionPaging(t *testing.T) {
 		return out
 	}
 	all := read(`{"sessionId":"s"}`)
-	require.Equal(t, 7, all.Total)
+	require.Len(t, all.Messages, 7)
+	require.False(t, all.HasMore)
 	require.Contains(t, all.Messages[6].Text, `[Result: {"result":"2"}]`)
 	noTools := read(`{"sessionId":"s","includeToolCalls":false}`)
-	require.Equal(t, 5, noTools.Total, "tool-only messages disappear")
+	require.Len(t, noTools.Messages, 5, "tool-only messages disappear")
 	page := read(`{"sessionId":"s","includeToolCalls":false,"limit":2,"offset":1}`)
 	require.Len(t, page.Messages, 2)
+	require.True(t, page.HasMore)
 	require.Equal(t, []string{"q2", "q3"}, []string{page.Messages[0].Text, page.Messages[1].Text}, "offset counts back from the end")
 	beyond := read(`{"sessionId":"s","offset":50}`)
 	require.Empty(t, beyond.Messages)
@@ -110,6 +116,36 @@ func TestReadSessionPaging(t *testing.T) {
 	require.Error(t, err)
 	_, err = tc.Call(context.Background(), "readSession", json.RawMessage(`{"sessionId":"s","bogus":1}`))
 	require.Error(t, err, "unknown keys are refused")
+}
+
+func TestListSessionsPages(t *testing.T) {
+	sessions, err := session.NewStore(t.TempDir())
+	require.NoError(t, err)
+	for i := 0; i < 5; i++ {
+		_, err = sessions.Append(fmt.Sprintf("tui/s%d", i), session.NewText("user", "x", "human"))
+		require.NoError(t, err)
+	}
+	tc := core.NewToolCenter(nil)
+	Register(tc, sessions)
+	seen := map[string]bool{}
+	args := `{"limit":2}`
+	for pages := 1; ; pages++ {
+		r, err := tc.Call(context.Background(), "listSessions", json.RawMessage(args))
+		require.NoError(t, err)
+		var page session.ListPage
+		require.NoError(t, json.Unmarshal([]byte(core.ResultText(r)), &page))
+		require.LessOrEqual(t, len(page.Sessions), 2)
+		for _, s := range page.Sessions {
+			require.False(t, seen[s.ID], "listed twice: %s", s.ID)
+			seen[s.ID] = true
+		}
+		if page.NextCursor == "" {
+			require.Equal(t, 3, pages)
+			break
+		}
+		args = fmt.Sprintf(`{"limit":2,"cursor":%q}`, page.NextCursor)
+	}
+	require.Len(t, seen, 5)
 }
 
 func TestCalculateRoundsToFourPlaces(t *testing.T) {

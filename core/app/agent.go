@@ -3,7 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
-	"strings"
+	"math"
 
 	"github.com/alice-trading/alice/core/agent"
 	"github.com/alice-trading/alice/core/aitools"
@@ -90,27 +90,26 @@ func (x askAdapter) AskWithSession(ctx context.Context, message, sessionID strin
 type askSessions struct{ s *session.Store }
 
 func (x askSessions) ListSessions(prefix string) ([]string, error) {
-	list, err := x.s.List()
+	page, err := x.s.ListPage(session.ListOptions{Prefix: prefix})
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	for _, i := range list {
-		if strings.HasPrefix(i.ID, prefix) {
-			out = append(out, i.ID)
-		}
+	out := make([]string, 0, len(page.Sessions))
+	for _, i := range page.Sessions {
+		out = append(out, i.ID)
 	}
 	return out, nil
 }
 
+// History reads only the newest limit messages (backwards from the end of
+// the session file); limit <= 0 reads the whole active window.
 func (x askSessions) History(sessionID string, limit int) ([]mcp.Message, error) {
-	entries, err := x.s.ReadActive(sessionID)
+	if limit <= 0 {
+		limit = math.MaxInt32
+	}
+	msgs, _, err := x.s.TextTail(sessionID, limit, 0, false)
 	if err != nil {
 		return nil, err
-	}
-	msgs := session.ToTextHistory(entries, false)
-	if limit > 0 && len(msgs) > limit {
-		msgs = msgs[len(msgs)-limit:]
 	}
 	out := make([]mcp.Message, 0, len(msgs))
 	for _, m := range msgs {

@@ -204,7 +204,7 @@ func TestAppEndToEnd(t *testing.T) {
 		t.Fatal("no approval notice")
 	}
 	require.Len(t, a.Trading.Pending(), 1, "nothing executes without a person")
-	res, err := a.Trading.Push(ctx, "sim-paper")
+	res, err := a.Trading.Push(ctx, "sim-paper", a.Trading.Pending()[0].Hash)
 	require.NoError(t, err)
 	require.Len(t, res.Submitted, 1)
 }

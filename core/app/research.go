@@ -7,6 +7,7 @@ import (
 	"github.com/alice-trading/alice/trading/analysis"
 	"github.com/alice-trading/alice/trading/marketdata"
 	"github.com/alice-trading/alice/trading/news"
+	"github.com/alice-trading/alice/trading/research"
 )
 
 // buildResearch wires market data, the indicator calculator and news. The
@@ -24,6 +25,18 @@ func (a *App) buildResearch() error {
 	}
 	marketdata.RegisterTools(a.Tools, src)
 	analysis.RegisterTools(a.Tools, analysis.NewEvaluator(src, nil))
+
+	rCfg, err := o.Store.Research()
+	if err != nil {
+		return err
+	}
+	if rCfg.Enabled {
+		svc, err := research.New(rCfg, research.Options{})
+		if err != nil {
+			return fmt.Errorf("research: %w", err)
+		}
+		research.RegisterTools(a.Tools, svc)
+	}
 
 	newsCfg, err := o.Store.News()
 	if err != nil {

@@ -94,16 +94,16 @@ func (t telegramApprovals) Pending(context.Context) ([]telegram.PendingCommit, e
 	return out, nil
 }
 
-func (t telegramApprovals) Approve(ctx context.Context, account string) (string, error) {
-	res, err := t.a.Trading.Push(ctx, account)
+func (t telegramApprovals) Approve(ctx context.Context, account, hash string) (string, error) {
+	res, err := t.a.Trading.Push(ctx, account, hash)
 	if err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("Pushed %s: %d submitted, %d rejected.", res.Hash, len(res.Submitted), len(res.Rejected)), nil
 }
 
-func (t telegramApprovals) Reject(ctx context.Context, account string) (string, error) {
-	c, err := t.a.Trading.Reject(ctx, account, "rejected via Telegram")
+func (t telegramApprovals) Reject(ctx context.Context, account, hash string) (string, error) {
+	c, err := t.a.Trading.Reject(ctx, account, hash, "rejected via Telegram")
 	if err != nil {
 		return "", err
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -196,4 +198,130 @@ func TestLockContextGivesUpWhenCancelled(t *testing.T) {
 	s.mu.Lock()
 	require.Empty(t, s.locks)
 	s.mu.Unlock()
+}
+
+func TestTornTailIsGoneAfterRestart(t *testing.T) {
+	dir := t.TempDir()
+	s, err := NewStore(dir)
+	require.NoError(t, err)
+	_, err = s.Append("tui/default", NewText("user", "one", "human"))
+	require.NoError(t, err)
+	p, _ := s.Path("tui/default")
+	clean, _ := os.ReadFile(p)
+	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0o600)
+	_, _ = f.WriteString(`{"type":"assistant","message":{"role":"assis`)
+	f.Close()
+
+	s2, err := NewStore(dir) // a restart
+	require.NoError(t, err)
+	after, _ := os.ReadFile(p)
+	require.Equal(t, string(clean), string(after), "the fragment is cut from the file")
+	torn, err := os.ReadFile(p + ".torn")
+	require.NoError(t, err)
+	require.Equal(t, `{"type":"assistant","message":{"role":"assis`+"\n", string(torn))
+	require.Contains(t, s2.Healed(), "tui/default")
+	l, err := s2.List()
+	require.NoError(t, err)
+	require.Len(t, l, 1, "the .torn side file is not a session")
+}
+
+func TestIDsNeedALetterOrDigit(t *testing.T) {
+	for _, bad := range []string{".", " ", "-", "a/ ", "_/x", "  "} {
+		require.ErrorIs(t, ValidateID(bad), ErrBadID, "%q", bad)
+	}
+	for _, ok := range []string{"a", "1", " a", "x/-y", "résumé"} {
+		require.NoError(t, ValidateID(ok), "%q", ok)
+	}
+}
+
+func TestReadsCreateNothing(t *testing.T) {
+	dir := t.TempDir()
+	s, err := NewStore(dir)
+	require.NoError(t, err)
+	_, err = s.ReadActive("a/b/c")
+	require.NoError(t, err)
+	_, _, err = s.TextTail("x/y", 5, 0, true)
+	require.NoError(t, err)
+	entries, _ := os.ReadDir(dir)
+	require.Empty(t, entries)
+}
+
+func TestActiveWindowAndTextTail(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	require.NoError(t, err)
+	for i := 0; i < 5; i++ {
+		_, err = s.Append("w", NewText("user", fmt.Sprintf("old %d", i), "human"))
+		require.NoError(t, err)
+	}
+	b := NewText("system", "Conversation compacted", "compaction")
+	b.Subtype = "compact_boundary"
+	_, err = s.Append("w", b, NewText("user", "summary", "compaction"), Entry{Type: "meta", Message: Message{Role: "system", Content: Content{Text: "m"}}})
+	require.NoError(t, err)
+	for i := 0; i < 6; i++ {
+		_, err = s.Append("w", NewText("assistant", fmt.Sprintf("new %d", i), "openai"))
+		require.NoError(t, err)
+	}
+	all, _ := s.Read("w")
+	active, err := s.ReadActive("w")
+	require.NoError(t, err)
+	require.Equal(t, Active(all), active, "backward read equals the whole-file definition")
+	require.Len(t, active, 8)
+
+	cases := []struct {
+		limit, offset int
+		want          []string
+		more          bool
+	}{
+		{2, 0, []string{"new 4", "new 5"}, true},
+		{3, 2, []string{"new 1", "new 2", "new 3"}, true},
+		{10, 0, []string{"summary", "new 0", "new 1", "new 2", "new 3", "new 4", "new 5"}, false},
+		{7, 0, []string{"summary", "new 0", "new 1", "new 2", "new 3", "new 4", "new 5"}, false},
+		{5, 20, nil, false},
+	}
+	for _, c := range cases {
+		msgs, more, err := s.TextTail("w", c.limit, c.offset, true)
+		require.NoError(t, err)
+		var got []string
+		for _, m := range msgs {
+			got = append(got, m.Text)
+		}
+		require.Equal(t, c.want, got, "limit %d offset %d", c.limit, c.offset)
+		require.Equal(t, c.more, more, "limit %d offset %d", c.limit, c.offset)
+	}
+}
+
+func TestListPaging(t *testing.T) {
+	s, err := NewStore(t.TempDir())
+	require.NoError(t, err)
+	base := time.Now().Add(-time.Hour)
+	for i := 0; i < 7; i++ {
+		id := fmt.Sprintf("s%d", i)
+		_, err := s.Append(id, NewText("user", "x", "human"))
+		require.NoError(t, err)
+		p, _ := s.Path(id)
+		ts := base.Add(time.Duration(i/2) * time.Minute) // pairs share a time: ties go by id
+		require.NoError(t, os.Chtimes(p, ts, ts))
+	}
+	var got []string
+	cursor := ""
+	pages := 0
+	for {
+		page, err := s.ListPage(ListOptions{Limit: 3, Cursor: cursor})
+		require.NoError(t, err)
+		pages++
+		for _, in := range page.Sessions {
+			got = append(got, in.ID)
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		cursor = page.NextCursor
+	}
+	require.Equal(t, 3, pages)
+	require.Equal(t, []string{"s6", "s4", "s5", "s2", "s3", "s0", "s1"}, got)
+	_, err = s.ListPage(ListOptions{Cursor: "garbage"})
+	require.ErrorIs(t, err, ErrBadCursor)
+	pre, err := s.ListPage(ListOptions{Prefix: "s6"})
+	require.NoError(t, err)
+	require.Len(t, pre.Sessions, 1)
 }

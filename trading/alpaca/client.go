@@ -147,7 +147,8 @@ func (c *client) do(ctx context.Context, method, base, path string, q url.Values
 		if msg == "" {
 			msg = strings.TrimSpace(string(data))
 		}
-		return &broker.Error{Code: codeFor(resp.StatusCode, msg), Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, msg), Hint: hintFor(resp.StatusCode)}
+		code := codeFor(resp.StatusCode, msg)
+		return &broker.Error{Code: code, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, msg), Hint: hintFor(resp.StatusCode, code)}
 	}
 	if out == nil || len(bytes.TrimSpace(data)) == 0 {
 		return nil
@@ -163,10 +164,17 @@ func codeFor(status int, msg string) broker.Code {
 	case status == http.StatusUnauthorized:
 		return broker.CodeAuth
 	case status == http.StatusForbidden:
-		if strings.Contains(strings.ToLower(msg), "market") && strings.Contains(strings.ToLower(msg), "closed") {
+		// Alpaca answers 403 both for keys without permission and for
+		// orders it refuses (insufficient buying power, wash trades, PDT):
+		// only the former is an authentication problem.
+		m := strings.ToLower(msg)
+		switch {
+		case strings.Contains(m, "market") && strings.Contains(m, "closed"):
 			return broker.CodeMarketClosed
+		case strings.Contains(m, "forbidden"), strings.Contains(m, "not authorized"), strings.Contains(m, "unauthorized"), strings.Contains(m, "access"):
+			return broker.CodeAuth
 		}
-		return broker.CodeAuth
+		return broker.CodeExchange
 	case status == http.StatusNotFound:
 		return broker.CodeNotFound
 	case status == http.StatusTooManyRequests, status >= 500:
@@ -175,11 +183,11 @@ func codeFor(status int, msg string) broker.Code {
 	return broker.CodeExchange
 }
 
-func hintFor(status int) string {
-	switch status {
-	case http.StatusUnauthorized, http.StatusForbidden:
+func hintFor(status int, code broker.Code) string {
+	switch {
+	case code == broker.CodeAuth:
 		return "check the Alpaca API key/secret in accounts.json (paper keys only work against the paper endpoint)"
-	case http.StatusTooManyRequests:
+	case status == http.StatusTooManyRequests:
 		return "rate limited by Alpaca; retry shortly"
 	}
 	return ""

@@ -27,9 +27,17 @@ type Deps struct {
 	State func(ctx context.Context, pendingOrderIDs []string) (State, error)
 	// Order looks up an order for sync; nil disables sync.
 	Order func(ctx context.Context, id string) (*trading.OpenOrder, error)
+	// Reconcile asks the broker whether an operation that was executing
+	// when the process died reached it (by the client order id the commit
+	// gave it). nil, or false, records the operation as interrupted.
+	Reconcile func(ctx context.Context, op Operation) (Result, bool)
 	// Now is the clock (time.Now when nil).
 	Now    func() time.Time
 	Logger *slog.Logger
+
+	// crash is the tests' fault injector: it is called before and after
+	// every write to disk and may panic to simulate the process dying.
+	crash func(point string, written bool)
 }
 
 // progress checkpoints a push so a crash mid-push is recoverable.
@@ -136,6 +144,10 @@ func (g *Git) recoverPush(p *progress) error {
 		op := pend.Operations[i]
 		msg := "push interrupted by a restart; not re-submitted"
 		if i == len(p.Results) {
+			if r, ok := g.reconcile(op); ok {
+				results = append(results, r)
+				continue
+			}
 			msg = "push interrupted while this operation was executing; not re-submitted — check getOrders/tradingSync"
 			if op.Order != nil && op.Order.ClientOrderID != "" {
 				msg += " (clientOrderId " + op.Order.ClientOrderID + ")"
@@ -176,28 +188,51 @@ type StageResult struct {
 	Staged    bool      `json:"staged"`
 	Index     int       `json:"index"`
 	Operation Operation `json:"operation"`
-	Note      string    `json:"note,omitempty"`
+	// StagedCount is how many operations are staged after this one.
+	StagedCount int `json:"stagedCount"`
+	// VoidedHash is the unpushed commit this stage voided, if any.
+	VoidedHash string `json:"voidedHash,omitempty"`
+	Note       string `json:"note,omitempty"`
 }
 
-// Stage adds an operation. Staging after a commit voids the prepared
-// commit (its hash no longer covers the staging area) and says so.
+// Stage adds an operation. While a push awaits a person's decision the
+// staging area is frozen and Stage refuses (*AwaitingError). Staging after
+// an unpushed commit voids it (its hash no longer covers the staging
+// area) and the note lists every operation now staged, because the next
+// commit will hold all of them.
 func (g *Git) Stage(op Operation) (StageResult, error) {
 	if err := op.Validate(); err != nil {
 		return StageResult{}, err
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	res := StageResult{Staged: true, Index: len(g.f.Staged), Operation: op}
-	if g.f.Pending != nil {
-		res.Note = fmt.Sprintf("pending commit %s was voided; run tradingCommit again", g.f.Pending.Hash)
-		g.f.Pending = nil
-	}
-	g.f.Staged = append(g.f.Staged, op)
-	if err := g.saveWork(); err != nil {
-		g.f.Staged = g.f.Staged[:len(g.f.Staged)-1]
+	if err := g.frozenLocked(); err != nil {
 		return StageResult{}, err
 	}
+	res := StageResult{Staged: true, Index: len(g.f.Staged), Operation: op, StagedCount: len(g.f.Staged) + 1}
+	old := g.f.Pending
+	g.f.Pending = nil
+	g.f.Staged = append(g.f.Staged, op)
+	if err := g.saveWork(); err != nil {
+		g.f.Staged, g.f.Pending = g.f.Staged[:len(g.f.Staged)-1], old
+		return StageResult{}, err
+	}
+	if old != nil {
+		res.VoidedHash = old.Hash
+		res.Note = voidNote(old.Hash, g.f.Staged)
+	}
 	return res, nil
+}
+
+// voidNote tells the stager that an unpushed commit is gone and exactly
+// what the next commit will hold.
+func voidNote(hash string, staged []Operation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "unpushed commit %s was voided because the staging area changed; %d operation(s) are staged now and the next tradingCommit will include all of them:", hash, len(staged))
+	for i, op := range staged {
+		fmt.Fprintf(&b, " %d) %s;", i+1, op.Describe())
+	}
+	return strings.TrimSuffix(b.String(), ";")
 }
 
 // Prepared is what Commit returns.
@@ -218,6 +253,9 @@ func (g *Git) Commit(message string) (Prepared, error) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if err := g.frozenLocked(); err != nil {
+		return Prepared{}, err
+	}
 	if len(g.f.Staged) == 0 {
 		return Prepared{}, ErrNothingStaged
 	}
@@ -246,64 +284,6 @@ func (g *Git) Commit(message string) (Prepared, error) {
 	return Prepared{Prepared: true, Hash: h, Message: message, OperationCount: len(ops)}, nil
 }
 
-// PendingCommit returns the prepared commit, if any.
-func (g *Git) PendingCommit() *Pending {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.f.Pending == nil {
-		return nil
-	}
-	p := *g.f.Pending
-	p.Operations = append([]Operation(nil), p.Operations...)
-	return &p
-}
-
-// Push executes the prepared commit. Each operation's result is
-// checkpointed to disk before the next runs.
-func (g *Git) Push(ctx context.Context) (PushResult, Commit, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.f.Pending == nil {
-		if len(g.f.Staged) > 0 {
-			return PushResult{}, Commit{}, ErrUncommitted
-		}
-		return PushResult{}, Commit{}, ErrNoPending
-	}
-	pend := g.f.Pending
-	g.pushing = &progress{Hash: pend.Hash, Results: []Result{}}
-	defer func() { g.pushing = nil }()
-	if err := g.saveProgress(); err != nil {
-		return PushResult{}, Commit{}, err
-	}
-	for _, op := range pend.Operations {
-		r := g.dispatch(ctx, op)
-		r.Action, r.Symbol = op.Action, op.Symbol()
-		g.pushing.Results = append(g.pushing.Results, r)
-		if err := g.saveProgress(); err != nil {
-			g.deps.Logger.Error("trading git: checkpoint push", "hash", pend.Hash, "err", err)
-		}
-	}
-	c := Commit{Hash: pend.Hash, Message: pend.Message, Operations: pend.Operations,
-		Results: g.pushing.Results, Timestamp: g.deps.Now().UTC()}
-	c = g.appendLocked(c)
-	c.StateAfter = g.stateAfter(ctx)
-	g.f.Commits[len(g.f.Commits)-1] = c
-	g.f.Staged, g.f.Pending = nil, nil
-	if err := g.save(); err != nil {
-		return PushResult{}, c, fmt.Errorf("push executed but history not saved: %w", err)
-	}
-	g.clearProgress()
-	res := PushResult{Hash: c.Hash, Message: c.Message, OperationCount: len(c.Operations), Submitted: []Result{}, Rejected: []Result{}}
-	for _, r := range c.Results {
-		if r.Success {
-			res.Submitted = append(res.Submitted, r)
-		} else {
-			res.Rejected = append(res.Rejected, r)
-		}
-	}
-	return res, c, nil
-}
-
 // dispatch runs one operation, turning a panic into a rejected result so
 // a buggy broker cannot wedge the history in "pushing".
 func (g *Git) dispatch(ctx context.Context, op Operation) (r Result) {
@@ -326,33 +306,4 @@ func (g *Git) stateAfter(ctx context.Context) *State {
 		return nil
 	}
 	return &st
-}
-
-// Reject records the prepared commit as rejected by the user; nothing
-// executes and the staging area is cleared.
-func (g *Git) Reject(ctx context.Context, reason string) (Commit, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.f.Pending == nil {
-		if len(g.f.Staged) > 0 {
-			return Commit{}, ErrUncommitted
-		}
-		return Commit{}, ErrNoPending
-	}
-	pend := g.f.Pending
-	msg := "[rejected] " + pend.Message
-	errText := "Rejected by user"
-	if r := strings.TrimSpace(reason); r != "" {
-		msg += " — " + r
-		errText = r
-	}
-	c := Commit{Hash: pend.Hash, Message: msg, Operations: pend.Operations, Timestamp: g.deps.Now().UTC()}
-	for _, op := range pend.Operations {
-		c.Results = append(c.Results, Result{Action: op.Action, Status: StatusUserRejected, Error: errText, Symbol: op.Symbol()})
-	}
-	c = g.appendLocked(c)
-	c.StateAfter = g.stateAfter(ctx)
-	g.f.Commits[len(g.f.Commits)-1] = c
-	g.f.Staged, g.f.Pending = nil, nil
-	return c, g.save()
 }

@@ -67,7 +67,7 @@ func (g *Git) Status() Status {
 	defer g.mu.Unlock()
 	s := Status{Staged: append([]Operation{}, g.f.Staged...), CommitCount: len(g.f.Commits)}
 	if g.f.Pending != nil {
-		s.PendingHash, s.PendingMessage = g.f.Pending.Hash, g.f.Pending.Message
+		s.PendingHash, s.PendingMessage, s.AwaitingApproval = g.f.Pending.Hash, g.f.Pending.Message, g.f.Pending.AwaitingApproval
 	}
 	if g.f.Head != nil {
 		s.Head = *g.f.Head

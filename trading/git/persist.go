@@ -50,14 +50,35 @@ func (g *Git) saveProgress() error {
 	if err != nil {
 		return err
 	}
-	return config.WriteFileAtomic(g.progressPath(), data, 0o600)
+	return g.write("push-checkpoint", func() error { return config.WriteFileAtomic(g.progressPath(), data, 0o600) })
+}
+
+// write performs one persistence step between the fault injector's two
+// calls (tests crash the process there; production has no injector).
+func (g *Git) write(point string, fn func() error) error {
+	if g.deps.crash != nil {
+		g.deps.crash(point, false)
+	}
+	if err := fn(); err != nil {
+		return err
+	}
+	if g.deps.crash != nil {
+		g.deps.crash(point, true)
+	}
+	return nil
 }
 
 func (g *Git) clearProgress() {
 	if g.path == "" {
 		return
 	}
-	if err := os.Remove(g.progressPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
+	err := g.write("push-clear", func() error {
+		if err := os.Remove(g.progressPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
 		g.deps.Logger.Warn("trading git: remove push checkpoint", "err", err)
 	}
 }
@@ -85,7 +106,7 @@ func (g *Git) saveHistory() error {
 	if err := os.MkdirAll(filepath.Dir(g.path), 0o700); err != nil {
 		return err
 	}
-	return config.WriteFileAtomic(g.path, data, 0o600)
+	return g.write("history", func() error { return config.WriteFileAtomic(g.path, data, 0o600) })
 }
 
 func (g *Git) saveWork() error {
@@ -99,5 +120,5 @@ func (g *Git) saveWork() error {
 	if err := os.MkdirAll(filepath.Dir(g.path), 0o700); err != nil {
 		return err
 	}
-	return config.WriteFileAtomic(g.workPath(), data, 0o600)
+	return g.write("staging", func() error { return config.WriteFileAtomic(g.workPath(), data, 0o600) })
 }

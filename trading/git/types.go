@@ -2,9 +2,24 @@
 // with a message (nothing executes), and a push — approved by a human
 // unless the account auto-approves — runs each operation through the guard
 // pipeline and the broker, recording results and the account state after.
-// History is persisted per account and a push in progress is checkpointed
-// after every operation, so a restart neither loses staged work nor
-// re-submits an operation that already reached the broker.
+//
+// The invariant everything here serves: an operation reaches a broker only
+// inside the commit whose hash a person approved (or autoApprove pushed),
+// and exactly once.
+//
+//   - A commit's hash covers its message, operations, time and parent;
+//     Push and Reject take the hash the decider was shown and refuse
+//     (*StaleError) when the prepared commit is no longer that one.
+//   - While a push awaits a person's decision (RequestApproval) the staging
+//     area and the commit are frozen: Stage and Commit refuse with an
+//     *AwaitingError naming the waiting commit and how to reject it.
+//   - Staging after an unpushed (not awaiting) commit voids it, and the
+//     stage result lists every operation the next commit will hold.
+//   - History is persisted per account and a push in progress is
+//     checkpointed after every operation, so a restart neither loses staged
+//     work nor re-submits an operation that already reached the broker; an
+//     operation that was executing at the crash is reconciled with the
+//     broker by its client order id when the broker can tell (Deps.Reconcile).
 package git
 
 import (
@@ -146,6 +161,9 @@ type Pending struct {
 	Message    string      `json:"message"`
 	Timestamp  time.Time   `json:"timestamp"`
 	Operations []Operation `json:"operations"`
+	// AwaitingApproval is set when a push was requested and a person has
+	// not decided yet; the staging area is frozen until they do.
+	AwaitingApproval bool `json:"awaitingApproval,omitempty"`
 }
 
 // Status is "git status".
@@ -153,8 +171,11 @@ type Status struct {
 	Staged         []Operation `json:"staged"`
 	PendingMessage string      `json:"pendingMessage,omitempty"`
 	PendingHash    string      `json:"pendingHash,omitempty"`
-	Head           string      `json:"head,omitempty"`
-	CommitCount    int         `json:"commitCount"`
+	// AwaitingApproval: the pending commit waits for a person; staging and
+	// committing are refused until it is pushed or rejected.
+	AwaitingApproval bool   `json:"awaitingApproval,omitempty"`
+	Head             string `json:"head,omitempty"`
+	CommitCount      int    `json:"commitCount"`
 }
 
 // PushResult summarises a push.

@@ -48,28 +48,33 @@ func order(action trading.Action, typ trading.OrderType, qty string) trading.Ord
 	return trading.Order{Action: action, OrderType: typ, TotalQuantity: d(qty), TIF: trading.Day}
 }
 
-func TestMarketOrderFillsAtMark(t *testing.T) {
+// Market orders cross the spread: a buy pays the ask, a sell receives the
+// bid, never the last trade.
+func TestMarketOrdersFillAtAskAndBid(t *testing.T) {
 	ctx := context.Background()
 	b, fills := newTestBroker(t, "")
 	require.NoError(t, b.SetMarkPrice("AAPL", d("200")))
+	q, err := b.Quote(ctx, aapl())
+	require.NoError(t, err)
+	require.True(t, q.Bid.LessThan(q.Last) && q.Last.LessThan(q.Ask), "a real spread: %s < %s < %s", q.Bid, q.Last, q.Ask)
 	res, err := b.PlaceOrder(ctx, aapl(), order(trading.Buy, trading.Market, "10"), nil)
 	require.NoError(t, err)
 	assert.Equal(t, trading.StatusFilled, res.Status)
-	assert.True(t, res.FilledPrice.Equal(d("200")))
+	assert.True(t, res.FilledPrice.Equal(q.Ask), "buy fills at the ask %s, got %s", q.Ask, res.FilledPrice)
 	acct, err := b.Account(ctx)
 	require.NoError(t, err)
-	assert.True(t, acct.TotalCashValue.Equal(d("98000")), acct.TotalCashValue.String())
-	assert.True(t, acct.NetLiquidation.Equal(d("100000")))
+	assert.True(t, acct.TotalCashValue.Equal(d("100000").Sub(q.Ask.Mul(d("10")))), acct.TotalCashValue.String())
 	require.NoError(t, b.SetMarkPrice("AAPL", d("210")))
 	acct, _ = b.Account(ctx)
-	assert.True(t, acct.UnrealizedPnL.Equal(d("100")))
-	assert.True(t, acct.NetLiquidation.Equal(d("100100")))
+	assert.True(t, acct.UnrealizedPnL.Equal(d("210").Sub(q.Ask).Mul(d("10"))), acct.UnrealizedPnL.String())
 	require.Len(t, *fills, 1)
 
-	_, err = b.PlaceOrder(ctx, aapl(), order(trading.Sell, trading.Market, "4"), nil)
+	q2, _ := b.Quote(ctx, aapl())
+	res, err = b.PlaceOrder(ctx, aapl(), order(trading.Sell, trading.Market, "4"), nil)
 	require.NoError(t, err)
+	assert.True(t, res.FilledPrice.Equal(q2.Bid), "sell fills at the bid %s, got %s", q2.Bid, res.FilledPrice)
 	acct, _ = b.Account(ctx)
-	assert.True(t, acct.RealizedPnL.Equal(d("40")), acct.RealizedPnL.String())
+	assert.True(t, acct.RealizedPnL.Equal(q2.Bid.Sub(q.Ask).Mul(d("4"))), acct.RealizedPnL.String())
 	pos, _ := b.Positions(ctx)
 	require.Len(t, pos, 1)
 	assert.True(t, pos[0].Quantity.Equal(d("6")))
@@ -306,7 +311,9 @@ func TestCashQtyBuys(t *testing.T) {
 	res, err := b.PlaceOrder(context.Background(), trading.Contract{Symbol: "BTC"},
 		trading.Order{Action: trading.Buy, OrderType: trading.Market, CashQty: d("600")}, nil)
 	require.NoError(t, err)
-	assert.True(t, res.FilledQty.Equal(d("0.01")), res.FilledQty.String())
+	q, _ := b.Quote(context.Background(), trading.Contract{Symbol: "BTC"})
+	assert.True(t, res.FilledQty.Equal(d("600").Div(q.Ask).RoundDown(6)), "cash buys at the ask: %s", res.FilledQty)
+	assert.True(t, res.FilledQty.Mul(res.FilledPrice).LessThanOrEqual(d("600")), "never spends more than cashQty")
 }
 
 func TestRestartKeepsPortfolio(t *testing.T) {

@@ -18,7 +18,8 @@ func rejectErr(format string, args ...any) error {
 	return broker.Errorf(broker.CodeExchange, format, args...)
 }
 
-// PlaceOrder accepts an order. MKT and MOC fill at once at the mark; other
+// PlaceOrder accepts an order. MKT and MOC fill at once at the ask (buy)
+// or bid (sell); other
 // supported types rest until the mark crosses their price (a marketable
 // limit fills immediately). A repeated ClientOrderID returns the original
 // order instead of submitting twice.
@@ -56,7 +57,7 @@ func (b *Broker) placeLocked(c trading.Contract, o trading.Order, tpsl *trading.
 			}
 		}
 	}
-	mark, err := b.markLocked(c.Symbol)
+	mark, err := b.marketPriceLocked(c.Symbol, o.Action)
 	if err != nil {
 		return trading.OrderResult{}, nil, err
 	}
@@ -254,7 +255,11 @@ func (b *Broker) matchLocked() []Fill {
 		if err != nil || !b.triggeredLocked(o, mark) {
 			continue
 		}
-		f, err := b.fillLocked(o, o.Order.TotalQuantity.Sub(o.FilledQty), mark)
+		px := mark
+		if t := o.Order.OrderType; t == trading.Market || t == trading.MarketOnClose {
+			px, _ = b.marketPriceLocked(o.Contract.Symbol, o.Order.Action)
+		}
+		f, err := b.fillLocked(o, o.Order.TotalQuantity.Sub(o.FilledQty), px)
 		if err != nil {
 			o.Status, o.RejectReason, o.UpdatedAt = trading.StatusRejected, err.Error(), b.opts.Now()
 			continue

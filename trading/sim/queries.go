@@ -3,9 +3,14 @@ package sim
 import (
 	"context"
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/trading/broker"
+	"github.com/alice-trading/alice/trading/simmarket"
+
+	"github.com/shopspring/decimal"
 )
 
 // Read paths match resting orders first, so every query sees fills the
@@ -106,16 +111,49 @@ func (b *Broker) Quote(_ context.Context, c trading.Contract) (trading.Quote, er
 		return trading.Quote{}, err
 	}
 	now := b.opts.Now()
-	q, _ := b.opts.Market.QuoteAt(in.Symbol, now)
 	b.mu.Lock()
-	mark, ok := b.st.Marks[in.Symbol]
+	q := b.quoteLocked(in.Symbol, now)
 	b.mu.Unlock()
-	if ok {
+	return trading.Quote{Contract: b.contractFor(in), Last: q.Last, Bid: q.Bid, Ask: q.Ask,
+		Volume: q.Volume, High: q.High, Low: q.Low, Timestamp: now}, nil
+}
+
+// quoteLocked is the market quote at now, recentred on an overridden mark.
+func (b *Broker) quoteLocked(symbol string, now time.Time) simmarket.Quote {
+	q, _ := b.opts.Market.QuoteAt(symbol, now)
+	if mark, ok := b.st.Marks[symbol]; ok {
 		spread := q.Ask.Sub(q.Last)
 		q.Last, q.Bid, q.Ask = mark, mark.Sub(spread), mark.Add(spread)
 	}
-	return trading.Quote{Contract: b.contractFor(in), Last: q.Last, Bid: q.Bid, Ask: q.Ask,
-		Volume: q.Volume, High: q.High, Low: q.Low, Timestamp: now}, nil
+	return q
+}
+
+// marketPriceLocked is where a market order executes: a buy pays the ask,
+// a sell receives the bid — never the last trade.
+func (b *Broker) marketPriceLocked(symbol string, action trading.Action) (decimal.Decimal, error) {
+	symbol = strings.ToUpper(symbol)
+	if _, err := b.markLocked(symbol); err != nil {
+		return decimal.Zero, err
+	}
+	q := b.quoteLocked(symbol, b.opts.Now())
+	if action == trading.Sell {
+		return q.Bid, nil
+	}
+	return q.Ask, nil
+}
+
+// OrderByClientID finds the order submitted with a client order id, for
+// reconciling a push that a crash interrupted.
+func (b *Broker) OrderByClientID(_ context.Context, clientID string) (*trading.OpenOrder, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, id := range b.st.OrderIDs {
+		if o := b.st.Orders[id]; clientID != "" && o.Order.ClientOrderID == clientID {
+			c := *o
+			return &c, nil
+		}
+	}
+	return nil, broker.Errorf(broker.CodeNotFound, "no order with client order id %q", clientID)
 }
 
 // MarketClock: the simulated market never closes.

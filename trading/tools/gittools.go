@@ -27,8 +27,11 @@ func (h *handlers) gitTools() []core.Tool {
 			`{"type":"object","properties":{`+sourceProp+`,"limit":{"type":"integer","minimum":1,"default":10},"symbol":{"type":"string"}}}`,
 			h.log),
 		tool("tradingShow", "Show one commit by hash (like git show).",
-			`{"type":"object","properties":{"hash":{"type":"string","description":"8-character commit hash"}},"required":["hash"]}`,
+			`{"type":"object","properties":{`+sourceProp+`,"hash":{"type":"string","description":"8-character commit hash"}},"required":["hash"]}`,
 			h.show),
+		tool("tradingReject", "Withdraw the commit waiting for approval on one account (like a person's reject): it is recorded as rejected, nothing executes and the staging area is cleared. Pass the hash tradingPush showed.",
+			`{"type":"object","properties":{"source":{"type":"string","description":"Account id (see listUTAs)"},"hash":{"type":"string","description":"8-character commit hash"},"reason":{"type":"string"}},"required":["source","hash"]}`,
+			h.reject),
 		tool("tradingStatus", "Staged operations and pending commit (like git status).",
 			`{"type":"object","properties":{`+sourceProp+`}}`,
 			func(ctx context.Context, args json.RawMessage) (any, error) {
@@ -88,7 +91,9 @@ func (h *handlers) push(ctx context.Context, args json.RawMessage) (any, error) 
 			continue
 		}
 		if u.AutoApprove() {
-			r, err := h.m.Push(ctx, u.ID())
+			// autoApprove approves exactly the commit just read; if the
+			// agent staged in between, Push refuses the changed hash.
+			r, err := h.m.Push(ctx, u.ID(), st.PendingHash)
 			if err != nil {
 				return nil, fmt.Errorf("account %s: %w", u.ID(), err)
 			}
@@ -97,7 +102,7 @@ func (h *handlers) push(ctx context.Context, args json.RawMessage) (any, error) 
 		}
 		p, err := h.m.RequestApproval(u.ID())
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("account %s: %w", u.ID(), err)
 		}
 		out = append(out, pushOutcome{AccountID: u.ID(), Status: "pending", Note: uta.ApprovalNote, Pending: &p})
 	}
@@ -128,7 +133,8 @@ func (h *handlers) log(_ context.Context, args json.RawMessage) (any, error) {
 
 func (h *handlers) show(_ context.Context, args json.RawMessage) (any, error) {
 	var a struct {
-		Hash string `json:"hash"`
+		Source string `json:"source"`
+		Hash   string `json:"hash"`
 	}
 	if err := decode(args, &a); err != nil {
 		return nil, err
@@ -136,11 +142,45 @@ func (h *handlers) show(_ context.Context, args json.RawMessage) (any, error) {
 	if len(strings.TrimSpace(a.Hash)) < 4 {
 		return nil, fmt.Errorf("hash must be at least 4 characters (commits use 8)")
 	}
-	c, ok := h.m.Show(a.Hash)
+	c, ok, err := h.m.Show(a.Source, a.Hash)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
-		return nil, fmt.Errorf("no commit %q in any account (see tradingLog)", a.Hash)
+		where := "any account"
+		if a.Source != "" {
+			where = fmt.Sprintf("source %q", a.Source)
+		}
+		return nil, fmt.Errorf("no commit %q in %s (see tradingLog)", a.Hash, where)
 	}
 	return c, nil
+}
+
+func (h *handlers) reject(ctx context.Context, args json.RawMessage) (any, error) {
+	var a struct {
+		Source string `json:"source"`
+		Hash   string `json:"hash"`
+		Reason string `json:"reason"`
+	}
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	u, err := h.one(a.Source)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(a.Hash) == "" {
+		return nil, fmt.Errorf("hash is required: the commit tradingPush showed (see tradingStatus)")
+	}
+	reason := strings.TrimSpace(a.Reason)
+	if reason == "" {
+		reason = "withdrawn by the agent"
+	}
+	c, err := h.m.Reject(ctx, u.ID(), a.Hash, reason)
+	if err != nil {
+		return nil, fmt.Errorf("account %s: %w", u.ID(), err)
+	}
+	return uta.AccountCommit{AccountID: u.ID(), Commit: c}, nil
 }
 
 func (h *handlers) sync(ctx context.Context, args json.RawMessage) (any, error) {

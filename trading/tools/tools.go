@@ -254,6 +254,9 @@ func (h *handlers) orders(ctx context.Context, args json.RawMessage) (any, error
 	}
 	return h.perAccount(ctx, a.Source, func(ctx context.Context, u *uta.UTA) (any, error) {
 		os, err := u.Orders(ctx, a.OrderIDs)
+		if os == nil {
+			os = []trading.OpenOrder{}
+		}
 		if err != nil || a.GroupBy == "" {
 			return os, err
 		}

@@ -56,7 +56,7 @@ func TestAllToolsRegistered(t *testing.T) {
 	tc, _ := setup(t, false)
 	want := []string{"listUTAs", "searchContracts", "getContractDetails", "getAccount", "getPortfolio", "getOrders", "getQuote",
 		"getMarketClock", "placeOrder", "modifyOrder", "closePosition", "cancelOrder", "tradingCommit", "tradingPush",
-		"tradingLog", "tradingShow", "tradingStatus", "tradingSync", "simulatePriceChange"}
+		"tradingLog", "tradingShow", "tradingReject", "tradingStatus", "tradingSync", "simulatePriceChange"}
 	for _, n := range want {
 		tool, ok := tc.Get(n)
 		require.True(t, ok, n)
@@ -150,8 +150,8 @@ func TestTradeThroughToolsWithHumanApproval(t *testing.T) {
 	obj, _, _ = call(t, tc, "getPortfolio", `{}`)
 	assert.Empty(t, obj["sim-paper"].(map[string]any)["positions"], "the tool did not execute anything")
 
-	// The human approves in the UI.
-	res, err := m.Push(ctx, "sim-paper")
+	// The human approves in the UI the commit they were shown.
+	res, err := m.Push(ctx, "sim-paper", hash)
 	require.NoError(t, err)
 	assert.Equal(t, hash, res.Hash)
 	assert.Len(t, res.Submitted, 2)
@@ -178,9 +178,9 @@ func TestTradeThroughToolsWithHumanApproval(t *testing.T) {
 	obj, _, err = call(t, tc, "tradingStatus", `{"source":"sim-paper"}`)
 	require.NoError(t, err)
 	assert.Len(t, obj["sim-paper"].(map[string]any)["staged"], 3)
-	_, _, err = call(t, tc, "tradingCommit", `{"source":"sim-paper","message":"adjust"}`)
+	_, arr, err = call(t, tc, "tradingCommit", `{"source":"sim-paper","message":"adjust"}`)
 	require.NoError(t, err)
-	res, err = m.Push(ctx, "sim-paper")
+	res, err = m.Push(ctx, "sim-paper", arr[0].(map[string]any)["hash"].(string))
 	require.NoError(t, err)
 	assert.Len(t, res.Submitted, 3)
 
@@ -215,7 +215,7 @@ func TestAutoApprovePushExecutes(t *testing.T) {
 	assert.Equal(t, "pushed", out["status"])
 	sub := out["result"].(map[string]any)["submitted"].([]any)
 	require.Len(t, sub, 1)
-	assert.Equal(t, "5", sub[0].(map[string]any)["filledQty"])
+	assert.Equal(t, "4.99975", sub[0].(map[string]any)["filledQty"], "$1000 buys at the ask (200.01), not at the last (200)")
 }
 
 func TestSimulatePriceChangeIsADryRun(t *testing.T) {

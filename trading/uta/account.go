@@ -191,6 +191,27 @@ func (u *UTA) dispatch(ctx context.Context, op git.Operation) git.Result {
 		FilledQty: res.FilledQty, FilledPrice: res.FilledPrice}
 }
 
+// clientOrderFinder is implemented by brokers that can look an order up by
+// the client order id a commit gave it (the simulator).
+type clientOrderFinder interface {
+	OrderByClientID(ctx context.Context, clientID string) (*trading.OpenOrder, error)
+}
+
+// reconcile tells git whether an operation a crash interrupted reached the
+// broker, so the history records what really executed.
+func (u *UTA) reconcile(ctx context.Context, op git.Operation) (git.Result, bool) {
+	f, ok := u.broker.(clientOrderFinder)
+	if !ok || op.Order == nil {
+		return git.Result{}, false
+	}
+	o, err := f.OrderByClientID(ctx, op.Order.ClientOrderID)
+	if err != nil || o == nil {
+		return git.Result{}, false
+	}
+	return git.Result{Action: op.Action, Success: o.Status != trading.StatusRejected, OrderID: o.Order.OrderID,
+		Status: git.FromOrderStatus(o.Status), FilledQty: o.FilledQty, FilledPrice: o.AvgFillPrice, Error: o.RejectReason}, true
+}
+
 func (u *UTA) markPrice(ctx context.Context, c trading.Contract) (decimal.Decimal, error) {
 	q, err := u.broker.Quote(ctx, c)
 	if err != nil {
@@ -222,6 +243,9 @@ func (u *UTA) state(ctx context.Context, pendingIDs []string) (git.State, error)
 	pos, err := u.broker.Positions(ctx)
 	if err != nil {
 		return git.State{}, err
+	}
+	if pos == nil {
+		pos = []trading.Position{}
 	}
 	st := git.State{NetLiquidation: acct.NetLiquidation, TotalCashValue: acct.TotalCashValue,
 		UnrealizedPnL: acct.UnrealizedPnL, RealizedPnL: acct.RealizedPnL, Positions: pos, PendingOrders: []trading.OpenOrder{}}

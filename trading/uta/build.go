@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/trading/alpaca"
 	"github.com/alice-trading/alice/trading/broker"
+	"github.com/alice-trading/alice/trading/bybit"
 	"github.com/alice-trading/alice/trading/git"
 	"github.com/alice-trading/alice/trading/guard"
 	"github.com/alice-trading/alice/trading/sim"
@@ -39,7 +42,16 @@ func DefaultFactories() map[string]BrokerFactory {
 	return map[string]BrokerFactory{
 		"simulator": simulatorFactory,
 		"alpaca":    alpacaFactory,
+		"bybit":     bybitFactory,
 	}
+}
+
+func bybitFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error) {
+	cfg, key, err := bybit.ParseConfig(acct.PresetConfig, env.Getenv)
+	if err != nil {
+		return nil, nil, key, err
+	}
+	return bybit.New(acct.ID, cfg, env.Logger), nil, "", nil
 }
 
 func simulatorFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error) {
@@ -67,6 +79,16 @@ func alpacaFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broke
 	return alpaca.New(acct.ID, cfg, env.Logger), nil, "", nil
 }
 
+// presetNames lists the registered presets, sorted.
+func (m *Manager) presetNames() []string {
+	names := make([]string, 0, len(m.factories))
+	for n := range m.factories {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
 // build assembles one UTA: broker, guards, git history and snapshots.
 // Config problems come back as *config.Error naming accounts.json keys.
 func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA, error) {
@@ -76,7 +98,7 @@ func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA
 	}
 	f, ok := m.factories[acct.Preset]
 	if !ok {
-		return nil, cfgErr(".presetId", fmt.Errorf("unknown preset %q (known: simulator, alpaca)", acct.Preset))
+		return nil, cfgErr(".presetId", fmt.Errorf("unknown preset %q (known: %s)", acct.Preset, strings.Join(m.presetNames(), ", ")))
 	}
 	dir := m.paths.DataPath("trading", acct.ID) // the id is validated by config.Accounts
 	u := &UTA{cfg: acct, now: m.now, logger: m.logger.With("account", acct.ID), health: Healthy}
@@ -101,7 +123,7 @@ func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA
 		return nil, err
 	}
 	u.git, err = git.Open(dir+string(os.PathSeparator)+"commit.json", git.Deps{
-		Dispatch: u.dispatch, State: u.state, Now: m.now, Logger: u.logger,
+		Dispatch: u.dispatch, State: u.state, Reconcile: u.reconcile, Now: m.now, Logger: u.logger,
 		Order: func(ctx context.Context, id string) (*trading.OpenOrder, error) { return u.broker.Order(ctx, id) },
 	})
 	if err != nil {

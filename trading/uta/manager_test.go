@@ -107,7 +107,7 @@ func TestDefaultAccountPushFlow(t *testing.T) {
 	require.Len(t, pend, 1)
 	assert.Equal(t, out[0].Hash, pend[0].Hash)
 
-	res, err := m.Push(ctx, "sim-paper")
+	res, err := m.Push(ctx, "sim-paper", pend[0].Hash)
 	require.NoError(t, err)
 	require.Len(t, res.Submitted, 1)
 	require.Len(t, res.Rejected, 1)
@@ -115,7 +115,9 @@ func TestDefaultAccountPushFlow(t *testing.T) {
 	assert.Empty(t, m.Pending())
 	acct, err := m.Account(ctx, "sim-paper")
 	require.NoError(t, err)
-	assert.True(t, acct.TotalCashValue.Equal(decimal.NewFromInt(98000)), acct.TotalCashValue.String())
+	ask := res.Submitted[0].FilledPrice
+	assert.True(t, ask.GreaterThan(decimal.NewFromInt(200)), "a market buy pays the ask: %s", ask)
+	assert.True(t, acct.TotalCashValue.Equal(decimal.NewFromInt(100000).Sub(ask.Mul(decimal.NewFromInt(10)))), acct.TotalCashValue.String())
 
 	seen := map[trading.EventType]bool{}
 	require.Eventually(t, func() bool {
@@ -143,7 +145,8 @@ func TestDefaultAccountPushFlow(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, log, 1)
 	assert.Equal(t, "sim-paper", log[0].AccountID)
-	c, ok := m.Show(res.Hash)
+	c, ok, err := m.Show("", res.Hash)
+	require.NoError(t, err)
 	require.True(t, ok)
 	require.NotNil(t, c.StateAfter)
 	assert.Len(t, c.StateAfter.Positions, 1)
@@ -165,7 +168,9 @@ func TestRejectAndApprovalRequest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "maybe", pa.Message)
 	assert.True(t, e.sink.has(string(trading.EventApprovalRequest)))
-	c, err := m.Reject(ctx, "sim-paper", "not today")
+	_, err = m.Reject(ctx, "sim-paper", "0000beef", "not today")
+	assert.ErrorIs(t, err, git.ErrStale, "a reject names the commit it decides")
+	c, err := m.Reject(ctx, "sim-paper", pa.Hash, "not today")
 	require.NoError(t, err)
 	assert.Equal(t, "[rejected] maybe — not today", c.Message)
 	pos, _ := m.Positions(ctx, "sim-paper")
@@ -182,8 +187,8 @@ func TestRestartRecoversEverything(t *testing.T) {
 	u, _ := m.Get("sim-paper")
 	require.NoError(t, u.Sim().SetMarkPrice("NVDA", decimal.NewFromInt(100)))
 	stageBuy(t, u, "NVDA", "5")
-	_, _ = m.Commit("", "first")
-	first, err := m.Push(ctx, "sim-paper")
+	firstC, _ := m.Commit("", "first")
+	first, err := m.Push(ctx, "sim-paper", firstC[0].Hash)
 	require.NoError(t, err)
 	stageBuy(t, u, "NVDA", "1")
 	second, err := m.Commit("", "pending across restart")
@@ -200,7 +205,7 @@ func TestRestartRecoversEverything(t *testing.T) {
 	st := u2.Git().Status()
 	assert.Equal(t, first.Hash, st.Head)
 	assert.Equal(t, second[0].Hash, st.PendingHash)
-	res, err := m2.Push(ctx, "sim-paper")
+	res, err := m2.Push(ctx, "sim-paper", second[0].Hash)
 	require.NoError(t, err)
 	assert.Len(t, res.Submitted, 1)
 	pos, _ = u2.Positions(ctx)
@@ -271,8 +276,8 @@ func TestRestingOrderFillsInBackgroundAndSyncs(t *testing.T) {
 	_, err := u.Git().Stage(git.Operation{Action: git.PlaceOrder, Contract: &c, Order: &trading.Order{Action: trading.Buy,
 		OrderType: trading.Limit, TotalQuantity: decimal.NewFromInt(2), LmtPrice: decimal.NewFromInt(190), TIF: trading.GTC}})
 	require.NoError(t, err)
-	_, _ = m.Commit("", "limit")
-	res, err := m.Push(ctx, "sim-paper")
+	lc, _ := m.Commit("", "limit")
+	res, err := m.Push(ctx, "sim-paper", lc[0].Hash)
 	require.NoError(t, err)
 	require.Equal(t, git.StatusSubmitted, res.Submitted[0].Status)
 	orders, err := m.Orders(ctx, "sim-paper", nil)
@@ -297,11 +302,12 @@ func TestRestingOrderFillsInBackgroundAndSyncs(t *testing.T) {
 
 func TestPushUnknownAccount(t *testing.T) {
 	m := newEnv(t).start(t)
-	_, err := m.Push(context.Background(), "ghost")
+	_, err := m.Push(context.Background(), "ghost", "a1b2c3d4")
 	assert.Error(t, err)
-	_, err = m.Reject(context.Background(), "ghost", "")
+	_, err = m.Reject(context.Background(), "ghost", "a1b2c3d4", "")
 	assert.Error(t, err)
-	assert.True(t, errors.Is(func() error { _, err := m.Push(context.Background(), "sim-paper"); return err }(), git.ErrNoPending))
+	assert.True(t, errors.Is(func() error { _, err := m.Push(context.Background(), "sim-paper", ""); return err }(), git.ErrNoPending))
+	assert.True(t, errors.Is(func() error { _, err := m.Push(context.Background(), "sim-paper", "a1b2c3d4"); return err }(), git.ErrStale))
 }
 
 // BenchmarkPush measures stage+commit+push throughput of N market orders
@@ -323,10 +329,11 @@ func BenchmarkPush(b *testing.B) {
 				for j := 0; j < n; j++ {
 					stageBuy(b, u, "AAPL", "1")
 				}
-				if _, err := m.Commit("bench", "bench"); err != nil {
+				bc, err := m.Commit("bench", "bench")
+				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := m.Push(ctx, "bench"); err != nil {
+				if _, err := m.Push(ctx, "bench", bc[0].Hash); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -55,6 +55,8 @@ type PendingApproval struct {
 	Message     string          `json:"message"`
 	Timestamp   time.Time       `json:"timestamp"`
 	Operations  []git.Operation `json:"operations"`
+	// AwaitingApproval: a push was requested; the staging area is frozen.
+	AwaitingApproval bool `json:"awaitingApproval"`
 }
 
 // Pending lists every prepared commit across accounts.
@@ -67,35 +69,35 @@ func (m *Manager) Pending() []PendingApproval {
 	for _, u := range utas {
 		if p := u.git.PendingCommit(); p != nil {
 			out = append(out, PendingApproval{AccountID: u.ID(), Label: u.Label(), AutoApprove: u.AutoApprove(),
-				Hash: p.Hash, Message: p.Message, Timestamp: p.Timestamp, Operations: p.Operations})
+				Hash: p.Hash, Message: p.Message, Timestamp: p.Timestamp, Operations: p.Operations, AwaitingApproval: p.AwaitingApproval})
 		}
 	}
 	return out
 }
 
-// RequestApproval announces pending commits to the UI/Telegram. It is
-// what the tradingPush tool does for accounts without auto-approve.
+// RequestApproval freezes the account's prepared commit until a person
+// decides and announces it to the people (the approval-requested event).
+// It is what the tradingPush tool does for accounts without auto-approve.
 func (m *Manager) RequestApproval(accountID string) (PendingApproval, error) {
 	u, err := m.Get(accountID)
 	if err != nil {
 		return PendingApproval{}, err
 	}
-	p := u.git.PendingCommit()
-	if p == nil {
-		if len(u.git.Status().Staged) > 0 {
-			return PendingApproval{}, git.ErrUncommitted
-		}
-		return PendingApproval{}, git.ErrNoPending
+	p, err := u.git.RequestApproval()
+	if err != nil {
+		return PendingApproval{}, err
 	}
-	pa := PendingApproval{AccountID: u.ID(), Label: u.Label(), Hash: p.Hash, Message: p.Message, Timestamp: p.Timestamp, Operations: p.Operations}
+	pa := PendingApproval{AccountID: u.ID(), Label: u.Label(), Hash: p.Hash, Message: p.Message, Timestamp: p.Timestamp,
+		Operations: p.Operations, AwaitingApproval: true}
 	m.publish(trading.Event{Type: trading.EventApprovalRequest, AccountID: u.ID(), Hash: p.Hash, Time: m.now(), Data: pa}, true)
 	return pa, nil
 }
 
-// Push executes an account's prepared commit: the human approval path
-// (and the auto-approve path of tradingPush). A disabled or offline
-// account refuses.
-func (m *Manager) Push(ctx context.Context, accountID string) (git.PushResult, error) {
+// Push executes an account's prepared commit if its hash is still hash —
+// the one the person approving was shown (or that autoApprove read). A
+// changed commit is refused (git.ErrStale) and nothing executes. A
+// disabled or offline account refuses.
+func (m *Manager) Push(ctx context.Context, accountID, hash string) (git.PushResult, error) {
 	u, err := m.Get(accountID)
 	if err != nil {
 		return git.PushResult{}, err
@@ -106,7 +108,7 @@ func (m *Manager) Push(ctx context.Context, accountID string) (git.PushResult, e
 		}
 		u.observe(nil)
 	}
-	res, _, err := u.git.Push(ctx)
+	res, _, err := u.git.Push(ctx, hash)
 	if err != nil {
 		return res, err
 	}
@@ -115,13 +117,13 @@ func (m *Manager) Push(ctx context.Context, accountID string) (git.PushResult, e
 	return res, nil
 }
 
-// Reject discards an account's prepared commit, recording why.
-func (m *Manager) Reject(ctx context.Context, accountID, reason string) (git.Commit, error) {
+// Reject discards an account's prepared commit with hash, recording why.
+func (m *Manager) Reject(ctx context.Context, accountID, hash, reason string) (git.Commit, error) {
 	u, err := m.Get(accountID)
 	if err != nil {
 		return git.Commit{}, err
 	}
-	c, err := u.git.Reject(ctx, reason)
+	c, err := u.git.Reject(ctx, hash, reason)
 	if err != nil {
 		return c, err
 	}
@@ -146,7 +148,7 @@ func (m *Manager) Log(source string, limit int, symbol string) ([]AccountLogEntr
 	if limit <= 0 {
 		limit = 10
 	}
-	var out []AccountLogEntry
+	out := []AccountLogEntry{}
 	for _, u := range utas {
 		for _, e := range u.git.Log(limit, symbol) {
 			out = append(out, AccountLogEntry{AccountID: u.ID(), LogEntry: e})
@@ -165,18 +167,19 @@ type AccountCommit struct {
 	git.Commit
 }
 
-// Show finds a commit by hash (prefix) in every account.
-func (m *Manager) Show(hash string) (AccountCommit, bool) {
-	utas, err := m.Resolve("")
+// Show finds a commit by hash (prefix) in the accounts source matches
+// ("" = all), resolved the same way as every other trading tool's source.
+func (m *Manager) Show(source, hash string) (AccountCommit, bool, error) {
+	utas, err := m.Resolve(source)
 	if err != nil {
-		return AccountCommit{}, false
+		return AccountCommit{}, false, err
 	}
 	for _, u := range utas {
 		if c, ok := u.git.Show(hash); ok {
-			return AccountCommit{AccountID: u.ID(), Commit: c}, true
+			return AccountCommit{AccountID: u.ID(), Commit: c}, true, nil
 		}
 	}
-	return AccountCommit{}, false
+	return AccountCommit{}, false, nil
 }
 
 // AccountSync is one account's sync result.
@@ -200,7 +203,7 @@ func (m *Manager) Sync(ctx context.Context, source string, delay time.Duration) 
 		case <-t.C:
 		}
 	}
-	var out []AccountSync
+	out := []AccountSync{}
 	for _, u := range utas {
 		r, err := u.git.Sync(ctx, 0)
 		if err != nil {

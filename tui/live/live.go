@@ -200,16 +200,16 @@ func (c *Core) Pending() ([]tui.PendingCommit, error) {
 	return out, nil
 }
 
-func (c *Core) Approve(ctx context.Context, account string) (string, error) {
-	res, err := c.a.Trading.Push(ctx, account)
+func (c *Core) Approve(ctx context.Context, account, hash string) (string, error) {
+	res, err := c.a.Trading.Push(ctx, account, hash)
 	if err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("pushed %s: %d submitted, %d rejected", res.Hash, len(res.Submitted), len(res.Rejected)), nil
 }
 
-func (c *Core) Reject(ctx context.Context, account, reason string) error {
-	_, err := c.a.Trading.Reject(ctx, account, reason)
+func (c *Core) Reject(ctx context.Context, account, hash, reason string) error {
+	_, err := c.a.Trading.Reject(ctx, account, hash, reason)
 	return err
 }
 

@@ -81,7 +81,7 @@ func TestPortfolioApprovalThroughTheAdapter(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, pending, 1)
 	require.Equal(t, []string{"placeOrder BUY 2 MSFT (MKT)"}, pending[0].Operations)
-	msg, err := c.Approve(ctx, "sim-paper")
+	msg, err := c.Approve(ctx, "sim-paper", pending[0].Hash)
 	require.NoError(t, err)
 	require.Contains(t, msg, "1 submitted")
 	pos, err := c.Positions("sim-paper")

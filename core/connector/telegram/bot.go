@@ -53,11 +53,13 @@ type PendingCommit struct {
 }
 
 // Approvals lists and decides pending trading commits. A person tapping a
-// trading:push button in an allow-listed chat IS the approval.
+// trading:push button in an allow-listed chat IS the approval — of the
+// commit whose hash the button carries, which Approve must refuse if the
+// account's prepared commit is no longer that one.
 type Approvals interface {
 	Pending(ctx context.Context) ([]PendingCommit, error)
-	Approve(ctx context.Context, account string) (string, error)
-	Reject(ctx context.Context, account string) (string, error)
+	Approve(ctx context.Context, account, hash string) (string, error)
+	Reject(ctx context.Context, account, hash string) (string, error)
 }
 
 // EventLog records message.received / message.sent.

@@ -2,6 +2,7 @@ package telegram
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -114,29 +115,65 @@ func TestCommands(t *testing.T) {
 
 func TestTradingApprovalButtons(t *testing.T) {
 	h := startBot(t, nil)
+	sent := func(n int) sentMessage {
+		eventually(t, func() bool { return len(h.api.sentTo(allowedChat)) >= n+1 }, fmt.Sprintf("message %d", n))
+		return h.api.sentTo(allowedChat)[n]
+	}
 	h.api.userSays(allowedChat, "/trading")
-	eventually(t, func() bool { return len(h.api.sentTo(allowedChat)) == 1 }, "panel")
-	panel := h.api.sentTo(allowedChat)[0]
+	panel := sent(0)
 	require.Contains(t, panel.Text, "Paper (paper-1) – commit a1b2c3d4")
 	require.Contains(t, panel.Text, "BUY 5 MSFT")
-	require.Equal(t, []InlineButton{{Text: "Push", CallbackData: "trading:push:paper-1"}, {Text: "Reject", CallbackData: "trading:reject:paper-1"}}, panel.Markup.InlineKeyboard[0])
+	require.Equal(t, []InlineButton{{Text: "Push a1b2c3d4", CallbackData: "trading:push:paper-1:a1b2c3d4"},
+		{Text: "Reject", CallbackData: "trading:reject:paper-1:a1b2c3d4"}}, panel.Markup.InlineKeyboard[0])
 
 	// A tap from a chat off the allow list approves nothing.
-	h.api.userTaps(strangerChat, "trading:push:paper-1")
+	h.api.userTaps(strangerChat, "trading:push:paper-1:a1b2c3d4")
+	// The agent changes the commit; the old button must not push the new one.
+	h.appr.stage("paper-1", "e5f6a7b8")
+	h.api.userTaps(allowedChat, "trading:push:paper-1:a1b2c3d4")
+	require.Contains(t, sent(1).Text, "commit a1b2c3d4 is no longer the prepared commit")
+	require.Contains(t, sent(1).Text, "/trading")
+	// A button from before hashes were bound decides nothing either.
 	h.api.userTaps(allowedChat, "trading:push:paper-1")
-	eventually(t, func() bool { return len(h.api.sentTo(allowedChat)) == 2 }, "push result")
-	require.Equal(t, "Pushed paper-1.", h.api.sentTo(allowedChat)[1].Text)
-	require.Equal(t, []string{"paper-1"}, h.appr.approved)
-	require.Empty(t, h.api.sentTo(strangerChat))
+	require.Contains(t, sent(2).Text, "does not name a commit")
+	h.appr.mu.Lock()
+	require.Empty(t, h.appr.approved, "no old button approved anything")
+	h.appr.mu.Unlock()
 
-	h.api.userTaps(allowedChat, "trading:reject:paper-1")
+	h.api.userSays(allowedChat, "/trading")
+	fresh := sent(3).Markup.InlineKeyboard[0][0].CallbackData
+	require.Equal(t, "trading:push:paper-1:e5f6a7b8", fresh)
+	h.api.userTaps(allowedChat, fresh)
+	require.Equal(t, "Pushed paper-1.", sent(4).Text)
+	h.api.userTaps(allowedChat, "trading:reject:paper-1:e5f6a7b8")
+	require.Contains(t, sent(5).Text, "Failed", "a decided commit cannot be decided again")
 	h.api.userTaps(allowedChat, "trading:bogus")
-	eventually(t, func() bool { return len(h.api.sentTo(allowedChat)) == 4 }, "reject + bogus")
-	require.Equal(t, []string{"paper-1"}, h.appr.rejected)
-	require.Equal(t, "That button is no longer valid.", h.api.sentTo(allowedChat)[3].Text)
+	require.Equal(t, "That button is no longer valid.", sent(6).Text)
+	h.appr.mu.Lock()
+	require.Equal(t, []string{"paper-1:e5f6a7b8"}, h.appr.approved)
+	require.Empty(t, h.appr.rejected)
+	h.appr.mu.Unlock()
+	require.Empty(t, h.api.sentTo(strangerChat))
 	h.api.mu.Lock()
-	require.Len(t, h.api.answered, 4, "every tap is answered so the client stops spinning")
+	require.Len(t, h.api.answered, 6, "every allowed tap is answered so the client stops spinning")
 	h.api.mu.Unlock()
+}
+
+func TestTradingCallbackFitsTelegramLimit(t *testing.T) {
+	long := strings.Repeat("a", 48) // the longest account id config allows
+	for _, acct := range []string{"paper-1", long} {
+		for _, act := range []string{"push", "reject"} {
+			data := tradingCallback(act, acct, "a1b2c3d4")
+			require.LessOrEqual(t, len(data), maxCallbackData, data)
+			require.True(t, strings.HasSuffix(data, ":a1b2c3d4"), data)
+		}
+	}
+	require.Equal(t, "trading:reject::a1b2c3d4", tradingCallback("reject", long, "a1b2c3d4"))
+	// The hash alone then finds the account.
+	h := startBot(t, nil)
+	h.api.userTaps(allowedChat, "trading:reject::a1b2c3d4")
+	eventually(t, func() bool { return len(h.api.sentTo(allowedChat)) == 1 }, "reject answered")
+	require.Equal(t, "Rejected paper-1.", h.api.sentTo(allowedChat)[0].Text)
 }
 
 func TestSendRoutesToAllowedChatsOnly(t *testing.T) {

@@ -122,8 +122,8 @@ func (b *Bot) tradingPanel(ctx context.Context, chat int64) (string, *InlineKeyb
 			sb.WriteString("\n• " + op)
 		}
 		kb := &InlineKeyboard{InlineKeyboard: [][]InlineButton{{
-			{Text: "Push", CallbackData: "trading:push:" + p.Account},
-			{Text: "Reject", CallbackData: "trading:reject:" + p.Account},
+			{Text: "Push " + p.Hash, CallbackData: tradingCallback("push", p.Account, p.Hash)},
+			{Text: "Reject", CallbackData: tradingCallback("reject", p.Account, p.Hash)},
 		}}}
 		if err := b.reply(ctx, chat, sb.String(), kb); err != nil {
 			return "", nil, err
@@ -154,6 +154,21 @@ func (b *Bot) onCallback(ctx context.Context, q *CallbackQuery) {
 	}
 }
 
+// maxCallbackData is Telegram's limit on a button's callback_data.
+const maxCallbackData = 64
+
+// tradingCallback is a push/reject button's data: the action, the account
+// and the hash of the commit the message showed, so a tap can only decide
+// that commit. An account id too long to fit is left out; the hash alone
+// then names the commit.
+func tradingCallback(action, account, hash string) string {
+	data := "trading:" + action + ":" + account + ":" + hash
+	if len(data) > maxCallbackData {
+		data = "trading:" + action + "::" + hash
+	}
+	return data
+}
+
 func (b *Bot) runCallback(ctx context.Context, data string) (reply, ack string) {
 	parts := strings.SplitN(data, ":", 3)
 	switch {
@@ -163,23 +178,48 @@ func (b *Bot) runCallback(ctx context.Context, data string) (reply, ack string) 
 			return "Failed: " + err.Error(), "Failed"
 		}
 		return out, "OK"
-	case len(parts) == 3 && parts[0] == "trading" && b.o.Approvals != nil && parts[2] != "":
-		var (
-			out string
-			err error
-		)
-		switch parts[1] {
-		case "push":
-			out, err = b.o.Approvals.Approve(ctx, parts[2])
-		case "reject":
-			out, err = b.o.Approvals.Reject(ctx, parts[2])
-		default:
-			return "Unknown action " + parts[1] + ".", "Unknown"
-		}
+	case len(parts) == 3 && parts[0] == "trading" && b.o.Approvals != nil:
+		return b.tradingDecision(ctx, parts[1], parts[2])
+	}
+	return "That button is no longer valid.", "Unknown"
+}
+
+// tradingDecision runs a push/reject tap. Buttons without a commit hash
+// (sent before approvals were bound to hashes) decide nothing.
+func (b *Bot) tradingDecision(ctx context.Context, action, rest string) (reply, ack string) {
+	i := strings.LastIndexByte(rest, ':')
+	if i < 0 || rest[i+1:] == "" {
+		return "That button does not name a commit, so it decides nothing. Send /trading for the commits waiting now.", "Refused"
+	}
+	account, hash := rest[:i], rest[i+1:]
+	if account == "" {
+		pending, err := b.o.Approvals.Pending(ctx)
 		if err != nil {
 			return "Failed: " + err.Error(), "Failed"
 		}
-		return out, "Done"
+		for _, p := range pending {
+			if p.Hash == hash {
+				account = p.Account
+			}
+		}
+		if account == "" {
+			return "Commit " + hash + " is no longer waiting; nothing was done. Send /trading for the commits waiting now.", "Refused"
+		}
 	}
-	return "That button is no longer valid.", "Unknown"
+	var (
+		out string
+		err error
+	)
+	switch action {
+	case "push":
+		out, err = b.o.Approvals.Approve(ctx, account, hash)
+	case "reject":
+		out, err = b.o.Approvals.Reject(ctx, account, hash)
+	default:
+		return "Unknown action " + action + ".", "Unknown"
+	}
+	if err != nil {
+		return "Failed: " + err.Error() + "\nSend /trading for the commits waiting now.", "Failed"
+	}
+	return out, "Done"
 }

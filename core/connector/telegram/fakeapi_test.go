@@ -3,6 +3,7 @@ package telegram
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -175,25 +176,60 @@ func (c *fakeCommands) SetHeartbeat(on bool) error {
 	return nil
 }
 
+// fakeApprovals holds one waiting commit per account and, like the real
+// trading manager, refuses a decision about any other hash.
 type fakeApprovals struct {
 	mu       sync.Mutex
-	approved []string
+	hash     map[string]string // account → waiting commit ("" = none)
+	approved []string          // "account:hash"
 	rejected []string
 }
 
-func (a *fakeApprovals) Pending(context.Context) ([]PendingCommit, error) {
-	return []PendingCommit{{Account: "paper-1", Label: "Paper", Hash: "a1b2c3d4", Message: "buy the dip", Operations: []string{"BUY 5 MSFT @ market"}}}, nil
+func (a *fakeApprovals) waiting(acct string) string {
+	if a.hash == nil {
+		a.hash = map[string]string{"paper-1": "a1b2c3d4"}
+	}
+	return a.hash[acct]
 }
-func (a *fakeApprovals) Approve(_ context.Context, acct string) (string, error) {
+
+func (a *fakeApprovals) Pending(context.Context) ([]PendingCommit, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.approved = append(a.approved, acct)
+	if h := a.waiting("paper-1"); h != "" {
+		return []PendingCommit{{Account: "paper-1", Label: "Paper", Hash: h, Message: "buy the dip", Operations: []string{"BUY 5 MSFT @ market"}}}, nil
+	}
+	return nil, nil
+}
+
+// stage simulates the agent staging more: the waiting commit changes.
+func (a *fakeApprovals) stage(acct, newHash string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.waiting(acct)
+	a.hash[acct] = newHash
+}
+
+func (a *fakeApprovals) decide(acct, hash string, into *[]string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if w := a.waiting(acct); w != hash {
+		return fmt.Errorf("commit %s is no longer the prepared commit (now %q); nothing was executed", hash, w)
+	}
+	a.hash[acct] = ""
+	*into = append(*into, acct+":"+hash)
+	return nil
+}
+
+func (a *fakeApprovals) Approve(_ context.Context, acct, hash string) (string, error) {
+	if err := a.decide(acct, hash, &a.approved); err != nil {
+		return "", err
+	}
 	return "Pushed " + acct + ".", nil
 }
-func (a *fakeApprovals) Reject(_ context.Context, acct string) (string, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.rejected = append(a.rejected, acct)
+func (a *fakeApprovals) Reject(_ context.Context, acct, hash string) (string, error) {
+	if err := a.decide(acct, hash, &a.rejected); err != nil {
+		return "", err
+	}
 	return "Rejected " + acct + ".", nil
 }
 

@@ -1,0 +1,148 @@
+package bybit
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/alice-trading/alice/trading"
+)
+
+// num is a v5 numeric string ("" for absent), decoded exactly.
+type num string
+
+func (n num) dec() decimal.Decimal {
+	d, err := decimal.NewFromString(strings.TrimSpace(string(n)))
+	if err != nil {
+		return decimal.Zero
+	}
+	return d
+}
+
+// ms is a v5 millisecond timestamp string.
+type ms string
+
+func (m ms) time() time.Time {
+	v, err := strconv.ParseInt(string(m), 10, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	return time.UnixMilli(v).UTC()
+}
+
+type list[T any] struct {
+	Category       string `json:"category"`
+	List           []T    `json:"list"`
+	NextPageCursor string `json:"nextPageCursor"`
+}
+
+type wireWallet struct {
+	AccountType           string `json:"accountType"`
+	TotalEquity           num    `json:"totalEquity"`
+	TotalWalletBalance    num    `json:"totalWalletBalance"`
+	TotalAvailableBalance num    `json:"totalAvailableBalance"`
+	TotalPerpUPL          num    `json:"totalPerpUPL"`
+	Coin                  []struct {
+		Coin           string `json:"coin"`
+		WalletBalance  num    `json:"walletBalance"`
+		Equity         num    `json:"equity"`
+		USDValue       num    `json:"usdValue"`
+		UnrealisedPnl  num    `json:"unrealisedPnl"`
+		CumRealisedPnl num    `json:"cumRealisedPnl"`
+	} `json:"coin"`
+}
+
+type wirePosition struct {
+	Symbol         string `json:"symbol"`
+	Side           string `json:"side"` // Buy, Sell, or "" when flat
+	Size           num    `json:"size"`
+	AvgPrice       num    `json:"avgPrice"`
+	MarkPrice      num    `json:"markPrice"`
+	PositionValue  num    `json:"positionValue"`
+	UnrealisedPnl  num    `json:"unrealisedPnl"`
+	CumRealisedPnl num    `json:"cumRealisedPnl"`
+	Leverage       num    `json:"leverage"`
+}
+
+type wireOrder struct {
+	OrderID      string `json:"orderId"`
+	OrderLinkID  string `json:"orderLinkId"`
+	Symbol       string `json:"symbol"`
+	Side         string `json:"side"`
+	OrderType    string `json:"orderType"`
+	Price        num    `json:"price"`
+	Qty          num    `json:"qty"`
+	TimeInForce  string `json:"timeInForce"`
+	OrderStatus  string `json:"orderStatus"`
+	AvgPrice     num    `json:"avgPrice"`
+	CumExecQty   num    `json:"cumExecQty"`
+	TriggerPrice num    `json:"triggerPrice"`
+	ReduceOnly   bool   `json:"reduceOnly"`
+	RejectReason string `json:"rejectReason"`
+	CreatedTime  ms     `json:"createdTime"`
+	UpdatedTime  ms     `json:"updatedTime"`
+}
+
+type wireTicker struct {
+	Symbol       string `json:"symbol"`
+	LastPrice    num    `json:"lastPrice"`
+	Bid1Price    num    `json:"bid1Price"`
+	Ask1Price    num    `json:"ask1Price"`
+	Volume24h    num    `json:"volume24h"`
+	HighPrice24h num    `json:"highPrice24h"`
+	LowPrice24h  num    `json:"lowPrice24h"`
+}
+
+type wireInstrument struct {
+	Symbol        string `json:"symbol"`
+	BaseCoin      string `json:"baseCoin"`
+	QuoteCoin     string `json:"quoteCoin"`
+	SettleCoin    string `json:"settleCoin"`
+	Status        string `json:"status"`
+	LotSizeFilter struct {
+		QtyStep       num `json:"qtyStep"`
+		BasePrecision num `json:"basePrecision"`
+		MinOrderQty   num `json:"minOrderQty"`
+	} `json:"lotSizeFilter"`
+	PriceFilter struct {
+		TickSize num `json:"tickSize"`
+	} `json:"priceFilter"`
+}
+
+type wireOrderAck struct {
+	OrderID     string `json:"orderId"`
+	OrderLinkID string `json:"orderLinkId"`
+}
+
+// statusFromWire maps v5 orderStatus onto the IBKR-style statuses.
+func statusFromWire(s string) trading.OrderStatus {
+	switch s {
+	case "Filled":
+		return trading.StatusFilled
+	case "Cancelled", "PartiallyFilledCanceled", "Deactivated":
+		return trading.StatusCancelled
+	case "Rejected":
+		return trading.StatusRejected
+	case "Created":
+		return trading.StatusPreSubmitted
+	}
+	return trading.StatusSubmitted // New, PartiallyFilled, Untriggered, Triggered, Active
+}
+
+func sideToWire(a trading.Action) string {
+	if a == trading.Sell {
+		return "Sell"
+	}
+	return "Buy"
+}
+
+var tifToWire = map[trading.TIF]string{trading.GTC: "GTC", trading.Day: "GTC", trading.IOC: "IOC", trading.FOK: "FOK"}
+
+func str(d decimal.Decimal) string {
+	if d.IsZero() {
+		return ""
+	}
+	return d.String()
+}
