@@ -201,8 +201,17 @@ type focusWorkspaceMsg struct{ id string }
 func errCmd(err error) tea.Cmd { return func() tea.Msg { return errMsg{err} } }
 
 // Update routes messages: overlays first, then global keys, then the
-// focused pane; core events go to the panes they concern.
+// focused pane; core events go to the panes they concern. Afterwards it
+// saves state that changed (the inbox's read marks).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if save := m.inbox.saveCmd(); save != nil {
+		return m, tea.Batch(cmd, save)
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

@@ -26,10 +26,15 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, w, h int) *harness {
+	return newHarnessCore(t, w, h, func(f *fakeCore) Core { return f })
+}
+
+// newHarnessCore runs the model over wrap(fake), for optional interfaces.
+func newHarnessCore(t *testing.T, w, h int, wrap func(*fakeCore) Core) *harness {
 	f := newFakeCore()
 	dark := true
 	hs := &harness{t: t, f: f, now: t0}
-	m := New(f, Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
+	m := New(wrap(f), Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
 	hs.m = m
 	t.Cleanup(m.Close) // ends watch/bridge Cmds the harness left blocked
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
