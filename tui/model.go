@@ -239,6 +239,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case workMsg:
 		return m, m.work.update(msg)
+	case wsCreatedMsg:
+		m.work.end("workspace-create")
+		return m, m.workspaces.Update(msg)
 	case focusWorkspaceMsg:
 		m.setFocus(focusWorkspaces)
 		m.workspaces.selectID(msg.id)
@@ -288,9 +291,17 @@ func (m *Model) handleEvent(ev any) tea.Cmd {
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	g := m.keys.Global
+	attached := m.focus == focusWorkspaces && m.workspaces.attached()
 	switch {
 	case m.quitDlg != nil:
 		return m.quitDlg.handle(msg)
+	case key.Matches(msg, g.Quit) && !attached:
+		// ctrl+c works from every overlay (it closes them and asks).
+		m.dialog, m.palette, m.help = nil, nil, nil
+		return m.requestQuit()
+	}
+	switch {
 	case m.dialog != nil:
 		return m.dialog.handle(msg, m.now())
 	case m.palette != nil:
@@ -298,20 +309,21 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.help != nil:
 		return m.help.update(msg)
 	}
-	g := m.keys.Global
 	cur := m.cur()
 	// An attached terminal gets every key except detach (handled by the pane).
-	if m.focus == focusWorkspaces && m.workspaces.attached() {
+	if attached {
 		return cur.Update(msg)
 	}
 	// The create form is modal: tab cycles templates, esc leaves.
-	if m.focus == focusWorkspaces && m.workspaces.mode == wsCreate && !key.Matches(msg, g.Quit) {
-		return cur.Update(msg)
+	if m.focus == focusWorkspaces && m.workspaces.mode == wsCreate {
+		cmd := cur.Update(msg)
+		if msg.String() == "enter" && cmd != nil {
+			return tea.Batch(m.work.begin("workspace-create", "creating the workspace", m.now()), cmd)
+		}
+		return cmd
 	}
 	capturing := cur.Capturing()
 	switch {
-	case key.Matches(msg, g.Quit):
-		return m.requestQuit()
 	case key.Matches(msg, g.QuitQ) && !capturing:
 		return m.requestQuit()
 	case key.Matches(msg, g.Palette):
