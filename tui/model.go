@@ -40,6 +40,10 @@ type pane interface {
 // loader is a pane that fetches its data when the program starts.
 type loader interface{ load() tea.Cmd }
 
+// modalPane is a pane whose open form takes every key but ctrl+c,
+// tab and shift+tab included.
+type modalPane interface{ modal() bool }
+
 // badger is a pane whose tab title carries a short count or marker.
 type badger interface{ Badge() string }
 
@@ -75,6 +79,10 @@ type Model struct {
 	inbox         *inboxPane
 	portfolio     *portfolioPane
 	workspaces    *workspacesPane
+	settings      *settingsPane
+	market        *marketPane
+	activity      *activityPane
+	mcpPage       *mcpPane
 
 	status  StatusInfo
 	toasts  toasts
@@ -102,11 +110,17 @@ func New(core Core, opts Options) *Model {
 	m.inbox = newInboxPane(m)
 	m.portfolio = newPortfolioPane(m)
 	m.workspaces = newWorkspacesPane(m)
+	m.settings = newSettingsPane(m)
 	// The tab order; a new pane is one more line here (see addPane).
 	m.addPane("Chat", m.chat)
 	m.addPane("Inbox", m.inbox)
 	m.addPane("Portfolio", m.portfolio)
 	m.addPane("Workspaces", m.workspaces)
+	m.market, m.activity, m.mcpPage = newMarketPane(m), newActivityPane(m), newMCPPane(m)
+	m.addPane("Market", m.market)
+	m.addPane("Activity", m.activity)
+	m.addPane("MCP", m.mcpPage)
+	m.addPane("Settings", m.settings)
 	m.chat.Focus()
 	return m
 }
@@ -221,7 +235,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.chat.invalidate()
 		return m, nil
 	case tickMsg:
-		return m, tea.Batch(m.tick(), m.loadStatus(), m.portfolio.load(), m.inbox.renderDocs())
+		return m, tea.Batch(m.tick(), m.loadStatus(), m.portfolio.load(), m.inbox.renderDocs(), m.settings.tick())
 	case statusMsg:
 		m.status = StatusInfo(msg)
 		return m, nil
@@ -248,6 +262,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case dialogResultMsg:
 		return m, msg.then
+	case askAliceMsg:
+		m.setFocus(focusChat)
+		m.chat.prefill(msg.text)
+		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
@@ -286,6 +304,8 @@ func (m *Model) handleEvent(ev any) tea.Cmd {
 		return m.workspaces.load()
 	case NotificationEvent:
 		return m.toasts.push(toastInfo, "🔔 "+e.Text, m.now())
+	case ActivityChangedEvent:
+		return m.activity.load()
 	}
 	return nil
 }
@@ -321,6 +341,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Batch(m.work.begin("workspace-create", "creating the workspace", m.now()), cmd)
 		}
 		return cmd
+	}
+	// A pane's open form is modal: tab moves between its fields.
+	if mp, ok := cur.(modalPane); ok && mp.modal() && !key.Matches(msg, g.Quit) {
+		return cur.Update(msg)
 	}
 	capturing := cur.Capturing()
 	switch {

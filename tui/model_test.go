@@ -138,7 +138,7 @@ func TestFocusSwitching(t *testing.T) {
 	h.key("tab")
 	require.Equal(t, focusInbox, h.m.focus)
 	h.key("shift+tab", "shift+tab")
-	require.Equal(t, focusWorkspaces, h.m.focus)
+	require.Equal(t, focus(len(h.m.tabs)-1), h.m.focus, "shift+tab wraps to the last pane")
 	h.key("alt+3")
 	require.Equal(t, focusPortfolio, h.m.focus)
 	h.key("?")

@@ -265,3 +265,21 @@ func (p *portfolioPane) chartView(w, h int) string {
 	chart := lineChart(st, p.curve, w, h-1, func(v float64) string { return fmt.Sprintf("%.2f", v) })
 	return stack(ansi.Truncate(head, w, "…"), chart)
 }
+
+// sideBySide joins two blocks in columns, the left padded to lw.
+func sideBySide(left, right string, lw int) string {
+	l, r := strings.Split(left, "\n"), strings.Split(right, "\n")
+	n := max(len(l), len(r))
+	out := make([]string, n)
+	for i := 0; i < n; i++ {
+		var a, b string
+		if i < len(l) {
+			a = l[i]
+		}
+		if i < len(r) {
+			b = r[i]
+		}
+		out[i] = pad(ansi.Truncate(a, lw, ""), lw, false) + b
+	}
+	return strings.Join(out, "\n")
+}
