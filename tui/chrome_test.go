@@ -203,3 +203,14 @@ func TestCtrlCFromAnOverlayAndWorkspaceCreationProgress(t *testing.T) {
 	require.NotContains(t, h.screen(), "creating the workspace…")
 	require.Len(t, h.f.workspace, 2)
 }
+
+func TestLongToastsAreCutAtAWord(t *testing.T) {
+	require.Equal(t, "detached; the session…", cutWords("detached; the session keeps running in the background", 24))
+	require.Equal(t, "short", cutWords("short", 24))
+	h := newHarness(t, 80, 24)
+	h.send(flashMsg("detached; the session keeps running in the background while you look at other panes and more"))
+	lines := strings.Split(h.screen(), "\n")
+	status := lines[len(lines)-1]
+	require.Contains(t, status, "…")
+	require.NotContains(t, status, "pane…", "cut between words, not inside one")
+}

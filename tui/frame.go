@@ -253,7 +253,11 @@ func (m *Model) statusBar() string {
 		parts = append(parts, w)
 	}
 	if t, ok := m.toasts.current(); ok {
-		parts = append(parts, t.view(s, m.keys.Global.Dismiss))
+		used := 0
+		for _, p := range parts {
+			used += ansi.StringWidth(p) + 1
+		}
+		parts = append(parts, t.view(s, m.keys.Global.Dismiss, m.width-used))
 	} else if len(m.status.Problems) > 0 {
 		parts = append(parts, s.Warn.Render(" ⚠ "+firstLine(m.status.Problems[0])))
 	}
