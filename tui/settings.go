@@ -19,10 +19,13 @@ const (
 	pageAccounts
 	pageAutomation
 	pageConnectors
+	pageNews
+	pageTools
+	pagePersona
 	settingsPageCount
 )
 
-var settingsPageNames = [settingsPageCount]string{"AI provider", "Accounts", "Automation", "Connectors"}
+var settingsPageNames = [settingsPageCount]string{"AI provider", "Accounts", "Automation", "Connectors", "News", "Tools", "Persona"}
 
 // SettingsKeys drive the Settings pane and its forms.
 type SettingsKeys struct {
@@ -81,7 +84,11 @@ type settingsPane struct {
 	jobs    []CronJobSetting
 	hb      HeartbeatSetting
 	conn    ConnectorSetting
-	loadErr string
+	news    NewsSetting
+	tools   []ToolSetting
+
+	personaPath, personaText string
+	loadErr                  string
 }
 
 func newSettingsPane(m *Model) *settingsPane {
@@ -114,6 +121,12 @@ func (p *settingsPane) ShortHelp() []key.Binding {
 		return append([]key.Binding{k.Add, k.Toggle, k.AutoApprove, k.Guards, k.Delete}, common...)
 	case pageAutomation:
 		return append([]key.Binding{k.Add, k.Edit, k.Toggle, k.RunNow, k.Delete}, common...)
+	case pageNews:
+		return append([]key.Binding{k.Add, k.Toggle, k.Test, k.Delete}, common...)
+	case pageTools:
+		return append([]key.Binding{k.Toggle}, common...)
+	case pagePersona:
+		return append([]key.Binding{k.Edit}, common...)
 	default:
 		return append([]key.Binding{k.Edit, k.Test, k.NewToken, k.Revoke, k.Add}, common...)
 	}
@@ -127,6 +140,9 @@ type settingsLoadedMsg struct {
 	jobs    []CronJobSetting
 	hb      HeartbeatSetting
 	conn    ConnectorSetting
+	news    NewsSetting
+	tools   []ToolSetting
+	persona [2]string
 	err     error
 }
 
@@ -170,6 +186,15 @@ func (p *settingsPane) load() tea.Cmd {
 		if r.conn, err = sc.Connectors(); err != nil {
 			errs = append(errs, err)
 		}
+		if r.news, err = sc.NewsFeeds(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.tools, err = sc.ToolList(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.persona[0], r.persona[1], err = sc.PersonaFile(); err != nil {
+			errs = append(errs, err)
+		}
 		r.err = errors.Join(errs...)
 		return r
 	}
@@ -188,6 +213,7 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case settingsLoadedMsg:
 		p.prov, p.accts, p.presets, p.jobs, p.hb, p.conn = msg.prov, msg.accts, msg.presets, msg.jobs, msg.hb, msg.conn
+		p.news, p.tools, p.personaPath, p.personaText = msg.news, msg.tools, msg.persona[0], msg.persona[1]
 		p.loadErr = ""
 		if msg.err != nil {
 			p.loadErr = msg.err.Error()
@@ -215,6 +241,11 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, func() tea.Msg { return flashMsg(text) })
 		}
 		return tea.Batch(cmds...)
+	case personaEditedMsg:
+		if msg.err != nil {
+			return tea.Batch(errCmd(fmt.Errorf("editor: %w", msg.err)), p.load())
+		}
+		return tea.Batch(p.load(), func() tea.Msg { return flashMsg("persona reloaded: the next message uses it") })
 	case settingsNoticeMsg:
 		p.notice = string(msg)
 		return p.load()
@@ -259,6 +290,12 @@ func (p *settingsPane) rows() int {
 		return len(p.accts)
 	case pageAutomation:
 		return 1 + len(p.jobs) // heartbeat + jobs
+	case pageNews:
+		return len(p.news.Feeds)
+	case pageTools:
+		return len(p.tools)
+	case pagePersona:
+		return 0
 	default:
 		return len(p.connRows())
 	}
@@ -303,6 +340,12 @@ func (p *settingsPane) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return p.accountsKey(k)
 	case pageAutomation:
 		return p.automationKey(k)
+	case pageNews:
+		return p.newsKey(k)
+	case pageTools:
+		return p.toolsKey(k)
+	case pagePersona:
+		return p.personaKey(k)
 	default:
 		return p.connectorsKey(k)
 	}
@@ -349,6 +392,12 @@ func (p *settingsPane) View() string {
 			body = p.accountsView()
 		case pageAutomation:
 			body = p.automationView()
+		case pageNews:
+			body = p.newsView()
+		case pageTools:
+			body = p.toolsView()
+		case pagePersona:
+			body = p.personaView()
 		default:
 			body = p.connectorsView()
 		}
@@ -405,5 +454,8 @@ func (p *settingsPane) Actions() []Action {
 		{ID: "settings.automation", Title: "Settings: automation (cron, heartbeat)", Group: "Settings", Keywords: "schedule job cron heartbeat", Run: open(pageAutomation)},
 		{ID: "settings.automation.add", Title: "Add a cron job", Group: "Settings", Keywords: "schedule", Run: then(pageAutomation, k.Add)},
 		{ID: "settings.connectors", Title: "Settings: connectors and tokens", Group: "Settings", Keywords: "telegram ask mcp webhook token", Run: open(pageConnectors)},
+		{ID: "settings.news", Title: "Settings: news feeds", Group: "Settings", Keywords: "rss atom feed", Run: open(pageNews)},
+		{ID: "settings.tools", Title: "Settings: enable/disable tools", Group: "Settings", Keywords: "tools disable", Run: open(pageTools)},
+		{ID: "settings.persona", Title: "Edit the persona in $EDITOR", Group: "Settings", Keywords: "persona system prompt editor", Run: then(pagePersona, k.Edit)},
 	}
 }

@@ -167,7 +167,7 @@ func TestSettingsHeartbeatToggleAndForm(t *testing.T) {
 
 func TestSettingsConnectorsTokensShownOnce(t *testing.T) {
 	h, fs := newSettingsHarness(t)
-	h.key("[")
+	h.key("]", "]", "]")
 	require.Contains(t, h.screen(), "Ask connector")
 	h.key("a")
 	scr := h.screen()
@@ -205,4 +205,45 @@ func TestSettingsKeysHaveHelp(t *testing.T) {
 		assert.NotEmpty(t, b.Help().Key, name)
 		assert.NotEmpty(t, b.Help().Desc, name)
 	}
+}
+
+func TestSettingsNewsToolsPersona(t *testing.T) {
+	h, fs := newSettingsHarness(t)
+	h.key("[", "[", "[") // wraps: Persona, Tools, News
+	require.Contains(t, h.screen(), "No feeds")
+	h.key("a")
+	h.typeText("Bad")
+	h.key("tab")
+	h.typeText("notthere.test/rss")
+	h.send(ctrlS())
+	assert.Contains(t, h.screen(), "HTTP 404", "a feed that does not parse is refused")
+	assert.Empty(t, fs.feeds)
+	h.key("esc", "a")
+	h.typeText("Good")
+	h.key("tab")
+	for range 8 {
+		h.send(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
+	h.typeText("https://ok.test/rss")
+	h.send(ctrlS())
+	require.Len(t, fs.feeds, 1)
+	assert.Equal(t, FeedSetting{Name: "Good", URL: "https://ok.test/rss", Enabled: true}, fs.feeds[0])
+	h.key("t")
+	assert.Contains(t, h.screen(), `✓ "OK feed": 3 items`)
+	h.send(space())
+	assert.False(t, fs.feeds[0].Enabled)
+
+	h.key("]")
+	scr := h.screen()
+	require.Contains(t, scr, "market")
+	require.Contains(t, scr, "✓ getQuote")
+	h.key("down")
+	h.send(space())
+	assert.False(t, fs.toolList[1].Enabled)
+	assert.Contains(t, h.screen(), "✗ placeOrder")
+
+	h.key("]")
+	assert.Contains(t, h.screen(), "You are Alice.")
+	_, cmd := h.m.Update(keyMsg("e"))
+	assert.NotNil(t, cmd, "e opens $EDITOR (an exec command)")
 }
