@@ -1,23 +1,19 @@
 package live
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/charmbracelet/x/vt"
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/core/schedule"
@@ -77,34 +73,7 @@ func (e *echoLLM) lastModel() string {
 	return e.models[len(e.models)-1]
 }
 
-// vtScreen replays program output into an emulator and polls it.
-type vtScreen struct {
-	t   *testing.T
-	tm  *teatest.TestModel
-	emu *vt.SafeEmulator
-}
-
-func newVTScreen(t *testing.T, tm *teatest.TestModel, w, h int) *vtScreen {
-	emu := vt.NewSafeEmulator(w, h)
-	go func() { _, _ = io.Copy(io.Discard, emu) }()
-	t.Cleanup(func() { _ = emu.InputPipe().(io.Closer).Close() })
-	return &vtScreen{t: t, tm: tm, emu: emu}
-}
-
-func (s *vtScreen) waitFor(want string) {
-	s.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, _ := io.ReadAll(s.tm.Output()); len(b) > 0 {
-			_, _ = s.emu.Write(bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")))
-		}
-		if strings.Contains(s.emu.String(), want) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	s.t.Fatalf("screen never showed %q; last screen:\n%s", want, s.emu.String())
-}
+// vtScreen comes from pages_flow_test.go.
 
 func keyText(tm *teatest.TestModel, s string) {
 	for _, r := range s {
@@ -150,7 +119,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	scr.waitFor("Settings")
 
 	// AI provider: add a profile, test it, chat with it.
-	tm.Send(altKey('5'))
+	tm.Send(altKey('8'))
 	scr.waitFor("No profiles yet")
 	keyText(tm, "a")
 	scr.waitFor("Add AI profile")
@@ -170,7 +139,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	require.Equal(t, "flow-model", llm.lastModel())
 
 	// Accounts: add a second simulator account; it runs without a restart.
-	tm.Send(altKey('5'))
+	tm.Send(altKey('8'))
 	keyText(tm, "]")
 	scr.waitFor("Trading accounts")
 	keyText(tm, "a")
