@@ -30,7 +30,7 @@ var settingsPageNames = [settingsPageCount]string{"AI provider", "Accounts", "Au
 // SettingsKeys drive the Settings pane and its forms.
 type SettingsKeys struct {
 	PrevPage, NextPage, Up, Down, Add, Edit, Toggle, Delete, Test, SetActive, Channel, RunNow,
-	AutoApprove, Guards, NewToken, Revoke, Refresh key.Binding
+	AutoApprove, Guards, NewToken, Revoke, Refresh, Reconnect key.Binding
 	NextField, PrevField, Submit, Cancel key.Binding
 }
 
@@ -57,6 +57,7 @@ func DefaultSettingsKeys() SettingsKeys {
 		NewToken:    b("T", "new token", "T"),
 		Revoke:      b("x", "revoke", "x"),
 		Refresh:     b("r", "reload from disk", "r"),
+		Reconnect:   b("R", "reconnect", "R"),
 		NextField:   b("tab/enter", "next field", "tab", "enter", "down"),
 		PrevField:   b("shift+tab", "previous field", "shift+tab", "up"),
 		Submit:      b("ctrl+s", "save", "ctrl+s"),
@@ -118,7 +119,7 @@ func (p *settingsPane) ShortHelp() []key.Binding {
 	case pageProvider:
 		return append([]key.Binding{k.Add, k.Edit, k.Delete, k.SetActive, k.Test, k.Channel}, common...)
 	case pageAccounts:
-		return append([]key.Binding{k.Add, k.Toggle, k.AutoApprove, k.Guards, k.Delete}, common...)
+		return append([]key.Binding{k.Add, k.Toggle, k.AutoApprove, k.Guards, k.Reconnect, k.Delete}, common...)
 	case pageAutomation:
 		return append([]key.Binding{k.Add, k.Edit, k.Toggle, k.RunNow, k.Delete}, common...)
 	case pageNews:

@@ -33,6 +33,7 @@ type SettingsCore interface {
 	SetAccountAutoApprove(ctx context.Context, id string, on bool) error
 	SetAccountGuards(ctx context.Context, id, guardsJSON string) error
 	RemoveAccount(ctx context.Context, id string) error
+	ReconnectAccount(ctx context.Context, id string) error
 
 	// Automation: cron jobs (data/cron/jobs.json) and heartbeat.json.
 	CronJobs() ([]CronJobSetting, error)

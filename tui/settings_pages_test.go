@@ -110,6 +110,13 @@ func TestSettingsAccountsAddToggleAutoApproveRemove(t *testing.T) {
 	assert.Nil(t, h.m.dialog)
 	assert.False(t, fs.accounts[1].AutoApprove)
 
+	fs.accounts[1].Health, fs.accounts[1].Error = "offline", "connection refused"
+	h.key("r")
+	assert.Contains(t, h.screen(), "connection refused", "the selected account's error is shown")
+	h.key("R")
+	assert.Equal(t, "healthy", fs.accounts[1].Health)
+	assert.NotContains(t, h.screen(), "connection refused")
+
 	h.key("d")
 	h.confirm()
 	assert.Len(t, fs.accounts, 1)
@@ -246,4 +253,22 @@ func TestSettingsNewsToolsPersona(t *testing.T) {
 	assert.Contains(t, h.screen(), "You are Alice.")
 	_, cmd := h.m.Update(keyMsg("e"))
 	assert.NotNil(t, cmd, "e opens $EDITOR (an exec command)")
+}
+
+func TestSettingsPaletteActionsOpenPagesAndForms(t *testing.T) {
+	h, _ := newSettingsHarness(t)
+	h.send(tea.KeyPressMsg{Code: '1', Mod: tea.ModAlt})
+	require.Equal(t, focusChat, h.m.focus)
+	h.send(tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl})
+	h.typeText("add a cron")
+	require.Contains(t, h.screen(), "Add a cron job")
+	h.key("enter")
+	require.Equal(t, h.m.paneIndex(h.m.settings), h.m.focus)
+	require.NotNil(t, h.m.settings.form)
+	assert.Contains(t, h.screen(), "Add cron job")
+	h.key("esc")
+	h.send(tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl})
+	h.typeText("settings: trading accounts")
+	h.key("enter")
+	assert.Contains(t, h.screen(), "Trading accounts")
 }

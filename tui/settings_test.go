@@ -150,6 +150,9 @@ func (f *fakeSettings) RemoveAccount(ctx context.Context, id string) error {
 		return errors.New("no account")
 	})
 }
+func (f *fakeSettings) ReconnectAccount(ctx context.Context, id string) error {
+	return f.edit("", func() error { f.findAccount(id).Health = "healthy"; f.findAccount(id).Error = ""; return nil })
+}
 func (f *fakeSettings) CronJobs() ([]CronJobSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()

@@ -227,6 +227,12 @@ func (c *Core) RemoveAccount(ctx context.Context, id string) error {
 	return c.a.Trading.RemoveAccount(ctx, id)
 }
 
+// ReconnectAccount re-initialises an account's broker (after an outage
+// or a fixed key) and resets its health on success.
+func (c *Core) ReconnectAccount(ctx context.Context, id string) error {
+	return c.a.Trading.Reconnect(ctx, id)
+}
+
 // CronJobs lists the jobs with next run and last result.
 func (c *Core) CronJobs() ([]tui.CronJobSetting, error) {
 	var out []tui.CronJobSetting
