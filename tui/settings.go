@@ -155,9 +155,12 @@ type settingsDoneMsg struct {
 	form   bool // the action came from the open form
 }
 
-// settingsPreviewMsg is a live preview for the open form.
+// settingsPreviewMsg is a live preview for the open form, computed for
+// the form's edit number seq (previews run concurrently and may arrive out
+// of order; only the one for the latest edit is shown).
 type settingsPreviewMsg struct {
 	form *settingsForm
+	seq  int
 	text string
 }
 
@@ -251,7 +254,7 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 		p.notice = string(msg)
 		return p.load()
 	case settingsPreviewMsg:
-		if msg.form == p.form && p.form != nil {
+		if msg.form == p.form && p.form != nil && msg.seq == p.form.seq {
 			p.form.extra = msg.text
 		}
 		return nil

@@ -87,8 +87,8 @@ func (p *settingsPane) presetChoiceForm() *settingsForm {
 				desc = pr.Name + ": " + pr.Description
 			}
 		}
-		form := f
-		return func() tea.Msg { return settingsPreviewMsg{form: form, text: desc} }
+		form, seq := f, f.seq
+		return func() tea.Msg { return settingsPreviewMsg{form: form, seq: seq, text: desc} }
 	}
 	if len(p.presets) > 0 {
 		f.extra = p.presets[0].Name + ": " + p.presets[0].Description

@@ -272,3 +272,15 @@ func TestSettingsPaletteActionsOpenPagesAndForms(t *testing.T) {
 	h.key("enter")
 	assert.Contains(t, h.screen(), "Trading accounts")
 }
+
+func TestSettingsStalePreviewIsDropped(t *testing.T) {
+	h, _ := newSettingsHarness(t)
+	h.key("]", "]", "a")
+	f := h.m.settings.form
+	require.NotNil(t, f)
+	h.typeText("x") // edit 2 (the form opened with edit 1)
+	latest := f.seq
+	h.send(settingsPreviewMsg{form: f, seq: latest, text: "LATEST"})
+	h.send(settingsPreviewMsg{form: f, seq: latest - 1, text: "STALE"})
+	assert.Equal(t, "LATEST", f.extra, "a preview for an older edit arriving late is ignored")
+}
