@@ -333,6 +333,9 @@ func (c *chatPane) onEvent(msg chatEventMsg) tea.Cmd {
 	case ChatToolUse:
 		c.partial = -1
 		c.msgs = append(c.msgs, ChatMessage{Role: RoleTool, Tool: ev.Tool, ToolID: ev.ToolID, Input: ev.Input, Time: c.m.now()})
+	case ChatImage:
+		c.partial = -1
+		c.msgs = append(c.msgs, ChatMessage{Role: RoleImage, Text: ev.Text, Time: c.m.now()})
 	case ChatToolResult:
 		// Pair by call id when the core gives one (parallel calls of the
 		// same tool), else by name: the newest unanswered call.

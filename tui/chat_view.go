@@ -45,6 +45,8 @@ func (c *chatPane) renderMsg(i int) string {
 			style = st.Error
 		}
 		out = style.Render("Alice ⚠") + "\n" + ansi.Wrap(msg.Text, w, " ")
+	case RoleImage:
+		out = imagePlaceholder(st, msg.Text, w)
 	}
 	if i != c.partial {
 		c.cache[i] = out

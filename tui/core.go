@@ -103,6 +103,8 @@ const (
 	RoleAssistant
 	RoleTool
 	RoleSystem
+	// RoleImage is an image a tool returned; Text is its file path.
+	RoleImage
 )
 
 // ChatMessage is one rendered unit of a conversation.
@@ -137,6 +139,8 @@ const (
 	ChatToolResult
 	ChatDone
 	ChatError
+	// ChatImage: a tool returned an image, saved at Text (a file path).
+	ChatImage
 )
 
 // InboxEntry is one push from a workspace agent.

@@ -102,12 +102,14 @@ func (x askSessions) ListSessions(prefix string) ([]string, error) {
 }
 
 // History reads only the newest limit messages (backwards from the end of
-// the session file); limit <= 0 reads the whole active window.
+// the session file); limit <= 0 reads the whole active window. Tool calls
+// and results are included as "[Tool: name {json}]" / "[Result: …]" lines
+// (each cut to 200 characters), as OpenAlice's getSessionHistory returns.
 func (x askSessions) History(sessionID string, limit int) ([]mcp.Message, error) {
 	if limit <= 0 {
 		limit = math.MaxInt32
 	}
-	msgs, _, err := x.s.TextTail(sessionID, limit, 0, false)
+	msgs, _, err := x.s.TextTail(sessionID, limit, 0, true)
 	if err != nil {
 		return nil, err
 	}

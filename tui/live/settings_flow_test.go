@@ -73,8 +73,6 @@ func (e *echoLLM) lastModel() string {
 	return e.models[len(e.models)-1]
 }
 
-// vtScreen comes from pages_flow_test.go.
-
 func keyText(tm *teatest.TestModel, s string) {
 	for _, r := range s {
 		tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
