@@ -125,6 +125,9 @@ func runCore(e *env, tui bool) int {
 		for _, l := range a.Listeners() {
 			fmt.Fprintf(e.stdout, "%s listening on %s\n", l.Name, l.URL)
 		}
+		for _, c := range a.ConnectorLines() {
+			fmt.Fprintf(e.stdout, "connector %s\n", c)
+		}
 		fmt.Fprintf(e.stdout, "alice %s serving (data %s); Ctrl-C or SIGTERM to stop\n", v.Version, s.paths.Data)
 		<-ctx.Done()
 		fmt.Fprintln(e.stdout, "alice: shutting down")
