@@ -132,7 +132,7 @@ func TestFocusSwitching(t *testing.T) {
 	require.Equal(t, focusChat, h.m.focus)
 	h.key("tab")
 	require.Equal(t, focusInbox, h.m.focus)
-	h.key("shift+tab", "shift+tab")
+	h.key("shift+tab", "shift+tab", "shift+tab") // wraps past Settings
 	require.Equal(t, focusWorkspaces, h.m.focus)
 	h.key("alt+3")
 	require.Equal(t, focusPortfolio, h.m.focus)

@@ -3,6 +3,7 @@ package workspace
 import (
 	"strings"
 	"sync"
+	"time"
 )
 
 // observers fan raw pty output out to watchers (agent-status detection)
@@ -75,3 +76,6 @@ func (s *Session) Input(p []byte) error {
 	}
 	return nil
 }
+
+// Created is when the session was first started (its age in the UI).
+func (s *Session) Created() time.Time { return s.created }

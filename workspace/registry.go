@@ -21,6 +21,8 @@ type Workspace struct {
 	Template  string    `json:"template,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 	Agents    []Agent   `json:"agents"`
+	// Archived workspaces keep their directory but run no sessions.
+	Archived bool `json:"archived,omitempty"`
 }
 
 // DisplayName is the label, falling back to the tag.

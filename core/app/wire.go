@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/inbox"
@@ -85,6 +86,8 @@ func (a *App) start(ctx context.Context) error {
 		a.reportStartupProblem(err)
 	}
 	a.onClose("trading", func(context.Context) error { return a.Trading.Close() })
+	// accounts.json edited outside alice (or by the Settings pane) applies live.
+	a.Trading.WatchConfig(ctx, time.Second)
 
 	if err := a.startScheduling(ctx); err != nil {
 		return err
