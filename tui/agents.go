@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 )
 
@@ -115,4 +118,138 @@ func countStates(states []AgentSessionState) (map[string]int, map[string]string)
 		glyphs[a.State] = a.Glyph
 	}
 	return counts, glyphs
+}
+
+// agentKeys are the Workspaces list keys of the agent features.
+var agentKeys = struct{ Diff, Send key.Binding }{
+	Diff: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff since start (commit/discard)")),
+	Send: sendKeys.Open,
+}
+
+// agentHelp replaces the footer hints while the diff or send line is open
+// and adds the agent keys in list mode.
+func (p *workspacesPane) agentHelp() ([]key.Binding, bool) {
+	switch {
+	case p.diff != nil:
+		return diffKeys.help(), true
+	case p.send != nil:
+		return sendKeys.help(), true
+	}
+	return nil, false
+}
+
+// agentListKeys are appended to the list-mode hints when AgentCore exists.
+func (p *workspacesPane) agentListKeys() []key.Binding {
+	if _, ok := p.agentCore(); !ok {
+		return nil
+	}
+	return []key.Binding{agentKeys.Diff, agentKeys.Send}
+}
+
+// updateAgentUI routes messages and keys to the diff view or send line
+// while one is open, and opens them from list mode. handled=false lets the
+// pane carry on.
+func (p *workspacesPane) updateAgentUI(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case diffLoadedMsg, diffActionMsg:
+		if p.diff == nil {
+			return nil, true
+		}
+		_, cmd := p.diff.Update(msg)
+		return cmd, true
+	case sentMsg:
+		return p.onSent(msg), true
+	case tea.KeyPressMsg:
+		switch {
+		case p.diff != nil:
+			closed, cmd := p.diff.Update(msg)
+			if closed {
+				p.diff = nil
+				return p.load(), true
+			}
+			return cmd, true
+		case p.send != nil:
+			return p.onSendKey(msg), true
+		case p.mode != wsList:
+			return nil, false
+		case key.Matches(msg, agentKeys.Diff):
+			ws, ok := p.current()
+			if !ok {
+				return nil, true
+			}
+			if _, ok := p.agentCore(); !ok {
+				return errCmd(errors.New("this core cannot show workspace diffs")), true
+			}
+			p.diff = newDiffView(p.m, ws, p.w, p.h)
+			return p.diff.load(), true
+		case key.Matches(msg, agentKeys.Send):
+			return p.openSend(), true
+		}
+	case tea.PasteMsg:
+		if p.send != nil {
+			var cmd tea.Cmd
+			p.send.in, cmd = p.send.in.Update(msg)
+			return cmd, true
+		}
+	}
+	return nil, false
+}
+
+// agentView draws the diff view or the list with the send line.
+func (p *workspacesPane) agentView(list func() string) (string, bool) {
+	switch {
+	case p.diff != nil:
+		p.diff.w, p.diff.h = p.w, p.h
+		return p.diff.View(), true
+	case p.send != nil:
+		return p.sendView(list()), true
+	}
+	return "", false
+}
+
+// acknowledge tells the tracker a person is looking at a session.
+func (p *workspacesPane) acknowledge(t Terminal) tea.Cmd {
+	ac, ok := p.agentCore()
+	if !ok || t == nil {
+		return nil
+	}
+	id := t.ID()
+	return func() tea.Msg { ac.AcknowledgeSession(id); return nil }
+}
+
+// allAgentStates collects the agent state of every listed session.
+func (p *workspacesPane) allAgentStates() []AgentSessionState {
+	var out []AgentSessionState
+	for _, d := range p.details {
+		for _, s := range d.Sessions {
+			if s.AgentState != "" {
+				out = append(out, AgentSessionState{SessionID: s.ID, Name: s.Name, Agent: s.Agent, State: s.AgentState, Glyph: s.Glyph})
+			}
+		}
+	}
+	return out
+}
+
+// Badge marks the Workspaces tab with the most pressing agent state.
+func (p *workspacesPane) Badge() string { return agentBadge(p.m.st, p.allAgentStates()) }
+
+// agentStatus is the status bar segment for the agents.
+func (p *workspacesPane) agentStatus() string { return agentSummary(p.m.st, p.allAgentStates()) }
+
+// sessionGlyph is a session's state glyph, styled, or a space.
+func (p *workspacesPane) sessionGlyph(s SessionInfo) string {
+	if s.Glyph == "" {
+		return " "
+	}
+	return stateStyle(p.m.st, s.AgentState).Render(s.Glyph)
+}
+
+// sessionStateText is what the session row says: the agent state while
+// the process runs, else the process state.
+func sessionStateText(s SessionInfo) string {
+	if s.AgentState != "" && isLive(s.State) {
+		return s.AgentState
+	}
+	st, _, _ := strings.Cut(s.State, ":")
+	return st
 }

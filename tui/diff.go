@@ -48,7 +48,7 @@ var diffKeys = diffKeyMap{
 }
 
 func (k diffKeyMap) help() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.PageDown, k.PageUp, k.Commit, k.Discard, k.DiscardAll, k.Refresh, k.Back}
+	return []key.Binding{k.Commit, k.Discard, k.DiscardAll, k.Down, k.Up, k.PageDown, k.PageUp, k.Refresh, k.Back}
 }
 
 // diffLoadedMsg carries a loaded, pre-rendered diff.
@@ -142,7 +142,7 @@ func (d *diffView) onKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		return false, d.load()
 	case key.Matches(msg, k.Commit) && n > 0:
 		return false, d.confirm(fmt.Sprintf("Commit %d changed file(s) in %s?", n, d.ws.Tag),
-			"They become a commit in the workspace's git history and the new base of this diff.",
+			"They become a commit in the workspace's git history\nand the new base of this diff.",
 			func(ac AgentCore) diffActionMsg {
 				h, err := ac.CommitWorkspace(d.ws.ID, "")
 				return diffActionMsg{text: "committed " + short(h), err: err}
@@ -176,7 +176,7 @@ func (d *diffView) confirm(title, body string, act func(AgentCore) diffActionMsg
 
 func discardBody(files []DiffFile, base string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Files go back to their content at %s; files the agent added are deleted. This cannot be undone.\n", short(base))
+	fmt.Fprintf(&b, "Files go back to their content at %s;\nfiles the agent added are deleted. This cannot be undone.\n", short(base))
 	for i, f := range files {
 		if i == 8 {
 			fmt.Fprintf(&b, "\n  … and %d more", len(files)-i)

@@ -210,6 +210,9 @@ func (m *Model) statusBar() string {
 	if m.focus == focusWorkspaces && m.workspaces.attached() {
 		parts = append(parts, s.StatusKey.Render(" ● input ")+s.StatusBar.Render("ctrl+q detach"))
 	}
+	if a := m.workspaces.agentStatus(); a != "" {
+		parts = append(parts, a)
+	}
 	if w := m.work.view(s, m.now()); w != "" {
 		parts = append(parts, w)
 	}

@@ -56,7 +56,7 @@ func (p *workspacesPane) attach(t Terminal) tea.Cmd {
 		p.termCols, p.termRows = 0, 0
 	}
 	p.mode = wsAttached
-	return tea.Batch(p.resizeTerm(), p.watch())
+	return tea.Batch(p.resizeTerm(), p.watch(), p.acknowledge(t))
 }
 
 // detach leaves passthrough mode; the session keeps running and stays

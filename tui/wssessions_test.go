@@ -130,11 +130,6 @@ func newSessionHarness(t *testing.T, w, h int) (*harness, *fakeSessions) {
 	return hs, f
 }
 
-// confirm answers a dialog after its grace period.
-func (h *harness) confirm() {
-	h.now = h.now.Add(time.Second)
-	h.typeText("y")
-}
 
 func TestSessionStartsAtThePaneSize(t *testing.T) {
 	h, f := newSessionHarness(t, 120, 40)

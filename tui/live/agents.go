@@ -2,7 +2,6 @@ package live
 
 import (
 	"github.com/alice-trading/alice/tui"
-	"github.com/alice-trading/alice/workspace"
 )
 
 var _ tui.AgentCore = (*Core)(nil)
@@ -52,11 +51,3 @@ func (c *Core) SendText(sessionID, text string, enter bool) error {
 
 // AcknowledgeSession marks a session as seen by a person.
 func (c *Core) AcknowledgeSession(sessionID string) { c.a.Workspaces.AcknowledgeAgent(sessionID) }
-
-// agentLabel is a session's name with its agent state glyph, for lists.
-func agentLabel(m *workspace.Manager, s *workspace.Session) string {
-	if st, ok := m.AgentStatus(s.ID()); ok {
-		return st.State.Glyph() + " " + s.Name()
-	}
-	return s.Name()
-}
