@@ -253,3 +253,17 @@ func sessionStateText(s SessionInfo) string {
 	st, _, _ := strings.Cut(s.State, ":")
 	return st
 }
+
+// agentActions are the palette entries of the agent features.
+func (p *workspacesPane) agentActions(w WorkspaceInfo) []Action {
+	if _, ok := p.agentCore(); !ok {
+		return nil
+	}
+	m := p.m
+	return []Action{
+		{ID: "workspaces.diff", Title: "Diff of " + w.Tag + " since its sessions started", Group: "Workspaces", Key: keyOf(agentKeys.Diff),
+			Keywords: "changes review commit discard", Run: m.goAndPress(p, agentKeys.Diff)},
+		{ID: "workspaces.send", Title: "Type a prompt into a session of " + w.Tag, Group: "Workspaces", Key: keyOf(agentKeys.Send),
+			Keywords: "send input agent", Run: m.goAndPress(p, agentKeys.Send)},
+	}
+}

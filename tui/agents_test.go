@@ -241,3 +241,17 @@ func TestAttachAcknowledgesTheSession(t *testing.T) {
 	defer f.amu.Unlock()
 	assert.Equal(t, []string{"ws1-shell"}, f.acks)
 }
+
+func TestPaletteOpensTheDiff(t *testing.T) {
+	h, _ := newAgentHarness(t, 100, 30)
+	var diff *Action
+	for _, a := range h.m.workspaces.Actions() {
+		if a.ID == "workspaces.diff" {
+			diff = &a
+		}
+	}
+	require.NotNil(t, diff)
+	h.run(diff.Run())
+	require.NotNil(t, h.m.workspaces.diff)
+	assert.Contains(t, h.screen(), "Diff · research-aapl")
+}
