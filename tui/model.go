@@ -80,6 +80,9 @@ type Model struct {
 	portfolio     *portfolioPane
 	workspaces    *workspacesPane
 	settings      *settingsPane
+	market        *marketPane
+	activity      *activityPane
+	mcpPage       *mcpPane
 
 	status  StatusInfo
 	toasts  toasts
@@ -113,6 +116,10 @@ func New(core Core, opts Options) *Model {
 	m.addPane("Inbox", m.inbox)
 	m.addPane("Portfolio", m.portfolio)
 	m.addPane("Workspaces", m.workspaces)
+	m.market, m.activity, m.mcpPage = newMarketPane(m), newActivityPane(m), newMCPPane(m)
+	m.addPane("Market", m.market)
+	m.addPane("Activity", m.activity)
+	m.addPane("MCP", m.mcpPage)
 	m.addPane("Settings", m.settings)
 	m.chat.Focus()
 	return m
@@ -243,6 +250,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case dialogResultMsg:
 		return m, msg.then
+	case askAliceMsg:
+		m.setFocus(focusChat)
+		m.chat.prefill(msg.text)
+		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
@@ -281,6 +292,8 @@ func (m *Model) handleEvent(ev any) tea.Cmd {
 		return m.workspaces.load()
 	case NotificationEvent:
 		return m.toasts.push(toastInfo, "🔔 "+e.Text, m.now())
+	case ActivityChangedEvent:
+		return m.activity.load()
 	}
 	return nil
 }

@@ -132,8 +132,8 @@ func TestFocusSwitching(t *testing.T) {
 	require.Equal(t, focusChat, h.m.focus)
 	h.key("tab")
 	require.Equal(t, focusInbox, h.m.focus)
-	h.key("shift+tab", "shift+tab", "shift+tab") // wraps past Settings
-	require.Equal(t, focusWorkspaces, h.m.focus)
+	h.key("shift+tab", "shift+tab")
+	require.Equal(t, focus(len(h.m.tabs)-1), h.m.focus, "shift+tab wraps to the last pane")
 	h.key("alt+3")
 	require.Equal(t, focusPortfolio, h.m.focus)
 	h.key("?")

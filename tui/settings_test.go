@@ -237,7 +237,7 @@ func newSettingsHarness(t *testing.T) (*harness, *fakeSettings) {
 	hs.send(tea.WindowSizeMsg{Width: 120, Height: 36})
 	hs.m.events = fs.events
 	hs.run(hs.m.loadAll())
-	hs.send(tea.KeyPressMsg{Code: '5', Mod: tea.ModAlt})
+	hs.send(tea.KeyPressMsg{Code: '8', Mod: tea.ModAlt})
 	require.Equal(t, hs.m.paneIndex(hs.m.settings), hs.m.focus)
 	return hs, fs
 }

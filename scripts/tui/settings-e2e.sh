@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end Settings flow through the real binary in tmux, as a new user
-# would: start alice with NO AI provider, add one through Settings (alt+5),
+# would: start alice with NO AI provider, add one through Settings (alt+8),
 # then the next chat message goes to it (scripted mock LLM). Finally
 # `alice check` passes on the files the pane wrote.
 # Needs tmux. Uses a throw-away ALICE_HOME and free ports.
@@ -49,7 +49,7 @@ step() { echo "== $*"; }
 step "start without a provider"
 wait_for "5 Settings"
 step "settings: add an AI profile"
-keys M-5
+keys M-8
 wait_for "No profiles yet"
 keys a
 wait_for "Add AI profile"

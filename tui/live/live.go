@@ -59,6 +59,7 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 	tr := c.a.Trading.Subscribe(ctx)
 	ws := c.a.Workspaces.Subscribe(ctx)
 	notes := c.a.Notifications(ctx)
+	evlog := c.a.Events.Subscribe(ctx)
 	go func() {
 		defer close(out)
 		for {
@@ -86,6 +87,12 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 					continue
 				}
 				send(tui.NotificationEvent{Text: n.Text, Source: n.Source})
+			case e, ok := <-evlog:
+				if !ok {
+					evlog = nil
+					continue
+				}
+				send(tui.ActivityChangedEvent{Seq: e.Seq})
 			}
 		}
 	}()

@@ -1,0 +1,325 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/shopspring/decimal"
+)
+
+// MarketCore is what the Market pane needs beyond Core. The root Core
+// provides it when it can (tui/live does); otherwise the pane explains that
+// market data is unavailable. Every call goes through the same tools the
+// agent uses, so what the pane shows and stages is what Alice would see
+// and stage.
+type MarketCore interface {
+	// SearchSymbols runs marketSearchForResearch.
+	SearchSymbols(ctx context.Context, query string) ([]MarketInstrument, error)
+	// MarketQuote is the latest quote with the change since the previous
+	// daily close.
+	MarketQuote(ctx context.Context, symbol, class string) (MarketQuote, error)
+	// Candles returns up to n bars of interval ("1m", "5m", "1h", "1d"),
+	// oldest first, ending now.
+	Candles(ctx context.Context, symbol, class, interval string, n int) ([]Candle, error)
+	// Indicator evaluates a calculateIndicator formula as of each time in
+	// at (oldest first), so a scalar formula such as SMA(CLOSE('AAPL','1d'),20)
+	// becomes a line over the chart; values[i] is NaN where the formula
+	// cannot be evaluated. With no times it returns the current value. A
+	// formula that yields a series returns that series.
+	Indicator(ctx context.Context, class, formula string, at []time.Time) ([]float64, error)
+	// SymbolNews is the archive's recent items mentioning symbol.
+	SymbolNews(ctx context.Context, symbol string, limit int) ([]NewsItem, error)
+	// StageOrder stages the ticket with placeOrder, commits it and
+	// requests a push: guards and the human approval apply as usual.
+	StageOrder(ctx context.Context, t OrderTicket) (string, error)
+}
+
+// MarketInstrument is one search hit.
+type MarketInstrument struct {
+	Symbol string
+	Name   string
+	Class  string // equity | crypto | currency | commodity
+}
+
+// MarketQuote is a quote with its daily change; zero means not provided.
+type MarketQuote struct {
+	Symbol    string
+	Last      decimal.Decimal
+	Change    decimal.Decimal
+	ChangePct decimal.Decimal
+	Bid, Ask  decimal.Decimal
+	Volume    decimal.Decimal
+	Time      time.Time
+}
+
+// Candle is one OHLCV bar (floats: charting only).
+type Candle struct {
+	Time                   time.Time
+	Open, High, Low, Close float64
+	Volume                 float64
+}
+
+// NewsItem is one headline about a symbol.
+type NewsItem struct {
+	Title   string
+	Excerpt string
+	Source  string
+}
+
+// OrderTicket is what the stage-order form submits (placeOrder's fields).
+type OrderTicket struct {
+	Account  string
+	Symbol   string
+	Action   string // BUY | SELL
+	Type     string // MKT | LMT
+	Quantity decimal.Decimal
+	Limit    decimal.Decimal
+}
+
+// marketIntervals are the chart's bar sizes, cycled with t.
+var marketIntervals = []string{"1m", "5m", "1h", "1d"}
+
+// marketMode is what the pane's keys currently drive.
+type marketMode int
+
+const (
+	mkBrowse    marketMode = iota
+	mkSearch               // typing a search query
+	mkIndicator            // typing a formula
+	mkOrder                // the stage-order form
+	mkSim                  // a simulator command
+)
+
+// overlay is one indicator drawn over the candles.
+type overlay struct {
+	formula string
+	values  []float64
+	err     string
+}
+
+// marketPane: search, quote, candles with indicator overlays, news,
+// the symbol's position and orders, and the order/simulator forms.
+type marketPane struct {
+	m       *Model
+	w, h    int
+	focused bool
+	mode    marketMode
+	keys    marketKeys
+	input   textinput.Model
+
+	results  []MarketInstrument
+	sel      int
+	symbol   string
+	class    string
+	quote    MarketQuote
+	candles  []Candle
+	interval int
+	zoom     int // columns per candle, 1..4
+	overlays []overlay
+	news     []NewsItem
+
+	accounts  []AccountSummary
+	acct      int
+	positions []Position
+	orders    []Order
+
+	form    orderForm
+	simNote string
+}
+
+func newMarketPane(m *Model) *marketPane {
+	in := textinput.New()
+	in.Prompt = "› "
+	in.CharLimit = 400
+	return &marketPane{m: m, keys: defaultMarketKeys(), input: in, interval: 3, zoom: 2}
+}
+
+// core returns the MarketCore, if the root Core implements it.
+func (p *marketPane) core() (MarketCore, bool) {
+	mc, ok := p.m.core.(MarketCore)
+	return mc, ok
+}
+
+func (p *marketPane) SetSize(w, h int) { p.w, p.h = w, h; p.input.SetWidth(max(10, w-6)) }
+func (p *marketPane) Focus()           { p.focused = true }
+func (p *marketPane) Blur()            { p.focused = false; p.input.Blur() }
+func (p *marketPane) Capturing() bool  { return p.mode != mkBrowse }
+
+func (p *marketPane) ShortHelp() []key.Binding {
+	k := p.keys
+	switch p.mode {
+	case mkOrder:
+		return []key.Binding{k.FormNext, k.FormPrev, k.FormCycle, k.Submit, k.Back}
+	case mkSearch, mkIndicator, mkSim:
+		return []key.Binding{k.Submit, k.Back}
+	}
+	return []key.Binding{k.Search, k.Up, k.Down, k.Interval, k.ZoomIn, k.ZoomOut, k.Indicator, k.DropIndicator,
+		k.Ask, k.Order, k.Sim, k.PrevAccount, k.NextAccount, k.Refresh}
+}
+
+// current is the selected trading account's id.
+func (p *marketPane) current() string {
+	if p.acct < len(p.accounts) {
+		return p.accounts[p.acct].ID
+	}
+	return ""
+}
+
+// Messages the pane's Cmds return.
+type (
+	marketSearchMsg struct {
+		query   string
+		results []MarketInstrument
+		err     error
+	}
+	marketDataMsg struct {
+		symbol, interval string
+		quote            MarketQuote
+		candles          []Candle
+		news             []NewsItem
+		err              error
+	}
+	marketIndicatorMsg struct {
+		formula string
+		values  []float64
+		err     error
+	}
+	marketAccountMsg struct {
+		accounts  []AccountSummary
+		account   string
+		positions []Position
+		orders    []Order
+		err       error
+	}
+	// askAliceMsg asks the root to open the chat with text prefilled.
+	askAliceMsg struct{ text string }
+	// orderStagedMsg reports a staged order and reloads the portfolio.
+	orderStagedMsg struct{ text string }
+)
+
+// load refreshes the accounts part (positions and orders in the symbol).
+func (p *marketPane) load() tea.Cmd {
+	core, want := p.m.core, p.current()
+	return func() tea.Msg {
+		var r marketAccountMsg
+		if r.accounts, r.err = core.Accounts(); r.err != nil {
+			return r
+		}
+		if want == "" && len(r.accounts) > 0 {
+			want = r.accounts[0].ID
+		}
+		r.account = want
+		if want == "" {
+			return r
+		}
+		var err error
+		if r.positions, err = core.Positions(want); err != nil {
+			r.err = err
+		}
+		if r.orders, err = core.Orders(want); err != nil && r.err == nil {
+			r.err = err
+		}
+		return r
+	}
+}
+
+// search runs marketSearchForResearch in a Cmd.
+func (p *marketPane) search(q string) tea.Cmd {
+	mc, ok := p.core()
+	if !ok {
+		return errCmd(errNoMarket)
+	}
+	ctx := p.m.ctx
+	return func() tea.Msg {
+		res, err := mc.SearchSymbols(ctx, q)
+		return marketSearchMsg{query: q, results: res, err: err}
+	}
+}
+
+// candleCount is how many bars a load asks for: enough for the widest
+// chart at the densest zoom.
+const candleCount = 400
+
+// loadSymbol fetches quote, candles and news for the shown symbol.
+func (p *marketPane) loadSymbol() tea.Cmd {
+	mc, ok := p.core()
+	if !ok || p.symbol == "" {
+		return nil
+	}
+	ctx, sym, class, iv := p.m.ctx, p.symbol, p.class, marketIntervals[p.interval]
+	return func() tea.Msg {
+		r := marketDataMsg{symbol: sym, interval: iv}
+		var errs []error
+		var err error
+		if r.quote, err = mc.MarketQuote(ctx, sym, class); err != nil {
+			errs = append(errs, err)
+		}
+		if r.candles, err = mc.Candles(ctx, sym, class, iv, candleCount); err != nil {
+			errs = append(errs, err)
+		}
+		if r.news, err = mc.SymbolNews(ctx, sym, 5); err != nil {
+			errs = append(errs, err)
+		}
+		if len(errs) > 0 {
+			r.err = errs[0]
+		}
+		return r
+	}
+}
+
+// evalIndicator runs one formula in a Cmd.
+func (p *marketPane) evalIndicator(formula string) tea.Cmd {
+	mc, ok := p.core()
+	if !ok {
+		return errCmd(errNoMarket)
+	}
+	ctx, class, at := p.m.ctx, p.class, overlayTimes(p.candles, overlayBars)
+	if class == "" {
+		class = "equity"
+	}
+	return func() tea.Msg {
+		vals, err := mc.Indicator(ctx, class, formula, at)
+		return marketIndicatorMsg{formula: formula, values: vals, err: err}
+	}
+}
+
+// overlayBars caps how many candles an overlay is evaluated at (the
+// widest chart shows about this many).
+const overlayBars = 160
+
+// overlayTimes are the as-of times for the last n candles: each candle's
+// close, i.e. the next candle's open (the last one extrapolated).
+func overlayTimes(cs []Candle, n int) []time.Time {
+	if len(cs) < 2 {
+		return nil
+	}
+	start := max(0, len(cs)-n)
+	out := make([]time.Time, 0, len(cs)-start)
+	for i := start; i < len(cs); i++ {
+		if i+1 < len(cs) {
+			out = append(out, cs[i+1].Time)
+		} else {
+			out = append(out, cs[i].Time.Add(cs[i].Time.Sub(cs[i-1].Time)))
+		}
+	}
+	return out
+}
+
+// reloadIndicators re-evaluates every overlay (after a refresh).
+func (p *marketPane) reloadIndicators() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, o := range p.overlays {
+		cmds = append(cmds, p.evalIndicator(o.formula))
+	}
+	return tea.Batch(cmds...)
+}
+
+// marketError is a typed error for the pane's own failures.
+type marketError string
+
+func (e marketError) Error() string { return string(e) }
+
+const errNoMarket = marketError("market data is not available in this build of the core")

@@ -1,0 +1,243 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/shopspring/decimal"
+)
+
+// orderForm is the Market pane's stage-order ticket. It never places
+// anything itself: submitting opens the usual grace-period confirmation,
+// and confirming calls MarketCore.StageOrder (placeOrder → commit → push
+// request), so guards and the human approval in Portfolio still apply.
+type orderForm struct {
+	account, symbol string
+	field           int // index into orderFields
+	action, otype   string
+	qty, limit      string
+	err             string
+}
+
+var orderFields = []string{"Side", "Type", "Quantity", "Limit price"}
+
+func newOrderForm(account, symbol string) orderForm {
+	return orderForm{account: account, symbol: symbol, action: "BUY", otype: "MKT", field: 2}
+}
+
+// ticket validates the form into an OrderTicket.
+func (f orderForm) ticket() (OrderTicket, error) {
+	t := OrderTicket{Account: f.account, Symbol: f.symbol, Action: f.action, Type: f.otype}
+	q, err := decimal.NewFromString(strings.TrimSpace(f.qty))
+	if err != nil || !q.IsPositive() {
+		return t, fmt.Errorf("quantity must be a number > 0, got %q", f.qty)
+	}
+	t.Quantity = q
+	if f.otype == "LMT" {
+		l, err := decimal.NewFromString(strings.TrimSpace(f.limit))
+		if err != nil || !l.IsPositive() {
+			return t, fmt.Errorf("limit price must be a number > 0, got %q", f.limit)
+		}
+		t.Limit = l
+	}
+	return t, nil
+}
+
+// describe is the one-line summary shown in the confirmation.
+func (t OrderTicket) describe() string {
+	s := fmt.Sprintf("%s %s %s %s", t.Action, t.Quantity.String(), t.Symbol, t.Type)
+	if t.Type == "LMT" {
+		s += " @" + t.Limit.StringFixed(2)
+	}
+	return s + " on " + t.Account
+}
+
+func (f *orderForm) onKey(p *marketPane, msg tea.KeyPressMsg) tea.Cmd {
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		p.mode = mkBrowse
+		return nil
+	case key.Matches(msg, k.FormNext):
+		f.field = min(f.field+1, len(orderFields)-1)
+		return nil
+	case key.Matches(msg, k.FormPrev):
+		f.field = max(f.field-1, 0)
+		return nil
+	case key.Matches(msg, k.Submit):
+		if f.field < len(orderFields)-1 && !(f.field == 2 && f.otype == "MKT") {
+			f.field++
+			return nil
+		}
+		t, err := f.ticket()
+		if err != nil {
+			f.err = err.Error()
+			return nil
+		}
+		f.err = ""
+		p.mode = mkBrowse
+		mc, ok := p.core()
+		if !ok {
+			return errCmd(errNoMarket)
+		}
+		ctx := p.m.ctx
+		p.m.openDialog("Stage this order?", t.describe()+
+			"\n\nIt is staged, committed and sent for approval;\nnothing executes until you approve the push in Portfolio.", func() tea.Msg {
+			res, err := mc.StageOrder(ctx, t)
+			if err != nil {
+				return errMsg{err}
+			}
+			return orderStagedMsg{res}
+		})
+		return nil
+	}
+	switch f.field {
+	case 0:
+		if key.Matches(msg, k.FormCycle) || msg.String() == "b" || msg.String() == "s" {
+			f.action = map[string]string{"BUY": "SELL", "SELL": "BUY"}[f.action]
+		}
+	case 1:
+		if key.Matches(msg, k.FormCycle) || msg.String() == "m" || msg.String() == "l" {
+			f.otype = map[string]string{"MKT": "LMT", "LMT": "MKT"}[f.otype]
+		}
+	case 2:
+		f.qty = editNumber(f.qty, msg)
+	case 3:
+		f.limit = editNumber(f.limit, msg)
+	}
+	return nil
+}
+
+// editNumber applies a key to a numeric field: digits and one dot.
+func editNumber(s string, msg tea.KeyPressMsg) string {
+	if msg.Code == tea.KeyBackspace {
+		if s == "" {
+			return s
+		}
+		return s[:len(s)-1]
+	}
+	t := msg.Text
+	if len(t) == 1 && (t[0] >= '0' && t[0] <= '9' || t[0] == '.' && !strings.Contains(s, ".")) {
+		return s + t
+	}
+	return s
+}
+
+func (f orderForm) view(st Styles) string {
+	lines := []string{st.Title.Render("Stage an order") + st.Muted.Render(fmt.Sprintf("  %s on %s", f.symbol, f.account))}
+	vals := []string{f.action, f.otype, f.qty, f.limit}
+	for i, name := range orderFields {
+		if i == 3 && f.otype == "MKT" {
+			continue
+		}
+		v := vals[i]
+		if i < 2 {
+			v = "‹ " + v + " ›"
+		} else if i == f.field {
+			v += "▏"
+		}
+		label := fmt.Sprintf("  %-12s ", name)
+		if i == f.field {
+			lines = append(lines, st.Selected.Render(label+v))
+		} else {
+			lines = append(lines, label+v)
+		}
+	}
+	if f.err != "" {
+		lines = append(lines, st.Error.Render("  "+f.err))
+	}
+	lines = append(lines, st.Muted.Render("  ↑/↓ field · ←/→ change · enter next/submit · esc cancel"))
+	return strings.Join(lines, "\n")
+}
+
+// SimCore is what the simulator controls need. Every control is recorded
+// in the event log by the core.
+type SimCore interface {
+	IsSimulator(account string) bool
+	// SimPrice pins a symbol's mark: "@150" absolute, "+5%"/"-3%" relative
+	// (simulatePriceChange's syntax); resting orders match against it.
+	SimPrice(ctx context.Context, account, symbol, change string) (string, error)
+	// SimCash deposits (amount > 0) or withdraws (amount < 0) cash.
+	SimCash(ctx context.Context, account string, amount decimal.Decimal) (string, error)
+	// SimFill force-fills the account's resting orders in symbol at the mark.
+	SimFill(ctx context.Context, account, symbol string) (string, error)
+}
+
+// simCommand is a parsed simulator line.
+type simCommand struct {
+	kind   string // price | cash | fill
+	change string
+	amount decimal.Decimal
+}
+
+// parseSimCommand reads "@150", "+5%", "-3%", "deposit 1000",
+// "withdraw 500" or "fill".
+func parseSimCommand(s string) (simCommand, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	f := strings.Fields(s)
+	switch {
+	case s == "":
+		return simCommand{}, fmt.Errorf("empty command")
+	case s == "fill":
+		return simCommand{kind: "fill"}, nil
+	case strings.HasPrefix(s, "@"):
+		v, err := decimal.NewFromString(s[1:])
+		if err != nil || !v.IsPositive() {
+			return simCommand{}, fmt.Errorf("price must be @<number > 0>, got %q", s)
+		}
+		return simCommand{kind: "price", change: "@" + v.String()}, nil
+	case (s[0] == '+' || s[0] == '-') && strings.HasSuffix(s, "%"):
+		v, err := decimal.NewFromString(s[1 : len(s)-1])
+		if err != nil || v.IsNegative() {
+			return simCommand{}, fmt.Errorf("move must look like +5%% or -3%%, got %q", s)
+		}
+		if s[0] == '-' && v.GreaterThanOrEqual(decimal.NewFromInt(100)) {
+			return simCommand{}, fmt.Errorf("a price cannot fall by %s%%", v)
+		}
+		return simCommand{kind: "price", change: s[:1] + v.String() + "%"}, nil
+	case len(f) == 2 && (f[0] == "deposit" || f[0] == "withdraw"):
+		v, err := decimal.NewFromString(f[1])
+		if err != nil || !v.IsPositive() {
+			return simCommand{}, fmt.Errorf("%s needs an amount > 0, got %q", f[0], f[1])
+		}
+		if f[0] == "withdraw" {
+			v = v.Neg()
+		}
+		return simCommand{kind: "cash", amount: v}, nil
+	}
+	return simCommand{}, fmt.Errorf("unknown simulator command %q (try @150, +5%%, deposit 1000, withdraw 500, fill)", s)
+}
+
+// simDoneMsg reports a simulator control's outcome.
+type simDoneMsg struct{ text string }
+
+func (p *marketPane) runSim(text string) tea.Cmd {
+	sc, ok := p.m.core.(SimCore)
+	if !ok {
+		return errCmd(marketError("simulator controls are not available in this core"))
+	}
+	cmd, err := parseSimCommand(text)
+	if err != nil {
+		return errCmd(err)
+	}
+	ctx, acct, sym := p.m.ctx, p.current(), p.symbol
+	return func() tea.Msg {
+		var res string
+		var err error
+		switch cmd.kind {
+		case "price":
+			res, err = sc.SimPrice(ctx, acct, sym, cmd.change)
+		case "cash":
+			res, err = sc.SimCash(ctx, acct, cmd.amount)
+		case "fill":
+			res, err = sc.SimFill(ctx, acct, sym)
+		}
+		if err != nil {
+			return errMsg{err}
+		}
+		return simDoneMsg{res}
+	}
+}

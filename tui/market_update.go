@@ -1,0 +1,265 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// marketKeys are the Market pane's bindings (kept next to the pane so
+// panes added by different people do not collide in keys.go).
+type marketKeys struct {
+	Search, Up, Down, Select, Interval, ZoomIn, ZoomOut, Indicator, DropIndicator,
+	Ask, Order, Sim, PrevAccount, NextAccount, Refresh,
+	Submit, Back, FormNext, FormPrev, FormCycle key.Binding
+}
+
+func defaultMarketKeys() marketKeys {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return marketKeys{
+		Search:        b("/", "search symbol", "/"),
+		Up:            b("↑/k", "previous result", "up", "k"),
+		Down:          b("↓/j", "next result", "down", "j"),
+		Select:        b("enter", "show symbol", "enter"),
+		Interval:      b("t", "interval 1m/5m/1h/1d", "t"),
+		ZoomIn:        b("+", "zoom in", "+", "="),
+		ZoomOut:       b("-", "zoom out", "-"),
+		Indicator:     b("i", "add indicator formula", "i"),
+		DropIndicator: b("D", "remove last indicator", "D"),
+		Ask:           b("a", "ask Alice about this", "a"),
+		Order:         b("o", "stage an order", "o"),
+		Sim:           b("s", "simulator controls", "s"),
+		PrevAccount:   b("[", "previous account", "["),
+		NextAccount:   b("]", "next account", "]"),
+		Refresh:       b("r", "refresh", "r"),
+		Submit:        b("enter", "submit", "enter"),
+		Back:          b("esc", "cancel", "esc"),
+		FormNext:      b("↓", "next field", "down"),
+		FormPrev:      b("↑", "previous field", "up"),
+		FormCycle:     b("←/→/space", "change choice", "left", "right", "space"),
+	}
+}
+
+func (p *marketPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case marketAccountMsg:
+		p.accounts = msg.accounts
+		for i, a := range p.accounts {
+			if a.ID == msg.account {
+				p.acct = i
+			}
+		}
+		p.positions, p.orders = msg.positions, msg.orders
+		if msg.err != nil {
+			return errCmd(msg.err)
+		}
+	case marketSearchMsg:
+		p.results, p.sel = msg.results, 0
+		if msg.err != nil {
+			return errCmd(msg.err)
+		}
+		if len(p.results) == 0 {
+			return flashCmd(fmt.Sprintf("no symbol matches %q", msg.query))
+		}
+	case marketDataMsg:
+		if msg.symbol != p.symbol || msg.interval != marketIntervals[p.interval] {
+			return nil // a stale answer for a symbol or interval no longer shown
+		}
+		p.quote, p.candles, p.news = msg.quote, msg.candles, msg.news
+		if msg.err != nil {
+			return tea.Batch(errCmd(msg.err), p.reloadIndicators())
+		}
+		return p.reloadIndicators()
+	case marketIndicatorMsg:
+		o := overlay{formula: msg.formula, values: msg.values}
+		if msg.err != nil {
+			o.err, o.values = msg.err.Error(), nil
+		}
+		for i := range p.overlays {
+			if p.overlays[i].formula == msg.formula {
+				p.overlays[i] = o
+				return nil
+			}
+		}
+		p.overlays = append(p.overlays, o)
+		if msg.err != nil {
+			return errCmd(msg.err)
+		}
+	case orderStagedMsg:
+		text := msg.text
+		return tea.Batch(p.load(), p.m.portfolio.load(), flashCmd(text))
+	case simDoneMsg:
+		p.simNote = msg.text
+		return tea.Batch(p.load(), p.loadSymbol(), p.m.portfolio.load(), flashCmd(msg.text))
+	case tea.KeyPressMsg:
+		return p.onKey(msg)
+	}
+	return nil
+}
+
+func flashCmd(s string) tea.Cmd { return func() tea.Msg { return flashMsg(s) } }
+
+func (p *marketPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.keys
+	switch p.mode {
+	case mkOrder:
+		return p.form.onKey(p, msg)
+	case mkSearch, mkIndicator, mkSim:
+		switch {
+		case key.Matches(msg, k.Back):
+			p.mode = mkBrowse
+			p.input.Blur()
+			return nil
+		case key.Matches(msg, k.Submit):
+			return p.submitInput()
+		}
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.Search):
+		return p.openInput(mkSearch, "symbol or name, e.g. AAPL, apple, bitcoin", "")
+	case key.Matches(msg, k.Up):
+		if p.sel > 0 {
+			p.sel--
+		}
+	case key.Matches(msg, k.Down):
+		if p.sel < len(p.results)-1 {
+			p.sel++
+		}
+	case key.Matches(msg, k.Select):
+		if p.sel < len(p.results) {
+			return p.show(p.results[p.sel])
+		}
+	case key.Matches(msg, k.Interval):
+		if p.symbol == "" {
+			return nil
+		}
+		p.interval = (p.interval + 1) % len(marketIntervals)
+		p.candles = nil
+		return p.loadSymbol()
+	case key.Matches(msg, k.ZoomIn):
+		p.zoom = min(p.zoom+1, 4)
+	case key.Matches(msg, k.ZoomOut):
+		p.zoom = max(p.zoom-1, 1)
+	case key.Matches(msg, k.Indicator):
+		if p.symbol == "" {
+			return flashCmd("search and pick a symbol first (/)")
+		}
+		return p.openInput(mkIndicator, "formula", fmt.Sprintf("SMA(CLOSE('%s','%s'),20)", p.symbol, marketIntervals[p.interval]))
+	case key.Matches(msg, k.DropIndicator):
+		if n := len(p.overlays); n > 0 {
+			p.overlays = p.overlays[:n-1]
+		}
+	case key.Matches(msg, k.Ask):
+		if p.symbol == "" {
+			return flashCmd("search and pick a symbol first (/)")
+		}
+		text := p.askText()
+		return func() tea.Msg { return askAliceMsg{text} }
+	case key.Matches(msg, k.Order):
+		if p.symbol == "" {
+			return flashCmd("search and pick a symbol first (/)")
+		}
+		if p.current() == "" {
+			return flashCmd("no trading account to stage an order on")
+		}
+		p.form = newOrderForm(p.current(), p.symbol)
+		p.mode = mkOrder
+	case key.Matches(msg, k.Sim):
+		if p.symbol == "" {
+			return flashCmd("search and pick a symbol first (/)")
+		}
+		if !p.onSimulator() {
+			return flashCmd("simulator controls work on simulator accounts only")
+		}
+		return p.openInput(mkSim, "@150 · +5% · -3% · deposit 1000 · withdraw 500 · fill", "")
+	case key.Matches(msg, k.PrevAccount):
+		if p.acct > 0 {
+			p.acct--
+			return p.load()
+		}
+	case key.Matches(msg, k.NextAccount):
+		if p.acct < len(p.accounts)-1 {
+			p.acct++
+			return p.load()
+		}
+	case key.Matches(msg, k.Refresh):
+		return tea.Batch(p.load(), p.loadSymbol(), p.reloadIndicators())
+	}
+	return nil
+}
+
+func (p *marketPane) openInput(mode marketMode, placeholder, value string) tea.Cmd {
+	p.mode = mode
+	p.input.Placeholder = placeholder
+	p.input.SetValue(value)
+	p.input.CursorEnd()
+	return p.input.Focus()
+}
+
+// submitInput acts on the search, formula or simulator line.
+func (p *marketPane) submitInput() tea.Cmd {
+	text := strings.TrimSpace(p.input.Value())
+	mode := p.mode
+	p.mode = mkBrowse
+	p.input.Blur()
+	if text == "" {
+		return nil
+	}
+	switch mode {
+	case mkSearch:
+		return p.search(text)
+	case mkIndicator:
+		return p.evalIndicator(text)
+	case mkSim:
+		return p.runSim(text)
+	}
+	return nil
+}
+
+// show makes inst the shown symbol and loads its data.
+func (p *marketPane) show(inst MarketInstrument) tea.Cmd {
+	if inst.Symbol != p.symbol {
+		p.overlays = nil
+		p.quote, p.candles, p.news = MarketQuote{}, nil, nil
+	}
+	p.symbol, p.class = inst.Symbol, inst.Class
+	return tea.Batch(p.loadSymbol(), p.load())
+}
+
+// askText is the chat prefill for "ask Alice about this".
+func (p *marketPane) askText() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "What do you think about %s", p.symbol)
+	if !p.quote.Last.IsZero() {
+		fmt.Fprintf(&b, " (last %s, %s%% today)", p.quote.Last.StringFixed(2), signed(p.quote.ChangePct.StringFixed(2)))
+	}
+	if len(p.overlays) > 0 {
+		var fs []string
+		for _, o := range p.overlays {
+			fs = append(fs, o.formula)
+		}
+		fmt.Fprintf(&b, "? I'm watching %s", strings.Join(fs, ", "))
+	}
+	b.WriteString("?")
+	return strings.ReplaceAll(b.String(), "??", "?")
+}
+
+func signed(s string) string {
+	if s != "" && s[0] != '-' && strings.Trim(s, "0.") != "" {
+		return "+" + s
+	}
+	return s
+}
+
+// onSimulator reports whether the selected account is a simulator.
+func (p *marketPane) onSimulator() bool {
+	sc, ok := p.m.core.(SimCore)
+	return ok && p.current() != "" && sc.IsSimulator(p.current())
+}

@@ -1,0 +1,211 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
+)
+
+func (p *marketPane) View() string {
+	st := p.m.st
+	if _, ok := p.core(); !ok {
+		return stack(st.Title.Render("Market"), st.Muted.Render(errNoMarket.Error()))
+	}
+	lines := []string{p.headerLine()}
+	if p.symbol != "" {
+		lines = append(lines, p.quoteLine())
+	}
+	if len(p.results) > 0 {
+		lines = append(lines, p.resultsLine())
+	}
+	switch p.mode {
+	case mkSearch:
+		lines = append(lines, st.Accent.Render("Search ")+p.input.View())
+	case mkIndicator:
+		lines = append(lines, st.Accent.Render("Indicator ")+p.input.View())
+	case mkSim:
+		lines = append(lines, st.Warn.Render("Simulator ")+p.input.View())
+	}
+	if p.symbol == "" {
+		lines = append(lines, "", st.Muted.Render("Press / to search a symbol (ticker or name), ↑/↓ and enter to pick one."),
+			st.Muted.Render("Then: t interval · +/- zoom · i indicator · a ask Alice · o stage an order · s simulator"))
+		return fitHeight(strings.Join(lines, "\n"), p.h)
+	}
+	lines = append(lines, p.chartHeader())
+	var lower []string
+	if p.mode == mkOrder {
+		lower = strings.Split(p.form.view(st), "\n")
+	} else {
+		lower = p.lowerSection()
+	}
+	chartH := max(3, p.h-len(lines)-len(lower)-1)
+	chart := candleChart{candles: p.candles, w: p.w, h: chartH, cw: p.zoom}
+	for _, o := range p.overlays {
+		chart.overlays = append(chart.overlays, o.values)
+	}
+	if len(p.candles) == 0 {
+		lines = append(lines, fitHeight(st.Muted.Render("  loading "+marketIntervals[p.interval]+" bars…"), chartH))
+	} else {
+		lines = append(lines, chart.render(st))
+	}
+	lines = append(lines, lower...)
+	return fitHeight(strings.Join(lines, "\n"), p.h)
+}
+
+func (p *marketPane) headerLine() string {
+	st := p.m.st
+	var tabs []string
+	for i, a := range p.accounts {
+		if i == p.acct {
+			tabs = append(tabs, st.Selected.Render(" "+a.ID+" "))
+		} else {
+			tabs = append(tabs, st.Muted.Render(" "+a.ID+" "))
+		}
+	}
+	s := st.Title.Render("Market") + "  " + strings.Join(tabs, "") + st.Muted.Render("  / search · [ ] account")
+	return ansi.Truncate(s, p.w, "…")
+}
+
+func (p *marketPane) quoteLine() string {
+	st := p.m.st
+	q := p.quote
+	name := ""
+	for _, r := range p.results {
+		if r.Symbol == p.symbol && r.Name != "" {
+			name = " " + r.Name
+		}
+	}
+	s := st.Title.Render(p.symbol) + st.Muted.Render(name+" · "+p.class)
+	if !q.Last.IsZero() {
+		chg := fmt.Sprintf("%s (%s%%)", signed(q.Change.StringFixed(2)), signed(q.ChangePct.StringFixed(2)))
+		switch q.Change.Sign() {
+		case 1:
+			chg = st.Profit.Render(chg)
+		case -1:
+			chg = st.Loss.Render(chg)
+		}
+		s += "   " + st.Text.Render(q.Last.StringFixed(2)) + " " + chg
+		if !q.Volume.IsZero() {
+			s += st.Muted.Render("   vol ") + compactNumber(q.Volume)
+		}
+		if !q.Bid.IsZero() || !q.Ask.IsZero() {
+			s += st.Muted.Render("   bid/ask ") + q.Bid.StringFixed(2) + "/" + q.Ask.StringFixed(2)
+		}
+	}
+	return ansi.Truncate(s, p.w, "…")
+}
+
+func (p *marketPane) resultsLine() string {
+	st := p.m.st
+	parts := []string{st.Muted.Render("Results")}
+	for i, r := range p.results {
+		label := r.Symbol
+		if i == p.sel {
+			parts = append(parts, st.Selected.Render(" "+label+" "))
+		} else {
+			parts = append(parts, " "+label+" ")
+		}
+	}
+	return ansi.Truncate(strings.Join(parts, ""), p.w, "…")
+}
+
+// chartHeader shows the intervals, zoom and overlay legend.
+func (p *marketPane) chartHeader() string {
+	st := p.m.st
+	var b strings.Builder
+	for i, iv := range marketIntervals {
+		if i == p.interval {
+			b.WriteString(st.Selected.Render(" " + iv + " "))
+		} else {
+			b.WriteString(st.Muted.Render(" " + iv + " "))
+		}
+	}
+	b.WriteString(st.Muted.Render(fmt.Sprintf("  zoom %d", p.zoom)))
+	styles := []func(...string) string{st.Accent.Render, st.Warn.Render, st.Assistant.Render, st.Text.Render}
+	for i, o := range p.overlays {
+		b.WriteString("  ")
+		if o.err != "" {
+			b.WriteString(st.Error.Render("✗ " + o.formula + ": " + o.err))
+			continue
+		}
+		last := ""
+		if n := len(o.values); n > 0 && !math.IsNaN(o.values[n-1]) {
+			last = " " + priceLabel(o.values[n-1])
+		}
+		b.WriteString(styles[i%len(styles)]("• " + o.formula + last))
+	}
+	return ansi.Truncate(b.String(), p.w, "…")
+}
+
+// lowerSection lists the position, open orders and news for the symbol.
+func (p *marketPane) lowerSection() []string {
+	st := p.m.st
+	left := []string{st.Accent.Render("Position in " + p.symbol)}
+	found := false
+	for _, ps := range p.positions {
+		if strings.EqualFold(ps.Symbol, p.symbol) {
+			found = true
+			left = append(left, fmt.Sprintf("  %s %s @ %s  value %s  P&L %s", ps.Side, ps.Quantity.String(), money(ps.AvgCost),
+				money(ps.MarketValue), p.m.portfolio.pnl(ps.UnrealizedPnL)))
+		}
+	}
+	if !found {
+		left = append(left, st.Muted.Render("  none"))
+	}
+	var ords []string
+	for _, o := range p.orders {
+		if strings.EqualFold(o.Symbol, p.symbol) {
+			price := ""
+			if !o.Limit.IsZero() {
+				price = " @" + money(o.Limit)
+			}
+			ords = append(ords, fmt.Sprintf("  %s %s %s%s  %s", o.Action, o.Quantity.String(), o.Type, price, st.Muted.Render(o.Status)))
+		}
+	}
+	left = append(left, st.Accent.Render("Open orders"))
+	if len(ords) == 0 {
+		ords = []string{st.Muted.Render("  none")}
+	}
+	left = append(left, ords[:min(len(ords), 3)]...)
+
+	right := []string{st.Accent.Render("News")}
+	if len(p.news) == 0 {
+		right = append(right, st.Muted.Render("  nothing in the archive mentions "+p.symbol))
+	}
+	for _, n := range p.news[:min(len(p.news), 4)] {
+		src := ""
+		if n.Source != "" {
+			src = st.Muted.Render("  " + n.Source)
+		}
+		right = append(right, "  "+n.Title+src)
+	}
+	if p.w >= 120 {
+		lw := p.w / 2
+		for i := range right {
+			right[i] = ansi.Truncate(right[i], p.w-lw, "…")
+		}
+		return strings.Split(sideBySide(strings.Join(left, "\n"), strings.Join(right, "\n"), lw), "\n")
+	}
+	out := append(left, right[:min(len(right), 3)]...)
+	for i := range out {
+		out[i] = ansi.Truncate(out[i], p.w, "…")
+	}
+	return out
+}
+
+// compactNumber renders a volume as 1.2K / 3.4M / 5.6B.
+func compactNumber(d decimal.Decimal) string {
+	f, _ := d.Float64()
+	switch a := math.Abs(f); {
+	case a >= 1e9:
+		return fmt.Sprintf("%.1fB", f/1e9)
+	case a >= 1e6:
+		return fmt.Sprintf("%.1fM", f/1e6)
+	case a >= 1e3:
+		return fmt.Sprintf("%.1fK", f/1e3)
+	}
+	return d.String()
+}

@@ -1,0 +1,69 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// Palette entries for the Market, Activity and MCP panes (the "Go to"
+// entries and alt+N keys come from addPane).
+
+// Actions lists the Market pane's palette entries.
+func (p *marketPane) Actions() []Action {
+	k := p.keys
+	a := []Action{
+		{ID: "market.search", Title: "Market: search a symbol", Group: "Market", Key: keyOf(k.Search), Keywords: "quote ticker chart", Run: p.m.goAndPress(p, k.Search)},
+	}
+	if p.symbol == "" {
+		return a
+	}
+	a = append(a,
+		Action{ID: "market.interval", Title: "Market: next chart interval", Group: "Market", Key: keyOf(k.Interval), Keywords: "1m 5m 1h 1d candles", Run: p.m.goAndPress(p, k.Interval)},
+		Action{ID: "market.indicator", Title: "Market: add an indicator overlay", Group: "Market", Key: keyOf(k.Indicator), Keywords: "sma ema formula calculateIndicator", Run: p.m.goAndPress(p, k.Indicator)},
+		Action{ID: "market.ask", Title: "Market: ask Alice about " + p.symbol, Group: "Market", Key: keyOf(k.Ask), Keywords: "chat question", Run: p.m.goAndPress(p, k.Ask)},
+		Action{ID: "market.order", Title: "Market: stage an order for " + p.symbol, Group: "Market", Key: keyOf(k.Order), Keywords: "buy sell trade placeOrder", Run: p.m.goAndPress(p, k.Order)},
+	)
+	if p.onSimulator() {
+		a = append(a, Action{ID: "market.sim", Title: "Simulator: set price, cash or fill orders", Group: "Market", Key: keyOf(k.Sim),
+			Keywords: "god view mark deposit withdraw fill", Run: p.m.goAndPress(p, k.Sim)})
+	}
+	return a
+}
+
+// Actions lists the Activity pane's palette entries.
+func (p *activityPane) Actions() []Action {
+	tab := func(t activityTab, id, words string) Action {
+		return Action{ID: "activity." + id, Title: "Activity: " + activityTabNames[t], Group: "Activity", Keywords: words,
+			Run: func() tea.Cmd {
+				p.m.setFocus(p.m.paneIndex(p))
+				p.tab, p.detail = t, false
+				return p.load()
+			}}
+	}
+	return []Action{
+		tab(tabEvents, "events", "event log causedBy json"),
+		tab(tabRuns, "runs", "cron heartbeat webhook task"),
+		tab(tabToolCalls, "toolcalls", "tool calls arguments duration errors"),
+		tab(tabNotifications, "notifications", "notify delivered channel"),
+	}
+}
+
+// Actions lists the MCP page's palette entries.
+func (p *mcpPane) Actions() []Action {
+	var out []Action
+	for i, it := range p.copyables() {
+		i, it := i, it
+		out = append(out, Action{ID: "mcp.copy." + it.label, Title: "MCP: copy " + it.label, Group: "MCP", Keywords: "clipboard url snippet claude",
+			Run: func() tea.Cmd {
+				p.m.setFocus(p.m.paneIndex(p))
+				p.sel = i
+				return press(p, p.keys.Copy)
+			}})
+	}
+	return out
+}
+
+// prefill puts text into the chat input for the person to edit and send.
+func (c *chatPane) prefill(text string) {
+	c.input.SetValue(text)
+	c.input.CursorEnd()
+}

@@ -1,0 +1,88 @@
+package tui
+
+import (
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/stretchr/testify/require"
+)
+
+func startPagesFlow(t *testing.T) (*teatest.TestModel, *fakePages, *clock, *screen) {
+	t.Helper()
+	f := newFakePages()
+	f.mu.Lock()
+	f.pending = nil
+	f.mu.Unlock()
+	clk := &clock{now: t0}
+	dark := true
+	m := New(f, Options{Version: "test", Dark: &dark, Now: clk.Now})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 40),
+		teatest.WithProgramOptions(tea.WithEnvironment([]string{"TERM=xterm-256color"})))
+	t.Cleanup(m.Close)
+	return tm, f, clk, newScreen(t, tm, 140, 40)
+}
+
+// TestFlowMarketSearchIndicatorStageOrder is the issue's end-to-end flow:
+// search a symbol, add an indicator, stage an order from the Market pane
+// and find it waiting for approval in Portfolio.
+func TestFlowMarketSearchIndicatorStageOrder(t *testing.T) {
+	tm, f, clk, scr := startPagesFlow(t)
+	scr.waitFor("Ask Alice")
+	tm.Send(tea.KeyPressMsg{Code: '5', Mod: tea.ModAlt})
+	scr.waitFor("Press / to search a symbol")
+	tm.Send(tea.KeyPressMsg{Code: '/', Text: "/"})
+	tm.Type("apple")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	scr.waitFor("Results AAPL")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	scr.waitFor("AAPL Apple Inc. · equity")
+	scr.waitFor("187.25 +1.75 (+0.94%)")
+
+	tm.Send(tea.KeyPressMsg{Code: 'i', Text: "i"})
+	scr.waitFor("Indicator › SMA(CLOSE('AAPL','1d'),20)")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	scr.waitFor("• SMA(CLOSE('AAPL','1d'),20)")
+
+	tm.Send(tea.KeyPressMsg{Code: 'o', Text: "o"})
+	scr.waitFor("Stage an order")
+	tm.Type("7")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	scr.waitFor("Stage this order?")
+	scr.waitFor("BUY 7 AAPL MKT on sim-paper")
+	clk.Add(time.Second)
+	tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	scr.waitFor("staged BUY 7 AAPL MKT on sim-paper")
+
+	tm.Send(tea.KeyPressMsg{Code: '3', Mod: tea.ModAlt})
+	scr.waitFor("Pending approval: sim-paper 9f8e7d6c")
+	scr.waitFor("placeOrder BUY 7 AAPL (MKT)")
+
+	quit(t, tm, scr)
+	f.pmu.Lock()
+	defer f.pmu.Unlock()
+	require.Len(t, f.tickets, 1)
+	require.Equal(t, "BUY 7 AAPL MKT on sim-paper", f.tickets[0].describe())
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	require.Empty(t, f.approved, "nothing executes without the approval")
+}
+
+// TestFlowActivityShowsNewRunsLive: a run recorded while the pane is open
+// appears through the event bridge, without a key press.
+func TestFlowActivityShowsNewRunsLive(t *testing.T) {
+	tm, f, _, scr := startPagesFlow(t)
+	scr.waitFor("Ask Alice")
+	tm.Send(tea.KeyPressMsg{Code: '6', Mod: tea.ModAlt})
+	tm.Send(tea.KeyPressMsg{Code: ']', Text: "]"})
+	scr.waitFor("cron      ✓ delivered → tui")
+
+	req := f.addEvent("agent.work.requested", `{"source":"task","prompt":"webhook: TSLA halted"}`, 0)
+	f.events <- ActivityChangedEvent{Seq: req.Seq}
+	scr.waitFor("task      … running")
+	f.addEvent("agent.work.error", `{"source":"task","error":"No AI provider is configured","durationMs":12}`, req.Seq)
+	f.events <- ActivityChangedEvent{}
+	scr.waitFor("task      ✗ No AI provider is configured")
+	quit(t, tm, scr)
+}
