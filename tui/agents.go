@@ -27,6 +27,9 @@ type AgentCore interface {
 	SendText(sessionID, text string, enter bool) error
 	// AcknowledgeSession tells the state tracker a person looked at it.
 	AcknowledgeSession(sessionID string)
+	// WatchSession marks a session as in front of a person (attached), so
+	// no alert is sent about it; off ends that.
+	WatchSession(sessionID string, on bool)
 }
 
 // AgentSessionState is one session's derived agent state.
@@ -207,14 +210,37 @@ func (p *workspacesPane) agentView(list func() string) (string, bool) {
 	return "", false
 }
 
-// acknowledge tells the tracker a person is looking at a session.
+// acknowledge tells the tracker a person is now looking at a session
+// (attached): its bell is answered, Done turns Idle, and no alert is sent
+// about it until unwatch.
 func (p *workspacesPane) acknowledge(t Terminal) tea.Cmd {
 	ac, ok := p.agentCore()
 	if !ok || t == nil {
 		return nil
 	}
-	id := t.ID()
-	return func() tea.Msg { ac.AcknowledgeSession(id); return nil }
+	id, prev := t.ID(), p.watchedID
+	p.watchedID = id
+	return func() tea.Msg {
+		if prev != "" && prev != id {
+			ac.WatchSession(prev, false)
+		}
+		if prev != id {
+			ac.WatchSession(id, true)
+		}
+		ac.AcknowledgeSession(id)
+		return nil
+	}
+}
+
+// unwatch ends acknowledge's watch when the person detaches.
+func (p *workspacesPane) unwatch() tea.Cmd {
+	ac, ok := p.agentCore()
+	id := p.watchedID
+	p.watchedID = ""
+	if !ok || id == "" {
+		return nil
+	}
+	return func() tea.Msg { ac.WatchSession(id, false); return nil }
 }
 
 // allAgentStates collects the agent state of every listed session.

@@ -22,6 +22,7 @@ type fakeAgents struct {
 	discarded [][]string
 	sent      []sentText
 	acks      []string
+	watching  map[string]bool
 }
 
 type sentText struct {
@@ -68,6 +69,15 @@ func (f *fakeAgents) SendText(id, text string, enter bool) error {
 	defer f.amu.Unlock()
 	f.sent = append(f.sent, sentText{id, text, enter})
 	return nil
+}
+
+func (f *fakeAgents) WatchSession(id string, on bool) {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	if f.watching == nil {
+		f.watching = map[string]bool{}
+	}
+	f.watching[id] = on
 }
 
 func (f *fakeAgents) AcknowledgeSession(id string) {
@@ -238,8 +248,13 @@ func TestAttachAcknowledgesTheSession(t *testing.T) {
 	h.key("down", "enter")
 	require.True(t, h.m.workspaces.attached())
 	f.amu.Lock()
-	defer f.amu.Unlock()
 	assert.Equal(t, []string{"ws1-shell"}, f.acks)
+	assert.True(t, f.watching["ws1-shell"], "attached: no alerts about it")
+	f.amu.Unlock()
+	h.key("ctrl+q")
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	assert.False(t, f.watching["ws1-shell"], "detached: alerts again")
 }
 
 func TestPaletteOpensTheDiff(t *testing.T) {

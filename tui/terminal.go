@@ -63,7 +63,7 @@ func (p *workspacesPane) attach(t Terminal) tea.Cmd {
 // watched so re-attaching shows a fresh screen.
 func (p *workspacesPane) detach() tea.Cmd {
 	p.mode = wsList
-	return func() tea.Msg { return flashMsg("detached; the session keeps running (enter re-attaches)") }
+	return tea.Batch(p.unwatch(), func() tea.Msg { return flashMsg("detached; the session keeps running (enter re-attaches)") })
 }
 
 // watch arms the single in-flight wait for the shown session's next

@@ -50,6 +50,8 @@ type workspacesPane struct {
 	zoomed  bool                       // term is in full-screen zoom
 	diff    *diffView                  // open diff view (agents.go)
 	send    *sendLine                  // open send line (sendline.go)
+	// watchedID is the attached session the alerter leaves alone (agents.go).
+	watchedID string
 }
 
 type workspacesMsg struct {

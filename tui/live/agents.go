@@ -51,3 +51,6 @@ func (c *Core) SendText(sessionID, text string, enter bool) error {
 
 // AcknowledgeSession marks a session as seen by a person.
 func (c *Core) AcknowledgeSession(sessionID string) { c.a.Workspaces.AcknowledgeAgent(sessionID) }
+
+// WatchSession marks a session as in front of a person (no alerts).
+func (c *Core) WatchSession(sessionID string, on bool) { c.a.Workspaces.SetWatched(sessionID, on) }
