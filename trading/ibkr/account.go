@@ -1,0 +1,156 @@
+package ibkr
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/scmhub/ibapi"
+	"github.com/shopspring/decimal"
+
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/broker"
+)
+
+// portfolioRow is one updatePortfolio message as cached.
+type portfolioRow struct {
+	contract                                      ibapi.Contract
+	qty, price, value, avgCost, unreal, realized decimal.Decimal
+}
+
+func (b *Broker) onAccountValue(key, val, currency, account string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if account != b.account {
+		return
+	}
+	b.values[key+"|"+currency] = val
+	if key == "NetLiquidation" && currency != "" && currency != "BASE" {
+		b.baseCcy = currency
+	}
+}
+
+func (b *Broker) onPortfolio(c ibapi.Contract, qty, price, value, avgCost, unreal, realized decimal.Decimal, account string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if account != b.account {
+		return
+	}
+	b.portfolio[c.ConID] = portfolioRow{contract: c, qty: qty, price: price, value: value, avgCost: avgCost, unreal: unreal, realized: realized}
+	b.conIDs[strings.ToUpper(c.Symbol)] = c.ConID
+}
+
+func (b *Broker) onDownloadEnd(account string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if account != b.account {
+		return
+	}
+	select {
+	case <-b.downloaded:
+	default:
+		close(b.downloaded)
+	}
+}
+
+// cache waits until the session's account subscription delivered its
+// first full download; afterwards TWS pushes changes and nothing is
+// requested per call.
+func (b *Broker) cache(ctx context.Context) error {
+	if _, err := b.ensure(ctx); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	ch := b.downloaded
+	b.mu.Unlock()
+	t := time.NewTimer(b.cfg.Timeout)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+		return &broker.Error{Code: broker.CodeNetwork, Msg: "TWS sent no account download within " + b.cfg.Timeout.String()}
+	case <-ctx.Done():
+		return &broker.Error{Code: broker.CodeNetwork, Msg: "account download", Err: ctx.Err()}
+	}
+	// The socket may have died while waiting.
+	_, err := b.ensure(ctx)
+	return err
+}
+
+func (b *Broker) valueLocked(key string) decimal.Decimal {
+	for _, ccy := range []string{b.baseCcy, "BASE", ""} {
+		if v, ok := b.values[key+"|"+ccy]; ok {
+			if d, err := decimal.NewFromString(v); err == nil {
+				return d
+			}
+		}
+	}
+	return decimal.Zero
+}
+
+// Account reads the cached account values.
+func (b *Broker) Account(ctx context.Context) (trading.AccountInfo, error) {
+	if err := b.cache(ctx); err != nil {
+		return trading.AccountInfo{}, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ccy := b.baseCcy
+	if ccy == "" {
+		ccy = "USD"
+	}
+	return trading.AccountInfo{BaseCurrency: ccy, NetLiquidation: b.valueLocked("NetLiquidation"),
+		TotalCashValue: b.valueLocked("TotalCashValue"), UnrealizedPnL: b.valueLocked("UnrealizedPnL"),
+		RealizedPnL: b.valueLocked("RealizedPnL"), BuyingPower: b.valueLocked("BuyingPower")}, nil
+}
+
+// Positions reads the cached portfolio.
+func (b *Broker) Positions(ctx context.Context) ([]trading.Position, error) {
+	if err := b.cache(ctx); err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := []trading.Position{}
+	for _, r := range b.portfolio {
+		if r.qty.IsZero() {
+			continue
+		}
+		side := trading.Long
+		if r.qty.IsNegative() {
+			side = trading.Short
+		}
+		mult := r.contract.Multiplier
+		if mult == "" || mult == "0" {
+			mult = "1"
+		}
+		out = append(out, trading.Position{Contract: b.contractOf(r.contract), Currency: r.contract.Currency, Side: side,
+			Quantity: r.qty.Abs(), AvgCost: r.avgCost, MarketPrice: r.price, MarketValue: r.value,
+			UnrealizedPnL: r.unreal, RealizedPnL: r.realized, Multiplier: mult})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Contract.Symbol < out[j].Contract.Symbol })
+	return out, nil
+}
+
+// ClosePosition sends a market order against qty of the position (zero = all).
+func (b *Broker) ClosePosition(ctx context.Context, c trading.Contract, qty decimal.Decimal) (trading.OrderResult, error) {
+	ps, err := b.Positions(ctx)
+	if err != nil {
+		return trading.OrderResult{}, err
+	}
+	for _, p := range ps {
+		if !strings.EqualFold(p.Contract.Symbol, c.Symbol) {
+			continue
+		}
+		if qty.IsZero() || qty.GreaterThan(p.Quantity) {
+			qty = p.Quantity
+		}
+		action := trading.Sell
+		if p.Side == trading.Short {
+			action = trading.Buy
+		}
+		return b.PlaceOrder(ctx, p.Contract, trading.Order{Action: action, OrderType: trading.Market, TotalQuantity: qty, TIF: trading.Day}, nil)
+	}
+	return trading.OrderResult{}, broker.Errorf(broker.CodeNotFound, "no position in %s", c.Symbol)
+}
