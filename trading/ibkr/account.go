@@ -15,7 +15,7 @@ import (
 
 // portfolioRow is one updatePortfolio message as cached.
 type portfolioRow struct {
-	contract                                      ibapi.Contract
+	contract                                     ibapi.Contract
 	qty, price, value, avgCost, unreal, realized decimal.Decimal
 }
 

@@ -164,7 +164,7 @@ func (b *Broker) ResolveNativeKey(ctx context.Context, key string) (trading.Cont
 // IB tick types used by the snapshot.
 const (
 	tickBid, tickAsk, tickLast, tickHigh, tickLow, tickClose, tickVolume = 1, 2, 4, 6, 7, 9, 1008
-	tickDelayedBid, tickDelayedAsk, tickDelayedLast                     = 66, 67, 68
+	tickDelayedBid, tickDelayedAsk, tickDelayedLast                      = 66, 67, 68
 )
 
 // Quote takes a market data snapshot (reqMktData with snapshot=true).

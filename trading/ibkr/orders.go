@@ -288,7 +288,9 @@ func (b *Broker) ModifyOrder(ctx context.Context, orderID string, ch trading.Ord
 	if !s.do(func(c *ibapi.EClient) { c.PlaceOrder(id, &ic, &io) }) {
 		return trading.OrderResult{}, notConnected("connection closed")
 	}
-	got, err := b.waitOrder(ctx, id, "modify order "+orderID, func(r *orderRec) bool { return r.version > before && r.order.LmtPrice == io.LmtPrice && r.order.AuxPrice == io.AuxPrice })
+	got, err := b.waitOrder(ctx, id, "modify order "+orderID, func(r *orderRec) bool {
+		return r.version > before && r.order.LmtPrice == io.LmtPrice && r.order.AuxPrice == io.AuxPrice
+	})
 	if err != nil {
 		return trading.OrderResult{}, err
 	}
