@@ -122,6 +122,8 @@ func (b *Broker) Connected() (ok bool, why string) {
 	switch {
 	case b.sess == nil:
 		return false, b.downWhy
+	case b.sess.isDead():
+		return false, "connection closed"
 	case b.ibLost:
 		return false, "TWS lost its connection to IB (error 1100)"
 	}
@@ -178,7 +180,7 @@ func (b *Broker) ensure(ctx context.Context) (*session, error) {
 	if closed {
 		return nil, notConnected("broker closed")
 	}
-	if s == nil {
+	if s == nil || s.isDead() {
 		var err error
 		if s, err = b.connect(ctx); err != nil {
 			return nil, err
@@ -198,7 +200,7 @@ func (b *Broker) connect(ctx context.Context) (*session, error) {
 	b.connectMu.Lock()
 	defer b.connectMu.Unlock()
 	b.mu.Lock()
-	if b.sess != nil || b.closed {
+	if (b.sess != nil && !b.sess.isDead()) || b.closed {
 		s := b.sess
 		b.mu.Unlock()
 		if s == nil {
@@ -212,7 +214,7 @@ func (b *Broker) connect(ctx context.Context) (*session, error) {
 	defer cancel()
 	s := newSession(b)
 	addr := net.JoinHostPort(b.cfg.Host, strconv.Itoa(b.cfg.Port))
-	r, port, err := dialRelay(ctx, addr, s.markDead)
+	r, port, err := dialRelay(ctx, addr, s.end)
 	if err != nil {
 		b.setDown(addr + ": " + err.Error())
 		return nil, notConnected(addr + ": " + err.Error())
@@ -231,6 +233,8 @@ func (b *Broker) connect(ctx context.Context) (*session, error) {
 		if err != nil {
 			return fail(fmt.Sprintf("%s: %v", addr, err))
 		}
+		s.handshook.Store(true)
+
 	case <-ctx.Done():
 		s.end()
 		<-done // the handshake read fails once the relay is closed
@@ -242,6 +246,14 @@ func (b *Broker) connect(ctx context.Context) (*session, error) {
 		return fail("TWS closed the connection during the handshake (is the API enabled and this host trusted?)")
 	case <-ctx.Done():
 		return fail("TWS sent no nextValidId/managedAccounts after startApi")
+	}
+	// One round trip proves the session answers. It also orders Connect's
+	// writes before any later teardown by the library (our request passes
+	// through its writer goroutine, whose byte counters its Disconnect
+	// reads atomically): the race detector cannot see ordering through a
+	// socket.
+	if _, err := s.ping(ctx, b.cfg.Timeout); err != nil {
+		return fail("TWS did not answer reqCurrentTime after the handshake")
 	}
 	s.mu.Lock()
 	accts, next := append([]string(nil), s.accounts...), s.nextID

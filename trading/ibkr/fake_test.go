@@ -40,6 +40,7 @@ type fakeTWS struct {
 	venue *brokertest.Venue
 	addr  string
 
+	pubMu     sync.Mutex // one publish at a time, so updates reach clients in order
 	mu        sync.Mutex
 	ln        net.Listener
 	conns     map[*fakeConn]bool
@@ -126,12 +127,11 @@ func (f *fakeTWS) setDown(down bool) {
 	}
 	f.down = down
 	if down {
-		ln := f.ln
+		f.ln.Close() // first, so nobody gets in between
 		for c := range f.conns {
 			c.c.Close()
 		}
 		f.mu.Unlock()
-		ln.Close()
 		return
 	}
 	f.mu.Unlock()
@@ -497,6 +497,8 @@ func (f *fakeTWS) sendAccount(fc *fakeConn) {
 // a client that sees "Filled" already holds the position), then
 // openOrder + orderStatus for the orders that changed.
 func (f *fakeTWS) publish() {
+	f.pubMu.Lock()
+	defer f.pubMu.Unlock()
 	var changed []brokertest.VenueOrder
 	f.mu.Lock()
 	for _, o := range f.venue.Orders() {

@@ -50,7 +50,10 @@ func (b *Broker) onOpenOrder(id int64, c ibapi.Contract, o ibapi.Order, status s
 	defer b.mu.Unlock()
 	r := b.recLocked(id)
 	r.contract, r.order = c, o
-	if status != "" {
+	// orderStatus carries the fill quantities and is authoritative; the
+	// state inside openOrder only fills in an order not yet acknowledged
+	// (a "Filled" from it would show a fill without its quantity).
+	if status != "" && status != "Filled" && (r.status == "" || r.status == "PendingSubmit") {
 		r.status = status
 	}
 	if c.ConID != 0 {

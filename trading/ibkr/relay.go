@@ -1,28 +1,34 @@
 package ibkr
 
 import (
+	"bufio"
 	"context"
+	"encoding/binary"
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 )
 
 // relay is a loopback hop between the ibapi client's socket and TWS.
 //
 // Why: ibapi's EClient tears a session down from its own goroutines (a
-// watcher calls Disconnect when the reader stops) and its Disconnect
-// resets fields those goroutines read, so calling Disconnect from outside
-// races with the library itself. With the relay the adapter owns the TCP
+// watcher calls Disconnect when its reader hits EOF) and that Disconnect
+// rewrites fields every API call reads, so a call racing the teardown is a
+// data race inside the library. With the relay the adapter owns the
 // connection to TWS: it dials it (with the context's deadline, which the
-// library's DialTCP lacks), and it ends a session by closing the relay, so
-// the library only ever sees EOF and tears down once, on its own.
+// library's DialTCP lacks), it decides when the library sees EOF, and it
+// counts the reqCurrentTime frames the library wrote, so a session is only
+// cut once the library's writer has taken every request the adapter made
+// (see session.end).
 type relay struct {
 	ln       net.Listener
 	upstream net.Conn
 	mu       sync.Mutex
 	local    net.Conn
 	once     sync.Once
-	onEnd    func() // runs once, before the library's side is closed
+	onEnd    func() // TWS closed: run in its own goroutine
+	pings    atomic.Int64
 	wg       sync.WaitGroup
 }
 
@@ -59,20 +65,70 @@ func (r *relay) run() {
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		_, _ = io.Copy(r.upstream, c)
-		r.close()
+		r.pump(c)
 	}()
 	_, _ = io.Copy(c, r.upstream)
-	r.close()
+	// TWS is gone (or we closed it): let the session end itself; the local
+	// side stays open until then so the library sees EOF only after it.
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		r.onEnd()
+	}()
 }
 
-// close ends both connections (idempotent); onEnd runs first so the
-// session is marked dead before the library can notice.
+// pump copies the library's frames to TWS, counting reqCurrentTime
+// frames; it keeps reading after TWS died so the library's writer never
+// blocks while the session drains.
+func (r *relay) pump(local net.Conn) {
+	br := bufio.NewReader(local)
+	head := make([]byte, 4) // "API\0"
+	if _, err := io.ReadFull(br, head); err != nil {
+		return
+	}
+	upOK := r.write(head, true)
+	for {
+		var hdr [4]byte
+		if _, err := io.ReadFull(br, hdr[:]); err != nil {
+			return
+		}
+		n := binary.BigEndian.Uint32(hdr[:])
+		if n > 1<<24 {
+			return
+		}
+		payload := make([]byte, n)
+		if _, err := io.ReadFull(br, payload); err != nil {
+			return
+		}
+		upOK = r.write(append(hdr[:], payload...), upOK)
+		if isTimeRequest(payload) {
+			r.pings.Add(1)
+		}
+	}
+}
+
+func (r *relay) write(b []byte, ok bool) bool {
+	if !ok {
+		return false
+	}
+	_, err := r.upstream.Write(b)
+	return err == nil
+}
+
+// isTimeRequest recognises reqCurrentTime (id 49) in every framing: raw
+// id, raw protobuf id (+200) or a NUL-terminated text id.
+func isTimeRequest(p []byte) bool {
+	if len(p) >= 4 {
+		if id := binary.BigEndian.Uint32(p[:4]); id == 49 || id == 249 {
+			return true
+		}
+	}
+	return len(p) >= 3 && string(p[:3]) == "49\x00"
+}
+
+// close ends both connections (idempotent).
 func (r *relay) close() {
 	r.once.Do(func() {
-		if r.onEnd != nil {
-			r.onEnd()
-		}
 		r.ln.Close()
 		r.upstream.Close()
 		r.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/scmhub/ibapi"
@@ -19,9 +20,12 @@ type session struct {
 	// calls holds a read lock while using c; markDead takes the write lock,
 	// so no call is in flight once a session is dead and the library may
 	// tear its client down.
-	calls   sync.RWMutex
-	libDone chan struct{} // closed when the library reports the connection closed
-	libOnce sync.Once
+	calls     sync.RWMutex
+	libDone   chan struct{} // closed when the library reports the connection closed
+	libOnce   sync.Once
+	handshook atomic.Bool  // Connect returned: the library's goroutines run
+	pingsSent atomic.Int64 // reqCurrentTime requests made (the relay counts them arrive)
+	endOnce   sync.Once
 
 	mu       sync.Mutex
 	nextID   int64
@@ -86,13 +90,31 @@ func (s *session) do(f func(c *ibapi.EClient)) bool {
 	return true
 }
 
-// end kills the session: marked dead first, then the relay closes and
-// the library tears its client down on EOF.
+// end kills the session. It is marked dead first (no call is in flight
+// after that), then one last reqCurrentTime goes out and end waits until
+// the relay saw it: the library's writer goroutine has then received every
+// request made on the session, which orders them before the library's own
+// teardown. Only then does the relay close and the library see EOF.
 func (s *session) end() {
-	s.markDead()
-	if s.relay != nil {
+	s.endOnce.Do(func() {
+		s.markDead()
+		if s.relay == nil {
+			return
+		}
+		select {
+		case <-s.libDone:
+		default:
+			if s.handshook.Load() {
+				n := s.pingsSent.Add(1)
+				s.c.ReqCurrentTime()
+				deadline := time.Now().Add(2 * time.Second)
+				for s.relay.pings.Load() < n && time.Now().Before(deadline) {
+					time.Sleep(2 * time.Millisecond)
+				}
+			}
+		}
 		s.relay.close()
-	}
+	})
 }
 
 // wait gives the library's goroutines a moment to finish after end.
@@ -136,7 +158,7 @@ func (s *session) ping(ctx context.Context, timeout time.Duration) (time.Time, e
 	s.mu.Lock()
 	s.pongs = append(s.pongs, ch)
 	s.mu.Unlock()
-	if !s.do(func(c *ibapi.EClient) { c.ReqCurrentTime() }) {
+	if !s.do(func(c *ibapi.EClient) { s.pingsSent.Add(1); c.ReqCurrentTime() }) {
 		return time.Time{}, notConnected("connection closed")
 	}
 	t := time.NewTimer(timeout)
