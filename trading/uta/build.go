@@ -17,6 +17,7 @@ import (
 	"github.com/alice-trading/alice/trading/bybit"
 	"github.com/alice-trading/alice/trading/git"
 	"github.com/alice-trading/alice/trading/guard"
+	"github.com/alice-trading/alice/trading/ibkr"
 	"github.com/alice-trading/alice/trading/sim"
 	"github.com/alice-trading/alice/trading/simmarket"
 	"github.com/alice-trading/alice/trading/snapshot"
@@ -44,7 +45,16 @@ func DefaultFactories() map[string]BrokerFactory {
 		"mock-simulator": simulatorFactory, // OpenAlice's id for the simulator
 		"alpaca":         alpacaFactory,
 		"bybit":          bybitFactory,
+		"ibkr-tws":       ibkrFactory,
 	}
+}
+
+func ibkrFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error) {
+	cfg, key, err := ibkr.ParseConfig(acct.PresetConfig)
+	if err != nil {
+		return nil, nil, key, err
+	}
+	return ibkr.New(acct.ID, cfg, env.Logger), nil, "", nil
 }
 
 func bybitFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error) {

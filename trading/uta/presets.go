@@ -75,6 +75,13 @@ func Presets() []Preset {
 				{Key: "apiKeyEnv", Label: "API key env var", Kind: FieldEnvRef, Default: "BYBIT_API_KEY", Required: true},
 				{Key: "secretEnv", Label: "API secret env var", Kind: FieldEnvRef, Default: "BYBIT_API_SECRET", Required: true},
 			}},
+		{ID: "ibkr-tws", Name: "IBKR (TWS / IB Gateway)", Description: "Interactive Brokers through a running TWS or IB Gateway (log in there; no API keys). Paper ports 7497 (TWS) / 4002 (Gateway), live 7496 / 4001.",
+			Fields: []PresetField{
+				{Key: "host", Label: "Host", Kind: FieldString, Default: "127.0.0.1"},
+				{Key: "port", Label: "Port", Kind: FieldInt, Default: "7497", Help: "TWS 7497 paper / 7496 live; IB Gateway 4002 paper / 4001 live"},
+				{Key: "clientId", Label: "Client ID", Kind: FieldInt, Default: "0", Help: "unique among the API clients of this TWS"},
+				{Key: "accountId", Label: "Account ID", Kind: FieldString, Help: "blank = the first account TWS reports"},
+			}},
 	}
 }
 

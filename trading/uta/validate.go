@@ -13,6 +13,7 @@ import (
 	"github.com/alice-trading/alice/trading/alpaca"
 	"github.com/alice-trading/alice/trading/bybit"
 	"github.com/alice-trading/alice/trading/guard"
+	"github.com/alice-trading/alice/trading/ibkr"
 	"github.com/alice-trading/alice/trading/sim"
 )
 
@@ -38,6 +39,10 @@ func PresetChecks() map[string]PresetCheck {
 		},
 		"bybit": func(raw json.RawMessage, getenv func(string) string) (string, error) {
 			_, key, err := bybit.ParseConfig(raw, getenv)
+			return key, err
+		},
+		"ibkr-tws": func(raw json.RawMessage, _ func(string) string) (string, error) {
+			_, key, err := ibkr.ParseConfig(raw)
 			return key, err
 		},
 	}

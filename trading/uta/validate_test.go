@@ -42,7 +42,10 @@ func TestCheckRaisesEveryErrorServeRaises(t *testing.T) {
 		wantKey []string // keys check must name; empty = valid
 	}{
 		{"default simulator", `[{"id":"a","presetId":"simulator","guards":[],"presetConfig":{"cash":"1000"}}]`, nil},
-		{"unknown preset", `[{"id":"a","presetId":"ibkr-tws","guards":[]}]`, []string{`"[0].presetId"`}},
+		{"unknown preset", `[{"id":"a","presetId":"longbridge","guards":[]}]`, []string{`"[0].presetId"`}},
+		{"ibkr bad port", `[{"id":"a","presetId":"ibkr-tws","guards":[],"presetConfig":{"host":"127.0.0.1","port":99999}}]`, []string{`"[0].presetConfig.port"`}},
+		{"ibkr misspelt key", `[{"id":"a","presetId":"ibkr-tws","guards":[],"presetConfig":{"clientID":1}}]`, []string{`"[0].presetConfig.clientID"`}},
+		{"ibkr on a closed port is offline, not a config error", `[{"id":"a","presetId":"ibkr-tws","guards":[],"presetConfig":{"host":"127.0.0.1","port":1,"clientId":0,"timeoutSec":1}}]`, nil},
 		{"simulator bad cash", `[{"id":"a","presetId":"simulator","guards":[],"presetConfig":{"cash":"lots"}}]`, []string{`"[0].presetConfig.cash"`}},
 		{"simulator unknown key", `[{"id":"a","presetId":"mock-simulator","guards":[],"presetConfig":{"cahs":1}}]`, []string{`"[0].presetConfig.cahs"`}},
 		{"alpaca without keys", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"mode":"paper","apiKeyEnv":"NOPE"}}]`, []string{`"[0].presetConfig.apiKey"`}},
