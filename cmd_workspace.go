@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/agent"
 	"github.com/alice-trading/alice/workspace"
 	"github.com/alice-trading/alice/workspace/wsapi"
@@ -32,14 +33,12 @@ func runWorkspace(e *env, args []string) int {
 	if len(args) == 0 {
 		return e.errorf("workspace: want new TAG, ls or rm ID|TAG")
 	}
-	s, ok := e.open()
-	if !ok {
-		return 1
-	}
-	defer s.Close()
-	b, where, closeFn, err := workspaceBackend(s)
+	b, where, closeFn, err := workspaceBackend(e)
 	if err != nil {
 		return e.errorf("workspace: %v", err)
+	}
+	if b == nil {
+		return 1 // e.open printed why
 	}
 	defer closeFn()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -115,23 +114,42 @@ func printJSON(e *env, v any) int {
 	return 0
 }
 
-// workspaceBackend talks to the running instance when its record is alive
-// and it answers; otherwise it opens the workspaces on the data dir
-// directly. where says which, for the output.
-func workspaceBackend(s *setup) (b wsapi.Backend, where string, closeFn func(), err error) {
-	mcpCfg, err := s.store.MCP()
+// workspaceBackend talks to the running instance when one owns the data
+// dir (the data-dir lock records its listeners), and otherwise takes the
+// lock itself and opens the workspaces on the data dir, so nothing else
+// writes them meanwhile. where says which, for the output.
+func workspaceBackend(e *env) (b wsapi.Backend, where string, closeFn func(), err error) {
+	paths, err := config.ResolvePaths(e.home)
 	if err != nil {
 		return nil, "", nil, err
 	}
-	if in, ok := wsapi.ReadInstance(s.paths.DataPath(wsapi.InstanceFile)); ok {
-		c := wsapi.NewClient(in.URL, mcpCfg.Token)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if _, err := c.List(ctx); err == nil {
-			return c, "via the running alice at " + c.BaseURL, func() {}, nil
-		} else if !isUnreachable(err) {
-			return nil, "", nil, fmt.Errorf("running alice at %s: %w", c.BaseURL, err)
+	if owner, running, err := runningOwner(paths.Data); err != nil {
+		return nil, "", nil, err
+	} else if running {
+		url := ""
+		for _, l := range owner.Listeners {
+			if l.Name == "MCP" {
+				url = l.URL
+			}
 		}
+		if url == "" {
+			return nil, "", nil, fmt.Errorf("alice (pid %d) owns %s but has not published its MCP listener yet; try again in a moment", owner.PID, paths.Data)
+		}
+		mcpCfg, err := config.NewStore(paths.Config).MCP()
+		if err != nil {
+			return nil, "", nil, err
+		}
+		c := wsapi.NewClient(url, mcpCfg.Token)
+		return c, fmt.Sprintf("via the running alice, pid %d, at %s", owner.PID, c.BaseURL), func() {}, nil
+	}
+	s, ok := e.open("alice workspace")
+	if !ok {
+		return nil, "", nil, nil
+	}
+	mcpCfg, err := s.store.MCP()
+	if err != nil {
+		s.Close()
+		return nil, "", nil, err
 	}
 	host := mcpCfg.Host
 	if host == "" || host == "0.0.0.0" || host == "::" {
@@ -141,16 +159,27 @@ func workspaceBackend(s *setup) (b wsapi.Backend, where string, closeFn func(), 
 	m, err := workspace.NewManager(workspace.Options{Root: s.paths.DataPath("workspaces"), MCPURL: func() string { return url },
 		Persona: agent.PersonaFile(s.paths.DataPath("brain", "persona.md")), Logger: s.logger})
 	if err != nil {
+		s.Close()
 		return nil, "", nil, err
 	}
 	return wsapi.Service{M: m, MCPURL: func() string { return url }}, "alice is not running; wrote " + s.paths.Data,
-		func() { _ = m.Close() }, nil
+		func() { _ = m.Close(); s.Close() }, nil
 }
 
-// isUnreachable: nobody listens at the recorded address any more.
-func isUnreachable(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op)
+// runningOwner probes the data-dir lock: held means an alice is running.
+func runningOwner(dataDir string) (config.LockOwner, bool, error) {
+	l, err := config.LockDataDir(dataDir, "alice workspace")
+	if err == nil {
+		return config.LockOwner{}, false, l.Release()
+	}
+	var le *config.LockedError
+	if errors.As(err, &le) {
+		if le.Owner == nil {
+			return config.LockOwner{}, false, fmt.Errorf("%s is locked by an alice that has not recorded itself yet; try again in a moment", dataDir)
+		}
+		return *le.Owner, true, nil
+	}
+	return config.LockOwner{}, false, err
 }
 
 func dashIfEmpty(s string) string {
