@@ -102,6 +102,9 @@ func runCore(e *env, tui bool) int {
 		return 1
 	}
 	defer s.Close()
+	if err := s.store.WriteSchemas(); err != nil { // editors complete and validate the files
+		s.logger.Warn("Writing config schemas failed", "err", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 
@@ -121,6 +124,9 @@ func runCore(e *env, tui bool) int {
 	if !tui {
 		for _, l := range a.Listeners() {
 			fmt.Fprintf(e.stdout, "%s listening on %s\n", l.Name, l.URL)
+		}
+		for _, c := range a.ConnectorLines() {
+			fmt.Fprintf(e.stdout, "connector %s\n", c)
 		}
 		fmt.Fprintf(e.stdout, "alice %s serving (data %s); Ctrl-C or SIGTERM to stop\n", v.Version, s.paths.Data)
 		<-ctx.Done()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"strconv"
 	"strings"
@@ -36,9 +37,6 @@ func runWorkspace(e *env, args []string) int {
 	b, where, closeFn, err := workspaceBackend(e)
 	if err != nil {
 		return e.errorf("workspace: %v", err)
-	}
-	if b == nil {
-		return 1 // e.open printed why
 	}
 	defer closeFn()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -115,40 +113,39 @@ func printJSON(e *env, v any) int {
 }
 
 // workspaceBackend talks to the running instance when one owns the data
-// dir (the data-dir lock records its listeners), and otherwise takes the
-// lock itself and opens the workspaces on the data dir, so nothing else
-// writes them meanwhile. where says which, for the output.
+// dir (its lock is held; the instance record names its main listener), and
+// otherwise takes the lock itself and works on the data dir directly, so
+// the two never write the same files at once.
 func workspaceBackend(e *env) (b wsapi.Backend, where string, closeFn func(), err error) {
 	paths, err := config.ResolvePaths(e.home)
 	if err != nil {
 		return nil, "", nil, err
 	}
-	if owner, running, err := runningOwner(paths.Data); err != nil {
-		return nil, "", nil, err
-	} else if running {
-		url := ""
-		for _, l := range owner.Listeners {
-			if l.Name == "MCP" {
-				url = l.URL
-			}
-		}
-		if url == "" {
-			return nil, "", nil, fmt.Errorf("alice (pid %d) owns %s but has not published its MCP listener yet; try again in a moment", owner.PID, paths.Data)
-		}
-		mcpCfg, err := config.NewStore(paths.Config).MCP()
-		if err != nil {
-			return nil, "", nil, err
-		}
-		c := wsapi.NewClient(url, mcpCfg.Token)
-		return c, fmt.Sprintf("via the running alice, pid %d, at %s", owner.PID, c.BaseURL), func() {}, nil
-	}
-	s, ok := e.open("alice workspace")
-	if !ok {
-		return nil, "", nil, nil
-	}
-	mcpCfg, err := s.store.MCP()
+	store := config.NewReadOnlyStore(paths.Config)
+	mcpCfg, err := store.MCP()
 	if err != nil {
-		s.Close()
+		return nil, "", nil, err
+	}
+	lock, err := config.LockDataDir(paths.Data, "alice workspace")
+	var locked *config.LockedError
+	if errors.As(err, &locked) {
+		in, ok := wsapi.ReadInstance(paths.DataPath(wsapi.InstanceFile))
+		if !ok {
+			return nil, "", nil, fmt.Errorf("%w; its workspace API is not recorded yet, try again in a moment", err)
+		}
+		c := wsapi.NewClient(in.URL, mcpCfg.Token)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if _, err := c.List(ctx); err != nil {
+			return nil, "", nil, fmt.Errorf("running alice at %s: %w", c.BaseURL, err)
+		}
+		return c, "via the running alice at " + c.BaseURL, func() {}, nil
+	}
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if err := paths.Ensure(); err != nil {
+		_ = lock.Release()
 		return nil, "", nil, err
 	}
 	host := mcpCfg.Host
@@ -156,30 +153,20 @@ func workspaceBackend(e *env) (b wsapi.Backend, where string, closeFn func(), er
 		host = "127.0.0.1"
 	}
 	url := "http://" + net.JoinHostPort(host, strconv.Itoa(mcpCfg.Port)) + "/mcp"
-	m, err := workspace.NewManager(workspace.Options{Root: s.paths.DataPath("workspaces"), MCPURL: func() string { return url },
-		Persona: agent.PersonaFile(s.paths.DataPath("brain", "persona.md")), Logger: s.logger})
+	m, err := workspace.NewManager(workspace.Options{Root: paths.DataPath("workspaces"), MCPURL: func() string { return url },
+		Persona: agent.PersonaFile(paths.DataPath("brain", "persona.md")), Logger: slog.Default()})
 	if err != nil {
-		s.Close()
+		_ = lock.Release()
 		return nil, "", nil, err
 	}
-	return wsapi.Service{M: m, MCPURL: func() string { return url }}, "alice is not running; wrote " + s.paths.Data,
-		func() { _ = m.Close(); s.Close() }, nil
+	return wsapi.Service{M: m, MCPURL: func() string { return url }}, "alice is not running; wrote " + paths.Data,
+		func() { _ = m.Close(); _ = lock.Release() }, nil
 }
 
-// runningOwner probes the data-dir lock: held means an alice is running.
-func runningOwner(dataDir string) (config.LockOwner, bool, error) {
-	l, err := config.LockDataDir(dataDir, "alice workspace")
-	if err == nil {
-		return config.LockOwner{}, false, l.Release()
-	}
-	var le *config.LockedError
-	if errors.As(err, &le) {
-		if le.Owner == nil {
-			return config.LockOwner{}, false, fmt.Errorf("%s is locked by an alice that has not recorded itself yet; try again in a moment", dataDir)
-		}
-		return *le.Owner, true, nil
-	}
-	return config.LockOwner{}, false, err
+// isUnreachable: nobody listens at the recorded address any more.
+func isUnreachable(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op)
 }
 
 func dashIfEmpty(s string) string {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -81,21 +80,20 @@ func TestWorkspaceCLIThroughTheRunningInstance(t *testing.T) {
 	require.NoError(t, paths.Ensure())
 	store := config.NewStore(paths.Config)
 	require.NoError(t, store.CheckAll())
-	// Own the data dir the way `alice serve` does: lock, start, publish
-	// the listeners in the lock's owner file.
+	// A running alice owns the data dir, as cmd_core does.
 	lock, err := config.LockDataDir(paths.Data, "alice serve")
 	require.NoError(t, err)
-	defer lock.Release() //nolint:errcheck
+	defer func() { _ = lock.Release() }()
 	a, err := app.New(app.Options{Paths: paths, Store: store, Version: "test"})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	require.NoError(t, a.Start(ctx))
-	recordListeners(lock, a, slog.New(slog.DiscardHandler))
 	defer func() {
 		cancel()
 		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
 		defer c2()
 		require.NoError(t, a.Shutdown(sctx))
+		require.NoFileExists(t, paths.DataPath(wsapi.InstanceFile), "the record goes with the instance")
 	}()
 
 	out, errs, code := alice(t, "workspace", "new", "--home", home, "live-ws")

@@ -108,6 +108,7 @@ func (a *App) start(ctx context.Context) error {
 	}
 	a.onClose("main MCP", a.MCP.Shutdown)
 	a.addListener("MCP", a.MCP.URL())
+	a.recordInstance()
 
 	if a.Ask != nil {
 		if err := a.Ask.Start(ctx); err != nil {
