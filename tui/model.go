@@ -40,6 +40,10 @@ type pane interface {
 // loader is a pane that fetches its data when the program starts.
 type loader interface{ load() tea.Cmd }
 
+// modalPane is a pane whose open form takes every key but ctrl+c,
+// tab and shift+tab included.
+type modalPane interface{ modal() bool }
+
 // badger is a pane whose tab title carries a short count or marker.
 type badger interface{ Badge() string }
 
@@ -75,6 +79,7 @@ type Model struct {
 	inbox         *inboxPane
 	portfolio     *portfolioPane
 	workspaces    *workspacesPane
+	settings      *settingsPane
 	market        *marketPane
 	activity      *activityPane
 	mcpPage       *mcpPane
@@ -105,6 +110,7 @@ func New(core Core, opts Options) *Model {
 	m.inbox = newInboxPane(m)
 	m.portfolio = newPortfolioPane(m)
 	m.workspaces = newWorkspacesPane(m)
+	m.settings = newSettingsPane(m)
 	// The tab order; a new pane is one more line here (see addPane).
 	m.addPane("Chat", m.chat)
 	m.addPane("Inbox", m.inbox)
@@ -114,6 +120,7 @@ func New(core Core, opts Options) *Model {
 	m.addPane("Market", m.market)
 	m.addPane("Activity", m.activity)
 	m.addPane("MCP", m.mcpPage)
+	m.addPane("Settings", m.settings)
 	m.chat.Focus()
 	return m
 }
@@ -219,7 +226,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.chat.invalidate()
 		return m, nil
 	case tickMsg:
-		return m, tea.Batch(m.tick(), m.loadStatus(), m.portfolio.load(), m.inbox.renderDocs(), m.refreshPage())
+		return m, tea.Batch(m.tick(), m.loadStatus(), m.portfolio.load(), m.inbox.renderDocs(), m.settings.tick(), m.refreshPage())
 	case statusMsg:
 		m.status = StatusInfo(msg)
 		return m, nil
@@ -310,6 +317,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	// The create form is modal: tab cycles templates, esc leaves.
 	if m.focus == focusWorkspaces && m.workspaces.mode == wsCreate && !key.Matches(msg, g.Quit) {
+		return cur.Update(msg)
+	}
+	// A pane's open form is modal: tab moves between its fields.
+	if mp, ok := cur.(modalPane); ok && mp.modal() && !key.Matches(msg, g.Quit) {
 		return cur.Update(msg)
 	}
 	capturing := cur.Capturing()

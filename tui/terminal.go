@@ -29,15 +29,15 @@ func (p *workspacesPane) termSize() (int, int) { return max(20, p.w), max(5, p.h
 // touches the pty. Unchanged sizes are skipped.
 func (p *workspacesPane) resizeTerm() tea.Cmd {
 	t := p.term
-	if t == nil || p.w == 0 {
-		return nil
+	if t == nil || p.w == 0 || p.zoomed {
+		return p.resizeAll()
 	}
 	cols, rows := p.termSize()
 	if cols == p.termCols && rows == p.termRows {
-		return nil
+		return p.resizeAll()
 	}
 	p.termCols, p.termRows = cols, rows
-	return func() tea.Msg { t.Resize(cols, rows); return nil }
+	return tea.Batch(func() tea.Msg { t.Resize(cols, rows); return nil }, p.resizeAll())
 }
 
 // cursor is the terminal cursor in pane coordinates when attached.
@@ -118,6 +118,7 @@ func (p *workspacesPane) onTermList(msg termListMsg) tea.Cmd {
 	if p.term == nil || p.term.ID() != t.ID() {
 		p.term, p.termGen, p.waiting = t, p.termGen+1, false
 	}
+	p.zoomed = true
 	return tea.Exec(ex, func(err error) tea.Msg { return zoomDoneMsg{err} })
 }
 

@@ -19,6 +19,7 @@ const (
 	wsAttached
 	wsFiles
 	wsGit
+	wsScroll
 )
 
 // workspacesPane lists workspaces, starts agent sessions and embeds a live
@@ -41,12 +42,19 @@ type workspacesPane struct {
 	files     []FileInfo
 	gitText   string
 	pendingID string
+
+	details map[string]WorkspaceDetail // sessions per workspace (SessionCore only)
+	ssel    int                        // selected session within the workspace; -1 = the workspace row
+	scroll  *scrollView                // the scrollback viewer (mode wsScroll)
+	back    wsMode                     // where the viewer returns to
+	zoomed  bool                       // term is in full-screen zoom
 }
 
 type workspacesMsg struct {
-	list  []WorkspaceInfo
-	tmpls []string
-	err   error
+	list    []WorkspaceInfo
+	tmpls   []string
+	details map[string]WorkspaceDetail
+	err     error
 }
 type wsCreatedMsg struct {
 	ws  WorkspaceInfo
@@ -78,26 +86,43 @@ func newWorkspacesPane(m *Model) *workspacesPane {
 	in.Placeholder = "research-aapl"
 	in.Prompt = "tag › "
 	in.CharLimit = 33
-	return &workspacesPane{m: m, tag: in}
+	return &workspacesPane{m: m, tag: in, ssel: -1}
 }
 
 func (p *workspacesPane) SetSize(w, h int) { p.w, p.h = w, h }
 
-func (p *workspacesPane) Focus()          { p.focused = true }
-func (p *workspacesPane) Blur()           { p.focused = false }
-func (p *workspacesPane) Capturing() bool { return p.mode == wsCreate || p.mode == wsAttached }
-func (p *workspacesPane) attached() bool  { return p.mode == wsAttached && p.term != nil }
+func (p *workspacesPane) Focus() { p.focused = true }
+func (p *workspacesPane) Blur()  { p.focused = false }
+func (p *workspacesPane) Capturing() bool {
+	return p.mode == wsCreate || p.mode == wsAttached || p.mode == wsScroll
+}
+func (p *workspacesPane) attached() bool { return p.mode == wsAttached && p.term != nil }
 
 func (p *workspacesPane) ShortHelp() []key.Binding {
 	k := p.m.keys.Workspaces
-	return []key.Binding{k.Create, k.Shell, k.Claude, k.Codex, k.Attach, k.Detach, k.Zoom, k.Files, k.Git, k.Back}
+	if p.mode == wsScroll {
+		return scrollKeys.help()
+	}
+	out := []key.Binding{k.Create, k.Shell, k.Claude, k.Codex, k.Attach, k.Detach, k.Zoom, k.Files, k.Git, k.Back}
+	if _, ok := p.sessionCore(); ok {
+		out = append(out, sessionKeys.help()...)
+	}
+	return out
 }
 
 func (p *workspacesPane) load() tea.Cmd {
 	core := p.m.core
+	sc, hasSC := p.sessionCore()
 	return func() tea.Msg {
 		l, err := core.Workspaces()
-		return workspacesMsg{l, core.Templates(), err}
+		var details map[string]WorkspaceDetail
+		if hasSC && err == nil {
+			details = map[string]WorkspaceDetail{}
+			for _, w := range l {
+				details[w.ID] = sc.WorkspaceDetail(w.ID)
+			}
+		}
+		return workspacesMsg{l, core.Templates(), details, err}
 	}
 }
 
@@ -105,7 +130,7 @@ func (p *workspacesPane) selectID(id string) {
 	p.pendingID = id
 	for i, w := range p.list {
 		if w.ID == id {
-			p.sel, p.pendingID = i, ""
+			p.sel, p.pendingID, p.ssel = i, "", -1
 		}
 	}
 }
@@ -123,14 +148,15 @@ func (p *workspacesPane) Update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return errCmd(msg.err)
 		}
-		p.list, p.tmpls = msg.list, msg.tmpls
+		p.list, p.tmpls, p.details = msg.list, msg.tmpls, msg.details
 		if p.pendingID != "" {
 			p.selectID(p.pendingID)
 		}
 		if p.sel >= len(p.list) {
 			p.sel = max(0, len(p.list)-1)
 		}
-		return nil
+		p.ssel = min(p.ssel, len(p.sessions())-1)
+		return tea.Batch(p.preview(), p.resizeAll())
 	case wsCreatedMsg:
 		if msg.err != nil {
 			p.mode = wsCreate
@@ -143,6 +169,8 @@ func (p *workspacesPane) Update(msg tea.Msg) tea.Cmd {
 			return errCmd(msg.err)
 		}
 		return tea.Batch(p.attach(msg.t), p.load())
+	case sessionActionMsg:
+		return p.onSessionAction(msg)
 	case termListMsg:
 		return p.onTermList(msg)
 	case termChangedMsg:
@@ -162,7 +190,7 @@ func (p *workspacesPane) Update(msg tea.Msg) tea.Cmd {
 	case zoomDoneMsg:
 		// Full screen resized the session to the whole terminal; give it
 		// the pane's size back.
-		p.termCols, p.termRows = 0, 0
+		p.termCols, p.termRows, p.zoomed = 0, 0, false
 		cmd := p.resizeTerm()
 		if msg.err != nil {
 			return tea.Batch(cmd, errCmd(msg.err))
@@ -173,6 +201,8 @@ func (p *workspacesPane) Update(msg tea.Msg) tea.Cmd {
 			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
 		}
 		return nil
+	case tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseWheelMsg, tea.MouseMotionMsg:
+		return p.onMouse(msg.(tea.MouseMsg))
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
 	case fmt.Stringer:
@@ -195,6 +225,8 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// inline keeps keystroke order exact.
 		p.term.SendKey(msg)
 		return nil
+	case wsScroll:
+		return p.onScrollKey(msg)
 	case wsCreate:
 		switch msg.String() {
 		case "esc":
@@ -221,15 +253,16 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if cmd, ok := p.onSessionKey(msg); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Up):
-		if p.sel > 0 {
-			p.sel--
-		}
+		p.moveUp()
+		return p.preview()
 	case key.Matches(msg, k.Down):
-		if p.sel < len(p.list)-1 {
-			p.sel++
-		}
+		p.moveDown()
+		return p.preview()
 	case key.Matches(msg, k.Create):
 		p.mode, p.template = wsCreate, 0
 		p.tag.SetValue("")
@@ -241,6 +274,14 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		agent := map[string]string{"s": "shell", "c": "claude", "x": "codex"}[msg.String()]
 		core := p.m.core
+		if sc, ok := p.sessionCore(); ok {
+			// The pty gets the pane's inner size before the child starts.
+			cols, rows := p.termSize()
+			return func() tea.Msg {
+				t, err := sc.StartSessionSize(ws.ID, agent, cols, rows)
+				return termStartedMsg{t, err}
+			}
+		}
 		return func() tea.Msg { t, err := core.StartSession(ws.ID, agent); return termStartedMsg{t, err} }
 	case key.Matches(msg, k.Attach), key.Matches(msg, k.Zoom):
 		ws, ok := p.current()
@@ -248,6 +289,12 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		core, zoom := p.m.core, key.Matches(msg, k.Zoom)
+		if s, ok := p.selectedSession(); ok {
+			if s.Term == nil || !isLive(s.State) {
+				return errCmd(fmt.Errorf("session %s is %s: R restarts it", s.Name, s.State))
+			}
+			return func() tea.Msg { return termListMsg{ws, []Terminal{s.Term}, zoom} }
+		}
 		return func() tea.Msg { return termListMsg{ws, core.Terminals(ws.ID), zoom} }
 	case key.Matches(msg, k.Files):
 		if ws, ok := p.current(); ok {
@@ -294,30 +341,14 @@ func (p *workspacesPane) View() string {
 	case wsGit:
 		ws, _ := p.current()
 		return fitHeight(st.Title.Render("Git · "+ws.Tag)+"\n\n"+p.gitText+"\n\n"+st.Muted.Render("esc back"), p.h)
+	case wsScroll:
+		return p.scroll.view(st, p.w, p.h)
 	}
 	header := st.Title.Render("Workspaces") + st.Muted.Render("  n new · s shell · c claude · x codex · enter attach · z zoom · f files · l git")
 	if len(p.list) == 0 {
 		return fitHeight(stack(header, "", st.Muted.Render("No workspaces yet. Press n to create one (a git-initialised directory wired to alice's MCP servers).")), p.h)
 	}
-	rows := []string{header, ""}
-	for i, w := range p.list {
-		sessions := st.Muted.Render("no sessions")
-		if len(w.Sessions) > 0 {
-			sessions = strings.Join(w.Sessions, ", ")
-		}
-		row := fmt.Sprintf("%-20s %-11s %s", ansi.Truncate(w.Tag, 20, "…"), w.Template, sessions)
-		row = ansi.Truncate(row, p.w-2, "…")
-		if i == p.sel {
-			row = st.Selected.Render("› " + row)
-		} else {
-			row = "  " + row
-		}
-		rows = append(rows, row)
-	}
-	if ws, ok := p.current(); ok {
-		rows = append(rows, "", st.Muted.Render(ws.Dir))
-	}
-	return fitHeight(strings.Join(rows, "\n"), p.h)
+	return p.listView(header)
 }
 
 // clipWidth truncates every line of s to w cells.

@@ -69,6 +69,11 @@ type Options struct {
 	ExtraEnv []string
 	// RespawnDelay is the wait before respawning a crashed child (1 s).
 	RespawnDelay time.Duration
+	// ScrollbackLines caps each session's scrollback (default 10,000).
+	ScrollbackLines int
+	// AgentRulesDir holds <agent>.json files replacing the built-in agent
+	// state rules (normally <config>/agent-rules); "" = built-ins only.
+	AgentRulesDir string
 }
 
 // EventKind names a workspace event.
@@ -88,6 +93,7 @@ type Event struct {
 	SessionID   string
 	State       SessionState
 	Reason      string
+	Status      *AgentStatus // EventAgentState only
 }
 
 // Errors returned by the manager.
@@ -109,6 +115,7 @@ type Manager struct {
 	records    map[string][]SessionRecord // by workspace id
 	sessions   map[string]*Session        // live sessions by record id
 	closed     bool
+	status     *statusHub
 }
 
 // NewManager loads the registry (creating Root) and flips session records
@@ -122,6 +129,9 @@ func NewManager(opts Options) (*Manager, error) {
 	}
 	if opts.RespawnDelay <= 0 {
 		opts.RespawnDelay = time.Second
+	}
+	if opts.ScrollbackLines <= 0 {
+		opts.ScrollbackLines = DefaultScrollbackLines
 	}
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {
@@ -139,6 +149,7 @@ func NewManager(opts Options) (*Manager, error) {
 	}
 	m := &Manager{opts: opts, log: opts.Logger, events: pubsub.New[Event](), workspaces: ws,
 		records: map[string][]SessionRecord{}, sessions: map[string]*Session{}}
+	m.status = newStatusHub(m)
 	for _, w := range ws {
 		recs, err := loadRecords(m.recordsPath(w.ID))
 		if err != nil {
@@ -289,7 +300,12 @@ func (m *Manager) Lookup(id string) (core.WorkspaceIdentity, bool) {
 
 // Remove stops the workspace's sessions, drops it from the registry and
 // deletes its directory and state.
-func (m *Manager) Remove(id string) error {
+func (m *Manager) Remove(id string) error { return m.RemoveWorkspace(id, true) }
+
+// RemoveWorkspace stops the workspace's sessions (no process left behind)
+// and drops it from the registry with its session state. The directory
+// (the agent's work) is deleted only when removeDir is set.
+func (m *Manager) RemoveWorkspace(id string, removeDir bool) error {
 	m.mu.Lock()
 	w, ok := m.getLocked(id)
 	if !ok {
@@ -306,6 +322,7 @@ func (m *Manager) Remove(id string) error {
 	m.mu.Unlock()
 	for _, s := range live {
 		s.close()
+		m.status.detach(s.id)
 	}
 	m.mu.Lock()
 	m.workspaces = slices.DeleteFunc(m.workspaces, func(x Workspace) bool { return x.ID == w.ID })
@@ -317,10 +334,48 @@ func (m *Manager) Remove(id string) error {
 	}
 	_ = os.Remove(m.recordsPath(w.ID))
 	_ = os.RemoveAll(filepath.Join(m.opts.Root, "state", "scrollback", w.ID))
-	if err := os.RemoveAll(w.Dir); err != nil {
-		m.log.Warn("workspace: remove directory", "dir", w.Dir, "err", err)
+	if removeDir {
+		if err := os.RemoveAll(w.Dir); err != nil {
+			m.log.Warn("workspace: remove directory", "dir", w.Dir, "err", err)
+		}
 	}
 	m.events.PublishMustDeliver(Event{Kind: EventWorkspaceRemoved, WorkspaceID: w.ID})
+	return nil
+}
+
+// Archive stops the workspace's sessions and marks it archived (kept on
+// disk and in the registry, listed last); Unarchive clears the mark.
+func (m *Manager) Archive(id string, archived bool) error {
+	m.mu.Lock()
+	w, ok := m.getLocked(id)
+	if !ok {
+		m.mu.Unlock()
+		return fmt.Errorf("%w: %s", ErrWorkspaceNotFound, id)
+	}
+	var live []*Session
+	if archived {
+		for _, s := range m.sessions {
+			if s.ws.ID == w.ID {
+				live = append(live, s)
+			}
+		}
+	}
+	m.mu.Unlock()
+	for _, s := range live {
+		s.Stop()
+	}
+	m.mu.Lock()
+	for i := range m.workspaces {
+		if m.workspaces[i].ID == w.ID {
+			m.workspaces[i].Archived = archived
+		}
+	}
+	err := saveRegistry(m.registryPath(), m.workspaces)
+	m.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("archive workspace: %w", err)
+	}
+	m.events.PublishMustDeliver(Event{Kind: EventWorkspaceCreated, WorkspaceID: w.ID})
 	return nil
 }
 
@@ -360,6 +415,7 @@ func (m *Manager) Close() error {
 		}()
 	}
 	wg.Wait()
+	m.status.close()
 	m.events.Close()
 	return nil
 }

@@ -21,6 +21,8 @@ type Workspace struct {
 	Template  string    `json:"template,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 	Agents    []Agent   `json:"agents"`
+	// Archived workspaces keep their directory but run no sessions.
+	Archived bool `json:"archived,omitempty"`
 }
 
 // DisplayName is the label, falling back to the tag.
@@ -98,6 +100,8 @@ type SessionRecord struct {
 	State          RecordState `json:"state"`
 	ResumeHint     *ResumeHint `json:"resumeHint,omitempty"`
 	ScrollbackFile string      `json:"scrollbackFile,omitempty"`
+	// StartCommit is HEAD when the session started: the diff base.
+	StartCommit string `json:"startCommit,omitempty"`
 }
 
 type recordsFile struct {

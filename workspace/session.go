@@ -65,6 +65,8 @@ type Session struct {
 
 	sinkMu sync.Mutex
 	sink   io.Writer // full-screen attach output, fed by the pump
+
+	obs observers
 }
 
 func (s *Session) setSink(w io.Writer) {
@@ -304,21 +306,45 @@ func (s *Session) runOnce(resume bool) (int, error) {
 	return code, nil
 }
 
-// pump is the single reader of the pty: output goes to the replay ring and
-// the emulator.
+// pump is the single reader of the pty. It never waits on the emulator or
+// the UI: each read goes to the observers, the replay ring and the zoom
+// sink, then is appended to a queue the feeder drains in whole batches
+// (so the emulator sees few large writes, which the coalescer turns into
+// one screenful each). Only when maxQueued bytes are waiting does the
+// reader pause, which bounds memory.
 func (s *Session) pump(ptmx *os.File, done chan struct{}) {
-	defer close(done)
-	buf := make([]byte, 32*1024)
+	q := newFeedQueue()
+	fed := make(chan struct{})
+	go func() {
+		defer close(fed)
+		for {
+			batch, ok := q.take()
+			if len(batch) > 0 {
+				s.term.Feed(batch)
+			}
+			if !ok {
+				return
+			}
+		}
+	}()
+	defer func() {
+		q.close()
+		<-fed
+		close(done)
+	}()
+	buf := make([]byte, 64*1024)
 	for {
 		n, err := ptmx.Read(buf)
 		if n > 0 {
-			_, _ = s.replay.Write(buf[:n])
-			s.term.Feed(buf[:n])
+			p := buf[:n]
+			s.observe(p)
+			_, _ = s.replay.Write(p)
 			s.sinkMu.Lock()
 			if s.sink != nil {
-				_, _ = s.sink.Write(buf[:n])
+				_, _ = s.sink.Write(p)
 			}
 			s.sinkMu.Unlock()
+			q.put(p)
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) && !errors.Is(err, syscall.EIO) {

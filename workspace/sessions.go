@@ -13,9 +13,17 @@ import (
 )
 
 // StartSession starts a new session of agent ("" = the workspace's default
-// agent) in a workspace. A missing CLI is reported here, with how to
-// install it.
+// agent) in a workspace at 80×24. A missing CLI is reported here, with how
+// to install it.
 func (m *Manager) StartSession(wsID string, agent Agent) (*Session, error) {
+	return m.StartSessionSize(wsID, agent, 80, 24)
+}
+
+// StartSessionSize is StartSession with the pty sized cols×rows before the
+// child starts, so its first screen is laid out for the pane it is shown
+// in (a child reads its size once at start; a later SIGWINCH is too late
+// for a prompt already printed).
+func (m *Manager) StartSessionSize(wsID string, agent Agent, cols, rows int) (*Session, error) {
 	w, ok := m.Get(wsID)
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrWorkspaceNotFound, wsID)
@@ -29,12 +37,16 @@ func (m *Manager) StartSession(wsID string, agent Agent) (*Session, error) {
 	if !agent.Valid() {
 		return nil, fmt.Errorf("unknown agent %q (want claude, codex or shell)", agent)
 	}
+	if w.Archived {
+		return nil, fmt.Errorf("workspace %s is archived: unarchive it to start sessions", w.Tag)
+	}
 	if _, err := m.commandFor(agent, w, nil, false); err != nil {
 		return nil, err
 	}
 	m.refreshMCPConfig(w)
 	now := time.Now().UTC()
-	rec := SessionRecord{ID: uuid.NewString(), WsID: w.ID, Agent: agent, CreatedAt: now, LastActiveAt: now, State: RecordRunning}
+	rec := SessionRecord{ID: uuid.NewString(), WsID: w.ID, Agent: agent, CreatedAt: now, LastActiveAt: now, State: RecordRunning,
+		StartCommit: headCommit(w.Dir)}
 	switch agent {
 	case AgentClaude:
 		rec.ResumeHint = &ResumeHint{Kind: "agent-session-id", Value: rec.ID}
@@ -49,7 +61,7 @@ func (m *Manager) StartSession(wsID string, agent Agent) (*Session, error) {
 	rec.Name = m.nextNameLocked(w.ID, agent)
 	m.records[w.ID] = append(m.records[w.ID], rec)
 	m.saveRecordsLocked(w.ID)
-	s := m.newSessionLocked(w, rec)
+	s := m.newSessionLocked(w, rec, cols, rows)
 	m.mu.Unlock()
 	s.start(false)
 	return s, nil
@@ -67,11 +79,13 @@ func (m *Manager) nextNameLocked(wsID string, agent Agent) string {
 	return fmt.Sprintf("%s%d", agent.prefix(), n+1)
 }
 
-func (m *Manager) newSessionLocked(w Workspace, rec SessionRecord) *Session {
+func (m *Manager) newSessionLocked(w Workspace, rec SessionRecord, cols, rows int) *Session {
+	cols, rows = clampSize(cols, rows)
 	s := &Session{id: rec.ID, name: rec.Name, agent: rec.Agent, ws: w, m: m, created: rec.CreatedAt,
-		term: NewTerminal(80, 24, m.log), replay: newReplayBuffer(DefaultReplayBytes), hint: rec.ResumeHint,
-		cols: 80, rows: 24, state: StateStarting}
+		term: newTerminal(cols, rows, m.opts.ScrollbackLines, m.log), replay: newReplayBuffer(DefaultReplayBytes), hint: rec.ResumeHint,
+		cols: cols, rows: rows, state: StateStarting}
 	m.sessions[rec.ID] = s
+	m.status.attach(s)
 	return s
 }
 
@@ -106,7 +120,7 @@ func (m *Manager) ResumeSession(recordID string) (*Session, error) {
 		m.mu.Unlock()
 		return nil, ErrClosed
 	}
-	s := m.newSessionLocked(w, rec)
+	s := m.newSessionLocked(w, rec, 80, 24)
 	m.mu.Unlock()
 	if rec.ScrollbackFile != "" {
 		if b, err := os.ReadFile(rec.ScrollbackFile); err == nil {
@@ -168,6 +182,7 @@ func (m *Manager) RemoveSession(id string) error {
 	m.mu.Unlock()
 	if live {
 		s.close()
+		m.status.detach(id)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -199,6 +214,7 @@ func (m *Manager) saveRecordsLocked(wsID string) {
 // called by sessions without their lock held.
 func (m *Manager) sessionChanged(s *Session) {
 	st, reason := s.State()
+	m.status.lifecycle(s, st, reason)
 	paused := st == StateStopped || st == StateFailed || st == StateExited
 	scroll := ""
 	if paused && s.agent == AgentShell {

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 )
 
@@ -28,11 +29,23 @@ type KeyPress = uv.KeyPressEvent
 // instead Close wakes the reply goroutine with a sentinel byte after the
 // stopping flag is set.
 type Terminal struct {
+	// feedMu serialises Feed (the session's feeder and its status lines):
+	// the scanner state and the coalescer see one ordered stream.
+	feedMu  sync.Mutex
+	scanner outScanner
+	lfs     []int    // scratch for the coalescer
+	skipped []string // scratch: rendered skipped lines
+
+	// mu guards the emulator and everything below it. Feed holds it for one
+	// chunk at a time, so Render never waits behind a long write.
 	mu            sync.Mutex
 	emu           *vt.Emulator
 	cursorVisible bool
 	title         string
 	closed        bool
+	modes         map[ansi.Mode]bool // modes the child set (callbacks)
+	altScreen     bool
+	ring          *scrollRing
 
 	outMu sync.Mutex
 	out   io.Writer // the current pty master; nil between processes
@@ -47,20 +60,38 @@ type Terminal struct {
 	log       *slog.Logger
 }
 
-// NewTerminal starts an emulator of cols×rows (clamped to at least 20×5).
+// NewTerminal starts an emulator of cols×rows (clamped to at least 20×5)
+// with the default scrollback cap.
 func NewTerminal(cols, rows int, logger *slog.Logger) *Terminal {
+	return newTerminal(cols, rows, DefaultScrollbackLines, logger)
+}
+
+// emuScrollback is the emulator's own scrollback size: it only has to hold
+// the lines of one chunk until they are drained into the ring.
+const emuScrollback = 1 << 15
+
+// rawChunk bounds one emulator write, so the lock is released often.
+const rawChunk = 16 << 10
+
+func newTerminal(cols, rows, scrollback int, logger *slog.Logger) *Terminal {
 	cols, rows = clampSize(cols, rows)
 	t := &Terminal{
 		emu:           vt.NewEmulator(cols, rows),
 		cursorVisible: true,
+		modes:         map[ansi.Mode]bool{},
+		ring:          newScrollRing(scrollback),
 		changed:       make(chan struct{}, 1),
 		replyDone:     make(chan struct{}),
 		log:           logger,
 	}
-	t.emu.SetScrollbackSize(5000)
+	t.emu.SetScrollbackSize(emuScrollback)
+	// The callbacks run inside emu.Write, under t.mu.
 	t.emu.SetCallbacks(vt.Callbacks{
-		CursorVisibility: func(v bool) { t.cursorVisible = v }, // called under t.mu (inside Write)
+		CursorVisibility: func(v bool) { t.cursorVisible = v },
 		Title:            func(s string) { t.title = s },
+		AltScreen:        func(on bool) { t.altScreen = on },
+		EnableMode:       func(m ansi.Mode) { t.modes[m] = true },
+		DisableMode:      func(m ansi.Mode) { delete(t.modes, m) },
 	})
 	go t.reply()
 	return t
@@ -107,22 +138,111 @@ func (t *Terminal) SetOutput(w io.Writer) {
 // maxPendingInput bounds input buffered while no process is attached.
 const maxPendingInput = 64 << 10
 
-// Feed writes child output into the emulator and nudges Changed. Upstream
-// panics on some malformed input, so a panic is logged, not fatal.
+// Feed writes child output into the emulator and nudges Changed. Plain
+// batches with many lines are coalesced (coalesce.go); everything else is
+// written in chunks. Upstream panics on some malformed input, so a panic is
+// logged, not fatal.
 func (t *Terminal) Feed(p []byte) {
-	t.mu.Lock()
-	if !t.closed {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.log.Warn("terminal emulator panicked on input", "panic", fmt.Sprint(r))
-				}
-			}()
-			_, _ = t.emu.Write(p)
-		}()
+	if len(p) == 0 {
+		return
 	}
-	t.mu.Unlock()
+	t.feedMu.Lock()
+	defer t.feedMu.Unlock()
+	startGround := t.scanner.state == scanGround
+	plain := t.scanner.scan(p)
+	if startGround && plain && t.feedCoalesced(p) {
+		t.nudge()
+		return
+	}
+	for len(p) > 0 {
+		n := min(len(p), rawChunk)
+		t.mu.Lock()
+		if !t.closed {
+			t.writeLocked(p[:n])
+		}
+		t.mu.Unlock()
+		p = p[n:]
+	}
 	t.nudge()
+}
+
+// writeLocked writes to the emulator and moves what scrolled off into the
+// ring.
+func (t *Terminal) writeLocked(p []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.log.Warn("terminal emulator panicked on input", "panic", fmt.Sprint(r))
+		}
+	}()
+	_, _ = t.emu.Write(p)
+	t.drainLocked()
+}
+
+func (t *Terminal) drainLocked() {
+	sb := t.emu.Scrollback()
+	if sb == nil || sb.Len() == 0 {
+		return
+	}
+	for _, l := range sb.Lines() {
+		t.ring.push(strings.TrimRight(l.String(), " "))
+	}
+	sb.Clear()
+}
+
+// coalescible reports whether the emulator is in a state where skipping
+// lines is exact: main screen, no scroll region, no origin, insert or
+// newline mode.
+func (t *Terminal) coalescibleLocked() bool {
+	return !t.altScreen && !t.emu.IsAltScreen() && !t.scanner.scrollRegion &&
+		!t.modes[ansi.ModeOrigin] && !t.modes[ansi.ModeInsertReplace] && !t.modes[ansi.ModeLineFeedNewLine]
+}
+
+// feedCoalesced applies the head/skip/tail plan; false means nothing was
+// written and the caller feeds the batch raw.
+func (t *Terminal) feedCoalesced(p []byte) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed || !t.coalescibleLocked() {
+		return false
+	}
+	h, w := t.emu.Height(), t.emu.Width()
+	plan, ok := planCoalesce(p, h, t.emu.CursorPosition().Y, t.lfs)
+	if !ok {
+		return false
+	}
+	t.lfs = plan.middleLFs
+	// Render the skipped lines first: if one cannot be rendered exactly,
+	// nothing has been written yet and the batch goes raw.
+	lfs := plan.middleLFs
+	first := max(0, len(lfs)-t.ring.max) // only these can survive in the ring
+	start := 0
+	if first > 0 {
+		start = lfs[first-1] + 1
+	}
+	width := t.emu.WidthMethod().StringWidth
+	skipped := t.skipped[:0]
+	push := func(s string) { skipped = append(skipped, s) }
+	for _, lf := range lfs[first:] {
+		if !renderLine(plan.middle[start:lf-1], w, width, push) {
+			return false
+		}
+		start = lf + 1
+	}
+	t.skipped = skipped[:0]
+	t.writeLocked(plan.head)
+	// The screen's first h-1 rows scroll out before the middle lines.
+	rows := strings.Split(t.emu.String(), "\n")
+	for i := 0; i < h-1 && i < len(rows); i++ {
+		t.ring.push(strings.TrimRight(rows[i], " "))
+	}
+	t.ring.total += int64(first)
+	for _, s := range skipped {
+		t.ring.push(s)
+	}
+	setup := append([]byte("\x1b[H\x1b[J"), sgrState(plan.middle)...)
+	t.writeLocked(setup)
+	t.writeLocked(plan.tail)
+	return true
 }
 
 func (t *Terminal) nudge() {
@@ -150,20 +270,41 @@ func (t *Terminal) String() string {
 }
 
 // Scrollback returns the lines that scrolled off the top, oldest first, as
-// plain text.
+// plain text (at most the configured cap).
 func (t *Terminal) Scrollback() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	sb := t.emu.Scrollback()
-	if sb == nil {
-		return nil
+	return t.ring.snapshot()
+}
+
+// Mode reports whether the child set a terminal mode (e.g.
+// ansi.ModeBracketedPaste, ansi.ModeMouseNormal).
+func (t *Terminal) Mode(m ansi.Mode) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.modes[m]
+}
+
+// MouseReporting reports whether the child asked for mouse events.
+func (t *Terminal) MouseReporting() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, m := range []ansi.Mode{ansi.ModeMouseX10, ansi.ModeMouseNormal, ansi.ModeMouseHighlight, ansi.ModeMouseButtonEvent, ansi.ModeMouseAnyEvent} {
+		if t.modes[m] {
+			return true
+		}
 	}
-	lines := sb.Lines()
-	out := make([]string, 0, len(lines))
-	for _, l := range lines {
-		out = append(out, strings.TrimRight(l.String(), " "))
+	return false
+}
+
+// SendMouse forwards a mouse event (cell coordinates within the screen)
+// encoded the way the child asked for; nothing is sent when it did not.
+func (t *Terminal) SendMouse(m vt.Mouse) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.closed {
+		t.emu.SendMouse(m)
 	}
-	return out
 }
 
 // Cursor returns the cursor cell and whether the child shows it.
@@ -206,13 +347,16 @@ func (t *Terminal) Resize(cols, rows int) {
 	t.nudge()
 }
 
-// SendKey encodes a key the way the child expects (honouring application
+// SendKey encodes a key as xterm would (EncodeKey, honouring application
 // cursor mode) and sends it. Esc is forwarded like any other key.
 func (t *Terminal) SendKey(k KeyPress) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.closed {
-		t.emu.SendKey(k)
+	if t.closed {
+		return
+	}
+	if b := EncodeKey(k, t.modes[ansi.ModeCursorKeys]); len(b) > 0 {
+		_, _ = t.emu.InputPipe().Write(b)
 	}
 }
 

@@ -181,8 +181,15 @@ func TestAppEndToEnd(t *testing.T) {
 		t.Fatal("no notification")
 	}
 
+	// Another agent asks through the Ask port, which moves the routing
+	// hint to mcp-ask; approval requests must still reach the people.
+	out, isErr = callText(t, ask, "askWithSession", map[string]any{"message": "anything new?", "sessionId": "other-agent"})
+	require.False(t, isErr, out)
+	last, _ = a.Connectors.Last()
+	require.Equal(t, "mcp-ask", last.Channel)
+
 	// An agent (here an MCP client) stages, commits and asks to push: the
-	// push waits for a person, and the user is told on their channel.
+	// push waits for a person, and the people are told on the TUI.
 	for _, step := range []struct {
 		tool string
 		args map[string]any
@@ -200,6 +207,9 @@ func TestAppEndToEnd(t *testing.T) {
 	select {
 	case n := <-notes:
 		require.Contains(t, n.Text, "waiting for your approval on sim-paper")
+		require.Contains(t, n.Text, a.Trading.Pending()[0].Hash, "the notice names the commit")
+		require.Contains(t, n.Text, "placeOrder BUY 3 AAPL (MKT)")
+		require.Equal(t, "tui", n.Channel)
 	case <-time.After(10 * time.Second):
 		t.Fatal("no approval notice")
 	}

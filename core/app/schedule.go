@@ -9,6 +9,8 @@ import (
 	"github.com/alice-trading/alice/core/pubsub"
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/mcp"
+	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/uta"
 )
 
 // buildScheduling creates the ConnectorCenter, the agent-work worker, the
@@ -53,21 +55,37 @@ func (a *App) startScheduling(ctx context.Context) error {
 	return nil
 }
 
-// forwardApprovals tells the user, on their last-used channel, when a
-// commit waits for approval (so a Telegram user can approve with /trading).
+// forwardApprovals tells the people — every human channel that is up
+// (TUI, Telegram), never an agent connector, whatever channel was used
+// last — when a commit waits for approval, naming its hash and operations.
 func (a *App) forwardApprovals(ctx context.Context) {
 	for ev := range a.Trading.Subscribe(ctx) {
-		if ev.Type != "trade.approval-requested" {
+		if ev.Type != trading.EventApprovalRequest {
 			continue
 		}
-		text := "A trading commit is waiting for your approval"
-		if ev.AccountID != "" {
-			text += " on " + ev.AccountID
-		}
-		if _, err := a.Connectors.Notify(ctx, text+" (Portfolio pane, or /trading in Telegram).", "important", "trading"); err != nil {
+		if _, err := a.Connectors.NotifyHumans(ctx, approvalText(ev), "important", "trading"); err != nil {
 			a.Log.Warn("Approval notice not delivered", "err", err)
 		}
 	}
+}
+
+// approvalText names the commit (hash, message, operations) so what the
+// person reads is what an approval would execute.
+func approvalText(ev trading.Event) string {
+	text := "A trading commit is waiting for your approval"
+	if ev.AccountID != "" {
+		text += " on " + ev.AccountID
+	}
+	if p, ok := ev.Data.(uta.PendingApproval); ok {
+		text += fmt.Sprintf(": %s %q", p.Hash, p.Message)
+		for _, op := range p.Operations {
+			text += "\n• " + op.Describe()
+		}
+		text += "\n"
+	} else {
+		text += " "
+	}
+	return text + "(Portfolio pane, or /trading in Telegram)."
 }
 
 // scheduleAgent adapts the AgentCenter for scheduled work.

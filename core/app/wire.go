@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/inbox"
@@ -12,6 +14,7 @@ import (
 	tradetools "github.com/alice-trading/alice/trading/tools"
 	"github.com/alice-trading/alice/trading/uta"
 	"github.com/alice-trading/alice/workspace"
+	"github.com/alice-trading/alice/workspace/agentstate"
 )
 
 // build creates the domain components in the architecture's order. Nothing
@@ -34,7 +37,7 @@ func (a *App) build() error {
 	}
 	a.Inbox = ib
 	a.onClose("inbox", func(context.Context) error { return ib.Close() })
-	a.WsTools.Register(inbox.PushToolFactory(ib))
+	a.WsTools.Register(inbox.PushToolFactory(ib), inbox.ReadToolFactory(ib))
 
 	// The main MCP listener is built now (it binds in start) so that the
 	// workspace manager can ask it for the bound URL.
@@ -59,12 +62,15 @@ func (a *App) build() error {
 		MCPURL:  a.MCP.URL,
 		Persona: a.persona,
 		Logger:  log.With("component", "workspace"),
+		// <config>/agent-rules/<agent>.json replace the built-in agent state rules.
+		AgentRulesDir: filepath.Join(o.Paths.Config, agentstate.RulesDirName),
 	})
 	if err != nil {
 		return fmt.Errorf("workspaces: %w", err)
 	}
 	a.Workspaces = ws
 	a.onClose("workspaces", func(context.Context) error { return ws.Close() })
+	workspace.RegisterTools(a.Tools, ws, a.Events)
 
 	if err := a.buildAgent(); err != nil {
 		return err
@@ -80,10 +86,13 @@ func (a *App) start(ctx context.Context) error {
 		a.reportStartupProblem(err)
 	}
 	a.onClose("trading", func(context.Context) error { return a.Trading.Close() })
+	// accounts.json edited outside alice (or by the Settings pane) applies live.
+	a.Trading.WatchConfig(ctx, time.Second)
 
 	if err := a.startScheduling(ctx); err != nil {
 		return err
 	}
+	a.startWorkspaceAlerts(ctx)
 	if err := a.startResearch(ctx); err != nil {
 		return err
 	}

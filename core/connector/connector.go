@@ -42,6 +42,17 @@ type Capabilities struct {
 	Push bool `json:"push"`
 	// Markdown is true when the channel renders Markdown.
 	Markdown bool `json:"markdown"`
+	// Human is true when a person reads the channel (TUI, Telegram);
+	// false for agent connectors such as the Ask port. Approval requests
+	// and other needs-you alerts go to human channels only (NotifyHumans).
+	Human bool `json:"human"`
+}
+
+// Liveness is implemented by connectors that can be registered yet down
+// (a TUI nobody is attached to, a Telegram bot that failed to start);
+// connectors without it count as up.
+type Liveness interface {
+	Up() bool
 }
 
 // Connector delivers notifications on one channel.
@@ -75,6 +86,7 @@ type Center struct {
 	mu         sync.Mutex
 	connectors []Connector
 	last       *Interaction
+	lastTo     map[string]string // channel → last recipient there (this run)
 }
 
 // Option customises a Center.
@@ -162,6 +174,10 @@ func (c *Center) Touch(channel, to string) {
 	c.mu.Lock()
 	li := Interaction{Channel: channel, To: to, Time: c.now()}
 	c.last = &li
+	if c.lastTo == nil {
+		c.lastTo = map[string]string{}
+	}
+	c.lastTo[channel] = to
 	b, _ := json.Marshal(li)
 	err := os.MkdirAll(filepath.Dir(c.lastPath), 0o700)
 	if err == nil {

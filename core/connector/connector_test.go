@@ -170,7 +170,7 @@ func TestListConnectorsTool(t *testing.T) {
 	res, err = tc.Call(context.Background(), "listConnectors", json.RawMessage(`{}`))
 	require.NoError(t, err)
 	b, _ = json.Marshal(res)
-	require.JSONEq(t, `{"connectors":[{"channel":"mcp-ask","to":"claude-1","capabilities":{"push":false,"markdown":false}}],
+	require.JSONEq(t, `{"connectors":[{"channel":"mcp-ask","to":"claude-1","capabilities":{"push":false,"markdown":false,"human":false}}],
 		"lastInteraction":{"channel":"mcp-ask","to":"claude-1","time":"2026-11-20T09:00:00Z"}}`, string(b))
 	_, err = tc.Call(context.Background(), "listConnectors", json.RawMessage(`{"x":1}`))
 	require.Error(t, err, "unknown arguments are rejected")

@@ -21,8 +21,14 @@ func NewBroadcast(channel string, bus *pubsub.Broker[Notification]) *Broadcast {
 // Channel implements Connector.
 func (b *Broadcast) Channel() string { return b.channel }
 
-// Capabilities implements Connector: the TUI shows Markdown at once.
-func (b *Broadcast) Capabilities() Capabilities { return Capabilities{Push: true, Markdown: true} }
+// Capabilities implements Connector: a person reads the TUI, which shows
+// Markdown at once.
+func (b *Broadcast) Capabilities() Capabilities {
+	return Capabilities{Push: true, Markdown: true, Human: true}
+}
+
+// Up implements Liveness: someone (a TUI) is subscribed.
+func (b *Broadcast) Up() bool { return b.bus.Len() > 0 }
 
 // Send publishes with must-deliver semantics: a person should see it.
 func (b *Broadcast) Send(_ context.Context, n Notification) error {
@@ -41,7 +47,8 @@ func NewQueue(channel string) Queue { return Queue{channel} }
 // Channel implements Connector.
 func (q Queue) Channel() string { return q.channel }
 
-// Capabilities implements Connector: nothing is pushed.
+// Capabilities implements Connector: nothing is pushed, and the reader is
+// another agent, not a person.
 func (q Queue) Capabilities() Capabilities { return Capabilities{} }
 
 // Send is a no-op: Notify already stored the notification.

@@ -13,7 +13,7 @@ import (
 func RegisterTools(reg core.ToolRegistry, c *Center) {
 	reg.Register(core.Tool{
 		Name: "listConnectors", Group: "session",
-		Description: "List the channels Alice can reach the user on (TUI, Telegram, Ask) and the one the user last interacted through; notifications go there.",
+		Description: "List the channels Alice can reach the user on (TUI, Telegram, Ask) and the one the user last interacted through; notifications go there, while approval requests go to every human channel (capabilities.human) that is up.",
 		InputSchema: core.Schema(`{"type":"object","properties":{}}`),
 		Handler: func(_ context.Context, args json.RawMessage) (any, error) {
 			if err := core.DecodeArgs(args, &struct{}{}); err != nil {

@@ -144,3 +144,12 @@ func (h *Heartbeat) Run(ctx context.Context) {
 		h.log.Info("Heartbeat", "outcome", out.String())
 	}
 }
+
+// Poke makes a running heartbeat re-read heartbeat.json now (after an
+// edit from the Settings pane) instead of at the end of its current wait.
+func (h *Heartbeat) Poke() {
+	select {
+	case h.wake <- struct{}{}:
+	default:
+	}
+}

@@ -6,6 +6,9 @@
 //   - "buy <qty> <SYMBOL>" → placeOrder (MKT BUY on sim-paper), then
 //     tradingCommit, then tradingPush, then a closing sentence;
 //   - "price <SYMBOL>"     → getQuote, then the quoted last price;
+//   - "delegate <tag>: <command line>" → workspaceCreate (shell-only),
+//     workspaceStartAgent (shell, the command as its prompt),
+//     workspaceStatus, workspaceDiff, then a summary quoting the diff;
 //   - anything else        → "You said: <text>".
 //
 // Usage: go run ./scripts/mockllm -addr 127.0.0.1:0 (prints the base URL).
@@ -49,6 +52,7 @@ type reply struct {
 
 var buyRe = regexp.MustCompile(`(?i)\bbuy\s+([0-9.]+)\s+([A-Za-z]+)`)
 var priceRe = regexp.MustCompile(`(?i)\bprice\s+([A-Za-z]+)`)
+var delegateRe = regexp.MustCompile(`(?i)\bdelegate\s+([a-z0-9][a-z0-9_-]*)\s*:\s*(.+)$`)
 
 func text(c any) string {
 	switch v := c.(type) {
@@ -87,6 +91,11 @@ func decide(msgs []message) reply {
 			}
 		}
 	}
+	if m := delegateRe.FindStringSubmatch(lastUser); m != nil {
+		if r, ok := delegateStep(lastTool, m[1], m[2], msgs); ok {
+			return r
+		}
+	}
 	switch lastTool {
 	case "placeOrder":
 		return reply{toolName: "tradingCommit", toolArgs: `{"source":"sim-paper","message":"scripted buy"}`}
@@ -109,9 +118,29 @@ func decide(msgs []message) reply {
 	return reply{text: "You said: " + lastUser}
 }
 
-func main() {
-	addr := flag.String("addr", "127.0.0.1:0", "listen address")
-	flag.Parse()
+// delegateStep walks the delegation flow one tool at a time.
+func delegateStep(lastTool, tag, command string, msgs []message) (reply, bool) {
+	ws, _ := json.Marshal(map[string]any{"workspaceId": tag})
+	switch lastTool {
+	case "":
+		args, _ := json.Marshal(map[string]any{"tag": tag, "template": "shell-only"})
+		return reply{text: "Creating a workspace for it.", toolName: "workspaceCreate", toolArgs: string(args)}, true
+	case "workspaceCreate":
+		args, _ := json.Marshal(map[string]any{"workspaceId": tag, "agent": "shell", "prompt": command})
+		return reply{toolName: "workspaceStartAgent", toolArgs: string(args)}, true
+	case "workspaceStartAgent":
+		args, _ := json.Marshal(map[string]any{"workspaceId": tag, "lines": 10})
+		return reply{toolName: "workspaceStatus", toolArgs: string(args)}, true
+	case "workspaceStatus":
+		return reply{toolName: "workspaceDiff", toolArgs: string(ws)}, true
+	case "workspaceDiff":
+		return reply{text: "Delegated to workspace " + tag + ". Changes: " + text(msgs[len(msgs)-1].Content)}, true
+	}
+	return reply{}, false
+}
+
+// newMux serves the scripted API.
+func newMux() *http.ServeMux {
 	var n atomic.Int64
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
@@ -131,6 +160,13 @@ func main() {
 		}
 		writeSSE(w, id, req.Model, rep)
 	})
+	return mux
+}
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:0", "listen address")
+	flag.Parse()
+	mux := newMux()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatal(err)

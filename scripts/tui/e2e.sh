@@ -77,12 +77,16 @@ wait_for "● input"
 sleep 0.5
 keys "echo hi-from-e2e" Enter
 wait_for "hi-from-e2e"
-screen | grep -qx "hi-from-e2e *" || screen | grep -q "^hi-from-e2e" || { echo "e2e: command output not on its own line"; screen; exit 1; }
+# Panes are framed: strip the border before checking the line.
+screen | sed -e 's/^[│ ]*//' -e 's/[ │]*$//' | grep -qx "hi-from-e2e" || { echo "e2e: command output not on its own line"; screen; exit 1; }
 step "detach"
 keys C-q
 wait_for "detached"
 wait_for "sh1 running"
 step "quit"
+keys C-c
+# A shell is still running: the first ctrl+c asks, the second confirms.
+wait_for "Quit alice?" 5
 keys C-c
 wait_for "ALICE-EXITED rc=0" 10
 # No orphans: nothing may still run inside the workspaces.

@@ -311,8 +311,8 @@ func (w *world) check() {
 	}
 }
 
-func runModel(t *testing.T, seed uint64, steps, crashAt int, stats *modelStats) (writes int) {
-	w := &world{t: t, stats: stats, path: filepath.Join(t.TempDir(), "commit.json"), crashAt: crashAt,
+func runModel(t *testing.T, seed uint64, steps, crashAt int) (writes int, stats modelStats) {
+	w := &world{t: t, stats: &stats, path: filepath.Join(t.TempDir(), "commit.json"), crashAt: crashAt,
 		broker: &modelBroker{orders: map[string]*trading.OpenOrder{}}, now: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC),
 		acked: map[string]bool{}, shown: map[string][]string{}, approved: map[string][]string{}}
 	w.open()
@@ -322,7 +322,15 @@ func runModel(t *testing.T, seed uint64, steps, crashAt int, stats *modelStats) 
 	}
 	stats.crashes += w.crashes
 	stats.executed += len(w.broker.executed)
-	return w.writes
+	return w.writes, stats
+}
+
+func (s *modelStats) add(o modelStats) {
+	s.frozen += o.frozen
+	s.stale += o.stale
+	s.approvals += o.approvals
+	s.executed += o.executed
+	s.crashes += o.crashes
 }
 
 func TestModelCrashAtEveryPersistencePoint(t *testing.T) {
@@ -330,21 +338,33 @@ func TestModelCrashAtEveryPersistencePoint(t *testing.T) {
 	if testing.Short() {
 		seeds = 2
 	}
-	runs, st := 0, &modelStats{}
-	for seed := range uint64(seeds) {
-		total := runModel(t, seed, steps, -1, &modelStats{})
-		require.Positive(t, total)
-		// One run per persistence point of the crash-free run: the crash
-		// fires at that point (before or after its write), the process is
-		// reopened from disk and the sequence carries on.
-		for k := 1; k <= total; k++ {
-			ok := t.Run(fmt.Sprintf("seed%d/crash%d", seed, k), func(t *testing.T) {
-				runModel(t, seed, steps, k, st)
-			})
-			require.True(t, ok)
-			runs++
+	var (
+		mu   sync.Mutex
+		runs int
+		st   modelStats
+	)
+	// The group returns once every parallel run has finished (the runs
+	// wait on fsync, not on the CPU).
+	t.Run("group", func(t *testing.T) {
+		for seed := range uint64(seeds) {
+			total, _ := runModel(t, seed, steps, -1)
+			require.Positive(t, total)
+			// One run per persistence point of the crash-free run: the
+			// crash fires at that point (before or after its write), the
+			// process is reopened from disk and the sequence carries on.
+			for k := 1; k <= total; k++ {
+				t.Run(fmt.Sprintf("seed%d/crash%d", seed, k), func(t *testing.T) {
+					t.Parallel()
+					_, s := runModel(t, seed, steps, k)
+					mu.Lock()
+					defer mu.Unlock()
+					st.add(s)
+					runs++
+				})
+			}
 		}
-	}
+	})
+	require.False(t, t.Failed())
 	t.Logf("%d runs, %d crashes injected, %d approvals (%d refused as stale), %d stages refused while awaiting, %d operations executed",
 		runs, st.crashes, st.approvals, st.stale, st.frozen, st.executed)
 	require.Equal(t, runs, st.crashes, "every run crashed once")

@@ -20,7 +20,7 @@ func (h *handlers) gitTools() []core.Tool {
 		tool("tradingCommit", "Commit staged operations with a message (like git commit). Nothing executes; a push follows.",
 			`{"type":"object","properties":{`+sourceProp+`,"message":{"type":"string"}},"required":["message"]}`,
 			h.commit),
-		tool("tradingPush", "Request execution of committed operations. Accounts with autoApprove execute now; others wait for human approval in the alice UI.",
+		tool("tradingPush", "Request execution of committed operations. Accounts with autoApprove execute now; others wait for a person's approval (alice UI or Telegram), and until the person decides, that account's staging area is frozen (tradingReject withdraws the commit).",
 			`{"type":"object","properties":{`+sourceProp+`}}`,
 			h.push),
 		tool("tradingLog", "Trading history (like git log --stat), newest first, merged across accounts.",

@@ -374,3 +374,31 @@ func TestScheduledSnapshots(t *testing.T) {
 		return err == nil && len(snaps) > 0 && snaps[0].Trigger == snapshot.Scheduled
 	}, 10*time.Second, 50*time.Millisecond)
 }
+
+// A push awaiting a person on one account does not block committing on
+// another when no source is named.
+func TestCommitAllSkipsFrozenAccounts(t *testing.T) {
+	e := newEnv(t)
+	accts := config.DefaultAccounts()
+	second := accts[0]
+	second.ID, second.Label = "sim-two", "Second"
+	e.writeAccounts(t, append(accts, second))
+	m := e.start(t)
+	u1, _ := m.Get("sim-paper")
+	u2, _ := m.Get("sim-two")
+	stageBuy(t, u1, "AAPL", "1")
+	c, err := m.Commit("sim-paper", "one")
+	require.NoError(t, err)
+	_, err = m.RequestApproval("sim-paper")
+	require.NoError(t, err)
+	_, err = m.Commit("", "nothing else staged")
+	require.ErrorIs(t, err, git.ErrAwaitingApproval, "the only account with staged work is frozen: say so")
+	assert.ErrorContains(t, err, c[0].Hash)
+	stageBuy(t, u2, "MSFT", "1")
+	out, err := m.Commit("", "two")
+	require.NoError(t, err)
+	require.Len(t, out, 1)
+	assert.Equal(t, "sim-two", out[0].AccountID)
+	_, err = m.Commit("sim-paper", "named")
+	require.ErrorIs(t, err, git.ErrAwaitingApproval)
+}

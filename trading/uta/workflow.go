@@ -3,6 +3,7 @@ package uta
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/alice-trading/alice/trading"
@@ -11,7 +12,8 @@ import (
 )
 
 // ApprovalNote is what tradingPush says when a human must approve.
-const ApprovalNote = "requires human approval in the alice UI (Portfolio pane) — pending"
+const ApprovalNote = "requires human approval in the alice UI (Portfolio pane) or Telegram /trading — pending; " +
+	"until a person decides, staging and committing on this account are refused (tradingReject withdraws the commit)"
 
 // CommitOutcome is one account's tradingCommit result.
 type CommitOutcome struct {
@@ -21,16 +23,23 @@ type CommitOutcome struct {
 }
 
 // Commit prepares staged operations. With an empty source every account
-// that has staged operations commits; an account with nothing staged is an
-// error only when named explicitly.
+// that has staged operations commits; an account with nothing staged, or
+// frozen by a push awaiting a person, is an error only when named
+// explicitly (or when no account could commit).
 func (m *Manager) Commit(source, message string) ([]CommitOutcome, error) {
 	utas, err := m.Resolve(source)
 	if err != nil {
 		return nil, err
 	}
 	var out []CommitOutcome
+	var frozen error
 	for _, u := range utas {
-		if source == "" && len(u.git.Status().Staged) == 0 {
+		st := u.git.Status()
+		if source == "" && len(st.Staged) == 0 {
+			continue
+		}
+		if source == "" && st.AwaitingApproval {
+			frozen = fmt.Errorf("account %s: %w", u.ID(), &git.AwaitingError{Hash: st.PendingHash, Message: st.PendingMessage})
 			continue
 		}
 		p, err := u.git.Commit(message)
@@ -41,6 +50,9 @@ func (m *Manager) Commit(source, message string) ([]CommitOutcome, error) {
 		m.publish(trading.Event{Type: trading.EventCommitPrepared, AccountID: u.ID(), Hash: p.Hash, Time: m.now(), Data: p}, true)
 	}
 	if len(out) == 0 {
+		if frozen != nil {
+			return nil, frozen
+		}
 		return nil, git.ErrNothingStaged
 	}
 	return out, nil

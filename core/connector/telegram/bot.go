@@ -95,6 +95,7 @@ type Bot struct {
 
 	mu     sync.Mutex
 	cancel context.CancelFunc
+	closed bool
 	wg     sync.WaitGroup
 	chats  map[int64]*sync.Mutex // serialises agent turns per chat
 	offset int64
@@ -151,8 +152,18 @@ func New(o Options) (*Bot, error) {
 // Channel implements connector.Connector.
 func (b *Bot) Channel() string { return Channel }
 
-// Capabilities implements connector.Connector.
-func (b *Bot) Capabilities() connector.Capabilities { return connector.Capabilities{Push: true} }
+// Capabilities implements connector.Connector: allow-listed people read it.
+func (b *Bot) Capabilities() connector.Capabilities {
+	return connector.Capabilities{Push: true, Human: true}
+}
+
+// Up implements connector.Liveness: the bot is polling (Start succeeded
+// and Close has not been called).
+func (b *Bot) Up() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cancel != nil && !b.closed
+}
 
 // Send delivers a notification to the chat the user last wrote from, or
 // the first allow-listed chat. It never writes to a chat off the list.
@@ -196,6 +207,7 @@ func (b *Bot) Start(ctx context.Context) error {
 func (b *Bot) Close() error {
 	b.mu.Lock()
 	cancel := b.cancel
+	b.closed = true
 	b.mu.Unlock()
 	if cancel != nil {
 		cancel()

@@ -139,16 +139,32 @@ func TestAgainstBotAPIEmulator(t *testing.T) {
 	require.Equal(t, "telegram", ch)
 	require.Equal(t, "BTC crossed 100k", human.waitFor(me, 1)[0].Text)
 
-	// /trading shows the pending commit with buttons; a tap pushes it.
+	// Another agent asks through the Ask port: the routing hint moves to
+	// mcp-ask, yet an approval request still reaches the person here.
+	center.Touch("mcp-ask", "other-agent")
+	ch, err = center.NotifyHumans(ctx, "A trading commit is waiting for your approval on paper-1: a1b2c3d4", "important", "trading")
+	require.NoError(t, err)
+	require.Equal(t, "telegram", ch)
+	require.Contains(t, human.waitFor(me, 1)[0].Text, "waiting for your approval on paper-1: a1b2c3d4")
+
+	// /trading shows the pending commit with buttons bound to its hash.
 	human.say(me, "/trading")
 	panel := human.waitFor(me, 1)[0]
 	require.Contains(t, panel.Text, "commit a1b2c3d4")
 	require.NotNil(t, panel.Markup)
-	require.Equal(t, "trading:push:paper-1", panel.Markup.InlineKeyboard[0][0].CallbackData)
-	human.tap(me, panel.Markup.InlineKeyboard[0][0].CallbackData)
+	oldButton := panel.Markup.InlineKeyboard[0][0].CallbackData
+	require.Equal(t, "trading:push:paper-1:a1b2c3d4", oldButton)
+	// The agent stages more: the commit changes; the old button is refused.
+	appr.stage("paper-1", "e5f6a7b8")
+	human.tap(me, oldButton)
+	require.Contains(t, human.waitFor(me, 1)[0].Text, "a1b2c3d4 is no longer the prepared commit")
+	human.say(me, "/trading")
+	fresh := human.waitFor(me, 1)[0].Markup.InlineKeyboard[0][0].CallbackData
+	require.Equal(t, "trading:push:paper-1:e5f6a7b8", fresh)
+	human.tap(me, fresh)
 	require.Equal(t, "Pushed paper-1.", human.waitFor(me, 1)[0].Text)
 	appr.mu.Lock()
-	require.Equal(t, []string{"paper-1"}, appr.approved)
+	require.Equal(t, []string{"paper-1:e5f6a7b8"}, appr.approved, "only the commit the person saw")
 	appr.mu.Unlock()
 
 	// The stranger got nothing and never reached the agent.

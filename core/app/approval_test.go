@@ -1,0 +1,99 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/trading/git"
+)
+
+// TestIssue15SequenceOverMCP replays issue 15's report through a real MCP
+// client over HTTP against the running core, autoApprove off: while
+// "buy 7" waits for a person, staging 13 is refused naming the waiting
+// commit; a person's approval bound to an old hash is refused; after the
+// reject, "buy 13" is one operation and exactly 13 shares are bought.
+func TestIssue15SequenceOverMCP(t *testing.T) {
+	home := t.TempDir()
+	paths, err := config.ResolvePaths(home)
+	require.NoError(t, err)
+	require.NoError(t, paths.Ensure())
+	for name, body := range map[string]string{
+		config.MCPFile:        `{"port":0}`,
+		config.ConnectorsFile: `{"mcpAsk":{"enabled":false}}`,
+		config.NewsFile:       `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`,
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
+	}
+	store := config.NewStore(paths.Config)
+	a, err := New(Options{Paths: paths, Store: store, Version: "test"})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	require.NoError(t, a.Start(ctx))
+	defer func() {
+		cancel()
+		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
+		defer c2()
+		require.NoError(t, a.Shutdown(sctx))
+	}()
+	agent := mcpClient(t, a.MCP.URL())
+	call := func(tool string, args map[string]any) (map[string]any, string) {
+		out, isErr := callText(t, agent, tool, args)
+		require.False(t, isErr, "%s: %s", tool, out)
+		var v any
+		require.NoError(t, json.Unmarshal([]byte(out), &v), out)
+		if arr, ok := v.([]any); ok {
+			return arr[0].(map[string]any), out
+		}
+		m, _ := v.(map[string]any)
+		return m, out
+	}
+	buy := func(qty string) map[string]any {
+		return map[string]any{"source": "sim-paper", "aliceId": "sim-paper|AAPL", "action": "BUY", "orderType": "MKT", "totalQuantity": qty}
+	}
+
+	call("placeOrder", buy("7"))
+	c7, _ := call("tradingCommit", map[string]any{"message": "buy 7"})
+	h7 := c7["hash"].(string)
+	p, _ := call("tradingPush", map[string]any{})
+	require.Equal(t, "pending", p["status"])
+
+	out, isErr := callText(t, agent, "placeOrder", buy("13"))
+	require.True(t, isErr, "staging while a push waits for a person is refused: %s", out)
+	require.Contains(t, out, "commit "+h7)
+	require.Contains(t, out, "tradingReject")
+	out, isErr = callText(t, agent, "tradingCommit", map[string]any{"message": "buy 13"})
+	require.True(t, isErr, out)
+	require.Contains(t, out, h7)
+
+	// The person rejects the commit they were shown.
+	_, err = a.Trading.Reject(ctx, "sim-paper", h7, "rejected in the alice UI")
+	require.NoError(t, err)
+
+	call("placeOrder", buy("13"))
+	c13, _ := call("tradingCommit", map[string]any{"message": "buy 13"})
+	require.EqualValues(t, 1, c13["operationCount"], "buy 13 holds exactly the new operation")
+	call("tradingPush", map[string]any{"source": "sim-paper"})
+	_, err = a.Trading.Push(ctx, "sim-paper", h7)
+	require.ErrorIs(t, err, git.ErrStale, "an approval bound to the old commit executes nothing")
+	res, err := a.Trading.Push(ctx, "sim-paper", c13["hash"].(string))
+	require.NoError(t, err)
+	require.Len(t, res.Submitted, 1)
+	require.Equal(t, "13", res.Submitted[0].FilledQty.String())
+
+	show, _ := call("tradingShow", map[string]any{"source": "sim-paper", "hash": c13["hash"]})
+	require.Equal(t, "buy 13", show["message"])
+	require.Len(t, show["operations"], 1)
+	_, logText := call("tradingLog", map[string]any{"source": "sim-paper"})
+	require.Contains(t, logText, "[rejected] buy 7")
+	pf, _ := call("getPortfolio", map[string]any{"source": "sim-paper"})
+	pos := pf["sim-paper"].(map[string]any)["positions"].([]any)
+	require.Len(t, pos, 1)
+	require.Equal(t, "13", pos[0].(map[string]any)["quantity"])
+}

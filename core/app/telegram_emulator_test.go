@@ -1,0 +1,184 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/config"
+)
+
+// botAPIPerson plays the person in a Telegram chat through the
+// telegram-test-api emulator's client API (scripts/telegram).
+type botAPIPerson struct {
+	t     *testing.T
+	base  string
+	token string
+	chat  int64
+}
+
+func (p *botAPIPerson) post(path string, body any) []byte {
+	p.t.Helper()
+	b, _ := json.Marshal(body)
+	resp, err := http.Post(p.base+path, "application/json", bytes.NewReader(b))
+	require.NoError(p.t, err)
+	defer resp.Body.Close()
+	var out bytes.Buffer
+	_, _ = out.ReadFrom(resp.Body)
+	require.Equal(p.t, http.StatusOK, resp.StatusCode, out.String())
+	return out.Bytes()
+}
+
+func (p *botAPIPerson) user() map[string]any {
+	return map[string]any{"id": p.chat, "first_name": "Me", "is_bot": false}
+}
+
+func (p *botAPIPerson) say(text string) {
+	p.post("/sendMessage", map[string]any{"botToken": p.token, "date": time.Now().Unix(), "text": text,
+		"from": p.user(), "chat": map[string]any{"id": p.chat, "type": "private", "first_name": "Me"}})
+}
+
+func (p *botAPIPerson) tap(data string) {
+	msg := map[string]any{"from": p.user(), "chat": map[string]any{"id": p.chat, "type": "private"}}
+	p.post("/sendCallback", map[string]any{"botToken": p.token, "date": time.Now().Unix(), "from": p.user(), "message": msg, "data": data})
+}
+
+type botAPIMessage struct {
+	Text   string `json:"text"`
+	Markup *struct {
+		InlineKeyboard [][]struct {
+			CallbackData string `json:"callback_data"`
+		} `json:"inline_keyboard"`
+	} `json:"reply_markup"`
+}
+
+// next waits for the bot's next message to the chat.
+func (p *botAPIPerson) next() botAPIMessage {
+	p.t.Helper()
+	var got []botAPIMessage
+	require.Eventually(p.t, func() bool {
+		var env struct {
+			Result []struct {
+				Message botAPIMessage `json:"message"`
+			} `json:"result"`
+		}
+		require.NoError(p.t, json.Unmarshal(p.post("/getUpdates", map[string]any{"token": p.token, "chatId": p.chat}), &env))
+		for _, r := range env.Result {
+			got = append(got, r.Message)
+		}
+		return len(got) > 0
+	}, 15*time.Second, 50*time.Millisecond, "waiting for the bot")
+	require.Len(p.t, got, 1, "one message at a time")
+	return got[0]
+}
+
+// TestApprovalsReachPeopleAgainstBotAPIEmulator runs the whole core with
+// Telegram pointed at the telegram-test-api emulator: after another agent
+// asks through the Ask port, approval requests still reach the TUI and
+// Telegram; staging is frozen while a push waits; an old Push button is
+// refused; only the commit the person saw executes. Run with
+// scripts/telegram/integration.sh (skips without ALICE_TELEGRAM_EMULATOR).
+func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
+	base := strings.TrimRight(os.Getenv("ALICE_TELEGRAM_EMULATOR"), "/")
+	if base == "" {
+		t.Skip("ALICE_TELEGRAM_EMULATOR not set; see scripts/telegram/README.md to run the Bot API emulator")
+	}
+	llm := echoLLM(t)
+	defer llm.Close()
+	me := &botAPIPerson{t: t, base: base, token: fmt.Sprintf("%d:alice-app", time.Now().UnixNano()), chat: 4242}
+	paths, err := config.ResolvePaths(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, paths.Ensure())
+	for name, body := range map[string]string{
+		config.MCPFile: `{"port":0}`,
+		config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d},"telegram":{"enabled":true,"botToken":%q,"chatIds":[4242],"apiBaseUrl":%q}}`,
+			freePort(t), me.token, base),
+		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"` + llm.URL + `/v1"}}}`,
+		config.NewsFile:       `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`,
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
+	}
+	a, err := New(Options{Paths: paths, Store: config.NewStore(paths.Config), Version: "test"})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	require.NoError(t, a.Start(ctx))
+	defer func() {
+		cancel()
+		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
+		defer c2()
+		require.NoError(t, a.Shutdown(sctx))
+	}()
+	tui := a.Notifications(ctx) // a TUI is attached
+	agent, ask := mcpClient(t, a.MCP.URL()), mcpClient(t, a.Ask.URL())
+	tool := func(name string, args map[string]any) string {
+		out, isErr := callText(t, agent, name, args)
+		require.False(t, isErr, "%s: %s", name, out)
+		return out
+	}
+	hashOf := func(out string) string {
+		var arr []map[string]any
+		require.NoError(t, json.Unmarshal([]byte(out), &arr))
+		return arr[0]["hash"].(string)
+	}
+	buy := func(q string) map[string]any {
+		return map[string]any{"source": "sim-paper", "aliceId": "sim-paper|AAPL", "action": "BUY", "orderType": "MKT", "totalQuantity": q}
+	}
+	toldTUI := func(hash string) {
+		select {
+		case n := <-tui:
+			require.Contains(t, n.Text, hash)
+		case <-time.After(10 * time.Second):
+			t.Fatal("the TUI was not told")
+		}
+	}
+
+	me.say("hello alice")
+	require.Equal(t, "You said: hello alice", me.next().Text)
+	out, isErr := callText(t, ask, "askWithSession", map[string]any{"message": "hi from another agent", "sessionId": "other-agent"})
+	require.False(t, isErr, out)
+	last, _ := a.Connectors.Last()
+	require.Equal(t, "mcp-ask", last.Channel)
+
+	tool("placeOrder", buy("7"))
+	h7 := hashOf(tool("tradingCommit", map[string]any{"message": "buy 7"}))
+	tool("tradingPush", map[string]any{})
+	require.Contains(t, me.next().Text, "waiting for your approval on sim-paper: "+h7)
+	toldTUI(h7)
+	out, isErr = callText(t, agent, "placeOrder", buy("13"))
+	require.True(t, isErr, out)
+	require.Contains(t, out, "commit "+h7)
+
+	me.say("/trading")
+	panel := me.next()
+	require.Contains(t, panel.Text, "commit "+h7)
+	oldPush, reject := panel.Markup.InlineKeyboard[0][0].CallbackData, panel.Markup.InlineKeyboard[0][1].CallbackData
+	require.Equal(t, "trading:push:sim-paper:"+h7, oldPush)
+	me.tap(reject)
+	require.Equal(t, "Rejected "+h7+".", me.next().Text)
+
+	tool("placeOrder", buy("13"))
+	c13 := tool("tradingCommit", map[string]any{"message": "buy 13"})
+	require.Contains(t, c13, `"operationCount":1`)
+	h13 := hashOf(c13)
+	tool("tradingPush", map[string]any{})
+	require.Contains(t, me.next().Text, h13)
+	toldTUI(h13)
+	me.tap(oldPush)
+	require.Contains(t, me.next().Text, h7+" is no longer the prepared commit")
+	me.say("/trading")
+	me.tap(me.next().Markup.InlineKeyboard[0][0].CallbackData)
+	require.Contains(t, me.next().Text, "Pushed "+h13)
+	pos, err := a.Trading.Positions(ctx, "sim-paper")
+	require.NoError(t, err)
+	require.Len(t, pos, 1)
+	require.Equal(t, "13", pos[0].Quantity.String(), "exactly what the person approved")
+}

@@ -1,0 +1,35 @@
+package telegram
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/alice-trading/alice/config"
+)
+
+// SendTest sends text to every allowed chat with the configured token and
+// API base, independent of a running bot, so the Settings pane can check a
+// token and chat ids before (or without) enabling the connector. The first
+// failure is returned as the Bot API reported it.
+func SendTest(ctx context.Context, cfg config.Telegram, text string) error {
+	tok, err := ResolveToken(cfg)
+	if err != nil {
+		return err
+	}
+	if len(cfg.ChatIDs) == 0 {
+		return errors.New("telegram.chatIds is empty: add the chat id(s) the bot may talk to")
+	}
+	base := cfg.APIBaseURL
+	if base == "" {
+		base = "https://api.telegram.org"
+	}
+	c := &client{base: base, token: tok, http: &http.Client{Timeout: 15 * time.Second}}
+	for _, id := range cfg.ChatIDs {
+		if _, err := c.sendMessage(ctx, id, text, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}

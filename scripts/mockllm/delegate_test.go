@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/app"
+)
+
+func TestDelegateScript(t *testing.T) {
+	msgs := func(last string) []message {
+		m := []message{{Role: "user", Content: "delegate hello: echo hi > out.txt"}}
+		if last != "" {
+			a := message{Role: "assistant"}
+			a.ToolCalls = append(a.ToolCalls, struct {
+				Function struct {
+					Name string `json:"name"`
+				} `json:"function"`
+			}{})
+			a.ToolCalls[0].Function.Name = last
+			m = append(m, a, message{Role: "tool", Content: `{"files":[{"path":"out.txt"}]}`})
+		}
+		return m
+	}
+	for _, step := range []struct{ prev, next, args string }{
+		{"", "workspaceCreate", `"tag":"hello"`},
+		{"workspaceCreate", "workspaceStartAgent", `"prompt":"echo hi \u003e out.txt"`},
+		{"workspaceStartAgent", "workspaceStatus", `"workspaceId":"hello"`},
+		{"workspaceStatus", "workspaceDiff", `"workspaceId":"hello"`},
+	} {
+		r := decide(msgs(step.prev))
+		require.Equal(t, step.next, r.toolName, step.prev)
+		require.Contains(t, r.toolArgs, step.args)
+	}
+	final := decide(msgs("workspaceDiff"))
+	require.Empty(t, final.toolName)
+	require.Contains(t, final.text, "out.txt")
+}
+
+// TestAliceDelegatesFromTheChat: the scripted model makes Alice create a
+// workspace, run a command in a shell there, read its screen and report
+// the diff — through the same agent pipeline the chat pane uses.
+func TestAliceDelegatesFromTheChat(t *testing.T) {
+	llm := httptest.NewServer(newMux())
+	defer llm.Close()
+	paths, err := config.ResolvePaths(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, paths.Ensure())
+	for name, body := range map[string]string{
+		config.MCPFile:        `{"port":0}`,
+		config.ConnectorsFile: `{"mcpAsk":{"enabled":false}}`,
+		config.NewsFile:       `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`,
+		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"mock","baseUrl":"` + llm.URL + `/v1"}}}`,
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
+	}
+	store := config.NewStore(paths.Config)
+	a, err := app.New(app.Options{Paths: paths, Store: store, Version: "test"})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	require.NoError(t, a.Start(ctx))
+	defer func() {
+		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
+		defer c2()
+		require.NoError(t, a.Shutdown(sctx))
+	}()
+
+	s, err := a.Agent.AskWithSession(ctx, "delegate hello: echo hi > out.txt", "tui-delegate", agent.Options{Channel: "tui"})
+	require.NoError(t, err)
+	res, err := s.Wait()
+	require.NoError(t, err)
+	t.Logf("Alice: %s", res.Text)
+	ws, ok := a.Workspaces.Get("hello")
+	require.True(t, ok, "workspace created")
+	b, err := os.ReadFile(filepath.Join(ws.Dir, "out.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "hi\n", string(b))
+	assert.True(t, strings.Contains(res.Text, `"path":"out.txt"`), "the reply reports the diff: %s", res.Text)
+	sessions := a.Workspaces.Sessions(ws.ID)
+	require.Len(t, sessions, 1)
+	assert.Contains(t, sessions[0].Screen(), "echo hi > out.txt")
+}

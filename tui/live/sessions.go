@@ -1,0 +1,96 @@
+package live
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/workspace"
+)
+
+var _ tui.SessionCore = (*Core)(nil)
+
+// StartSessionSize starts a session with its pty sized for the pane.
+func (c *Core) StartSessionSize(workspaceID, agent string, cols, rows int) (tui.Terminal, error) {
+	s, err := c.a.Workspaces.StartSessionSize(workspaceID, workspace.Agent(agent), cols, rows)
+	if err != nil {
+		return nil, err
+	}
+	return terminal{s}, nil
+}
+
+// WorkspaceDetail lists live sessions and paused records of a workspace.
+func (c *Core) WorkspaceDetail(workspaceID string) tui.WorkspaceDetail {
+	var d tui.WorkspaceDetail
+	if w, ok := c.a.Workspaces.Get(workspaceID); ok {
+		d.Archived = w.Archived
+	}
+	live := map[string]bool{}
+	for _, s := range c.a.Workspaces.Sessions(workspaceID) {
+		live[s.ID()] = true
+		st, _ := s.State()
+		d.Sessions = append(d.Sessions, tui.SessionInfo{ID: s.ID(), Name: s.Name(), Agent: string(s.Agent()),
+			State: string(st), Created: s.Created(), Term: terminal{s}})
+	}
+	for _, r := range c.a.Workspaces.SessionRecords(workspaceID) {
+		if !live[r.ID] {
+			d.Sessions = append(d.Sessions, tui.SessionInfo{ID: r.ID, Name: r.Name, Agent: string(r.Agent),
+				State: "paused", Created: r.CreatedAt})
+		}
+	}
+	return d
+}
+
+// StopSession ends a session's process tree and waits for it.
+func (c *Core) StopSession(id string) error {
+	s, ok := c.a.Workspaces.Session(id)
+	if !ok {
+		return fmt.Errorf("%w: %s", workspace.ErrSessionNotFound, id)
+	}
+	s.Stop()
+	return nil
+}
+
+// RestartSession restarts a live session or resumes a paused record.
+func (c *Core) RestartSession(id string) (tui.Terminal, error) {
+	if s, ok := c.a.Workspaces.Session(id); ok {
+		return terminal{s}, s.Restart()
+	}
+	s, err := c.a.Workspaces.ResumeSession(id)
+	if err != nil {
+		return nil, err
+	}
+	return terminal{s}, nil
+}
+
+func (c *Core) RemoveWorkspace(id string, removeDir bool) error {
+	return c.a.Workspaces.RemoveWorkspace(id, removeDir)
+}
+
+func (c *Core) ArchiveWorkspace(id string, archived bool) error {
+	return c.a.Workspaces.Archive(id, archived)
+}
+
+func (t terminal) Scrollback() []string { return t.s.Terminal().Scrollback() }
+
+func (t terminal) MouseReporting() bool { return t.s.Terminal().MouseReporting() }
+
+// SendMouse converts a bubbletea mouse message to the emulator's event.
+func (t terminal) SendMouse(m tea.MouseMsg) {
+	var ev vt.Mouse
+	switch m := m.(type) {
+	case tea.MouseClickMsg:
+		ev = vt.MouseClick(m.Mouse())
+	case tea.MouseReleaseMsg:
+		ev = vt.MouseRelease(m.Mouse())
+	case tea.MouseWheelMsg:
+		ev = vt.MouseWheel(m.Mouse())
+	case tea.MouseMotionMsg:
+		ev = vt.MouseMotion(m.Mouse())
+	default:
+		return
+	}
+	t.s.Terminal().SendMouse(ev)
+}

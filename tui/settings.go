@@ -1,0 +1,409 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// settingsPage names a page of the Settings pane.
+type settingsPage int
+
+const (
+	pageProvider settingsPage = iota
+	pageAccounts
+	pageAutomation
+	pageConnectors
+	settingsPageCount
+)
+
+var settingsPageNames = [settingsPageCount]string{"AI provider", "Accounts", "Automation", "Connectors"}
+
+// SettingsKeys drive the Settings pane and its forms.
+type SettingsKeys struct {
+	PrevPage, NextPage, Up, Down, Add, Edit, Toggle, Delete, Test, SetActive, Channel, RunNow,
+	AutoApprove, Guards, NewToken, Revoke, Refresh key.Binding
+	NextField, PrevField, Submit, Cancel key.Binding
+}
+
+// DefaultSettingsKeys is the Settings pane's layout.
+func DefaultSettingsKeys() SettingsKeys {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return SettingsKeys{
+		PrevPage:    b("[", "previous page", "[", "left"),
+		NextPage:    b("]", "next page", "]", "right"),
+		Up:          b("↑/k", "up", "up", "k"),
+		Down:        b("↓/j", "down", "down", "j"),
+		Add:         b("a", "add", "a"),
+		Edit:        b("e/enter", "edit", "e", "enter"),
+		Toggle:      b("space", "enable/disable", "space", " "),
+		Delete:      b("d", "delete", "d"),
+		Test:        b("t", "test", "t"),
+		SetActive:   b("s", "make active", "s"),
+		Channel:     b("c", "channel override", "c"),
+		RunNow:      b("n", "run now", "n"),
+		AutoApprove: b("A", "toggle autoApprove", "A"),
+		Guards:      b("g", "edit guards", "g"),
+		NewToken:    b("T", "new token", "T"),
+		Revoke:      b("x", "revoke", "x"),
+		Refresh:     b("r", "reload from disk", "r"),
+		NextField:   b("tab/enter", "next field", "tab", "enter", "down"),
+		PrevField:   b("shift+tab", "previous field", "shift+tab", "up"),
+		Submit:      b("ctrl+s", "save", "ctrl+s"),
+		Cancel:      b("esc", "cancel", "esc"),
+	}
+}
+
+// settingsPane is the Settings tab: every configuration a user changes,
+// without hand-edited JSON. Pages are rows plus single-key actions; edits
+// open a modal form; irreversible actions confirm through openDialog.
+type settingsPane struct {
+	m       *Model
+	sc      SettingsCore
+	keys    SettingsKeys
+	w, h    int
+	focused bool
+	page    settingsPage
+	sel     int
+	form    *settingsForm
+	notice  string // shown once (a new token, a test result)
+
+	prov    ProviderSettings
+	accts   []AccountSetting
+	presets []AccountPreset
+	jobs    []CronJobSetting
+	hb      HeartbeatSetting
+	conn    ConnectorSetting
+	loadErr string
+}
+
+func newSettingsPane(m *Model) *settingsPane {
+	p := &settingsPane{m: m, keys: DefaultSettingsKeys()}
+	p.sc, _ = m.core.(SettingsCore)
+	return p
+}
+
+func (p *settingsPane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *settingsPane) Focus()           { p.focused = true }
+func (p *settingsPane) Blur()            { p.focused = false }
+
+// Capturing: a form takes every key (typing "a" into a field is text).
+func (p *settingsPane) Capturing() bool { return p.form != nil }
+
+// modal reports that the pane wants tab/shift+tab too (form navigation).
+func (p *settingsPane) modal() bool { return p.form != nil }
+
+// ShortHelp lists the keys of the current page.
+func (p *settingsPane) ShortHelp() []key.Binding {
+	k := p.keys
+	if p.form != nil {
+		return []key.Binding{k.NextField, k.PrevField, k.Submit, k.Cancel}
+	}
+	common := []key.Binding{k.PrevPage, k.NextPage, k.Up, k.Down, k.Refresh}
+	switch p.page {
+	case pageProvider:
+		return append([]key.Binding{k.Add, k.Edit, k.Delete, k.SetActive, k.Test, k.Channel}, common...)
+	case pageAccounts:
+		return append([]key.Binding{k.Add, k.Toggle, k.AutoApprove, k.Guards, k.Delete}, common...)
+	case pageAutomation:
+		return append([]key.Binding{k.Add, k.Edit, k.Toggle, k.RunNow, k.Delete}, common...)
+	default:
+		return append([]key.Binding{k.Edit, k.Test, k.NewToken, k.Revoke, k.Add}, common...)
+	}
+}
+
+// settingsLoadedMsg carries every page's data.
+type settingsLoadedMsg struct {
+	prov    ProviderSettings
+	accts   []AccountSetting
+	presets []AccountPreset
+	jobs    []CronJobSetting
+	hb      HeartbeatSetting
+	conn    ConnectorSetting
+	err     error
+}
+
+// settingsDoneMsg is the result of a save or an action.
+type settingsDoneMsg struct {
+	text   string // flash on success
+	notice string // shown in the pane until the next action
+	err    error
+	form   bool // the action came from the open form
+}
+
+// settingsPreviewMsg is a live preview for the open form.
+type settingsPreviewMsg struct {
+	form *settingsForm
+	text string
+}
+
+// load reads all pages (small local files) in one Cmd.
+func (p *settingsPane) load() tea.Cmd {
+	sc := p.sc
+	if sc == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		var r settingsLoadedMsg
+		var errs []error
+		var err error
+		if r.prov, err = sc.AIProviders(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.accts, err = sc.AccountSettings(); err != nil {
+			errs = append(errs, err)
+		}
+		r.presets = sc.AccountPresets()
+		if r.jobs, err = sc.CronJobs(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.hb, err = sc.Heartbeat(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.conn, err = sc.Connectors(); err != nil {
+			errs = append(errs, err)
+		}
+		r.err = errors.Join(errs...)
+		return r
+	}
+}
+
+// do runs an action off the UI goroutine and reports it as settingsDoneMsg.
+func (p *settingsPane) do(fromForm bool, fn func(ctx context.Context) (string, error)) tea.Cmd {
+	ctx := p.m.ctx
+	return func() tea.Msg {
+		text, err := fn(ctx)
+		return settingsDoneMsg{text: text, err: err, form: fromForm}
+	}
+}
+
+func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case settingsLoadedMsg:
+		p.prov, p.accts, p.presets, p.jobs, p.hb, p.conn = msg.prov, msg.accts, msg.presets, msg.jobs, msg.hb, msg.conn
+		p.loadErr = ""
+		if msg.err != nil {
+			p.loadErr = msg.err.Error()
+		}
+		p.clampSel()
+		return nil
+	case settingsDoneMsg:
+		if msg.form && p.form != nil {
+			p.form.busy = false
+			if msg.err != nil {
+				p.form.err = msg.err.Error()
+				return p.load() // a conflict shows the file's current state behind the form
+			}
+			p.form = nil
+		}
+		if msg.err != nil {
+			return tea.Batch(errCmd(msg.err), p.load())
+		}
+		if msg.notice != "" {
+			p.notice = msg.notice
+		}
+		text := msg.text
+		cmds := []tea.Cmd{p.load(), p.m.loadStatus()}
+		if text != "" {
+			cmds = append(cmds, func() tea.Msg { return flashMsg(text) })
+		}
+		return tea.Batch(cmds...)
+	case settingsNoticeMsg:
+		p.notice = string(msg)
+		return p.load()
+	case settingsPreviewMsg:
+		if msg.form == p.form && p.form != nil {
+			p.form.extra = msg.text
+		}
+		return nil
+	case settingsOpenFormMsg:
+		p.form = msg.form
+		return msg.init
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if p.form != nil {
+			cmd, closed := p.form.update(msg)
+			if closed {
+				p.form = nil
+			}
+			return cmd
+		}
+		if k, ok := msg.(tea.KeyPressMsg); ok {
+			return p.onKey(k)
+		}
+	}
+	return nil
+}
+
+// settingsNoticeMsg shows a one-time notice (a token) and reloads.
+type settingsNoticeMsg string
+
+// settingsOpenFormMsg opens a form after an async step (the account
+// preset choice opens the preset's own form).
+type settingsOpenFormMsg struct {
+	form *settingsForm
+	init tea.Cmd
+}
+
+func (p *settingsPane) rows() int {
+	switch p.page {
+	case pageProvider:
+		return len(p.prov.Profiles)
+	case pageAccounts:
+		return len(p.accts)
+	case pageAutomation:
+		return 1 + len(p.jobs) // heartbeat + jobs
+	default:
+		return len(p.connRows())
+	}
+}
+
+func (p *settingsPane) clampSel() {
+	if n := p.rows(); p.sel >= n {
+		p.sel = max(0, n-1)
+	}
+}
+
+func (p *settingsPane) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if p.sc == nil {
+		return nil
+	}
+	ks := p.keys
+	switch {
+	case key.Matches(k, ks.PrevPage):
+		p.page, p.sel, p.notice = (p.page+settingsPageCount-1)%settingsPageCount, 0, ""
+		return nil
+	case key.Matches(k, ks.NextPage):
+		p.page, p.sel, p.notice = (p.page+1)%settingsPageCount, 0, ""
+		return nil
+	case key.Matches(k, ks.Up):
+		if p.sel > 0 {
+			p.sel--
+		}
+		return nil
+	case key.Matches(k, ks.Down):
+		if p.sel < p.rows()-1 {
+			p.sel++
+		}
+		return nil
+	case key.Matches(k, ks.Refresh):
+		p.notice = ""
+		return p.load()
+	}
+	switch p.page {
+	case pageProvider:
+		return p.providerKey(k)
+	case pageAccounts:
+		return p.accountsKey(k)
+	case pageAutomation:
+		return p.automationKey(k)
+	default:
+		return p.connectorsKey(k)
+	}
+}
+
+// tick reloads the shown page (files edited on disk, cron results) unless
+// a form is open, so nothing changes under the user's cursor mid-edit.
+func (p *settingsPane) tick() tea.Cmd {
+	if !p.focused || p.form != nil {
+		return nil
+	}
+	return p.load()
+}
+
+// showPage jumps to a page (palette actions, tests).
+func (p *settingsPane) showPage(pg settingsPage) {
+	p.page, p.sel, p.notice = pg, 0, ""
+}
+
+// View renders the page tabs, the page (or the open form) and a key hint.
+func (p *settingsPane) View() string {
+	st := p.m.st
+	if p.sc == nil {
+		return st.Muted.Render("Settings are not available with this core.")
+	}
+	var tabs []string
+	for i, n := range settingsPageNames {
+		label := fmt.Sprintf(" %s ", n)
+		if settingsPage(i) == p.page {
+			tabs = append(tabs, st.Selected.Render(label))
+		} else {
+			tabs = append(tabs, st.TitleDim.Render(label))
+		}
+	}
+	head := strings.Join(tabs, " ") + st.Muted.Render("   [ ] pages")
+	var body string
+	if p.form != nil {
+		body = p.form.view(st, p.w)
+	} else {
+		switch p.page {
+		case pageProvider:
+			body = p.providerView()
+		case pageAccounts:
+			body = p.accountsView()
+		case pageAutomation:
+			body = p.automationView()
+		default:
+			body = p.connectorsView()
+		}
+		if p.notice != "" {
+			body += "\n\n" + st.Warn.Render(p.notice)
+		}
+		if p.loadErr != "" {
+			body += "\n\n" + st.Error.Render("✗ "+p.loadErr)
+		}
+		var hints []string
+		for _, b := range p.ShortHelp()[:min(6, len(p.ShortHelp()))] {
+			hints = append(hints, b.Help().Key+" "+b.Help().Desc)
+		}
+		body += "\n\n" + st.Muted.Render(strings.Join(hints, " · "))
+	}
+	lines := strings.Split(head+"\n\n"+body, "\n")
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, p.w, "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// row renders one selectable row.
+func (p *settingsPane) row(i int, text string) string {
+	if i == p.sel {
+		return p.m.st.Selected.Render("▸ " + text)
+	}
+	return "  " + text
+}
+
+// Actions lists every Settings page (and the main action of each) in the
+// command palette.
+func (p *settingsPane) Actions() []Action {
+	m, k := p.m, p.keys
+	if p.sc == nil {
+		return nil
+	}
+	open := func(pg settingsPage) func() tea.Cmd {
+		return func() tea.Cmd {
+			m.setFocus(m.paneIndex(p))
+			p.form = nil
+			p.showPage(pg)
+			return p.load()
+		}
+	}
+	then := func(pg settingsPage, b key.Binding) func() tea.Cmd {
+		return func() tea.Cmd { return tea.Batch(open(pg)(), press(p, b)) }
+	}
+	return []Action{
+		{ID: "settings.ai", Title: "Settings: AI provider", Group: "Settings", Keywords: "model llm profile openai anthropic ollama", Run: open(pageProvider)},
+		{ID: "settings.ai.add", Title: "Add an AI profile", Group: "Settings", Keywords: "model llm provider", Run: then(pageProvider, k.Add)},
+		{ID: "settings.accounts", Title: "Settings: trading accounts", Group: "Settings", Keywords: "broker uta alpaca simulator guards autoapprove", Run: open(pageAccounts)},
+		{ID: "settings.accounts.add", Title: "Add a trading account", Group: "Settings", Keywords: "broker paper simulator alpaca", Run: then(pageAccounts, k.Add)},
+		{ID: "settings.automation", Title: "Settings: automation (cron, heartbeat)", Group: "Settings", Keywords: "schedule job cron heartbeat", Run: open(pageAutomation)},
+		{ID: "settings.automation.add", Title: "Add a cron job", Group: "Settings", Keywords: "schedule", Run: then(pageAutomation, k.Add)},
+		{ID: "settings.connectors", Title: "Settings: connectors and tokens", Group: "Settings", Keywords: "telegram ask mcp webhook token", Run: open(pageConnectors)},
+	}
+}

@@ -1,0 +1,254 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeSettings is an in-memory SettingsCore on top of fakeCore. Its
+// version counter lets tests check that the pane passes back the version
+// it showed (and that a stale one is refused).
+type fakeSettings struct {
+	*fakeCore
+	smu      sync.Mutex
+	version  int
+	active   string
+	profiles map[string]ProfileSetting
+	channels map[string]string
+	accounts []AccountSetting
+	jobs     []CronJobSetting
+	hb       HeartbeatSetting
+	conn     ConnectorSetting
+	tested   []string
+	ran      []string
+}
+
+func newFakeSettings() *fakeSettings {
+	return &fakeSettings{fakeCore: newFakeCore(), profiles: map[string]ProfileSetting{}, channels: map[string]string{},
+		accounts: []AccountSetting{{ID: "sim-paper", Label: "Simulated paper", Preset: "simulator", Enabled: true, Health: "healthy", GuardsJSON: "[]"}},
+		hb:       HeartbeatSetting{Every: "30m", Prompt: "look around"},
+		conn:     ConnectorSetting{AskEnabled: true, AskPort: 3003}}
+}
+
+var errStale = errors.New("config changed on disk since it was loaded; reload and edit again")
+
+func (f *fakeSettings) ver() string { return fmt.Sprint(f.version) }
+
+// edit applies fn when base matches, like config.Edit.
+func (f *fakeSettings) edit(base string, fn func() error) error {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	if base != "" && base != f.ver() {
+		return errStale
+	}
+	if err := fn(); err != nil {
+		return err
+	}
+	f.version++
+	return nil
+}
+
+func (f *fakeSettings) AIProviders() (ProviderSettings, error) {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	out := ProviderSettings{Version: f.ver(), Active: f.active, Channels: map[string]string{}, File: "/cfg/ai-provider.json"}
+	for _, p := range f.profiles {
+		out.Profiles = append(out.Profiles, p)
+	}
+	sort.Slice(out.Profiles, func(i, j int) bool { return out.Profiles[i].Name < out.Profiles[j].Name })
+	for k, v := range f.channels {
+		out.Channels[k] = v
+	}
+	return out, nil
+}
+func (f *fakeSettings) SaveProfile(base, old string, p ProfileSetting) error {
+	return f.edit(base, func() error {
+		if p.Name == "" {
+			return errors.New("a profile needs a name")
+		}
+		delete(f.profiles, old)
+		f.profiles[p.Name] = p
+		if f.active == "" {
+			f.active = p.Name
+		}
+		return nil
+	})
+}
+func (f *fakeSettings) DeleteProfile(base, name string) error {
+	return f.edit(base, func() error { delete(f.profiles, name); return nil })
+}
+func (f *fakeSettings) SetActiveProfile(base, name string) error {
+	return f.edit(base, func() error { f.active = name; return nil })
+}
+func (f *fakeSettings) SetChannelProfile(base, ch, p string) error {
+	return f.edit(base, func() error { f.channels[ch] = p; return nil })
+}
+func (f *fakeSettings) TestProfile(ctx context.Context, name string) (ProbeReport, error) {
+	f.smu.Lock()
+	f.tested = append(f.tested, name)
+	f.smu.Unlock()
+	if name == "broken" {
+		return ProbeReport{}, errors.New("401 invalid api key")
+	}
+	return ProbeReport{Label: name + " (openai m)", Latency: 42 * time.Millisecond, Reply: "pong"}, nil
+}
+func (f *fakeSettings) AccountPresets() []AccountPreset {
+	return []AccountPreset{{ID: "simulator", Name: "Simulator (paper)", Description: "offline",
+		Fields: []PresetFieldSetting{{Key: "cash", Label: "Starting cash", Kind: "decimal", Default: "100000"}}}}
+}
+func (f *fakeSettings) AccountSettings() ([]AccountSetting, error) {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	return append([]AccountSetting(nil), f.accounts...), nil
+}
+func (f *fakeSettings) AddAccount(ctx context.Context, a NewAccountInput) error {
+	return f.edit("", func() error {
+		if a.Values["cash"] == "lots" {
+			return errors.New(`key "[1].presetConfig.cash": must be a decimal amount`)
+		}
+		f.accounts = append(f.accounts, AccountSetting{ID: a.ID, Label: a.Label, Preset: a.PresetID, Enabled: true, Health: "healthy", GuardsJSON: a.Values["cash"]})
+		return nil
+	})
+}
+func (f *fakeSettings) findAccount(id string) *AccountSetting {
+	for i := range f.accounts {
+		if f.accounts[i].ID == id {
+			return &f.accounts[i]
+		}
+	}
+	return nil
+}
+func (f *fakeSettings) SetAccountEnabled(ctx context.Context, id string, on bool) error {
+	return f.edit("", func() error { f.findAccount(id).Enabled = on; return nil })
+}
+func (f *fakeSettings) SetAccountAutoApprove(ctx context.Context, id string, on bool) error {
+	return f.edit("", func() error { f.findAccount(id).AutoApprove = on; return nil })
+}
+func (f *fakeSettings) SetAccountGuards(ctx context.Context, id, g string) error {
+	return f.edit("", func() error { f.findAccount(id).GuardsJSON = g; return nil })
+}
+func (f *fakeSettings) RemoveAccount(ctx context.Context, id string) error {
+	return f.edit("", func() error {
+		for i := range f.accounts {
+			if f.accounts[i].ID == id {
+				f.accounts = append(f.accounts[:i], f.accounts[i+1:]...)
+				return nil
+			}
+		}
+		return errors.New("no account")
+	})
+}
+func (f *fakeSettings) CronJobs() ([]CronJobSetting, error) {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	return append([]CronJobSetting(nil), f.jobs...), nil
+}
+func (f *fakeSettings) SaveCronJob(j CronJobInput) error {
+	return f.edit("", func() error {
+		if _, err := f.PreviewSchedule(j.Schedule, 1); err != nil {
+			return err
+		}
+		f.jobs = append(f.jobs, CronJobSetting{ID: fmt.Sprint("j", len(f.jobs)), Name: j.Name, Schedule: j.Schedule, Prompt: j.Prompt, Enabled: j.Enabled})
+		return nil
+	})
+}
+func (f *fakeSettings) SetCronEnabled(id string, on bool) error {
+	return f.edit("", func() error { f.jobs[0].Enabled = on; return nil })
+}
+func (f *fakeSettings) RunCronNow(ctx context.Context, id string) (string, error) {
+	f.smu.Lock()
+	f.ran = append(f.ran, id)
+	f.smu.Unlock()
+	return "done", nil
+}
+func (f *fakeSettings) DeleteCronJob(id string) error {
+	return f.edit("", func() error { f.jobs = nil; return nil })
+}
+func (f *fakeSettings) PreviewSchedule(s string, n int) ([]time.Time, error) {
+	if s != "every 1h" {
+		return nil, fmt.Errorf("schedule %q: want 5 fields", s)
+	}
+	var out []time.Time
+	for i := 1; i <= n; i++ {
+		out = append(out, t0.Add(time.Duration(i)*time.Hour))
+	}
+	return out, nil
+}
+func (f *fakeSettings) Heartbeat() (HeartbeatSetting, error) {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	h := f.hb
+	h.Version = f.ver()
+	return h, nil
+}
+func (f *fakeSettings) SaveHeartbeat(base string, h HeartbeatSetting) error {
+	return f.edit(base, func() error { f.hb = h; return nil })
+}
+func (f *fakeSettings) Connectors() (ConnectorSetting, error) {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	c := f.conn
+	c.Version = f.ver()
+	return c, nil
+}
+func (f *fakeSettings) SaveConnectors(base string, c ConnectorSetting) error {
+	return f.edit(base, func() error {
+		if c.AskPort < 0 || c.AskPort > 65535 {
+			return fmt.Errorf(`config connectors.json: key "mcpAsk.port": must be 0..65535, got %d`, c.AskPort)
+		}
+		f.conn = c
+		return nil
+	})
+}
+func (f *fakeSettings) NewMCPToken(l string) (string, error) {
+	return "tok-" + l, f.edit("", func() error { f.conn.MainTokenSet = true; return nil })
+}
+func (f *fakeSettings) RevokeMCPToken(l string) error {
+	return f.edit("", func() error { f.conn.MainTokenSet = false; return nil })
+}
+func (f *fakeSettings) CreateWebhookToken() (WebhookTokenSetting, error) {
+	t := WebhookTokenSetting{ID: "wh-1", CreatedAt: t0, Token: "secret-wh", Curl: "curl -X POST http://x/api/events/ingest -H 'Authorization: Bearer secret-wh'"}
+	return t, f.edit("", func() error {
+		f.conn.WebhookTokens = append(f.conn.WebhookTokens, WebhookTokenSetting{ID: t.ID, CreatedAt: t0})
+		return nil
+	})
+}
+func (f *fakeSettings) RevokeWebhookToken(id string) error {
+	return f.edit("", func() error { f.conn.WebhookTokens = nil; return nil })
+}
+func (f *fakeSettings) TelegramTest(ctx context.Context) error {
+	return errors.New("telegram sendMessage: 401 Unauthorized")
+}
+
+func newSettingsHarness(t *testing.T) (*harness, *fakeSettings) {
+	fs := newFakeSettings()
+	dark := true
+	hs := &harness{t: t, f: fs.fakeCore, now: t0}
+	hs.m = New(fs, Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
+	t.Cleanup(hs.m.Close)
+	hs.send(tea.WindowSizeMsg{Width: 120, Height: 36})
+	hs.m.events = fs.events
+	hs.run(hs.m.loadAll())
+	hs.send(tea.KeyPressMsg{Code: '8', Mod: tea.ModAlt})
+	require.Equal(t, hs.m.paneIndex(hs.m.settings), hs.m.focus)
+	return hs, fs
+}
+
+func space() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "} }
+func ctrlS() tea.KeyPressMsg { return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl} }
+
+// confirm answers an open dialog after its grace period.
+func (h *harness) confirm() {
+	h.t.Helper()
+	require.NotNil(h.t, h.m.dialog, "a confirmation is open")
+	h.now = h.now.Add(time.Second)
+	h.key("y")
+}

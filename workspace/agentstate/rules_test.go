@@ -1,0 +1,83 @@
+package agentstate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestShippedRulesLoad(t *testing.T) {
+	rs, err := LoadRules("")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"claude", "codex", "shell"}, rs.Agents())
+	c := rs.For("claude")
+	assert.Equal(t, Working, c.matchTitle("⠂ Claude Code"))
+	assert.Equal(t, Idle, c.matchTitle("✳ Claude Code"))
+	assert.Equal(t, Unknown, c.matchTitle("vim"))
+	// An agent without a file still hears bells.
+	g := rs.For("aider")
+	assert.Equal(t, NeedsYou, g.Bell)
+	assert.Equal(t, Idle, g.Default)
+}
+
+func TestOverrideReplacesAnAgentsRules(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "claude.json"),
+		[]byte(`{"title":[{"match":"^BUSY","state":"working"}],"bell":"","default":"idle"}`), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "aider.json"),
+		[]byte(`{"screen":[{"match":"^> $","state":"idle","lines":1}],"bell":"needs-you"}`), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("ignored"), 0o600))
+	rs, err := LoadRules(dir)
+	require.NoError(t, err)
+	assert.Equal(t, Working, rs.For("claude").matchTitle("BUSY now"))
+	assert.Equal(t, Unknown, rs.For("claude").matchTitle("⠂ Claude Code"))
+	assert.Equal(t, Unknown, rs.For("claude").Bell)
+	assert.Equal(t, []string{"aider", "claude", "codex", "shell"}, rs.Agents())
+}
+
+func TestBrokenOverrideNamesFileAndKeyAndKeepsDefaults(t *testing.T) {
+	cases := []struct {
+		body, wantErr string
+	}{
+		{`{"screen":[{"match":"(","state":"idle"}]}`, "screen[0].match"},
+		{`{"title":[{"match":"x","state":"busy"}]}`, `title[0].state: unknown state "busy"`},
+		{`{"title":[{"state":"idle"}]}`, "title[0].match: required"},
+		{`{"screen":[{"match":"x","state":"done"}]}`, "screen[0].state"},
+		{`{"screen":[{"match":"x","state":"idle","lines":-1}]}`, "screen[0].lines"},
+		{`{"bell":"loud"}`, "bell: unknown state"},
+		{`{"titel":[]}`, `unknown field "titel"`},
+		{`{"title":`, "unexpected EOF"},
+	}
+	for _, c := range cases {
+		t.Run(c.wantErr, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "claude.json")
+			require.NoError(t, os.WriteFile(p, []byte(c.body), 0o600))
+			rs, err := LoadRules(dir)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), p)
+			assert.Contains(t, err.Error(), c.wantErr)
+			require.NotNil(t, rs)
+			assert.Equal(t, Working, rs.For("claude").matchTitle("⠂ Claude Code"), "built-in rules stay in force")
+		})
+	}
+}
+
+func TestStateNamesRoundTrip(t *testing.T) {
+	glyphs := map[string]bool{}
+	for s := Unknown; s <= Exited; s++ {
+		b, err := s.MarshalText()
+		require.NoError(t, err)
+		var back State
+		require.NoError(t, back.UnmarshalText(b))
+		assert.Equal(t, s, back)
+		glyphs[s.Glyph()] = true
+	}
+	assert.Len(t, glyphs, 7, "every state has its own glyph shape")
+	assert.Error(t, new(State).UnmarshalText([]byte("busy")))
+	assert.True(t, NeedsYou.Alerting() && Done.Alerting() && Errored.Alerting())
+	assert.False(t, Working.Alerting() || Idle.Alerting() || Exited.Alerting())
+}

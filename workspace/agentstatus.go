@@ -1,0 +1,242 @@
+package workspace
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/alice-trading/alice/workspace/agentstate"
+)
+
+// EventAgentState is published (lossy: the next one supersedes it) when a
+// session's derived agent state changes; Event.Status carries it.
+const EventAgentState EventKind = "session.agent-state"
+
+// AgentStatus is what a session's agent is doing, derived by
+// workspace/agentstate from what the child writes to its terminal.
+type AgentStatus struct {
+	SessionID   string `json:"sessionId"`
+	WorkspaceID string `json:"workspaceId"`
+	Name        string `json:"name"`
+	Agent       Agent  `json:"agent"`
+	agentstate.Snapshot
+}
+
+// AgentStateChange is one transition, for listeners such as the alerter.
+type AgentStateChange struct {
+	From agentstate.Snapshot
+	To   AgentStatus
+}
+
+// screenEvery is how often the screen rules are re-applied to sessions
+// that produced output; screenLines is how much of the screen they see.
+const (
+	screenEvery = 250 * time.Millisecond
+	screenLines = 40
+)
+
+// statusHub tracks the agent state of every live session: the pty
+// reader feeds each session's Tracker through Session.Observe, the
+// supervisor reports the lifecycle, and one loop applies the screen rules
+// to sessions with fresh output.
+type statusHub struct {
+	m     *Manager
+	rules *agentstate.RuleSet
+
+	mu        sync.Mutex
+	byID      map[string]*tracked
+	listeners []func(AgentStateChange)
+	stop      chan struct{}
+	done      chan struct{}
+	closed    bool
+}
+
+type tracked struct {
+	s       *Session
+	tr      *agentstate.Tracker
+	cancel  func()
+	lastOut atomic.Int64 // unix nanos of the last output batch
+}
+
+func newStatusHub(m *Manager) *statusHub {
+	rules, err := agentstate.LoadRules(m.opts.AgentRulesDir)
+	if err != nil {
+		m.log.Warn("workspace: agent state rules", "err", err)
+	}
+	h := &statusHub{m: m, rules: rules, byID: map[string]*tracked{}, stop: make(chan struct{}), done: make(chan struct{})}
+	go h.loop()
+	return h
+}
+
+// attach starts tracking a new live session.
+func (h *statusHub) attach(s *Session) {
+	t := &tracked{s: s}
+	t.tr = agentstate.NewTracker(h.rules.For(string(s.agent)), nil, func(c agentstate.Change) { h.changed(s, c) })
+	t.cancel = s.Observe(func(p []byte) {
+		t.tr.Output(p)
+		t.lastOut.Store(time.Now().UnixNano())
+	})
+	h.mu.Lock()
+	if old, ok := h.byID[s.id]; ok {
+		old.cancel()
+	}
+	h.byID[s.id] = t
+	h.mu.Unlock()
+}
+
+// detach stops tracking a session that was removed.
+func (h *statusHub) detach(id string) {
+	h.mu.Lock()
+	t, ok := h.byID[id]
+	delete(h.byID, id)
+	h.mu.Unlock()
+	if ok {
+		t.cancel()
+	}
+}
+
+func (h *statusHub) get(id string) (*tracked, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t, ok := h.byID[id]
+	return t, ok
+}
+
+// lifecycle maps the supervisor's state onto the tracker.
+func (h *statusHub) lifecycle(s *Session, st SessionState, reason string) {
+	t, ok := h.get(s.id)
+	if !ok {
+		return
+	}
+	switch st {
+	case StateStarting, StateRunning:
+		t.tr.Lifecycle(agentstate.LifeRunning, "")
+	case StateRestarting, StateFailed:
+		t.tr.Lifecycle(agentstate.LifeCrashed, reason)
+	case StateExited, StateStopped:
+		if reason == "" {
+			reason = string(st)
+		}
+		t.tr.Lifecycle(agentstate.LifeExited, reason)
+	}
+}
+
+func (h *statusHub) changed(s *Session, c agentstate.Change) {
+	st := AgentStatus{SessionID: s.id, WorkspaceID: s.ws.ID, Name: s.name, Agent: s.agent, Snapshot: c.To}
+	h.mu.Lock()
+	ls := slices.Clone(h.listeners)
+	h.mu.Unlock()
+	for _, fn := range ls {
+		fn(AgentStateChange{From: c.From, To: st})
+	}
+	h.m.events.Publish(Event{Kind: EventAgentState, WorkspaceID: s.ws.ID, SessionID: s.id, Status: &st})
+}
+
+// loop re-applies the screen rules to sessions that wrote something in
+// the last second (the emulator may lag the raw stream slightly).
+func (h *statusHub) loop() {
+	defer close(h.done)
+	tk := time.NewTicker(screenEvery)
+	defer tk.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-tk.C:
+		}
+		cutoff := time.Now().Add(-time.Second).UnixNano()
+		h.mu.Lock()
+		var fresh []*tracked
+		for _, t := range h.byID {
+			if t.lastOut.Load() >= cutoff {
+				fresh = append(fresh, t)
+			}
+		}
+		h.mu.Unlock()
+		for _, t := range fresh {
+			t.tr.Screen(t.s.ScreenText(screenLines))
+		}
+	}
+}
+
+func (h *statusHub) close() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	for _, t := range h.byID {
+		t.cancel()
+	}
+	h.mu.Unlock()
+	close(h.stop)
+	<-h.done
+}
+
+// AgentStatus returns a live session's derived agent state.
+func (m *Manager) AgentStatus(sessionID string) (AgentStatus, bool) {
+	t, ok := m.status.get(sessionID)
+	if !ok {
+		return AgentStatus{}, false
+	}
+	s := t.s
+	return AgentStatus{SessionID: s.id, WorkspaceID: s.ws.ID, Name: s.name, Agent: s.agent, Snapshot: t.tr.Snapshot()}, true
+}
+
+// WorkspaceAgentState is the most pressing state among a workspace's live
+// sessions (errored > needs-you > done > working > idle > exited), for a
+// badge; Unknown when it has none.
+func (m *Manager) WorkspaceAgentState(wsID string) agentstate.State {
+	best := agentstate.Unknown
+	for _, s := range m.Sessions(wsID) {
+		if st, ok := m.AgentStatus(s.id); ok && urgency(st.State) > urgency(best) {
+			best = st.State
+		}
+	}
+	return best
+}
+
+func urgency(s agentstate.State) int {
+	switch s {
+	case agentstate.Errored:
+		return 6
+	case agentstate.NeedsYou:
+		return 5
+	case agentstate.Done:
+		return 4
+	case agentstate.Working:
+		return 3
+	case agentstate.Idle:
+		return 2
+	case agentstate.Exited:
+		return 1
+	}
+	return 0
+}
+
+// OnAgentState registers fn to be called on every agent state transition.
+// fn runs on the session's pty reader or supervisor goroutine: it must not
+// block.
+func (m *Manager) OnAgentState(fn func(AgentStateChange)) {
+	m.status.mu.Lock()
+	m.status.listeners = append(m.status.listeners, fn)
+	m.status.mu.Unlock()
+}
+
+// AcknowledgeAgent records that a person looked at or typed into a
+// session: a pending bell is answered and Done becomes Idle.
+func (m *Manager) AcknowledgeAgent(sessionID string) {
+	if t, ok := m.status.get(sessionID); ok {
+		t.tr.Acknowledge()
+	}
+}
+
+// refreshScreenState applies the screen rules now (used before reporting
+// a status so it reflects the very latest screen).
+func (m *Manager) refreshScreenState(sessionID string) {
+	if t, ok := m.status.get(sessionID); ok {
+		t.tr.Screen(t.s.ScreenText(screenLines))
+	}
+}

@@ -1,0 +1,316 @@
+package workspace
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/rivo/uniseg"
+)
+
+// Coalescing: why and how.
+//
+// x/vt copies the whole screen cell by cell on every line feed and shifts
+// its scrollback on every pushed line, so feeding it `cat bigfile` costs
+// O(lines × screen). A batch of plain output (printable text, UTF-8, CR,
+// LF, TAB, SGR colours) that holds many more line feeds than the screen has
+// rows only needs its last screenful drawn: everything before scrolls out.
+// So for such a batch the emulator gets
+//
+//	head  the lines up to the one that scrolls with the cursor on the
+//	      bottom row (H-cy line feeds, usually one), raw — they mix with
+//	      whatever was on screen (overwrites, the cursor's row), which only
+//	      the emulator can do; the screen then holds H-1 finished rows and
+//	      a fresh bottom row;
+//	skip  the middle lines never reach the emulator: the H-1 finished rows
+//	      and the middle lines go straight into the scrollback ring as
+//	      plain text, wrapped at the screen width;
+//	setup cursor home + erase below + the SGR state the middle left;
+//	tail  the last H lines and the partial line, raw.
+//
+// The result (screen, cursor, scrollback) equals feeding everything raw;
+// coalesce_test.go checks that chunk by chunk. Anything else (cursor
+// addressing, alt screen, scroll regions, origin/insert/newline modes, a
+// line not ended by CR LF) goes through unchanged.
+
+// scanState is where the output stream is between batches.
+type scanState uint8
+
+const (
+	scanGround scanState = iota
+	scanEsc
+	scanCSI
+	scanString    // OSC/DCS/APC/PM/SOS body
+	scanStringEsc // ESC inside a string (maybe ST)
+)
+
+// outScanner follows the escape-sequence structure of the output stream:
+// whether a batch starts in the middle of a sequence, whether it holds only
+// plain output, and whether the child set a scroll region (DECSTBM has no
+// emulator callback).
+type outScanner struct {
+	state        scanState
+	csiPlain     bool // the CSI being read so far can still be an SGR
+	csiParams    bool // the CSI being read has parameters
+	scrollRegion bool
+}
+
+// scan advances over p and reports whether p holds only plain output.
+func (s *outScanner) scan(p []byte) bool {
+	plain := true
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch s.state {
+		case scanGround:
+			switch {
+			case c >= 0x20 && c != 0x7f, c == '\r', c == '\n', c == '\t':
+			case c == 0x1b:
+				s.state = scanEsc
+			default:
+				plain = false
+			}
+		case scanEsc:
+			switch c {
+			case '[':
+				s.state, s.csiPlain, s.csiParams = scanCSI, true, false
+			case ']', 'P', '_', '^', 'X':
+				s.state, plain = scanString, false
+			case 'c': // RIS: full reset
+				s.scrollRegion, s.state, plain = false, scanGround, false
+			default:
+				if c >= 0x20 && c <= 0x2f { // intermediate: stay in escape
+					plain = false
+					continue
+				}
+				s.state, plain = scanGround, false
+			}
+		case scanCSI:
+			switch {
+			case c >= '0' && c <= '9', c == ';', c == ':':
+				s.csiParams = true
+			case c >= 0x3c && c <= 0x3f, c >= 0x20 && c <= 0x2f: // private marker, intermediates
+				s.csiPlain = false
+			case c >= 0x40 && c <= 0x7e:
+				if c != 'm' || !s.csiPlain {
+					plain = false
+				}
+				if c == 'r' && s.csiPlain {
+					s.scrollRegion = s.csiParams
+				}
+				s.state = scanGround
+			default:
+				s.state, plain = scanGround, false
+			}
+		case scanString:
+			switch c {
+			case 0x07:
+				s.state = scanGround
+			case 0x1b:
+				s.state = scanStringEsc
+			}
+		case scanStringEsc:
+			if c == '\\' {
+				s.state = scanGround
+			} else {
+				s.state = scanString
+			}
+		}
+	}
+	return plain
+}
+
+// coalescePlan splits a plain batch into head, middle and tail (see the
+// comment at the top). ok is false when the batch is not worth or not safe
+// to coalesce.
+type coalescePlan struct {
+	head, tail []byte
+	middle     []byte
+	middleLFs  []int // positions of the middle's line feeds, within middle
+}
+
+// planCoalesce splits p for a screen of height rows with the cursor on row
+// cy. The head runs to the line feed that brings the cursor to the bottom
+// and scrolls once (height-cy of them), leaving a fresh bottom row; the
+// tail is the last height line feeds and what follows. It needs a
+// non-empty middle, and every line from the head's last to the middle's
+// last ending in CR LF so each skipped line starts in column 0. lfs is
+// scratch storage.
+func planCoalesce(p []byte, height, cy int, lfs []int) (coalescePlan, bool) {
+	headLFs := max(1, height-cy)
+	n := bytes.Count(p, []byte{'\n'})
+	if n <= headLFs+height+1 {
+		return coalescePlan{}, false
+	}
+	headEnd, off := 0, 0
+	for range headLFs {
+		i := bytes.IndexByte(p[off:], '\n')
+		off += i + 1
+	}
+	headEnd = off
+	if headEnd < 2 || p[headEnd-2] != '\r' {
+		return coalescePlan{}, false
+	}
+	// tail: the last height line feeds and whatever follows them.
+	tailStart := len(p)
+	for range height + 1 {
+		tailStart = bytes.LastIndexByte(p[:tailStart], '\n')
+	}
+	tailStart++
+	middle := p[headEnd:tailStart]
+	lfs = lfs[:0]
+	for off := 0; off < len(middle); {
+		i := bytes.IndexByte(middle[off:], '\n')
+		if i < 0 {
+			break
+		}
+		pos := off + i
+		if pos == 0 || middle[pos-1] != '\r' {
+			return coalescePlan{}, false
+		}
+		lfs = append(lfs, pos)
+		off = pos + 1
+	}
+	return coalescePlan{head: p[:headEnd], middle: middle, tail: p[tailStart:], middleLFs: lfs}, true
+}
+
+// sgrState returns the SGR sequences that set the pen the middle leaves:
+// everything from its last full reset on.
+func sgrState(middle []byte) []byte {
+	if bytes.IndexByte(middle, 0x1b) < 0 {
+		return nil
+	}
+	from := 0
+	for _, reset := range [][]byte{[]byte("\x1b[m"), []byte("\x1b[0m"), []byte("\x1b[0;")} {
+		if i := bytes.LastIndex(middle, reset); i > from {
+			from = i
+		}
+	}
+	var out []byte
+	for p := middle[from:]; ; {
+		i := bytes.IndexByte(p, 0x1b)
+		if i < 0 || i+1 >= len(p) || p[i+1] != '[' {
+			if i < 0 || i+1 >= len(p) {
+				return out
+			}
+			p = p[i+1:]
+			continue
+		}
+		j := bytes.IndexByte(p[i:], 'm')
+		if j < 0 {
+			return out
+		}
+		out = append(out, p[i:i+j+1]...)
+		p = p[i+j+1:]
+	}
+}
+
+// stripSGR removes SGR sequences (the only escapes a plain batch holds).
+func stripSGR(seg []byte) []byte {
+	if bytes.IndexByte(seg, 0x1b) < 0 {
+		return seg
+	}
+	out := make([]byte, 0, len(seg))
+	for len(seg) > 0 {
+		i := bytes.IndexByte(seg, 0x1b)
+		if i < 0 {
+			return append(out, seg...)
+		}
+		out = append(out, seg[:i]...)
+		j := bytes.IndexByte(seg[i:], 'm')
+		if j < 0 {
+			return out
+		}
+		seg = seg[i+j+1:]
+	}
+	return out
+}
+
+// renderLine turns one skipped line (without its CR LF) into the screen
+// rows it would have occupied at width w, as plain text with trailing
+// spaces trimmed — what the emulator's scrollback would hold. It returns
+// false when it cannot be sure: x/vt's wrapping of wide characters at the
+// right margin drops cells in ways not worth mirroring, so such a batch is
+// fed raw instead.
+func renderLine(seg []byte, w int, width func(string) int, push func(string)) bool {
+	seg = stripSGR(seg)
+	simple := true
+	for _, c := range seg {
+		if c < 0x20 || c >= 0x7f {
+			simple = false
+			break
+		}
+	}
+	if simple {
+		for len(seg) > w {
+			push(strings.TrimRight(string(seg[:w]), " "))
+			seg = seg[w:]
+		}
+		push(strings.TrimRight(string(seg), " "))
+		return true
+	}
+	// General case: a tiny row writer with deferred wrap, CR, TAB and
+	// wide characters, as the emulator does it.
+	row := make([]string, w)
+	col, pending := 0, false
+	wide, wrapped := false, false
+	flush := func() {
+		var b strings.Builder
+		for _, c := range row {
+			if c == "\x00" {
+				continue // second cell of a wide character
+			}
+			if c == "" {
+				b.WriteByte(' ')
+			} else {
+				b.WriteString(c)
+			}
+		}
+		push(strings.TrimRight(b.String(), " "))
+		clear(row)
+		col, pending = 0, false
+	}
+	rest := seg
+	for len(rest) > 0 {
+		switch c := rest[0]; {
+		case c == '\r':
+			col, pending = 0, false
+			rest = rest[1:]
+			continue
+		case c == '\t':
+			if pending {
+				col = w - 1
+			}
+			col = min((col/8+1)*8, w-1)
+			pending = false
+			rest = rest[1:]
+			continue
+		case c < 0x20 || c == 0x7f:
+			rest = rest[1:]
+			continue
+		}
+		cluster, r, _, _ := uniseg.FirstGraphemeCluster(rest, -1)
+		rest = r
+		g := string(cluster)
+		cw := width(g)
+		if cw <= 0 {
+			continue
+		}
+		wide = wide || cw > 1
+		if pending || col+cw > w {
+			flush()
+			wrapped = true
+		}
+		row[col] = g
+		if cw == 2 && col+1 < w {
+			row[col+1] = "\x00"
+		}
+		col += cw
+		if col >= w {
+			col, pending = w-1, true
+			if cw == 2 {
+				col = w - 2
+			}
+		}
+	}
+	flush()
+	return !(wide && (wrapped || pending))
+}
