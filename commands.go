@@ -44,6 +44,7 @@ func commands() []command {
 		{Name: "version", Summary: "print version, commit, build date and Go version", Run: runVersion},
 		{Name: "completion", Args: "bash|zsh|fish", Words: []string{"bash", "zsh", "fish"}, Summary: "print a shell completion script", Run: runCompletion},
 		{Name: "man", Summary: "print the man page (roff) generated from this table", Run: runMan},
+		workspaceCommand,
 	}
 }
 
