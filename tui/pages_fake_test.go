@@ -171,6 +171,13 @@ func (f *fakePages) SimFill(ctx context.Context, account, sym string) (string, e
 	return "filled 1 resting order in " + sym, nil
 }
 
+func (f *fakePages) SimAdvance(ctx context.Context, account string, d time.Duration) (string, error) {
+	f.pmu.Lock()
+	defer f.pmu.Unlock()
+	f.sims = append(f.sims, "advance "+account+" "+d.String())
+	return "clock advanced " + d.String(), nil
+}
+
 func (f *fakePages) RecentEvents(limit int) ([]ActivityEvent, error) {
 	f.pmu.Lock()
 	defer f.pmu.Unlock()
