@@ -23,8 +23,8 @@ func (p *marketPane) Actions() []Action {
 		Action{ID: "market.order", Title: "Market: stage an order for " + p.symbol, Group: "Market", Key: keyOf(k.Order), Keywords: "buy sell trade placeOrder", Run: p.m.goAndPress(p, k.Order)},
 	)
 	if p.onSimulator() {
-		a = append(a, Action{ID: "market.sim", Title: "Simulator: set price, cash or fill orders", Group: "Market", Key: keyOf(k.Sim),
-			Keywords: "god view mark deposit withdraw fill", Run: p.m.goAndPress(p, k.Sim)})
+		a = append(a, Action{ID: "market.sim", Title: "Simulator: set price, cash, clock or fill orders", Group: "Market", Key: keyOf(k.Sim),
+			Keywords: "god view mark deposit withdraw fill advance clock time", Run: p.m.goAndPress(p, k.Sim)})
 	}
 	return a
 }
