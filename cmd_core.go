@@ -102,6 +102,9 @@ func runCore(e *env, tui bool) int {
 		return 1
 	}
 	defer s.Close()
+	if err := s.store.WriteSchemas(); err != nil { // editors complete and validate the files
+		s.logger.Warn("Writing config schemas failed", "err", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/agent"
 	"github.com/alice-trading/alice/workspace"
 	"github.com/alice-trading/alice/workspace/wsapi"
@@ -32,12 +34,7 @@ func runWorkspace(e *env, args []string) int {
 	if len(args) == 0 {
 		return e.errorf("workspace: want new TAG, ls or rm ID|TAG")
 	}
-	s, ok := e.open()
-	if !ok {
-		return 1
-	}
-	defer s.Close()
-	b, where, closeFn, err := workspaceBackend(s)
+	b, where, closeFn, err := workspaceBackend(e)
 	if err != nil {
 		return e.errorf("workspace: %v", err)
 	}
@@ -115,36 +112,55 @@ func printJSON(e *env, v any) int {
 	return 0
 }
 
-// workspaceBackend talks to the running instance when its record is alive
-// and it answers; otherwise it opens the workspaces on the data dir
-// directly. where says which, for the output.
-func workspaceBackend(s *setup) (b wsapi.Backend, where string, closeFn func(), err error) {
-	mcpCfg, err := s.store.MCP()
+// workspaceBackend talks to the running instance when one owns the data
+// dir (its lock is held; the instance record names its main listener), and
+// otherwise takes the lock itself and works on the data dir directly, so
+// the two never write the same files at once.
+func workspaceBackend(e *env) (b wsapi.Backend, where string, closeFn func(), err error) {
+	paths, err := config.ResolvePaths(e.home)
 	if err != nil {
 		return nil, "", nil, err
 	}
-	if in, ok := wsapi.ReadInstance(s.paths.DataPath(wsapi.InstanceFile)); ok {
+	store := config.NewReadOnlyStore(paths.Config)
+	mcpCfg, err := store.MCP()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	lock, err := config.LockDataDir(paths.Data, "alice workspace")
+	var locked *config.LockedError
+	if errors.As(err, &locked) {
+		in, ok := wsapi.ReadInstance(paths.DataPath(wsapi.InstanceFile))
+		if !ok {
+			return nil, "", nil, fmt.Errorf("%w; its workspace API is not recorded yet, try again in a moment", err)
+		}
 		c := wsapi.NewClient(in.URL, mcpCfg.Token)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if _, err := c.List(ctx); err == nil {
-			return c, "via the running alice at " + c.BaseURL, func() {}, nil
-		} else if !isUnreachable(err) {
+		if _, err := c.List(ctx); err != nil {
 			return nil, "", nil, fmt.Errorf("running alice at %s: %w", c.BaseURL, err)
 		}
+		return c, "via the running alice at " + c.BaseURL, func() {}, nil
+	}
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if err := paths.Ensure(); err != nil {
+		_ = lock.Release()
+		return nil, "", nil, err
 	}
 	host := mcpCfg.Host
 	if host == "" || host == "0.0.0.0" || host == "::" {
 		host = "127.0.0.1"
 	}
 	url := "http://" + net.JoinHostPort(host, strconv.Itoa(mcpCfg.Port)) + "/mcp"
-	m, err := workspace.NewManager(workspace.Options{Root: s.paths.DataPath("workspaces"), MCPURL: func() string { return url },
-		Persona: agent.PersonaFile(s.paths.DataPath("brain", "persona.md")), Logger: s.logger})
+	m, err := workspace.NewManager(workspace.Options{Root: paths.DataPath("workspaces"), MCPURL: func() string { return url },
+		Persona: agent.PersonaFile(paths.DataPath("brain", "persona.md")), Logger: slog.Default()})
 	if err != nil {
+		_ = lock.Release()
 		return nil, "", nil, err
 	}
-	return wsapi.Service{M: m, MCPURL: func() string { return url }}, "alice is not running; wrote " + s.paths.Data,
-		func() { _ = m.Close() }, nil
+	return wsapi.Service{M: m, MCPURL: func() string { return url }}, "alice is not running; wrote " + paths.Data,
+		func() { _ = m.Close(); _ = lock.Release() }, nil
 }
 
 // isUnreachable: nobody listens at the recorded address any more.

@@ -80,6 +80,10 @@ func TestWorkspaceCLIThroughTheRunningInstance(t *testing.T) {
 	require.NoError(t, paths.Ensure())
 	store := config.NewStore(paths.Config)
 	require.NoError(t, store.CheckAll())
+	// A running alice owns the data dir, as cmd_core does.
+	lock, err := config.LockDataDir(paths.Data, "alice serve")
+	require.NoError(t, err)
+	defer func() { _ = lock.Release() }()
 	a, err := app.New(app.Options{Paths: paths, Store: store, Version: "test"})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())

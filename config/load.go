@@ -76,7 +76,7 @@ func Load[T any](s *Store, name string, defaults func() T) (T, error) {
 	if err != nil {
 		return v, &Error{File: path, Msg: err.Error()}
 	}
-	if err := decodeStrict(data, &v); err != nil {
+	if err := decodeStrict(stripSchemaKey(data), &v); err != nil {
 		return v, describeDecodeError(path, data, err)
 	}
 	return v, validate(path, &v)
@@ -155,6 +155,9 @@ func Save[T any](s *Store, name string, v T) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return &Error{File: path, Msg: err.Error()}
+	}
+	if _, ok := schemaFiles()[name]; ok {
+		data = withSchemaKey(name, data)
 	}
 	return WriteFileAtomic(path, append(data, '\n'), 0o600)
 }
