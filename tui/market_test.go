@@ -266,3 +266,18 @@ func TestGoldenPageViews(t *testing.T) {
 		golden.RequireEqual(t, []byte(h.screen()))
 	})
 }
+
+func TestMarketTickRefreshesQuotesAtMostEvery30s(t *testing.T) {
+	h, f := newPagesHarness(t, 100, 30)
+	openAAPL(h)
+	count := func() int { f.pmu.Lock(); defer f.pmu.Unlock(); return f.candles }
+	base := count()
+	h.send(tickMsg(h.now))
+	require.Equal(t, base+1, count(), "the first tick reloads the symbol")
+	h.now = h.now.Add(5 * time.Second)
+	h.send(tickMsg(h.now))
+	require.Equal(t, base+1, count(), "5 s later only positions reload")
+	h.now = h.now.Add(30 * time.Second)
+	h.send(tickMsg(h.now))
+	require.Equal(t, base+2, count())
+}

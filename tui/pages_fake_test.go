@@ -22,6 +22,7 @@ type fakePages struct {
 	*fakeCore
 	pmu     sync.Mutex
 	tickets []OrderTicket
+	candles int // Candles calls
 	sims    []string
 	evs     []ActivityEvent
 	calls   []ToolCallRecord
@@ -85,6 +86,9 @@ func (f *fakePages) MarketQuote(ctx context.Context, sym, class string) (MarketQ
 }
 
 func (f *fakePages) Candles(ctx context.Context, sym, class, iv string, n int) ([]Candle, error) {
+	f.pmu.Lock()
+	f.candles++
+	f.pmu.Unlock()
 	closes := fakeCloses(n)
 	step := map[string]time.Duration{"1m": time.Minute, "5m": 5 * time.Minute, "1h": time.Hour, "1d": 24 * time.Hour}[iv]
 	out := make([]Candle, n)
