@@ -14,6 +14,7 @@ import (
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/app"
 	"github.com/alice-trading/alice/workspace"
 	"github.com/alice-trading/alice/workspace/wsapi"
 )
@@ -153,20 +154,21 @@ func workspaceBackend(e *env) (b wsapi.Backend, where string, closeFn func(), er
 		host = "127.0.0.1"
 	}
 	url := "http://" + net.JoinHostPort(host, strconv.Itoa(mcpCfg.Port)) + "/mcp"
-	m, err := workspace.NewManager(workspace.Options{Root: paths.DataPath("workspaces"), MCPURL: func() string { return url },
-		Persona: agent.PersonaFile(paths.DataPath("brain", "persona.md")), Logger: slog.Default()})
+	// Log to alice's log file, never to the terminal.
+	logger, logCloser, err := app.OpenLog(paths.Logs, slog.LevelInfo)
 	if err != nil {
 		_ = lock.Release()
 		return nil, "", nil, err
 	}
+	m, err := workspace.NewManager(workspace.Options{Root: paths.DataPath("workspaces"), MCPURL: func() string { return url },
+		Persona: agent.PersonaFile(paths.DataPath("brain", "persona.md")), Logger: logger})
+	if err != nil {
+		_ = logCloser.Close()
+		_ = lock.Release()
+		return nil, "", nil, err
+	}
 	return wsapi.Service{M: m, MCPURL: func() string { return url }}, "alice is not running; wrote " + paths.Data,
-		func() { _ = m.Close(); _ = lock.Release() }, nil
-}
-
-// isUnreachable: nobody listens at the recorded address any more.
-func isUnreachable(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op)
+		func() { _ = m.Close(); _ = logCloser.Close(); _ = lock.Release() }, nil
 }
 
 func dashIfEmpty(s string) string {
