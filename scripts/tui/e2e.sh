@@ -70,7 +70,7 @@ sleep 0.2
 screen | grep -qF "Approve and execute these orders?" || { echo "e2e: a stray key approved the order"; screen; exit 1; }
 sleep 0.8          # the confirmation ignores keys until input is quiet for 500 ms
 keys y
-wait_for "AAPL      long"
+wait_for "AAPL     long"   # the positions table
 wait_for "Trading log"
 screen | grep -q "Pending approval" && { echo "e2e: commit still pending"; exit 1; }
 step "workspaces: create, start a shell, attach"
