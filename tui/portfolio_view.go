@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -17,6 +18,29 @@ import (
 // positions' sparklines (optional: without it the column is omitted).
 type PositionHistoryCore interface {
 	PositionHistory(account string) (map[string][]float64, error)
+}
+
+// SnapshotCore takes a snapshot on demand (optional: the palette offers
+// "Take a snapshot now" only when the core can).
+type SnapshotCore interface {
+	TakeSnapshot(ctx context.Context, account string) error
+}
+
+// snapshotDoneMsg ends a manual snapshot.
+type snapshotDoneMsg struct{ err error }
+
+// takeSnapshot runs a manual snapshot with the progress line showing, then
+// reloads the pane (the curve gains a point).
+func (p *portfolioPane) takeSnapshot() tea.Cmd {
+	sc, ok := p.m.core.(SnapshotCore)
+	acct := p.current()
+	if !ok || acct == "" {
+		return nil
+	}
+	ctx := p.m.ctx
+	return tea.Batch(p.m.work.begin("snapshot", "taking a snapshot of "+acct, p.m.now()), func() tea.Msg {
+		return snapshotDoneMsg{sc.TakeSnapshot(ctx, acct)}
+	})
 }
 
 type positionHistoryMsg struct {
