@@ -377,6 +377,9 @@ func (c *chatPane) onEvent(msg chatEventMsg) tea.Cmd {
 		c.partial = -1
 		c.add(ChatMessage{Role: RoleTool, Tool: ev.Tool, ToolID: ev.ToolID, Input: ev.Input, Time: c.m.now()})
 		work = c.m.work.begin("tool:"+ev.ToolID+ev.Tool, "running "+ev.Tool, c.m.now())
+	case ChatImage:
+		c.partial = -1
+		c.add(ChatMessage{Role: RoleImage, Text: ev.Text, Time: c.m.now()})
 	case ChatToolResult:
 		c.m.work.end("tool:" + ev.ToolID + ev.Tool)
 		// Pair by call id when the core gives one (parallel calls of the

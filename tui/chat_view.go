@@ -228,6 +228,8 @@ func (c *chatPane) renderMsg(i int) string {
 				st.Muted.Render(ansi.Truncate("Summary: "+strings.Join(strings.Fields(msg.Text), " "), w, "…"))
 		}
 		return head + st.Muted.Render("  ctrl+r hides the summary") + "\n" + c.markdown(msg.Text, w)
+	case RoleImage:
+		return imagePlaceholder(st, msg.Text, w)
 	}
 	// System notes: errors are marked, plain help is not.
 	if msg.IsError {

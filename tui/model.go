@@ -235,7 +235,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.chat.invalidate()
 		return m, nil
 	case tickMsg:
-		return m, tea.Batch(m.tick(), m.loadStatus(), m.portfolio.load(), m.inbox.renderDocs(), m.settings.tick())
+		return m, tea.Batch(m.tick(), m.loadStatus(), m.portfolio.load(), m.inbox.renderDocs(), m.refreshPage(), m.settings.tick())
 	case statusMsg:
 		m.status = StatusInfo(msg)
 		return m, nil

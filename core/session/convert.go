@@ -64,7 +64,7 @@ func ToTextHistory(entries []Entry, includeTools bool) []TextMessage {
 
 // ChatItem is one UI row: a message, or a tool call paired with its result.
 type ChatItem struct {
-	Kind      string `json:"kind"` // user | assistant | tool | system | compaction
+	Kind      string `json:"kind"` // user | assistant | tool | system | compaction | image (Text: where it is)
 	Text      string `json:"text,omitempty"`
 	Tool      string `json:"tool,omitempty"`   // tool rows: name without the mcp__server__ prefix
 	Input     string `json:"input,omitempty"`  // tool rows: JSON arguments
@@ -117,6 +117,9 @@ func ToChatItems(entries []Entry) []ChatItem {
 				if i, ok := byID[b.ToolUseID]; ok {
 					out[i].Output, out[i].IsError = b.Content, b.IsError
 				}
+			case "image":
+				// Text is where the image is: a data-relative path or URL.
+				out = append(out, ChatItem{Kind: "image", Text: b.URL, Timestamp: e.Timestamp, UUID: e.UUID})
 			}
 		}
 	}
