@@ -180,6 +180,8 @@ func TestQuitAsksOnlyWhenSomethingRuns(t *testing.T) {
 	require.Nil(t, h.m.quitDlg)
 	require.Equal(t, "q", h.m.chat.input.Value())
 
+	h.m.workspaces.list = []WorkspaceInfo{{Tag: "w", Sessions: []string{"sh1 exited", "claude1 stopped", "sh2 restarting"}}}
+	require.Equal(t, []string{"sh2 in workspace w"}, h.m.runningWork(), "ended sessions do not count, respawning ones do")
 	h.m.workspaces.list = nil
 	_, cmd := h.m.Update(keyMsg("ctrl+c"))
 	require.NotNil(t, cmd)
