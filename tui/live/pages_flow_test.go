@@ -72,10 +72,9 @@ func TestActivityShowsAWebhookRunLive(t *testing.T) {
 	_ = resp.Body.Close()
 	require.Equal(t, http.StatusCreated, resp.StatusCode)
 
-	scr.waitFor("webhook says TSLA halted")
 	// No provider is configured in this home, so the run's outcome is an
 	// error that names the problem.
-	scr.waitFor("task      ✗")
+	scr.waitFor("task      webhook says TSLA halted              ✗ No AI provider is configured")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }

@@ -39,4 +39,3 @@ func (s *vtScreen) waitFor(want string) {
 	}
 	s.t.Fatalf("screen never showed %q; last screen:\n%s", want, s.emu.String())
 }
-
