@@ -148,9 +148,8 @@ func (s Service) Send(_ context.Context, idOrTag string, req SendRequest) error 
 		}
 		return fmt.Errorf("%w: no live session in %s", workspace.ErrSessionNotFound, w.Tag)
 	}
-	text := req.Text
-	if !req.Draft {
-		text += "\r"
-	}
-	return target.Input([]byte(text))
+	// The same path as the TUI's send line and workspaceSend: typed as keys
+	// (pasted when multi-line), Enter after a pause, the session
+	// acknowledged.
+	return s.M.Send(target.ID(), req.Text, !req.Draft)
 }
