@@ -78,7 +78,11 @@ func runWorkspace(e *env, args []string) int {
 		for _, in := range list {
 			var ss []string
 			for _, x := range in.Sessions {
-				ss = append(ss, x.Name+" "+x.State)
+				row := x.Name + " " + x.State
+				if x.AgentState != "" {
+					row = x.Glyph + " " + x.Name + " " + x.AgentState
+				}
+				ss = append(ss, row)
 			}
 			if in.Archived {
 				ss = append(ss, "archived")

@@ -67,6 +67,10 @@ func TestWorkspaceSendThroughTheRunningInstance(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	require.NoFileExists(t, filepath.Join(w.Dir, "draft.txt"), "a draft is not run")
 
+	out, _, code = alice(t, "workspace", "ls", "--home", home)
+	require.Equal(t, 0, code)
+	require.Regexp(t, `cli-send\s+shell-only\s+. sh1 (idle|done|working)`, out, "ls shows each session's agent state")
+
 	_, errs, code = alice(t, "workspace", "send", "--home", home, "--session", "sh9", "cli-send", "x")
 	require.Equal(t, 1, code)
 	require.Contains(t, errs, "sh9")
