@@ -130,7 +130,9 @@ func TestSettingsCronFormPreviewsNextRuns(t *testing.T) {
 	typeInto := func(s string) { h.typeText(s) }
 	typeInto("hourly check")
 	h.key("tab")
-	assert.Contains(t, h.screen(), "want 5 fields", "the default text is previewed (fake knows only every 1h)")
+	assert.Contains(t, h.screen(), "Mon 2026-11-23 09:00", "the default schedule is previewed at once")
+	h.typeText("x")
+	assert.Contains(t, h.screen(), "want 5 fields", "a bad schedule shows the error live")
 	for range 20 {
 		h.send(tea.KeyPressMsg{Code: tea.KeyBackspace})
 	}
