@@ -35,7 +35,9 @@ func TestSettingsAddProfileSetActiveAndTest(t *testing.T) {
 	assert.Contains(t, h.screen(), `✓ local (openai m) answered in 42ms: "pong"`)
 
 	fs.profiles["broken"] = ProfileSetting{Name: "broken", Backend: "openai"}
-	h.key("r", "t") // "broken" sorts first
+	h.key("r")
+	assert.Contains(t, h.screen(), "▸ ● local", "a reload that inserts a row above keeps the cursor on its profile")
+	h.key("up", "t")
 	assert.Contains(t, h.screen(), "✗ broken: 401 invalid api key")
 	h.key("s")
 	assert.Equal(t, "broken", fs.active)

@@ -63,6 +63,8 @@ func TestAddAccountRefusesBadInputAndWritesNothing(t *testing.T) {
 		{"duplicate", NewAccount{ID: "sim-paper", PresetID: "simulator"}, "already exists"},
 		{"unknown preset", NewAccount{ID: "x4", PresetID: "nope"}, "unknown preset"},
 		{"env value not name", NewAccount{ID: "x5", PresetID: "alpaca-paper", Values: map[string]string{"apiKeyEnv": "AK=123"}}, "NAME"},
+		{"alpaca key not in env", NewAccount{ID: "x6", PresetID: "alpaca-paper", Values: map[string]string{"apiKeyEnv": "ALICE_TEST_UNSET_KEY_ID"}}, "presetConfig.apiKey"},
+		{"bybit bad mode", NewAccount{ID: "x7", PresetID: "bybit", Values: map[string]string{"mode": "moon"}}, "Mode must be one of"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
