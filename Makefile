@@ -2,12 +2,43 @@
 GO      ?= go
 BIN     ?= bin/alice
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
+COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
+# Release builds are stripped and trimmed; DIST_MAX_BYTES is the size budget
+# `make dist` enforces so the binary cannot silently grow. Measured: 117 MB
+# unstripped, 83.8 MB stripped (linux/amd64). Stripping removes only the
+# symbol table and DWARF; the rest is code, pclntab and type data, mostly the
+# OpenAI and Anthropic SDKs kept whole because text/template (via glamour)
+# disables method dead-code elimination. Lower the budget as that shrinks
+# (goal: under 58.5 MB, half the unstripped size); never raise it silently.
+RELEASE_FLAGS := -trimpath -ldflags "-s -w $(LDFLAGS)"
+DIST_MAX_BYTES ?= 88000000
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
-.PHONY: build run serve test test-short bench lint fmt blackbox e2e clean
+.PHONY: build install dist release-check run serve test test-short bench lint fmt blackbox e2e clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+## install: a stripped, trimmed alice into $(go env GOBIN) (or GOPATH/bin)
+install:
+	$(GO) install $(RELEASE_FLAGS) .
+
+## dist: cross-compile linux/darwin × amd64/arm64 into dist/, print sizes,
+## fail if any binary exceeds DIST_MAX_BYTES
+dist:
+	@mkdir -p dist
+	@set -e; for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; out=dist/alice_$${os}_$${arch}; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build $(RELEASE_FLAGS) -o $$out . ; \
+	done
+	@bash scripts/dist-size.sh $(DIST_MAX_BYTES) dist/alice_*
+
+## release-check: validate .goreleaser.yaml (goreleaser v2: go install github.com/goreleaser/goreleaser/v2@v2.15.1)
+GORELEASER ?= goreleaser
+release-check:
+	$(GORELEASER) check
 
 ## run: start the TUI (data under ALICE_HOME or XDG dirs)
 run: build
@@ -46,4 +77,4 @@ e2e: build
 	bash scripts/tui/settings-e2e.sh
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

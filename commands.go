@@ -42,8 +42,12 @@ func commands() []command {
 		{Name: "serve", Summary: "run the same core headless: MCP ports, scheduling, workspaces", Run: runServe},
 		{Name: "check", Summary: "validate every config file and exit", Run: runCheck},
 		{Name: "version", Summary: "print version, commit, build date and Go version", Run: runVersion},
+		{Name: "doctor", Summary: "check data dir, lock, config, ports, AI provider, programs, MCP endpoints and accounts; print fixes", Run: runDoctor},
+		{Name: "config", Args: "path|show|edit|schema [FILE]", Words: []string{"path", "show", "edit", "schema"}, Summary: "where the files are, show them (secrets masked), edit and validate one, write JSON Schemas", Run: runConfig},
+		{Name: "logs", Summary: "print the end of the log, pretty (--lines N, --follow, --level warn)", Flags: []flagDef{{Name: "lines", Arg: "N", Help: "how many records alice logs prints (default 50)"}, {Name: "follow", Help: "alice logs keeps printing new records"}, {Name: "level", Arg: "LEVEL", Help: "alice logs shows records at or above LEVEL (debug, info, warn, error)"}}, Run: runLogs},
 		{Name: "completion", Args: "bash|zsh|fish", Words: []string{"bash", "zsh", "fish"}, Summary: "print a shell completion script", Run: runCompletion},
 		{Name: "man", Summary: "print the man page (roff) generated from this table", Run: runMan},
+		workspaceCommand,
 	}
 }
 

@@ -90,7 +90,9 @@ func zshCompletion() string {
 			fmt.Fprintf(&b, "    %s) _arguments $flags '1:%s:(%s)';;\n", c.Name, c.Name, strings.Join(c.Words, " "))
 		}
 	}
-	b.WriteString("    *) _arguments $flags;;\n  esac\n}\ncompdef _alice alice\n")
+	// Works both sourced and autoloaded from $fpath as _alice.
+	b.WriteString("    *) _arguments $flags;;\n  esac\n}\n" +
+		"if [ \"$funcstack[1]\" = \"_alice\" ]; then _alice \"$@\"; else compdef _alice alice; fi\n")
 	return b.String()
 }
 

@@ -105,6 +105,9 @@ const (
 	RoleSystem
 	// RoleImage is an image a tool returned; Text is its file path.
 	RoleImage
+	// RoleCompaction marks where the session was compacted; Text is the
+	// summary that replaced the earlier messages (may be empty).
+	RoleCompaction
 )
 
 // ChatMessage is one rendered unit of a conversation.

@@ -29,6 +29,9 @@ func (a *App) buildAgent() error {
 		return fmt.Errorf("sessions: %w", err)
 	}
 	a.Sessions = sessions
+	for id, rep := range sessions.Healed() {
+		a.Log.Warn("Healed a torn session tail", "session", id, "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
+	}
 	a.Router = provider.NewRouter(o.Store, a.MCP.URL).WithCLIDir(o.Paths.DataPath("brain"))
 	a.Agent = agent.New(agent.Deps{Sessions: sessions, Router: a.Router, Tools: a.Tools, Config: o.Store,
 		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.Log.With("component", "agent")})

@@ -49,6 +49,8 @@ func (c *Core) History(session string, limit int) ([]tui.ChatMessage, error) {
 			m.Role = tui.RoleTool
 		case "image":
 			m.Role, m.Text = tui.RoleImage, c.mediaPath(it.Text)
+		case "compaction":
+			m.Role, m.Text = tui.RoleCompaction, it.Summary
 		default:
 			m.Role = tui.RoleSystem
 		}
