@@ -138,3 +138,19 @@ func TestPresetsDescribeTheirFields(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, strings.Contains(string(raw), `"paper":false`) && strings.Contains(string(raw), `"MY_KEY"`), string(raw))
 }
+
+func TestUpdateAccountRefusesBadGuardsBeforeWriting(t *testing.T) {
+	e := newEnv(t)
+	m := e.start(t)
+	before, err := os.ReadFile(e.store.Path(config.AccountsFile))
+	require.NoError(t, err)
+	err = m.UpdateAccount(context.Background(), "sim-paper", "", func(a *config.Account) error {
+		a.Guards = []config.Guard{{Type: "symbol-whitelist", Options: map[string]any{}}}
+		return nil
+	})
+	require.ErrorContains(t, err, "[0].guards[0].options")
+	after, err := os.ReadFile(e.store.Path(config.AccountsFile))
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after))
+	assert.Equal(t, Healthy, m.Accounts()[0].Health, "the running account is untouched")
+}
