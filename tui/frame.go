@@ -249,6 +249,10 @@ func joinHints(st Styles, ks []key.Binding) string {
 func (m *Model) statusBar() string {
 	s := m.st
 	var parts []string
+	// Sessions that need a person come first: they are why you look.
+	if a := m.workspaces.agentStatus(); a != "" {
+		parts = append(parts, a)
+	}
 	if w := m.work.view(s, m.now()); w != "" {
 		parts = append(parts, w)
 	}
