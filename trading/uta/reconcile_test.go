@@ -154,3 +154,14 @@ func TestUpdateAccountRefusesBadGuardsBeforeWriting(t *testing.T) {
 	assert.Equal(t, string(before), string(after))
 	assert.Equal(t, Healthy, m.Accounts()[0].Health, "the running account is untouched")
 }
+
+func TestWatchConfigKeepsAccountsRunningOnABrokenFile(t *testing.T) {
+	e := newEnv(t)
+	m := e.start(t)
+	m.WatchConfig(t.Context(), 5*time.Millisecond)
+	require.NoError(t, os.WriteFile(e.store.Path(config.AccountsFile), []byte(`[{"id": "half-writ`), 0o600))
+	time.Sleep(50 * time.Millisecond) // several polls see the broken file
+	_, err := m.Get("sim-paper")
+	require.NoError(t, err, "a half-saved accounts.json stops nothing")
+	assert.Equal(t, Healthy, m.Accounts()[0].Health)
+}
