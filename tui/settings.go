@@ -196,7 +196,7 @@ func (p *settingsPane) load() tea.Cmd {
 		if r.tools, err = sc.ToolList(); err != nil {
 			errs = append(errs, err)
 		}
-		if r.persona[0], r.persona[1], err = sc.PersonaFile(); err != nil {
+		if r.persona[0], r.persona[1], err = sc.PersonaFile(false); err != nil {
 			errs = append(errs, err)
 		}
 		r.err = errors.Join(errs...)
@@ -247,6 +247,11 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, func() tea.Msg { return flashMsg(text) })
 		}
 		return tea.Batch(cmds...)
+	case personaOpenMsg:
+		if msg.err != nil {
+			return errCmd(msg.err)
+		}
+		return p.openEditor(msg.path)
 	case personaEditedMsg:
 		if msg.err != nil {
 			return tea.Batch(errCmd(fmt.Errorf("editor: %w", msg.err)), p.load())

@@ -256,7 +256,12 @@ func TestSettingsNewsToolsPersona(t *testing.T) {
 	h.key("]")
 	assert.Contains(t, h.screen(), "You are Alice.")
 	_, cmd := h.m.Update(keyMsg("e"))
-	assert.NotNil(t, cmd, "e opens $EDITOR (an exec command)")
+	require.NotNil(t, cmd)
+	open, ok := cmd().(personaOpenMsg)
+	require.True(t, ok, "e first makes sure the file exists")
+	assert.Equal(t, "/data/brain/persona.md", open.path)
+	_, exec := h.m.Update(open)
+	assert.NotNil(t, exec, "then hands the terminal to $EDITOR")
 }
 
 func TestSettingsPaletteActionsOpenPagesAndForms(t *testing.T) {

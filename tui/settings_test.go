@@ -308,6 +308,6 @@ func (f *fakeSettings) SetToolEnabled(name string, on bool) error {
 		return nil
 	})
 }
-func (f *fakeSettings) PersonaFile() (string, string, error) {
+func (f *fakeSettings) PersonaFile(create bool) (string, string, error) {
 	return "/data/brain/persona.md", "You are Alice.\nBe brief.", nil
 }

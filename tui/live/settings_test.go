@@ -52,3 +52,18 @@ func TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys(t *testing.T) {
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "connect")
 }
+
+func TestPersonaIsWrittenOnlyForEditing(t *testing.T) {
+	a := startApp(t)
+	c := New(a)
+	path, text, err := c.PersonaFile(false)
+	require.NoError(t, err)
+	require.NotEmpty(t, text)
+	_, err = os.Stat(path)
+	require.True(t, errors.Is(err, os.ErrNotExist), "showing the page writes nothing")
+	_, text2, err := c.PersonaFile(true)
+	require.NoError(t, err)
+	require.Equal(t, text, text2)
+	_, err = os.Stat(path)
+	require.NoError(t, err, "editing creates the file with the text in use")
+}
