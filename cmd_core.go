@@ -14,12 +14,13 @@ import (
 	"github.com/alice-trading/alice/core/app"
 )
 
-// setup resolves the paths, opens the log and validates every config
-// file: the steps every command that touches the home shares.
+// setup resolves the paths, takes the data dir's lock, opens the log and
+// validates the config: the steps every command that runs the core shares.
 type setup struct {
 	paths  config.Paths
 	store  *config.Store
 	logger *slog.Logger
+	lock   *config.DataLock
 	closer io.Closer
 }
 
@@ -27,15 +28,25 @@ func (s *setup) Close() {
 	if s.closer != nil {
 		_ = s.closer.Close()
 	}
+	_ = s.lock.Release()
 }
 
 // open runs the shared start-up; on failure it has printed the error.
-func (e *env) open() (*setup, bool) {
+// The data dir lock comes first, before anything in the home is opened.
+func (e *env) open(command string) (*setup, bool) {
 	paths, err := config.ResolvePaths(e.home)
-	if err == nil {
-		err = paths.Ensure()
-	}
 	if err != nil {
+		e.errorf("%v", err)
+		return nil, false
+	}
+	lock, err := config.LockDataDir(paths.Data, command)
+	if err != nil {
+		e.errorf("%v", err)
+		return nil, false
+	}
+	s := &setup{paths: paths, store: config.NewStore(paths.Config), lock: lock}
+	if err := paths.Ensure(); err != nil {
+		s.Close()
 		e.errorf("%v", err)
 		return nil, false
 	}
@@ -45,26 +56,34 @@ func (e *env) open() (*setup, bool) {
 	}
 	logger, closer, err := app.OpenLog(paths.Logs, level)
 	if err != nil {
+		s.Close()
 		e.errorf("%v", err)
 		return nil, false
 	}
 	slog.SetDefault(logger)
-	s := &setup{paths: paths, store: config.NewStore(paths.Config), logger: logger, closer: closer}
-	if err := s.store.CheckAll(); err != nil {
+	s.logger, s.closer = logger, closer
+	if err := app.Validate(s.store, os.Getenv); err != nil {
 		s.Close()
-		e.errorf("%v", err)
+		printErrors(e.stderr, err)
 		return nil, false
 	}
 	return s, true
 }
 
+// runCheck is `alice check`: exactly the validation start-up runs
+// (app.Validate), on a read-only store. It takes no lock and writes
+// nothing (missing files are checked as their defaults), so it can run
+// beside the alice that owns the data dir.
 func runCheck(e *env, _ []string) int {
-	s, ok := e.open()
-	if !ok {
+	paths, err := config.ResolvePaths(e.home)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	if err := app.Validate(config.NewReadOnlyStore(paths.Config), os.Getenv); err != nil {
+		printErrors(e.stderr, err)
 		return 1
 	}
-	defer s.Close()
-	fmt.Fprintf(e.stdout, "config OK: %s\ndata: %s\n", s.paths.Config, s.paths.Data)
+	fmt.Fprintf(e.stdout, "config OK: %s\ndata: %s\n", paths.Config, paths.Data)
 	return 0
 }
 
@@ -74,7 +93,11 @@ func runTUICommand(e *env, _ []string) int { return runCore(e, true) }
 // runCore builds and starts the core, then runs the TUI over it or, for
 // serve, waits for a signal.
 func runCore(e *env, tui bool) int {
-	s, ok := e.open()
+	command := "alice serve"
+	if tui {
+		command = "alice"
+	}
+	s, ok := e.open(command)
 	if !ok {
 		return 1
 	}
@@ -96,10 +119,14 @@ func runCore(e *env, tui bool) int {
 		return 1
 	}
 	defer shutdown(a, s.logger)
+	recordListeners(s.lock, a, s.logger)
 
 	if !tui {
 		for _, l := range a.Listeners() {
 			fmt.Fprintf(e.stdout, "%s listening on %s\n", l.Name, l.URL)
+		}
+		for _, c := range a.ConnectorLines() {
+			fmt.Fprintf(e.stdout, "connector %s\n", c)
 		}
 		fmt.Fprintf(e.stdout, "alice %s serving (data %s); Ctrl-C or SIGTERM to stop\n", v.Version, s.paths.Data)
 		<-ctx.Done()

@@ -47,6 +47,7 @@ func commands() []command {
 		{Name: "logs", Summary: "print the end of the log, pretty (--lines N, --follow, --level warn)", Flags: []flagDef{{Name: "lines", Arg: "N", Help: "how many records alice logs prints (default 50)"}, {Name: "follow", Help: "alice logs keeps printing new records"}, {Name: "level", Arg: "LEVEL", Help: "alice logs shows records at or above LEVEL (debug, info, warn, error)"}}, Run: runLogs},
 		{Name: "completion", Args: "bash|zsh|fish", Words: []string{"bash", "zsh", "fish"}, Summary: "print a shell completion script", Run: runCompletion},
 		{Name: "man", Summary: "print the man page (roff) generated from this table", Run: runMan},
+		workspaceCommand,
 	}
 }
 

@@ -15,6 +15,7 @@ require (
 	github.com/charmbracelet/x/vt v0.0.0-20260924144451-d676b019604b
 	github.com/creack/pty v1.1.24
 	github.com/go-git/go-git/v5 v5.19.3
+	github.com/gofrs/flock v0.13.0
 	github.com/google/uuid v1.6.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mmcdole/gofeed v1.4.2
@@ -52,7 +53,6 @@ require (
 	github.com/go-git/go-billy/v5 v5.9.2 // indirect
 	github.com/go-logr/logr v1.4.2 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
-	github.com/gofrs/flock v0.13.0 // indirect
 	github.com/golang/groupcache v0.0.0-20241129210726-2c02b8208cf8 // indirect
 	github.com/google/jsonschema-go v0.4.2 // indirect
 	github.com/gorilla/css v1.0.1 // indirect

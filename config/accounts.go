@@ -26,6 +26,9 @@ type Account struct {
 	// money moves only when a person says so.
 	AutoApprove bool    `json:"autoApprove,omitempty"`
 	Guards      []Guard `json:"guards"`
+	// Ephemeral is accepted so OpenAlice's accounts.json loads unchanged;
+	// alice keeps every account's history, so it has no effect here.
+	Ephemeral bool `json:"ephemeral,omitempty"`
 	// PresetConfig is broker-specific; the trading package decodes and
 	// validates it (reporting keys as accounts[i].presetConfig.x).
 	PresetConfig json.RawMessage `json:"presetConfig,omitempty"`

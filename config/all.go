@@ -1,5 +1,7 @@
 package config
 
+import "errors"
+
 // Each file has a typed loader. They read the file on every call, so code
 // that must honour edits without a restart simply calls them again.
 
@@ -18,7 +20,10 @@ func (s *Store) News() (News, error)             { return Load(s, NewsFile, Defa
 func (s *Store) Research() (Research, error)     { return Load(s, ResearchFile, DefaultResearch) }
 
 // CheckAll loads every file once: missing files are created with defaults
-// and the first malformed file stops start-up with an error naming it.
+// (unless the store is read-only) and every malformed file is reported,
+// joined, each naming its file and key. It checks each file on its own;
+// app.Validate adds the checks that need the domain packages (broker
+// presets), and is what start-up and `alice check` run.
 func (s *Store) CheckAll() error {
 	checks := []func() error{
 		func() error { _, err := s.AIProvider(); return err },
@@ -29,16 +34,18 @@ func (s *Store) CheckAll() error {
 		func() error { _, err := s.Snapshot(); return err },
 		func() error { _, err := s.MarketData(); return err },
 		func() error { _, err := s.Agent(); return err },
+		func() error { _, err := s.Workspaces(); return err },
 		func() error { _, err := s.Tools(); return err },
 		func() error { _, err := s.Compaction(); return err },
 		func() error { _, err := s.Heartbeat(); return err },
 		func() error { _, err := s.News(); return err },
 		func() error { _, err := s.Research(); return err },
 	}
+	var errs []error
 	for _, c := range checks {
 		if err := c(); err != nil {
-			return err
+			errs = append(errs, err)
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }

@@ -36,11 +36,20 @@ type Validator interface {
 // goes to disk so that files the spec says are "read on each call" pick up
 // edits without a restart.
 type Store struct {
-	dir string
+	dir      string
+	readOnly bool
 }
 
 // NewStore returns a store over dir.
 func NewStore(dir string) *Store { return &Store{dir: dir} }
+
+// NewReadOnlyStore returns a store that never writes: a missing file is
+// validated as its defaults but not created (`alice check`, which may run
+// beside the process that owns the config).
+func NewReadOnlyStore(dir string) *Store { return &Store{dir: dir, readOnly: true} }
+
+// ReadOnly reports whether the store refuses to write.
+func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // Dir is the directory the store reads.
 func (s *Store) Dir() string { return s.dir }
@@ -57,8 +66,10 @@ func Load[T any](s *Store, name string, defaults func() T) (T, error) {
 	v := defaults()
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		if err := Save(s, name, v); err != nil {
-			return v, err
+		if !s.readOnly {
+			if err := Save(s, name, v); err != nil {
+				return v, err
+			}
 		}
 		return v, validate(path, &v)
 	}
@@ -135,6 +146,9 @@ func typeName(goType string) string {
 // Save writes v atomically (temp file + rename) with owner-only permissions.
 func Save[T any](s *Store, name string, v T) error {
 	path := s.Path(name)
+	if s.readOnly {
+		return &Error{File: path, Msg: "not saved: the config store is read-only"}
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return &Error{File: path, Msg: err.Error()}
 	}

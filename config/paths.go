@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,12 +23,23 @@ type Paths struct {
 	Logs string
 }
 
+// ErrNoHome is returned when there is nowhere sensible to keep files:
+// no --home/ALICE_HOME, no usable HOME and no absolute XDG directories.
+// Falling back to "/" (what the XDG library does with HOME unset) would
+// scatter /.config and /.local over the filesystem root.
+var ErrNoHome = errors.New("nowhere to keep config and data: HOME is not set to a directory (and XDG_CONFIG_HOME, XDG_DATA_HOME and XDG_STATE_HOME are not all set); pass --home DIR or set ALICE_HOME")
+
 // ResolvePaths picks the directories: an explicit home (from --home or
 // ALICE_HOME) wins and puts everything under home/config and home/data;
-// otherwise the XDG base directories are used.
+// otherwise the XDG base directories are used, which needs a usable HOME
+// unless all three XDG variables are set to absolute paths.
 func ResolvePaths(home string) (Paths, error) {
+	return resolvePaths(home, os.Getenv)
+}
+
+func resolvePaths(home string, getenv func(string) string) (Paths, error) {
 	if home == "" {
-		home = os.Getenv("ALICE_HOME")
+		home = getenv("ALICE_HOME")
 	}
 	if home != "" {
 		abs, err := filepath.Abs(home)
@@ -40,12 +52,34 @@ func ResolvePaths(home string) (Paths, error) {
 			Logs:   filepath.Join(abs, "data", "logs"),
 		}, nil
 	}
+	if !usableHome(getenv("HOME")) {
+		for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"} {
+			if !filepath.IsAbs(getenv(v)) {
+				return Paths{}, ErrNoHome
+			}
+		}
+	}
 	xdg.Reload()
-	return Paths{
+	p := Paths{
 		Config: filepath.Join(xdg.ConfigHome, "alice"),
 		Data:   filepath.Join(xdg.DataHome, "alice"),
 		Logs:   filepath.Join(xdg.StateHome, "alice", "logs"),
-	}, nil
+	}
+	for _, d := range []string{p.Config, p.Data, p.Logs} {
+		if !filepath.IsAbs(d) {
+			return Paths{}, ErrNoHome
+		}
+	}
+	return p, nil
+}
+
+// usableHome is an absolute directory other than the filesystem root.
+func usableHome(h string) bool {
+	if !filepath.IsAbs(h) || filepath.Clean(h) == "/" {
+		return false
+	}
+	st, err := os.Stat(h)
+	return err == nil && st.IsDir()
 }
 
 // Ensure creates the directories with owner-only permissions: config files

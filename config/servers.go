@@ -70,7 +70,13 @@ type Telegram struct {
 	ChatIDs []int64 `json:"chatIds"`
 	// APIBaseURL lets tests point the bot at a Bot API emulator.
 	APIBaseURL string `json:"apiBaseUrl,omitempty"`
+	// Notifications switches pushed notifications to Telegram off (false)
+	// without disabling the bot; /settings toggles it. Absent = on.
+	Notifications *bool `json:"notifications,omitempty"`
 }
+
+// NotificationsOn reports whether notifications are pushed to Telegram.
+func (t Telegram) NotificationsOn() bool { return t.Notifications == nil || *t.Notifications }
 
 // Connectors is connectors.json.
 type Connectors struct {

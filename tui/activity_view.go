@@ -204,7 +204,8 @@ func (p *activityPane) runRows() []string {
 		if r.Duration > 0 {
 			dur = st.Muted.Render(" " + r.Duration.Round(time.Millisecond).String())
 		}
-		rows = append(rows, fmt.Sprintf("%s %-9s %s%s  %s", st.Muted.Render(stamp(r.Time)), r.Source, out, dur, st.Muted.Render(oneLine(r.Prompt))))
+		prompt := padRight(ansi.Truncate(oneLine(r.Prompt), 36, "…"), 36)
+		rows = append(rows, fmt.Sprintf("%s %-9s %s  %s%s", st.Muted.Render(stamp(r.Time)), r.Source, prompt, out, dur))
 	}
 	return rows
 }

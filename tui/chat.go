@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
 )
@@ -24,20 +24,25 @@ type chatPane struct {
 	focused bool
 	session string
 	msgs    []ChatMessage
-	cache   map[int]string // rendered message index → lines, for width cacheW
-	cacheW  int
+	view    transcriptView
 	md      *glamour.TermRenderer
-	input   textinput.Model
+	input   textarea.Model
+	pasted  []pastedBlock
 	history []string
 	histIdx int
-	scroll  int // lines scrolled up from the bottom
 	expand  bool
+	summary bool // compaction summaries expanded
 
 	busy    bool
 	frame   int
 	cancel  context.CancelFunc
 	stream  <-chan ChatEvent
 	partial int // index of the assistant message being streamed, -1 if none
+	// stream caches the finished paragraphs of the streamed reply.
+	streamMD struct {
+		n, width int
+		lines    []string
+	}
 
 	picking  bool
 	sessions []string
@@ -61,18 +66,15 @@ type chatSessionsMsg struct {
 }
 
 func newChatPane(m *Model) *chatPane {
-	in := textinput.New()
-	in.Placeholder = "Ask Alice… (/help for commands)"
-	in.Prompt = "› "
-	in.CharLimit = 8000
-	c := &chatPane{m: m, session: DefaultSession, input: in, cache: map[int]string{}, partial: -1}
+	c := &chatPane{m: m, session: DefaultSession, input: newChatInput(m.st), partial: -1}
+	c.view.follow = true
 	return c
 }
 
 func (c *chatPane) SetSize(w, h int) {
 	c.w, c.h = w, h
-	c.input.SetWidth(w - 4)
-	if w != c.cacheW {
+	c.input.SetWidth(w)
+	if w != c.view.width {
 		c.invalidate()
 	}
 }
@@ -81,15 +83,23 @@ func (c *chatPane) Focus()          { c.focused = true; c.input.Focus() }
 func (c *chatPane) Blur()           { c.focused = false; c.input.Blur() }
 func (c *chatPane) Capturing() bool { return true }
 
+// invalidate drops every rendered message (width or style changed).
 func (c *chatPane) invalidate() {
-	c.cache = map[int]string{}
-	c.cacheW = c.w
+	c.view.reset(len(c.msgs), c.w)
 	c.md = nil
+	c.input.SetStyles(c.m.st.Input)
+}
+
+// replaced is called after c.msgs was swapped wholesale.
+func (c *chatPane) replaced() {
+	c.invalidate()
+	c.view.follow = true
 }
 
 func (c *chatPane) ShortHelp() []key.Binding {
 	k := c.m.keys.Chat
-	return []key.Binding{k.Send, k.HistoryUp, k.HistoryDown, k.ScrollUp, k.ScrollDown, k.ToggleTools, k.Sessions, k.Cancel}
+	return []key.Binding{k.Send, k.Newline, k.HistoryUp, k.Editor, k.ScrollUp, k.ScrollDown, k.Top, k.Bottom,
+		k.ToggleTools, k.Summary, k.Sessions, k.Cancel, k.ClearLine, k.DeleteWord}
 }
 
 // load fetches the current session's history.
@@ -112,7 +122,7 @@ func (c *chatPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		if !c.busy {
 			c.msgs = msg.msgs
-			c.invalidate()
+			c.replaced()
 		}
 		return nil
 	case chatSessionsMsg:
@@ -138,16 +148,35 @@ func (c *chatPane) Update(msg tea.Msg) tea.Cmd {
 		c.frame++
 		return c.spin()
 	case tea.PasteMsg:
-		c.input.SetValue(c.input.Value() + msg.Content)
-		c.input.CursorEnd()
-		return nil
+		return c.onPaste(msg.Content)
 	case tea.MouseWheelMsg:
 		if msg.Button == tea.MouseWheelUp {
-			c.scroll += 3
-		} else if c.scroll -= 3; c.scroll < 0 {
-			c.scroll = 0
+			c.scrollBy(-3)
+		} else {
+			c.scrollBy(3)
 		}
 		return nil
+	case editorReadyMsg:
+		return runEditor(msg.path)
+	case editorDoneMsg:
+		if msg.err != nil {
+			return errCmd(msg.err)
+		}
+		if strings.TrimSpace(msg.text) == "" {
+			return func() tea.Msg { return flashMsg("the message is empty") }
+		}
+		c.input.SetValue(msg.text)
+		c.relayout()
+		return nil
+	case chatCompactedMsg:
+		c.m.work.end("compact")
+		if msg.err != nil {
+			return errCmd(msg.err)
+		}
+		if msg.session != c.session {
+			return nil
+		}
+		return tea.Batch(c.load(), func() tea.Msg { return flashMsg("Session compacted; ctrl+r shows the summary") })
 	case tea.KeyPressMsg:
 		return c.onKey(msg)
 	}
@@ -185,32 +214,34 @@ func (c *chatPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return func() tea.Msg { return flashMsg("stopping the reply…") }
 		}
 		return nil
-	case key.Matches(msg, k.HistoryUp):
-		if len(c.history) > 0 && c.histIdx > 0 {
-			c.histIdx--
-			c.input.SetValue(c.history[c.histIdx])
-			c.input.CursorEnd()
-		}
+	case key.Matches(msg, k.HistoryUp) && c.historyKey(true):
 		return nil
-	case key.Matches(msg, k.HistoryDown):
-		if c.histIdx < len(c.history)-1 {
-			c.histIdx++
-			c.input.SetValue(c.history[c.histIdx])
-		} else {
-			c.histIdx = len(c.history)
-			c.input.SetValue("")
-		}
-		c.input.CursorEnd()
+	case key.Matches(msg, k.HistoryDown) && c.historyKey(false):
 		return nil
 	case key.Matches(msg, k.ScrollUp):
-		c.scroll += max(1, c.h/2)
+		c.scrollBy(-max(1, c.h/2))
 		return nil
 	case key.Matches(msg, k.ScrollDown):
-		c.scroll = max(0, c.scroll-max(1, c.h/2))
+		c.scrollBy(max(1, c.h/2))
+		return nil
+	case key.Matches(msg, k.Top):
+		c.view.top()
+		return nil
+	case key.Matches(msg, k.Bottom):
+		c.view.follow = true
 		return nil
 	case key.Matches(msg, k.ToggleTools):
 		c.expand = !c.expand
 		c.invalidate()
+		return nil
+	case key.Matches(msg, k.Summary):
+		c.summary = !c.summary
+		c.invalidate()
+		return nil
+	case key.Matches(msg, k.Editor):
+		return c.openEditor()
+	case msg.String() == "backspace" && c.input.Value() == "" && len(c.pasted) > 0:
+		c.pasted = c.pasted[:len(c.pasted)-1]
 		return nil
 	case key.Matches(msg, k.Sessions):
 		core := c.m.core
@@ -218,6 +249,7 @@ func (c *chatPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	c.input, cmd = c.input.Update(msg)
+	c.relayout()
 	return cmd
 }
 
@@ -227,21 +259,22 @@ func (c *chatPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 func (c *chatPane) writable() bool { return strings.HasPrefix(c.session, "tui/") }
 
 func (c *chatPane) switchTo(session string) tea.Cmd {
-	c.session, c.msgs, c.scroll = session, nil, 0
-	c.invalidate()
+	c.session, c.msgs = session, nil
+	c.replaced()
 	return tea.Batch(c.load(), func() tea.Msg { return flashMsg("session " + session) })
 }
 
 // submit handles slash commands or starts an agent turn.
 func (c *chatPane) submit() tea.Cmd {
-	text := strings.TrimSpace(c.input.Value())
+	text := c.message()
 	if text == "" {
 		return nil
 	}
-	c.input.SetValue("")
-	c.history = append(c.history, text)
-	c.histIdx = len(c.history)
-	if strings.HasPrefix(text, "/") {
+	if strings.HasPrefix(text, "/") && len(c.pasted) == 0 {
+		c.input.SetValue("")
+		c.relayout()
+		c.history = append(c.history, text)
+		c.histIdx = len(c.history)
 		return c.command(text)
 	}
 	if c.busy {
@@ -250,8 +283,15 @@ func (c *chatPane) submit() tea.Cmd {
 	if !c.writable() {
 		return errCmd(fmt.Errorf("%s is read-only here; /new <name> opens a TUI session", c.session))
 	}
+	c.input.SetValue("")
+	c.pasted = nil
+	c.relayout()
+	c.history = append(c.history, text)
+	c.histIdx = len(c.history)
 	c.msgs = append(c.msgs, ChatMessage{Role: RoleUser, Text: text, Time: c.m.now()})
-	c.busy, c.scroll, c.partial = true, 0, -1
+	c.view.grow(len(c.msgs))
+	c.view.follow = true
+	c.busy, c.partial = true, -1
 	ctx, cancel := context.WithCancel(c.m.ctx)
 	c.cancel = cancel
 	core, session := c.m.core, c.session
@@ -269,13 +309,13 @@ func (c *chatPane) command(text string) tea.Cmd {
 	fields := strings.Fields(text)
 	switch fields[0] {
 	case "/compact":
-		core, session := c.m.core, c.session
-		return func() tea.Msg {
-			if err := core.Compact(c.m.ctx, session); err != nil {
-				return errMsg{err}
-			}
-			return flashMsg("session compacted")
+		if c.busy {
+			return errCmd(fmt.Errorf("Alice is still replying; compact after the reply (esc stops it)"))
 		}
+		core, session, ctx := c.m.core, c.session, c.m.ctx
+		return tea.Batch(c.m.work.begin("compact", "compacting "+session, c.m.now()), func() tea.Msg {
+			return chatCompactedMsg{session, core.Compact(ctx, session)}
+		})
 	case "/new", "/session":
 		if len(fields) < 2 {
 			return errCmd(fmt.Errorf("usage: %s <name>", fields[0]))
@@ -290,11 +330,13 @@ func (c *chatPane) command(text string) tea.Cmd {
 		return func() tea.Msg { l, err := core.Sessions(); return chatSessionsMsg{l, err} }
 	case "/clear":
 		c.msgs = nil
-		c.invalidate()
+		c.replaced()
 		return nil
 	case "/help":
-		c.msgs = append(c.msgs, ChatMessage{Role: RoleSystem, Text: "Commands: /compact · /new <name> · /session <id> · /sessions · /clear · /help. " +
-			"Keys: ctrl+s sessions, ctrl+o expand tool calls, pgup/pgdn scroll, esc stops a reply."})
+		c.msgs = append(c.msgs, ChatMessage{Role: RoleSystem, Text: "Commands: /compact · /new <name> · /session <id> · /sessions · /clear · /help.\n" +
+			"Keys: ctrl+j newline · ctrl+e edit in $EDITOR · ctrl+s sessions · ctrl+o expand tool calls · pgup/pgdn scroll · esc stops a reply · ctrl+p every command."})
+		c.view.grow(len(c.msgs))
+		c.view.follow = true
 		return nil
 	}
 	return errCmd(fmt.Errorf("unknown command %s (try /help)", fields[0]))
@@ -322,18 +364,24 @@ func (c *chatPane) onEvent(msg chatEventMsg) tea.Cmd {
 		return nil
 	}
 	ev := msg.ev
+	var work tea.Cmd
 	switch ev.Kind {
 	case ChatDelta:
 		if c.partial < 0 {
-			c.msgs = append(c.msgs, ChatMessage{Role: RoleAssistant, Time: c.m.now()})
+			c.add(ChatMessage{Role: RoleAssistant, Time: c.m.now()})
 			c.partial = len(c.msgs) - 1
 		}
 		c.msgs[c.partial].Text += ev.Text
-		delete(c.cache, c.partial)
+		c.view.drop(c.partial)
 	case ChatToolUse:
 		c.partial = -1
-		c.msgs = append(c.msgs, ChatMessage{Role: RoleTool, Tool: ev.Tool, ToolID: ev.ToolID, Input: ev.Input, Time: c.m.now()})
+		c.add(ChatMessage{Role: RoleTool, Tool: ev.Tool, ToolID: ev.ToolID, Input: ev.Input, Time: c.m.now()})
+		work = c.m.work.begin("tool:"+ev.ToolID+ev.Tool, "running "+ev.Tool, c.m.now())
+	case ChatImage:
+		c.partial = -1
+		c.add(ChatMessage{Role: RoleImage, Text: ev.Text, Time: c.m.now()})
 	case ChatToolResult:
+		c.m.work.end("tool:" + ev.ToolID + ev.Tool)
 		// Pair by call id when the core gives one (parallel calls of the
 		// same tool), else by name: the newest unanswered call.
 		for i := len(c.msgs) - 1; i >= 0; i-- {
@@ -344,29 +392,50 @@ func (c *chatPane) onEvent(msg chatEventMsg) tea.Cmd {
 			}
 			if mm.Role == RoleTool && same && mm.Output == "" {
 				c.msgs[i].Output, c.msgs[i].IsError = ev.Output, ev.IsError
-				delete(c.cache, i)
+				c.view.drop(i)
 				break
 			}
 		}
 	case ChatDone:
 		if c.partial >= 0 && strings.TrimSpace(ev.Text) != "" && strings.TrimSpace(c.msgs[c.partial].Text) != strings.TrimSpace(ev.Text) {
 			c.msgs[c.partial].Text = ev.Text
-			delete(c.cache, c.partial)
+			c.view.drop(c.partial)
 		} else if c.partial < 0 && strings.TrimSpace(ev.Text) != "" {
-			c.msgs = append(c.msgs, ChatMessage{Role: RoleAssistant, Text: ev.Text, Time: c.m.now()})
+			c.add(ChatMessage{Role: RoleAssistant, Text: ev.Text, Time: c.m.now()})
 		}
 		c.finish()
 		return nil
 	case ChatError:
-		c.msgs = append(c.msgs, ChatMessage{Role: RoleSystem, Text: ev.Text, IsError: true, Time: c.m.now()})
+		if stopped := friendlyText(ev.Text) == "Stopped."; stopped {
+			c.add(ChatMessage{Role: RoleSystem, Text: "Reply stopped.", Time: c.m.now()})
+		} else {
+			c.add(ChatMessage{Role: RoleSystem, Text: friendlyText(ev.Text), IsError: true, Time: c.m.now()})
+		}
 		c.finish()
 		return nil
 	}
-	return c.next()
+	return tea.Batch(work, c.next())
+}
+
+// add appends one message to the transcript.
+func (c *chatPane) add(m ChatMessage) {
+	c.msgs = append(c.msgs, m)
+	c.view.grow(len(c.msgs))
+}
+
+// chatCompactedMsg reports the end of a /compact.
+type chatCompactedMsg struct {
+	session string
+	err     error
 }
 
 func (c *chatPane) finish() {
+	c.streamMD.lines = nil
+	if c.partial >= 0 {
+		c.view.drop(c.partial) // re-render the last streamed message once, cached
+	}
 	c.busy, c.stream, c.partial = false, nil, -1
+	c.m.work.endPrefix("tool:")
 	if c.cancel != nil {
 		c.cancel()
 		c.cancel = nil

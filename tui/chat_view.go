@@ -8,21 +8,199 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Rendering for the chat pane. Messages render once per width (glamour is
-// the expensive part) and only the ones that fit on screen are rendered.
+// Rendering for the chat pane. Each message renders once per width to a
+// slice of lines (glamour is the expensive part). The view is anchored
+// either to the newest line (follow) or to a (message, line) position, so
+// drawing any scroll position walks only the messages that are visible and
+// scrolling walks only the messages it passes: no frame depends on how many
+// messages sit above or below the screen.
 
-// renderMsg renders one message to lines, cached by index.
-func (c *chatPane) renderMsg(i int) string {
-	if s, ok := c.cache[i]; ok {
-		return s
+// transcriptView is the per-width line cache plus the scroll anchor.
+type transcriptView struct {
+	width  int
+	blocks [][]string // message index → rendered lines (nil: not rendered)
+	follow bool       // pinned to the newest line
+	// When not following, the first visible line is line topLine of
+	// message topMsg.
+	topMsg, topLine int
+	rendered        int // messages rendered since the last reset (tests)
+}
+
+func (v *transcriptView) reset(n, width int) {
+	v.blocks = make([][]string, n)
+	v.width = width
+	v.rendered = 0
+	if v.topMsg >= n {
+		v.topMsg, v.topLine = max(0, n-1), 0
 	}
-	st, msg, w := c.m.st, c.msgs[i], max(20, c.w-4)
-	var out string
+}
+
+// grow makes room for appended messages.
+func (v *transcriptView) grow(n int) {
+	for len(v.blocks) < n {
+		v.blocks = append(v.blocks, nil)
+	}
+}
+
+// drop forgets one message's lines (it changed).
+func (v *transcriptView) drop(i int) {
+	if i >= 0 && i < len(v.blocks) {
+		v.blocks[i] = nil
+	}
+}
+
+func (v *transcriptView) top() { v.follow, v.topMsg, v.topLine = false, 0, 0 }
+
+// block returns message i's lines (with a blank separator line after).
+func (c *chatPane) block(i int) []string {
+	c.view.grow(len(c.msgs))
+	if b := c.view.blocks[i]; b != nil {
+		return b
+	}
+	if i == c.partial && c.msgs[i].Role == RoleAssistant {
+		return c.streamBlock(i)
+	}
+	b := append(strings.Split(c.renderMsg(i), "\n"), "")
+	c.view.rendered++
+	c.view.blocks[i] = b
+	return b
+}
+
+// streamBlock renders the reply being streamed: its finished paragraphs
+// through glamour (cached until another paragraph completes), the
+// paragraph still arriving as wrapped text. A frame during streaming so
+// costs the new tail, not the whole reply.
+func (c *chatPane) streamBlock(i int) []string {
+	text, w := c.msgs[i].Text, max(20, c.w)
+	cut := strings.LastIndex(text, "\n\n")
+	stable, tail := "", text
+	if cut >= 0 {
+		stable, tail = text[:cut], text[cut+2:]
+	}
+	if c.streamMD.n != len(stable) || c.streamMD.width != w || c.streamMD.lines == nil {
+		c.streamMD.n, c.streamMD.width = len(stable), w
+		c.streamMD.lines = []string{c.m.st.Assistant.Render("Alice")}
+		if stable != "" {
+			c.streamMD.lines = append(c.streamMD.lines, strings.Split(c.markdown(stable, w), "\n")...)
+			c.streamMD.lines = append(c.streamMD.lines, "")
+		}
+	}
+	out := append([]string(nil), c.streamMD.lines...)
+	if t := strings.TrimSpace(tail); t != "" {
+		out = append(out, strings.Split(ansi.Wrap("  "+t, w, " "), "\n")...)
+	}
+	return append(out, "")
+}
+
+// anchorFromBottom turns "follow" into an explicit top anchor for height h.
+func (c *chatPane) anchorFromBottom(h int) {
+	need := h
+	i := len(c.msgs) - 1
+	for ; i >= 0; i-- {
+		n := len(c.block(i))
+		if n >= need {
+			c.view.topMsg, c.view.topLine = i, n-need
+			return
+		}
+		need -= n
+	}
+	c.view.topMsg, c.view.topLine = 0, 0
+}
+
+// scrollBy moves the view by n lines (negative = towards older messages).
+func (c *chatPane) scrollBy(n int) {
+	if len(c.msgs) == 0 {
+		return
+	}
+	h := c.transcriptHeight()
+	v := &c.view
+	if v.follow {
+		if n >= 0 {
+			return
+		}
+		c.anchorFromBottom(h)
+		v.follow = false
+	}
+	v.topLine += n
+	for v.topLine < 0 {
+		if v.topMsg == 0 {
+			v.topLine = 0
+			break
+		}
+		v.topMsg--
+		v.topLine += len(c.block(v.topMsg))
+	}
+	for v.topMsg < len(c.msgs)-1 && v.topLine >= len(c.block(v.topMsg)) {
+		v.topLine -= len(c.block(v.topMsg))
+		v.topMsg++
+	}
+	// Reaching the end pins the view to the newest line again.
+	left := -v.topLine
+	for i := v.topMsg; i < len(c.msgs) && left <= h; i++ {
+		left += len(c.block(i))
+	}
+	if left <= h {
+		v.follow = true
+	}
+}
+
+// transcript returns exactly h lines of the conversation.
+func (c *chatPane) transcript(h int) string {
+	if len(c.msgs) == 0 {
+		if c.m.status.Provider == "not configured" {
+			return fitHeight(c.m.st.Warn.Render("No AI provider is configured yet.")+"\n"+
+				c.m.st.Muted.Render("Add a profile to ai-provider.json in alice's config directory (anthropic, openai or an\n"+
+					"OpenAI-compatible server such as Ollama, claude-cli, codex-cli) — or send any message\n"+
+					"to see the exact file path and an example. Trading, inbox and workspaces work without it."), h)
+		}
+		return fitHeight(c.m.st.Muted.Render("No messages yet. Try: \"what's in my portfolio?\" or \"buy 10 AAPL\"."), h)
+	}
+	if c.view.width != c.w {
+		c.invalidate()
+	}
+	lines := make([]string, 0, h)
+	if c.view.follow {
+		// Newest at the bottom: collect blocks backwards, then emit in order.
+		first, skip, got := len(c.msgs), 0, 0
+		for i := len(c.msgs) - 1; i >= 0 && got < h; i-- {
+			n := len(c.block(i))
+			first, got = i, got+n
+			if got > h {
+				skip = got - h
+			}
+		}
+		for i := first; i < len(c.msgs); i++ {
+			b := c.block(i)
+			if i == first {
+				b = b[skip:]
+			}
+			lines = append(lines, b...)
+		}
+	} else {
+		skip := c.view.topLine
+		for i := c.view.topMsg; i < len(c.msgs) && len(lines) < h; i++ {
+			b := c.block(i)
+			if skip > 0 {
+				b = b[min(skip, len(b)):]
+				skip = 0
+			}
+			lines = append(lines, b[:min(len(b), h-len(lines))]...)
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines[:h], "\n")
+}
+
+// renderMsg renders one message (uncached; see block).
+func (c *chatPane) renderMsg(i int) string {
+	st, msg, w := c.m.st, c.msgs[i], max(20, c.w)
 	switch msg.Role {
 	case RoleUser:
-		out = st.User.Render("You") + "\n" + ansi.Wrap(msg.Text, w, " ")
+		return st.User.Render("You") + "\n" + c.userText(msg.Text, w)
 	case RoleAssistant:
-		out = st.Assistant.Render("Alice") + "\n" + c.markdown(msg.Text, w)
+		return st.Assistant.Render("Alice") + "\n" + c.markdown(msg.Text, w)
 	case RoleTool:
 		mark := st.Muted.Render("…")
 		if msg.Output != "" {
@@ -32,24 +210,44 @@ func (c *chatPane) renderMsg(i int) string {
 			}
 		}
 		line := fmt.Sprintf("⚙ %s %s", msg.Tool, compactJSON(msg.Input, w-len(msg.Tool)-6))
-		out = st.Tool.Render(ansi.Truncate(line, w-2, "…")) + " " + mark
+		out := st.Tool.Render(ansi.Truncate(line, w-2, "…")) + " " + mark
 		if c.expand {
 			out += "\n" + st.Muted.Render(ansi.Wrap("  in:  "+msg.Input, w, " "))
 			if msg.Output != "" {
 				out += "\n" + st.Muted.Render(ansi.Wrap("  out: "+truncateRunes(msg.Output, 2000), w, " "))
 			}
 		}
-	case RoleSystem:
-		style := st.Warn
-		if msg.IsError {
-			style = st.Error
+		return out
+	case RoleCompaction:
+		head := st.Muted.Render("— conversation compacted —")
+		if strings.TrimSpace(msg.Text) == "" {
+			return head
 		}
-		out = style.Render("Alice ⚠") + "\n" + ansi.Wrap(msg.Text, w, " ")
+		if !c.summary {
+			return head + st.Muted.Render("  ctrl+r shows the summary") + "\n" +
+				st.Muted.Render(ansi.Truncate("Summary: "+strings.Join(strings.Fields(msg.Text), " "), w, "…"))
+		}
+		return head + st.Muted.Render("  ctrl+r hides the summary") + "\n" + c.markdown(msg.Text, w)
+	case RoleImage:
+		return imagePlaceholder(st, msg.Text, w)
 	}
-	if i != c.partial {
-		c.cache[i] = out
+	// System notes: errors are marked, plain help is not.
+	if msg.IsError {
+		return st.Error.Render("✗ Alice") + "\n" + ansi.Wrap(friendlyText(msg.Text), w, " ")
 	}
-	return out
+	return st.Muted.Render("Alice · note") + "\n" + ansi.Wrap(friendlyText(msg.Text), w, " ")
+}
+
+// userText wraps what the user sent, collapsing very long messages (big
+// pastes) to their first lines unless tool details are expanded.
+func (c *chatPane) userText(text string, w int) string {
+	lines := strings.Split(text, "\n")
+	if !c.expand && len(lines) > pasteMaxLines {
+		more := len(lines) - 3
+		text = strings.Join(lines[:3], "\n")
+		return ansi.Wrap(text, w, " ") + "\n" + c.m.st.Muted.Render(fmt.Sprintf("▤ +%s (ctrl+o expands)", plural(more, "line")))
+	}
+	return ansi.Wrap(text, w, " ")
 }
 
 func (c *chatPane) markdown(text string, w int) string {
@@ -71,52 +269,41 @@ func (c *chatPane) markdown(text string, w int) string {
 	return ansi.Wrap(text, w, " ")
 }
 
+// transcriptHeight is what is left after header, separator and input.
+func (c *chatPane) transcriptHeight() int {
+	h := c.h - 2 - c.input.Height()
+	if len(c.pasted) > 0 {
+		h--
+	}
+	return max(1, h)
+}
+
 func (c *chatPane) View() string {
 	st := c.m.st
-	header := st.Title.Render("Chat") + st.Muted.Render(" · "+c.session+" · "+orDash(c.m.status.Provider))
+	header := st.Muted.Render(c.session + " · " + orDash(c.m.status.Provider))
 	if !c.writable() {
 		header += st.Warn.Render(" · read-only")
 	}
-	inputLine := c.input.View()
-	if c.busy {
-		inputLine = st.Accent.Render(spinnerFrames[c.frame%len(spinnerFrames)]+" Alice is working… ") + st.Muted.Render("(esc to stop)")
+	if !c.view.follow && len(c.msgs) > 0 {
+		header += st.Accent.Render(fmt.Sprintf(" · message %d of %d · ctrl+end newest", c.view.topMsg+1, len(c.msgs)))
 	}
-	bodyH := max(1, c.h-3)
+	sep := st.Muted.Render(strings.Repeat("─", max(0, c.w)))
+	if c.busy {
+		sep = st.Accent.Render(spinnerFrames[c.frame%len(spinnerFrames)]+" Alice is working… ") + st.Muted.Render("(esc to stop)")
+	}
+	bodyH := c.transcriptHeight()
 	var body string
 	if c.picking {
 		body = c.pickerView(bodyH)
 	} else {
 		body = c.transcript(bodyH)
 	}
-	sep := st.Muted.Render(strings.Repeat("─", max(0, c.w-2)))
-	return stack(header, body, sep, inputLine)
-}
-
-// transcript renders only the messages needed to fill h lines above the
-// scroll offset, newest at the bottom, so 10,000 messages stay cheap.
-func (c *chatPane) transcript(h int) string {
-	if len(c.msgs) == 0 {
-		if c.m.status.Provider == "not configured" {
-			return fitHeight(c.m.st.Warn.Render("No AI provider is configured yet.")+"\n"+
-				c.m.st.Muted.Render("Add a profile to ai-provider.json in alice's config directory (anthropic, openai or an\n"+
-					"OpenAI-compatible server such as Ollama, claude-cli, codex-cli) — or send any message\n"+
-					"to see the exact file path and an example. Trading, inbox and workspaces work without it."), h)
-		}
-		return fitHeight(c.m.st.Muted.Render("No messages yet. Try: \"what's in my portfolio?\" or \"buy 10 AAPL\"."), h)
+	parts := []string{header, body}
+	if a := c.attachmentsView(); a != "" {
+		parts = append(parts, a)
 	}
-	need := h + c.scroll
-	var lines []string
-	for i := len(c.msgs) - 1; i >= 0 && len(lines) < need; i-- {
-		block := strings.Split(c.renderMsg(i), "\n")
-		block = append(block, "")
-		lines = append(block, lines...)
-	}
-	if c.scroll > len(lines)-h {
-		c.scroll = max(0, len(lines)-h)
-	}
-	end := len(lines) - c.scroll
-	start := max(0, end-h)
-	return fitHeight(strings.Join(lines[start:end], "\n"), h)
+	parts = append(parts, sep, c.input.View())
+	return stack(parts...)
 }
 
 func (c *chatPane) pickerView(h int) string {

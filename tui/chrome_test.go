@@ -185,3 +185,32 @@ func TestQuitAsksOnlyWhenSomethingRuns(t *testing.T) {
 	require.NotNil(t, cmd)
 	require.IsType(t, tea.QuitMsg{}, cmd(), "nothing runs: quit at once")
 }
+
+func TestCtrlCFromAnOverlayAndWorkspaceCreationProgress(t *testing.T) {
+	h := newHarness(t, 120, 30)
+	h.send(ctrl('p'))
+	h.key("ctrl+c")
+	require.Nil(t, h.m.palette, "ctrl+c closes the palette")
+	require.NotNil(t, h.m.quitDlg, "and asks, since a shell runs")
+	h.key("esc")
+
+	h.m.setFocus(focusWorkspaces)
+	h.key("n")
+	h.typeText("notes")
+	_, cmd := h.m.Update(keyMsg("enter"))
+	require.Contains(t, h.screen(), "creating the workspace…")
+	h.run(cmd)
+	require.NotContains(t, h.screen(), "creating the workspace…")
+	require.Len(t, h.f.workspace, 2)
+}
+
+func TestLongToastsAreCutAtAWord(t *testing.T) {
+	require.Equal(t, "detached; the session…", cutWords("detached; the session keeps running in the background", 24))
+	require.Equal(t, "short", cutWords("short", 24))
+	h := newHarness(t, 80, 24)
+	h.send(flashMsg("detached; the session keeps running in the background while you look at other panes and more"))
+	lines := strings.Split(h.screen(), "\n")
+	status := lines[len(lines)-1]
+	require.Contains(t, status, "…")
+	require.NotContains(t, status, "pane…", "cut between words, not inside one")
+}

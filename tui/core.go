@@ -103,6 +103,11 @@ const (
 	RoleAssistant
 	RoleTool
 	RoleSystem
+	// RoleImage is an image a tool returned; Text is its file path.
+	RoleImage
+	// RoleCompaction marks where the session was compacted; Text is the
+	// summary that replaced the earlier messages (may be empty).
+	RoleCompaction
 )
 
 // ChatMessage is one rendered unit of a conversation.
@@ -137,6 +142,8 @@ const (
 	ChatToolResult
 	ChatDone
 	ChatError
+	// ChatImage: a tool returned an image, saved at Text (a file path).
+	ChatImage
 )
 
 // InboxEntry is one push from a workspace agent.

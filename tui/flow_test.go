@@ -160,3 +160,33 @@ func TestFlowWorkspaceAttachEchoDetach(t *testing.T) {
 	require.Contains(t, term.keys, "esc", "esc reaches the session")
 	require.NotContains(t, term.keys, "ctrl+q")
 }
+
+func TestFlowPasteThreeLinesPaletteAndQuitWithY(t *testing.T) {
+	tm, f, _, scr := startFlow(t)
+	scr.waitFor("Ask Alice")
+	f.mu.Lock()
+	f.script = []ChatEvent{{Kind: ChatDone, Text: "Three lines received."}}
+	f.mu.Unlock()
+	tm.Send(tea.PasteMsg{Content: "alpha\nbeta\ngamma"})
+	scr.waitFor("  gamma")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	scr.waitFor("Three lines received.")
+	scr.waitFor("│ beta ") // the sent message keeps its three lines
+
+	// The palette finds and runs an action.
+	tm.Send(tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl})
+	scr.waitFor("Commands")
+	tm.Type("go port")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	scr.waitFor("Pending approval")
+
+	// q outside an input asks (a shell runs); y quits.
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	scr.waitFor("Quit alice?")
+	tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+	require.Error(t, m.ctx.Err(), "quitting cancels the model's context")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	require.Equal(t, []string{"tui/default: alpha\nbeta\ngamma"}, f.sent)
+}

@@ -51,27 +51,73 @@ func (m *Model) render() string {
 	return strings.Join([]string{m.tabBar(), framed, m.footer(), m.statusBar()}, "\n")
 }
 
-// tabLabel is one tab's text: number, title and the pane's badge.
-func (m *Model) tabLabel(i int) string {
-	label := " " + strconv.Itoa(i+1) + " " + m.tabs[i].name
+// tabLabel is one tab's plain text: number, title and the pane's badge.
+// When the tabs do not fit, the bar tightens step by step (tabLevel):
+// 1 drops the padding, 2 cuts unfocused titles to three letters, 3 keeps
+// only their numbers. The focused tab always shows its full title.
+func (m *Model) tabLabel(i, level int) string {
+	name := m.tabs[i].name
+	focused := focus(i) == m.focus
+	if !focused {
+		switch {
+		case level == 2:
+			if r := []rune(name); len(r) > 3 {
+				name = string(r[:3])
+			}
+		case level >= 3:
+			name = ""
+		}
+	}
+	label := strconv.Itoa(i + 1)
+	if name != "" {
+		label += " " + name
+	}
 	if b, ok := m.tabs[i].p.(badger); ok {
 		if s := b.Badge(); s != "" {
 			label += " " + s
 		}
 	}
-	return label + " "
+	if level == 0 || focused {
+		label = " " + label + " "
+	}
+	return label
+}
+
+// tabSep separates tab labels at a level (the numbers also separate).
+func tabSep(level int) string {
+	if level == 2 {
+		return "  "
+	}
+	return " "
+}
+
+// tabLevel is the least tightening at which every tab fits the width.
+func (m *Model) tabLevel() int {
+	for level := 0; level < 3; level++ {
+		w := 0
+		for i := range m.tabs {
+			w += ansi.StringWidth(m.tabLabel(i, level)) + len(tabSep(level))
+		}
+		if w-len(tabSep(level)) <= m.width {
+			return level
+		}
+	}
+	return 3
 }
 
 func (m *Model) tabBar() string {
 	var b strings.Builder
+	level := m.tabLevel()
 	for i := range m.tabs {
-		label := m.tabLabel(i)
+		if i > 0 {
+			b.WriteString(tabSep(level))
+		}
+		label := m.tabLabel(i, level)
 		if focus(i) == m.focus {
 			b.WriteString(m.st.Selected.Render(label))
 		} else {
 			b.WriteString(m.st.TitleDim.Render(label))
 		}
-		b.WriteByte(' ')
 	}
 	line := b.String()
 	title := m.st.Muted.Render(" alice " + m.opts.Version)
@@ -198,26 +244,35 @@ func joinHints(st Styles, ks []key.Binding) string {
 	return strings.Join(parts, st.Muted.Render(" · "))
 }
 
-// statusBar shows listeners and provider on the left, then running work,
-// then the newest toast (or the first start-up problem).
+// statusBar shows running work and the newest toast first (they matter
+// now), then the listeners and the provider.
 func (m *Model) statusBar() string {
 	s := m.st
-	parts := []string{s.StatusKey.Render(" MCP ") + s.StatusBar.Render(orDash(m.status.MainMCP))}
-	if m.status.AskMCP != "" {
-		parts = append(parts, s.StatusKey.Render(" Ask ")+s.StatusBar.Render(m.status.AskMCP))
-	}
-	parts = append(parts, s.StatusKey.Render(" AI ")+s.StatusBar.Render(orDash(m.status.Provider)))
-	if m.focus == focusWorkspaces && m.workspaces.attached() {
-		parts = append(parts, s.StatusKey.Render(" ● input ")+s.StatusBar.Render("ctrl+q detach"))
+	var parts []string
+	// Sessions that need a person come first: they are why you look.
+	if a := m.workspaces.agentStatus(); a != "" {
+		parts = append(parts, a)
 	}
 	if w := m.work.view(s, m.now()); w != "" {
 		parts = append(parts, w)
 	}
 	if t, ok := m.toasts.current(); ok {
-		parts = append(parts, t.view(s, m.keys.Global.Dismiss))
+		used := 0
+		for _, p := range parts {
+			used += ansi.StringWidth(p) + 1
+		}
+		parts = append(parts, t.view(s, m.keys.Global.Dismiss, m.width-used))
 	} else if len(m.status.Problems) > 0 {
 		parts = append(parts, s.Warn.Render(" ⚠ "+firstLine(m.status.Problems[0])))
 	}
+	if m.focus == focusWorkspaces && m.workspaces.attached() {
+		parts = append(parts, s.StatusKey.Render(" ● input ")+s.StatusBar.Render("ctrl+q detach"))
+	}
+	parts = append(parts, s.StatusKey.Render(" MCP ")+s.StatusBar.Render(orDash(m.status.MainMCP)))
+	if m.status.AskMCP != "" {
+		parts = append(parts, s.StatusKey.Render(" Ask ")+s.StatusBar.Render(m.status.AskMCP))
+	}
+	parts = append(parts, s.StatusKey.Render(" AI ")+s.StatusBar.Render(orDash(m.status.Provider)))
 	line := strings.Join(parts, s.StatusBar.Render(" "))
 	line = ansi.Truncate(line, m.width, "…")
 	if pad := m.width - ansi.StringWidth(line); pad > 0 {
@@ -230,9 +285,9 @@ func (m *Model) handleMouse(msg tea.Msg) tea.Cmd {
 	if click, ok := msg.(tea.MouseClickMsg); ok {
 		// Clicking a tab title focuses that pane.
 		if click.Y == 0 {
-			x := 0
+			x, level := 0, m.tabLevel()
 			for i := range m.tabs {
-				w := ansi.StringWidth(m.tabLabel(i)) + 1
+				w := ansi.StringWidth(m.tabLabel(i, level)) + len(tabSep(level))
 				if click.X >= x && click.X < x+w {
 					m.setFocus(focus(i))
 					return nil

@@ -133,7 +133,7 @@ func (h *helpOverlay) view() string {
 	w := min(90, max(30, h.m.width-8))
 	h.input.SetWidth(w - 12)
 	all := h.lines()
-	rows := max(3, bodyH-6)
+	rows := max(3, bodyH-8)
 	// Two columns when the list is long and the screen wide enough.
 	if h.mode == helpKeys && len(all) > rows && h.m.width >= 110 {
 		w = min(h.m.width-8, 2*w)

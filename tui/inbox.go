@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/glamour/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -16,12 +17,17 @@ type inboxPane struct {
 	w, h    int
 	focused bool
 	entries []InboxEntry
-	seen    map[string]bool // ids the user has seen (this run; the core may persist its own)
-	sel     int
-	detail  bool
-	docs    []RenderedDoc
-	docsFor string
-	scroll  int
+	seen    map[string]bool // ids the user has seen (persisted through InboxReadCore)
+	// Read-mark persistence: loaded once, saved one at a time when dirty.
+	seenLoaded, dirty, saving bool
+	md                        *glamour.TermRenderer
+	mdW                       int
+	mdCache                   map[string]string
+	sel                       int
+	detail                    bool
+	docs                      []RenderedDoc
+	docsFor                   string
+	scroll                    int
 }
 
 type inboxLoadedMsg struct {
@@ -61,10 +67,14 @@ func (p *inboxPane) ShortHelp() []key.Binding {
 
 func (p *inboxPane) load() tea.Cmd {
 	core := p.m.core
-	return func() tea.Msg {
+	list := func() tea.Msg {
 		e, err := core.Inbox(1000)
 		return inboxLoadedMsg{e, err}
 	}
+	if !p.seenLoaded {
+		return tea.Batch(p.loadSeen(), list)
+	}
+	return list
 }
 
 func (p *inboxPane) unread() int {
@@ -80,7 +90,7 @@ func (p *inboxPane) unread() int {
 // markVisibleRead marks the selected entry read when the pane is shown.
 func (p *inboxPane) markVisibleRead() {
 	if p.sel < len(p.entries) {
-		p.seen[p.entries[p.sel].ID] = true
+		p.markSeen(p.entries[p.sel].ID)
 	}
 }
 
@@ -106,6 +116,14 @@ func (p *inboxPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		if p.detail {
 			return p.renderDocs() // live: files may have changed since opening
+		}
+		return nil
+	case inboxSeenMsg:
+		return p.onSeen(msg)
+	case inboxSavedMsg:
+		p.saving = false
+		if msg.err != nil {
+			return errCmd(msg.err)
 		}
 		return nil
 	case inboxDocsMsg:
@@ -175,7 +193,7 @@ func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		p.detail, p.scroll, p.docs, p.docsFor = true, 0, nil, e.ID
-		p.seen[e.ID] = true
+		p.markSeen(e.ID)
 		return p.renderDocs()
 	case key.Matches(msg, k.Delete):
 		e, ok := p.selected()
@@ -192,7 +210,7 @@ func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.detail = false
 	case key.Matches(msg, k.ReadAll):
 		for _, e := range p.entries {
-			p.seen[e.ID] = true
+			p.markSeen(e.ID)
 		}
 	case key.Matches(msg, k.Jump):
 		if e, ok := p.selected(); ok {
@@ -204,7 +222,7 @@ func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func summary(e InboxEntry) string {
-	s := strings.TrimSpace(firstLine(e.Comments))
+	s := plainSummary(firstLine(strings.TrimSpace(e.Comments)))
 	if s == "" && len(e.Docs) > 0 {
 		s = strings.Join(e.Docs, ", ")
 	}
@@ -213,7 +231,7 @@ func summary(e InboxEntry) string {
 
 func (p *inboxPane) View() string {
 	st := p.m.st
-	header := st.Title.Render("Inbox") + st.Muted.Render(fmt.Sprintf(" · %d entries · %d unread", len(p.entries), p.unread()))
+	header := st.Title.Render("Inbox") + st.Muted.Render(" · "+plural(len(p.entries), "entry")+" · "+fmt.Sprintf("%d unread", p.unread()))
 	bodyH := max(1, p.h-1)
 	if p.detail {
 		return stack(header, fitHeight(p.detailView(), bodyH))
@@ -259,7 +277,7 @@ func (p *inboxPane) detailView() string {
 		b.WriteString(st.Muted.Render("rendering…") + "\n")
 	}
 	if strings.TrimSpace(e.Comments) != "" {
-		b.WriteString(st.Title.Render("▍Comments") + "\n" + ansi.Wrap(e.Comments, p.w-4, " ") + "\n")
+		b.WriteString(st.Title.Render("▍Comments") + "\n" + p.commentsView(e, max(20, p.w-2)) + "\n")
 	}
 	lines := strings.Split(b.String(), "\n")
 	if p.scroll > len(lines)-1 {

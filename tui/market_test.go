@@ -188,6 +188,13 @@ func TestMarketSimulatorControls(t *testing.T) {
 	}
 	require.Equal(t, []string{"price sim-paper AAPL @150", "price sim-paper AAPL -5%", "cash sim-paper 1000", "fill sim-paper AAPL"}, f.sims)
 	require.Contains(t, h.toast(), "filled 1 resting order")
+	// The position line shows the account's mark, which a simulator may pin.
+	f.mu.Lock()
+	f.positions = append(f.positions, Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("199.82"),
+		MarketPrice: decimal.RequireFromString("219.79"), MarketValue: decimal.RequireFromString("1098.95"), UnrealizedPnL: decimal.RequireFromString("99.85")})
+	f.mu.Unlock()
+	h.key("r")
+	require.Contains(t, h.screen(), "long 5 @ 199.82  mark 219.79  value 1098.95  P&L +99.85")
 	h.key("s")
 	h.typeText("bogus")
 	h.key("enter")

@@ -148,8 +148,9 @@ func (p *marketPane) lowerSection() []string {
 	for _, ps := range p.positions {
 		if strings.EqualFold(ps.Symbol, p.symbol) {
 			found = true
-			left = append(left, fmt.Sprintf("  %s %s @ %s  value %s  P&L %s", ps.Side, ps.Quantity.String(), money(ps.AvgCost),
-				money(ps.MarketValue), p.m.portfolio.pnl(ps.UnrealizedPnL)))
+			// The account's mark (a simulator may pin it away from the feed).
+			left = append(left, fmt.Sprintf("  %s %s @ %s  mark %s  value %s  P&L %s", ps.Side, ps.Quantity.String(), money(ps.AvgCost),
+				money(ps.MarketPrice), money(ps.MarketValue), p.m.portfolio.pnl(ps.UnrealizedPnL)))
 		}
 	}
 	if !found {

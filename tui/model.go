@@ -215,8 +215,17 @@ type focusWorkspaceMsg struct{ id string }
 func errCmd(err error) tea.Cmd { return func() tea.Msg { return errMsg{err} } }
 
 // Update routes messages: overlays first, then global keys, then the
-// focused pane; core events go to the panes they concern.
+// focused pane; core events go to the panes they concern. Afterwards it
+// saves state that changed (the inbox's read marks).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if save := m.inbox.saveCmd(); save != nil {
+		return m, tea.Batch(cmd, save)
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -226,7 +235,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.chat.invalidate()
 		return m, nil
 	case tickMsg:
-		return m, tea.Batch(m.tick(), m.loadStatus(), m.portfolio.load(), m.inbox.renderDocs(), m.settings.tick())
+		return m, tea.Batch(m.tick(), m.loadStatus(), m.portfolio.load(), m.inbox.renderDocs(), m.refreshPage(), m.settings.tick())
 	case statusMsg:
 		m.status = StatusInfo(msg)
 		return m, nil
@@ -244,6 +253,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case workMsg:
 		return m, m.work.update(msg)
+	case wsCreatedMsg:
+		m.work.end("workspace-create")
+		return m, m.workspaces.Update(msg)
 	case focusWorkspaceMsg:
 		m.setFocus(focusWorkspaces)
 		m.workspaces.selectID(msg.id)
@@ -299,9 +311,17 @@ func (m *Model) handleEvent(ev any) tea.Cmd {
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	g := m.keys.Global
+	attached := m.focus == focusWorkspaces && m.workspaces.attached()
 	switch {
 	case m.quitDlg != nil:
 		return m.quitDlg.handle(msg)
+	case key.Matches(msg, g.Quit) && !attached:
+		// ctrl+c works from every overlay (it closes them and asks).
+		m.dialog, m.palette, m.help = nil, nil, nil
+		return m.requestQuit()
+	}
+	switch {
 	case m.dialog != nil:
 		return m.dialog.handle(msg, m.now())
 	case m.palette != nil:
@@ -309,15 +329,18 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.help != nil:
 		return m.help.update(msg)
 	}
-	g := m.keys.Global
 	cur := m.cur()
 	// An attached terminal gets every key except detach (handled by the pane).
-	if m.focus == focusWorkspaces && m.workspaces.attached() {
+	if attached {
 		return cur.Update(msg)
 	}
 	// The create form is modal: tab cycles templates, esc leaves.
-	if m.focus == focusWorkspaces && m.workspaces.mode == wsCreate && !key.Matches(msg, g.Quit) {
-		return cur.Update(msg)
+	if m.focus == focusWorkspaces && m.workspaces.mode == wsCreate {
+		cmd := cur.Update(msg)
+		if msg.String() == "enter" && cmd != nil {
+			return tea.Batch(m.work.begin("workspace-create", "creating the workspace", m.now()), cmd)
+		}
+		return cmd
 	}
 	// A pane's open form is modal: tab moves between its fields.
 	if mp, ok := cur.(modalPane); ok && mp.modal() && !key.Matches(msg, g.Quit) {
@@ -325,8 +348,6 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	capturing := cur.Capturing()
 	switch {
-	case key.Matches(msg, g.Quit):
-		return m.requestQuit()
 	case key.Matches(msg, g.QuitQ) && !capturing:
 		return m.requestQuit()
 	case key.Matches(msg, g.Palette):

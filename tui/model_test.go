@@ -26,10 +26,15 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, w, h int) *harness {
+	return newHarnessCore(t, w, h, func(f *fakeCore) Core { return f })
+}
+
+// newHarnessCore runs the model over wrap(fake), for optional interfaces.
+func newHarnessCore(t *testing.T, w, h int, wrap func(*fakeCore) Core) *harness {
 	f := newFakeCore()
 	dark := true
 	hs := &harness{t: t, f: f, now: t0}
-	m := New(f, Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
+	m := New(wrap(f), Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
 	hs.m = m
 	t.Cleanup(m.Close) // ends watch/bridge Cmds the harness left blocked
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
@@ -302,39 +307,6 @@ func TestGoldenViews(t *testing.T) {
 			})
 		}
 	}
-}
-
-func BenchmarkRender(b *testing.B) {
-	f := newFakeCore()
-	dark := true
-	m := New(f, Options{Dark: &dark, Now: func() time.Time { return t0 }})
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
-	for i := 0; i < 10000; i++ {
-		m.chat.msgs = append(m.chat.msgs, ChatMessage{Role: ChatRole(i % 2), Text: fmt.Sprintf("message %d with **markdown** and some text to wrap across the pane width", i)})
-	}
-	for i := 0; i < 1000; i++ {
-		m.inbox.entries = append(m.inbox.entries, InboxEntry{ID: fmt.Sprint(i), Workspace: "ws", Comments: "entry", Time: t0})
-	}
-	b.Run("chat", func(b *testing.B) {
-		m.setFocus(focusChat)
-		for i := 0; i < b.N; i++ {
-			_ = m.render()
-		}
-	})
-	b.Run("chat-streaming", func(b *testing.B) {
-		m.setFocus(focusChat)
-		for i := 0; i < b.N; i++ {
-			m.chat.msgs[len(m.chat.msgs)-1].Text += " more"
-			delete(m.chat.cache, len(m.chat.msgs)-1)
-			_ = m.render()
-		}
-	})
-	b.Run("inbox", func(b *testing.B) {
-		m.setFocus(focusInbox)
-		for i := 0; i < b.N; i++ {
-			_ = m.render()
-		}
-	})
 }
 
 func TestEmptyChatExplainsMissingProvider(t *testing.T) {

@@ -62,6 +62,20 @@ func (p *mcpPane) Actions() []Action {
 	return out
 }
 
+// refreshPage reloads the focused Market, Activity or MCP pane on the
+// periodic tick: MCP clients come and go without an event, and quotes move.
+func (m *Model) refreshPage() tea.Cmd {
+	switch m.cur() {
+	case m.market:
+		return tea.Batch(m.market.load(), m.market.loadSymbol())
+	case m.activity:
+		return m.activity.load()
+	case m.mcpPage:
+		return m.mcpPage.load()
+	}
+	return nil
+}
+
 // prefill puts text into the chat input for the person to edit and send.
 func (c *chatPane) prefill(text string) {
 	c.input.SetValue(text)

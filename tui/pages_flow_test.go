@@ -76,13 +76,13 @@ func TestFlowActivityShowsNewRunsLive(t *testing.T) {
 	scr.waitFor("Ask Alice")
 	tm.Send(tea.KeyPressMsg{Code: '6', Mod: tea.ModAlt})
 	tm.Send(tea.KeyPressMsg{Code: ']', Text: "]"})
-	scr.waitFor("cron      ✓ delivered → tui")
+	scr.waitFor("✓ delivered → tui")
 
 	req := f.addEvent("agent.work.requested", `{"source":"task","prompt":"webhook: TSLA halted"}`, 0)
 	f.events <- ActivityChangedEvent{Seq: req.Seq}
-	scr.waitFor("task      … running")
+	scr.waitFor("webhook: TSLA halted                  … running")
 	f.addEvent("agent.work.error", `{"source":"task","error":"No AI provider is configured","durationMs":12}`, req.Seq)
 	f.events <- ActivityChangedEvent{}
-	scr.waitFor("task      ✗ No AI provider is configured")
+	scr.waitFor("webhook: TSLA halted                  ✗ No AI provider is configured")
 	quit(t, tm, scr)
 }

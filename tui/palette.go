@@ -155,7 +155,7 @@ func (p *palette) view() string {
 	st := p.m.st
 	w := min(72, max(30, p.m.width-8))
 	_, bodyH := p.m.bodySize()
-	rows := max(3, min(16, bodyH-6))
+	rows := max(3, min(16, bodyH-8))
 	p.input.SetWidth(w - 4)
 	lines := []string{st.Title.Render("Commands"), p.input.View(), ""}
 	start := 0

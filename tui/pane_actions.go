@@ -130,6 +130,7 @@ func (p *workspacesPane) Actions() []Action {
 			Action{ID: "workspaces.files", Title: "Browse files of " + w.Tag, Group: "Workspaces", Key: keyOf(k.Files), Run: m.goAndPress(p, k.Files)},
 			Action{ID: "workspaces.git", Title: "Git log/status of " + w.Tag, Group: "Workspaces", Key: keyOf(k.Git), Run: m.goAndPress(p, k.Git)},
 		)
+		out = append(out, p.agentActions(w)...)
 	}
 	return out
 }

@@ -93,6 +93,9 @@ func TestChatOtherChannelSessionsAreReadOnly(t *testing.T) {
 	h.key("enter")
 	require.Empty(t, h.f.sent)
 	require.Contains(t, h.toast(), "read-only")
+	require.Equal(t, "hello", h.m.chat.input.Value(), "a refused message stays in the input")
+	h.send(ctrl('u'))
+	require.Empty(t, h.m.chat.input.Value(), "ctrl+u clears to the line start")
 	h.typeText("/new scratch")
 	h.key("enter")
 	require.Equal(t, "tui/scratch", h.m.chat.session)
@@ -149,15 +152,27 @@ func TestChatScrollsAndRendersOnlyVisibleMessages(t *testing.T) {
 	for i := 0; i < 500; i++ {
 		h.m.chat.msgs = append(h.m.chat.msgs, ChatMessage{Role: RoleUser, Text: fmt.Sprintf("msg-%03d", i)})
 	}
-	h.m.chat.invalidate()
+	h.m.chat.replaced()
 	s := h.screen()
 	require.Contains(t, s, "msg-499")
 	require.NotContains(t, s, "msg-400")
-	require.Less(t, len(h.m.chat.cache), 30, "only visible messages are rendered")
+	require.Less(t, h.m.chat.view.rendered, 30, "only visible messages are rendered")
 	h.key("pgup")
 	require.NotContains(t, h.screen(), "msg-499")
+	require.Contains(t, h.screen(), "of 500 · ctrl+end newest", "the header says where you are")
 	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelDown, Y: 5})
 	h.key("pgdn", "pgdn")
+	require.Contains(t, h.screen(), "msg-499")
+	require.True(t, h.m.chat.view.follow, "back at the bottom the view follows new messages")
+
+	// The top costs the same: only the first messages are rendered.
+	h.m.chat.invalidate()
+	h.send(tea.KeyPressMsg{Code: tea.KeyHome, Mod: tea.ModCtrl})
+	s = h.screen()
+	require.Contains(t, s, "msg-000")
+	require.NotContains(t, s, "msg-499")
+	require.Less(t, h.m.chat.view.rendered, 30)
+	h.send(tea.KeyPressMsg{Code: tea.KeyEnd, Mod: tea.ModCtrl})
 	require.Contains(t, h.screen(), "msg-499")
 }
 

@@ -19,15 +19,18 @@ const (
 	pageAccounts
 	pageAutomation
 	pageConnectors
+	pageNews
+	pageTools
+	pagePersona
 	settingsPageCount
 )
 
-var settingsPageNames = [settingsPageCount]string{"AI provider", "Accounts", "Automation", "Connectors"}
+var settingsPageNames = [settingsPageCount]string{"AI provider", "Accounts", "Automation", "Connectors", "News", "Tools", "Persona"}
 
 // SettingsKeys drive the Settings pane and its forms.
 type SettingsKeys struct {
 	PrevPage, NextPage, Up, Down, Add, Edit, Toggle, Delete, Test, SetActive, Channel, RunNow,
-	AutoApprove, Guards, NewToken, Revoke, Refresh key.Binding
+	AutoApprove, Guards, NewToken, Revoke, Refresh, Reconnect key.Binding
 	NextField, PrevField, Submit, Cancel key.Binding
 }
 
@@ -54,6 +57,7 @@ func DefaultSettingsKeys() SettingsKeys {
 		NewToken:    b("T", "new token", "T"),
 		Revoke:      b("x", "revoke", "x"),
 		Refresh:     b("r", "reload from disk", "r"),
+		Reconnect:   b("R", "reconnect", "R"),
 		NextField:   b("tab/enter", "next field", "tab", "enter", "down"),
 		PrevField:   b("shift+tab", "previous field", "shift+tab", "up"),
 		Submit:      b("ctrl+s", "save", "ctrl+s"),
@@ -81,7 +85,11 @@ type settingsPane struct {
 	jobs    []CronJobSetting
 	hb      HeartbeatSetting
 	conn    ConnectorSetting
-	loadErr string
+	news    NewsSetting
+	tools   []ToolSetting
+
+	personaPath, personaText string
+	loadErr                  string
 }
 
 func newSettingsPane(m *Model) *settingsPane {
@@ -111,9 +119,15 @@ func (p *settingsPane) ShortHelp() []key.Binding {
 	case pageProvider:
 		return append([]key.Binding{k.Add, k.Edit, k.Delete, k.SetActive, k.Test, k.Channel}, common...)
 	case pageAccounts:
-		return append([]key.Binding{k.Add, k.Toggle, k.AutoApprove, k.Guards, k.Delete}, common...)
+		return append([]key.Binding{k.Add, k.Toggle, k.AutoApprove, k.Guards, k.Reconnect, k.Delete}, common...)
 	case pageAutomation:
 		return append([]key.Binding{k.Add, k.Edit, k.Toggle, k.RunNow, k.Delete}, common...)
+	case pageNews:
+		return append([]key.Binding{k.Add, k.Toggle, k.Test, k.Delete}, common...)
+	case pageTools:
+		return append([]key.Binding{k.Toggle}, common...)
+	case pagePersona:
+		return append([]key.Binding{k.Edit}, common...)
 	default:
 		return append([]key.Binding{k.Edit, k.Test, k.NewToken, k.Revoke, k.Add}, common...)
 	}
@@ -127,6 +141,9 @@ type settingsLoadedMsg struct {
 	jobs    []CronJobSetting
 	hb      HeartbeatSetting
 	conn    ConnectorSetting
+	news    NewsSetting
+	tools   []ToolSetting
+	persona [2]string
 	err     error
 }
 
@@ -138,9 +155,12 @@ type settingsDoneMsg struct {
 	form   bool // the action came from the open form
 }
 
-// settingsPreviewMsg is a live preview for the open form.
+// settingsPreviewMsg is a live preview for the open form, computed for
+// the form's edit number seq (previews run concurrently and may arrive out
+// of order; only the one for the latest edit is shown).
 type settingsPreviewMsg struct {
 	form *settingsForm
+	seq  int
 	text string
 }
 
@@ -170,6 +190,15 @@ func (p *settingsPane) load() tea.Cmd {
 		if r.conn, err = sc.Connectors(); err != nil {
 			errs = append(errs, err)
 		}
+		if r.news, err = sc.NewsFeeds(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.tools, err = sc.ToolList(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.persona[0], r.persona[1], err = sc.PersonaFile(); err != nil {
+			errs = append(errs, err)
+		}
 		r.err = errors.Join(errs...)
 		return r
 	}
@@ -188,6 +217,7 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case settingsLoadedMsg:
 		p.prov, p.accts, p.presets, p.jobs, p.hb, p.conn = msg.prov, msg.accts, msg.presets, msg.jobs, msg.hb, msg.conn
+		p.news, p.tools, p.personaPath, p.personaText = msg.news, msg.tools, msg.persona[0], msg.persona[1]
 		p.loadErr = ""
 		if msg.err != nil {
 			p.loadErr = msg.err.Error()
@@ -215,11 +245,16 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, func() tea.Msg { return flashMsg(text) })
 		}
 		return tea.Batch(cmds...)
+	case personaEditedMsg:
+		if msg.err != nil {
+			return tea.Batch(errCmd(fmt.Errorf("editor: %w", msg.err)), p.load())
+		}
+		return tea.Batch(p.load(), func() tea.Msg { return flashMsg("persona reloaded: the next message uses it") })
 	case settingsNoticeMsg:
 		p.notice = string(msg)
 		return p.load()
 	case settingsPreviewMsg:
-		if msg.form == p.form && p.form != nil {
+		if msg.form == p.form && p.form != nil && msg.seq == p.form.seq {
 			p.form.extra = msg.text
 		}
 		return nil
@@ -259,6 +294,12 @@ func (p *settingsPane) rows() int {
 		return len(p.accts)
 	case pageAutomation:
 		return 1 + len(p.jobs) // heartbeat + jobs
+	case pageNews:
+		return len(p.news.Feeds)
+	case pageTools:
+		return len(p.tools)
+	case pagePersona:
+		return 0
 	default:
 		return len(p.connRows())
 	}
@@ -303,6 +344,12 @@ func (p *settingsPane) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return p.accountsKey(k)
 	case pageAutomation:
 		return p.automationKey(k)
+	case pageNews:
+		return p.newsKey(k)
+	case pageTools:
+		return p.toolsKey(k)
+	case pagePersona:
+		return p.personaKey(k)
 	default:
 		return p.connectorsKey(k)
 	}
@@ -349,6 +396,12 @@ func (p *settingsPane) View() string {
 			body = p.accountsView()
 		case pageAutomation:
 			body = p.automationView()
+		case pageNews:
+			body = p.newsView()
+		case pageTools:
+			body = p.toolsView()
+		case pagePersona:
+			body = p.personaView()
 		default:
 			body = p.connectorsView()
 		}
@@ -405,5 +458,8 @@ func (p *settingsPane) Actions() []Action {
 		{ID: "settings.automation", Title: "Settings: automation (cron, heartbeat)", Group: "Settings", Keywords: "schedule job cron heartbeat", Run: open(pageAutomation)},
 		{ID: "settings.automation.add", Title: "Add a cron job", Group: "Settings", Keywords: "schedule", Run: then(pageAutomation, k.Add)},
 		{ID: "settings.connectors", Title: "Settings: connectors and tokens", Group: "Settings", Keywords: "telegram ask mcp webhook token", Run: open(pageConnectors)},
+		{ID: "settings.news", Title: "Settings: news feeds", Group: "Settings", Keywords: "rss atom feed", Run: open(pageNews)},
+		{ID: "settings.tools", Title: "Settings: enable/disable tools", Group: "Settings", Keywords: "tools disable", Run: open(pageTools)},
+		{ID: "settings.persona", Title: "Edit the persona in $EDITOR", Group: "Settings", Keywords: "persona system prompt editor", Run: then(pagePersona, k.Edit)},
 	}
 }

@@ -48,6 +48,11 @@ func (p *settingsPane) accountsKey(k tea.KeyPressMsg) tea.Cmd {
 					return "guards saved for " + id, sc.SetAccountGuards(ctx, id, v["guards"])
 				})
 			})
+	case key.Matches(k, ks.Reconnect) && have:
+		id := a.ID
+		return p.do(false, func(ctx context.Context) (string, error) {
+			return "account " + id + " reconnected", sc.ReconnectAccount(ctx, id)
+		})
 	case key.Matches(k, ks.Delete) && have:
 		id := a.ID
 		p.m.openDialog("Remove account?", fmt.Sprintf("Remove %s from accounts.json and stop it?\nIts history stays on disk.", id),
@@ -82,8 +87,8 @@ func (p *settingsPane) presetChoiceForm() *settingsForm {
 				desc = pr.Name + ": " + pr.Description
 			}
 		}
-		form := f
-		return func() tea.Msg { return settingsPreviewMsg{form: form, text: desc} }
+		form, seq := f, f.seq
+		return func() tea.Msg { return settingsPreviewMsg{form: form, seq: seq, text: desc} }
 	}
 	if len(p.presets) > 0 {
 		f.extra = p.presets[0].Name + ": " + p.presets[0].Description

@@ -85,18 +85,18 @@ func (p *settingsPane) cronForm(in CronJobInput) *settingsForm {
 	}
 	st := p.m.st
 	f.change = func(v map[string]string) tea.Cmd {
-		expr, form := v["schedule"], f
+		expr, form, seq := v["schedule"], f, f.seq
 		return func() tea.Msg {
 			times, err := sc.PreviewSchedule(expr, 5)
 			if err != nil {
-				return settingsPreviewMsg{form: form, text: st.Error.Render("✗ " + err.Error())}
+				return settingsPreviewMsg{form: form, seq: seq, text: st.Error.Render("✗ " + err.Error())}
 			}
 			var b strings.Builder
 			b.WriteString(st.Accent.Render("Next runs") + "\n")
 			for _, t := range times {
 				b.WriteString("  " + t.Format("Mon 2006-01-02 15:04 MST") + "\n")
 			}
-			return settingsPreviewMsg{form: form, text: strings.TrimRight(b.String(), "\n")}
+			return settingsPreviewMsg{form: form, seq: seq, text: strings.TrimRight(b.String(), "\n")}
 		}
 	}
 	return f

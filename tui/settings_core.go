@@ -33,6 +33,7 @@ type SettingsCore interface {
 	SetAccountAutoApprove(ctx context.Context, id string, on bool) error
 	SetAccountGuards(ctx context.Context, id, guardsJSON string) error
 	RemoveAccount(ctx context.Context, id string) error
+	ReconnectAccount(ctx context.Context, id string) error
 
 	// Automation: cron jobs (data/cron/jobs.json) and heartbeat.json.
 	CronJobs() ([]CronJobSetting, error)
@@ -54,6 +55,40 @@ type SettingsCore interface {
 	CreateWebhookToken() (WebhookTokenSetting, error) // Token and Curl filled: shown once
 	RevokeWebhookToken(id string) error
 	TelegramTest(ctx context.Context) error
+
+	// News feeds (news.json; the collector re-reads it each cycle).
+	NewsFeeds() (NewsSetting, error)
+	AddFeed(base, name, url string) error
+	RemoveFeed(base, url string) error
+	SetFeedEnabled(base, url string, on bool) error
+	TestFeed(ctx context.Context, url string) (string, error)
+
+	// Tools (tools.json "disabled"; read on every call).
+	ToolList() ([]ToolSetting, error)
+	SetToolEnabled(name string, on bool) error
+
+	// Persona: the file the agent's system prompt is read from (created
+	// with the built-in persona when missing) and its current text.
+	PersonaFile() (path, text string, err error)
+}
+
+// NewsSetting is news.json as the pane shows it.
+type NewsSetting struct {
+	Version string
+	Enabled bool
+	Feeds   []FeedSetting
+}
+
+// FeedSetting is one RSS/Atom feed.
+type FeedSetting struct {
+	Name, URL string
+	Enabled   bool
+}
+
+// ToolSetting is one tool with its group and whether it is enabled.
+type ToolSetting struct {
+	Name, Group, Description string
+	Enabled                  bool
 }
 
 // ProviderSettings is ai-provider.json as the pane shows it.

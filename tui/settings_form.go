@@ -87,6 +87,7 @@ type settingsForm struct {
 	cur     int
 	err     string
 	extra   string // live preview text under the fields
+	seq     int    // bumped on every edit; previews for older edits are dropped
 	busy    bool
 	submit  func(values map[string]string) tea.Cmd
 	change  func(values map[string]string) tea.Cmd
@@ -172,6 +173,7 @@ func (f *settingsForm) changed() tea.Cmd {
 	if f.change == nil {
 		return nil
 	}
+	f.seq++
 	return f.change(f.values())
 }
 

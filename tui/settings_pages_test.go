@@ -110,6 +110,13 @@ func TestSettingsAccountsAddToggleAutoApproveRemove(t *testing.T) {
 	assert.Nil(t, h.m.dialog)
 	assert.False(t, fs.accounts[1].AutoApprove)
 
+	fs.accounts[1].Health, fs.accounts[1].Error = "offline", "connection refused"
+	h.key("r")
+	assert.Contains(t, h.screen(), "connection refused", "the selected account's error is shown")
+	h.key("R")
+	assert.Equal(t, "healthy", fs.accounts[1].Health)
+	assert.NotContains(t, h.screen(), "connection refused")
+
 	h.key("d")
 	h.confirm()
 	assert.Len(t, fs.accounts, 1)
@@ -167,7 +174,7 @@ func TestSettingsHeartbeatToggleAndForm(t *testing.T) {
 
 func TestSettingsConnectorsTokensShownOnce(t *testing.T) {
 	h, fs := newSettingsHarness(t)
-	h.key("[")
+	h.key("]", "]", "]")
 	require.Contains(t, h.screen(), "Ask connector")
 	h.key("a")
 	scr := h.screen()
@@ -205,4 +212,75 @@ func TestSettingsKeysHaveHelp(t *testing.T) {
 		assert.NotEmpty(t, b.Help().Key, name)
 		assert.NotEmpty(t, b.Help().Desc, name)
 	}
+}
+
+func TestSettingsNewsToolsPersona(t *testing.T) {
+	h, fs := newSettingsHarness(t)
+	h.key("[", "[", "[") // wraps: Persona, Tools, News
+	require.Contains(t, h.screen(), "No feeds")
+	h.key("a")
+	h.typeText("Bad")
+	h.key("tab")
+	h.typeText("notthere.test/rss")
+	h.send(ctrlS())
+	assert.Contains(t, h.screen(), "HTTP 404", "a feed that does not parse is refused")
+	assert.Empty(t, fs.feeds)
+	h.key("esc", "a")
+	h.typeText("Good")
+	h.key("tab")
+	for range 8 {
+		h.send(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
+	h.typeText("https://ok.test/rss")
+	h.send(ctrlS())
+	require.Len(t, fs.feeds, 1)
+	assert.Equal(t, FeedSetting{Name: "Good", URL: "https://ok.test/rss", Enabled: true}, fs.feeds[0])
+	h.key("t")
+	assert.Contains(t, h.screen(), `✓ "OK feed": 3 items`)
+	h.send(space())
+	assert.False(t, fs.feeds[0].Enabled)
+
+	h.key("]")
+	scr := h.screen()
+	require.Contains(t, scr, "market")
+	require.Contains(t, scr, "✓ getQuote")
+	h.key("down")
+	h.send(space())
+	assert.False(t, fs.toolList[1].Enabled)
+	assert.Contains(t, h.screen(), "✗ placeOrder")
+
+	h.key("]")
+	assert.Contains(t, h.screen(), "You are Alice.")
+	_, cmd := h.m.Update(keyMsg("e"))
+	assert.NotNil(t, cmd, "e opens $EDITOR (an exec command)")
+}
+
+func TestSettingsPaletteActionsOpenPagesAndForms(t *testing.T) {
+	h, _ := newSettingsHarness(t)
+	h.send(tea.KeyPressMsg{Code: '1', Mod: tea.ModAlt})
+	require.Equal(t, focusChat, h.m.focus)
+	h.send(tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl})
+	h.typeText("add a cron")
+	require.Contains(t, h.screen(), "Add a cron job")
+	h.key("enter")
+	require.Equal(t, h.m.paneIndex(h.m.settings), h.m.focus)
+	require.NotNil(t, h.m.settings.form)
+	assert.Contains(t, h.screen(), "Add cron job")
+	h.key("esc")
+	h.send(tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl})
+	h.typeText("settings: trading accounts")
+	h.key("enter")
+	assert.Contains(t, h.screen(), "Trading accounts")
+}
+
+func TestSettingsStalePreviewIsDropped(t *testing.T) {
+	h, _ := newSettingsHarness(t)
+	h.key("]", "]", "a")
+	f := h.m.settings.form
+	require.NotNil(t, f)
+	h.typeText("x") // edit 2 (the form opened with edit 1)
+	latest := f.seq
+	h.send(settingsPreviewMsg{form: f, seq: latest, text: "LATEST"})
+	h.send(settingsPreviewMsg{form: f, seq: latest - 1, text: "STALE"})
+	assert.Equal(t, "LATEST", f.extra, "a preview for an older edit arriving late is ignored")
 }

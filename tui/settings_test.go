@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -29,13 +30,16 @@ type fakeSettings struct {
 	conn     ConnectorSetting
 	tested   []string
 	ran      []string
+	feeds    []FeedSetting
+	toolList []ToolSetting
 }
 
 func newFakeSettings() *fakeSettings {
 	return &fakeSettings{fakeCore: newFakeCore(), profiles: map[string]ProfileSetting{}, channels: map[string]string{},
 		accounts: []AccountSetting{{ID: "sim-paper", Label: "Simulated paper", Preset: "simulator", Enabled: true, Health: "healthy", GuardsJSON: "[]"}},
 		hb:       HeartbeatSetting{Every: "30m", Prompt: "look around"},
-		conn:     ConnectorSetting{AskEnabled: true, AskPort: 3003}}
+		conn:     ConnectorSetting{AskEnabled: true, AskPort: 3003},
+		toolList: []ToolSetting{{Name: "getQuote", Group: "market", Enabled: true}, {Name: "placeOrder", Group: "trading", Enabled: true}}}
 }
 
 var errStale = errors.New("config changed on disk since it was loaded; reload and edit again")
@@ -146,6 +150,9 @@ func (f *fakeSettings) RemoveAccount(ctx context.Context, id string) error {
 		return errors.New("no account")
 	})
 }
+func (f *fakeSettings) ReconnectAccount(ctx context.Context, id string) error {
+	return f.edit("", func() error { f.findAccount(id).Health = "healthy"; f.findAccount(id).Error = ""; return nil })
+}
 func (f *fakeSettings) CronJobs() ([]CronJobSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
@@ -251,4 +258,45 @@ func (h *harness) confirm() {
 	require.NotNil(h.t, h.m.dialog, "a confirmation is open")
 	h.now = h.now.Add(time.Second)
 	h.key("y")
+}
+
+var _ SettingsCore = (*fakeSettings)(nil)
+
+func (f *fakeSettings) NewsFeeds() (NewsSetting, error) {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	return NewsSetting{Version: f.ver(), Enabled: true, Feeds: append([]FeedSetting(nil), f.feeds...)}, nil
+}
+func (f *fakeSettings) AddFeed(base, name, url string) error {
+	return f.edit(base, func() error { f.feeds = append(f.feeds, FeedSetting{Name: name, URL: url, Enabled: true}); return nil })
+}
+func (f *fakeSettings) RemoveFeed(base, url string) error {
+	return f.edit(base, func() error { f.feeds = nil; return nil })
+}
+func (f *fakeSettings) SetFeedEnabled(base, url string, on bool) error {
+	return f.edit(base, func() error { f.feeds[0].Enabled = on; return nil })
+}
+func (f *fakeSettings) TestFeed(ctx context.Context, url string) (string, error) {
+	if !strings.HasPrefix(url, "https://ok") {
+		return "", errors.New("HTTP 404")
+	}
+	return `"OK feed": 3 items`, nil
+}
+func (f *fakeSettings) ToolList() ([]ToolSetting, error) {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	return append([]ToolSetting(nil), f.toolList...), nil
+}
+func (f *fakeSettings) SetToolEnabled(name string, on bool) error {
+	return f.edit("", func() error {
+		for i := range f.toolList {
+			if f.toolList[i].Name == name {
+				f.toolList[i].Enabled = on
+			}
+		}
+		return nil
+	})
+}
+func (f *fakeSettings) PersonaFile() (string, string, error) {
+	return "/data/brain/persona.md", "You are Alice.\nBe brief.", nil
 }

@@ -3,6 +3,8 @@ package tui
 import (
 	"image/color"
 
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 )
 
@@ -36,6 +38,8 @@ type Styles struct {
 	Dialog       lipgloss.Style
 	Help         lipgloss.Style
 	Chart        lipgloss.Style
+	// Input styles the chat's multi-line editor.
+	Input textarea.Styles
 }
 
 // NewStyles builds the palette for a dark or light background.
@@ -53,6 +57,17 @@ func NewStyles(dark bool) Styles {
 	selBg := c("#ddf4ff", "#1f3a5f")
 	barBg := c("#eaeef2", "#161b22")
 
+	input := textarea.Styles{
+		Focused: textarea.StyleState{Base: lipgloss.NewStyle(), Text: lipgloss.NewStyle().Foreground(fg),
+			Prompt: lipgloss.NewStyle().Foreground(accent), Placeholder: lipgloss.NewStyle().Foreground(muted),
+			CursorLine: lipgloss.NewStyle(), EndOfBuffer: lipgloss.NewStyle().Foreground(muted),
+			Selection: lipgloss.NewStyle().Background(selBg)},
+		Blurred: textarea.StyleState{Base: lipgloss.NewStyle(), Text: lipgloss.NewStyle().Foreground(muted),
+			Prompt: lipgloss.NewStyle().Foreground(muted), Placeholder: lipgloss.NewStyle().Foreground(muted),
+			CursorLine: lipgloss.NewStyle().Foreground(muted), EndOfBuffer: lipgloss.NewStyle().Foreground(muted),
+			Selection: lipgloss.NewStyle().Background(selBg)},
+		Cursor: textarea.CursorStyle{Color: accent, Shape: tea.CursorBlock},
+	}
 	pane := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(border).Padding(0, 1)
 	return Styles{
 		Dark:         dark,
@@ -80,5 +95,6 @@ func NewStyles(dark bool) Styles {
 		Dialog:       lipgloss.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(yellow).Padding(1, 2),
 		Help:         lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(accent).Padding(1, 2),
 		Chart:        lipgloss.NewStyle().Foreground(green),
+		Input:        input,
 	}
 }

@@ -56,14 +56,14 @@ func (p *workspacesPane) attach(t Terminal) tea.Cmd {
 		p.termCols, p.termRows = 0, 0
 	}
 	p.mode = wsAttached
-	return tea.Batch(p.resizeTerm(), p.watch())
+	return tea.Batch(p.resizeTerm(), p.watch(), p.acknowledge(t))
 }
 
 // detach leaves passthrough mode; the session keeps running and stays
 // watched so re-attaching shows a fresh screen.
 func (p *workspacesPane) detach() tea.Cmd {
 	p.mode = wsList
-	return func() tea.Msg { return flashMsg("detached; the session keeps running (enter re-attaches)") }
+	return tea.Batch(p.unwatch(), func() tea.Msg { return flashMsg("detached; the session keeps running (enter re-attaches)") })
 }
 
 // watch arms the single in-flight wait for the shown session's next

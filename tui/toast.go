@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Feedback in the status bar: toasts (info expires, errors stay until
@@ -110,11 +111,26 @@ func (t *toasts) dismiss() {
 	}
 }
 
-func (n toast) view(s Styles, dismiss key.Binding) string {
+// view renders the toast in at most w cells, cutting long text at a word
+// boundary with an ellipsis.
+func (n toast) view(s Styles, dismiss key.Binding, w int) string {
 	if n.kind == toastError {
-		return s.Error.Render(" ✗ "+firstLine(n.text)) + s.Muted.Render("  "+dismiss.Help().Key+" dismiss")
+		hint := "  " + dismiss.Help().Key + " dismiss"
+		return s.Error.Render(" ✗ "+cutWords(firstLine(n.text), w-3-len(hint))) + s.Muted.Render(hint)
 	}
-	return s.StatusBar.Render(" " + firstLine(n.text))
+	return s.StatusBar.Render(" " + cutWords(firstLine(n.text), w-1))
+}
+
+// cutWords shortens s to w cells at a word boundary, ending in "…".
+func cutWords(s string, w int) string {
+	if ansi.StringWidth(s) <= w || w < 8 {
+		return s
+	}
+	cut := ansi.Truncate(s, w-1, "")
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + "…"
 }
 
 // friendlyError turns a core error into words for people: no Go wrapping

@@ -48,6 +48,10 @@ type workspacesPane struct {
 	scroll  *scrollView                // the scrollback viewer (mode wsScroll)
 	back    wsMode                     // where the viewer returns to
 	zoomed  bool                       // term is in full-screen zoom
+	diff    *diffView                  // open diff view (agents.go)
+	send    *sendLine                  // open send line (sendline.go)
+	// watchedID is the attached session the alerter leaves alone (agents.go).
+	watchedID string
 }
 
 type workspacesMsg struct {
@@ -94,7 +98,7 @@ func (p *workspacesPane) SetSize(w, h int) { p.w, p.h = w, h }
 func (p *workspacesPane) Focus() { p.focused = true }
 func (p *workspacesPane) Blur()  { p.focused = false }
 func (p *workspacesPane) Capturing() bool {
-	return p.mode == wsCreate || p.mode == wsAttached || p.mode == wsScroll
+	return p.mode == wsCreate || p.mode == wsAttached || p.mode == wsScroll || p.diff != nil || p.send != nil
 }
 func (p *workspacesPane) attached() bool { return p.mode == wsAttached && p.term != nil }
 
@@ -103,7 +107,11 @@ func (p *workspacesPane) ShortHelp() []key.Binding {
 	if p.mode == wsScroll {
 		return scrollKeys.help()
 	}
+	if h, ok := p.agentHelp(); ok {
+		return h
+	}
 	out := []key.Binding{k.Create, k.Shell, k.Claude, k.Codex, k.Attach, k.Detach, k.Zoom, k.Files, k.Git, k.Back}
+	out = append(out, p.agentListKeys()...)
 	if _, ok := p.sessionCore(); ok {
 		out = append(out, sessionKeys.help()...)
 	}
@@ -143,6 +151,9 @@ func (p *workspacesPane) current() (WorkspaceInfo, bool) {
 }
 
 func (p *workspacesPane) Update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := p.updateAgentUI(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case workspacesMsg:
 		if msg.err != nil {
@@ -345,6 +356,9 @@ func (p *workspacesPane) View() string {
 		return p.scroll.view(st, p.w, p.h)
 	}
 	header := st.Title.Render("Workspaces") + st.Muted.Render("  n new · s shell · c claude · x codex · enter attach · z zoom · f files · l git")
+	if v, ok := p.agentView(func() string { return p.listView(header) }); ok {
+		return v
+	}
 	if len(p.list) == 0 {
 		return fitHeight(stack(header, "", st.Muted.Render("No workspaces yet. Press n to create one (a git-initialised directory wired to alice's MCP servers).")), p.h)
 	}

@@ -20,6 +20,9 @@ type SessionInfo struct {
 	State   string
 	Created time.Time
 	Term    Terminal
+	// AgentState and Glyph are the derived agent state (working, needs-you,
+	// idle, done, errored, exited) and its shape; empty when unknown.
+	AgentState, Glyph string
 }
 
 // WorkspaceDetail is what the pane shows under a workspace row.
@@ -343,8 +346,7 @@ func (p *workspacesPane) listView(header string) string {
 		case hasDetail && len(d.Sessions) > 0:
 			var parts []string
 			for _, s := range d.Sessions {
-				st, _, _ := strings.Cut(s.State, ":")
-				parts = append(parts, s.Name+" "+st)
+				parts = append(parts, strings.TrimLeft(p.sessionGlyph(s)+" "+s.Name, " ")+" "+sessionStateText(s))
 			}
 			sessions = strings.Join(parts, ", ")
 		case !hasDetail && len(w.Sessions) > 0:
@@ -356,7 +358,7 @@ func (p *workspacesPane) listView(header string) string {
 		row := fmt.Sprintf("%-20s %-11s %s", ansi.Truncate(w.Tag, 20, "…"), w.Template, sessions)
 		rows = append(rows, p.selRow(ansi.Truncate(row, listW-2, "…"), i == p.sel && p.ssel < 0))
 		for j, s := range d.Sessions {
-			row := fmt.Sprintf("  %-5s %-11s %-7s %s", s.Name, s.State, s.Agent, age(p.m.now().Sub(s.Created)))
+			row := fmt.Sprintf("%s %-5s %-11s %-7s %s", p.sessionGlyph(s), s.Name, sessionStateText(s), s.Agent, age(p.m.now().Sub(s.Created)))
 			rows = append(rows, p.selRow(ansi.Truncate(row, listW-2, "…"), i == p.sel && j == p.ssel))
 		}
 	}

@@ -130,7 +130,6 @@ func newSessionHarness(t *testing.T, w, h int) (*harness, *fakeSessions) {
 	return hs, f
 }
 
-
 func TestSessionStartsAtThePaneSize(t *testing.T) {
 	h, f := newSessionHarness(t, 120, 40)
 	h.key("s")

@@ -47,6 +47,7 @@ type statusHub struct {
 	mu        sync.Mutex
 	byID      map[string]*tracked
 	listeners []func(AgentStateChange)
+	watched   map[string]int // sessions a person is looking at (attached)
 	stop      chan struct{}
 	done      chan struct{}
 	closed    bool
@@ -64,7 +65,8 @@ func newStatusHub(m *Manager) *statusHub {
 	if err != nil {
 		m.log.Warn("workspace: agent state rules", "err", err)
 	}
-	h := &statusHub{m: m, rules: rules, byID: map[string]*tracked{}, stop: make(chan struct{}), done: make(chan struct{})}
+	h := &statusHub{m: m, rules: rules, byID: map[string]*tracked{}, watched: map[string]int{},
+		stop: make(chan struct{}), done: make(chan struct{})}
 	go h.loop()
 	return h
 }
@@ -239,4 +241,28 @@ func (m *Manager) refreshScreenState(sessionID string) {
 	if t, ok := m.status.get(sessionID); ok {
 		t.tr.Screen(t.s.ScreenText(screenLines))
 	}
+}
+
+// SetWatched records that a person is (on) or is no longer (off) looking
+// at a session, e.g. attached to it in the TUI. The alerter does not
+// notify about a watched session: the person sees it already. Calls nest.
+func (m *Manager) SetWatched(sessionID string, on bool) {
+	m.status.mu.Lock()
+	defer m.status.mu.Unlock()
+	if on {
+		m.status.watched[sessionID]++
+		return
+	}
+	if m.status.watched[sessionID] <= 1 {
+		delete(m.status.watched, sessionID)
+		return
+	}
+	m.status.watched[sessionID]--
+}
+
+// Watched reports whether a person is looking at the session.
+func (m *Manager) Watched(sessionID string) bool {
+	m.status.mu.Lock()
+	defer m.status.mu.Unlock()
+	return m.status.watched[sessionID] > 0
 }

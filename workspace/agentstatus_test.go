@@ -136,3 +136,30 @@ func TestRealClaudeWithoutKeyIsNeverWorking(t *testing.T) {
 	assert.Contains(t, []agentstate.State{agentstate.Errored, agentstate.NeedsYou}, st.State)
 	assert.NotContains(t, log.states(), agentstate.Working)
 }
+
+// TestRealCodexSignInNeedsYou runs the installed codex CLI with an empty
+// CODEX_HOME: its sign-in menu waits for a person.
+func TestRealCodexSignInNeedsYou(t *testing.T) {
+	bin := os.Getenv("ALICE_CODEX_BIN")
+	if bin == "" {
+		var err error
+		if bin, err = exec.LookPath("codex"); err != nil {
+			t.Skip("codex CLI not installed (npm i @openai/codex; or set ALICE_CODEX_BIN)")
+		}
+	}
+	home := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".codex"), 0o700))
+	m := newTestManager(t, t.TempDir(), func(o *Options) {
+		o.CodexCommand = []string{bin}
+		o.ExtraEnv = append(o.ExtraEnv, "HOME="+home, "CODEX_HOME="+filepath.Join(home, ".codex"), "OPENAI_API_KEY=")
+	})
+	var log stateLog
+	m.OnAgentState(log.add)
+	w := createWS(t, m, "real-codex", "chat")
+	s, err := m.StartSession(w.ID, AgentCodex)
+	require.NoError(t, err)
+	waitAgentState(t, m, s, agentstate.NeedsYou)
+	st, _ := m.AgentStatus(s.ID())
+	t.Logf("codex: %s (%s); transitions %v", st.State, st.Detail, log.states())
+	assert.NotContains(t, log.states(), agentstate.Working)
+}

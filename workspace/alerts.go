@@ -126,6 +126,9 @@ func (a *Alerter) flush(ctx context.Context) {
 		if !ok || cur.State != st.State {
 			continue // moved on before it settled
 		}
+		if a.m.Watched(cur.SessionID) {
+			continue // a person is attached to it and sees it already
+		}
 		if !a.allow(st.SessionID, now) {
 			continue
 		}

@@ -98,3 +98,25 @@ func TestGlobalLimitCountsHeldBackAlerts(t *testing.T) {
 	require.Len(t, humans.all(), 1, "one alert per minute")
 	assert.Contains(t, humans.all()[0].text, "errored")
 }
+
+func TestWatchedSessionMakesNoAlert(t *testing.T) {
+	m := newTestManager(t, t.TempDir(), nil)
+	humans := runAlerter(t, m, AlertOptions{Settle: 50 * time.Millisecond})
+	w := createWS(t, m, "watched", "chat")
+	s, err := m.StartSession(w.ID, AgentShell)
+	require.NoError(t, err)
+	waitScreen(t, s, "$")
+	m.SetWatched(s.ID(), true)
+	m.SetWatched(s.ID(), true)
+	m.SetWatched(s.ID(), false) // still watched once
+	require.True(t, m.Watched(s.ID()))
+	require.NoError(t, s.Input([]byte("printf '\\007'\r")))
+	waitAgentState(t, m, s, agentstate.NeedsYou)
+	time.Sleep(300 * time.Millisecond)
+	assert.Empty(t, humans.all(), "attached: the person sees it")
+
+	m.SetWatched(s.ID(), false)
+	require.False(t, m.Watched(s.ID()))
+	require.NoError(t, m.Send(s.ID(), "printf '\\007'", true))
+	require.Eventually(t, func() bool { return len(humans.all()) == 1 }, waitFor, tick)
+}

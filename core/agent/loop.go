@@ -25,6 +25,7 @@ func (c *Center) runToolLoop(ctx context.Context, sessionID string, res provider
 	tools := c.d.Tools.Tools(opts.DisabledTools...)
 	result := Result{Profile: res.Profile}
 	tag := res.Provider.Name()
+	var turnMedia []string // images tools returned this turn (media/<name>)
 	for step := 0; step < cfg.MaxSteps; step++ {
 		if err := ctx.Err(); err != nil {
 			return result, fmt.Errorf("stopped: %w", err)
@@ -59,6 +60,12 @@ func (c *Center) runToolLoop(ctx context.Context, sessionID string, res provider
 		for _, tc := range calls {
 			blocks = append(blocks, session.Block{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: tc.Input})
 		}
+		if len(calls) == 0 {
+			// The final message carries the turn's images, as in OpenAlice.
+			for _, m := range turnMedia {
+				blocks = append(blocks, session.Block{Type: "image", URL: m})
+			}
+		}
 		if len(blocks) > 0 {
 			if _, err := c.d.Sessions.AppendLocked(sessionID, session.NewBlocks("assistant", blocks, tag)); err != nil {
 				return result, fmt.Errorf("save reply: %w", err)
@@ -74,7 +81,8 @@ func (c *Center) runToolLoop(ctx context.Context, sessionID string, res provider
 		for _, tc := range calls {
 			out <- Event{Kind: ToolUse, ToolID: tc.ID, Tool: tc.Name, Input: tc.Input}
 			result.ToolCalls = append(result.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Name, Input: tc.Input})
-			content, isErr := c.invoke(ctx, sessionID, tc, opts.DisabledTools)
+			content, isErr, media := c.invoke(ctx, sessionID, tc, opts.DisabledTools)
+			turnMedia = append(turnMedia, media...)
 			out <- Event{Kind: ToolResult, ToolID: tc.ID, Tool: tc.Name, Content: content, IsError: isErr}
 			results = append(results, provider.ToolResult{ID: tc.ID, Name: tc.Name, Content: content, IsError: isErr})
 			resultBlocks = append(resultBlocks, session.Block{Type: "tool_result", ToolUseID: tc.ID, Content: content, IsError: isErr})
@@ -109,10 +117,11 @@ const maxToolOutput = 100_000
 
 // invoke runs one tool, logging the call; every failure becomes a tool
 // error the model can read and react to.
-func (c *Center) invoke(ctx context.Context, sessionID string, tc provider.ToolCall, disabled []string) (string, bool) {
+func (c *Center) invoke(ctx context.Context, sessionID string, tc provider.ToolCall, disabled []string) (string, bool, []string) {
 	start := time.Now()
 	var content string
 	var isErr bool
+	var media []string
 	switch {
 	case tc.InvalidInput != "":
 		content, isErr = "Error: the arguments were not valid JSON: "+clip(tc.InvalidInput, 200)+". Call "+tc.Name+" again with a JSON object.", true
@@ -123,7 +132,7 @@ func (c *Center) invoke(ctx context.Context, sessionID string, tc provider.ToolC
 		if err != nil {
 			content, isErr = "Error: "+err.Error(), true
 		} else {
-			content = core.ResultText(res)
+			content, media = c.toolOutput(res)
 			if tr, ok := res.(*core.ToolResult); ok && tr.IsError {
 				isErr = true
 			}
@@ -133,7 +142,7 @@ func (c *Center) invoke(ctx context.Context, sessionID string, tc provider.ToolC
 		content = fmt.Sprintf("%s\n[output truncated: %d bytes in total; ask for less, e.g. a smaller limit or range]", strings.TrimSuffix(clip(content, maxToolOutput), "…"), len(content))
 	}
 	c.logToolCall(sessionID, tc.ID, tc.Name, tc.Input, content, isErr, time.Since(start))
-	return content, isErr
+	return content, isErr, media
 }
 
 // logToolCall appends to the tool-call log; a failing log never fails a

@@ -276,7 +276,10 @@ func TestAutoCompactionKeepsThePromptAndMicrocompactIsPreferred(t *testing.T) {
 	require.Equal(t, "what now?", lastUserContent(srv.last()), "the model saw the prompt after the summary")
 	history, err := f.center.History("s", 0)
 	require.NoError(t, err)
-	require.Equal(t, "system", history[0].Kind, "the UI shows a compaction marker")
+	require.Equal(t, "compaction", history[0].Kind, "the UI shows a compaction marker")
+	require.Contains(t, history[0].Summary, "Earlier: user asked about AAPL.", "with the summary, so it stays visible after a restart")
+	require.NotContains(t, history[0].Summary, "This session is being continued", "without the preface meant for the model")
+	require.Equal(t, "what now?", history[1].Text, "the summary is not shown as a user message")
 }
 
 func TestToMessagesDropsOrphans(t *testing.T) {

@@ -2,13 +2,10 @@ package agent
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/alice-trading/alice/core/jsonl"
 )
 
 // ToolCallRecord is one line of tool-calls.jsonl (the reference format:
@@ -28,14 +25,14 @@ type ToolCallRecord struct {
 // maxLoggedOutput caps the output kept per call so the log stays small.
 const maxLoggedOutput = 4000
 
-// ToolLog appends tool calls to a JSONL file. The sequence number
-// continues from the last line after a restart; one write per line under
-// a mutex keeps lines whole.
+// ToolLog appends tool calls to a JSONL file (core/jsonl). The sequence
+// number continues from the last line after a restart (read from the end
+// of the file); a torn tail is healed when the log is first used.
 type ToolLog struct {
 	path string
 	mu   sync.Mutex
+	file *jsonl.File
 	seq  int64
-	init bool
 	now  func() time.Time
 }
 
@@ -46,9 +43,16 @@ func NewToolLog(path string) *ToolLog { return &ToolLog{path: path, now: time.No
 func (l *ToolLog) Append(r ToolCallRecord) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.init {
-		l.seq = lastSeq(l.path)
-		l.init = true
+	if l.file == nil {
+		f, err := jsonl.Open(l.path, jsonl.Options{})
+		if err != nil {
+			return err
+		}
+		seq, err := lastSeq(f)
+		if err != nil {
+			return err
+		}
+		l.file, l.seq = f, seq
 	}
 	l.seq++
 	r.Seq = l.seq
@@ -59,60 +63,21 @@ func (l *ToolLog) Append(r ToolCallRecord) error {
 		r.Input = json.RawMessage("{}")
 	}
 	r.Output = clip(r.Output, maxLoggedOutput)
-	line, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	_, err = f.Write(append(line, '\n'))
-	return err
+	return l.file.AppendJSON(r)
 }
 
-// lastSeq reads the seq of the last whole line (0 for a new file); a torn
-// tail line is ignored.
-func lastSeq(path string) int64 {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) || err != nil {
-		return 0
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return 0
-	}
-	const window = 64 * 1024
-	off := max(0, info.Size()-window)
-	buf := make([]byte, info.Size()-off)
-	if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
-		return 0
-	}
-	var best int64
-	for _, line := range splitLines(buf) {
+// lastSeq is the seq of the newest line that has one (0 for a new file).
+func lastSeq(f *jsonl.File) (int64, error) {
+	var seq int64
+	err := jsonl.Each(f.Path(), func(line []byte) bool {
 		var r struct {
 			Seq int64 `json:"seq"`
 		}
-		if json.Unmarshal(line, &r) == nil && r.Seq > best {
-			best = r.Seq
+		if json.Unmarshal(line, &r) == nil && r.Seq > 0 {
+			seq = r.Seq
+			return false
 		}
-	}
-	return best
-}
-
-func splitLines(b []byte) [][]byte {
-	var out [][]byte
-	start := 0
-	for i, c := range b {
-		if c == '\n' {
-			out = append(out, b[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, b[start:])
+		return true
+	})
+	return seq, err
 }

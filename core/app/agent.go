@@ -29,6 +29,9 @@ func (a *App) buildAgent() error {
 		return fmt.Errorf("sessions: %w", err)
 	}
 	a.Sessions = sessions
+	for id, rep := range sessions.Healed() {
+		a.Log.Warn("Healed a torn session tail", "session", id, "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
+	}
 	a.Router = provider.NewRouter(o.Store, a.MCP.URL).WithCLIDir(o.Paths.DataPath("brain"))
 	a.Agent = agent.New(agent.Deps{Sessions: sessions, Router: a.Router, Tools: a.Tools, Config: o.Store,
 		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.Log.With("component", "agent")})
@@ -102,12 +105,14 @@ func (x askSessions) ListSessions(prefix string) ([]string, error) {
 }
 
 // History reads only the newest limit messages (backwards from the end of
-// the session file); limit <= 0 reads the whole active window.
+// the session file); limit <= 0 reads the whole active window. Tool calls
+// and results are included as "[Tool: name {json}]" / "[Result: …]" lines
+// (each cut to 200 characters), as OpenAlice's getSessionHistory returns.
 func (x askSessions) History(sessionID string, limit int) ([]mcp.Message, error) {
 	if limit <= 0 {
 		limit = math.MaxInt32
 	}
-	msgs, _, err := x.s.TextTail(sessionID, limit, 0, false)
+	msgs, _, err := x.s.TextTail(sessionID, limit, 0, true)
 	if err != nil {
 		return nil, err
 	}

@@ -95,6 +95,9 @@ func New(opts Options) (*App, error) {
 		return nil, err
 	}
 	a.Events = ev
+	if rep := ev.Healed(); rep.Healed() {
+		a.Log.Warn("Healed a torn event log tail", "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
+	}
 	a.onClose("event log", func(context.Context) error { return ev.Close() })
 
 	disabled := func() []string {

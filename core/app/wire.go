@@ -57,11 +57,16 @@ func (a *App) build() error {
 		Version:         o.Version,
 	})
 
+	wsCfg, err := o.Store.Workspaces()
+	if err != nil {
+		return err
+	}
 	ws, err := workspace.NewManager(workspace.Options{
-		Root:    o.Paths.DataPath("workspaces"),
-		MCPURL:  a.MCP.URL,
-		Persona: a.persona,
-		Logger:  log.With("component", "workspace"),
+		Root:            o.Paths.DataPath("workspaces"),
+		MCPURL:          a.MCP.URL,
+		Persona:         a.persona,
+		Logger:          log.With("component", "workspace"),
+		ScrollbackLines: wsCfg.ScrollbackLines,
 		// <config>/agent-rules/<agent>.json replace the built-in agent state rules.
 		AgentRulesDir: filepath.Join(o.Paths.Config, agentstate.RulesDirName),
 	})
@@ -71,6 +76,7 @@ func (a *App) build() error {
 	a.Workspaces = ws
 	a.onClose("workspaces", func(context.Context) error { return ws.Close() })
 	workspace.RegisterTools(a.Tools, ws, a.Events)
+	a.mountWorkspaceAPI()
 
 	if err := a.buildAgent(); err != nil {
 		return err
@@ -102,6 +108,7 @@ func (a *App) start(ctx context.Context) error {
 	}
 	a.onClose("main MCP", a.MCP.Shutdown)
 	a.addListener("MCP", a.MCP.URL())
+	a.recordInstance()
 
 	if a.Ask != nil {
 		if err := a.Ask.Start(ctx); err != nil {

@@ -7,15 +7,9 @@ import (
 )
 
 // startWorkspaceAlerts tells people (TUI toast, Telegram — never an agent
-// connector) when a workspace agent needs them, finished or errored. It
-// needs ConnectorCenter.NotifyHumans; without it the alerts are off and a
-// start-up problem says so.
+// connector) when a workspace agent needs them, finished or errored.
 func (a *App) startWorkspaceAlerts(ctx context.Context) {
-	n, ok := any(a.Connectors).(workspace.HumanNotifier)
-	if !ok || a.Workspaces == nil {
-		a.Log.Warn("Workspace alerts are off: the connector center cannot notify people only")
-		return
-	}
+	var n workspace.HumanNotifier = a.Connectors
 	al := workspace.NewAlerter(a.Workspaces, n, workspace.AlertOptions{Logger: a.Log.With("component", "workspace-alerts")})
 	a.goLoop("workspace alerts", func() { al.Run(ctx) })
 }

@@ -19,13 +19,6 @@ import (
 	"github.com/alice-trading/alice/workspace/agentstate"
 )
 
-func requireHumanNotifier(t *testing.T, a *App) {
-	t.Helper()
-	if _, ok := any(a.Connectors).(workspace.HumanNotifier); !ok {
-		t.Skip("connector.Center has no NotifyHumans yet (issue 15 work): workspace alerts are off")
-	}
-}
-
 // ringBell starts a shell in a new workspace and makes it ask for a person.
 func ringBell(t *testing.T, a *App, tag string) *workspace.Session {
 	t.Helper()
@@ -47,7 +40,6 @@ func ringBell(t *testing.T, a *App, tag string) *workspace.Session {
 // screen; the Ask connector (an agent) never gets it.
 func TestNeedsYouAlertReachesTheTUI(t *testing.T) {
 	a := startTestApp(t, map[string]string{})
-	requireHumanNotifier(t, a)
 	a.Touch("mcp-ask", "other-agent") // the last channel is an agent: alerts still go to people
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -80,7 +72,6 @@ func TestNeedsYouAlertReachesTelegramEmulator(t *testing.T) {
 	a := startTestApp(t, map[string]string{config.ConnectorsFile: fmt.Sprintf(
 		`{"telegram":{"enabled":true,"botToken":%q,"chatIds":[%d],"apiBaseUrl":%q}}`, token, chat, base)})
 	require.Empty(t, a.Problems())
-	requireHumanNotifier(t, a)
 	ringBell(t, a, "tg-alert")
 
 	var texts []string

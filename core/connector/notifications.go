@@ -1,85 +1,59 @@
 package connector
 
 import (
-	"bufio"
 	"encoding/json"
-	"errors"
-	"io"
-	"os"
-	"path/filepath"
 	"sync"
+
+	"github.com/alice-trading/alice/core/jsonl"
 )
 
-// noteStore is sessions/notifications.jsonl: append-only, one write per
-// line under a mutex with O_APPEND so concurrent notifiers never interleave.
+// noteStore is sessions/notifications.jsonl on core/jsonl: one write per
+// line (concurrent notifiers never interleave), a torn tail healed when
+// the file is first used, recent notifications read from the end.
 type noteStore struct {
 	path string
+
 	mu   sync.Mutex
+	file *jsonl.File
+}
+
+// open returns the file, opening (and healing) it on first use.
+func (s *noteStore) open() (*jsonl.File, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.file == nil {
+		f, err := jsonl.Open(s.path, jsonl.Options{})
+		if err != nil {
+			return nil, err
+		}
+		s.file = f
+	}
+	return s.file, nil
 }
 
 func (s *noteStore) append(n Notification) error {
-	line, err := json.Marshal(n)
+	f, err := s.open()
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(s.path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	// A crash mid-write leaves a torn last line; start on a fresh line so
-	// this record is not glued onto it.
-	if torn, err := endsTorn(f); err != nil {
-		return err
-	} else if torn {
-		line = append([]byte{'\n'}, line...)
-	}
-	_, err = f.Write(append(line, '\n'))
-	return err
+	return f.AppendJSON(n)
 }
 
-// endsTorn reports whether a non-empty file lacks a final newline.
-func endsTorn(f *os.File) (bool, error) {
-	st, err := f.Stat()
-	if err != nil || st.Size() == 0 {
-		return false, err
-	}
-	b := make([]byte, 1)
-	if _, err := f.ReadAt(b, st.Size()-1); err != nil && !errors.Is(err, io.EOF) {
-		return false, err
-	}
-	return b[0] != '\n', nil
-}
-
-// recent reads the file, skipping lines that do not parse (a torn tail).
+// recent returns up to limit of the newest notifications (limit <= 0:
+// all), oldest first, skipping lines that do not parse.
 func (s *noteStore) recent(limit int) ([]Notification, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, err := os.Open(s.path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+	lines, err := jsonl.Tail(s.path, limit, func(line []byte) bool {
+		var n Notification
+		return json.Unmarshal(line, &n) == nil && n.ID != ""
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var out []Notification
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for sc.Scan() {
+	out := make([]Notification, 0, len(lines))
+	for _, l := range lines {
 		var n Notification
-		if json.Unmarshal(sc.Bytes(), &n) != nil || n.ID == "" {
-			continue
-		}
+		_ = json.Unmarshal(l, &n)
 		out = append(out, n)
-		if limit > 0 && len(out) > limit {
-			out = out[1:]
-		}
 	}
-	return out, sc.Err()
+	return out, nil
 }

@@ -1,22 +1,18 @@
 // Package eventlog is Alice's persistent, append-only event bus: trade
 // submissions, heartbeat results, cron fires and errors are appended to a
-// JSONL file and kept in an in-memory ring of the most recent entries.
-// Writes go to disk first, then memory, then subscribers.
+// JSONL file (core/jsonl) and kept in an in-memory ring of the most recent
+// entries. Writes go to disk first, then memory, then subscribers.
 package eventlog
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/alice-trading/alice/core/jsonl"
 	"github.com/alice-trading/alice/core/pubsub"
 )
 
@@ -35,79 +31,53 @@ type Entry struct {
 // Log is the event log. It is safe for concurrent use.
 type Log struct {
 	mu     sync.Mutex
-	path   string
-	f      *os.File
+	file   *jsonl.File
+	closed bool
 	seq    int64
 	ring   []Entry // circular, len ≤ RingSize
 	start  int
 	broker *pubsub.Broker[Entry]
 	now    func() time.Time
+	healed jsonl.HealReport
 }
 
 // Open opens (creating if needed) the log at path and recovers the sequence
-// and ring from the file. A torn last line (a crash mid-write) is skipped
-// and truncated away so the next append starts on a clean line.
+// and ring from the end of the file (read backwards: start-up does not
+// grow with the log). A torn last line (a crash mid-write) is cut into
+// "events.jsonl.torn" so the next append starts on a clean line; a
+// complete last entry missing only its newline is kept.
 func Open(path string) (*Log, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := jsonl.Open(path, jsonl.Options{})
 	if err != nil {
 		return nil, err
 	}
-	l := &Log{path: path, f: f, broker: pubsub.New[Entry](), now: time.Now}
+	l := &Log{file: f, broker: pubsub.New[Entry](), now: time.Now, healed: f.HealReport()}
 	if err := l.recover(); err != nil {
-		f.Close()
 		return nil, fmt.Errorf("recover event log %s: %w", path, err)
 	}
 	return l, nil
 }
 
+// Healed reports what Open repaired at the tail of the file.
+func (l *Log) Healed() jsonl.HealReport { return l.healed }
+
 func (l *Log) recover() error {
-	data, err := io.ReadAll(l.f)
+	lines, err := l.file.Tail(RingSize, func(line []byte) bool {
+		var e Entry
+		return json.Unmarshal(line, &e) == nil
+	})
 	if err != nil {
 		return err
 	}
-	good := 0 // byte offset after the last complete, valid line
-	off := 0
-	for off < len(data) {
-		nl := bytes.IndexByte(data[off:], '\n')
-		if nl < 0 {
-			break // torn tail: no newline
-		}
-		line := data[off : off+nl]
-		off += nl + 1
+	for _, line := range lines {
 		var e Entry
-		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &e) != nil {
-			good = off // keep corrupt middle lines on disk but skip them
-			continue
-		}
-		good = off
+		_ = json.Unmarshal(line, &e)
 		if e.Seq > l.seq {
 			l.seq = e.Seq
 		}
 		l.push(e)
 	}
-	if good < len(data) {
-		// Tail without newline: salvage it if it parses, else drop it.
-		var e Entry
-		if json.Unmarshal(bytes.TrimSpace(data[good:]), &e) == nil {
-			if e.Seq > l.seq {
-				l.seq = e.Seq
-			}
-			l.push(e)
-			if _, err := l.f.Seek(0, io.SeekEnd); err != nil {
-				return err
-			}
-			_, err := l.f.Write([]byte("\n"))
-			return err
-		}
-		if err := l.f.Truncate(int64(good)); err != nil {
-			return err
-		}
-	}
-	_, err = l.f.Seek(0, io.SeekEnd)
-	return err
+	return nil
 }
 
 func (l *Log) push(e Entry) {
@@ -134,13 +104,12 @@ func (l *Log) AppendCaused(typ string, payload any, causedBy int64) (Entry, erro
 		return Entry{}, fmt.Errorf("marshal %s payload: %w", typ, err)
 	}
 	l.mu.Lock()
-	if l.f == nil {
+	if l.closed {
 		l.mu.Unlock()
 		return Entry{}, errors.New("event log is closed")
 	}
 	e := Entry{Seq: l.seq + 1, TS: l.now().UnixMilli(), Type: typ, Payload: raw, CausedBy: causedBy}
-	line, _ := json.Marshal(e)
-	if _, err := l.f.Write(append(line, '\n')); err != nil {
+	if err := l.file.AppendJSON(e); err != nil {
 		l.mu.Unlock()
 		return Entry{}, fmt.Errorf("write event log: %w", err)
 	}
@@ -175,30 +144,46 @@ type ReadOptions struct {
 	Type     string // "" = all types
 }
 
-// Read scans the file on disk (not just the ring), oldest first.
+// Read returns entries from the file on disk (not just the ring), oldest
+// first. With AfterSeq it reads backwards from the end down to that
+// sequence, so catching up on recent events costs what is returned;
+// without it, it reads forwards from the start up to Limit.
 func (l *Log) Read(opts ReadOptions) ([]Entry, error) {
-	f, err := os.Open(l.path)
-	if err != nil {
-		return nil, err
+	keep := func(e Entry) bool {
+		return e.Seq > opts.AfterSeq && (opts.Type == "" || e.Type == opts.Type)
 	}
-	defer f.Close()
 	var out []Entry
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	for sc.Scan() {
+	if opts.AfterSeq <= 0 {
+		err := l.file.Forward(func(line []byte) bool {
+			var e Entry
+			if json.Unmarshal(line, &e) == nil && keep(e) {
+				out = append(out, e)
+			}
+			return opts.Limit <= 0 || len(out) < opts.Limit
+		})
+		return out, err
+	}
+	var rev []Entry
+	err := jsonl.Each(l.file.Path(), func(line []byte) bool {
 		var e Entry
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
+		if json.Unmarshal(line, &e) != nil {
+			return true
 		}
-		if e.Seq <= opts.AfterSeq || (opts.Type != "" && e.Type != opts.Type) {
-			continue
+		if e.Seq <= opts.AfterSeq {
+			return false
 		}
-		out = append(out, e)
-		if opts.Limit > 0 && len(out) >= opts.Limit {
+		if keep(e) {
+			rev = append(rev, e)
+		}
+		return true
+	})
+	for i := len(rev) - 1; i >= 0; i-- {
+		out = append(out, rev[i])
+		if opts.Limit > 0 && len(out) == opts.Limit {
 			break
 		}
 	}
-	return out, sc.Err()
+	return out, err
 }
 
 // Subscribe streams new entries until ctx ends. Delivery is lossy for a
@@ -207,15 +192,15 @@ func (l *Log) Subscribe(ctx context.Context) <-chan Entry {
 	return l.broker.Subscribe(ctx)
 }
 
-// Close flushes and closes the file; later appends fail.
+// Close ends subscriptions; later appends fail. Every append is already
+// on disk (one write each), so there is nothing to flush.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.f == nil {
+	if l.closed {
 		return nil
 	}
-	err := l.f.Close()
-	l.f = nil
+	l.closed = true
 	l.broker.Close()
-	return err
+	return nil
 }

@@ -1,21 +1,14 @@
 package inbox
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"sync"
-	"syscall"
 	"time"
 
-	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/jsonl"
 	"github.com/alice-trading/alice/core/pubsub"
 
 	"github.com/google/uuid"
@@ -60,41 +53,41 @@ type ListOptions struct {
 type Page struct {
 	Entries []Entry `json:"entries"`
 	HasMore bool    `json:"hasMore"`
+	// NextCursor is the Before value for the next (older) page; empty on
+	// the last page.
+	NextCursor string `json:"nextCursor,omitempty"`
 }
 
-// Store is the append-only inbox file. Appends are one write per line with
-// O_APPEND under a mutex and an flock on a sibling lock file, so concurrent
-// goroutines and processes never interleave lines; Delete rewrites the file
-// atomically under the same lock.
+// Store is the append-only inbox file (core/jsonl): one fsynced write per
+// entry, a torn tail healed on open, pages read backwards from the end so
+// showing the newest entries costs what is shown, not the whole file.
+// Delete rewrites the file atomically under the append lock.
 type Store struct {
-	path   string
-	lock   string
-	mu     sync.Mutex
+	file   *jsonl.File
 	events *pubsub.Broker[Event]
 	now    func() time.Time
 	log    *slog.Logger
 }
 
 // Open prepares a store at path (e.g. <data>/inbox/entries.jsonl), creating
-// its directory. The file itself is created on first append.
+// its directory and healing a torn last line. The file itself is created on
+// first append.
 func Open(path string, logger *slog.Logger) (*Store, error) {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	f, err := jsonl.Open(path, jsonl.Options{Sync: true})
+	if err != nil {
 		return nil, fmt.Errorf("inbox: %w", err)
 	}
-	return &Store{
-		path:   path,
-		lock:   path + ".lock",
-		events: pubsub.New[Event](),
-		now:    time.Now,
-		log:    logger,
-	}, nil
+	if rep := f.HealReport(); rep.Healed() {
+		logger.Warn("inbox: healed a torn last line", "file", path, "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
+	}
+	return &Store{file: f, events: pubsub.New[Event](), now: time.Now, log: logger}, nil
 }
 
 // Path returns the JSONL file path.
-func (s *Store) Path() string { return s.path }
+func (s *Store) Path() string { return s.file.Path() }
 
 // Close ends all subscriptions.
 func (s *Store) Close() error {
@@ -105,22 +98,6 @@ func (s *Store) Close() error {
 // Subscribe streams appended/removed events until ctx ends or Close.
 func (s *Store) Subscribe(ctx context.Context) <-chan Event { return s.events.Subscribe(ctx) }
 
-// withLock runs fn holding the in-process mutex and an exclusive flock.
-func (s *Store) withLock(fn func() error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	lf, err := os.OpenFile(s.lock, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return fmt.Errorf("inbox: lock: %w", err)
-	}
-	defer lf.Close()
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("inbox: lock: %w", err)
-	}
-	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN) //nolint:errcheck
-	return fn()
-}
-
 // Append validates e, assigns id and ts, and appends it. The stored entry is
 // returned.
 func (s *Store) Append(e Entry) (Entry, error) {
@@ -129,180 +106,117 @@ func (s *Store) Append(e Entry) (Entry, error) {
 	}
 	e.ID = uuid.NewString()
 	e.TS = s.now().UnixMilli()
-	line, err := json.Marshal(e)
-	if err != nil {
-		return Entry{}, fmt.Errorf("inbox: encode: %w", err)
-	}
-	line = append(line, '\n')
-	err = s.withLock(func() error {
-		f, err := os.OpenFile(s.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if torn, err := endsTorn(s.path); err != nil {
-			return err
-		} else if torn {
-			// A crash left a partial last line: terminate it so the new
-			// entry is not glued to garbage.
-			line = append([]byte{'\n'}, line...)
-		}
-		if _, err := f.Write(line); err != nil {
-			return err
-		}
-		return f.Sync()
-	})
-	if err != nil {
+	if err := s.file.AppendJSON(e); err != nil {
 		return Entry{}, fmt.Errorf("inbox: append: %w", err)
 	}
 	s.events.PublishMustDeliver(Event{Kind: EventAppended, ID: e.ID, Entry: e})
 	return e, nil
 }
 
-// endsTorn reports whether a non-empty file lacks a trailing newline.
-func endsTorn(path string) (bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return false, err
+// parse decodes one line; ok is false for lines that are not entries.
+func parse(raw []byte) (Entry, bool) {
+	var e Entry
+	if json.Unmarshal(raw, &e) != nil || e.ID == "" {
+		return Entry{}, false
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || st.Size() == 0 {
-		return false, err
-	}
-	b := make([]byte, 1)
-	if _, err := f.ReadAt(b, st.Size()-1); err != nil {
-		return false, err
-	}
-	return b[0] != '\n', nil
+	return e, true
 }
 
-// line is one raw line of the file plus its parsed entry, if it parsed.
-type line struct {
-	raw   []byte
-	entry Entry
-	ok    bool
-}
-
-func (s *Store) readLines() ([]line, error) {
-	f, err := os.Open(s.path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []line
-	r := bufio.NewReaderSize(f, 64*1024)
-	for n := 1; ; n++ {
-		raw, err := r.ReadBytes('\n')
-		if len(raw) > 0 {
-			l := line{raw: bytes.TrimRight(raw, "\r\n")}
-			if len(bytes.TrimSpace(l.raw)) > 0 {
-				if jerr := json.Unmarshal(l.raw, &l.entry); jerr == nil && l.entry.ID != "" {
-					l.ok = true
-				} else {
-					s.log.Warn("inbox: skipping unparseable line", "file", s.path, "line", n)
-				}
-				out = append(out, l)
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-}
-
-// List returns a page of entries, newest first.
+// List returns a page of entries, newest first, reading backwards from the
+// end of the file until the page is full (and one more entry, to know
+// whether there are older ones).
 func (s *Store) List(opts ListOptions) (Page, error) {
 	limit := opts.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
-	s.mu.Lock()
-	lines, err := s.readLines()
-	s.mu.Unlock()
-	if err != nil {
-		return Page{}, fmt.Errorf("inbox: read: %w", err)
-	}
-	start := len(lines) - 1
-	if opts.Before != "" {
-		start = -2
-		for i := len(lines) - 1; i >= 0; i-- {
-			if lines[i].ok && lines[i].entry.ID == opts.Before {
-				start = i - 1
-				break
-			}
-		}
-		if start == -2 {
-			return Page{}, fmt.Errorf("%w: cursor %q", ErrNotFound, opts.Before)
-		}
-	}
 	page := Page{Entries: []Entry{}}
-	for i := start; i >= 0; i-- {
-		l := lines[i]
-		if !l.ok || (opts.WorkspaceID != "" && l.entry.WorkspaceID != opts.WorkspaceID) {
-			continue
+	found := opts.Before == ""
+	bad := 0
+	err := jsonl.Each(s.file.Path(), func(raw []byte) bool {
+		e, ok := parse(raw)
+		if !ok {
+			bad++
+			return true
+		}
+		if !found {
+			found = e.ID == opts.Before
+			return true
+		}
+		if opts.WorkspaceID != "" && e.WorkspaceID != opts.WorkspaceID {
+			return true
 		}
 		if len(page.Entries) == limit {
 			page.HasMore = true
-			break
+			return false
 		}
-		page.Entries = append(page.Entries, l.entry)
+		page.Entries = append(page.Entries, e)
+		return true
+	})
+	if err != nil {
+		return Page{}, fmt.Errorf("inbox: read: %w", err)
+	}
+	if bad > 0 {
+		s.log.Warn("inbox: skipped unparseable lines", "file", s.file.Path(), "count", bad)
+	}
+	if !found {
+		return Page{}, fmt.Errorf("%w: cursor %q", ErrNotFound, opts.Before)
+	}
+	if page.HasMore {
+		page.NextCursor = page.Entries[len(page.Entries)-1].ID
 	}
 	return page, nil
 }
 
-// Get returns one entry by id.
+// Get returns one entry by id, searching from the newest.
 func (s *Store) Get(id string) (Entry, error) {
-	s.mu.Lock()
-	lines, err := s.readLines()
-	s.mu.Unlock()
+	var out Entry
+	found := false
+	err := jsonl.Each(s.file.Path(), func(raw []byte) bool {
+		if e, ok := parse(raw); ok && e.ID == id {
+			out, found = e, true
+			return false
+		}
+		return true
+	})
 	if err != nil {
 		return Entry{}, fmt.Errorf("inbox: read: %w", err)
 	}
-	for _, l := range lines {
-		if l.ok && l.entry.ID == id {
-			return l.entry, nil
-		}
+	if !found {
+		return Entry{}, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
-	return Entry{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+	return out, nil
 }
 
 // Delete removes an entry by atomically rewriting the file. Lines that do
 // not parse are kept verbatim: deleting one entry must never lose data.
 func (s *Store) Delete(id string) error {
 	found := false
-	err := s.withLock(func() error {
-		lines, err := s.readLines()
-		if err != nil {
-			return err
-		}
-		var buf bytes.Buffer
-		for _, l := range lines {
-			if l.ok && l.entry.ID == id {
+	err := s.file.Rewrite(func(old *jsonl.File) ([][]byte, error) {
+		var keep [][]byte
+		err := old.Forward(func(raw []byte) bool {
+			if e, ok := parse(raw); ok && e.ID == id {
 				found = true
-				continue
+				return true
 			}
-			buf.Write(l.raw)
-			buf.WriteByte('\n')
+			keep = append(keep, append([]byte(nil), raw...))
+			return true
+		})
+		if err == nil && !found {
+			err = errNothingToDelete
 		}
-		if !found {
-			return nil
-		}
-		return config.WriteFileAtomic(s.path, buf.Bytes(), 0o600)
+		return keep, err
 	})
+	if errors.Is(err, errNothingToDelete) {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
 	if err != nil {
 		return fmt.Errorf("inbox: delete: %w", err)
-	}
-	if !found {
-		return fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	s.events.PublishMustDeliver(Event{Kind: EventRemoved, ID: id})
 	return nil
 }
+
+// errNothingToDelete aborts a rewrite that would change nothing.
+var errNothingToDelete = errors.New("nothing to delete")

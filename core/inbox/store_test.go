@@ -71,7 +71,8 @@ func TestListNewestFirstWithCursorAndFilter(t *testing.T) {
 	require.Equal(t, []string{"4", "3"}, comments(p.Entries))
 	require.True(t, p.HasMore)
 
-	p, err = s.List(ListOptions{Limit: 2, Before: ids[3]})
+	require.Equal(t, ids[3], p.NextCursor, "the cursor for the next page")
+	p, err = s.List(ListOptions{Limit: 2, Before: p.NextCursor})
 	require.NoError(t, err)
 	require.Equal(t, []string{"2", "1"}, comments(p.Entries))
 	require.True(t, p.HasMore)
@@ -80,6 +81,7 @@ func TestListNewestFirstWithCursorAndFilter(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"0"}, comments(p.Entries))
 	require.False(t, p.HasMore)
+	require.Empty(t, p.NextCursor)
 
 	p, err = s.List(ListOptions{WorkspaceID: "a"})
 	require.NoError(t, err)
@@ -154,6 +156,27 @@ func TestTornTailIsToleratedAndTerminated(t *testing.T) {
 	p, err = s.List(ListOptions{})
 	require.NoError(t, err)
 	require.Equal(t, []string{"after crash", "before crash"}, comments(p.Entries))
+}
+
+func TestTornTailIsCutOnOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "entries.jsonl")
+	s, err := Open(path, nil)
+	require.NoError(t, err)
+	_, err = s.Append(Entry{WorkspaceID: "w", Comments: "kept"})
+	require.NoError(t, err)
+	clean, _ := os.ReadFile(path)
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	_, _ = f.WriteString(`{"workspaceId":"w","comm`)
+	f.Close()
+	s2, err := Open(path, nil) // a restart
+	require.NoError(t, err)
+	after, _ := os.ReadFile(path)
+	require.Equal(t, string(clean), string(after))
+	torn, _ := os.ReadFile(path + ".torn")
+	require.Equal(t, `{"workspaceId":"w","comm`+"\n", string(torn))
+	p, err := s2.List(ListOptions{})
+	require.NoError(t, err)
+	require.Equal(t, []string{"kept"}, comments(p.Entries))
 }
 
 func TestConcurrentAppendsFromTwoStores(t *testing.T) {

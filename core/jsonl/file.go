@@ -117,6 +117,7 @@ var ErrNewline = errors.New("jsonl: line contains a newline")
 // Append writes lines (each without its trailing newline) as one write.
 // Either every line of the batch is on disk or, after a failed write, the
 // partial bytes are cut (into the .torn file) before the next append.
+// Keep one File per path in a process: healing assumes no other writer.
 func (f *File) Append(lines ...[]byte) error {
 	if len(lines) == 0 {
 		return nil
@@ -139,15 +140,21 @@ func (f *File) Append(lines ...[]byte) error {
 	if err != nil {
 		return fmt.Errorf("jsonl: %w", err)
 	}
-	// A failed write of ours, or a crash of an earlier owner, can leave a
-	// fragment: checking the last byte costs two syscalls, healing only
-	// happens when it is needed.
-	if f.dirty || endsTorn(fd) {
+	switch {
+	case f.dirty:
+		// Our own write failed part-way: cut its fragment into .torn.
 		if _, err := Heal(f.path); err != nil {
 			fd.Close()
 			return err
 		}
 		f.dirty = false
+	case endsTorn(fd):
+		// Someone else's bytes end without a newline: a foreign writer
+		// died mid-line, or is still writing (another File on this path,
+		// whose write a reader can see half done). Truncating could cut
+		// a live write, so only start our batch on a fresh line; the
+		// fragment, if it stays one, is skipped by readers.
+		buf = append([]byte{'\n'}, buf...)
 	}
 	_, werr := fd.Write(buf)
 	if werr == nil && f.opts.Sync {

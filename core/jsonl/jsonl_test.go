@@ -199,6 +199,31 @@ func clipBytes(b []byte) []byte {
 	return b
 }
 
+func TestForeignFragmentMidRunIsTerminatedNotCut(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "m.jsonl")
+	f, _ := Open(p, Options{})
+	require1(t, f.AppendJSON(1))
+	fd, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	fd.WriteString(`{"half":`)
+	fd.Close()
+	require1(t, f.AppendJSON(2))
+	got, _ := os.ReadFile(p)
+	if string(got) != "1\n{\"half\":\n2\n" {
+		t.Fatalf("got %q", got)
+	}
+	lines, _ := Tail(p, 0, func(l []byte) bool { return json.Valid(l) })
+	if len(lines) != 2 {
+		t.Fatalf("valid lines %q", lines)
+	}
+}
+
+func require1(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestAppendRefusesNewlines(t *testing.T) {
 	f, _ := Open(filepath.Join(t.TempDir(), "n.jsonl"), Options{})
 	if err := f.Append([]byte("{}\n{}")); err != ErrNewline {

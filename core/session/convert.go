@@ -64,12 +64,13 @@ func ToTextHistory(entries []Entry, includeTools bool) []TextMessage {
 
 // ChatItem is one UI row: a message, or a tool call paired with its result.
 type ChatItem struct {
-	Kind      string `json:"kind"` // user | assistant | tool | system
+	Kind      string `json:"kind"` // user | assistant | tool | system | compaction | image (Text: where it is)
 	Text      string `json:"text,omitempty"`
 	Tool      string `json:"tool,omitempty"`   // tool rows: name without the mcp__server__ prefix
 	Input     string `json:"input,omitempty"`  // tool rows: JSON arguments
 	Output    string `json:"output,omitempty"` // tool rows: the result, once known
 	IsError   bool   `json:"isError,omitempty"`
+	Summary   string `json:"summary,omitempty"` // compaction rows: the summary that replaced earlier messages
 	Timestamp string `json:"timestamp"`
 	UUID      string `json:"uuid"` // entry uuid: a stable cursor
 }
@@ -81,10 +82,14 @@ func ToChatItems(entries []Entry) []ChatItem {
 	byID := map[string]int{}
 	for _, e := range entries {
 		if e.Subtype == "compact_boundary" {
-			out = append(out, ChatItem{Kind: "system", Text: "— conversation compacted —", Timestamp: e.Timestamp, UUID: e.UUID})
+			out = append(out, ChatItem{Kind: "compaction", Text: "— conversation compacted —", Timestamp: e.Timestamp, UUID: e.UUID})
 			continue
 		}
 		if e.IsCompactSummary {
+			// Shown collapsed on the boundary row, not as a user message.
+			if n := len(out); n > 0 && out[n-1].Kind == "compaction" {
+				out[n-1].Summary = compactSummaryText(e.Message.Content.PlainText())
+			}
 			continue
 		}
 		if e.Message.Content.Blocks == nil {
@@ -112,6 +117,9 @@ func ToChatItems(entries []Entry) []ChatItem {
 				if i, ok := byID[b.ToolUseID]; ok {
 					out[i].Output, out[i].IsError = b.Content, b.IsError
 				}
+			case "image":
+				// Text is where the image is: a data-relative path or URL.
+				out = append(out, ChatItem{Kind: "image", Text: b.URL, Timestamp: e.Timestamp, UUID: e.UUID})
 			}
 		}
 	}
@@ -149,4 +157,16 @@ func MarshalInput(v any) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return b
+}
+
+// compactSummaryText drops the preface the summary entry carries for the
+// model ("This session is being continued…") and keeps the summary.
+func compactSummaryText(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "This session is being continued") {
+		if _, rest, ok := strings.Cut(s, "\n\n"); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return s
 }

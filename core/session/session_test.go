@@ -164,7 +164,8 @@ func TestChatItemsAndTextHistoryShapes(t *testing.T) {
 		NewBlocks("assistant", []Block{{Type: "text", Text: "done"}, {Type: "image", URL: "/m/x.png"}}, "claude-cli"),
 	}
 	items := ToChatItems(entries)
-	require.Len(t, items, 4)
+	require.Len(t, items, 5)
+	require.Equal(t, ChatItem{Kind: "image", Text: "/m/x.png", Timestamp: items[4].Timestamp, UUID: items[4].UUID}, items[4], "images are chat items (UIs show a placeholder)")
 	require.Equal(t, "getQuote", items[2].Tool)
 	require.True(t, items[2].IsError)
 	require.Len(t, items[2].Output, 300)

@@ -48,6 +48,14 @@ step() { echo "== $*"; }
 
 step "start"
 wait_for "Ask Alice"
+step "chat: a bracketed paste of three lines is sent as one three-line message"
+tmux -L "$SOCK" set-buffer -b three "$(printf 'pl-one\npl-two\npl-three')"
+tmux -L "$SOCK" paste-buffer -p -b three
+wait_for "pl-three"
+keys Enter
+wait_for "You said:"
+screen | awk '/pl-one/ && !a {a=NR} /pl-two/ && !b {b=NR} /pl-three/ && !c {c=NR} END {exit !(a && b == a+1 && c == b+1)}' ||
+	{ echo "e2e: the sent message is not three consecutive lines"; screen; exit 1; }
 step "chat: buy 10 AAPL"
 keys "buy 10 AAPL" Enter
 wait_for "Approve it in the Portfolio pane"
@@ -71,22 +79,21 @@ wait_for "No workspaces yet"
 keys n
 wait_for "New workspace"
 keys "e2e-ws" Tab Enter
-wait_for "e2e-ws"
+wait_for "no sessions"   # the list (not the form still showing the typed tag)
 keys s
 wait_for "● input"
 sleep 0.5
 keys "echo hi-from-e2e" Enter
 wait_for "hi-from-e2e"
-# Panes are framed: strip the border before checking the line.
-screen | sed -e 's/^[│ ]*//' -e 's/[ │]*$//' | grep -qx "hi-from-e2e" || { echo "e2e: command output not on its own line"; screen; exit 1; }
+screen | grep -qx "│ hi-from-e2e *│" || { echo "e2e: command output not on its own line"; screen; exit 1; }
 step "detach"
 keys C-q
 wait_for "detached"
 wait_for "sh1 running"
-step "quit"
+step "quit: a shell runs, so ctrl+c asks first and names it; a second ctrl+c quits"
 keys C-c
-# A shell is still running: the first ctrl+c asks, the second confirms.
-wait_for "Quit alice?" 5
+wait_for "Quit alice?"
+wait_for "sh1 in workspace e2e-ws"
 keys C-c
 wait_for "ALICE-EXITED rc=0" 10
 # No orphans: nothing may still run inside the workspaces.

@@ -47,7 +47,7 @@ keys() { tmux -L "$SOCK" send-keys "$@"; }
 step() { echo "== $*"; }
 
 step "start without a provider"
-wait_for "5 Settings"
+wait_for "8 Settings"
 step "settings: add an AI profile"
 keys M-8
 wait_for "No profiles yet"

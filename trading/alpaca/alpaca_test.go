@@ -322,6 +322,10 @@ func TestParseConfig(t *testing.T) {
 		{`{"apiKeyEnv":"MISSING"}`, "apiKey", "", ""},
 		{`{"baseUrl":"not a url"}`, "baseUrl", "", ""},
 		{`{"secret":"x"}`, "secret", "", ""},
+		{`{"mode":"paper","apiKey":"k","apiSecret":"s"}`, "", PaperURL, "k"},
+		{`{"mode":"live"}`, "", LiveURL, "envkey"},
+		{`{"mode":"demo"}`, "mode", "", ""},
+		{`{"mode":"live","paper":true}`, "paper", "", ""},
 	}
 	for _, tc := range cases {
 		c, key, err := ParseConfig([]byte(tc.raw), getenv)

@@ -35,7 +35,9 @@ type Config struct {
 	APISecret    string `json:"apiSecret,omitempty"`
 	APISecretEnv string `json:"apiSecretEnv,omitempty"`
 	// Paper selects the paper endpoint (default true).
-	Paper   *bool  `json:"paper,omitempty"`
+	Paper *bool `json:"paper,omitempty"`
+	// Mode is OpenAlice's spelling of the same choice: "paper" or "live".
+	Mode    string `json:"mode,omitempty"`
 	BaseURL string `json:"baseUrl,omitempty"`
 	DataURL string `json:"dataUrl,omitempty"`
 }
@@ -57,6 +59,17 @@ func ParseConfig(raw json.RawMessage, getenv func(string) string) (Config, strin
 			}
 			return c, "", err
 		}
+	}
+	switch c.Mode {
+	case "":
+	case "paper", "live":
+		if c.Paper != nil && *c.Paper != (c.Mode == "paper") {
+			return c, "paper", fmt.Errorf("contradicts mode %q (set one of them)", c.Mode)
+		}
+		paper := c.Mode == "paper"
+		c.Paper = &paper
+	default:
+		return c, "mode", fmt.Errorf("must be \"paper\" or \"live\", got %q", c.Mode)
 	}
 	if c.APIKey == "" {
 		c.APIKey = getenv(firstNonEmpty(c.APIKeyEnv, "APCA_API_KEY_ID"))

@@ -1,26 +1,22 @@
 package news
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"sort"
 	"sync"
 	"time"
 
-	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/jsonl"
 )
 
-// Archive is the persistent news store: an append-only JSONL file plus an
-// in-memory window of the newest items. Appends are one write(2) per line
-// on an O_APPEND descriptor under a mutex, so lines never interleave; a torn
-// last line (crash mid-write) is skipped on load.
+// Archive is the persistent news store: an append-only JSONL file
+// (core/jsonl: one write per batch, a torn last line healed on open) plus
+// an in-memory window of the newest items. Loading reads the whole file
+// once, because de-duplication needs every key ever stored.
 type Archive struct {
-	path string
+	file *jsonl.File
 	max  int
 	log  *slog.Logger
 
@@ -38,10 +34,14 @@ func OpenArchive(path string, maxInMemory int, logger *slog.Logger) (*Archive, e
 	if logger == nil {
 		logger = slog.Default()
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	f, err := jsonl.Open(path, jsonl.Options{})
+	if err != nil {
 		return nil, fmt.Errorf("news archive: %w", err)
 	}
-	a := &Archive{path: path, max: maxInMemory, log: logger, seen: map[string]struct{}{}}
+	if rep := f.HealReport(); rep.Healed() {
+		logger.Warn("news archive: healed a torn last line", "path", path, "cutBytes", rep.Cut, "keptIn", rep.TornPath)
+	}
+	a := &Archive{file: f, max: maxInMemory, log: logger, seen: map[string]struct{}{}}
 	items, err := a.readFile()
 	if err != nil {
 		return nil, err
@@ -51,41 +51,26 @@ func OpenArchive(path string, maxInMemory int, logger *slog.Logger) (*Archive, e
 }
 
 // Path is the archive file.
-func (a *Archive) Path() string { return a.path }
+func (a *Archive) Path() string { return a.file.Path() }
 
-// readFile parses every line, skipping malformed ones. If the file does not
-// end in a newline (torn write) one is added so later appends start clean.
+// readFile parses every line, skipping malformed ones.
 func (a *Archive) readFile() ([]Item, error) {
-	data, err := os.ReadFile(a.path)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("news archive: %w", err)
-	}
 	var items []Item
 	bad := 0
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
+	err := a.file.Forward(func(line []byte) bool {
 		var it Item
 		if err := json.Unmarshal(line, &it); err != nil || it.Title == "" {
 			bad++
-			continue
+			return true
 		}
 		items = append(items, it)
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("news archive: %w", err)
 	}
 	if bad > 0 {
-		a.log.Warn("news archive: skipped malformed lines", "path", a.path, "count", bad)
-	}
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		if err := a.appendRaw([]byte("\n")); err != nil {
-			return nil, err
-		}
+		a.log.Warn("news archive: skipped malformed lines", "path", a.Path(), "count", bad)
 	}
 	return items, nil
 }
@@ -108,19 +93,6 @@ func (a *Archive) reset(items []Item) {
 	a.items = uniq
 }
 
-func (a *Archive) appendRaw(b []byte) error {
-	f, err := os.OpenFile(a.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("news archive: %w", err)
-	}
-	_, werr := f.Write(b)
-	cerr := f.Close()
-	if werr != nil {
-		return fmt.Errorf("news archive: %w", werr)
-	}
-	return cerr
-}
-
 // Add appends the items not seen before and returns how many were new.
 func (a *Archive) Add(items []Item) (int, error) {
 	a.mu.Lock()
@@ -131,12 +103,8 @@ func (a *Archive) Add(items []Item) (int, error) {
 		if _, dup := a.seen[k]; dup || it.Title == "" {
 			continue
 		}
-		line, err := json.Marshal(it)
-		if err != nil {
+		if err := a.file.AppendJSON(it); err != nil {
 			return added, fmt.Errorf("news archive: %w", err)
-		}
-		if err := a.appendRaw(append(line, '\n')); err != nil {
-			return added, err
 		}
 		a.seen[k] = struct{}{}
 		// Insert keeping time order; feeds mostly deliver newest items, so
@@ -163,8 +131,8 @@ func (a *Archive) Compact(retention time.Duration, now time.Time) (int, error) {
 		return 0, err
 	}
 	cutoff := now.Add(-retention)
-	var buf bytes.Buffer
 	kept := items[:0]
+	var lines [][]byte
 	for _, it := range items {
 		if it.Time.Before(cutoff) {
 			continue
@@ -173,26 +141,17 @@ func (a *Archive) Compact(retention time.Duration, now time.Time) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		buf.Write(line)
-		buf.WriteByte('\n')
+		lines = append(lines, line)
 		kept = append(kept, it)
 	}
 	dropped := len(items) - len(kept)
-	if dropped > 0 || buf.Len() != fileSize(a.path) {
-		if err := config.WriteFileAtomic(a.path, buf.Bytes(), 0o600); err != nil {
+	if dropped > 0 {
+		if err := a.file.Rewrite(func(*jsonl.File) ([][]byte, error) { return lines, nil }); err != nil {
 			return 0, fmt.Errorf("news archive compact: %w", err)
 		}
 	}
 	a.reset(kept)
 	return dropped, nil
-}
-
-func fileSize(path string) int {
-	st, err := os.Stat(path)
-	if err != nil {
-		return -1
-	}
-	return int(st.Size())
 }
 
 // Len is the number of items in memory.

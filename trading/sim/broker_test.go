@@ -369,6 +369,7 @@ func TestParseConfig(t *testing.T) {
 		{`{"cash":"abc"}`, "cash", "", 0},
 		{`{"cash":"-1"}`, "cash", "", 0},
 		{`{"cahs":"1"}`, "cahs", "", 0},
+		{`{"cash":100000,"_instanceId":"a3f2b1c4"}`, "", "100000", 0},
 	}
 	for _, tc := range cases {
 		c, key, err := ParseConfig([]byte(tc.raw))

@@ -33,6 +33,9 @@ func ParseConfig(raw json.RawMessage) (Config, string, error) {
 	var wire struct {
 		Cash json.RawMessage `json:"cash"`
 		Seed *int64          `json:"seed"`
+		// OpenAlice's mock-simulator mints an instance id into its
+		// presetConfig; accepted so its accounts.json loads unchanged.
+		InstanceID string `json:"_instanceId"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()

@@ -40,9 +40,10 @@ type BuildEnv struct {
 // DefaultFactories are the built-in presets.
 func DefaultFactories() map[string]BrokerFactory {
 	return map[string]BrokerFactory{
-		"simulator": simulatorFactory,
-		"alpaca":    alpacaFactory,
-		"bybit":     bybitFactory,
+		"simulator":      simulatorFactory,
+		"mock-simulator": simulatorFactory, // OpenAlice's id for the simulator
+		"alpaca":         alpacaFactory,
+		"bybit":          bybitFactory,
 	}
 }
 
@@ -96,7 +97,15 @@ func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA
 	cfgErr := func(key string, err error) error {
 		return &config.Error{File: file, Key: fmt.Sprintf("[%d]%s", idx, key), Msg: err.Error()}
 	}
+	// The same validation `alice check` runs (ValidateAccount), so a config
+	// check passes never fails here for a config reason. Presets added
+	// with WithFactory (tests, embedding) validate in their factory.
 	f, ok := m.factories[acct.Preset]
+	if _, builtin := PresetChecks()[acct.Preset]; builtin || !ok {
+		if err := ValidateAccount(file, idx, acct, m.getenv); err != nil {
+			return nil, err
+		}
+	}
 	if !ok {
 		return nil, cfgErr(".presetId", fmt.Errorf("unknown preset %q (known: %s)", acct.Preset, strings.Join(m.presetNames(), ", ")))
 	}

@@ -69,9 +69,10 @@ func TestSimulatorControlsAreRecorded(t *testing.T) {
 	_, err = u.Git().Stage(git.Operation{Action: git.PlaceOrder, Contract: &c, Order: &trading.Order{Action: trading.Buy,
 		OrderType: trading.Limit, TotalQuantity: decimal.NewFromInt(2), LmtPrice: decimal.NewFromInt(100), TIF: trading.GTC}})
 	require.NoError(t, err)
-	_, err = m.Commit("", "resting limit")
+	committed, err := m.Commit("", "resting limit")
 	require.NoError(t, err)
-	_, err = m.Push(ctx, "sim-paper")
+	require.Len(t, committed, 1)
+	_, err = m.Push(ctx, "sim-paper", committed[0].Hash)
 	require.NoError(t, err)
 	filled, err := m.SimForceFill(ctx, "sim-paper", "AAPL")
 	require.NoError(t, err)

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -46,6 +47,10 @@ func (c *Core) History(session string, limit int) ([]tui.ChatMessage, error) {
 			m.Role = tui.RoleAssistant
 		case "tool":
 			m.Role = tui.RoleTool
+		case "image":
+			m.Role, m.Text = tui.RoleImage, c.mediaPath(it.Text)
+		case "compaction":
+			m.Role, m.Text = tui.RoleCompaction, it.Summary
 		default:
 			m.Role = tui.RoleSystem
 		}
@@ -73,6 +78,10 @@ func (c *Core) Send(ctx context.Context, session, text string) (<-chan tui.ChatE
 				ce = tui.ChatEvent{Kind: tui.ChatToolUse, Tool: ev.Tool, ToolID: ev.ToolID, Input: string(ev.Input)}
 			case agent.ToolResult:
 				ce = tui.ChatEvent{Kind: tui.ChatToolResult, Tool: ev.Tool, ToolID: ev.ToolID, Output: ev.Content, IsError: ev.IsError}
+				for _, ref := range agent.SavedImages(ev.Content) {
+					out <- ce
+					ce = tui.ChatEvent{Kind: tui.ChatImage, Text: c.mediaPath(ref)}
+				}
 			case agent.Done:
 				ce = tui.ChatEvent{Kind: tui.ChatDone, Text: ev.Text}
 			case agent.Error:
@@ -87,4 +96,15 @@ func (c *Core) Send(ctx context.Context, session, text string) (<-chan tui.ChatE
 // Compact summarises the session now.
 func (c *Core) Compact(ctx context.Context, session string) error {
 	return c.a.Agent.Compact(ctx, session)
+}
+
+// mediaPath turns a session's image reference ("media/<name>", relative
+// to the data directory) into a file path the terminal can open; URLs and
+// absolute paths pass through.
+func (c *Core) mediaPath(ref string) string {
+	clean := filepath.Clean(filepath.FromSlash(ref))
+	if ref == "" || strings.Contains(ref, "://") || filepath.IsAbs(ref) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return ref // shown as written, never resolved outside the data dir
+	}
+	return filepath.Join(c.a.Opts.Paths.Data, clean)
 }

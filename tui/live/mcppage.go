@@ -1,6 +1,7 @@
 package live
 
 import (
+	"github.com/alice-trading/alice/mcp"
 	"github.com/alice-trading/alice/tui"
 )
 
@@ -28,7 +29,22 @@ func (c *Core) MCPEndpoints() tui.MCPEndpoints {
 	return e
 }
 
-// MCPClients lists client sessions seen by the MCP listeners.
-// The per-session registry (mcp.Server.Clients) is being added to mcp/;
-// until it is merged no sessions are known, and the page says so.
-func (c *Core) MCPClients() []tui.MCPClient { return nil }
+// MCPClients lists the client sessions open on the main and Ask
+// listeners (name and version from initialize, last call, calls per tool).
+func (c *Core) MCPClients() []tui.MCPClient {
+	var out []tui.MCPClient
+	for _, srv := range []*mcp.Server{c.a.MCP, c.a.Ask} {
+		if srv == nil {
+			continue
+		}
+		for _, ci := range srv.Clients() {
+			ep := ci.Endpoint
+			if ci.Listener == "ask" {
+				ep = "ask " + ep
+			}
+			out = append(out, tui.MCPClient{SessionID: ci.SessionID, Endpoint: ep, Name: ci.Name, Version: ci.Version,
+				Connected: ci.Connected, LastCall: ci.LastCall, Calls: ci.Calls})
+		}
+	}
+	return out
+}

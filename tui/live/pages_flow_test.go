@@ -1,9 +1,7 @@
 package live
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,7 +11,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/charmbracelet/x/vt"
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
@@ -50,35 +47,6 @@ func startAppWithWebhook(t *testing.T, token string) *app.App {
 	return a
 }
 
-// vtScreen replays program output into an emulator (as tui/flow_test.go).
-type vtScreen struct {
-	t   *testing.T
-	tm  *teatest.TestModel
-	emu *vt.SafeEmulator
-}
-
-func newVTScreen(t *testing.T, tm *teatest.TestModel, w, h int) *vtScreen {
-	emu := vt.NewSafeEmulator(w, h)
-	go func() { _, _ = io.Copy(io.Discard, emu) }()
-	t.Cleanup(func() { _ = emu.InputPipe().(io.Closer).Close() })
-	return &vtScreen{t: t, tm: tm, emu: emu}
-}
-
-func (s *vtScreen) waitFor(want string) {
-	s.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, _ := io.ReadAll(s.tm.Output()); len(b) > 0 {
-			_, _ = s.emu.Write(bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")))
-		}
-		if strings.Contains(s.emu.String(), want) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	s.t.Fatalf("screen never showed %q; last screen:\n%s", want, s.emu.String())
-}
-
 // TestActivityShowsAWebhookRunLive drives the real TUI over a running
 // core: a webhook POST starts an agent run, and the Activity pane's Runs
 // tab shows it and its outcome without any key press.
@@ -104,10 +72,9 @@ func TestActivityShowsAWebhookRunLive(t *testing.T) {
 	_ = resp.Body.Close()
 	require.Equal(t, http.StatusCreated, resp.StatusCode)
 
-	scr.waitFor("webhook says TSLA halted")
 	// No provider is configured in this home, so the run's outcome is an
 	// error that names the problem.
-	scr.waitFor("task      ✗")
+	scr.waitFor("task      webhook says TSLA halted              ✗ No AI provider is configured")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }

@@ -88,7 +88,7 @@ func TestMarketAdapterAgainstARunningCore(t *testing.T) {
 	require.Error(t, err)
 
 	// Approve, then force the resting limit (far below the market) to fill.
-	_, err = c.Approve(ctx, "sim-paper")
+	_, err = c.Approve(ctx, "sim-paper", pend[0].Hash)
 	require.NoError(t, err)
 	require.True(t, c.IsSimulator("sim-paper"))
 	msg, err := c.SimFill(ctx, "sim-paper", "AAPL")

@@ -31,8 +31,12 @@ func (c *Core) WorkspaceDetail(workspaceID string) tui.WorkspaceDetail {
 	for _, s := range c.a.Workspaces.Sessions(workspaceID) {
 		live[s.ID()] = true
 		st, _ := s.State()
-		d.Sessions = append(d.Sessions, tui.SessionInfo{ID: s.ID(), Name: s.Name(), Agent: string(s.Agent()),
-			State: string(st), Created: s.Created(), Term: terminal{s}})
+		info := tui.SessionInfo{ID: s.ID(), Name: s.Name(), Agent: string(s.Agent()),
+			State: string(st), Created: s.Created(), Term: terminal{s}}
+		if as, ok := c.a.Workspaces.AgentStatus(s.ID()); ok {
+			info.AgentState, info.Glyph = as.State.String(), as.State.Glyph()
+		}
+		d.Sessions = append(d.Sessions, info)
 	}
 	for _, r := range c.a.Workspaces.SessionRecords(workspaceID) {
 		if !live[r.ID] {

@@ -5,15 +5,20 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/agent"
 	"github.com/alice-trading/alice/core/connector/telegram"
 	"github.com/alice-trading/alice/core/schedule"
+	"github.com/alice-trading/alice/trading/news"
 	"github.com/alice-trading/alice/trading/uta"
 	"github.com/alice-trading/alice/tui"
 )
@@ -220,6 +225,12 @@ func (c *Core) SetAccountGuards(ctx context.Context, id, guardsJSON string) erro
 // RemoveAccount removes an account (its history stays on disk).
 func (c *Core) RemoveAccount(ctx context.Context, id string) error {
 	return c.a.Trading.RemoveAccount(ctx, id)
+}
+
+// ReconnectAccount re-initialises an account's broker (after an outage
+// or a fixed key) and resets its health on success.
+func (c *Core) ReconnectAccount(ctx context.Context, id string) error {
+	return c.a.Trading.Reconnect(ctx, id)
 }
 
 // CronJobs lists the jobs with next run and last result.
@@ -445,4 +456,116 @@ func (c *Core) TelegramTest(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	return telegram.SendTest(ctx, cn.Telegram, "alice: test message from Settings ✓")
+}
+
+// NewsFeeds reads news.json.
+func (c *Core) NewsFeeds() (tui.NewsSetting, error) {
+	n, v, err := config.LoadVersioned(c.store(), config.NewsFile, config.DefaultNews)
+	if err != nil {
+		return tui.NewsSetting{}, err
+	}
+	out := tui.NewsSetting{Version: string(v), Enabled: n.Enabled}
+	for _, f := range n.Feeds {
+		out.Feeds = append(out.Feeds, tui.FeedSetting{Name: f.Name, URL: f.URL, Enabled: f.Enabled})
+	}
+	return out, nil
+}
+
+func (c *Core) editNews(base string, fn func(*config.News) error) error {
+	_, _, err := config.Edit(c.store(), config.NewsFile, ver(base), config.DefaultNews, fn)
+	return err
+}
+
+// AddFeed appends an enabled feed.
+func (c *Core) AddFeed(base, name, url string) error {
+	name, url = strings.TrimSpace(name), strings.TrimSpace(url)
+	return c.editNews(base, func(n *config.News) error {
+		for _, f := range n.Feeds {
+			if f.URL == url {
+				return fmt.Errorf("feed %s is already in news.json", url)
+			}
+		}
+		n.Feeds = append(n.Feeds, config.Feed{Name: name, URL: url, Source: name, Enabled: true})
+		return nil
+	})
+}
+
+// RemoveFeed deletes a feed by URL.
+func (c *Core) RemoveFeed(base, url string) error {
+	return c.editNews(base, func(n *config.News) error {
+		for i, f := range n.Feeds {
+			if f.URL == url {
+				n.Feeds = append(n.Feeds[:i], n.Feeds[i+1:]...)
+				return nil
+			}
+		}
+		return fmt.Errorf("no feed %s", url)
+	})
+}
+
+// SetFeedEnabled turns one feed on or off.
+func (c *Core) SetFeedEnabled(base, url string, on bool) error {
+	return c.editNews(base, func(n *config.News) error {
+		for i := range n.Feeds {
+			if n.Feeds[i].URL == url {
+				n.Feeds[i].Enabled = on
+				return nil
+			}
+		}
+		return fmt.Errorf("no feed %s", url)
+	})
+}
+
+// TestFeed fetches a feed once and reports its title and item count.
+func (c *Core) TestFeed(ctx context.Context, url string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	title, n, err := news.ProbeFeed(ctx, nil, strings.TrimSpace(url))
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%q: %d items", title, n), nil
+}
+
+// ToolList lists every registered tool with its enabled state.
+func (c *Core) ToolList() ([]tui.ToolSetting, error) {
+	var out []tui.ToolSetting
+	for _, t := range c.a.Tools.Inventory() {
+		out = append(out, tui.ToolSetting{Name: t.Name, Group: t.Group, Description: t.Description, Enabled: !t.Disabled})
+	}
+	return out, nil
+}
+
+// SetToolEnabled edits tools.json's disabled list (applies on the next call).
+func (c *Core) SetToolEnabled(name string, on bool) error {
+	_, _, err := config.Edit(c.store(), config.ToolsFile, "", config.DefaultTools, func(t *config.Tools) error {
+		out := t.Disabled[:0:0]
+		for _, d := range t.Disabled {
+			if d != name {
+				out = append(out, d)
+			}
+		}
+		if !on {
+			out = append(out, name)
+		}
+		t.Disabled = out
+		return nil
+	})
+	return err
+}
+
+// PersonaFile returns the persona file (creating it from the built-in
+// persona when missing, so the editor opens something to change).
+func (c *Core) PersonaFile() (string, string, error) {
+	path := c.a.Opts.Paths.DataPath("brain", "persona.md")
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return path, "", err
+		}
+		if err := config.WriteFileAtomic(path, []byte(agent.DefaultPersona), 0o600); err != nil {
+			return path, "", err
+		}
+	}
+	text := agent.PersonaFile(path)()
+	return path, text, nil
 }

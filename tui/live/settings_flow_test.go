@@ -1,21 +1,19 @@
 package live
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/charmbracelet/x/vt"
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/core/schedule"
@@ -75,35 +73,6 @@ func (e *echoLLM) lastModel() string {
 	return e.models[len(e.models)-1]
 }
 
-// vtScreen replays program output into an emulator and polls it.
-type vtScreen struct {
-	t   *testing.T
-	tm  *teatest.TestModel
-	emu *vt.SafeEmulator
-}
-
-func newVTScreen(t *testing.T, tm *teatest.TestModel, w, h int) *vtScreen {
-	emu := vt.NewSafeEmulator(w, h)
-	go func() { _, _ = io.Copy(io.Discard, emu) }()
-	t.Cleanup(func() { _ = emu.InputPipe().(io.Closer).Close() })
-	return &vtScreen{t: t, tm: tm, emu: emu}
-}
-
-func (s *vtScreen) waitFor(want string) {
-	s.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, _ := io.ReadAll(s.tm.Output()); len(b) > 0 {
-			_, _ = s.emu.Write(bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")))
-		}
-		if strings.Contains(s.emu.String(), want) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	s.t.Fatalf("screen never showed %q; last screen:\n%s", want, s.emu.String())
-}
-
 func keyText(tm *teatest.TestModel, s string) {
 	for _, r := range s {
 		tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
@@ -128,6 +97,15 @@ var (
 // same CheckAll) passes on every file the pane wrote.
 func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	llm := newEchoLLM(t)
+	feed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`<?xml version="1.0"?><rss version="2.0"><channel><title>Flow Markets</title>` +
+			`<item><title>a</title></item><item><title>b</title></item></channel></rss>`))
+	}))
+	t.Cleanup(feed.Close)
+	editor := filepath.Join(t.TempDir(), "editor.sh")
+	require.NoError(t, os.WriteFile(editor, []byte("#!/bin/sh\necho 'Always answer in haiku.' >> \"$1\"\n"), 0o700))
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", editor)
 	a := startApp(t)
 	c := New(a)
 	dark := true
@@ -139,7 +117,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	scr.waitFor("Settings")
 
 	// AI provider: add a profile, test it, chat with it.
-	tm.Send(altKey('5'))
+	tm.Send(altKey('8'))
 	scr.waitFor("No profiles yet")
 	keyText(tm, "a")
 	scr.waitFor("Add AI profile")
@@ -159,7 +137,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	require.Equal(t, "flow-model", llm.lastModel())
 
 	// Accounts: add a second simulator account; it runs without a restart.
-	tm.Send(altKey('5'))
+	tm.Send(altKey('8'))
 	keyText(tm, "]")
 	scr.waitFor("Trading accounts")
 	keyText(tm, "a")
@@ -230,6 +208,45 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	scr.waitFor("Ask connector")
 	keyText(tm, "a")
 	scr.waitFor("curl -X POST")
+
+	// News: add a feed (tested before it is saved).
+	keyText(tm, "]")
+	scr.waitFor("News feeds")
+	keyText(tm, "a")
+	scr.waitFor("Add news feed")
+	keyText(tm, "Flow feed")
+	press(tm, tea.KeyTab)
+	for range 8 {
+		press(tm, tea.KeyBackspace)
+	}
+	keyText(tm, feed.URL+"/rss")
+	tm.Send(ctrlS)
+	scr.waitFor(`added feed "Flow Markets": 2 items`)
+
+	// Tools: disable one; the next call refuses it.
+	keyText(tm, "]")
+	scr.waitFor("space enables/disables")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+	scr.waitFor("(applies to the next call)")
+	inv := a.Tools.Inventory()
+	disabled := ""
+	for _, ti := range inv {
+		if ti.Disabled {
+			disabled = ti.Name
+		}
+	}
+	require.NotEmpty(t, disabled)
+	_, err = a.Tools.Call(ctx, disabled, json.RawMessage(`{}`))
+	require.Error(t, err)
+
+	// Persona: $EDITOR (a script here) edits the file; the agent reads it.
+	keyText(tm, "]")
+	scr.waitFor("opens it in $EDITOR")
+	keyText(tm, "e")
+	scr.waitFor("persona reloaded")
+	path, text, err := c.PersonaFile()
+	require.NoError(t, err)
+	require.Contains(t, text, "Always answer in haiku.", path)
 
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))

@@ -71,3 +71,18 @@ func BenchmarkScanner(b *testing.B) {
 		out = s.Feed(chunk, out[:0])
 	}
 }
+
+// BenchmarkTrackerOutput is the per-batch cost the pty reader pays for
+// state tracking: scan plus resolve on a claude-like stream.
+func BenchmarkTrackerOutput(b *testing.B) {
+	rs, err := LoadRules("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr := NewTracker(rs.For("claude"), nil, nil)
+	chunk := []byte(strings.Repeat("\x1b[38;5;174mthinking about it ❯\x1b[0m\r\n", 200) + "\x1b]0;⠂ Claude Code\a")
+	b.SetBytes(int64(len(chunk)))
+	for b.Loop() {
+		tr.Output(chunk)
+	}
+}

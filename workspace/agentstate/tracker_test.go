@@ -86,12 +86,11 @@ func TestTrackerOnRecordedStreams(t *testing.T) {
 	}
 }
 
-// The API-error recording is long; it runs when present.
+// A turn that fails after ten retries: working while it retries, errored
+// once claude gives up and shows the API error at its idle prompt.
 func TestTrackerClaudeAPIErrorRecording(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "claude-2.1.197-apierror.bin"))
-	if err != nil {
-		t.Skip("no API error recording")
-	}
+	require.NoError(t, err)
 	tr := NewTracker(mustRules(t, "claude"), nil, nil)
 	seen := replay(t, tr, data, 512)
 	assert.Contains(t, seen, Working)

@@ -168,6 +168,9 @@ func (b *Bot) Up() bool {
 // Send delivers a notification to the chat the user last wrote from, or
 // the first allow-listed chat. It never writes to a chat off the list.
 func (b *Bot) Send(ctx context.Context, n connector.Notification) error {
+	if b.muted() {
+		return ErrMuted
+	}
 	chat, ok := int64(0), false
 	if id, err := strconv.ParseInt(n.To, 10, 64); err == nil && b.isAllowed(id) {
 		chat, ok = id, true
@@ -334,7 +337,7 @@ func (b *Bot) converse(ctx context.Context, chat int64, text string) {
 	b.o.Center.Touch(Channel, to)
 	b.record("message.received", map[string]any{"channel": Channel, "to": to, "prompt": text})
 	start := time.Now()
-	answer, err := b.o.Agent.AskWithSession(ctx, text, SessionID(chat))
+	answer, err := b.ask(ctx, chat, text)
 	if err != nil {
 		if ctx.Err() != nil {
 			return
@@ -359,7 +362,7 @@ func (b *Bot) reply(ctx context.Context, chat int64, text string, kb *InlineKeyb
 		if i == len(parts)-1 {
 			k = kb // buttons go under the last chunk
 		}
-		if _, err := b.api.sendMessage(ctx, chat, p, k); err != nil {
+		if err := b.api.sendRich(ctx, chat, p, k); err != nil {
 			return err
 		}
 	}

@@ -11,7 +11,9 @@ const helpText = `Alice on Telegram. Write anything to talk to her.
 /status – what Alice is up to
 /compact – compact this chat's session
 /heartbeat on|off – turn the heartbeat on or off
-/trading – pending trading commits, with push/reject buttons`
+/trading – pending trading commits, with push/reject buttons
+/settings – AI profile, heartbeat and notifications on/off
+/notifications – recent notifications`
 
 // onCommand runs a slash command from an allow-listed chat.
 func (b *Bot) onCommand(ctx context.Context, chat int64, text string) {
@@ -60,6 +62,10 @@ func (b *Bot) onCommand(ctx context.Context, chat int64, text string) {
 		return
 	case "/heartbeat":
 		out, kb, err = b.heartbeatCommand(args)
+	case "/settings":
+		out, kb, err = b.settingsPanel()
+	case "/notifications":
+		out, err = b.notificationsList()
 	case "/trading":
 		out, kb, err = b.tradingPanel(ctx, chat)
 	default:
@@ -178,6 +184,8 @@ func (b *Bot) runCallback(ctx context.Context, data string) (reply, ack string) 
 			return "Failed: " + err.Error(), "Failed"
 		}
 		return out, "OK"
+	case parts[0] == "settings":
+		return b.settingsCallback(data)
 	case len(parts) == 3 && parts[0] == "trading" && b.o.Approvals != nil:
 		return b.tradingDecision(ctx, parts[1], parts[2])
 	}

@@ -32,6 +32,7 @@ type sentMessage struct {
 	ChatID int64           `json:"chat_id"`
 	Text   string          `json:"text"`
 	Markup *InlineKeyboard `json:"reply_markup"`
+	Mode   string          `json:"parse_mode"`
 }
 
 func newFakeAPI(t *testing.T) (*fakeAPI, *httptest.Server) {

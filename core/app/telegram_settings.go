@@ -1,0 +1,68 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/connector/telegram"
+)
+
+// /settings in Telegram: the active profile, the heartbeat and whether
+// notifications are pushed to Telegram (connectors.json
+// telegram.notifications, written with config.Edit like the TUI's pane).
+
+var (
+	_ telegram.SettingsCommands = telegramCommands{}
+	_ telegram.StreamingAsker   = telegramAgent{}
+)
+
+func (t telegramCommands) ActiveProfile() string { return t.a.ProviderLabel("telegram") }
+
+func (t telegramCommands) HeartbeatEnabled() bool { return t.a.heartbeat.Enabled() }
+
+func (t telegramCommands) NotificationsEnabled() bool {
+	c, err := t.a.Opts.Store.Connectors()
+	return err != nil || c.Telegram.NotificationsOn() // an unreadable file never silences alerts
+}
+
+func (t telegramCommands) SetNotifications(on bool) error {
+	_, _, err := config.Edit(t.a.Opts.Store, config.ConnectorsFile, "", config.DefaultConnectors, func(c *config.Connectors) error {
+		if on {
+			c.Telegram.Notifications = nil // the default
+		} else {
+			c.Telegram.Notifications = &on
+		}
+		return nil
+	})
+	return err
+}
+
+// AskStreaming runs a Telegram turn and hands the text the model wrote
+// before each tool call to interim, as the TUI shows it while tools run.
+// The return value is the text after the last tool call.
+func (t telegramAgent) AskStreaming(ctx context.Context, prompt, sessionID string, interim func(string)) (string, error) {
+	s, err := t.a.Agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: "telegram",
+		Preamble: "You are operating via Telegram (session: " + sessionID + "). Keep replies short; Markdown is rendered."})
+	if err != nil {
+		return "", err
+	}
+	var seg strings.Builder
+	for ev := range s.Events() {
+		switch ev.Kind {
+		case agent.TextDelta:
+			seg.WriteString(ev.Text)
+		case agent.ToolUse:
+			if strings.TrimSpace(seg.String()) != "" {
+				interim(seg.String())
+			}
+			seg.Reset()
+		}
+	}
+	res, err := s.Wait()
+	if final := strings.TrimSpace(seg.String()); final != "" {
+		return final, err
+	}
+	return res.Text, err
+}

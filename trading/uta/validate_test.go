@@ -1,0 +1,113 @@
+package uta
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/trading/simmarket"
+
+	"github.com/stretchr/testify/require"
+)
+
+// errLines splits joined errors into sorted lines for set comparisons.
+func errLines(err error) []string {
+	if err == nil {
+		return nil
+	}
+	l := strings.Split(err.Error(), "\n")
+	sort.Strings(l)
+	return l
+}
+
+// TestCheckRaisesEveryErrorServeRaises writes accounts.json variants and
+// compares what the check path (ValidateStore) reports with what starting
+// the accounts (Manager.Start, what `alice serve` does) reports: every
+// error serve raises, check raises too, naming file and key.
+func TestCheckRaisesEveryErrorServeRaises(t *testing.T) {
+	getenv := func(k string) string {
+		return map[string]string{"MY_KEY": "k", "MY_SECRET": "s"}[k]
+	}
+	// Alpaca accounts point at a closed local port so nothing leaves the
+	// machine; Init failing only marks an account offline, it is no error.
+	dead := `"baseUrl":"http://127.0.0.1:1","dataUrl":"http://127.0.0.1:1"`
+	cases := []struct {
+		name    string
+		json    string
+		wantKey []string // keys check must name; empty = valid
+	}{
+		{"default simulator", `[{"id":"a","presetId":"simulator","guards":[],"presetConfig":{"cash":"1000"}}]`, nil},
+		{"unknown preset", `[{"id":"a","presetId":"ibkr-tws","guards":[]}]`, []string{`"[0].presetId"`}},
+		{"simulator bad cash", `[{"id":"a","presetId":"simulator","guards":[],"presetConfig":{"cash":"lots"}}]`, []string{`"[0].presetConfig.cash"`}},
+		{"simulator unknown key", `[{"id":"a","presetId":"mock-simulator","guards":[],"presetConfig":{"cahs":1}}]`, []string{`"[0].presetConfig.cahs"`}},
+		{"alpaca without keys", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"mode":"paper","apiKeyEnv":"NOPE"}}]`, []string{`"[0].presetConfig.apiKey"`}},
+		{"alpaca bad mode", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"mode":"demo","apiKey":"k","apiSecret":"s"}}]`, []string{`"[0].presetConfig.mode"`}},
+		{"alpaca mode contradicts paper", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"mode":"live","paper":true,"apiKey":"k","apiSecret":"s"}}]`, []string{`"[0].presetConfig.paper"`}},
+		{"alpaca bad url", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"apiKey":"k","apiSecret":"s","baseUrl":"nope"}}]`, []string{`"[0].presetConfig.baseUrl"`}},
+		{"alpaca unknown key", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"apiKey":"k","apiSecret":"s","secret":"x"}}]`, []string{`"[0].presetConfig.secret"`}},
+		{"bad guard option", `[{"id":"a","presetId":"simulator","guards":[{"type":"max-order-value","options":{"maxValue":"lots"}}]}]`, []string{`"[0].guards[0].options"`}},
+		{"alpaca paper via env", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"mode":"paper","apiKeyEnv":"MY_KEY","apiSecretEnv":"MY_SECRET",` + dead + `}}]`, nil},
+		{"disabled broken account is not started, so not an error", `[{"id":"a","presetId":"nope","enabled":false,"guards":[]}]`, nil},
+		{"two broken accounts, both named", `[{"id":"a","presetId":"simulator","guards":[],"presetConfig":{"cash":"-1"}},{"id":"b","presetId":"alpaca","guards":[],"presetConfig":{"mode":"x"}}]`,
+			[]string{`"[0].presetConfig.cash"`, `"[1].presetConfig.mode"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			require.NoError(t, os.MkdirAll(e.paths.Config, 0o700))
+			file := e.store.Path(config.AccountsFile)
+			require.NoError(t, os.WriteFile(file, []byte(c.json), 0o600))
+
+			checkErr := ValidateStore(e.store, getenv)
+			m := NewManager(e.store, e.paths, simmarket.New(42), e.sink, nil, WithClock(e.clock), WithGetenv(getenv), WithSimTick(time.Hour))
+			serveErr := m.Start(context.Background())
+			_ = m.Close()
+
+			if len(c.wantKey) == 0 {
+				require.NoError(t, checkErr)
+				require.NoError(t, serveErr)
+				return
+			}
+			require.Error(t, checkErr)
+			require.Error(t, serveErr, "the case must be one serve refuses")
+			for _, k := range c.wantKey {
+				require.Contains(t, checkErr.Error(), "key "+k)
+			}
+			require.Contains(t, checkErr.Error(), file)
+			require.Subset(t, errLines(checkErr), errLines(serveErr), "serve raised something check did not")
+		})
+	}
+}
+
+// TestOpenAliceAccountsLoadUnchanged feeds an accounts.json written by
+// OpenAlice (mock-simulator with a numeric cash and an _instanceId,
+// Alpaca with presetConfig.mode, ephemeral) to the check path and starts
+// the simulator account.
+func TestOpenAliceAccountsLoadUnchanged(t *testing.T) {
+	e := newEnv(t)
+	require.NoError(t, os.MkdirAll(e.paths.Config, 0o700))
+	oa := `[
+  {"id": "mock-simulator-3f9a1c2e", "label": "Sim", "presetId": "mock-simulator", "enabled": true, "ephemeral": true,
+   "guards": [], "presetConfig": {"cash": 100000, "_instanceId": "3f9a1c2e"}},
+  {"id": "alpaca-5d1e2f3a", "presetId": "alpaca", "enabled": false,
+   "guards": [{"type": "max-position-size", "options": {}}], "presetConfig": {"mode": "paper", "apiKey": "PK123", "apiSecret": "sec"}}
+]`
+	require.NoError(t, os.WriteFile(filepath.Join(e.paths.Config, config.AccountsFile), []byte(oa), 0o600))
+	require.NoError(t, ValidateStore(e.store, func(string) string { return "" }))
+	accts, err := e.store.Accounts()
+	require.NoError(t, err)
+	accts[1].Enabled = true // validate the Alpaca one too, without starting it
+	require.NoError(t, ValidateAccounts("accounts.json", accts, func(string) string { return "" }))
+
+	m := e.start(t)
+	list := m.Accounts()
+	require.Len(t, list, 2)
+	require.Equal(t, "mock-simulator-3f9a1c2e", list[0].ID)
+	require.Equal(t, Healthy, list[0].Health)
+	require.False(t, list[1].Enabled)
+}

@@ -1,0 +1,56 @@
+package live
+
+import (
+	"github.com/alice-trading/alice/tui"
+)
+
+var _ tui.AgentCore = (*Core)(nil)
+
+// AgentStates lists the agent state of each live session of a workspace.
+func (c *Core) AgentStates(workspaceID string) []tui.AgentSessionState {
+	var out []tui.AgentSessionState
+	for _, s := range c.a.Workspaces.Sessions(workspaceID) {
+		st, ok := c.a.Workspaces.AgentStatus(s.ID())
+		if !ok {
+			continue
+		}
+		out = append(out, tui.AgentSessionState{SessionID: s.ID(), Name: s.Name(), Agent: string(s.Agent()),
+			State: st.State.String(), Glyph: st.State.Glyph(), Detail: st.Detail})
+	}
+	return out
+}
+
+// WorkspaceDiff is the workspace's working tree against its diff base.
+func (c *Core) WorkspaceDiff(workspaceID string) (tui.WorkspaceDiff, error) {
+	d, err := c.a.Workspaces.Diff(workspaceID)
+	if err != nil {
+		return tui.WorkspaceDiff{}, err
+	}
+	out := tui.WorkspaceDiff{Base: d.Base, Files: make([]tui.DiffFile, 0, len(d.Files))}
+	for _, f := range d.Files {
+		out.Files = append(out.Files, tui.DiffFile{Path: f.Path, Change: f.Change, Binary: f.Binary, TooLarge: f.TooLarge,
+			Additions: f.Additions, Deletions: f.Deletions, Patch: f.Patch})
+	}
+	return out, nil
+}
+
+// CommitWorkspace accepts every change as a commit.
+func (c *Core) CommitWorkspace(workspaceID, message string) (string, error) {
+	return c.a.Workspaces.CommitChanges(workspaceID, message)
+}
+
+// DiscardWorkspace restores paths (all when none) to the diff base.
+func (c *Core) DiscardWorkspace(workspaceID string, paths []string) ([]string, error) {
+	return c.a.Workspaces.DiscardChanges(workspaceID, paths...)
+}
+
+// SendText types into a session without attaching.
+func (c *Core) SendText(sessionID, text string, enter bool) error {
+	return c.a.Workspaces.Send(sessionID, text, enter)
+}
+
+// AcknowledgeSession marks a session as seen by a person.
+func (c *Core) AcknowledgeSession(sessionID string) { c.a.Workspaces.AcknowledgeAgent(sessionID) }
+
+// WatchSession marks a session as in front of a person (no alerts).
+func (c *Core) WatchSession(sessionID string, on bool) { c.a.Workspaces.SetWatched(sessionID, on) }

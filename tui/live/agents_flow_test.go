@@ -1,0 +1,65 @@
+package live
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/tui"
+)
+
+// TestAgentStateSendAndDiffFlow drives the real TUI over a running core: a
+// shell session that rings the bell shows the needs-you glyph on its row,
+// the tab and the status bar; the send line types a command into it
+// without attaching; the diff view lists the file that command wrote.
+func TestAgentStateSendAndDiffFlow(t *testing.T) {
+	a := startApp(t)
+	ws, err := a.Workspaces.Create(context.Background(), "flow", "shell-only", nil)
+	require.NoError(t, err)
+	dark := true
+	m := tui.New(New(a), tui.Options{Version: "test", Dark: &dark})
+	t.Cleanup(m.Close)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 36),
+		teatest.WithProgramOptions(tea.WithEnvironment([]string{"TERM=xterm-256color"})))
+	scr := newVTScreen(t, tm, 140, 36)
+	tm.Send(tea.KeyPressMsg{Code: '4', Mod: tea.ModAlt})
+	scr.waitFor("flow")
+
+	tm.Send(tea.KeyPressMsg{Code: 's', Text: "s"})
+	require.Eventually(t, func() bool { return len(a.Workspaces.Sessions(ws.ID)) == 1 }, 10*time.Second, 20*time.Millisecond)
+	require.True(t, a.Workspaces.WaitReady(context.Background(), a.Workspaces.Sessions(ws.ID)[0].ID(), 10*time.Second))
+	for _, r := range "printf 'ok?\\a'" {
+		tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tm.Send(tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl})
+	scr.waitFor("! sh1 needs-you")
+	scr.waitFor("Workspaces !1")
+	scr.waitFor("! 1 needs you")
+
+	tm.Send(tea.KeyPressMsg{Code: 'i', Text: "i"})
+	scr.waitFor("sh1 ›")
+	for _, r := range "echo from-send > sent.txt" {
+		tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	scr.waitFor("sent to sh1")
+	require.Eventually(t, func() bool {
+		b, err := os.ReadFile(filepath.Join(ws.Dir, "sent.txt"))
+		return err == nil && string(b) == "from-send\n"
+	}, 10*time.Second, 50*time.Millisecond)
+
+	tm.Send(tea.KeyPressMsg{Code: 'd', Text: "d"})
+	scr.waitFor("A  sent.txt")
+	scr.waitFor("+from-send")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+}

@@ -1,0 +1,18 @@
+package live
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestMediaPathStaysInTheDataDir(t *testing.T) {
+	a := startApp(t)
+	c := New(a)
+	data := a.Opts.Paths.Data
+	require.Equal(t, filepath.Join(data, "media", "ab.png"), c.mediaPath("media/ab.png"))
+	for _, ref := range []string{"../../etc/passwd", "..", "https://example.com/x.png", "/abs/x.png", ""} {
+		require.Equal(t, ref, c.mediaPath(ref), "shown as written: %q", ref)
+	}
+}

@@ -1,0 +1,38 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/alice-trading/alice/tui"
+	"github.com/stretchr/testify/require"
+)
+
+var _ tui.PositionHistoryCore = (*Core)(nil)
+
+func TestPositionHistoryComesFromSnapshots(t *testing.T) {
+	a := startApp(t)
+	c := New(a)
+	ctx := context.Background()
+	hist, err := c.PositionHistory("sim-paper")
+	require.NoError(t, err)
+	require.Empty(t, hist["MSFT"], "nothing held yet")
+	for _, call := range []struct{ tool, args string }{
+		{"placeOrder", `{"source":"sim-paper","aliceId":"sim-paper|MSFT","action":"BUY","orderType":"MKT","totalQuantity":"2"}`},
+		{"tradingCommit", `{"source":"sim-paper","message":"buy MSFT"}`},
+		{"tradingPush", `{"source":"sim-paper"}`},
+	} {
+		_, err := a.Tools.Call(ctx, call.tool, json.RawMessage(call.args))
+		require.NoError(t, err, call.tool)
+	}
+	pending, err := c.Pending()
+	require.NoError(t, err)
+	require.Len(t, pending, 1)
+	_, err = c.Approve(ctx, "sim-paper", pending[0].Hash)
+	require.NoError(t, err)
+	hist, err = c.PositionHistory("sim-paper")
+	require.NoError(t, err)
+	require.NotEmpty(t, hist["MSFT"], "the post-push snapshot holds MSFT")
+	require.Greater(t, hist["MSFT"][0], 0.0)
+}
