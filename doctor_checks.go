@@ -43,12 +43,25 @@ type lockOwner struct {
 	} `json:"listeners"`
 }
 
-func (o *lockOwner) listener(name string) string {
+// listenerKind maps the names app.Listeners records ("MCP", "Ask") to
+// doctor's "main" and "ask".
+func listenerKind(name string) string {
+	if strings.EqualFold(name, "ask") {
+		return "ask"
+	}
+	if strings.EqualFold(name, "mcp") || strings.EqualFold(name, "main") {
+		return "main"
+	}
+	return strings.ToLower(name)
+}
+
+// listener returns the URL of the owner's "main" or "ask" listener.
+func (o *lockOwner) listener(kind string) string {
 	if o == nil {
 		return ""
 	}
 	for _, l := range o.Listeners {
-		if l.Name == name {
+		if listenerKind(l.Name) == kind {
 			return l.URL
 		}
 	}
@@ -347,8 +360,9 @@ func (d *doctorRun) checkMCP(ctx context.Context) []checkResult {
 	}
 	var out []checkResult
 	for _, l := range d.owner.Listeners {
-		r := checkResult{Name: "mcp " + l.Name}
-		server, lat, err := mcpInitialize(ctx, l.URL, d.token(l.Name))
+		kind := listenerKind(l.Name)
+		r := checkResult{Name: "mcp " + kind}
+		server, lat, err := mcpInitialize(ctx, l.URL, d.token(kind))
 		if err != nil {
 			r.State, r.Detail = checkFail, fmt.Sprintf("%s: %v", l.URL, err)
 			r.Fix = "alice logs --level warn shows why; restart alice if the listener died"
