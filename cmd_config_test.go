@@ -32,6 +32,7 @@ func TestConfigPathShowSchema(t *testing.T) {
 
 	require.Equal(t, 0, run([]string{"check", "--home", home}, &out, &errb), errb.String())
 	cfg := filepath.Join(home, "config")
+	require.NoError(t, os.MkdirAll(cfg, 0o700)) // check is read-only: it creates nothing
 	require.NoError(t, os.WriteFile(filepath.Join(cfg, "mcp.json"), []byte(`{"port":3001,"token":"hunter2-secret"}`), 0o600))
 	out.Reset()
 	require.Equal(t, 0, run([]string{"config", "show", "mcp", "--home", home}, &out, &errb))

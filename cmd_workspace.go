@@ -14,25 +14,28 @@ import (
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/app"
 	"github.com/alice-trading/alice/workspace"
 	"github.com/alice-trading/alice/workspace/wsapi"
 )
 
 // workspaceCommand is the `alice workspace` row of the command table.
 var workspaceCommand = command{
-	Name: "workspace", Args: "new TAG | ls | rm ID|TAG", Words: []string{"new", "ls", "rm"},
-	Summary: "create, list and remove workspaces (through the running instance, else on the data dir)",
+	Name: "workspace", Args: "new TAG | ls | rm ID|TAG | send ID|TAG TEXT", Words: []string{"new", "ls", "rm", "send"},
+	Summary: "create, list and remove workspaces, type into their sessions (through the running instance, else on the data dir)",
 	Flags: []flagDef{
 		{Name: "template", Arg: "T", Help: "template for new (chat, shell-only, …; default chat)"},
 		{Name: "json", Help: "print JSON"},
 		{Name: "remove-dir", Help: "rm: also delete the workspace directory (kept by default)"},
+		{Name: "draft", Help: "send: type the text without pressing Enter"},
+		{Name: "session", Arg: "NAME", Help: "send: the session (id or name such as c1; default the newest live one)"},
 	},
 	Run: runWorkspace,
 }
 
 func runWorkspace(e *env, args []string) int {
 	if len(args) == 0 {
-		return e.errorf("workspace: want new TAG, ls or rm ID|TAG")
+		return e.errorf("workspace: want new TAG, ls, rm ID|TAG or send ID|TAG TEXT")
 	}
 	b, where, closeFn, err := workspaceBackend(e)
 	if err != nil {
@@ -76,7 +79,11 @@ func runWorkspace(e *env, args []string) int {
 		for _, in := range list {
 			var ss []string
 			for _, x := range in.Sessions {
-				ss = append(ss, x.Name+" "+x.State)
+				row := x.Name + " " + x.State
+				if x.AgentState != "" {
+					row = x.Glyph + " " + x.Name + " " + x.AgentState
+				}
+				ss = append(ss, row)
 			}
 			if in.Archived {
 				ss = append(ss, "archived")
@@ -85,6 +92,8 @@ func runWorkspace(e *env, args []string) int {
 		}
 		_ = tw.Flush()
 		return 0
+	case "send":
+		return runWorkspaceSend(ctx, e, b, rest)
 	case "rm":
 		if len(rest) != 1 {
 			return e.errorf("workspace rm: want exactly one ID or TAG")
@@ -100,7 +109,7 @@ func runWorkspace(e *env, args []string) int {
 		}
 		return 0
 	}
-	return e.errorf("workspace: unknown subcommand %q (want new, ls or rm)", args[0])
+	return e.errorf("workspace: unknown subcommand %q (want new, ls, rm or send)", args[0])
 }
 
 func printJSON(e *env, v any) int {
@@ -153,20 +162,21 @@ func workspaceBackend(e *env) (b wsapi.Backend, where string, closeFn func(), er
 		host = "127.0.0.1"
 	}
 	url := "http://" + net.JoinHostPort(host, strconv.Itoa(mcpCfg.Port)) + "/mcp"
-	m, err := workspace.NewManager(workspace.Options{Root: paths.DataPath("workspaces"), MCPURL: func() string { return url },
-		Persona: agent.PersonaFile(paths.DataPath("brain", "persona.md")), Logger: slog.Default()})
+	// Log to alice's log file, never to the terminal.
+	logger, logCloser, err := app.OpenLog(paths.Logs, slog.LevelInfo)
 	if err != nil {
 		_ = lock.Release()
 		return nil, "", nil, err
 	}
+	m, err := workspace.NewManager(workspace.Options{Root: paths.DataPath("workspaces"), MCPURL: func() string { return url },
+		Persona: agent.PersonaFile(paths.DataPath("brain", "persona.md")), Logger: logger})
+	if err != nil {
+		_ = logCloser.Close()
+		_ = lock.Release()
+		return nil, "", nil, err
+	}
 	return wsapi.Service{M: m, MCPURL: func() string { return url }}, "alice is not running; wrote " + paths.Data,
-		func() { _ = m.Close(); _ = lock.Release() }, nil
-}
-
-// isUnreachable: nobody listens at the recorded address any more.
-func isUnreachable(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op)
+		func() { _ = m.Close(); _ = logCloser.Close(); _ = lock.Release() }, nil
 }
 
 func dashIfEmpty(s string) string {

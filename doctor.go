@@ -81,8 +81,6 @@ type doctorRun struct {
 	configOK bool
 	// owner is the running alice holding the data dir (nil if none).
 	owner *lockOwner
-	// scratch folders to remove when done.
-	scratch []string
 }
 
 func runDoctor(e *env, _ []string) int {
@@ -120,11 +118,6 @@ func printDoctor(w io.Writer, paths config.Paths, results []checkResult) int {
 // doctorChecks runs every check in order.
 func doctorChecks(ctx context.Context, paths config.Paths, deps doctorDeps) []checkResult {
 	d := &doctorRun{deps: deps, paths: paths, store: config.NewStore(paths.Config)}
-	defer func() {
-		for _, dir := range d.scratch {
-			_ = os.RemoveAll(dir)
-		}
-	}()
 	var out []checkResult
 	out = append(out, d.checkDataDir())
 	out = append(out, d.checkLock())

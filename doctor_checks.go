@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/app"
 	"github.com/alice-trading/alice/core/provider"
 	"github.com/alice-trading/alice/mcp"
 	"github.com/alice-trading/alice/trading/simmarket"
@@ -26,11 +27,12 @@ import (
 
 // Data dir lock files, as written by the alice that owns the dir.
 const (
-	lockFileName  = "alice.lock"
-	lockOwnerName = "alice.lock.json"
+	lockFileName  = config.LockFile
+	lockOwnerName = config.LockOwnerFile
 )
 
-// lockOwner is the owner file a running alice keeps beside its lock.
+// lockOwner mirrors config.LockOwner (the owner file a running alice
+// keeps beside its lock) with just what doctor reads.
 type lockOwner struct {
 	PID       int       `json:"pid"`
 	Command   string    `json:"command"`
@@ -41,12 +43,25 @@ type lockOwner struct {
 	} `json:"listeners"`
 }
 
-func (o *lockOwner) listener(name string) string {
+// listenerKind maps the names app.Listeners records ("MCP", "Ask") to
+// doctor's "main" and "ask".
+func listenerKind(name string) string {
+	if strings.EqualFold(name, "ask") {
+		return "ask"
+	}
+	if strings.EqualFold(name, "mcp") || strings.EqualFold(name, "main") {
+		return "main"
+	}
+	return strings.ToLower(name)
+}
+
+// listener returns the URL of the owner's "main" or "ask" listener.
+func (o *lockOwner) listener(kind string) string {
 	if o == nil {
 		return ""
 	}
 	for _, l := range o.Listeners {
-		if l.Name == name {
+		if listenerKind(l.Name) == kind {
 			return l.URL
 		}
 	}
@@ -144,19 +159,18 @@ func (d *doctorRun) checkLock() checkResult {
 	return r
 }
 
-// checkConfig validates a scratch copy of the config folder, so missing
-// files (created with defaults by a real start) are not written here.
+// checkConfig runs exactly the validation start-up runs (app.Validate:
+// every file, plus broker presets, presetConfig and guards) on a read-only
+// store, so missing files are checked as their defaults, not created.
 func (d *doctorRun) checkConfig() checkResult {
 	r := checkResult{Name: "config"}
-	scratch, err := copyConfig(d.paths.Config)
-	if err != nil {
-		r.State, r.Detail, r.Fix = checkFail, err.Error(), "make the config folder readable"
-		return r
-	}
-	d.scratch = append(d.scratch, scratch)
-	d.store = config.NewStore(scratch)
-	if err := d.store.CheckAll(); err != nil {
-		r.State, r.Detail = checkFail, d.real(err.Error())
+	d.store = config.NewReadOnlyStore(d.paths.Config)
+	if err := app.Validate(d.store, d.deps.getenv); err != nil {
+		lines := strings.Split(err.Error(), "\n")
+		r.State, r.Detail = checkFail, lines[0]
+		if len(lines) > 1 {
+			r.Detail += fmt.Sprintf(" (+%d more: alice check lists them all)", len(lines)-1)
+		}
 		name := "FILE"
 		var ce *config.Error
 		if errors.As(err, &ce) {
@@ -168,38 +182,6 @@ func (d *doctorRun) checkConfig() checkResult {
 	d.configOK = true
 	r.Detail = d.paths.Config + " valid"
 	return r
-}
-
-// real maps scratch-copy paths in a message back to the real folder.
-func (d *doctorRun) real(msg string) string {
-	return strings.ReplaceAll(msg, d.store.Dir(), d.paths.Config)
-}
-
-func copyConfig(dir string) (string, error) {
-	scratch, err := os.MkdirTemp("", "alice-doctor-config-*")
-	if err != nil {
-		return "", err
-	}
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return scratch, nil
-	}
-	if err != nil {
-		return "", err
-	}
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(filepath.Join(scratch, e.Name()), b, 0o600); err != nil {
-			return "", err
-		}
-	}
-	return scratch, nil
 }
 
 type portSpec struct {
@@ -264,7 +246,7 @@ func (d *doctorRun) checkProvider(ctx context.Context) checkResult {
 	defer cancel()
 	label, lat, err := d.deps.ping(ctx, d.store, d.owner.listener("main"))
 	if err != nil {
-		r.State, r.Detail = checkFail, d.real(firstLine(err.Error()))
+		r.State, r.Detail = checkFail, firstLine(err.Error())
 		if errors.Is(err, provider.ErrNoProvider) {
 			r.Fix = "add a profile and make it active: alice config edit ai-provider (README: Choosing an AI provider)"
 		} else {
@@ -378,8 +360,9 @@ func (d *doctorRun) checkMCP(ctx context.Context) []checkResult {
 	}
 	var out []checkResult
 	for _, l := range d.owner.Listeners {
-		r := checkResult{Name: "mcp " + l.Name}
-		server, lat, err := mcpInitialize(ctx, l.URL, d.token(l.Name))
+		kind := listenerKind(l.Name)
+		r := checkResult{Name: "mcp " + kind}
+		server, lat, err := mcpInitialize(ctx, l.URL, d.token(kind))
 		if err != nil {
 			r.State, r.Detail = checkFail, fmt.Sprintf("%s: %v", l.URL, err)
 			r.Fix = "alice logs --level warn shows why; restart alice if the listener died"
@@ -469,7 +452,7 @@ func (d *doctorRun) checkAccounts(ctx context.Context) []checkResult {
 	}
 	accts, err := d.deps.accounts(ctx, d)
 	if err != nil {
-		return []checkResult{{Name: "accounts", State: checkFail, Detail: d.real(err.Error()),
+		return []checkResult{{Name: "accounts", State: checkFail, Detail: err.Error(),
 			Fix: "alice config edit accounts; alice logs --level warn"}}
 	}
 	if len(accts) == 0 {
@@ -484,7 +467,7 @@ func (d *doctorRun) checkAccounts(ctx context.Context) []checkResult {
 		case a.Health == string(uta.Healthy):
 			r.Detail = "healthy (" + a.Preset + ")"
 		default:
-			r.State, r.Detail = checkFail, fmt.Sprintf("%s (%s): %s", a.Health, a.Preset, d.real(a.Error))
+			r.State, r.Detail = checkFail, fmt.Sprintf("%s (%s): %s", a.Health, a.Preset, a.Error)
 			r.Fix = "check the account's presetConfig and API keys in accounts.json (alice config edit accounts), then reconnect it in the portfolio pane"
 		}
 		out = append(out, r)

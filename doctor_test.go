@@ -188,7 +188,7 @@ func TestDoctorTalksToTheRunningAlice(t *testing.T) {
 	require.NoError(t, err)
 	defer lf.Close()
 	require.NoError(t, syscall.Flock(int(lf.Fd()), syscall.LOCK_EX|syscall.LOCK_NB))
-	owner := fmt.Sprintf(`{"pid":4242,"command":"alice serve","started":"2026-11-23T10:00:00Z","listeners":[{"name":"main","url":%q},{"name":"ask","url":"http://127.0.0.1:1/mcp"}]}`, srv.URL())
+	owner := fmt.Sprintf(`{"pid":4242,"command":"alice serve","started":"2026-11-23T10:00:00Z","listeners":[{"name":"MCP","url":%q},{"name":"Ask","url":"http://127.0.0.1:1/mcp"}]}`, srv.URL())
 	require.NoError(t, os.WriteFile(filepath.Join(p.Data, "alice.lock.json"), []byte(owner), 0o600))
 
 	deps := healthyDeps()

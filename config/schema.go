@@ -36,6 +36,7 @@ func schemaFiles() map[string]any {
 		HeartbeatFile:  DefaultHeartbeat(),
 		NewsFile:       DefaultNews(),
 		ResearchFile:   DefaultResearch(),
+		WorkspacesFile: DefaultWorkspaces(),
 	}
 }
 

@@ -166,6 +166,8 @@ func lineChart(st Styles, pts []EquityPoint, w, h int, fmtY func(float64) string
 func timeAxis(t0, t1 time.Time, w int) string {
 	layout := "01-02 15:04"
 	switch span := t1.Sub(t0); {
+	case span < 30*time.Minute:
+		layout = "15:04:05"
 	case span < 20*time.Hour && t0.YearDay() == t1.YearDay():
 		layout = "15:04"
 	case span > 5*24*time.Hour:

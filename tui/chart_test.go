@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -97,3 +98,27 @@ func lineWith(s, sub string) string {
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+
+// snapCore can take snapshots; each adds a point to the curve.
+type snapCore struct {
+	*fakeCore
+	taken int
+}
+
+func (s *snapCore) TakeSnapshot(context.Context, string) error { s.taken++; return nil }
+
+func TestSnapshotFromThePaletteShowsProgress(t *testing.T) {
+	sc := &snapCore{}
+	h := newHarnessCore(t, 120, 40, func(f *fakeCore) Core { sc.fakeCore = f; return sc })
+	h.send(ctrl('p'))
+	h.typeText("snapshot")
+	require.Equal(t, "portfolio.snapshot", h.m.palette.all[h.m.palette.matches[0].Index].ID)
+	_, cmd := h.m.Update(keyMsg("enter"))
+	require.Equal(t, focusPortfolio, h.m.focus)
+	require.Contains(t, h.screen(), "taking a snapshot of sim-paper…")
+	h.run(cmd)
+	require.Equal(t, 1, sc.taken)
+	s := h.screen()
+	require.NotContains(t, s, "taking a snapshot")
+	require.Contains(t, s, "snapshot taken")
+}

@@ -143,7 +143,7 @@ func TestFriendlyErrors(t *testing.T) {
 		{fmt.Errorf("stopped: %w", context.Canceled), "Stopped."},
 		{errors.New("stopped: context canceled"), "Stopped."},
 		{context.DeadlineExceeded, "That took too long and was stopped; try again."},
-		{errors.New("get quote: dial tcp 127.0.0.1:7497: connect: connection refused"), "Could not connect (127.0.0.1:7497). Is the service running?"},
+		{errors.New("get quote: dial tcp 127.0.0.1:7497: connect: connection refused"), "get quote: could not connect to 127.0.0.1:7497 (is it running?)"},
 		{errors.New("order rejected: insufficient cash"), "order rejected: insufficient cash"},
 	} {
 		require.Equal(t, tc.want, friendlyError(tc.in), tc.in.Error())
@@ -180,6 +180,8 @@ func TestQuitAsksOnlyWhenSomethingRuns(t *testing.T) {
 	require.Nil(t, h.m.quitDlg)
 	require.Equal(t, "q", h.m.chat.input.Value())
 
+	h.m.workspaces.list = []WorkspaceInfo{{Tag: "w", Sessions: []string{"sh1 exited", "claude1 stopped", "sh2 restarting"}}}
+	require.Equal(t, []string{"sh2 in workspace w"}, h.m.runningWork(), "ended sessions do not count, respawning ones do")
 	h.m.workspaces.list = nil
 	_, cmd := h.m.Update(keyMsg("ctrl+c"))
 	require.NotNil(t, cmd)
@@ -213,4 +215,23 @@ func TestLongToastsAreCutAtAWord(t *testing.T) {
 	status := lines[len(lines)-1]
 	require.Contains(t, status, "…")
 	require.NotContains(t, status, "pane…", "cut between words, not inside one")
+}
+
+func TestHelpListsEveryPaneAndFilters(t *testing.T) {
+	h := newHarness(t, 120, 40)
+	h.m.setFocus(focusPortfolio)
+	h.key("?")
+	all := strings.Join(h.m.help.lines(), "\n")
+	for _, tb := range h.m.tabs {
+		require.Contains(t, all, tb.name, "a section per pane")
+	}
+	require.Contains(t, all, "approve push")
+	require.Contains(t, all, "edit in $EDITOR", "other panes' keys too")
+	require.Contains(t, all, "go to pane N")
+	h.typeText("editor")
+	got := ansi.Strip(strings.Join(h.m.help.lines(), "\n"))
+	require.Contains(t, got, "ctrl+e")
+	require.NotContains(t, got, "approve push", "the filter narrows the list")
+	h.key("esc")
+	require.Nil(t, h.m.help)
 }

@@ -307,6 +307,19 @@ func (m *Model) handleMouse(msg tea.Msg) tea.Cmd {
 	if m.overlayOpen() {
 		return nil
 	}
+	// Wheel, drag and release go to the focused pane in pane coordinates
+	// too, so a child that asked for mouse reporting sees whole gestures.
+	switch ev := msg.(type) {
+	case tea.MouseWheelMsg:
+		ev.Y, ev.X = ev.Y-frameTop, ev.X-frameLeft
+		return m.cur().Update(ev)
+	case tea.MouseReleaseMsg:
+		ev.Y, ev.X = ev.Y-frameTop, ev.X-frameLeft
+		return m.cur().Update(ev)
+	case tea.MouseMotionMsg:
+		ev.Y, ev.X = ev.Y-frameTop, ev.X-frameLeft
+		return m.cur().Update(ev)
+	}
 	return m.cur().Update(msg)
 }
 

@@ -126,8 +126,9 @@ type marketPane struct {
 	positions []Position
 	orders    []Order
 
-	form    orderForm
-	simNote string
+	form      orderForm
+	simNote   string
+	refreshed time.Time // last periodic symbol reload (pages.go)
 }
 
 func newMarketPane(m *Model) *marketPane {

@@ -3,7 +3,9 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -164,17 +166,21 @@ type SimCore interface {
 	SimCash(ctx context.Context, account string, amount decimal.Decimal) (string, error)
 	// SimFill force-fills the account's resting orders in symbol at the mark.
 	SimFill(ctx context.Context, account, symbol string) (string, error)
+	// SimAdvance moves the account's simulated clock forward by d (prices
+	// follow it) and matches resting orders.
+	SimAdvance(ctx context.Context, account string, d time.Duration) (string, error)
 }
 
 // simCommand is a parsed simulator line.
 type simCommand struct {
-	kind   string // price | cash | fill
+	kind   string // price | cash | fill | advance
 	change string
 	amount decimal.Decimal
+	by     time.Duration
 }
 
 // parseSimCommand reads "@150", "+5%", "-3%", "deposit 1000",
-// "withdraw 500" or "fill".
+// "withdraw 500", "fill" or "advance 2h" (s, m, h or d).
 func parseSimCommand(s string) (simCommand, error) {
 	s = strings.TrimSpace(strings.ToLower(s))
 	f := strings.Fields(s)
@@ -198,6 +204,12 @@ func parseSimCommand(s string) (simCommand, error) {
 			return simCommand{}, fmt.Errorf("a price cannot fall by %s%%", v)
 		}
 		return simCommand{kind: "price", change: s[:1] + v.String() + "%"}, nil
+	case len(f) == 2 && f[0] == "advance":
+		d, err := parseSimDuration(f[1])
+		if err != nil || d <= 0 {
+			return simCommand{}, fmt.Errorf("advance needs a duration such as 30m, 2h or 1d, got %q", f[1])
+		}
+		return simCommand{kind: "advance", by: d}, nil
 	case len(f) == 2 && (f[0] == "deposit" || f[0] == "withdraw"):
 		v, err := decimal.NewFromString(f[1])
 		if err != nil || !v.IsPositive() {
@@ -208,7 +220,19 @@ func parseSimCommand(s string) (simCommand, error) {
 		}
 		return simCommand{kind: "cash", amount: v}, nil
 	}
-	return simCommand{}, fmt.Errorf("unknown simulator command %q (try @150, +5%%, deposit 1000, withdraw 500, fill)", s)
+	return simCommand{}, fmt.Errorf("unknown simulator command %q (try @150, +5%%, deposit 1000, withdraw 500, fill, advance 1h)", s)
+}
+
+// parseSimDuration is time.ParseDuration plus whole days ("2d").
+func parseSimDuration(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil {
+			return 0, err
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(s)
 }
 
 // simDoneMsg reports a simulator control's outcome.
@@ -234,6 +258,8 @@ func (p *marketPane) runSim(text string) tea.Cmd {
 			res, err = sc.SimCash(ctx, acct, cmd.amount)
 		case "fill":
 			res, err = sc.SimFill(ctx, acct, sym)
+		case "advance":
+			res, err = sc.SimAdvance(ctx, acct, cmd.by)
 		}
 		if err != nil {
 			return errMsg{err}

@@ -154,6 +154,10 @@ func TestSimCommandParsing(t *testing.T) {
 		{in: "deposit 1000", kind: "cash", amount: "1000"},
 		{in: "WITHDRAW 250.5", kind: "cash", amount: "-250.5"},
 		{in: "fill", kind: "fill"},
+		{in: "advance 90m", kind: "advance"},
+		{in: "advance 2d", kind: "advance"},
+		{in: "advance soon", err: "advance needs a duration"},
+		{in: "advance -1h", err: "advance needs a duration"},
 		{in: "@0", err: "price must be"},
 		{in: "@abc", err: "price must be"},
 		{in: "-100%", err: "cannot fall"},
@@ -180,13 +184,13 @@ func TestSimCommandParsing(t *testing.T) {
 func TestMarketSimulatorControls(t *testing.T) {
 	h, f := newPagesHarness(t, 120, 36)
 	openAAPL(h)
-	for _, cmd := range []string{"@150", "-5%", "deposit 1000", "withdraw 2000000", "fill"} {
+	for _, cmd := range []string{"@150", "-5%", "deposit 1000", "withdraw 2000000", "advance 2h", "fill"} {
 		h.key("s")
 		require.Equal(t, mkSim, h.m.market.mode)
 		h.typeText(cmd)
 		h.key("enter")
 	}
-	require.Equal(t, []string{"price sim-paper AAPL @150", "price sim-paper AAPL -5%", "cash sim-paper 1000", "fill sim-paper AAPL"}, f.sims)
+	require.Equal(t, []string{"price sim-paper AAPL @150", "price sim-paper AAPL -5%", "cash sim-paper 1000", "advance sim-paper 2h0m0s", "fill sim-paper AAPL"}, f.sims)
 	require.Contains(t, h.toast(), "filled 1 resting order")
 	// The position line shows the account's mark, which a simulator may pin.
 	f.mu.Lock()
@@ -261,4 +265,19 @@ func TestGoldenPageViews(t *testing.T) {
 		h.key("down", "down", "enter")
 		golden.RequireEqual(t, []byte(h.screen()))
 	})
+}
+
+func TestMarketTickRefreshesQuotesAtMostEvery30s(t *testing.T) {
+	h, f := newPagesHarness(t, 100, 30)
+	openAAPL(h)
+	count := func() int { f.pmu.Lock(); defer f.pmu.Unlock(); return f.candles }
+	base := count()
+	h.send(tickMsg(h.now))
+	require.Equal(t, base+1, count(), "the first tick reloads the symbol")
+	h.now = h.now.Add(5 * time.Second)
+	h.send(tickMsg(h.now))
+	require.Equal(t, base+1, count(), "5 s later only positions reload")
+	h.now = h.now.Add(30 * time.Second)
+	h.send(tickMsg(h.now))
+	require.Equal(t, base+2, count())
 }

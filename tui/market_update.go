@@ -178,7 +178,7 @@ func (p *marketPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !p.onSimulator() {
 			return flashCmd("simulator controls work on simulator accounts only")
 		}
-		return p.openInput(mkSim, "@150 · +5% · -3% · deposit 1000 · withdraw 500 · fill", "")
+		return p.openInput(mkSim, "@150 · +5% · -3% · deposit 1000 · withdraw 500 · fill · advance 1h", "")
 	case key.Matches(msg, k.PrevAccount):
 		if p.acct > 0 {
 			p.acct--

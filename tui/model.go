@@ -278,7 +278,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.cur().Update(msg)
-	case tea.MouseWheelMsg, tea.MouseClickMsg:
+	case tea.MouseWheelMsg, tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseMotionMsg:
 		return m, m.handleMouse(msg)
 	}
 	// Pane-specific messages: offer them to every pane (each ignores the

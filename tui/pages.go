@@ -1,8 +1,13 @@
 package tui
 
 import (
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 )
+
+// marketRefresh is how often the focused Market pane reloads its symbol.
+const marketRefresh = 30 * time.Second
 
 // Palette entries for the Market, Activity and MCP panes (the "Go to"
 // entries and alt+N keys come from addPane).
@@ -23,8 +28,8 @@ func (p *marketPane) Actions() []Action {
 		Action{ID: "market.order", Title: "Market: stage an order for " + p.symbol, Group: "Market", Key: keyOf(k.Order), Keywords: "buy sell trade placeOrder", Run: p.m.goAndPress(p, k.Order)},
 	)
 	if p.onSimulator() {
-		a = append(a, Action{ID: "market.sim", Title: "Simulator: set price, cash or fill orders", Group: "Market", Key: keyOf(k.Sim),
-			Keywords: "god view mark deposit withdraw fill", Run: p.m.goAndPress(p, k.Sim)})
+		a = append(a, Action{ID: "market.sim", Title: "Simulator: set price, cash, clock or fill orders", Group: "Market", Key: keyOf(k.Sim),
+			Keywords: "god view mark deposit withdraw fill advance clock time", Run: p.m.goAndPress(p, k.Sim)})
 	}
 	return a
 }
@@ -67,7 +72,13 @@ func (p *mcpPane) Actions() []Action {
 func (m *Model) refreshPage() tea.Cmd {
 	switch m.cur() {
 	case m.market:
-		return tea.Batch(m.market.load(), m.market.loadSymbol())
+		// Quotes and candles every marketRefresh (HTTP backends are rate
+		// limited); positions and orders on every tick.
+		if now := m.now(); now.Sub(m.market.refreshed) >= marketRefresh {
+			m.market.refreshed = now
+			return tea.Batch(m.market.load(), m.market.loadSymbol())
+		}
+		return m.market.load()
 	case m.activity:
 		return m.activity.load()
 	case m.mcpPage:

@@ -22,6 +22,7 @@ type fakePages struct {
 	*fakeCore
 	pmu     sync.Mutex
 	tickets []OrderTicket
+	candles int // Candles calls
 	sims    []string
 	evs     []ActivityEvent
 	calls   []ToolCallRecord
@@ -85,6 +86,9 @@ func (f *fakePages) MarketQuote(ctx context.Context, sym, class string) (MarketQ
 }
 
 func (f *fakePages) Candles(ctx context.Context, sym, class, iv string, n int) ([]Candle, error) {
+	f.pmu.Lock()
+	f.candles++
+	f.pmu.Unlock()
 	closes := fakeCloses(n)
 	step := map[string]time.Duration{"1m": time.Minute, "5m": 5 * time.Minute, "1h": time.Hour, "1d": 24 * time.Hour}[iv]
 	out := make([]Candle, n)
@@ -169,6 +173,13 @@ func (f *fakePages) SimFill(ctx context.Context, account, sym string) (string, e
 	defer f.pmu.Unlock()
 	f.sims = append(f.sims, "fill "+account+" "+sym)
 	return "filled 1 resting order in " + sym, nil
+}
+
+func (f *fakePages) SimAdvance(ctx context.Context, account string, d time.Duration) (string, error) {
+	f.pmu.Lock()
+	defer f.pmu.Unlock()
+	f.sims = append(f.sims, "advance "+account+" "+d.String())
+	return "clock advanced " + d.String(), nil
 }
 
 func (f *fakePages) RecentEvents(limit int) ([]ActivityEvent, error) {

@@ -107,6 +107,10 @@ func (p *portfolioPane) Actions() []Action {
 			Action{ID: "portfolio.reject", Title: "Reject the pending commit", Group: "Portfolio", Key: keyOf(k.Reject), Run: m.goAndPress(p, k.Reject)},
 		)
 	}
+	if _, ok := p.m.core.(SnapshotCore); ok && p.current() != "" {
+		out = append(out, Action{ID: "portfolio.snapshot", Title: "Take a snapshot now", Group: "Portfolio", Keywords: "equity record",
+			Run: func() tea.Cmd { m.setFocus(focusPortfolio); return p.takeSnapshot() }})
+	}
 	if len(p.accounts) > 1 {
 		out = append(out, Action{ID: "portfolio.next", Title: "Next trading account", Group: "Portfolio", Key: keyOf(k.NextAccount), Run: m.goAndPress(p, k.NextAccount)})
 	}

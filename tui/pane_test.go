@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
 	"reflect"
@@ -299,6 +300,14 @@ func TestGoldenOverlays(t *testing.T) {
 	t.Run("palette_100x30", func(t *testing.T) {
 		h := newHarness(t, 100, 30)
 		h.send(tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl})
+		golden.RequireEqual(t, []byte(h.screen()))
+	})
+	t.Run("messages_80x24", func(t *testing.T) {
+		h := newHarness(t, 80, 24)
+		h.send(flashMsg("session compacted"))
+		h.now = h.now.Add(time.Minute)
+		h.send(errMsg{errors.New("broker offline: dial tcp 10.0.0.5:7497: connect: connection refused")})
+		h.send(tea.KeyPressMsg{Code: 'm', Mod: tea.ModAlt})
 		golden.RequireEqual(t, []byte(h.screen()))
 	})
 	t.Run("quit_80x24", func(t *testing.T) {

@@ -119,6 +119,12 @@ func (p *portfolioPane) Update(msg tea.Msg) tea.Cmd {
 			return tea.Batch(hist, errCmd(msg.err))
 		}
 		return hist
+	case snapshotDoneMsg:
+		p.m.work.end("snapshot")
+		if msg.err != nil {
+			return errCmd(msg.err)
+		}
+		return tea.Batch(p.load(), func() tea.Msg { return flashMsg("snapshot taken") })
 	case positionHistoryMsg:
 		if msg.account == p.current() || p.current() == "" {
 			p.history = msg.prices

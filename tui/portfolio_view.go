@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -17,6 +18,29 @@ import (
 // positions' sparklines (optional: without it the column is omitted).
 type PositionHistoryCore interface {
 	PositionHistory(account string) (map[string][]float64, error)
+}
+
+// SnapshotCore takes a snapshot on demand (optional: the palette offers
+// "Take a snapshot now" only when the core can).
+type SnapshotCore interface {
+	TakeSnapshot(ctx context.Context, account string) error
+}
+
+// snapshotDoneMsg ends a manual snapshot.
+type snapshotDoneMsg struct{ err error }
+
+// takeSnapshot runs a manual snapshot with the progress line showing, then
+// reloads the pane (the curve gains a point).
+func (p *portfolioPane) takeSnapshot() tea.Cmd {
+	sc, ok := p.m.core.(SnapshotCore)
+	acct := p.current()
+	if !ok || acct == "" {
+		return nil
+	}
+	ctx := p.m.ctx
+	return tea.Batch(p.m.work.begin("snapshot", "taking a snapshot of "+acct, p.m.now()), func() tea.Msg {
+		return snapshotDoneMsg{sc.TakeSnapshot(ctx, acct)}
+	})
 }
 
 type positionHistoryMsg struct {
@@ -83,10 +107,10 @@ func (p *portfolioPane) View() string {
 func (p *portfolioPane) tablesView() string {
 	const gap = 3
 	switch {
-	case p.w >= 150:
+	case p.w >= 190: // three columns of ≥ 62 cells (a position row is ~60)
 		cw := (p.w - 2*gap) / 3
 		return columns([]string{p.positionsView(cw), p.ordersView(cw), p.logView(p.w - 2*(cw+gap))}, []int{cw, cw}, gap)
-	case p.w >= 100:
+	case p.w >= 124:
 		cw := (p.w - gap) / 2
 		return columns([]string{p.positionsView(cw), p.ordersView(p.w - cw - gap)}, []int{cw}, gap) + "\n\n" + p.logView(p.w)
 	}
@@ -128,21 +152,26 @@ type col struct {
 	flex  bool
 }
 
-// table renders rows in w cells: fixed columns at their natural width,
-// the flex column taking what is left (k9s-style: tables fill the view).
+// table renders rows in w cells: every column gets its natural width, a
+// flex column up to 40 more, and what is left is shared evenly (k9s-style:
+// tables fill the view without one huge gap).
 func table(st Styles, title string, cols []col, rows [][]string, w int) string {
-	fixed := 0
-	for _, c := range cols {
-		if !c.flex {
-			fixed += c.width + 1
-		}
-	}
 	widths := make([]int, len(cols))
+	used := 2 + len(cols) - 1 // indent and separators
 	for i, c := range cols {
 		widths[i] = c.width
+		used += c.width
+	}
+	spare := max(0, w-used)
+	for i, c := range cols {
 		if c.flex {
-			widths[i] = max(c.width, w-fixed-2)
+			extra := min(spare, 40)
+			widths[i] += extra
+			spare -= extra
 		}
+	}
+	for i := range widths {
+		widths[i] += spare / len(widths)
 	}
 	line := func(cells []string, style func(string) string) string {
 		var b strings.Builder
@@ -176,8 +205,6 @@ func (p *portfolioPane) positionsView(w int) string {
 		{"Price", 10, true, false}, {"Value", 11, true, false}, {"P&L", 10, true, false}}
 	if p.history != nil {
 		cols = append(cols, col{"Trend", 6, false, true})
-	} else {
-		cols[0].flex = true
 	}
 	var rows [][]string
 	for _, ps := range p.positions {

@@ -27,9 +27,16 @@ func (m *Model) runningWork() []string {
 	}
 	for _, w := range m.workspaces.list {
 		for _, s := range w.Sessions {
-			if strings.Contains(s, "running") {
-				out = append(out, fmt.Sprintf("%s in workspace %s", strings.TrimSpace(strings.Replace(s, "running", "", 1)), w.Tag))
+			// "sh1 running": a live process unless it has ended.
+			f := strings.Fields(s)
+			if len(f) < 2 {
+				continue
 			}
+			switch f[len(f)-1] {
+			case "exited", "stopped", "failed":
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s in workspace %s", strings.Join(f[:len(f)-1], " "), w.Tag))
 		}
 	}
 	return out

@@ -196,7 +196,7 @@ func (p *settingsPane) load() tea.Cmd {
 		if r.tools, err = sc.ToolList(); err != nil {
 			errs = append(errs, err)
 		}
-		if r.persona[0], r.persona[1], err = sc.PersonaFile(); err != nil {
+		if r.persona[0], r.persona[1], err = sc.PersonaFile(false); err != nil {
 			errs = append(errs, err)
 		}
 		r.err = errors.Join(errs...)
@@ -216,12 +216,14 @@ func (p *settingsPane) do(fromForm bool, fn func(ctx context.Context) (string, e
 func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case settingsLoadedMsg:
+		keep := p.selectedKey()
 		p.prov, p.accts, p.presets, p.jobs, p.hb, p.conn = msg.prov, msg.accts, msg.presets, msg.jobs, msg.hb, msg.conn
 		p.news, p.tools, p.personaPath, p.personaText = msg.news, msg.tools, msg.persona[0], msg.persona[1]
 		p.loadErr = ""
 		if msg.err != nil {
 			p.loadErr = msg.err.Error()
 		}
+		p.reselect(keep)
 		p.clampSel()
 		return nil
 	case settingsDoneMsg:
@@ -245,6 +247,11 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, func() tea.Msg { return flashMsg(text) })
 		}
 		return tea.Batch(cmds...)
+	case personaOpenMsg:
+		if msg.err != nil {
+			return errCmd(msg.err)
+		}
+		return p.openEditor(msg.path)
 	case personaEditedMsg:
 		if msg.err != nil {
 			return tea.Batch(errCmd(fmt.Errorf("editor: %w", msg.err)), p.load())
@@ -462,4 +469,58 @@ func (p *settingsPane) Actions() []Action {
 		{ID: "settings.tools", Title: "Settings: enable/disable tools", Group: "Settings", Keywords: "tools disable", Run: open(pageTools)},
 		{ID: "settings.persona", Title: "Edit the persona in $EDITOR", Group: "Settings", Keywords: "persona system prompt editor", Run: then(pagePersona, k.Edit)},
 	}
+}
+
+// selectedKey names the selected row (a profile, account, job, feed or
+// tool), so a reload that reorders or inserts rows keeps the cursor on it.
+func (p *settingsPane) selectedKey() string {
+	keys := p.rowKeys()
+	if p.sel < len(keys) {
+		return keys[p.sel]
+	}
+	return ""
+}
+
+func (p *settingsPane) reselect(k string) {
+	if k == "" {
+		return
+	}
+	for i, x := range p.rowKeys() {
+		if x == k {
+			p.sel = i
+			return
+		}
+	}
+}
+
+func (p *settingsPane) rowKeys() []string {
+	var out []string
+	switch p.page {
+	case pageProvider:
+		for _, x := range p.prov.Profiles {
+			out = append(out, x.Name)
+		}
+	case pageAccounts:
+		for _, x := range p.accts {
+			out = append(out, x.ID)
+		}
+	case pageAutomation:
+		out = append(out, "\x00heartbeat")
+		for _, x := range p.jobs {
+			out = append(out, x.ID)
+		}
+	case pageNews:
+		for _, x := range p.news.Feeds {
+			out = append(out, x.URL)
+		}
+	case pageTools:
+		for _, x := range p.tools {
+			out = append(out, x.Name)
+		}
+	case pageConnectors:
+		for _, r := range p.connRows() {
+			out = append(out, fmt.Sprint(r.kind, r.id))
+		}
+	}
+	return out
 }

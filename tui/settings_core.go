@@ -67,9 +67,11 @@ type SettingsCore interface {
 	ToolList() ([]ToolSetting, error)
 	SetToolEnabled(name string, on bool) error
 
-	// Persona: the file the agent's system prompt is read from (created
-	// with the built-in persona when missing) and its current text.
-	PersonaFile() (path, text string, err error)
+	// Persona: the file the agent's system prompt is read from and the
+	// text in use (the built-in persona while the file is missing). create
+	// writes the built-in persona there first when missing, for editing;
+	// merely showing the page must not pin the built-in text to disk.
+	PersonaFile(create bool) (path, text string, err error)
 }
 
 // NewsSetting is news.json as the pane shows it.

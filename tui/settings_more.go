@@ -116,18 +116,33 @@ func (p *settingsPane) toolsView() string {
 	return head + "\n\n" + strings.Join(lines[start:end], "\n")
 }
 
+// personaOpenMsg: the persona file exists (created if it was missing).
+type personaOpenMsg struct {
+	path string
+	err  error
+}
+
 // personaEditedMsg reports that the editor exited.
 type personaEditedMsg struct{ err error }
 
 func (p *settingsPane) personaKey(k tea.KeyPressMsg) tea.Cmd {
-	if !key.Matches(k, p.keys.Edit) || p.personaPath == "" {
+	if !key.Matches(k, p.keys.Edit) {
 		return nil
 	}
+	sc := p.sc
+	return func() tea.Msg {
+		path, _, err := sc.PersonaFile(true)
+		return personaOpenMsg{path, err}
+	}
+}
+
+// openEditor hands the terminal to $VISUAL/$EDITOR (vi by default).
+func (p *settingsPane) openEditor(path string) tea.Cmd {
 	ed := strings.Fields(firstNonEmptyEnv("VISUAL", "EDITOR"))
 	if len(ed) == 0 {
 		ed = []string{"vi"}
 	}
-	cmd := exec.Command(ed[0], append(ed[1:], p.personaPath)...)
+	cmd := exec.Command(ed[0], append(ed[1:], path)...)
 	return tea.ExecProcess(cmd, func(err error) tea.Msg { return personaEditedMsg{err} })
 }
 

@@ -35,7 +35,9 @@ func TestSettingsAddProfileSetActiveAndTest(t *testing.T) {
 	assert.Contains(t, h.screen(), `✓ local (openai m) answered in 42ms: "pong"`)
 
 	fs.profiles["broken"] = ProfileSetting{Name: "broken", Backend: "openai"}
-	h.key("r", "t") // "broken" sorts first
+	h.key("r")
+	assert.Contains(t, h.screen(), "▸ ● local", "a reload that inserts a row above keeps the cursor on its profile")
+	h.key("up", "t")
 	assert.Contains(t, h.screen(), "✗ broken: 401 invalid api key")
 	h.key("s")
 	assert.Equal(t, "broken", fs.active)
@@ -130,7 +132,9 @@ func TestSettingsCronFormPreviewsNextRuns(t *testing.T) {
 	typeInto := func(s string) { h.typeText(s) }
 	typeInto("hourly check")
 	h.key("tab")
-	assert.Contains(t, h.screen(), "want 5 fields", "the default text is previewed (fake knows only every 1h)")
+	assert.Contains(t, h.screen(), "Mon 2026-11-23 09:00", "the default schedule is previewed at once")
+	h.typeText("x")
+	assert.Contains(t, h.screen(), "want 5 fields", "a bad schedule shows the error live")
 	for range 20 {
 		h.send(tea.KeyPressMsg{Code: tea.KeyBackspace})
 	}
@@ -252,7 +256,12 @@ func TestSettingsNewsToolsPersona(t *testing.T) {
 	h.key("]")
 	assert.Contains(t, h.screen(), "You are Alice.")
 	_, cmd := h.m.Update(keyMsg("e"))
-	assert.NotNil(t, cmd, "e opens $EDITOR (an exec command)")
+	require.NotNil(t, cmd)
+	open, ok := cmd().(personaOpenMsg)
+	require.True(t, ok, "e first makes sure the file exists")
+	assert.Equal(t, "/data/brain/persona.md", open.path)
+	_, exec := h.m.Update(open)
+	assert.NotNil(t, exec, "then hands the terminal to $EDITOR")
 }
 
 func TestSettingsPaletteActionsOpenPagesAndForms(t *testing.T) {

@@ -180,12 +180,23 @@ func (f *fakeSettings) DeleteCronJob(id string) error {
 	return f.edit("", func() error { f.jobs = nil; return nil })
 }
 func (f *fakeSettings) PreviewSchedule(s string, n int) ([]time.Time, error) {
-	if s != "every 1h" {
+	step := time.Hour
+	switch s {
+	case "every 1h":
+	case "0 9 * * 1-5": // t0 is a Friday 14:30: weekdays at 09:00
+		out := []time.Time{}
+		for d := t0.Truncate(24 * time.Hour).Add(9 * time.Hour); len(out) < n; d = d.Add(24 * time.Hour) {
+			if d.After(t0) && d.Weekday() != time.Saturday && d.Weekday() != time.Sunday {
+				out = append(out, d)
+			}
+		}
+		return out, nil
+	default:
 		return nil, fmt.Errorf("schedule %q: want 5 fields", s)
 	}
 	var out []time.Time
 	for i := 1; i <= n; i++ {
-		out = append(out, t0.Add(time.Duration(i)*time.Hour))
+		out = append(out, t0.Add(time.Duration(i)*step))
 	}
 	return out, nil
 }
@@ -297,6 +308,6 @@ func (f *fakeSettings) SetToolEnabled(name string, on bool) error {
 		return nil
 	})
 }
-func (f *fakeSettings) PersonaFile() (string, string, error) {
+func (f *fakeSettings) PersonaFile(create bool) (string, string, error) {
 	return "/data/brain/persona.md", "You are Alice.\nBe brief.", nil
 }

@@ -155,7 +155,12 @@ func friendlyText(s string) string {
 	case strings.HasSuffix(low, "context deadline exceeded"):
 		return "That took too long and was stopped; try again."
 	case strings.Contains(low, "connection refused"):
-		return "Could not connect (" + lastPart(s) + "). Is the service running?"
+		// Keep what the caller was doing ("get quote: "), drop the dialer.
+		what := ""
+		if i := strings.Index(s, "dial tcp "); i > 0 {
+			what = strings.TrimRight(s[:i], ": ") + ": "
+		}
+		return what + "could not connect to " + lastPart(s) + " (is it running?)"
 	}
 	return s
 }

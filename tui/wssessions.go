@@ -261,9 +261,9 @@ func (p *workspacesPane) onSessionAction(msg sessionActionMsg) tea.Cmd {
 }
 
 // onMouse forwards mouse events to an attached child that asked for them;
-// otherwise the wheel scrolls the scrollback. The root hands clicks over in
-// pane coordinates and the other events in screen coordinates; the
-// terminal starts one row below the pane's title line.
+// otherwise the wheel scrolls the scrollback. The root hands every mouse
+// event over in pane coordinates; the terminal starts one row below the
+// pane's title line.
 func (p *workspacesPane) onMouse(msg tea.MouseMsg) tea.Cmd {
 	m := msg.Mouse()
 	switch p.mode {
@@ -273,9 +273,6 @@ func (p *workspacesPane) onMouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		return nil
 	case wsAttached:
-		if _, ok := msg.(tea.MouseClickMsg); !ok {
-			m.X, m.Y = m.X-frameLeft, m.Y-frameTop
-		}
 		m.Y-- // the title line
 		if tm, ok := p.term.(termMouse); ok && tm.MouseReporting() {
 			if m.X >= 0 && m.Y >= 0 {

@@ -178,11 +178,20 @@ func sgrState(middle []byte) []byte {
 	if bytes.IndexByte(middle, 0x1b) < 0 {
 		return nil
 	}
+	// Walk back escape by escape to the last full reset: usually within
+	// the last line, so this costs a line, not the batch.
 	from := 0
-	for _, reset := range [][]byte{[]byte("\x1b[m"), []byte("\x1b[0m"), []byte("\x1b[0;")} {
-		if i := bytes.LastIndex(middle, reset); i > from {
-			from = i
+	for end := len(middle); end > 0; {
+		i := bytes.LastIndexByte(middle[:end], 0x1b)
+		if i < 0 {
+			break
 		}
+		r := middle[i:]
+		if bytes.HasPrefix(r, []byte("\x1b[m")) || bytes.HasPrefix(r, []byte("\x1b[0m")) || bytes.HasPrefix(r, []byte("\x1b[0;")) {
+			from = i
+			break
+		}
+		end = i
 	}
 	var out []byte
 	for p := middle[from:]; ; {

@@ -11,7 +11,13 @@ import (
 // enterDelay separates typed text from the Enter that submits it: agent
 // TUIs such as Claude Code treat text and a carriage return arriving in
 // one burst as a paste and insert a newline instead of submitting.
-const enterDelay = 150 * time.Millisecond
+// pasteEnterDelay is the longer wait after a bracketed paste, which Claude
+// Code 2.1 keeps open for well over half a second (measured: 0.6 s is not
+// enough, 1 s is).
+const (
+	enterDelay      = 150 * time.Millisecond
+	pasteEnterDelay = 1200 * time.Millisecond
+)
 
 // MaxSendBytes bounds one Send.
 const MaxSendBytes = 16 << 10
@@ -20,9 +26,11 @@ const MaxSendBytes = 16 << 10
 // of another workspace.
 var ErrSessionNotInWorkspace = errors.New("session does not belong to this workspace")
 
-// Send types text into a live session without attaching: as a paste
-// (bracketed when the child asked for it), then, when enter is set, Enter
-// after a short pause. It counts as a person acting on the session.
+// Send types text into a live session without attaching, then, when enter
+// is set, presses Enter after a pause. One-line text is typed as keys;
+// text with line breaks is pasted (bracketed when the child asked for it)
+// so the breaks do not submit it early. It counts as a person acting on
+// the session.
 func (m *Manager) Send(sessionID, text string, enter bool) error {
 	if len(text) > MaxSendBytes {
 		return fmt.Errorf("text is %d bytes; at most %d can be sent at once", len(text), MaxSendBytes)
@@ -38,12 +46,19 @@ func (m *Manager) Send(sessionID, text string, enter bool) error {
 		return fmt.Errorf("%w: %s is %s", ErrSessionNotRunning, s.Name(), st)
 	}
 	m.AcknowledgeAgent(s.ID())
-	if text != "" {
+	delay := enterDelay
+	switch {
+	case strings.ContainsAny(text, "\r\n"):
 		s.Paste(text)
+		delay = pasteEnterDelay
+	case text != "":
+		if err := s.Input([]byte(text)); err != nil {
+			return err
+		}
 	}
 	if enter {
 		if text != "" {
-			time.Sleep(enterDelay)
+			time.Sleep(delay)
 		}
 		if err := s.Input([]byte("\r")); err != nil {
 			return err

@@ -148,12 +148,31 @@ func (t *Terminal) Feed(p []byte) {
 	}
 	t.feedMu.Lock()
 	defer t.feedMu.Unlock()
-	startGround := t.scanner.state == scanGround
-	plain := t.scanner.scan(p)
-	if startGround && plain && t.feedCoalesced(p) {
-		t.nudge()
+	defer t.nudge()
+	// A batch that starts inside an escape sequence (split by the read)
+	// feeds that sequence's rest raw first, so the remainder can still be
+	// coalesced — with colour every few characters most batches would
+	// otherwise start mid-sequence.
+	if t.scanner.state != scanGround {
+		i := 0
+		for i < len(p) && t.scanner.state != scanGround {
+			t.scanner.scan(p[i : i+1])
+			i++
+		}
+		t.feedRaw(p[:i])
+		p = p[i:]
+	}
+	if len(p) == 0 {
 		return
 	}
+	if t.scanner.scan(p) && t.feedCoalesced(p) {
+		return
+	}
+	t.feedRaw(p)
+}
+
+// feedRaw writes p in chunks, releasing the lock between them.
+func (t *Terminal) feedRaw(p []byte) {
 	for len(p) > 0 {
 		n := min(len(p), rawChunk)
 		t.mu.Lock()
@@ -163,7 +182,6 @@ func (t *Terminal) Feed(p []byte) {
 		t.mu.Unlock()
 		p = p[n:]
 	}
-	t.nudge()
 }
 
 // writeLocked writes to the emulator and moves what scrolled off into the

@@ -25,6 +25,9 @@ func startTestApp(t *testing.T, files map[string]string) *App {
 	require.NoError(t, err)
 	require.NoError(t, paths.Ensure())
 	files[config.MCPFile] = `{"port":0}`
+	if _, ok := files[config.ConnectorsFile]; !ok { // never the fixed default Ask port
+		files[config.ConnectorsFile] = `{"mcpAsk":{"enabled":false}}`
+	}
 	if _, ok := files[config.NewsFile]; !ok {
 		files[config.NewsFile] = `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`
 	}

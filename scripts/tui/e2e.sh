@@ -43,6 +43,14 @@ wait_for() { # wait_for TEXT [seconds]
 	done
 	echo "e2e: timed out waiting for: $1"; echo "---- screen ----"; screen; exit 1
 }
+wait_for_re() { # wait_for_re REGEX [seconds]
+	local deadline=$((SECONDS + ${2:-15}))
+	while [ $SECONDS -lt $deadline ]; do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.2
+	done
+	echo "e2e: timed out waiting for /$1/"; echo "---- screen ----"; screen; exit 1
+}
 keys() { tmux -L "$SOCK" send-keys "$@"; }
 step() { echo "== $*"; }
 
@@ -70,7 +78,7 @@ sleep 0.2
 screen | grep -qF "Approve and execute these orders?" || { echo "e2e: a stray key approved the order"; screen; exit 1; }
 sleep 0.8          # the confirmation ignores keys until input is quiet for 500 ms
 keys y
-wait_for "AAPL      long"
+wait_for_re "AAPL +long +10 "
 wait_for "Trading log"
 screen | grep -q "Pending approval" && { echo "e2e: commit still pending"; exit 1; }
 step "workspaces: create, start a shell, attach"
@@ -89,7 +97,7 @@ screen | grep -qx "│ hi-from-e2e *│" || { echo "e2e: command output not on i
 step "detach"
 keys C-q
 wait_for "detached"
-wait_for "sh1 running"
+wait_for_re "sh1 +(running|idle)"
 step "quit: a shell runs, so ctrl+c asks first and names it; a second ctrl+c quits"
 keys C-c
 wait_for "Quit alice?"

@@ -2,7 +2,8 @@
 # Real-client check of the agent state detector: the installed claude and
 # codex CLIs run in alice workspace sessions with no credentials and no
 # network; claude must end errored (never "working"), codex's sign-in menu
-# must read as needs-you.
+# must read as needs-you, and a claude turn against a local
+# Anthropic-compatible stub must read working, then done.
 #
 # The CLIs come from PATH, else (ALICE_INSTALL_AGENTS=1) an npm install into
 # ${ALICE_AGENTS_PREFIX:-/tmp/alice-agents}. Each test uses a throwaway HOME.
@@ -22,4 +23,4 @@ if ! command -v claude >/dev/null || ! command -v codex >/dev/null; then
   export PATH="$prefix/node_modules/.bin:$PATH"
 fi
 echo "claude $(claude --version) · $(codex --version)"
-go test -race -count=1 -v -run 'TestRealClaudeWithoutKeyIsNeverWorking|TestRealCodexSignInNeedsYou' ./workspace/ | grep -E '^(---|ok|FAIL)|ended|codex:'
+go test -race -count=1 -v -run 'TestRealClaudeWithoutKeyIsNeverWorking|TestRealClaudeTurnWorksThenDone|TestRealCodexSignInNeedsYou' ./workspace/ | grep -E '^(---|ok|FAIL)|ended|codex:|transitions'

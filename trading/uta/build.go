@@ -121,7 +121,7 @@ func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA
 	}
 	dir := m.paths.DataPath("trading", acct.ID) // the id is validated by config.Accounts
 	u := &UTA{cfg: acct, now: m.now, logger: m.logger.With("account", acct.ID), health: Healthy}
-	env := BuildEnv{Dir: dir, Market: m.market, Now: m.now, Logger: u.logger, Getenv: m.getenv,
+	env := BuildEnv{Dir: dir, Market: m.market, Now: m.simNow(acct.ID), Logger: u.logger, Getenv: m.getenv,
 		OnFill: func(f sim.Fill) { m.onFill(acct.ID, f) }}
 	b, god, key, err := f(acct, env)
 	if err != nil {

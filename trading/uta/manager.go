@@ -59,6 +59,7 @@ type Manager struct {
 	now       func() time.Time
 	getenv    func(string) string
 	simTick   time.Duration
+	clocks    simClocks // simulator accounts' clock offsets (simclock.go)
 
 	mu       sync.RWMutex
 	accounts map[string]*entry

@@ -7,9 +7,6 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/trading/alpaca"
-	"github.com/alice-trading/alice/trading/bybit"
-	"github.com/alice-trading/alice/trading/sim"
 )
 
 // Live account management: accounts.json is the source of truth, and the
@@ -163,27 +160,13 @@ func (m *Manager) reloadFor(ctx context.Context, id string) error {
 	return nil
 }
 
-// checkAccount validates what build would reject, before anything is
-// written: a known preset and a presetConfig its broker accepts. (The
-// guard options are checked by build; an invalid guard shows as a broken
-// account with the exact key.)
+// checkAccount validates an account before anything is written, with the
+// one validation `alice check` and start-up use (ValidateAccount: preset,
+// presetConfig including API keys from the environment, guard options).
+// A disabled account is checked too: the form is saying "this is right".
 func (m *Manager) checkAccount(idx int, a config.Account) error {
-	file := m.store.Path(config.AccountsFile)
 	if _, ok := m.factories[a.Preset]; !ok {
-		return &config.Error{File: file, Key: fmt.Sprintf("[%d].presetId", idx), Msg: fmt.Sprintf("unknown preset %q", a.Preset)}
+		return &config.Error{File: m.store.Path(config.AccountsFile), Key: fmt.Sprintf("[%d].presetId", idx), Msg: fmt.Sprintf("unknown preset %q", a.Preset)}
 	}
-	var key string
-	var err error
-	switch a.Preset {
-	case "simulator":
-		_, key, err = sim.ParseConfig(a.PresetConfig)
-	case "alpaca":
-		_, key, err = alpaca.ParseConfig(a.PresetConfig, m.getenv)
-	case "bybit":
-		_, key, err = bybit.ParseConfig(a.PresetConfig, m.getenv)
-	}
-	if err != nil {
-		return &config.Error{File: file, Key: fmt.Sprintf("[%d].presetConfig.%s", idx, key), Msg: err.Error()}
-	}
-	return nil
+	return ValidateAccount(m.store.Path(config.AccountsFile), idx, a, m.getenv)
 }

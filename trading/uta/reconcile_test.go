@@ -63,6 +63,8 @@ func TestAddAccountRefusesBadInputAndWritesNothing(t *testing.T) {
 		{"duplicate", NewAccount{ID: "sim-paper", PresetID: "simulator"}, "already exists"},
 		{"unknown preset", NewAccount{ID: "x4", PresetID: "nope"}, "unknown preset"},
 		{"env value not name", NewAccount{ID: "x5", PresetID: "alpaca-paper", Values: map[string]string{"apiKeyEnv": "AK=123"}}, "NAME"},
+		{"alpaca key not in env", NewAccount{ID: "x6", PresetID: "alpaca-paper", Values: map[string]string{"apiKeyEnv": "ALICE_TEST_UNSET_KEY_ID"}}, "presetConfig.apiKey"},
+		{"bybit bad mode", NewAccount{ID: "x7", PresetID: "bybit", Values: map[string]string{"mode": "moon"}}, "Mode must be one of"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -135,4 +137,31 @@ func TestPresetsDescribeTheirFields(t *testing.T) {
 	raw, _, err := p.BuildPresetConfig(map[string]string{"apiKeyEnv": "MY_KEY"})
 	require.NoError(t, err)
 	assert.True(t, strings.Contains(string(raw), `"paper":false`) && strings.Contains(string(raw), `"MY_KEY"`), string(raw))
+}
+
+func TestUpdateAccountRefusesBadGuardsBeforeWriting(t *testing.T) {
+	e := newEnv(t)
+	m := e.start(t)
+	before, err := os.ReadFile(e.store.Path(config.AccountsFile))
+	require.NoError(t, err)
+	err = m.UpdateAccount(context.Background(), "sim-paper", "", func(a *config.Account) error {
+		a.Guards = []config.Guard{{Type: "symbol-whitelist", Options: map[string]any{}}}
+		return nil
+	})
+	require.ErrorContains(t, err, "[0].guards[0].options")
+	after, err := os.ReadFile(e.store.Path(config.AccountsFile))
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after))
+	assert.Equal(t, Healthy, m.Accounts()[0].Health, "the running account is untouched")
+}
+
+func TestWatchConfigKeepsAccountsRunningOnABrokenFile(t *testing.T) {
+	e := newEnv(t)
+	m := e.start(t)
+	m.WatchConfig(t.Context(), 5*time.Millisecond)
+	require.NoError(t, os.WriteFile(e.store.Path(config.AccountsFile), []byte(`[{"id": "half-writ`), 0o600))
+	time.Sleep(50 * time.Millisecond) // several polls see the broken file
+	_, err := m.Get("sim-paper")
+	require.NoError(t, err, "a half-saved accounts.json stops nothing")
+	assert.Equal(t, Healthy, m.Accounts()[0].Health)
 }

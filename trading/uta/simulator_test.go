@@ -3,6 +3,7 @@ package uta
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/trading/git"
@@ -83,4 +84,27 @@ func TestSimulatorControlsAreRecorded(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, ps, 1)
 	assert.True(t, ps[0].Quantity.Equal(decimal.NewFromInt(2)))
+}
+
+func TestSimAdvanceMovesTheAccountsClock(t *testing.T) {
+	e := newEnv(t)
+	m := e.start(t)
+	u, err := m.Get("sim-paper")
+	require.NoError(t, err)
+	before, err := u.Sim().Mark("AAPL")
+	require.NoError(t, err)
+	clock, err := m.SimAdvance("sim-paper", 6*time.Hour)
+	require.NoError(t, err)
+	assert.True(t, clock.After(e.clock().Add(5*time.Hour)), "the account's clock runs ahead")
+	after, err := u.Sim().Mark("AAPL")
+	require.NoError(t, err)
+	assert.False(t, before.Equal(after), "prices move with the simulated clock: %s → %s", before, after)
+	assert.True(t, e.sink.has(string(EventSimClock)))
+
+	_, err = m.SimAdvance("sim-paper", 0)
+	require.ErrorContains(t, err, "advance must be")
+	_, err = m.SimAdvance("sim-paper", 365*24*time.Hour)
+	require.ErrorContains(t, err, "advance must be")
+	_, err = m.SimAdvance("ghost", time.Hour)
+	require.Error(t, err)
 }

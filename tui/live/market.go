@@ -298,3 +298,12 @@ func (c *Core) SimFill(ctx context.Context, account, symbol string) (string, err
 	}
 	return fmt.Sprintf("filled %d resting %s order(s) on %s", len(filled), strings.ToUpper(symbol), account), nil
 }
+
+// SimAdvance moves the simulator account's clock forward.
+func (c *Core) SimAdvance(ctx context.Context, account string, d time.Duration) (string, error) {
+	now, err := c.a.Trading.SimAdvance(account, d)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s clock advanced %s (now %s)", account, d, now.Format("2006-01-02 15:04")), nil
+}

@@ -101,6 +101,9 @@ func TestMarketAdapterAgainstARunningCore(t *testing.T) {
 	msg, err = c.SimPrice(ctx, "sim-paper", "AAPL", "@250")
 	require.NoError(t, err)
 	require.Contains(t, msg, "→ 250.00")
+	msg, err = c.SimAdvance(ctx, "sim-paper", 3*time.Hour)
+	require.NoError(t, err)
+	require.Contains(t, msg, "clock advanced 3h0m0s")
 	msg, err = c.SimCash(ctx, "sim-paper", decimal.NewFromInt(-100))
 	require.NoError(t, err)
 	require.Contains(t, msg, "withdrew 100.00")
@@ -112,7 +115,7 @@ func TestMarketAdapterAgainstARunningCore(t *testing.T) {
 	for _, e := range evs {
 		types = append(types, e.Type)
 	}
-	for _, want := range []string{"trade.approval-requested", "simulator.force-fill", "simulator.mark-price", "simulator.cash"} {
+	for _, want := range []string{"trade.approval-requested", "simulator.force-fill", "simulator.mark-price", "simulator.cash", "simulator.clock"} {
 		require.Contains(t, types, want)
 	}
 }

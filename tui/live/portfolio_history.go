@@ -1,8 +1,11 @@
 package live
 
 import (
+	"context"
 	"strings"
 	"time"
+
+	"github.com/alice-trading/alice/trading/snapshot"
 )
 
 // PositionHistory returns, per held symbol, its market price in each of
@@ -25,4 +28,10 @@ func (c *Core) PositionHistory(account string) (map[string][]float64, error) {
 		}
 	}
 	return out, nil
+}
+
+// TakeSnapshot records the account's state now (tui.SnapshotCore).
+func (c *Core) TakeSnapshot(ctx context.Context, account string) error {
+	_, err := c.a.Trading.TakeSnapshot(ctx, account, snapshot.Manual)
+	return err
 }

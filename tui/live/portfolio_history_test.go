@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/alice-trading/alice/tui"
 	"github.com/stretchr/testify/require"
@@ -35,4 +36,18 @@ func TestPositionHistoryComesFromSnapshots(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, hist["MSFT"], "the post-push snapshot holds MSFT")
 	require.Greater(t, hist["MSFT"][0], 0.0)
+}
+
+var _ tui.SnapshotCore = (*Core)(nil)
+
+func TestTakeSnapshotAddsAPoint(t *testing.T) {
+	a := startApp(t)
+	c := New(a)
+	before, err := a.Trading.Snapshots("sim-paper", time.Time{}, 0)
+	require.NoError(t, err)
+	require.NoError(t, c.TakeSnapshot(context.Background(), "sim-paper"))
+	after, err := a.Trading.Snapshots("sim-paper", time.Time{}, 0)
+	require.NoError(t, err)
+	require.Len(t, after, len(before)+1)
+	require.Error(t, c.TakeSnapshot(context.Background(), "no-such-account"), "an unknown account is an error, not a crash")
 }

@@ -554,11 +554,12 @@ func (c *Core) SetToolEnabled(name string, on bool) error {
 	return err
 }
 
-// PersonaFile returns the persona file (creating it from the built-in
-// persona when missing, so the editor opens something to change).
-func (c *Core) PersonaFile() (string, string, error) {
+// PersonaFile returns the persona file and the text in use; with create
+// it first writes the built-in persona there when the file is missing, so
+// the editor opens something to change.
+func (c *Core) PersonaFile(create bool) (string, string, error) {
 	path := c.a.Opts.Paths.DataPath("brain", "persona.md")
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(path); create && errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return path, "", err
 		}

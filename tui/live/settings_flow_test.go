@@ -244,7 +244,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	scr.waitFor("opens it in $EDITOR")
 	keyText(tm, "e")
 	scr.waitFor("persona reloaded")
-	path, text, err := c.PersonaFile()
+	path, text, err := c.PersonaFile(false)
 	require.NoError(t, err)
 	require.Contains(t, text, "Always answer in haiku.", path)
 

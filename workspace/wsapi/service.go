@@ -22,6 +22,10 @@ type Session struct {
 	Name  string `json:"name"`
 	Agent string `json:"agent"`
 	State string `json:"state"`
+	// AgentState is what the agent is doing (working, needs-you, idle,
+	// done, errored, exited) and Glyph its shape; empty when unknown.
+	AgentState string `json:"agentState,omitempty"`
+	Glyph      string `json:"glyph,omitempty"`
 }
 
 // Info describes a workspace and how MCP clients reach alice from it.
@@ -90,7 +94,11 @@ func (s Service) info(w workspace.Workspace) Info {
 		MCPURL: base, WorkspaceMCPURL: base + "/" + w.ID, Sessions: []Session{}}
 	for _, ss := range s.M.Sessions(w.ID) {
 		st, _ := ss.State()
-		in.Sessions = append(in.Sessions, Session{ID: ss.ID(), Name: ss.Name(), Agent: string(ss.Agent()), State: string(st)})
+		row := Session{ID: ss.ID(), Name: ss.Name(), Agent: string(ss.Agent()), State: string(st)}
+		if as, ok := s.M.AgentStatus(ss.ID()); ok {
+			row.AgentState, row.Glyph = as.State.String(), as.State.Glyph()
+		}
+		in.Sessions = append(in.Sessions, row)
 	}
 	return in
 }
@@ -148,9 +156,8 @@ func (s Service) Send(_ context.Context, idOrTag string, req SendRequest) error 
 		}
 		return fmt.Errorf("%w: no live session in %s", workspace.ErrSessionNotFound, w.Tag)
 	}
-	text := req.Text
-	if !req.Draft {
-		text += "\r"
-	}
-	return target.Input([]byte(text))
+	// The same path as the TUI's send line and workspaceSend: typed as keys
+	// (pasted when multi-line), Enter after a pause, the session
+	// acknowledged.
+	return s.M.Send(target.ID(), req.Text, !req.Draft)
 }

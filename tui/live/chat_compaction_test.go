@@ -1,0 +1,30 @@
+package live
+
+import (
+	"testing"
+
+	"github.com/alice-trading/alice/core/session"
+	"github.com/alice-trading/alice/tui"
+	"github.com/stretchr/testify/require"
+)
+
+// After a restart the chat history starts at the compaction: the TUI must
+// get the summary (to show collapsed) and then the newer messages.
+func TestHistoryCarriesTheCompactionSummary(t *testing.T) {
+	a := startApp(t)
+	old := session.NewText("user", "what did AAPL do?", "human")
+	boundary := session.NewText("system", "Conversation compacted", "compaction")
+	boundary.Subtype = "compact_boundary"
+	sum := session.NewText("user", "This session is being continued from a previous conversation. The summary below covers the earlier portion of the conversation.\n\nThe user asked about **AAPL**.", "compaction")
+	sum.IsCompactSummary = true
+	_, err := a.Sessions.Append("tui/default", old, boundary, sum, session.NewText("user", "and now?", "human"))
+	require.NoError(t, err)
+
+	msgs, err := New(a).History("tui/default", 50)
+	require.NoError(t, err)
+	require.Len(t, msgs, 2)
+	require.Equal(t, tui.RoleCompaction, msgs[0].Role)
+	require.Equal(t, "The user asked about **AAPL**.", msgs[0].Text)
+	require.Equal(t, tui.RoleUser, msgs[1].Role)
+	require.Equal(t, "and now?", msgs[1].Text)
+}

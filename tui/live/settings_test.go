@@ -1,0 +1,69 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/tui"
+)
+
+// TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys: the pane's
+// write goes through config.Edit over the real files.
+func TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys(t *testing.T) {
+	a := startApp(t)
+	c := New(a)
+	store := a.Opts.Store
+	require.NoError(t, c.SaveProfile("", "", tui.ProfileSetting{Name: "one", Backend: "openai", BaseURL: "http://127.0.0.1:1/v1"}))
+	shown, err := c.AIProviders()
+	require.NoError(t, err)
+	require.Equal(t, "one", shown.Active, "the first profile becomes active")
+
+	// The user edits the file by hand while the pane shows it: a key the
+	// typed struct knows but the form does not show (maxTokens).
+	path := store.Path(config.AIProviderFile)
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	edited := strings.Replace(string(raw), `"backend": "openai"`, `"backend": "openai", "maxTokens": 777`, 1)
+	require.NoError(t, os.WriteFile(path, []byte(edited), 0o600))
+
+	err = c.SaveProfile(shown.Version, "one", tui.ProfileSetting{Name: "one", Backend: "openai", Model: "m2", BaseURL: "http://127.0.0.1:1/v1"})
+	require.True(t, errors.Is(err, config.ErrConflict), "%v", err)
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, edited, string(after), "a refused edit writes nothing")
+
+	// Reloaded, the same edit succeeds and keeps maxTokens.
+	fresh, err := c.AIProviders()
+	require.NoError(t, err)
+	require.NoError(t, c.SaveProfile(fresh.Version, "one", tui.ProfileSetting{Name: "one", Backend: "openai", Model: "m2", BaseURL: "http://127.0.0.1:1/v1"}))
+	cfg, err := store.AIProvider()
+	require.NoError(t, err)
+	require.Equal(t, 777, cfg.Profiles["one"].MaxTokens)
+	require.Equal(t, "m2", cfg.Profiles["one"].Model)
+
+	// A probe of an unreachable profile reports the exact error.
+	_, err = c.TestProfile(context.Background(), "one")
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "connect")
+}
+
+func TestPersonaIsWrittenOnlyForEditing(t *testing.T) {
+	a := startApp(t)
+	c := New(a)
+	path, text, err := c.PersonaFile(false)
+	require.NoError(t, err)
+	require.NotEmpty(t, text)
+	_, err = os.Stat(path)
+	require.True(t, errors.Is(err, os.ErrNotExist), "showing the page writes nothing")
+	_, text2, err := c.PersonaFile(true)
+	require.NoError(t, err)
+	require.Equal(t, text, text2)
+	_, err = os.Stat(path)
+	require.NoError(t, err, "editing creates the file with the text in use")
+}
