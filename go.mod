@@ -21,8 +21,11 @@ require (
 	github.com/mmcdole/gofeed v1.4.2
 	github.com/openai/openai-go/v3 v3.96.0
 	github.com/robfig/cron/v3 v3.0.1
+	github.com/rs/zerolog v1.34.0
+	github.com/scmhub/ibapi v0.10.50
 	github.com/shopspring/decimal v1.6.0
 	github.com/stretchr/testify v1.12.1
+	google.golang.org/protobuf v1.36.11
 )
 
 require (
@@ -70,10 +73,8 @@ require (
 	github.com/pjbgf/sha1cd v0.7.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/robaho/fixed v0.0.0-20251201003256-beee5759f86a // indirect
-	github.com/rs/zerolog v1.34.0 // indirect
 	github.com/sahilm/fuzzy v0.1.3 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
-	github.com/scmhub/ibapi v0.10.50 // indirect
 	github.com/sergi/go-diff v1.3.2-0.20230802210424-5b0b94c5c0d3 // indirect
 	github.com/skeema/knownhosts v1.3.1 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
@@ -99,6 +100,5 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.5.0 // indirect
-	google.golang.org/protobuf v1.36.11 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )
