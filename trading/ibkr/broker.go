@@ -273,6 +273,7 @@ func (b *Broker) connect(ctx context.Context) (*session, error) {
 	b.downloaded = make(chan struct{})
 	b.mu.Unlock()
 	s.do(func(c *ibapi.EClient) {
+		c.ReqMarketDataType(3) // delayed data where the account has no live subscription; live where it has
 		c.ReqAccountUpdates(true, acct)
 		c.ReqAllOpenOrders()
 	})
@@ -423,7 +424,7 @@ func (b *Broker) request(ctx context.Context, what string, send func(c *ibapi.EC
 	p := &pending{done: make(chan struct{}), ticks: map[int64]decimal.Decimal{}}
 	b.mu.Lock()
 	b.reqSeq++
-	id := 1_000_000 + b.reqSeq // far from order ids
+	id := 1_500_000_000 + b.reqSeq // request ids share a space with order ids; keep far above them (int32 on the wire)
 	b.pending[id] = p
 	b.mu.Unlock()
 	defer func() {

@@ -28,8 +28,10 @@ const (
 
 // informational reports whether an IB code is a notice, not a failure
 // (2100-2199 are warnings such as "market data farm connection is OK").
+// 10167 and 10090 say delayed (or partial) market data is being shown.
 func informational(code int64) bool {
-	return (code >= 2100 && code < 2200 && code != codeServerBroken) || code == 1102 || code == 0
+	return (code >= 2100 && code < 2200 && code != codeServerBroken) || code == 1102 || code == 0 ||
+		code == 10167 || code == 10090
 }
 
 // codeFor maps an IB message code to a broker code.

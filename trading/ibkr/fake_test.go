@@ -267,6 +267,8 @@ func (f *fakeTWS) dispatch(fc *fakeConn, id ibapi.OUT, body []byte) {
 		if !hang {
 			fc.send(ibapi.CURRENT_TIME, &pb.CurrentTime{CurrentTime: proto.Int64(time.Now().Unix())})
 		}
+	case ibapi.REQ_MARKET_DATA_TYPE:
+		// accepted silently, as TWS does
 	case ibapi.REQ_IDS:
 		fc.send(ibapi.NEXT_VALID_ID, &pb.NextValidId{OrderId: proto.Int32(int32(len(f.ibToVenue) + 1))})
 	case ibapi.REQ_ACCT_DATA:

@@ -87,7 +87,7 @@ func statusOf(s string) trading.OrderStatus {
 
 // waitOrder waits until pred holds for the order, it gets an error, or
 // the timeout passes.
-func (b *Broker) waitOrder(ctx context.Context, id int64, what string, pred func(*orderRec) bool) (orderRec, error) {
+func (b *Broker) waitOrder(ctx context.Context, s *session, id int64, what string, pred func(*orderRec) bool) (orderRec, error) {
 	t := time.NewTimer(b.cfg.Timeout)
 	defer t.Stop()
 	for {
@@ -107,6 +107,8 @@ func (b *Broker) waitOrder(ctx context.Context, id int64, what string, pred func
 		}
 		select {
 		case <-ch:
+		case <-s.dead:
+			return snap, notConnected(what + ": connection lost before TWS confirmed; check the order after reconnecting")
 		case <-t.C:
 			return snap, &broker.Error{Code: broker.CodeNetwork, Msg: what + ": TWS did not confirm within " + b.cfg.Timeout.String()}
 		case <-ctx.Done():
@@ -191,7 +193,7 @@ func (b *Broker) PlaceOrder(ctx context.Context, c trading.Contract, o trading.O
 	if !sent {
 		return trading.OrderResult{}, notConnected("connection closed")
 	}
-	got, err := b.waitOrder(ctx, id, "placeOrder "+strconv.FormatInt(id, 10), func(r *orderRec) bool { return r.status != "PendingSubmit" })
+	got, err := b.waitOrder(ctx, s, id, "placeOrder "+strconv.FormatInt(id, 10), func(r *orderRec) bool { return r.status != "PendingSubmit" })
 	if err != nil {
 		return trading.OrderResult{}, err
 	}
@@ -291,7 +293,7 @@ func (b *Broker) ModifyOrder(ctx context.Context, orderID string, ch trading.Ord
 	if !s.do(func(c *ibapi.EClient) { c.PlaceOrder(id, &ic, &io) }) {
 		return trading.OrderResult{}, notConnected("connection closed")
 	}
-	got, err := b.waitOrder(ctx, id, "modify order "+orderID, func(r *orderRec) bool {
+	got, err := b.waitOrder(ctx, s, id, "modify order "+orderID, func(r *orderRec) bool {
 		return r.version > before && r.order.LmtPrice == io.LmtPrice && r.order.AuxPrice == io.AuxPrice
 	})
 	if err != nil {
@@ -317,7 +319,7 @@ func (b *Broker) CancelOrder(ctx context.Context, orderID string) (trading.Order
 	if !s.do(func(c *ibapi.EClient) { c.CancelOrder(id, ibapi.NewOrderCancel()) }) {
 		return trading.OrderResult{}, notConnected("connection closed")
 	}
-	got, err := b.waitOrder(ctx, id, "cancel order "+orderID, func(r *orderRec) bool { return statusOf(r.status) == trading.StatusCancelled })
+	got, err := b.waitOrder(ctx, s, id, "cancel order "+orderID, func(r *orderRec) bool { return statusOf(r.status) == trading.StatusCancelled })
 	if err != nil {
 		if broker.CodeOf(err) == broker.CodeNotFound {
 			b.mu.Lock()
