@@ -21,6 +21,10 @@ import (
 // counts the reqCurrentTime frames the library wrote, so a session is only
 // cut once the library's writer has taken every request the adapter made
 // (see session.end).
+//
+// The relay's loopback port accepts one connection and closes; it offers a
+// local process nothing TWS's own API port (which trusts 127.0.0.1) does
+// not already offer it.
 type relay struct {
 	ln       net.Listener
 	upstream net.Conn
