@@ -53,7 +53,8 @@ type fakeTWS struct {
 	venueToIB map[string]int64
 	orders    map[int64]*pb.Order // as placed / modified
 	sent      map[string]brokertest.VenueOrder
-	held      map[string]bool // symbols that ever had a position
+	held      map[string]bool         // symbols that ever had a position
+	untransm  []*pb.PlaceOrderRequest // transmit=false orders waiting for the last of their bracket
 	accepts   int
 	wg        sync.WaitGroup
 }
@@ -368,7 +369,37 @@ func (f *fakeTWS) resolve(c *pb.Contract) (string, bool) {
 
 var venueTypes = map[string]string{"MKT": "market", "LMT": "limit", "STP": "stop", "STP LMT": "stop_limit"}
 
+// placeOrder keeps orders sent with transmit=false until an order with
+// transmit=true arrives for their bracket (IB's way to activate parent
+// and children together), then places them in order.
 func (f *fakeTWS) placeOrder(fc *fakeConn, m *pb.PlaceOrderRequest) {
+	o := m.GetOrder()
+	if !o.GetTransmit() {
+		f.mu.Lock()
+		f.untransm = append(f.untransm, m)
+		f.mu.Unlock()
+		return
+	}
+	if parent := o.GetParentId(); parent != 0 {
+		f.mu.Lock()
+		var release, keep []*pb.PlaceOrderRequest
+		for _, h := range f.untransm {
+			if h.GetOrderId() == parent || h.GetOrder().GetParentId() == parent {
+				release = append(release, h)
+			} else {
+				keep = append(keep, h)
+			}
+		}
+		f.untransm = keep
+		f.mu.Unlock()
+		for _, h := range release {
+			f.placeOne(fc, h)
+		}
+	}
+	f.placeOne(fc, m)
+}
+
+func (f *fakeTWS) placeOne(fc *fakeConn, m *pb.PlaceOrderRequest) {
 	id := int64(m.GetOrderId())
 	o := m.GetOrder()
 	qty, _ := decimal.NewFromString(o.GetTotalQuantity())

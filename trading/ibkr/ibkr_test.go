@@ -221,3 +221,45 @@ func TestPositionsCarryMarketValue(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, ps)
 }
+
+// TP/SL go out as an IB bracket: parent and take-profit with transmit=false,
+// the stop-loss with transmit=true activating all three; the children
+// carry the parent's id and rest once the parent filled.
+func TestBracketOrder(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	require.NoError(t, r.b.Init(ctx))
+	res, err := r.b.PlaceOrder(ctx, trading.Contract{Symbol: "AAPL"}, trading.Order{Action: trading.Buy, OrderType: trading.Market,
+		TotalQuantity: decimal.NewFromInt(10), TIF: trading.Day}, &trading.TPSL{
+		TakeProfit: &trading.PriceLeg{Price: decimal.RequireFromString("209.00")},
+		StopLoss:   &trading.PriceLeg{Price: decimal.RequireFromString("171.00")}})
+	require.NoError(t, err)
+	require.Equal(t, trading.StatusFilled, res.Status)
+
+	var legs []trading.OpenOrder
+	require.Eventually(t, func() bool {
+		all, err := r.b.Orders(ctx, nil)
+		require.NoError(t, err)
+		legs = legs[:0]
+		for _, o := range all {
+			if o.Order.ParentID == res.OrderID && o.Status.Pending() {
+				legs = append(legs, o)
+			}
+		}
+		return len(legs) == 2
+	}, 3*time.Second, 10*time.Millisecond)
+	types := map[trading.OrderType]string{}
+	for _, l := range legs {
+		require.Equal(t, trading.Sell, l.Order.Action)
+		types[l.Order.OrderType] = l.Order.LmtPrice.String() + "/" + l.Order.AuxPrice.String()
+	}
+	require.Equal(t, map[trading.OrderType]string{trading.Limit: "209/0", trading.Stop: "0/171"}, types)
+
+	r.venue.SetPrice("AAPL", decimal.RequireFromString("165"))
+	r.tws.publish()
+	require.Eventually(t, func() bool {
+		ps, err := r.b.Positions(ctx)
+		require.NoError(t, err)
+		return len(ps) == 0
+	}, 3*time.Second, 10*time.Millisecond, "the stop-loss closed the position")
+}
