@@ -151,6 +151,9 @@ func (b *Broker) connect(ctx context.Context) (*session, error) {
 		c.ReqMarketDataType(3) // delayed data where the account has no live subscription; live where it has
 		c.ReqAccountUpdates(true, acct)
 		c.ReqAllOpenOrders()
+		// Orders that finished while we were away (alice restarted, socket
+		// lost) are only reported here.
+		c.ReqCompletedOrders(true)
 	})
 	b.wg.Add(1)
 	go b.keepAlive(s)

@@ -32,11 +32,30 @@ func (f *fakeTWS) sendOrder(fc *fakeConn, vo brokertest.VenueOrder) {
 	o.OrderId = proto.Int32(int32(id))
 	o.PermId = proto.Int64(int64(1_000_000 + id))
 	o.Account = proto.String(fakeAccount)
+	f.mu.Lock()
+	client := f.clients[id]
+	f.mu.Unlock()
+	o.ClientId = proto.Int32(client)
 	fc.send(ibapi.OPEN_ORDER, &pb.OpenOrder{OrderId: proto.Int32(int32(id)), Contract: f.contract(vo.Symbol), Order: o,
 		OrderState: &pb.OrderState{Status: proto.String(ibStatus(vo.State))}})
 	fc.send(ibapi.ORDER_STATUS, &pb.OrderStatus{OrderId: proto.Int32(int32(id)), Status: proto.String(ibStatus(vo.State)),
 		Filled: proto.String(vo.Filled.String()), Remaining: proto.String(vo.Qty.Sub(vo.Filled).String()),
-		AvgFillPrice: proto.Float64(vo.AvgPrice.InexactFloat64()), PermId: proto.Int64(int64(1_000_000 + id)), ClientId: proto.Int32(0)})
+		AvgFillPrice: proto.Float64(vo.AvgPrice.InexactFloat64()), PermId: proto.Int64(int64(1_000_000 + id)), ClientId: proto.Int32(client)})
+}
+
+// sendCompleted reports a finished order as reqCompletedOrders does.
+func (f *fakeTWS) sendCompleted(fc *fakeConn, vo brokertest.VenueOrder) {
+	f.mu.Lock()
+	id := f.venueToIB[vo.ID]
+	o := proto.Clone(f.orders[id]).(*pb.Order)
+	client := f.clients[id]
+	f.mu.Unlock()
+	o.OrderId = proto.Int32(int32(id))
+	o.ClientId = proto.Int32(client)
+	o.PermId = proto.Int64(int64(1_000_000 + id))
+	o.FilledQuantity = proto.String(vo.Filled.String())
+	fc.send(ibapi.COMPLETED_ORDER, &pb.CompletedOrder{Contract: f.contract(vo.Symbol), Order: o,
+		OrderState: &pb.OrderState{Status: proto.String(ibStatus(vo.State)), CompletedStatus: proto.String(ibStatus(vo.State))}})
 }
 
 // sendAccount pushes account values and the portfolio, as TWS does on

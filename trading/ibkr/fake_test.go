@@ -55,11 +55,13 @@ type fakeTWS struct {
 	sent      map[string]brokertest.VenueOrder
 	held      map[string]bool         // symbols that ever had a position
 	untransm  []*pb.PlaceOrderRequest // transmit=false orders waiting for the last of their bracket
+	clients   map[int64]int32         // IB order id → clientId that placed it
 	accepts   int
 	wg        sync.WaitGroup
 }
 
 type fakeConn struct {
+	clientID   int32
 	c          net.Conn
 	wmu        sync.Mutex
 	subscribed bool
@@ -67,7 +69,7 @@ type fakeConn struct {
 
 func newFakeTWS(t *testing.T, v *brokertest.Venue) *fakeTWS {
 	f := &fakeTWS{t: t, venue: v, conns: map[*fakeConn]bool{}, conIDs: map[string]int64{}, ibToVenue: map[int64]string{},
-		venueToIB: map[string]int64{}, orders: map[int64]*pb.Order{}, sent: map[string]brokertest.VenueOrder{}, held: map[string]bool{}}
+		venueToIB: map[string]int64{}, orders: map[int64]*pb.Order{}, clients: map[int64]int32{}, sent: map[string]brokertest.VenueOrder{}, held: map[string]bool{}}
 	for i, s := range v.Symbols() {
 		f.conIDs[s] = 265598 + int64(i)*1000
 	}
@@ -253,7 +255,9 @@ func (f *fakeTWS) dispatch(fc *fakeConn, id ibapi.OUT, body []byte) {
 	switch id {
 	case ibapi.START_API:
 		m := unmarshal[pb.StartApiRequest](body)
-		_ = m.GetClientId()
+		f.mu.Lock()
+		fc.clientID = m.GetClientId()
+		f.mu.Unlock()
 		f.mu.Lock()
 		next := int32(len(f.ibToVenue) + 1)
 		lost := f.ibLost
@@ -340,6 +344,13 @@ func (f *fakeTWS) dispatch(fc *fakeConn, id ibapi.OUT, body []byte) {
 		}
 		fc.sendError(int64(m.GetOrderId()), 202, "Order Canceled - reason:")
 		f.publish()
+	case ibapi.REQ_COMPLETED_ORDERS:
+		for _, o := range f.venue.Orders() {
+			if !o.State.Open() {
+				f.sendCompleted(fc, o)
+			}
+		}
+		fc.send(ibapi.COMPLETED_ORDERS_END, &pb.CompletedOrdersEnd{})
 	case ibapi.REQ_ALL_OPEN_ORDERS, ibapi.REQ_OPEN_ORDERS:
 		for _, o := range f.venue.Orders() {
 			if o.State.Open() {
@@ -450,7 +461,7 @@ func (f *fakeTWS) placeOne(fc *fakeConn, m *pb.PlaceOrderRequest) {
 		return
 	}
 	f.mu.Lock()
-	f.ibToVenue[id], f.venueToIB[placed.ID], f.orders[id] = placed.ID, id, o
+	f.ibToVenue[id], f.venueToIB[placed.ID], f.orders[id], f.clients[id] = placed.ID, id, o, fc.clientID
 	f.mu.Unlock()
 	f.publish()
 }

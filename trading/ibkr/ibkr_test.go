@@ -263,3 +263,32 @@ func TestBracketOrder(t *testing.T) {
 		return len(ps) == 0
 	}, 3*time.Second, 10*time.Millisecond, "the stop-loss closed the position")
 }
+
+// An order that fills while alice is away is known after it reconnects
+// (reqCompletedOrders), so TradingGit's sync can settle it.
+func TestOrderFilledWhileAwayIsKnownAfterRestart(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	require.NoError(t, r.b.Init(ctx))
+	res, err := r.b.PlaceOrder(ctx, trading.Contract{Symbol: "AAPL"}, trading.Order{Action: trading.Buy, OrderType: trading.Limit,
+		TotalQuantity: decimal.NewFromInt(4), LmtPrice: decimal.RequireFromString("180"), TIF: trading.GTC}, nil)
+	require.NoError(t, err)
+	require.NoError(t, r.b.Close()) // alice stops
+
+	r.venue.SetPrice("AAPL", decimal.RequireFromString("170"))
+	r.tws.publish()
+
+	again := New("ib-paper", r.b.cfg, nil) // alice starts again, same clientId
+	defer again.Close()
+	require.NoError(t, again.Init(ctx))
+	require.Eventually(t, func() bool {
+		o, err := again.Order(ctx, res.OrderID)
+		return err == nil && o.Status == trading.StatusFilled && o.FilledQty.Equal(decimal.NewFromInt(4))
+	}, 3*time.Second, 10*time.Millisecond)
+
+	other := New("ib-other", Config{Host: r.b.cfg.Host, Port: r.b.cfg.Port, ClientID: 99, Timeout: time.Second}, nil)
+	defer other.Close()
+	require.NoError(t, other.Init(ctx))
+	_, err = other.Order(ctx, res.OrderID)
+	require.Equal(t, broker.CodeNotFound, broker.CodeOf(err), "another clientId's order ids are not ours")
+}

@@ -43,8 +43,8 @@ func (b *Broker) recLocked(id int64) *orderRec {
 }
 
 func (b *Broker) onOpenOrder(id int64, c ibapi.Contract, o ibapi.Order, status string) {
-	if id == 0 && o.PermID != 0 {
-		id = -o.PermID // placed in TWS by hand: key by permId
+	if (id == 0 || o.ClientID != b.cfg.ClientID) && o.PermID != 0 {
+		id = -o.PermID // placed by hand in TWS or by another API client: their ids are not ours
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -62,7 +62,32 @@ func (b *Broker) onOpenOrder(id int64, c ibapi.Contract, o ibapi.Order, status s
 	b.bumpLocked(r)
 }
 
-func (b *Broker) onOrderStatus(id int64, status string, filled, _ decimal.Decimal, avg decimal.Decimal) {
+// onCompletedOrder records a finished order of this client (reported by
+// reqCompletedOrders). Only orders carrying our clientId and an order id
+// are matched: IB order ids are per client.
+func (b *Broker) onCompletedOrder(c ibapi.Contract, o ibapi.Order, status string) {
+	if o.OrderID <= 0 || o.ClientID != b.cfg.ClientID {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.recLocked(o.OrderID)
+	if statusOf(r.status).Pending() || r.status == "" {
+		r.status = status
+		if q := dec(o.FilledQuantity); q.IsPositive() {
+			r.filled = q
+		}
+	}
+	if r.order.Action == "" {
+		r.contract, r.order = c, o
+	}
+	b.bumpLocked(r)
+}
+
+func (b *Broker) onOrderStatus(id, clientID, permID int64, status string, filled, avg decimal.Decimal) {
+	if (id == 0 || clientID != b.cfg.ClientID) && permID != 0 {
+		id = -permID
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.recLocked(id)

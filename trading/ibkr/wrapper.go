@@ -71,8 +71,12 @@ func (w *wrapper) OpenOrder(id int64, c *ibapi.Contract, o *ibapi.Order, st *iba
 	w.b.onOpenOrder(id, *c, *o, st.Status)
 }
 
-func (w *wrapper) OrderStatus(id int64, status string, filled, remaining ibapi.Decimal, avg float64, permID, _ int64, _ float64, _ int64, _ string, _ float64) {
-	w.b.onOrderStatus(id, status, dec(filled), dec(remaining), num(avg))
+func (w *wrapper) CompletedOrder(c *ibapi.Contract, o *ibapi.Order, st *ibapi.OrderState) {
+	w.b.onCompletedOrder(*c, *o, st.Status)
+}
+
+func (w *wrapper) OrderStatus(id int64, status string, filled, _ ibapi.Decimal, avg float64, permID, _ int64, _ float64, clientID int64, _ string, _ float64) {
+	w.b.onOrderStatus(id, clientID, permID, status, dec(filled), num(avg))
 }
 
 func (w *wrapper) ContractDetails(reqID int64, cd *ibapi.ContractDetails) {
