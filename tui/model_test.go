@@ -323,5 +323,12 @@ func TestEmptyChatExplainsMissingProvider(t *testing.T) {
 	h.m.status.Provider = "not configured"
 	s := h.screen()
 	require.Contains(t, s, "No AI provider is configured yet.")
-	require.Contains(t, s, "ai-provider.json")
+	require.Contains(t, s, "Settings → AI provider")
+	require.Contains(t, s, "config file path")
+	for _, line := range strings.Split(s, "\n") {
+		if strings.Contains(line, "Ask Alice…") || strings.Contains(line, "ctrl+p commands") {
+			continue // the input placeholder and the footer
+		}
+		require.NotContains(t, line, "…", "the guidance wraps instead of being cut")
+	}
 }
