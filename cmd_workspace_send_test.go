@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,8 +9,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/app"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -19,24 +16,8 @@ import (
 // into a live session of the running alice, with Enter or as a draft.
 func TestWorkspaceSendThroughTheRunningInstance(t *testing.T) {
 	home := workspaceHome(t, `{"port":0,"token":"s3cret"}`)
-	paths, err := config.ResolvePaths(home)
-	require.NoError(t, err)
-	require.NoError(t, paths.Ensure())
-	store := config.NewStore(paths.Config)
-	require.NoError(t, store.CheckAll())
-	lock, err := config.LockDataDir(paths.Data, "alice serve")
-	require.NoError(t, err)
-	defer func() { _ = lock.Release() }()
-	a, err := app.New(app.Options{Paths: paths, Store: store, Version: "test"})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	require.NoError(t, a.Start(ctx))
-	defer func() {
-		cancel()
-		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
-		defer c2()
-		require.NoError(t, a.Shutdown(sctx))
-	}()
+	a := startInstance(t, home)
+	ctx := t.Context()
 
 	_, errs, code := alice(t, "workspace", "send", "--home", home, "nowhere", "echo x")
 	require.Equal(t, 1, code)

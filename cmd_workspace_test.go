@@ -2,31 +2,34 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/workspace/wsapi"
 )
 
+// workspaceHome is a temp home whose mcp.json is mcpJSON.
 func workspaceHome(t *testing.T, mcpJSON string) string {
 	t.Helper()
-	home := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(home, "config"), 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(home, "config", "mcp.json"), []byte(mcpJSON), 0o600))
-	require.NoError(t, os.WriteFile(filepath.Join(home, "config", "connectors.json"), []byte(`{"mcpAsk":{"enabled":false}}`), 0o600))
-	require.NoError(t, os.WriteFile(filepath.Join(home, "config", "news.json"),
-		[]byte(`{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`), 0o600))
-	return home
+	return apptest.Home(t, map[string]string{config.MCPFile: mcpJSON})
+}
+
+// startInstance runs alice in process on home, owning its data dir as
+// cmd_core does, until the test ends.
+func startInstance(t *testing.T, home string) *app.App {
+	t.Helper()
+	lock, err := config.LockDataDir(apptest.Paths(t, home).Data, "alice serve")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = lock.Release() }) // after Shutdown
+	return apptest.Run(t, home)
 }
 
 func alice(t *testing.T, args ...string) (string, string, int) {
@@ -75,26 +78,11 @@ func TestWorkspaceCLIOnTheDataDir(t *testing.T) {
 // behind the MCP port's token and Host checks.
 func TestWorkspaceCLIThroughTheRunningInstance(t *testing.T) {
 	home := workspaceHome(t, `{"port":0,"token":"s3cret"}`)
-	paths, err := config.ResolvePaths(home)
-	require.NoError(t, err)
-	require.NoError(t, paths.Ensure())
-	store := config.NewStore(paths.Config)
-	require.NoError(t, store.CheckAll())
-	// A running alice owns the data dir, as cmd_core does.
-	lock, err := config.LockDataDir(paths.Data, "alice serve")
-	require.NoError(t, err)
-	defer func() { _ = lock.Release() }()
-	a, err := app.New(app.Options{Paths: paths, Store: store, Version: "test"})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	require.NoError(t, a.Start(ctx))
-	defer func() {
-		cancel()
-		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
-		defer c2()
-		require.NoError(t, a.Shutdown(sctx))
+	paths := apptest.Paths(t, home)
+	t.Cleanup(func() { // after the instance has shut down
 		require.NoFileExists(t, paths.DataPath(wsapi.InstanceFile), "the record goes with the instance")
-	}()
+	})
+	a := startInstance(t, home)
 
 	out, errs, code := alice(t, "workspace", "new", "--home", home, "live-ws")
 	require.Equal(t, 0, code, errs)

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/core/app/apptest"
 )
 
 func TestVersionAndHelp(t *testing.T) {
@@ -65,10 +67,7 @@ func TestServeStopsCleanlyOnSIGTERM(t *testing.T) {
 	}
 	bin := buildAlice(t)
 
-	home := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(home, "config"), 0o700))
-	require.NoError(t, os.WriteFile(filepath.Join(home, "config", "mcp.json"), []byte(`{"port":0}`), 0o600))
-	require.NoError(t, os.WriteFile(filepath.Join(home, "config", "connectors.json"), []byte(`{"mcpAsk":{"enabled":false}}`), 0o600))
+	home := apptest.Home(t, nil) // free MCP port, no Ask connector, no news
 	cmd := exec.Command(bin, "serve", "--home", home)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)

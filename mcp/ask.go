@@ -136,17 +136,31 @@ func AskTools(o AskOptions) []core.Tool {
 		{
 			Name:        "listSessions",
 			Group:       "mcp-ask",
-			Description: "List the sessions created through this connector.",
-			InputSchema: core.Schema(`{"type":"object","properties":{},"additionalProperties":false}`),
+			Description: "List the sessions created through this connector, by id; pass nextCursor back as cursor for the next page.",
+			InputSchema: core.Schema(`{"type":"object","properties":{
+				"limit":{"type":"integer","minimum":1,"maximum":1000,"description":"sessions per page (default 100)"},
+				"cursor":{"type":"string","description":"nextCursor from the previous page"}},"additionalProperties":false}`),
 			Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
-				if err := core.DecodeArgs(args, &struct{}{}); err != nil {
+				var a struct {
+					Limit  *int   `json:"limit"`
+					Cursor string `json:"cursor"`
+				}
+				if err := core.DecodeArgs(args, &a); err != nil {
 					return nil, err
+				}
+				limit := 100
+				if a.Limit != nil {
+					if *a.Limit < 1 || *a.Limit > 1000 {
+						return nil, fmt.Errorf("limit must be 1..1000, got %d", *a.Limit)
+					}
+					limit = *a.Limit
 				}
 				type row struct {
 					SessionID string `json:"sessionId"`
 				}
 				out := struct {
-					Sessions []row `json:"sessions"`
+					Sessions   []row  `json:"sessions"`
+					NextCursor string `json:"nextCursor,omitempty"`
 				}{Sessions: []row{}}
 				if o.Sessions == nil {
 					return out, nil
@@ -157,9 +171,15 @@ func AskTools(o AskOptions) []core.Tool {
 				}
 				sort.Strings(ids)
 				for _, id := range ids {
-					if rest, ok := strings.CutPrefix(id, AskSessionPrefix); ok && rest != "" {
-						out.Sessions = append(out.Sessions, row{SessionID: rest})
+					rest, ok := strings.CutPrefix(id, AskSessionPrefix)
+					if !ok || rest == "" || (a.Cursor != "" && rest <= a.Cursor) {
+						continue
 					}
+					if len(out.Sessions) == limit {
+						out.NextCursor = out.Sessions[limit-1].SessionID
+						break
+					}
+					out.Sessions = append(out.Sessions, row{SessionID: rest})
 				}
 				return out, nil
 			},

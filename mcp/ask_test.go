@@ -45,6 +45,13 @@ func TestAskConversationPersistsPerSession(t *testing.T) {
 
 	res = callTool(t, c, "listSessions", nil)
 	assert.JSONEq(t, `{"sessions":[{"sessionId":"daily-review"},{"sessionId":"risk-check"}]}`, resultText(res))
+	// Paging: a page of one, then the rest from its cursor.
+	res = callTool(t, c, "listSessions", map[string]any{"limit": 1})
+	assert.JSONEq(t, `{"sessions":[{"sessionId":"daily-review"}],"nextCursor":"daily-review"}`, resultText(res))
+	res = callTool(t, c, "listSessions", map[string]any{"limit": 1, "cursor": "daily-review"})
+	assert.JSONEq(t, `{"sessions":[{"sessionId":"risk-check"}]}`, resultText(res))
+	res = callTool(t, c, "listSessions", map[string]any{"limit": 0})
+	assert.True(t, res.IsError, "limit 0 is a tool error")
 
 	res = callTool(t, c, "getSessionHistory", map[string]any{"sessionId": "daily-review"})
 	var hist struct{ Messages []Message }

@@ -38,6 +38,10 @@ type Listen struct {
 	Port int
 	// Token, when set, must arrive as "Authorization: Bearer <token>".
 	Token string
+	// TokenSource, when set, is asked for the current token on every
+	// request instead of Token, so a token generated or revoked in the
+	// Settings pane (or by editing the file) applies without a restart.
+	TokenSource func() string
 	// MaxRequestBytes caps one request body; 0 means DefaultMaxRequestBytes.
 	MaxRequestBytes int64
 	// AllowedOrigins extends the loopback Origin/Host values accepted.

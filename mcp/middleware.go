@@ -19,7 +19,7 @@ import (
 // guard holds the HTTP-level protections shared by both listeners. They run
 // before any MCP parsing so a hostile request never reaches a tool.
 type guard struct {
-	token        string
+	token        func() string
 	maxBytes     int64
 	allowOrigins map[string]bool // "scheme://host[:port]", lower-cased
 	allowHosts   map[string]bool // host names taken from allowOrigins and the bind host
@@ -27,8 +27,13 @@ type guard struct {
 }
 
 func newGuard(l Listen, log *slog.Logger) *guard {
+	token := l.TokenSource
+	if token == nil {
+		fixed := l.Token
+		token = func() string { return fixed }
+	}
 	g := &guard{
-		token:        l.Token,
+		token:        token,
 		maxBytes:     l.MaxRequestBytes,
 		allowOrigins: map[string]bool{},
 		allowHosts:   map[string]bool{},
@@ -194,14 +199,11 @@ func isUnspecified(host string) bool {
 // bearer enforces the optional token. Preflight OPTIONS pass so browsers
 // can learn CORS rules before sending the credential.
 func (g *guard) bearer(next http.Handler) http.Handler {
-	if g.token == "" {
-		return next
-	}
-	want := []byte(g.token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodOptions {
+		want := g.token()
+		if want != "" && r.Method != http.MethodOptions {
 			got, ok := bearerToken(r.Header.Get("Authorization"))
-			if !ok || subtle.ConstantTimeCompare([]byte(got), want) != 1 {
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="alice"`)
 				httpError(w, http.StatusUnauthorized, "unauthorized: missing or wrong bearer token")
 				return

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -94,15 +93,9 @@ func newAgentHarness(t *testing.T, w, h int) (*harness, *fakeAgents) {
 		{Path: "notes.md", Change: "added", Additions: 1, Patch: "--- /dev/null\n+++ b/notes.md\n@@ -0,0 +1 @@\n+# findings\n"},
 		{Path: "chart.png", Change: "added", Binary: true},
 	}}
-	dark := true
-	hs := &harness{t: t, f: f.fakeCore, now: t0}
-	m := New(f, Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
-	hs.m = m
-	t.Cleanup(m.Close)
-	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
-	m.events = f.events
-	hs.run(m.workspaces.load())
-	m.setFocus(focusWorkspaces)
+	hs := newHarnessOver(t, f, f.fakeCore, w, h)
+	hs.run(hs.m.workspaces.load())
+	hs.m.setFocus(focusWorkspaces)
 	return hs, f
 }
 

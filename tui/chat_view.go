@@ -148,10 +148,11 @@ func (c *chatPane) scrollBy(n int) {
 func (c *chatPane) transcript(h int) string {
 	if len(c.msgs) == 0 {
 		if c.m.status.Provider == "not configured" {
+			help := "Add one in Settings → AI provider (alt+8, or ctrl+p → \"Settings\"): Anthropic, OpenAI, " +
+				"an OpenAI-compatible server such as Ollama or llama.cpp, or the claude / codex CLI; `t` tests it. " +
+				"Or send any message to see the config file path and an example. Trading, inbox and workspaces work without it."
 			return fitHeight(c.m.st.Warn.Render("No AI provider is configured yet.")+"\n"+
-				c.m.st.Muted.Render("Add a profile to ai-provider.json in alice's config directory (anthropic, openai or an\n"+
-					"OpenAI-compatible server such as Ollama, claude-cli, codex-cli) — or send any message\n"+
-					"to see the exact file path and an example. Trading, inbox and workspaces work without it."), h)
+				c.m.st.Muted.Render(ansi.Wrap(help, c.w, " ")), h)
 		}
 		return fitHeight(c.m.st.Muted.Render("No messages yet. Try: \"what's in my portfolio?\" or \"buy 10 AAPL\"."), h)
 	}

@@ -32,14 +32,22 @@ func newHarness(t *testing.T, w, h int) *harness {
 // newHarnessCore runs the model over wrap(fake), for optional interfaces.
 func newHarnessCore(t *testing.T, w, h int, wrap func(*fakeCore) Core) *harness {
 	f := newFakeCore()
+	hs := newHarnessOver(t, wrap(f), f, w, h)
+	hs.run(hs.m.loadAll())
+	return hs
+}
+
+// newHarnessOver builds the model over core (a fake embedding f) at w×h
+// with the harness's clock and f's event channel; the caller runs the
+// loads its test needs.
+func newHarnessOver(t *testing.T, core Core, f *fakeCore, w, h int) *harness {
 	dark := true
 	hs := &harness{t: t, f: f, now: t0}
-	m := New(wrap(f), Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
+	m := New(core, Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
 	hs.m = m
 	t.Cleanup(m.Close) // ends watch/bridge Cmds the harness left blocked
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
 	m.events = f.events
-	hs.run(m.loadAll())
 	return hs
 }
 
@@ -315,5 +323,12 @@ func TestEmptyChatExplainsMissingProvider(t *testing.T) {
 	h.m.status.Provider = "not configured"
 	s := h.screen()
 	require.Contains(t, s, "No AI provider is configured yet.")
-	require.Contains(t, s, "ai-provider.json")
+	require.Contains(t, s, "Settings → AI provider")
+	require.Contains(t, s, "config file path")
+	for _, line := range strings.Split(s, "\n") {
+		if strings.Contains(line, "Ask Alice…") || strings.Contains(line, "ctrl+p commands") {
+			continue // the input placeholder and the footer
+		}
+		require.NotContains(t, line, "…", "the guidance wraps instead of being cut")
+	}
 }

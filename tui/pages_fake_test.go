@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 )
 
@@ -224,13 +223,7 @@ func (f *fakePages) addEvent(typ, payload string, causedBy int64) ActivityEvent 
 func newPagesHarness(t *testing.T, w, h int) (*harness, *fakePages) {
 	t.Helper()
 	f := newFakePages()
-	dark := true
-	hs := &harness{t: t, f: f.fakeCore, now: t0}
-	m := New(f, Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
-	hs.m = m
-	t.Cleanup(m.Close)
-	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
-	m.events = f.events
-	hs.run(m.loadAll())
+	hs := newHarnessOver(t, f, f.fakeCore, w, h)
+	hs.run(hs.m.loadAll())
 	return hs, f
 }

@@ -56,7 +56,7 @@ func (p *settingsPane) connectorsKey(k tea.KeyPressMsg) tea.Cmd {
 			if err != nil {
 				return settingsDoneMsg{err: err}
 			}
-			return settingsNoticeMsg(fmt.Sprintf("New %s MCP bearer token (shown once; applies at alice's next start):\n%s\nClients send: Authorization: Bearer <token>", which, tok))
+			return settingsNoticeMsg(fmt.Sprintf("New %s MCP bearer token (shown once; the listener requires it within a second):\n%s\nClients send: Authorization: Bearer <token>", which, tok))
 		}
 	case key.Matches(k, ks.Add):
 		return func() tea.Msg {
@@ -68,7 +68,7 @@ func (p *settingsPane) connectorsKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(k, ks.Revoke) && (r.kind == connMainToken || r.kind == connAskToken):
 		which := map[connRowKind]string{connMainToken: "main", connAskToken: "ask"}[r.kind]
-		p.m.openDialog("Revoke MCP token?", fmt.Sprintf("Remove the %s MCP listener's bearer token?\nAfter alice's next start it accepts loopback clients without a token.", which),
+		p.m.openDialog("Revoke MCP token?", fmt.Sprintf("Remove the %s MCP listener's bearer token?\nWithin a second it accepts loopback clients without a token.", which),
 			p.do(false, func(context.Context) (string, error) { return which + " MCP token revoked", sc.RevokeMCPToken(which) }))
 	case key.Matches(k, ks.Revoke) && r.kind == connWebhook:
 		id := r.id
@@ -80,7 +80,7 @@ func (p *settingsPane) connectorsKey(k tea.KeyPressMsg) tea.Cmd {
 
 func (p *settingsPane) connectorsForm() *settingsForm {
 	sc, c := p.sc, p.conn
-	return newSettingsForm(p.keys, "Connectors", "Ask connector changes apply at alice's next start; Telegram too.", []formField{
+	return newSettingsForm(p.keys, "Connectors", "Ask on/off and port, and Telegram, apply at alice's next start; tokens apply at once.", []formField{
 		boolField("askEnabled", "Ask connector", c.AskEnabled),
 		textField("askPort", "Ask port", strconv.Itoa(c.AskPort), "0..65535 (0 = any free port)"),
 		boolField("tgEnabled", "Telegram", c.TelegramEnabled),

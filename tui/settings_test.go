@@ -248,12 +248,7 @@ func (f *fakeSettings) TelegramTest(ctx context.Context) error {
 
 func newSettingsHarness(t *testing.T) (*harness, *fakeSettings) {
 	fs := newFakeSettings()
-	dark := true
-	hs := &harness{t: t, f: fs.fakeCore, now: t0}
-	hs.m = New(fs, Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
-	t.Cleanup(hs.m.Close)
-	hs.send(tea.WindowSizeMsg{Width: 120, Height: 36})
-	hs.m.events = fs.events
+	hs := newHarnessOver(t, fs, fs.fakeCore, 120, 36)
 	hs.run(hs.m.loadAll())
 	hs.send(tea.KeyPressMsg{Code: '8', Mod: tea.ModAlt})
 	require.Equal(t, hs.m.paneIndex(hs.m.settings), hs.m.focus)

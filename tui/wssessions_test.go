@@ -118,15 +118,9 @@ func (f *fakeSessions) ArchiveWorkspace(id string, archived bool) error {
 
 func newSessionHarness(t *testing.T, w, h int) (*harness, *fakeSessions) {
 	f := newFakeSessions()
-	dark := true
-	hs := &harness{t: t, f: f.fakeCore, now: t0}
-	m := New(f, Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
-	hs.m = m
-	t.Cleanup(m.Close)
-	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
-	m.events = f.events
-	hs.run(m.workspaces.load())
-	m.setFocus(focusWorkspaces)
+	hs := newHarnessOver(t, f, f.fakeCore, w, h)
+	hs.run(hs.m.workspaces.load())
+	hs.m.setFocus(focusWorkspaces)
 	return hs, f
 }
 

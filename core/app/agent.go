@@ -46,8 +46,13 @@ func (a *App) buildAgent() error {
 		conn.MCPAsk.Port = p
 	}
 	if mcp.AskEnabled(conn.MCPAsk) {
+		askListen := mcp.ListenFromAsk(conn.MCPAsk, mcpCfg)
+		askListen.TokenSource = newLiveToken(conn.MCPAsk.Token, func() (string, error) {
+			c, err := o.Store.Connectors()
+			return c.MCPAsk.Token, err
+		}).Get
 		a.Ask = mcp.NewAsk(mcp.AskOptions{
-			Listen:   mcp.ListenFromAsk(conn.MCPAsk, mcpCfg),
+			Listen:   askListen,
 			Asker:    askAdapter{a},
 			Sessions: askSessions{sessions},
 			Recorder: a,

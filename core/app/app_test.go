@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,12 +17,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/app/apptest"
 )
 
 // echoLLM is an OpenAI-compatible server that replies "You said: <text>",
 // or calls notify_user when the prompt contains "notify".
+// It closes when the test ends, after any app started later has shut down.
 func echoLLM(t *testing.T) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
 			Messages []struct {
 				Role    string `json:"role"`
@@ -51,6 +52,8 @@ func echoLLM(t *testing.T) *httptest.Server {
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprintf(w, "data: %s\n\ndata: [DONE]\n\n", chunk)
 	}))
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 func freePort(t *testing.T) int {
@@ -94,33 +97,12 @@ func callText(t *testing.T, c *client.Client, name string, args map[string]any) 
 // connector through the agent pipeline, and webhook → agent → notification.
 func TestAppEndToEnd(t *testing.T) {
 	llm := echoLLM(t)
-	defer llm.Close()
-	home := t.TempDir()
-	paths, err := config.ResolvePaths(home)
-	require.NoError(t, err)
-	require.NoError(t, paths.Ensure())
-	write := func(name, body string) {
-		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
-	}
-	askPort := freePort(t)
-	write(config.MCPFile, `{"port":0}`)
-	write(config.ConnectorsFile, fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d}}`, askPort))
-	write(config.AIProviderFile, `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"`+llm.URL+`/v1"}}}`)
-	write(config.WebhookFile, `{"tokens":[{"id":"t","token":"hook-secret-1","createdAt":1}]}`)
-	write(config.NewsFile, `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`)
-	store := config.NewStore(paths.Config)
-	require.NoError(t, store.CheckAll())
-
-	a, err := New(Options{Paths: paths, Store: store, Version: "test"})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	require.NoError(t, a.Start(ctx))
-	defer func() {
-		cancel()
-		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
-		defer c2()
-		require.NoError(t, a.Shutdown(sctx))
-	}()
+	a := apptest.Start(t, map[string]string{
+		config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d}}`, freePort(t)),
+		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"` + llm.URL + `/v1"}}}`,
+		config.WebhookFile:    `{"tokens":[{"id":"t","token":"hook-secret-1","createdAt":1}]}`,
+	})
+	ctx, paths := t.Context(), a.Opts.Paths
 	require.Len(t, a.Listeners(), 2)
 
 	// Main /mcp: the whole catalogue.

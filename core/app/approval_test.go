@@ -1,16 +1,12 @@
-package app
+package app_test
 
 import (
-	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/trading/git"
 )
 
@@ -20,28 +16,8 @@ import (
 // commit; a person's approval bound to an old hash is refused; after the
 // reject, "buy 13" is one operation and exactly 13 shares are bought.
 func TestIssue15SequenceOverMCP(t *testing.T) {
-	home := t.TempDir()
-	paths, err := config.ResolvePaths(home)
-	require.NoError(t, err)
-	require.NoError(t, paths.Ensure())
-	for name, body := range map[string]string{
-		config.MCPFile:        `{"port":0}`,
-		config.ConnectorsFile: `{"mcpAsk":{"enabled":false}}`,
-		config.NewsFile:       `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`,
-	} {
-		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
-	}
-	store := config.NewStore(paths.Config)
-	a, err := New(Options{Paths: paths, Store: store, Version: "test"})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	require.NoError(t, a.Start(ctx))
-	defer func() {
-		cancel()
-		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
-		defer c2()
-		require.NoError(t, a.Shutdown(sctx))
-	}()
+	a := apptest.Start(t, nil)
+	ctx := t.Context()
 	agent := mcpClient(t, a.MCP.URL())
 	call := func(tool string, args map[string]any) (map[string]any, string) {
 		out, isErr := callText(t, agent, tool, args)
@@ -73,7 +49,7 @@ func TestIssue15SequenceOverMCP(t *testing.T) {
 	require.Contains(t, out, h7)
 
 	// The person rejects the commit they were shown.
-	_, err = a.Trading.Reject(ctx, "sim-paper", h7, "rejected in the alice UI")
+	_, err := a.Trading.Reject(ctx, "sim-paper", h7, "rejected in the alice UI")
 	require.NoError(t, err)
 
 	call("placeOrder", buy("13"))

@@ -1,18 +1,15 @@
-package app
+package app_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/app/apptest"
 )
 
 // getSessionHistory over the Ask connector carries the tool lines
@@ -20,29 +17,10 @@ import (
 // Alice did, not only what she said.
 func TestAskHistoryIncludesToolSummaryLines(t *testing.T) {
 	llm := echoLLM(t)
-	defer llm.Close()
-	paths, err := config.ResolvePaths(t.TempDir())
-	require.NoError(t, err)
-	require.NoError(t, paths.Ensure())
-	for name, body := range map[string]string{
-		config.MCPFile:        `{"port":0}`,
+	a := apptest.Start(t, map[string]string{
 		config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d}}`, freePort(t)),
 		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"` + llm.URL + `/v1"}}}`,
-		config.NewsFile:       `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`,
-	} {
-		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
-	}
-	store := config.NewStore(paths.Config)
-	a, err := New(Options{Paths: paths, Store: store, Version: "test"})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	require.NoError(t, a.Start(ctx))
-	defer func() {
-		cancel()
-		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
-		defer c2()
-		require.NoError(t, a.Shutdown(sctx))
-	}()
+	})
 
 	ask := mcpClient(t, a.Ask.URL())
 	out, isErr := callText(t, ask, "askWithSession", map[string]any{"message": "please notify me", "sessionId": "tools"})

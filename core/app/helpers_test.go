@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import "github.com/alice-trading/alice/core/inbox"
 

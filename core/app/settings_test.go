@@ -1,12 +1,9 @@
-package app
+package app_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/core/app/apptest"
 )
 
 // TestServeBannerListsConnectors starts the app with the Ask connector and
@@ -35,35 +34,16 @@ func TestServeBannerListsConnectors(t *testing.T) {
 			_, _ = w.Write([]byte(`{"ok":true,"result":[]}`))
 		}
 	}))
-	defer bot.Close()
-	home := t.TempDir()
-	paths, err := config.ResolvePaths(home)
-	require.NoError(t, err)
-	require.NoError(t, paths.Ensure())
-	write := func(name, body string) {
-		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
-	}
-	write(config.MCPFile, `{"port":0}`)
-	write(config.ConnectorsFile, fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d},"telegram":{"enabled":true,"botToken":"1:x","chatIds":[42,43],"apiBaseUrl":%q}}`, freePort(t), bot.URL))
-	write(config.NewsFile, `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`)
-	store := config.NewStore(paths.Config)
-	require.NoError(t, store.CheckAll())
-	a, err := New(Options{Paths: paths, Store: store, Version: "test"})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	require.NoError(t, a.Start(ctx))
-	defer func() {
-		cancel()
-		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
-		defer c2()
-		require.NoError(t, a.Shutdown(sctx))
-	}()
+	t.Cleanup(bot.Close) // after the app has shut down
+	a := apptest.Start(t, map[string]string{config.ConnectorsFile: fmt.Sprintf(
+		`{"mcpAsk":{"enabled":true,"port":%d},"telegram":{"enabled":true,"botToken":"1:x","chatIds":[42,43],"apiBaseUrl":%q}}`, freePort(t), bot.URL)})
+	store := a.Opts.Store
 	lines := strings.Join(a.ConnectorLines(), "\n")
 	assert.Contains(t, lines, "mcp-ask: Ask connector at http://127.0.0.1:")
 	assert.Contains(t, lines, "telegram: polling the Bot API, allowed chats 42,43")
 	assert.NotContains(t, lines, "tui")
 
-	cmds := telegramCommands{a}
+	cmds := app.TelegramCommands(a)
 	require.True(t, cmds.NotificationsEnabled())
 	require.NoError(t, cmds.SetNotifications(false))
 	c, err := store.Connectors()

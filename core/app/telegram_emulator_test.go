@@ -1,13 +1,11 @@
-package app
+package app_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/app/apptest"
 )
 
 // botAPIPerson plays the person in a Telegram chat through the
@@ -93,30 +92,13 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 		t.Skip("ALICE_TELEGRAM_EMULATOR not set; see scripts/telegram/README.md to run the Bot API emulator")
 	}
 	llm := echoLLM(t)
-	defer llm.Close()
 	me := &botAPIPerson{t: t, base: base, token: fmt.Sprintf("%d:alice-app", time.Now().UnixNano()), chat: 4242}
-	paths, err := config.ResolvePaths(t.TempDir())
-	require.NoError(t, err)
-	require.NoError(t, paths.Ensure())
-	for name, body := range map[string]string{
-		config.MCPFile: `{"port":0}`,
+	a := apptest.Start(t, map[string]string{
 		config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d},"telegram":{"enabled":true,"botToken":%q,"chatIds":[4242],"apiBaseUrl":%q}}`,
 			freePort(t), me.token, base),
 		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"` + llm.URL + `/v1"}}}`,
-		config.NewsFile:       `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`,
-	} {
-		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
-	}
-	a, err := New(Options{Paths: paths, Store: config.NewStore(paths.Config), Version: "test"})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	require.NoError(t, a.Start(ctx))
-	defer func() {
-		cancel()
-		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
-		defer c2()
-		require.NoError(t, a.Shutdown(sctx))
-	}()
+	})
+	ctx := t.Context()
 	tui := a.Notifications(ctx) // a TUI is attached
 	agent, ask := mcpClient(t, a.MCP.URL()), mcpClient(t, a.Ask.URL())
 	tool := func(name string, args map[string]any) string {

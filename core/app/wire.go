@@ -48,8 +48,13 @@ func (a *App) build() error {
 	if p, ok := envPort("ALICE_MCP_PORT"); ok {
 		mcpCfg.Port = p
 	}
+	mainListen := mcp.ListenFromMCP(mcpCfg)
+	mainListen.TokenSource = newLiveToken(mcpCfg.Token, func() (string, error) {
+		c, err := o.Store.MCP()
+		return c.Token, err
+	}).Get
 	a.MCP = mcp.NewMain(mcp.MainOptions{
-		Listen:          mcp.ListenFromMCP(mcpCfg),
+		Listen:          mainListen,
 		Tools:           a.Tools,
 		Workspaces:      a.WsTools,
 		LookupWorkspace: func(id string) (coreIdentity, bool) { return a.Workspaces.Lookup(id) },

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -15,12 +15,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/workspace"
 	"github.com/alice-trading/alice/workspace/agentstate"
 )
 
 // ringBell starts a shell in a new workspace and makes it ask for a person.
-func ringBell(t *testing.T, a *App, tag string) *workspace.Session {
+func ringBell(t *testing.T, a *app.App, tag string) *workspace.Session {
 	t.Helper()
 	ws, err := a.Workspaces.Create(context.Background(), tag, "shell-only", nil)
 	require.NoError(t, err)
@@ -39,7 +41,7 @@ func ringBell(t *testing.T, a *App, tag string) *workspace.Session {
 // becomes one toast-bound notification with the workspace, agent and
 // screen; the Ask connector (an agent) never gets it.
 func TestNeedsYouAlertReachesTheTUI(t *testing.T) {
-	a := startTestApp(t, map[string]string{})
+	a := apptest.Start(t, map[string]string{})
 	a.Touch("mcp-ask", "other-agent") // the last channel is an agent: alerts still go to people
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -69,8 +71,8 @@ func TestNeedsYouAlertReachesTelegramEmulator(t *testing.T) {
 	}
 	const chat = 5151
 	token := fmt.Sprintf("%d:alice-ws-alert", time.Now().UnixNano())
-	a := startTestApp(t, map[string]string{config.ConnectorsFile: fmt.Sprintf(
-		`{"telegram":{"enabled":true,"botToken":%q,"chatIds":[%d],"apiBaseUrl":%q}}`, token, chat, base)})
+	a := apptest.Start(t, map[string]string{config.ConnectorsFile: fmt.Sprintf(
+		`{"mcpAsk":{"enabled":false},"telegram":{"enabled":true,"botToken":%q,"chatIds":[%d],"apiBaseUrl":%q}}`, token, chat, base)})
 	require.Empty(t, a.Problems())
 	ringBell(t, a, "tg-alert")
 

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -15,39 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/workspace"
 )
-
-// startTestApp runs the whole core headless with the given config files.
-func startTestApp(t *testing.T, files map[string]string) *App {
-	t.Helper()
-	paths, err := config.ResolvePaths(t.TempDir())
-	require.NoError(t, err)
-	require.NoError(t, paths.Ensure())
-	files[config.MCPFile] = `{"port":0}`
-	if _, ok := files[config.ConnectorsFile]; !ok { // never the fixed default Ask port
-		files[config.ConnectorsFile] = `{"mcpAsk":{"enabled":false}}`
-	}
-	if _, ok := files[config.NewsFile]; !ok {
-		files[config.NewsFile] = `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`
-	}
-	for name, body := range files {
-		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
-	}
-	store := config.NewStore(paths.Config)
-	require.NoError(t, store.CheckAll())
-	a, err := New(Options{Paths: paths, Store: store, Version: "test"})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	require.NoError(t, a.Start(ctx))
-	t.Cleanup(func() {
-		cancel()
-		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
-		defer c2()
-		require.NoError(t, a.Shutdown(sctx))
-	})
-	return a
-}
 
 func callJSON(t *testing.T, c interface {
 	CallTool(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error)
@@ -72,7 +42,7 @@ func callJSON(t *testing.T, c interface {
 // shell with a command, reads its screen and sees the file it wrote in the
 // workspace diff — the flow Alice uses to delegate work.
 func TestDelegationThroughMCP(t *testing.T) {
-	a := startTestApp(t, map[string]string{})
+	a := apptest.Start(t, map[string]string{})
 	c := mcpClient(t, a.MCP.URL())
 
 	var created struct{ ID, Tag, Dir string }
@@ -179,7 +149,7 @@ func TestDelegationThroughMCP(t *testing.T) {
 // TestDelegationToolsObeyToolsJSON: tools.json disables a delegation tool
 // like any other, read on each call.
 func TestDelegationToolsObeyToolsJSON(t *testing.T) {
-	a := startTestApp(t, map[string]string{config.ToolsFile: `{"disabled":["workspaceStartAgent","inbox_read"]}`})
+	a := apptest.Start(t, map[string]string{config.ToolsFile: `{"disabled":["workspaceStartAgent","inbox_read"]}`})
 	c := mcpClient(t, a.MCP.URL())
 	tools, err := c.ListTools(context.Background(), mcpgo.ListToolsRequest{})
 	require.NoError(t, err)

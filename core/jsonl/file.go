@@ -30,6 +30,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/alice-trading/alice/config"
 )
 
 // TornSuffix names the side file that keeps bytes cut from a torn tail.
@@ -216,37 +218,11 @@ func (f *File) Rewrite(fn func(old *File) ([][]byte, error)) error {
 		buf.Write(l)
 		buf.WriteByte('\n')
 	}
-	if err := writeAtomic(f.path, buf.Bytes(), f.opts.Perm); err != nil {
+	if err := config.WriteFileAtomic(f.path, buf.Bytes(), f.opts.Perm); err != nil {
 		return fmt.Errorf("jsonl: rewrite %s: %w", f.path, err)
 	}
 	f.dirty = false
 	return nil
-}
-
-// writeAtomic writes data to a temp file beside path and renames it over
-// path, so readers see the old or the new file, never half of one.
-func writeAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // Forward calls fn for every complete line, oldest first, until fn

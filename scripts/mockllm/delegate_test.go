@@ -14,7 +14,7 @@ import (
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/agent"
-	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/core/app/apptest"
 )
 
 func TestDelegateScript(t *testing.T) {
@@ -52,29 +52,12 @@ func TestDelegateScript(t *testing.T) {
 // the diff — through the same agent pipeline the chat pane uses.
 func TestAliceDelegatesFromTheChat(t *testing.T) {
 	llm := httptest.NewServer(newMux())
-	defer llm.Close()
-	paths, err := config.ResolvePaths(t.TempDir())
-	require.NoError(t, err)
-	require.NoError(t, paths.Ensure())
-	for name, body := range map[string]string{
-		config.MCPFile:        `{"port":0}`,
-		config.ConnectorsFile: `{"mcpAsk":{"enabled":false}}`,
-		config.NewsFile:       `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`,
+	t.Cleanup(llm.Close) // after the app has shut down
+	a := apptest.Start(t, map[string]string{
 		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"mock","baseUrl":"` + llm.URL + `/v1"}}}`,
-	} {
-		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
-	}
-	store := config.NewStore(paths.Config)
-	a, err := app.New(app.Options{Paths: paths, Store: store, Version: "test"})
-	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	})
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	require.NoError(t, a.Start(ctx))
-	defer func() {
-		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
-		defer c2()
-		require.NoError(t, a.Shutdown(sctx))
-	}()
 
 	s, err := a.Agent.AskWithSession(ctx, "delegate hello: echo hi > out.txt", "tui-delegate", agent.Options{Channel: "tui"})
 	require.NoError(t, err)

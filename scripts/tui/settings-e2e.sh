@@ -6,45 +6,14 @@
 # Needs tmux. Uses a throw-away ALICE_HOME and free ports.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-command -v tmux >/dev/null || { echo "settings-e2e: tmux is required"; exit 1; }
+E2E=settings-e2e
+# shellcheck source=scripts/lib/tmux.sh
+source scripts/lib/tmux.sh
 
-WORK=$(mktemp -d /tmp/alice-settings-e2e.XXXXXX)
-SOCK="alice-settings-e2e-$$"
-LLM_PID=""
-cleanup() {
-	tmux -L "$SOCK" kill-server 2>/dev/null || true
-	[ -n "$LLM_PID" ] && kill "$LLM_PID" 2>/dev/null || true
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-go build -o "$WORK/alice" .
-go build -o "$WORK/mockllm" ./scripts/mockllm
-"$WORK/mockllm" -addr 127.0.0.1:0 >"$WORK/llm.out" 2>&1 &
-LLM_PID=$!
-for _ in $(seq 50); do grep -q listening "$WORK/llm.out" && break; sleep 0.1; done
-LLM_URL=$(awk '/listening/{print $4}' "$WORK/llm.out")
-
-HOME_DIR="$WORK/home"
-mkdir -p "$HOME_DIR/config"
-# No ai-provider.json: the user adds the provider through the pane.
-echo '{"port":0}' >"$HOME_DIR/config/mcp.json"
-echo '{"mcpAsk":{"enabled":false}}' >"$HOME_DIR/config/connectors.json"
-echo '{"enabled":false,"intervalMinutes":10,"maxInMemory":100,"retentionDays":7,"feeds":[]}' >"$HOME_DIR/config/news.json"
-
-tmux -L "$SOCK" new-session -d -x 140 -y 40 "SHELL=/bin/sh OPENAI_API_KEY= ANTHROPIC_API_KEY= ALICE_HOME='$HOME_DIR' '$WORK/alice'; echo ALICE-EXITED rc=\$?; sleep 60"
-
-screen() { tmux -L "$SOCK" capture-pane -p; }
-wait_for() { # wait_for TEXT [seconds]
-	local deadline=$((SECONDS + ${2:-15}))
-	while [ $SECONDS -lt $deadline ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.2
-	done
-	echo "settings-e2e: timed out waiting for: $1"; echo "---- screen ----"; screen; exit 1
-}
-keys() { tmux -L "$SOCK" send-keys "$@"; }
-step() { echo "== $*"; }
+build_alice
+start_mockllm
+write_home # no ai-provider.json: the user adds the provider through the pane
+start_alice 140 40 OPENAI_API_KEY= ANTHROPIC_API_KEY=
 
 step "start without a provider"
 wait_for "8 Settings"

@@ -50,15 +50,8 @@ func ParseConfig(raw json.RawMessage, getenv func(string) string) (Config, strin
 		getenv = os.Getenv
 	}
 	var c Config
-	if len(bytes.TrimSpace(raw)) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&c); err != nil {
-			if k, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-				return c, strings.Trim(k, `"`), errors.New("unknown key (misspelt?)")
-			}
-			return c, "", err
-		}
+	if k, err := broker.DecodePreset(raw, &c); err != nil {
+		return c, k, err
 	}
 	switch c.Mode {
 	case "":
@@ -71,12 +64,8 @@ func ParseConfig(raw json.RawMessage, getenv func(string) string) (Config, strin
 	default:
 		return c, "mode", fmt.Errorf("must be \"paper\" or \"live\", got %q", c.Mode)
 	}
-	if c.APIKey == "" {
-		c.APIKey = getenv(firstNonEmpty(c.APIKeyEnv, "APCA_API_KEY_ID"))
-	}
-	if c.APISecret == "" {
-		c.APISecret = getenv(firstNonEmpty(c.APISecretEnv, "APCA_API_SECRET_KEY"))
-	}
+	c.APIKey = broker.Credential(c.APIKey, c.APIKeyEnv, "APCA_API_KEY_ID", getenv)
+	c.APISecret = broker.Credential(c.APISecret, c.APISecretEnv, "APCA_API_SECRET_KEY", getenv)
 	if c.APIKey == "" {
 		return c, "apiKey", errors.New("no API key: set apiKey, or apiKeyEnv naming an environment variable (default APCA_API_KEY_ID)")
 	}

@@ -65,15 +65,8 @@ func ParseConfig(raw json.RawMessage, getenv func(string) string) (Config, strin
 		getenv = os.Getenv
 	}
 	var c Config
-	if len(bytes.TrimSpace(raw)) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&c); err != nil {
-			if k, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-				return c, strings.Trim(k, `"`), errors.New("unknown key (misspelt?)")
-			}
-			return c, "", err
-		}
+	if k, err := broker.DecodePreset(raw, &c); err != nil {
+		return c, k, err
 	}
 	if c.Mode == "" {
 		c.Mode = "live"
@@ -102,12 +95,8 @@ func ParseConfig(raw json.RawMessage, getenv func(string) string) (Config, strin
 	if c.RecvWindowMs == 0 {
 		c.RecvWindowMs = 5000
 	}
-	if c.APIKey == "" {
-		c.APIKey = getenv(firstNonEmpty(c.APIKeyEnv, "BYBIT_API_KEY"))
-	}
-	if c.Secret == "" {
-		c.Secret = getenv(firstNonEmpty(c.SecretEnv, "BYBIT_API_SECRET"))
-	}
+	c.APIKey = broker.Credential(c.APIKey, c.APIKeyEnv, "BYBIT_API_KEY", getenv)
+	c.Secret = broker.Credential(c.Secret, c.SecretEnv, "BYBIT_API_SECRET", getenv)
 	if c.APIKey == "" {
 		return c, "apiKey", errors.New("no API key: set apiKey, or apiKeyEnv naming an environment variable (default BYBIT_API_KEY); demo and testnet need keys made in that environment")
 	}
@@ -115,13 +104,6 @@ func ParseConfig(raw json.RawMessage, getenv func(string) string) (Config, strin
 		return c, "secret", errors.New("no API secret: set secret, or secretEnv (default BYBIT_API_SECRET)")
 	}
 	return c, "", nil
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // client signs and sends v5 requests.

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/alice-trading/alice/trading/broker"
 )
 
 // DefaultCash is the paper account's starting balance.
@@ -37,17 +39,12 @@ func ParseConfig(raw json.RawMessage) (Config, string, error) {
 		// presetConfig; accepted so its accounts.json loads unchanged.
 		InstanceID string `json:"_instanceId"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&wire); err != nil {
-		if k, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			return c, strings.Trim(k, `"`), errors.New("unknown key (misspelt?)")
-		}
+	if k, err := broker.DecodePreset(raw, &wire); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return c, te.Field, fmt.Errorf("wrong type: %s", te.Value)
 		}
-		return c, "", err
+		return c, k, err
 	}
 	if len(wire.Cash) > 0 {
 		s := strings.Trim(string(wire.Cash), `"`)

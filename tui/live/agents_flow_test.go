@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/stretchr/testify/require"
 
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/tui"
 )
 
@@ -19,7 +20,7 @@ import (
 // the tab and the status bar; the send line types a command into it
 // without attaching; the diff view lists the file that command wrote.
 func TestAgentStateSendAndDiffFlow(t *testing.T) {
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	ws, err := a.Workspaces.Create(context.Background(), "flow", "shell-only", nil)
 	require.NoError(t, err)
 	dark := true

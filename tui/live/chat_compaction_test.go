@@ -3,6 +3,7 @@ package live
 import (
 	"testing"
 
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/core/session"
 	"github.com/alice-trading/alice/tui"
 	"github.com/stretchr/testify/require"
@@ -11,7 +12,7 @@ import (
 // After a restart the chat history starts at the compaction: the TUI must
 // get the summary (to show collapsed) and then the newer messages.
 func TestHistoryCarriesTheCompactionSummary(t *testing.T) {
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	old := session.NewText("user", "what did AAPL do?", "human")
 	boundary := session.NewText("system", "Conversation compacted", "compaction")
 	boundary.Subtype = "compact_boundary"

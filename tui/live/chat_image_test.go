@@ -5,10 +5,12 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/core/app/apptest"
 )
 
 func TestMediaPathStaysInTheDataDir(t *testing.T) {
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	c := New(a)
 	data := a.Opts.Paths.Data
 	require.Equal(t, filepath.Join(data, "media", "ab.png"), c.mediaPath("media/ab.png"))

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/tui"
 	"github.com/stretchr/testify/require"
 )
@@ -11,7 +12,7 @@ import (
 var _ tui.InboxReadCore = (*Core)(nil)
 
 func TestInboxReadMarksPersistInTheDataDir(t *testing.T) {
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	c := New(a)
 	seen, err := c.InboxSeen()
 	require.NoError(t, err)

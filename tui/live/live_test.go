@@ -3,8 +3,6 @@ package live
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,42 +10,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/tui"
 )
 
-// startApp runs a real core on a temp home (free ports, no provider).
-func startApp(t *testing.T) *app.App {
-	home := t.TempDir()
-	paths, err := config.ResolvePaths(home)
-	require.NoError(t, err)
-	require.NoError(t, paths.Ensure())
-	for name, body := range map[string]string{
-		config.MCPFile:        `{"port":0}`,
-		config.ConnectorsFile: `{"mcpAsk":{"enabled":false}}`,
-		config.NewsFile:       `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`,
-	} {
-		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
-	}
-	store := config.NewStore(paths.Config)
-	require.NoError(t, store.CheckAll())
-	a, err := app.New(app.Options{Paths: paths, Store: store, Version: "test"})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	require.NoError(t, a.Start(ctx))
-	t.Cleanup(func() {
-		cancel()
-		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
-		defer c2()
-		require.NoError(t, a.Shutdown(sctx))
-	})
-	return a
-}
-
 func TestPortfolioApprovalThroughTheAdapter(t *testing.T) {
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	c := New(a)
 	st := c.Status()
 	require.True(t, strings.HasPrefix(st.MainMCP, "http://127.0.0.1:"))
@@ -99,7 +68,7 @@ func TestPortfolioApprovalThroughTheAdapter(t *testing.T) {
 func TestWorkspaceTerminalAndInboxThroughTheAdapter(t *testing.T) {
 	// A plain shell: the host's ~/.bashrc is none of this test's business.
 	t.Setenv("SHELL", "/bin/sh")
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	c := New(a)
 	ctx := context.Background()
 	require.Contains(t, c.Templates(), "shell-only")

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/tui"
 )
 
@@ -34,7 +35,7 @@ func showMCPPage(t *testing.T, a *app.App) (*teatest.TestModel, *vtScreen) {
 }
 
 func TestMCPPageListsAGoClientWithItsCalls(t *testing.T) {
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	c, err := client.NewStreamableHttpClient(a.MCP.URL())
 	require.NoError(t, err)
 	ctx := context.Background()
@@ -83,7 +84,7 @@ func TestMCPPageListsATypeScriptSDKClient(t *testing.T) {
 	if err != nil {
 		t.Skip("node not found")
 	}
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	// The script lives next to node_modules so its imports resolve.
 	f, err := os.CreateTemp(dir, "alice-page-probe-*.mjs")
 	require.NoError(t, err)

@@ -11,11 +11,12 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/tui"
 )
 
 func TestMarketAdapterAgainstARunningCore(t *testing.T) {
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	c := New(a)
 	ctx := context.Background()
 
@@ -121,7 +122,7 @@ func TestMarketAdapterAgainstARunningCore(t *testing.T) {
 }
 
 func TestActivityAdapterReadsTheLogs(t *testing.T) {
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	c := New(a)
 	events := c.Events(t.Context())
 

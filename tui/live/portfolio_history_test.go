@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/tui"
 	"github.com/stretchr/testify/require"
 )
@@ -13,7 +14,7 @@ import (
 var _ tui.PositionHistoryCore = (*Core)(nil)
 
 func TestPositionHistoryComesFromSnapshots(t *testing.T) {
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	c := New(a)
 	ctx := context.Background()
 	hist, err := c.PositionHistory("sim-paper")
@@ -41,7 +42,7 @@ func TestPositionHistoryComesFromSnapshots(t *testing.T) {
 var _ tui.SnapshotCore = (*Core)(nil)
 
 func TestTakeSnapshotAddsAPoint(t *testing.T) {
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	c := New(a)
 	before, err := a.Trading.Snapshots("sim-paper", time.Time{}, 0)
 	require.NoError(t, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/stretchr/testify/require"
 
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/tui"
 )
@@ -106,7 +107,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	require.NoError(t, os.WriteFile(editor, []byte("#!/bin/sh\necho 'Always answer in haiku.' >> \"$1\"\n"), 0o700))
 	t.Setenv("VISUAL", "")
 	t.Setenv("EDITOR", editor)
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	c := New(a)
 	dark := true
 	m := tui.New(c, tui.Options{Version: "test", Dark: &dark})

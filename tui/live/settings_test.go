@@ -10,13 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/app/apptest"
 	"github.com/alice-trading/alice/tui"
 )
 
 // TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys: the pane's
 // write goes through config.Edit over the real files.
 func TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys(t *testing.T) {
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	c := New(a)
 	store := a.Opts.Store
 	require.NoError(t, c.SaveProfile("", "", tui.ProfileSetting{Name: "one", Backend: "openai", BaseURL: "http://127.0.0.1:1/v1"}))
@@ -54,7 +55,7 @@ func TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys(t *testing.T) {
 }
 
 func TestPersonaIsWrittenOnlyForEditing(t *testing.T) {
-	a := startApp(t)
+	a := apptest.Start(t, nil)
 	c := New(a)
 	path, text, err := c.PersonaFile(false)
 	require.NoError(t, err)

@@ -1,0 +1,88 @@
+// Package apptest starts the whole core for tests: a temp home, the config
+// files a test names, app.New, Start, and Shutdown when the test ends. It
+// is imported only by _test.go files; keeping it in one place means every
+// test app gets the same safe defaults — MCP on a free port, the Ask
+// connector off (never its fixed default port) and news off — so parallel
+// test binaries never fight over a port or reach the network.
+package apptest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/app"
+)
+
+// defaults are the config files every test home gets unless the test
+// names its own: a free MCP port, no Ask connector, no news feeds.
+func defaults() map[string]string {
+	return map[string]string{
+		config.MCPFile:        `{"port":0}`,
+		config.ConnectorsFile: `{"mcpAsk":{"enabled":false}}`,
+		config.NewsFile:       `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`,
+	}
+}
+
+// Home makes a temp home holding files (config file name → body) in its
+// config folder, plus the defaults for the files not named, and returns
+// the home folder (what --home takes).
+func Home(t testing.TB, files map[string]string) string {
+	t.Helper()
+	home := t.TempDir()
+	paths := Paths(t, home)
+	require.NoError(t, paths.Ensure())
+	for name, body := range defaults() {
+		if _, ok := files[name]; !ok {
+			require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
+		}
+	}
+	for name, body := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(paths.Config, name), []byte(body), 0o600))
+	}
+	return home
+}
+
+// Paths resolves home's config/data/log folders.
+func Paths(t testing.TB, home string) config.Paths {
+	t.Helper()
+	paths, err := config.ResolvePaths(home)
+	require.NoError(t, err)
+	return paths
+}
+
+// Run builds and starts the core on home's config, which must validate,
+// and shuts it down (within 5s, without error) when the test ends.
+// Cleanups the test registered before Run therefore run after Shutdown.
+func Run(t testing.TB, home string) *app.App {
+	t.Helper()
+	paths := Paths(t, home)
+	store := config.NewStore(paths.Config)
+	require.NoError(t, store.CheckAll())
+	a, err := app.New(app.Options{Paths: paths, Store: store, Version: "test"})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := a.Start(ctx); err != nil {
+		cancel()
+		_ = a.Shutdown(context.Background())
+		require.NoError(t, err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
+		defer c2()
+		require.NoError(t, a.Shutdown(sctx))
+	})
+	return a
+}
+
+// Start is Run on a fresh Home(files).
+func Start(t testing.TB, files map[string]string) *app.App {
+	t.Helper()
+	return Run(t, Home(t, files))
+}

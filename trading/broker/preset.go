@@ -1,0 +1,43 @@
+package broker
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// DecodePreset decodes an account's presetConfig into v strictly: an
+// unknown key is an error that names it (key), so a misspelt "apiKeyEnv"
+// is reported as accounts.json[i].presetConfig.<key> instead of being
+// ignored while the adapter falls back to a default. Other errors come
+// back as the decoder gave them (callers may look for
+// *json.UnmarshalTypeError). Empty raw leaves v as it is.
+func DecodePreset(raw json.RawMessage, v any) (key string, err error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return "", nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		if k, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return strings.Trim(k, `"`), errors.New("unknown key (misspelt?)")
+		}
+		return "", err
+	}
+	return "", nil
+}
+
+// Credential resolves an API key or secret the way every adapter's
+// presetConfig spells it: the value itself when set, else the environment
+// variable named by env, else the adapter's default variable defEnv.
+// Keeping keys out of accounts.json is the point of the *Env fields.
+func Credential(value, env, defEnv string, getenv func(string) string) string {
+	if value != "" {
+		return value
+	}
+	if env == "" {
+		env = defEnv
+	}
+	return getenv(env)
+}

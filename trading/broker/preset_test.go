@@ -1,0 +1,55 @@
+package broker
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDecodePreset(t *testing.T) {
+	type cfg struct {
+		APIKey string `json:"apiKey"`
+		Seed   int    `json:"seed"`
+	}
+	for _, tc := range []struct {
+		name, raw string
+		want      cfg
+		key, err  string
+	}{
+		{name: "empty keeps defaults", raw: "  ", want: cfg{Seed: 7}},
+		{name: "known keys", raw: `{"apiKey":"k","seed":3}`, want: cfg{APIKey: "k", Seed: 3}},
+		{name: "misspelt key is named", raw: `{"apiKeyEnvv":"k"}`, want: cfg{Seed: 7}, key: "apiKeyEnvv", err: "unknown key (misspelt?)"},
+		{name: "wrong type is the decoder's error", raw: `{"seed":"x"}`, want: cfg{Seed: 7}, err: "cannot unmarshal string"},
+		{name: "not an object", raw: `[1]`, want: cfg{Seed: 7}, err: "cannot unmarshal array"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := cfg{Seed: 7}
+			key, err := DecodePreset(json.RawMessage(tc.raw), &got)
+			assert.Equal(t, tc.key, key)
+			if tc.err == "" {
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, got)
+				return
+			}
+			require.ErrorContains(t, err, tc.err)
+			if tc.key != "" {
+				assert.Equal(t, tc.want, got)
+			}
+		})
+	}
+}
+
+func TestCredential(t *testing.T) {
+	env := map[string]string{"DEFAULT_KEY": "from-default", "MY_KEY": "from-mine"}
+	getenv := func(k string) string { return env[k] }
+	for _, tc := range []struct{ value, env, want string }{
+		{"inline", "MY_KEY", "inline"},
+		{"", "MY_KEY", "from-mine"},
+		{"", "", "from-default"},
+		{"", "UNSET", ""},
+	} {
+		assert.Equal(t, tc.want, Credential(tc.value, tc.env, "DEFAULT_KEY", getenv), "%+v", tc)
+	}
+}
