@@ -18,7 +18,7 @@ RELEASE_FLAGS := -trimpath -ldflags "-s -w $(LDFLAGS)"
 DIST_MAX_BYTES ?= 88000000
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
-.PHONY: build install dist release-check run serve test test-short bench lint fmt blackbox e2e clean
+.PHONY: build build-ccxt install dist release-check run serve test test-ccxt test-short bench lint fmt blackbox e2e clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -53,6 +53,16 @@ serve: build
 ## test: the whole suite with the race detector (what CI runs)
 test:
 	$(GO) test -race -count=1 ./...
+
+## test-ccxt: the CCXT broker (okx, bitget, hyperliquid, ccxt-custom) under
+## its build tag. CCXT costs ~3 min and ~10 GB of compiler memory per cold
+## build (again with -race), so the default build and `make test` never compile it.
+test-ccxt:
+	$(GO) test -race -count=1 -tags ccxt ./trading/ccxt/ ./trading/uta/
+
+## build-ccxt: alice with the CCXT presets
+build-ccxt:
+	$(GO) build -tags ccxt -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 test-short:
 	$(GO) test -short ./...

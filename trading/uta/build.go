@@ -40,13 +40,17 @@ type BuildEnv struct {
 
 // DefaultFactories are the built-in presets.
 func DefaultFactories() map[string]BrokerFactory {
-	return map[string]BrokerFactory{
+	fs := map[string]BrokerFactory{
 		"simulator":      simulatorFactory,
 		"mock-simulator": simulatorFactory, // OpenAlice's id for the simulator
 		"alpaca":         alpacaFactory,
 		"bybit":          bybitFactory,
 		"ibkr-tws":       ibkrFactory,
 	}
+	for id, f := range taggedFactories() { // -tags ccxt: okx, bitget, hyperliquid, ccxt-custom
+		fs[id] = f
+	}
+	return fs
 }
 
 func ibkrFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error) {

@@ -50,7 +50,7 @@ type Preset struct {
 
 // Presets lists the account presets in display order.
 func Presets() []Preset {
-	return []Preset{
+	return append([]Preset{
 		{ID: "simulator", Name: "Simulator (paper)", Description: "Offline simulated broker on alice's deterministic market. No keys, no network.",
 			Fields: []PresetField{
 				{Key: "cash", Label: "Starting cash", Kind: FieldDecimal, Default: "100000", Help: "used only until the account has saved state"},
@@ -82,7 +82,7 @@ func Presets() []Preset {
 				{Key: "clientId", Label: "Client ID", Kind: FieldInt, Default: "0", Help: "unique among the API clients of this TWS"},
 				{Key: "accountId", Label: "Account ID", Kind: FieldString, Help: "blank = the first account TWS reports"},
 			}},
-	}
+	}, taggedPresets()...) // -tags ccxt adds the CCXT presets
 }
 
 // PresetByID finds a preset.

@@ -30,7 +30,7 @@ func PresetChecks() map[string]PresetCheck {
 		_, key, err := sim.ParseConfig(raw)
 		return key, err
 	}
-	return map[string]PresetCheck{
+	checks := map[string]PresetCheck{
 		"simulator":      simCheck,
 		"mock-simulator": simCheck,
 		"alpaca": func(raw json.RawMessage, getenv func(string) string) (string, error) {
@@ -46,6 +46,10 @@ func PresetChecks() map[string]PresetCheck {
 			return key, err
 		},
 	}
+	for id, c := range taggedChecks() { // -tags ccxt
+		checks[id] = c
+	}
+	return checks
 }
 
 // knownPresets names the presets for error messages.
