@@ -28,10 +28,11 @@ type Broker struct {
 	now       func() time.Time
 	open      func() (exchange, error)
 
-	mu      sync.Mutex
-	ex      exchange
-	markets map[string]ccxtlib.MarketInterface // unified symbol → market
-	symbols map[string]string                  // order id → unified symbol (CCXT often needs both)
+	mu       sync.Mutex
+	ex       exchange
+	markets  map[string]ccxtlib.MarketInterface // unified symbol → market
+	symbols  map[string]string                  // order id → unified symbol (CCXT often needs both)
+	triggers map[string]bool                    // order ids placed as trigger (stop) orders
 }
 
 var _ broker.Broker = (*Broker)(nil)
@@ -45,7 +46,7 @@ func newBroker(accountID string, cfg Config, logger *slog.Logger, open func() (e
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Broker{accountID: accountID, cfg: cfg, log: logger, now: time.Now, open: open, symbols: map[string]string{}}
+	return &Broker{accountID: accountID, cfg: cfg, log: logger, now: time.Now, open: open, symbols: map[string]string{}, triggers: map[string]bool{}}
 }
 
 func (b *Broker) String() string {

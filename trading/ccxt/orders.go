@@ -109,6 +109,9 @@ func (b *Broker) PlaceOrder(ctx context.Context, c trading.Contract, o trading.O
 			return broker.Errorf(broker.CodeUnknown, "%s accepted the order but returned no id", b.cfg.Exchange)
 		}
 		b.symbols[id] = sym
+		if trigger.IsPositive() {
+			b.triggers[id] = true
+		}
 		oo := b.openOrder(got, sym)
 		res = trading.OrderResult{OrderID: id, Status: oo.Status, FilledQty: oo.FilledQty, FilledPrice: oo.AvgFillPrice}
 		return nil
@@ -158,6 +161,9 @@ func (b *Broker) ModifyOrder(ctx context.Context, id string, ch trading.OrderCha
 			if trigger.IsPositive() {
 				params["triggerPrice"] = f64(trigger)
 			}
+			if b.triggers[id] {
+				params["trigger"] = true
+			}
 			opts := []ccxtlib.EditOrderOptions{ccxtlib.WithEditOrderAmount(f64(next.TotalQuantity)), ccxtlib.WithEditOrderParams(params)}
 			if price.IsPositive() {
 				opts = append(opts, ccxtlib.WithEditOrderPrice(f64(price)))
@@ -171,10 +177,11 @@ func (b *Broker) ModifyOrder(ctx context.Context, id string, ch trading.OrderCha
 				nid = id
 			}
 			b.symbols[nid] = sym
+			b.triggers[nid] = b.triggers[id]
 			res = trading.OrderResult{OrderID: nid, Status: trading.StatusSubmitted}
 			return nil
 		}
-		if _, err := ex.CancelOrder(id, ccxtlib.WithCancelOrderSymbol(sym)); err != nil {
+		if _, err := ex.CancelOrder(id, ccxtlib.WithCancelOrderSymbol(sym), ccxtlib.WithCancelOrderParams(b.triggerParams(id))); err != nil {
 			return wrap(err, "%s cancel %s (to replace it)", b.cfg.Exchange, id)
 		}
 		rest := next.TotalQuantity.Sub(cur.FilledQty)
@@ -191,10 +198,21 @@ func (b *Broker) ModifyOrder(ctx context.Context, id string, ch trading.OrderCha
 			return wrap(err, "%s replace %s (the original is cancelled)", b.cfg.Exchange, id)
 		}
 		b.symbols[str(got.Id)] = sym
+		b.triggers[str(got.Id)] = trigger.IsPositive()
 		res = trading.OrderResult{OrderID: str(got.Id), Status: trading.StatusSubmitted, Message: "replaced " + id}
 		return nil
 	})
 	return res, err
+}
+
+// triggerParams marks a conditional order: exchanges such as OKX keep
+// them apart (algo orders) and CCXT routes on params.trigger. Callers
+// hold mu.
+func (b *Broker) triggerParams(id string) map[string]any {
+	if b.triggers[id] {
+		return map[string]any{"trigger": true}
+	}
+	return map[string]any{}
 }
 
 func has(ex exchange, feature string) bool {
@@ -211,7 +229,7 @@ func (b *Broker) CancelOrder(ctx context.Context, id string) (trading.OrderResul
 	}
 	var res trading.OrderResult
 	err = b.call(ctx, func(ex exchange) error {
-		if _, err := ex.CancelOrder(id, ccxtlib.WithCancelOrderSymbol(sym)); err != nil {
+		if _, err := ex.CancelOrder(id, ccxtlib.WithCancelOrderSymbol(sym), ccxtlib.WithCancelOrderParams(b.triggerParams(id))); err != nil {
 			return wrap(err, "%s cancel %s", b.cfg.Exchange, id)
 		}
 		res = trading.OrderResult{OrderID: id, Status: trading.StatusCancelled}
@@ -274,7 +292,7 @@ func (b *Broker) Order(ctx context.Context, id string) (*trading.OpenOrder, erro
 	}
 	var out *trading.OpenOrder
 	err = b.call(ctx, func(ex exchange) error {
-		got, err := ex.FetchOrder(id, ccxtlib.WithFetchOrderSymbol(sym))
+		got, err := ex.FetchOrder(id, ccxtlib.WithFetchOrderSymbol(sym), ccxtlib.WithFetchOrderParams(b.triggerParams(id)))
 		if err != nil {
 			return wrap(err, "%s order %s", b.cfg.Exchange, id)
 		}
