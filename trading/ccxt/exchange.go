@@ -36,6 +36,10 @@ func knownExchange(id string) bool { return slices.Contains(ccxtlib.Exchanges, i
 // newExchange builds the CCXT exchange for cfg. extra is deep-merged into
 // CCXT's user config (tests point "urls" at a local server).
 func newExchange(cfg Config, extra map[string]any) (exchange, error) {
+	// The rate limiter stays on: besides sparing the exchange, its throttle
+	// orders CCXT's parallel requests (loadMarkets fetches market types
+	// concurrently); with it off, the race detector flags CCXT's unguarded
+	// writes of Last_response_headers from those goroutines.
 	opts := map[string]any{"enableRateLimit": true, "timeout": cfg.TimeoutMs}
 	for k, v := range map[string]string{"apiKey": cfg.APIKey, "secret": cfg.Secret, "password": cfg.Password,
 		"uid": cfg.UID, "walletAddress": cfg.WalletAddress, "privateKey": cfg.PrivateKey} {

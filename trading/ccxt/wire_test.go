@@ -4,11 +4,8 @@ package ccxt
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,77 +16,6 @@ import (
 	"github.com/alice-trading/alice/trading/broker"
 	"github.com/alice-trading/alice/trading/broker/brokertest"
 )
-
-// okxWire is a fake of the few OKX v5 REST endpoints CCXT's okx exchange
-// calls for markets, tickers and balances, answered from a Venue. It lets
-// the real CCXT exchange object (its request signing, response parsing and
-// error-code mapping) run end to end against a local server.
-type okxWire struct {
-	v *brokertest.Venue
-
-	mu      sync.Mutex
-	fault   int // HTTP status to answer with; 0 = healthy
-	unknown []string
-}
-
-func (w *okxWire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	w.mu.Lock()
-	fault := w.fault
-	w.mu.Unlock()
-	reply := func(status int, code, msg string, data any) {
-		rw.Header().Set("Content-Type", "application/json")
-		rw.WriteHeader(status)
-		_ = json.NewEncoder(rw).Encode(map[string]any{"code": code, "msg": msg, "data": data})
-	}
-	switch fault {
-	case http.StatusUnauthorized:
-		reply(401, "50113", "Invalid Sign", []any{})
-		return
-	case http.StatusTooManyRequests:
-		reply(429, "50011", "Too Many Requests", []any{})
-		return
-	}
-	q := r.URL.Query()
-	switch r.URL.Path {
-	case "/api/v5/public/instruments":
-		if q.Get("instType") != "SPOT" {
-			reply(200, "0", "", []any{})
-			return
-		}
-		var data []any
-		for _, s := range w.v.Symbols() {
-			base, quote, _ := strings.Cut(s, "/")
-			data = append(data, map[string]any{"instId": base + "-" + quote, "instType": "SPOT", "baseCcy": base, "quoteCcy": quote,
-				"state": "live", "tickSz": "0.1", "lotSz": "0.00000001", "minSz": "0.00001", "listTime": "1548133413000"})
-		}
-		reply(200, "0", "", data)
-	case "/api/v5/asset/currencies", "/api/v5/account/positions": // spot only: no derivative positions
-		reply(200, "0", "", []any{})
-	case "/api/v5/market/ticker":
-		sym := strings.Replace(q.Get("instId"), "-", "/", 1)
-		bid, ask, mid, err := w.v.Quote(sym)
-		if err != nil {
-			reply(400, "51001", "Instrument ID does not exist", []any{})
-			return
-		}
-		reply(200, "0", "", []any{map[string]any{"instId": q.Get("instId"), "instType": "SPOT", "last": mid.String(), "bidPx": bid.String(),
-			"askPx": ask.String(), "open24h": mid.String(), "high24h": ask.String(), "low24h": bid.String(), "vol24h": "12.5",
-			"ts": time.Now().UnixMilli()}})
-	case "/api/v5/account/balance":
-		cash := w.v.Cash().String()
-		details := []any{map[string]any{"ccy": "USDT", "eq": cash, "cashBal": cash, "availBal": cash, "frozenBal": "0"}}
-		for _, p := range w.v.Positions() {
-			base, _, _ := strings.Cut(p.Symbol, "/")
-			details = append(details, map[string]any{"ccy": base, "eq": p.Qty.String(), "cashBal": p.Qty.String(), "availBal": p.Qty.String(), "frozenBal": "0"})
-		}
-		reply(200, "0", "", []any{map[string]any{"details": details, "uTime": time.Now().UnixMilli()}})
-	default:
-		w.mu.Lock()
-		w.unknown = append(w.unknown, r.Method+" "+r.URL.String())
-		w.mu.Unlock()
-		reply(404, "50000", "not in the fake", []any{})
-	}
-}
 
 // TestRealCCXTAgainstOKXWire drives the broker through CCXT's real okx
 // exchange with its REST URL pointed at the fake: markets, search, quotes,
@@ -150,3 +76,48 @@ func TestRealCCXTAgainstOKXWire(t *testing.T) {
 	}
 	require.Empty(t, w.unknown, "requests the fake does not know")
 }
+
+// newWireHarness is the contract harness over the real CCXT okx exchange
+// talking to okxWire: every call goes through CCXT's request building,
+// signing, response parsing and OKX error-code mapping.
+func newWireHarness(t *testing.T) *brokertest.Harness {
+	v := brokertest.NewVenue(decimal.NewFromInt(100_000), map[string]decimal.Decimal{"BTC/USDT": decimal.NewFromInt(60_000)})
+	w := &okxWire{v: v}
+	srv := httptest.NewServer(w)
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		require.Empty(t, w.unknown, "requests the fake does not know")
+		t.Logf("served: %v", w.paths)
+	})
+	cfg, _, err := ParseConfig("okx", []byte(`{"mode":"live","apiKey":"k","secret":"s","password":"p","timeoutMs":5000}`), nil)
+	require.NoError(t, err)
+	b := newBroker("okx-wire", cfg, nil, func() (exchange, error) {
+		return newExchange(cfg, map[string]any{"urls": map[string]any{"api": map[string]any{"rest": srv.URL}}})
+	})
+	return &brokertest.Harness{
+		Broker: b, Contract: trading.Contract{Symbol: "BTC/USDT"}, Qty: decimal.RequireFromString("0.01"),
+		Mid: func() decimal.Decimal {
+			_, _, mid, err := v.Quote("BTC/USDT")
+			require.NoError(t, err)
+			return mid
+		},
+		SetMid: func(d decimal.Decimal) { v.SetPrice("BTC/USDT", d) },
+		FillPartially: func(id string, q decimal.Decimal) {
+			_, err := v.FillPartially(id, q)
+			require.NoError(t, err)
+		},
+		SetFault: func(f brokertest.Fault) {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			w.fault = map[brokertest.Fault]int{brokertest.FaultAuth: http.StatusUnauthorized,
+				brokertest.FaultNetwork: http.StatusServiceUnavailable, brokertest.FaultRateLimit: http.StatusTooManyRequests}[f]
+		},
+		AlwaysOpen: true,
+	}
+}
+
+// TestContractOverOKXWire runs the whole contract suite through CCXT's
+// real okx exchange against the OKX v5 wire fake.
+func TestContractOverOKXWire(t *testing.T) { brokertest.Run(t, newWireHarness) }
