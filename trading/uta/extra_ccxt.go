@@ -76,3 +76,5 @@ func taggedPresets() []Preset {
 			}},
 	}
 }
+
+func missingHint(string) string { return "" }

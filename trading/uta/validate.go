@@ -78,7 +78,7 @@ func ValidateAccount(file string, idx int, acct config.Account, getenv func(stri
 	}
 	check, ok := PresetChecks()[acct.Preset]
 	if !ok {
-		return cfgErr(".presetId", fmt.Errorf("unknown preset %q (known: %s)", acct.Preset, knownPresets()))
+		return cfgErr(".presetId", fmt.Errorf("unknown preset %q (known: %s)%s", acct.Preset, knownPresets(), missingHint(acct.Preset)))
 	}
 	if key, err := check(acct.PresetConfig, getenv); err != nil {
 		if key != "" {
