@@ -12,8 +12,10 @@ import (
 )
 
 // Account reports balances in the quote currency (Config.Quote): cash is
-// the quote balance, equity adds spot holdings at the last price and the
-// unrealised P&L of derivative positions.
+// CCXT's total quote balance and equity adds spot holdings at the last
+// price. Derivative P&L is not added again: for the presets served here
+// CCXT's total already is equity (OKX details.eq, Hyperliquid
+// accountValue, Bitget's account equity); it is reported as UnrealizedPnL.
 func (b *Broker) Account(ctx context.Context) (trading.AccountInfo, error) {
 	var bal ccxtlib.Balances
 	if err := b.call(ctx, func(ex exchange) error {
@@ -32,8 +34,6 @@ func (b *Broker) Account(ctx context.Context) (trading.AccountInfo, error) {
 	for _, p := range ps {
 		if p.Multiplier == "spot" {
 			a.NetLiquidation = a.NetLiquidation.Add(p.MarketValue)
-		} else {
-			a.NetLiquidation = a.NetLiquidation.Add(p.UnrealizedPnL)
 		}
 		a.UnrealizedPnL = a.UnrealizedPnL.Add(p.UnrealizedPnL)
 	}

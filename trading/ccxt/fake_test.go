@@ -21,10 +21,16 @@ type fakeExchange struct {
 	v     *brokertest.Venue
 	quote string
 
-	mu     sync.Mutex
-	fault  brokertest.Fault
-	calls  map[string]int
-	closed bool
+	// positions, when set, makes the fake a derivatives exchange too:
+	// fetchPositions answers them and markets with ":" are swaps.
+	positions []ccxtlib.Position
+
+	mu    sync.Mutex
+	fault brokertest.Fault
+	calls map[string]int
+	// lastParams are the params of the last createOrder.
+	lastParams map[string]interface{}
+	closed     bool
 }
 
 func newFakeExchange(v *brokertest.Venue) *fakeExchange {
@@ -71,15 +77,17 @@ func (f *fakeExchange) GetMarketsList() []ccxtlib.MarketInterface {
 	var out []ccxtlib.MarketInterface
 	for _, s := range f.v.Symbols() {
 		base, quote, _ := strings.Cut(s, "/")
+		quote, settle, swap := strings.Cut(quote, ":")
+		typ := map[bool]string{true: "swap", false: "spot"}[swap]
 		out = append(out, ccxtlib.MarketInterface{Symbol: ptr(s), Id: ptr(base + quote), BaseCurrency: ptr(base), QuoteCurrency: ptr(quote),
-			Type: ptr("spot"), Spot: ptr(true), Active: ptr(true),
+			Settle: ptr(settle), Type: ptr(typ), Spot: ptr(!swap), Active: ptr(true),
 			Info: map[string]interface{}{"precision": map[string]interface{}{"price": 0.01, "amount": 0.0001}}})
 	}
 	return out
 }
 
 func (f *fakeExchange) GetHas() map[string]interface{} {
-	return map[string]interface{}{"editOrder": true, "fetchPositions": false}
+	return map[string]interface{}{"editOrder": true, "fetchPositions": f.positions != nil}
 }
 
 func (f *fakeExchange) FetchBalance(...interface{}) (ccxtlib.Balances, error) {
@@ -141,6 +149,9 @@ func (f *fakeExchange) CreateOrder(symbol, typ, side string, amount float64, opt
 	if o.Params != nil {
 		params = *o.Params
 	}
+	f.mu.Lock()
+	f.lastParams = params
+	f.mu.Unlock()
 	vo := brokertest.VenueOrder{Symbol: symbol, Buy: side == "buy", Type: typ, Qty: decimal.NewFromFloat(amount), Stop: paramDec(params, "triggerPrice")}
 	if cid, ok := params["clientOrderId"].(string); ok {
 		vo.ClientID = cid
@@ -219,7 +230,13 @@ func (f *fakeExchange) FetchOpenOrders(...ccxtlib.FetchOpenOrdersOptions) ([]ccx
 }
 
 func (f *fakeExchange) FetchPositions(...ccxtlib.FetchPositionsOptions) ([]ccxtlib.Position, error) {
-	return nil, ccxtlib.NotSupported("fake: spot exchange has no positions")
+	if err := f.enter("fetchPositions"); err != nil {
+		return nil, err
+	}
+	if f.positions == nil {
+		return nil, ccxtlib.NotSupported("fake: spot exchange has no positions")
+	}
+	return f.positions, nil
 }
 
 func (f *fakeExchange) Close() []error {

@@ -59,6 +59,11 @@ func tifParam(t trading.TIF) (string, error) {
 // PlaceOrder sends a unified createOrder. TP/SL legs ride along as CCXT's
 // unified takeProfit/stopLoss params where the exchange supports them.
 func (b *Broker) PlaceOrder(ctx context.Context, c trading.Contract, o trading.Order, tpsl *trading.TPSL) (trading.OrderResult, error) {
+	return b.place(ctx, c, o, tpsl, nil)
+}
+
+// place is PlaceOrder with extra CCXT params (reduceOnly for closes).
+func (b *Broker) place(ctx context.Context, c trading.Contract, o trading.Order, tpsl *trading.TPSL, extra map[string]any) (trading.OrderResult, error) {
 	typ, price, trigger, err := orderShape(o)
 	if err != nil {
 		return trading.OrderResult{}, err
@@ -71,6 +76,9 @@ func (b *Broker) PlaceOrder(ctx context.Context, c trading.Contract, o trading.O
 		return trading.OrderResult{}, broker.Errorf(broker.CodeExchange, "totalQuantity must be positive (CCXT orders are sized in base units)")
 	}
 	params := map[string]any{"timeInForce": tif}
+	for k, v := range extra {
+		params[k] = v
+	}
 	if o.ClientOrderID != "" {
 		params["clientOrderId"] = o.ClientOrderID
 	}
@@ -239,9 +247,18 @@ func (b *Broker) CancelOrder(ctx context.Context, id string) (trading.OrderResul
 }
 
 // ClosePosition sells a long (or buys back a short) at market; zero qty
-// closes all of it.
+// closes all of it. Derivative closes are reduceOnly, so a close racing a
+// fill can never flip the position.
 func (b *Broker) ClosePosition(ctx context.Context, c trading.Contract, qty decimal.Decimal) (trading.OrderResult, error) {
-	ps, err := b.Positions(ctx)
+	var bal ccxtlib.Balances
+	if err := b.call(ctx, func(ex exchange) error {
+		var err error
+		bal, err = ex.FetchBalance()
+		return wrap(err, "%s balance", b.cfg.Exchange)
+	}); err != nil {
+		return trading.OrderResult{}, err
+	}
+	ps, err := b.positionsFrom(ctx, bal)
 	if err != nil {
 		return trading.OrderResult{}, err
 	}
@@ -257,7 +274,11 @@ func (b *Broker) ClosePosition(ctx context.Context, c trading.Contract, qty deci
 		if p.Side == trading.Short {
 			act = trading.Buy
 		}
-		return b.PlaceOrder(ctx, p.Contract, trading.Order{Action: act, OrderType: trading.Market, TotalQuantity: q, TIF: trading.GTC}, nil)
+		var extra map[string]any
+		if p.Multiplier != "spot" {
+			extra = map[string]any{"reduceOnly": true}
+		}
+		return b.place(ctx, p.Contract, trading.Order{Action: act, OrderType: trading.Market, TotalQuantity: q, TIF: trading.GTC}, nil, extra)
 	}
 	return trading.OrderResult{}, broker.Errorf(broker.CodeNotFound, "no %s position to close", c.Symbol)
 }
