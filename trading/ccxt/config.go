@@ -50,9 +50,11 @@ type Config struct {
 	TimeoutMs int `json:"timeoutMs,omitempty"`
 }
 
-// PresetIDs are the presets this package serves, keyed by accounts.json
-// presetId.
-var presetExchange = map[string]string{"okx": "okx", "bitget": "bitget", "hyperliquid": "hyperliquid", "ccxt-custom": ""}
+// presetExchange maps each presetId served here to its fixed CCXT
+// exchange id ("" = chosen by presetConfig.exchange).
+func presetExchange() map[string]string {
+	return map[string]string{"okx": "okx", "bitget": "bitget", "hyperliquid": "hyperliquid", "ccxt-custom": ""}
+}
 
 // PresetIDs lists the presetIds served by this package.
 func PresetIDs() []string { return []string{"okx", "bitget", "hyperliquid", "ccxt-custom"} }
@@ -67,7 +69,7 @@ func ParseConfig(presetID string, raw json.RawMessage, getenv func(string) strin
 		getenv = os.Getenv
 	}
 	var c Config
-	fixed, ok := presetExchange[presetID]
+	fixed, ok := presetExchange()[presetID]
 	if !ok {
 		return c, "", fmt.Errorf("preset %q is not a CCXT preset", presetID)
 	}

@@ -65,20 +65,22 @@ func newExchange(cfg Config, extra map[string]any) (exchange, error) {
 
 // errorCodes maps CCXT's error classes (its exception hierarchy, flattened
 // in Go to Error.Type) to broker codes. Anything unlisted is UNKNOWN.
-var errorCodes = map[string]broker.Code{
-	"AuthenticationError": broker.CodeAuth, "PermissionDenied": broker.CodeAuth, "AccountNotEnabled": broker.CodeAuth,
-	"AccountSuspended": broker.CodeAuth,
-	"NetworkError":     broker.CodeNetwork, "DDoSProtection": broker.CodeNetwork, "RateLimitExceeded": broker.CodeNetwork,
-	"ExchangeNotAvailable": broker.CodeNetwork, "OnMaintenance": broker.CodeNetwork, "InvalidNonce": broker.CodeNetwork,
-	"RequestTimeout": broker.CodeNetwork, "ChecksumError": broker.CodeNetwork,
-	"OrderNotFound": broker.CodeNotFound, "BadSymbol": broker.CodeNotFound,
-	"MarketClosed":  broker.CodeMarketClosed,
-	"ExchangeError": broker.CodeExchange, "InsufficientFunds": broker.CodeExchange, "InvalidOrder": broker.CodeExchange,
-	"DuplicateOrderId": broker.CodeExchange, "BadRequest": broker.CodeExchange, "OperationRejected": broker.CodeExchange,
-	"OperationFailed": broker.CodeExchange, "NotSupported": broker.CodeExchange, "ArgumentsRequired": broker.CodeExchange,
-	"OrderNotFillable": broker.CodeExchange, "OrderImmediatelyFillable": broker.CodeExchange, "ContractUnavailable": broker.CodeExchange,
-	"InvalidAddress": broker.CodeExchange, "NoChange": broker.CodeExchange, "ManualInteractionNeeded": broker.CodeExchange,
-	"RestrictedLocation": broker.CodeAuth, "BadResponse": broker.CodeUnknown, "NullResponse": broker.CodeUnknown,
+func errorCodes() map[string]broker.Code {
+	return map[string]broker.Code{
+		"AuthenticationError": broker.CodeAuth, "PermissionDenied": broker.CodeAuth, "AccountNotEnabled": broker.CodeAuth,
+		"AccountSuspended": broker.CodeAuth,
+		"NetworkError":     broker.CodeNetwork, "DDoSProtection": broker.CodeNetwork, "RateLimitExceeded": broker.CodeNetwork,
+		"ExchangeNotAvailable": broker.CodeNetwork, "OnMaintenance": broker.CodeNetwork, "InvalidNonce": broker.CodeNetwork,
+		"RequestTimeout": broker.CodeNetwork, "ChecksumError": broker.CodeNetwork,
+		"OrderNotFound": broker.CodeNotFound, "BadSymbol": broker.CodeNotFound,
+		"MarketClosed":  broker.CodeMarketClosed,
+		"ExchangeError": broker.CodeExchange, "InsufficientFunds": broker.CodeExchange, "InvalidOrder": broker.CodeExchange,
+		"DuplicateOrderId": broker.CodeExchange, "BadRequest": broker.CodeExchange, "OperationRejected": broker.CodeExchange,
+		"OperationFailed": broker.CodeExchange, "NotSupported": broker.CodeExchange, "ArgumentsRequired": broker.CodeExchange,
+		"OrderNotFillable": broker.CodeExchange, "OrderImmediatelyFillable": broker.CodeExchange, "ContractUnavailable": broker.CodeExchange,
+		"InvalidAddress": broker.CodeExchange, "NoChange": broker.CodeExchange, "ManualInteractionNeeded": broker.CodeExchange,
+		"RestrictedLocation": broker.CodeAuth, "BadResponse": broker.CodeUnknown, "NullResponse": broker.CodeUnknown,
+	}
 }
 
 // wrap turns a CCXT error into a *broker.Error naming what was attempted.
@@ -93,7 +95,7 @@ func wrap(err error, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	var ce *ccxtlib.Error
 	if errors.As(err, &ce) {
-		code, ok := errorCodes[string(ce.Type)]
+		code, ok := errorCodes()[string(ce.Type)]
 		if !ok {
 			code = broker.CodeUnknown
 		}
