@@ -99,6 +99,10 @@ func LoadVersioned[T any](s *Store, name string, defaults func() T) (T, Version,
 // It returns the new value and its version.
 func Edit[T any](s *Store, name string, base Version, defaults func() T, fn func(*T) error) (T, Version, error) {
 	path := s.Path(name)
+	if s.readOnly {
+		var zero T
+		return zero, "", &Error{File: path, Msg: "not saved: the config store is read-only"}
+	}
 	s.editMu.Lock()
 	defer s.editMu.Unlock()
 	raw, err := os.ReadFile(path)
