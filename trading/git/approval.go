@@ -47,8 +47,11 @@ func (e *StaleError) Error() string {
 // Is makes errors.Is(err, ErrStale) true.
 func (e *StaleError) Is(target error) bool { return target == ErrStale }
 
-// frozenLocked refuses while a push awaits a person.
+// frozenLocked refuses while a push awaits a person, and after Close.
 func (g *Git) frozenLocked() error {
+	if g.closed {
+		return ErrClosed
+	}
 	if p := g.f.Pending; p != nil && p.AwaitingApproval {
 		return &AwaitingError{Hash: p.Hash, Message: p.Message}
 	}
@@ -57,6 +60,9 @@ func (g *Git) frozenLocked() error {
 
 // pendingLocked returns the prepared commit if it is the one with hash.
 func (g *Git) pendingLocked(hash string) (*Pending, error) {
+	if g.closed {
+		return nil, ErrClosed
+	}
 	hash = strings.ToLower(strings.TrimSpace(hash))
 	p := g.f.Pending
 	if p == nil {
@@ -95,6 +101,9 @@ func (g *Git) PendingCommit() *Pending {
 func (g *Git) RequestApproval() (Pending, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.closed {
+		return Pending{}, ErrClosed
+	}
 	if g.f.Pending == nil {
 		if len(g.f.Staged) > 0 {
 			return Pending{}, ErrUncommitted
