@@ -186,11 +186,16 @@ func (g *Git) Reject(ctx context.Context, hash, reason string) (Commit, error) {
 	for _, op := range pend.Operations {
 		c.Results = append(c.Results, Result{Action: op.Action, Status: StatusUserRejected, Error: errText, Symbol: op.Symbol()})
 	}
+	prev := g.f // memory and disk must agree: undo if the save fails
 	c = g.appendLocked(c)
 	c.StateAfter = g.stateAfter(ctx)
 	g.f.Commits[len(g.f.Commits)-1] = c
 	g.f.Staged, g.f.Pending = nil, nil
-	return c, g.save()
+	if err := g.save(); err != nil {
+		g.f = prev
+		return Commit{}, err
+	}
+	return c, nil
 }
 
 // reconcile asks the broker about an operation a crash interrupted.
