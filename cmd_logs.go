@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/core/jsonl"
 )
 
 // runLogs is `alice logs [--lines N] [--follow] [--level L]`: the end of
@@ -61,44 +63,22 @@ func runLogs(e *env, _ []string) int {
 }
 
 // lastLines returns the last n records at or above min, pretty-printed.
-// It reads backwards in chunks, so a large log costs what is shown.
+// It reads backwards (jsonl.Each), so a large log costs what is shown.
 func lastLines(path string, n int, min slog.Level) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	if _, err := os.Stat(path); err != nil {
+		return nil, err // no log yet: the caller says where it should be
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	const chunk = 64 << 10
 	var out []string
-	end := info.Size()
-	var carry []byte
-	for end > 0 && len(out) < n {
-		start := max(end-chunk, 0)
-		buf := make([]byte, end-start)
-		if _, err := f.ReadAt(buf, start); err != nil && err != io.EOF {
-			return nil, err
+	err := jsonl.Each(path, func(line []byte) bool {
+		if s, ok := prettyLine(line, min); ok {
+			out = append(out, s)
 		}
-		buf = append(buf, carry...)
-		parts := bytes.Split(buf, []byte("\n"))
-		if start > 0 {
-			carry, parts = parts[0], parts[1:] // maybe a partial line
-		} else {
-			carry = nil
-		}
-		for i := len(parts) - 1; i >= 0 && len(out) < n; i-- {
-			if s, ok := prettyLine(parts[i], min); ok {
-				out = append(out, s)
-			}
-		}
-		end = start
+		return len(out) < n
+	})
+	if err != nil {
+		return nil, err
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
+	slices.Reverse(out)
 	return out, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Error is a configuration problem that names the file and the key so the
@@ -38,6 +39,11 @@ type Validator interface {
 type Store struct {
 	dir      string
 	readOnly bool
+
+	// editMu serialises Edit's read-modify-write: several in-process
+	// editors (Settings pane, Telegram /settings, the account manager)
+	// share one Store, and base "" edits would otherwise drop each other.
+	editMu sync.Mutex
 }
 
 // NewStore returns a store over dir.

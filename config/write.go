@@ -84,15 +84,27 @@ func LoadVersioned[T any](s *Store, name string, defaults func() T) (T, Version,
 //     refused with a *ConflictError and nothing is written. An empty base
 //     skips the check (callers that apply a self-contained change such as
 //     "enable account x" re-read the file anyway).
+//
 //   - the result is validated with the same Validate method `alice check`
 //     runs; an invalid result is refused with an *Error naming the key.
+//
 //   - only what fn changed is written: the change between the typed value
 //     before and after fn is applied to the file's raw JSON, so keys the
 //     typed struct does not know survive (keys are written sorted).
 //
+//   - edits through one Store are serialised, so two in-process editors
+//     never drop each other's change (other processes are kept out by the
+//     data-dir lock, or caught by base).
+//
 // It returns the new value and its version.
 func Edit[T any](s *Store, name string, base Version, defaults func() T, fn func(*T) error) (T, Version, error) {
 	path := s.Path(name)
+	if s.readOnly {
+		var zero T
+		return zero, "", &Error{File: path, Msg: "not saved: the config store is read-only"}
+	}
+	s.editMu.Lock()
+	defer s.editMu.Unlock()
 	raw, err := os.ReadFile(path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, os.ErrNotExist) {

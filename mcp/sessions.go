@@ -144,7 +144,7 @@ func (s *sessions) create(in initInfo) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sweepLocked(now)
-	for len(s.live) >= s.limits.MaxSessions && s.evictOneLocked() {
+	for len(s.live) >= s.limits.MaxSessions && s.evictOneLocked(false) {
 	}
 	s.live[id] = &sessionState{info: ClientInfo{
 		SessionID: id, Listener: s.listener, Endpoint: in.endpoint,
@@ -165,18 +165,27 @@ func (s *sessions) sweepLocked(now time.Time) {
 	}
 }
 
-// evictOneLocked drops the least recently seen session without streams.
-func (s *sessions) evictOneLocked() bool {
-	oldest := ""
-	for id, st := range s.live {
-		if len(st.cancels) == 0 && (oldest == "" || st.info.LastSeen.Before(s.live[oldest].info.LastSeen)) {
-			oldest = id
+// evictOneLocked drops the least recently seen entry without streams,
+// session-less entries first (they are only listed, so dropping one costs
+// no client anything). statelessOnly leaves real sessions alone.
+func (s *sessions) evictOneLocked(statelessOnly bool) bool {
+	oldest := func(stateless bool) string {
+		id := ""
+		for k, st := range s.live {
+			if st.stateless == stateless && len(st.cancels) == 0 && (id == "" || st.info.LastSeen.Before(s.live[id].info.LastSeen)) {
+				id = k
+			}
 		}
+		return id
 	}
-	if oldest == "" {
+	victim := oldest(true)
+	if victim == "" && !statelessOnly {
+		victim = oldest(false)
+	}
+	if victim == "" {
 		return false
 	}
-	delete(s.live, oldest)
+	delete(s.live, victim)
 	return true
 }
 
@@ -267,7 +276,7 @@ const statelessPrefix = "stateless "
 
 // noteStateless records a request of a session-less client under a key
 // made of its endpoint and declared identity, so it shows in Clients
-// and expires like a session.
+// and expires like a session. Its entry never displaces a real session.
 func (s *sessions) noteStateless(endpoint string, p rpcPeek) {
 	name, version := p.Params.Meta.ClientInfo.Name, p.Params.Meta.ClientInfo.Version
 	key := statelessPrefix + endpoint + " " + name + "/" + version
@@ -277,7 +286,10 @@ func (s *sessions) noteStateless(endpoint string, p rpcPeek) {
 	st, ok := s.live[key]
 	if !ok {
 		s.sweepLocked(now)
-		for len(s.live) >= s.limits.MaxSessions && s.evictOneLocked() {
+		for len(s.live) >= s.limits.MaxSessions && s.evictOneLocked(true) {
+		}
+		if len(s.live) >= s.limits.MaxSessions {
+			return // the table is full of real sessions: never evict one for a listing
 		}
 		st = &sessionState{stateless: true, info: ClientInfo{
 			SessionID: key, Listener: s.listener, Endpoint: endpoint,

@@ -153,6 +153,11 @@ func (a *Alerter) allow(sessionID string, now time.Time) bool {
 		}
 	}
 	a.recent = kept
+	for id, t := range a.lastAlert { // forget sessions whose window has passed
+		if now.Sub(t) >= a.opts.PerSession {
+			delete(a.lastAlert, id)
+		}
+	}
 	if last, ok := a.lastAlert[sessionID]; ok && now.Sub(last) < a.opts.PerSession {
 		a.suppressed++
 		return false
@@ -173,10 +178,17 @@ func urgencyOf(s agentstate.State) string {
 	return "important"
 }
 
-var alertVerb = map[agentstate.State]string{
-	agentstate.NeedsYou: "needs you",
-	agentstate.Done:     "is done",
-	agentstate.Errored:  "errored",
+// alertVerb says what happened, for the states that alert.
+func alertVerb(s agentstate.State) string {
+	switch s {
+	case agentstate.NeedsYou:
+		return "needs you"
+	case agentstate.Done:
+		return "is done"
+	case agentstate.Errored:
+		return "errored"
+	}
+	return s.String()
 }
 
 // text is the notification: who, what, why, and the bottom of the screen.
@@ -186,7 +198,7 @@ func (a *Alerter) text(st AgentStatus) string {
 		tag = w.DisplayName()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s Workspace %s · %s (%s) %s", st.State.Glyph(), tag, st.Name, st.Agent, alertVerb[st.State])
+	fmt.Fprintf(&b, "%s Workspace %s · %s (%s) %s", st.State.Glyph(), tag, st.Name, st.Agent, alertVerb(st.State))
 	if d := strings.TrimSpace(st.Detail); d != "" && d != "bell" {
 		fmt.Fprintf(&b, ": %s", clip(d, 200))
 	}

@@ -335,7 +335,11 @@ func (m *Manager) RemoveWorkspace(id string, removeDir bool) error {
 	_ = os.Remove(m.recordsPath(w.ID))
 	_ = os.RemoveAll(filepath.Join(m.opts.Root, "state", "scrollback", w.ID))
 	if removeDir {
-		if err := os.RemoveAll(w.Dir); err != nil {
+		// The registry is a file a person can edit: only ever delete a
+		// directory inside the workspaces root.
+		if !within(m.opts.Root, w.Dir) {
+			m.log.Warn("workspace: directory outside the workspaces root kept", "dir", w.Dir, "root", m.opts.Root)
+		} else if err := os.RemoveAll(w.Dir); err != nil {
 			m.log.Warn("workspace: remove directory", "dir", w.Dir, "err", err)
 		}
 	}
@@ -418,4 +422,18 @@ func (m *Manager) Close() error {
 	m.status.close()
 	m.events.Close()
 	return nil
+}
+
+// within reports whether path is strictly inside root (after cleaning and
+// resolving symlinks where they exist).
+func within(root, path string) bool {
+	abs := func(p string) string {
+		p, _ = filepath.Abs(p)
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		return filepath.Clean(p)
+	}
+	rel, err := filepath.Rel(abs(root), abs(path))
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

@@ -170,8 +170,14 @@ func (s *Session) setState(st SessionState, reason string) {
 }
 
 // start launches the supervisor; resume says the first spawn resumes.
-func (s *Session) start(resume bool) {
+// It refuses a closed session: a close racing a restart must not start a
+// process whose screen is already gone.
+func (s *Session) start(resume bool) error {
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return errSessionClosed
+	}
 	s.stopping = false
 	s.crashes = nil
 	s.stopCh = make(chan struct{})
@@ -180,7 +186,10 @@ func (s *Session) start(resume bool) {
 	s.mu.Unlock()
 	s.setState(StateStarting, "")
 	go s.supervise(resume, stopCh, done)
+	return nil
 }
+
+var errSessionClosed = errors.New("session is closed")
 
 // supervise runs the child, respawning it after a crash until the circuit
 // opens or the session is stopped.
@@ -397,18 +406,19 @@ func (s *Session) Restart() error {
 	closed := s.closed
 	s.mu.Unlock()
 	if closed {
-		return errors.New("session is closed")
+		return errSessionClosed
 	}
 	s.Stop()
-	s.start(true)
-	return nil
+	return s.start(true)
 }
 
 // close stops the process and the emulator for good.
 func (s *Session) close() {
-	s.Stop()
+	// Mark closed first: a racing Restart either sees it and refuses, or
+	// started before it and its process is stopped here.
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
+	s.Stop()
 	s.term.Close()
 }

@@ -63,7 +63,9 @@ func (m *Manager) StartSessionSize(wsID string, agent Agent, cols, rows int) (*S
 	m.saveRecordsLocked(w.ID)
 	s := m.newSessionLocked(w, rec, cols, rows)
 	m.mu.Unlock()
-	s.start(false)
+	if err := s.start(false); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -129,7 +131,9 @@ func (m *Manager) ResumeSession(recordID string) (*Session, error) {
 			s.term.Feed([]byte("\r\n\x1b[2m[alice: restored scrollback]\x1b[m\r\n"))
 		}
 	}
-	s.start(true)
+	if err := s.start(true); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -58,15 +58,33 @@ func (a *App) startScheduling(ctx context.Context) error {
 // forwardApprovals tells the people — every human channel that is up
 // (TUI, Telegram), never an agent connector, whatever channel was used
 // last — when a commit waits for approval, naming its hash and operations.
+//
+// Receiving and sending are decoupled: a slow channel (Telegram over a bad
+// network) must never hold up the trading subscription, or later events
+// would be dropped by the bus's delivery timeout.
 func (a *App) forwardApprovals(ctx context.Context) {
+	queue := make(chan trading.Event, 256)
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		for ev := range queue {
+			if _, err := a.Connectors.NotifyHumans(ctx, approvalText(ev), "important", "trading"); err != nil {
+				a.Log.Warn("Approval notice not delivered", "err", err)
+			}
+		}
+	}()
 	for ev := range a.Trading.Subscribe(ctx) {
 		if ev.Type != trading.EventApprovalRequest {
 			continue
 		}
-		if _, err := a.Connectors.NotifyHumans(ctx, approvalText(ev), "important", "trading"); err != nil {
-			a.Log.Warn("Approval notice not delivered", "err", err)
+		select {
+		case queue <- ev:
+		default:
+			a.Log.Error("Approval notice dropped: 256 notices already waiting to be sent", "account", ev.AccountID, "hash", ev.Hash)
 		}
 	}
+	close(queue)
+	<-sent
 }
 
 // approvalText names the commit (hash, message, operations) so what the

@@ -47,8 +47,11 @@ func (e *StaleError) Error() string {
 // Is makes errors.Is(err, ErrStale) true.
 func (e *StaleError) Is(target error) bool { return target == ErrStale }
 
-// frozenLocked refuses while a push awaits a person.
+// frozenLocked refuses while a push awaits a person, and after Close.
 func (g *Git) frozenLocked() error {
+	if g.closed {
+		return ErrClosed
+	}
 	if p := g.f.Pending; p != nil && p.AwaitingApproval {
 		return &AwaitingError{Hash: p.Hash, Message: p.Message}
 	}
@@ -57,6 +60,9 @@ func (g *Git) frozenLocked() error {
 
 // pendingLocked returns the prepared commit if it is the one with hash.
 func (g *Git) pendingLocked(hash string) (*Pending, error) {
+	if g.closed {
+		return nil, ErrClosed
+	}
 	hash = strings.ToLower(strings.TrimSpace(hash))
 	p := g.f.Pending
 	if p == nil {
@@ -95,6 +101,9 @@ func (g *Git) PendingCommit() *Pending {
 func (g *Git) RequestApproval() (Pending, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.closed {
+		return Pending{}, ErrClosed
+	}
 	if g.f.Pending == nil {
 		if len(g.f.Staged) > 0 {
 			return Pending{}, ErrUncommitted
@@ -177,11 +186,16 @@ func (g *Git) Reject(ctx context.Context, hash, reason string) (Commit, error) {
 	for _, op := range pend.Operations {
 		c.Results = append(c.Results, Result{Action: op.Action, Status: StatusUserRejected, Error: errText, Symbol: op.Symbol()})
 	}
+	prev := g.f // memory and disk must agree: undo if the save fails
 	c = g.appendLocked(c)
 	c.StateAfter = g.stateAfter(ctx)
 	g.f.Commits[len(g.f.Commits)-1] = c
 	g.f.Staged, g.f.Pending = nil, nil
-	return c, g.save()
+	if err := g.save(); err != nil {
+		g.f = prev
+		return Commit{}, err
+	}
+	return c, nil
 }
 
 // reconcile asks the broker about an operation a crash interrupted.

@@ -71,6 +71,7 @@ var (
 	ErrNothingStaged = errors.New("nothing staged: stage operations (placeOrder, closePosition, …) first")
 	ErrNoPending     = errors.New("no pending commit: run tradingCommit first")
 	ErrUncommitted   = errors.New("staged operations are not committed: run tradingCommit first")
+	ErrClosed        = errors.New("this account was restarted or removed (its settings changed); nothing was done: run the tool again")
 )
 
 // Git is one account's history. It is safe for concurrent use; pushes are
@@ -81,6 +82,18 @@ type Git struct {
 	deps    Deps
 	f       file
 	pushing *progress
+	closed  bool // Close was called: another instance may own the files
+}
+
+// Close waits for an operation in progress (a push reaching the broker)
+// to finish and refuses every later change (ErrClosed). The account
+// manager closes an account's history before it rebuilds the account, so
+// the new instance never reads a push checkpoint that is still being
+// written, and nothing written through the old instance overwrites it.
+func (g *Git) Close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
 }
 
 // Open loads path (a missing file is an empty history). A push that was

@@ -143,6 +143,9 @@ func (g *Git) Sync(ctx context.Context, delay time.Duration) (SyncResult, error)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.closed {
+		return SyncResult{}, ErrClosed
+	}
 	res := SyncResult{Updates: []SyncUpdate{}}
 	var results []Result
 	for _, id := range g.pendingOrdersLocked() {

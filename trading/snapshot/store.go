@@ -5,8 +5,6 @@
 package snapshot
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +15,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/jsonl"
 
 	"github.com/shopspring/decimal"
 )
@@ -94,6 +93,7 @@ type Store struct {
 	mu  sync.Mutex
 	dir string
 	idx index
+	cur *jsonl.File // the chunk appends go to
 }
 
 // Open loads (or starts) the store in dir. The last chunk is recounted so
@@ -111,7 +111,9 @@ func Open(dir string) (*Store, error) {
 	}
 	if n := len(s.idx.Chunks); n > 0 {
 		last := &s.idx.Chunks[n-1]
-		if err := trimTorn(filepath.Join(dir, last.File)); err != nil {
+		// Opening heals a line torn by a crash mid-write (the cut bytes go
+		// to a .torn side file) so the next append starts on a clean line.
+		if s.cur, err = jsonl.Open(filepath.Join(dir, last.File), jsonl.Options{}); err != nil {
 			return nil, err
 		}
 		snaps, err := s.readChunk(last.File)
@@ -126,44 +128,28 @@ func Open(dir string) (*Store, error) {
 	return s, nil
 }
 
-// trimTorn truncates a partial last line (a crash mid-write) so the next
-// append starts on a clean line.
-func trimTorn(path string) error {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) || (err == nil && (len(data) == 0 || data[len(data)-1] == '\n')) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return os.Truncate(path, int64(bytes.LastIndexByte(data, '\n')+1))
-}
-
 // Append stores a snapshot: one write of one line, then the index.
 func (s *Store) Append(snap Snapshot) error {
-	line, err := json.Marshal(snap)
-	if err != nil {
-		return err
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return err
 	}
 	n := len(s.idx.Chunks)
-	if n == 0 || s.idx.Chunks[n-1].Count >= ChunkSize {
-		s.idx.Chunks = append(s.idx.Chunks, chunk{File: fmt.Sprintf("chunk-%04d.jsonl", n+1), StartTime: snap.Timestamp})
-		n++
+	if n == 0 || s.idx.Chunks[n-1].Count >= ChunkSize || s.cur == nil {
+		if n == 0 || s.idx.Chunks[n-1].Count >= ChunkSize {
+			s.idx.Chunks = append(s.idx.Chunks, chunk{File: fmt.Sprintf("chunk-%04d.jsonl", n+1), StartTime: snap.Timestamp})
+			n++
+		}
+		f, err := jsonl.Open(filepath.Join(s.dir, s.idx.Chunks[n-1].File), jsonl.Options{})
+		if err != nil {
+			return err
+		}
+		s.cur = f
 	}
 	c := &s.idx.Chunks[n-1]
-	f, err := os.OpenFile(filepath.Join(s.dir, c.File), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
+	if err := s.cur.AppendJSON(snap); err != nil {
 		return err
-	}
-	_, werr := f.Write(append(line, '\n'))
-	cerr := f.Close()
-	if werr != nil || cerr != nil {
-		return errors.Join(werr, cerr)
 	}
 	c.Count++
 	c.EndTime = snap.Timestamp
@@ -174,25 +160,20 @@ func (s *Store) Append(snap Snapshot) error {
 	return config.WriteFileAtomic(filepath.Join(s.dir, "index.json"), data, 0o600)
 }
 
-// readChunk parses a chunk, skipping a torn or corrupt line.
+// readChunk parses a chunk, skipping a corrupt line.
 func (s *Store) readChunk(name string) ([]Snapshot, error) {
-	data, err := os.ReadFile(filepath.Join(s.dir, name))
+	var out []Snapshot
+	err := jsonl.Forward(filepath.Join(s.dir, name), func(line []byte) bool {
+		var snap Snapshot
+		if json.Unmarshal(line, &snap) == nil {
+			out = append(out, snap)
+		}
+		return true
+	})
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	var out []Snapshot
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for sc.Scan() {
-		var snap Snapshot
-		if json.Unmarshal(sc.Bytes(), &snap) == nil {
-			out = append(out, snap)
-		}
-	}
-	return out, sc.Err()
+	return out, err
 }
 
 // List returns snapshots at or after since (zero = all), oldest first,

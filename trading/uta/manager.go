@@ -124,6 +124,9 @@ func (m *Manager) Close() error {
 }
 
 func (m *Manager) shutdown(e *entry) error {
+	// Wait for a push in progress and stop the old history taking writes
+	// before anything rebuilds the account over the same files.
+	e.uta.git.Close()
 	if e.cancel != nil {
 		e.cancel()
 		<-e.done

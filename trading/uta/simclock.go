@@ -51,7 +51,7 @@ func (m *Manager) SimAdvance(id string, d time.Duration) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	if d <= 0 || d > maxSimAdvance {
+	if d < time.Second || d > maxSimAdvance {
 		return time.Time{}, fmt.Errorf("advance must be between 1s and %s, got %s", maxSimAdvance, d)
 	}
 	total := m.clocks.add(id, d)

@@ -167,8 +167,11 @@ func (b *Bot) Up() bool {
 
 // Send delivers a notification to the chat the user last wrote from, or
 // the first allow-listed chat. It never writes to a chat off the list.
+// Muting (/settings) silences routine notifications only: "important" ones
+// — a trading commit waiting for approval, a workspace agent that needs
+// you — still arrive, since nobody else may be there to see them.
 func (b *Bot) Send(ctx context.Context, n connector.Notification) error {
-	if b.muted() {
+	if b.muted() && n.Urgency != "important" {
 		return ErrMuted
 	}
 	chat, ok := int64(0), false

@@ -34,7 +34,7 @@ type StreamingAsker interface {
 // ErrMuted is returned by Send while notifications are switched off in
 // /settings; the notification is still stored (and listed by
 // /notifications and the TUI).
-var ErrMuted = errors.New("telegram notifications are off (turn them on with /settings)")
+var ErrMuted = errors.New("telegram notifications are off (turn them on with /settings); important ones still arrive")
 
 func (b *Bot) settingsCommands() (SettingsCommands, bool) {
 	sc, ok := b.o.Commands.(SettingsCommands)

@@ -97,6 +97,10 @@ func TestSettingsCommandTogglesNotifications(t *testing.T) {
 	eventually(t, func() bool { return !cmds.NotificationsEnabled() }, "tap turns notifications off")
 	err := bot.Send(context.Background(), connector.Notification{Text: "hello", To: "42"})
 	require.ErrorIs(t, err, ErrMuted)
+	// An approval request (important) still reaches the person.
+	before := len(api.sentTo(allowedChat))
+	require.NoError(t, bot.Send(context.Background(), connector.Notification{Text: "commit 1234abcd is waiting for your approval", Urgency: "important", To: "42"}))
+	eventually(t, func() bool { return len(api.sentTo(allowedChat)) == before+1 }, "important notice delivered while muted")
 
 	api.userTaps(allowedChat, "settings:heartbeat:on")
 	eventually(t, func() bool {
