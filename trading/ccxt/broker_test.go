@@ -83,3 +83,22 @@ func TestSwapPositionsAndClose(t *testing.T) {
 	require.Equal(t, "0.01", o.Qty.String())
 	require.Equal(t, brokertest.StateFilled, o.State)
 }
+
+// Hyperliquid refuses market orders without a reference price (CCXT
+// derives the IOC limit from it), so the broker supplies the last price.
+func TestHyperliquidMarketOrderCarriesReferencePrice(t *testing.T) {
+	v := brokertest.NewVenue(decimal.NewFromInt(10_000), map[string]decimal.Decimal{"BTC/USDC:USDC": decimal.NewFromInt(60_000)})
+	fx := newFakeExchange(v)
+	b := newBroker("hl", Config{Exchange: "hyperliquid", Quote: "USDC", TimeoutMs: 1000}, nil, func() (exchange, error) { return fx, nil })
+	ctx := context.Background()
+	require.NoError(t, b.Init(ctx))
+	c, err := b.ResolveNativeKey(ctx, "BTC") // bare base → the USDC perpetual
+	require.NoError(t, err)
+	require.Equal(t, "BTC/USDC:USDC", c.Symbol)
+	_, err = b.PlaceOrder(ctx, c, trading.Order{Action: trading.Buy, OrderType: trading.Market, TotalQuantity: decimal.RequireFromString("0.001"), TIF: trading.GTC}, nil)
+	require.NoError(t, err)
+	fx.mu.Lock()
+	defer fx.mu.Unlock()
+	require.NotNil(t, fx.lastPrice)
+	require.Equal(t, 60_000.0, *fx.lastPrice)
+}

@@ -30,6 +30,7 @@ type fakeExchange struct {
 	calls map[string]int
 	// lastParams are the params of the last createOrder.
 	lastParams map[string]interface{}
+	lastPrice  *float64
 	closed     bool
 }
 
@@ -150,7 +151,7 @@ func (f *fakeExchange) CreateOrder(symbol, typ, side string, amount float64, opt
 		params = *o.Params
 	}
 	f.mu.Lock()
-	f.lastParams = params
+	f.lastParams, f.lastPrice = params, o.Price
 	f.mu.Unlock()
 	vo := brokertest.VenueOrder{Symbol: symbol, Buy: side == "buy", Type: typ, Qty: decimal.NewFromFloat(amount), Stop: paramDec(params, "triggerPrice")}
 	if cid, ok := params["clientOrderId"].(string); ok {

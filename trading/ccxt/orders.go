@@ -107,6 +107,19 @@ func (b *Broker) place(ctx context.Context, c trading.Contract, o trading.Order,
 		opts := []ccxtlib.CreateOrderOptions{ccxtlib.WithCreateOrderParams(params)}
 		if price.IsPositive() {
 			opts = append(opts, ccxtlib.WithCreateOrderPrice(f64(price)))
+		} else if typ == "market" && b.cfg.Exchange == "hyperliquid" {
+			// Hyperliquid has no true market order: CCXT sends an IOC limit
+			// at this reference price plus its slippage allowance, and
+			// refuses a market order without one.
+			t, err := ex.FetchTicker(sym)
+			if err != nil {
+				return wrap(err, "%s ticker %s (reference price for a market order)", b.cfg.Exchange, sym)
+			}
+			ref := dec(t.Last)
+			if !ref.IsPositive() {
+				return broker.Errorf(broker.CodeExchange, "%s has no last price for %s to size a market order's slippage", b.cfg.Exchange, sym)
+			}
+			opts = append(opts, ccxtlib.WithCreateOrderPrice(f64(ref)))
 		}
 		got, err := ex.CreateOrder(sym, typ, side(o.Action), f64(o.TotalQuantity), opts...)
 		if err != nil {
