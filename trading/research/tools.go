@@ -44,6 +44,13 @@ func orDefault(p *int, def, max int) (int, error) {
 
 const dateProps = `"start_date":{"type":"string","description":"YYYY-MM-DD"},"end_date":{"type":"string","description":"YYYY-MM-DD"}`
 
+// categoryRange is the arguments of the two EIA tools.
+type categoryRange struct {
+	Category string `json:"category"`
+	Start    string `json:"start_date"`
+	End      string `json:"end_date"`
+}
+
 // RegisterTools publishes the twelve research tools with OpenAlice's names
 // and parameters.
 func RegisterTools(reg core.ToolRegistry, s *Service) {
@@ -189,21 +196,13 @@ func RegisterTools(reg core.ToolRegistry, s *Service) {
 	reg.Register(typed("economyEnergyOutlook", "economy",
 		"EIA Short-Term Energy Outlook: monthly history and forecast of oil, gasoline and natural gas prices, crude production and petroleum consumption. Needs a free EIA API key.",
 		`{"type":"object","properties":{"category":{"type":"string","enum":["crude_oil_price","gasoline_price","natural_gas_price","crude_oil_production","petroleum_consumption"]},`+dateProps+`},"required":["category"]}`,
-		func(ctx context.Context, a struct {
-			Category string `json:"category"`
-			Start    string `json:"start_date"`
-			End      string `json:"end_date"`
-		}) (any, error) {
+		func(ctx context.Context, a categoryRange) (any, error) {
 			return s.EnergyOutlook(ctx, a.Category, a.Start, a.End)
 		}))
 	reg.Register(typed("economyPetroleumStatus", "economy",
 		"EIA Weekly Petroleum Status Report: US crude production, crude/gasoline/distillate stocks and refinery utilization by week. Needs a free EIA API key.",
 		`{"type":"object","properties":{"category":{"type":"string","enum":["crude_oil_production","crude_oil_stocks","gasoline_stocks","distillate_stocks","refinery_utilization"]},`+dateProps+`},"required":["category"]}`,
-		func(ctx context.Context, a struct {
-			Category string `json:"category"`
-			Start    string `json:"start_date"`
-			End      string `json:"end_date"`
-		}) (any, error) {
+		func(ctx context.Context, a categoryRange) (any, error) {
 			return s.PetroleumStatus(ctx, a.Category, a.Start, a.End)
 		}))
 }
