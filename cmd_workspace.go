@@ -122,7 +122,7 @@ func printJSON(e *env, v any) int {
 }
 
 // workspaceBackend talks to the running instance when one owns the data
-// dir (its lock is held; the instance record names its main listener), and
+// dir (its lock is held; the lock's owner file names its main listener), and
 // otherwise takes the lock itself and works on the data dir directly, so
 // the two never write the same files at once.
 func workspaceBackend(e *env) (b wsapi.Backend, where string, closeFn func(), err error) {
@@ -138,11 +138,20 @@ func workspaceBackend(e *env) (b wsapi.Backend, where string, closeFn func(), er
 	lock, err := config.LockDataDir(paths.Data, "alice workspace")
 	var locked *config.LockedError
 	if errors.As(err, &locked) {
-		in, ok := wsapi.ReadInstance(paths.DataPath(wsapi.InstanceFile))
-		if !ok {
-			return nil, "", nil, fmt.Errorf("%w; its workspace API is not recorded yet, try again in a moment", err)
+		// The owner records its listeners in the lock's owner file once
+		// they are bound (recordListeners); the main one serves the API.
+		url := ""
+		if locked.Owner != nil {
+			for _, l := range locked.Owner.Listeners {
+				if l.Name == app.MainListener {
+					url = l.URL
+				}
+			}
 		}
-		c := wsapi.NewClient(in.URL, mcpCfg.Token)
+		if url == "" {
+			return nil, "", nil, fmt.Errorf("%w; its listeners are not recorded yet, try again in a moment", err)
+		}
+		c := wsapi.NewClient(url, mcpCfg.Token)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if _, err := c.List(ctx); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,9 @@ func startInstance(t *testing.T, home string) *app.App {
 	lock, err := config.LockDataDir(apptest.Paths(t, home).Data, "alice serve")
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = lock.Release() }) // after Shutdown
-	return apptest.Run(t, home)
+	a := apptest.Run(t, home)
+	recordListeners(lock, a, slog.Default()) // as cmd_core does once bound
+	return a
 }
 
 func alice(t *testing.T, args ...string) (string, string, int) {
@@ -80,7 +83,7 @@ func TestWorkspaceCLIThroughTheRunningInstance(t *testing.T) {
 	home := workspaceHome(t, `{"port":0,"token":"s3cret"}`)
 	paths := apptest.Paths(t, home)
 	t.Cleanup(func() { // after the instance has shut down
-		require.NoFileExists(t, paths.DataPath(wsapi.InstanceFile), "the record goes with the instance")
+		require.NoFileExists(t, paths.DataPath(config.LockOwnerFile), "the record goes with the instance")
 	})
 	a := startInstance(t, home)
 

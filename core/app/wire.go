@@ -112,8 +112,7 @@ func (a *App) start(ctx context.Context) error {
 		return fmt.Errorf("main MCP listener: %w (set \"port\" in %s, 0 picks a free port)", err, a.Opts.Store.Path(config.MCPFile))
 	}
 	a.onClose("main MCP", a.MCP.Shutdown)
-	a.addListener("MCP", a.MCP.URL())
-	a.recordInstance()
+	a.addListener(MainListener, a.MCP.URL())
 
 	if a.Ask != nil {
 		if err := a.Ask.Start(ctx); err != nil {

@@ -1,11 +1,10 @@
 package app
 
-import (
-	"context"
-	"os"
+import "github.com/alice-trading/alice/workspace/wsapi"
 
-	"github.com/alice-trading/alice/workspace/wsapi"
-)
+// MainListener names the main MCP listener in Listeners() and in the data
+// dir lock's owner file, where `alice workspace` finds the running API.
+const MainListener = "MCP"
 
 // mountWorkspaceAPI serves /api/workspaces on the main listener, behind
 // the MCP port's protections, for `alice workspace …` and scripts.
@@ -14,16 +13,4 @@ func (a *App) mountWorkspaceAPI() {
 	for _, route := range wsapi.Routes {
 		a.MCP.HandleProtected(route, h)
 	}
-}
-
-// recordInstance writes the listener URL under the data dir so the CLI can
-// find this instance (the port may be random); it is removed on shutdown.
-func (a *App) recordInstance() {
-	path := a.Opts.Paths.DataPath(wsapi.InstanceFile)
-	pid := os.Getpid()
-	if err := wsapi.WriteInstance(path, wsapi.Instance{PID: pid, URL: a.MCP.URL()}); err != nil {
-		a.Log.Warn("record instance for the CLI", "path", path, "err", err)
-		return
-	}
-	a.onClose("instance record", func(context.Context) error { wsapi.RemoveInstance(path, pid); return nil })
 }

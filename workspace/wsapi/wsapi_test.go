@@ -81,24 +81,3 @@ func procAlive(pid int) bool {
 	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
 	return err == nil
 }
-
-func TestInstanceRecord(t *testing.T) {
-	p := filepath.Join(t.TempDir(), InstanceFile)
-	_, ok := ReadInstance(p)
-	require.False(t, ok)
-	require.NoError(t, WriteInstance(p, Instance{PID: os.Getpid(), URL: "http://127.0.0.1:1/mcp"}))
-	in, ok := ReadInstance(p)
-	require.True(t, ok)
-	require.Equal(t, "http://127.0.0.1:1/mcp", in.URL)
-	st, err := os.Stat(p)
-	require.NoError(t, err)
-	require.Equal(t, os.FileMode(0o600), st.Mode().Perm())
-	// A dead pid is no instance.
-	require.NoError(t, WriteInstance(p, Instance{PID: 1 << 22, URL: "http://127.0.0.1:1/mcp"}))
-	_, ok = ReadInstance(p)
-	require.False(t, ok)
-	RemoveInstance(p, os.Getpid()) // not ours: kept
-	require.FileExists(t, p)
-	RemoveInstance(p, 1<<22)
-	require.NoFileExists(t, p)
-}
