@@ -18,7 +18,8 @@ type NoProviderError struct{ File string }
 
 func (e *NoProviderError) Error() string {
 	return "No AI provider is configured yet, so Alice cannot answer.\n\n" +
-		"Add a profile to " + e.File + " and make it active, for example:\n\n" +
+		"In the terminal UI: Settings → AI provider (alt+8) adds one and tests it.\n" +
+		"Or add a profile to " + e.File + " and make it active, for example:\n\n" +
 		indent(ExampleConfig, "  ") + "\n\n" +
 		"Backends: anthropic (Messages API), openai (OpenAI or any OpenAI-compatible\n" +
 		"server: Ollama, llama.cpp, OpenRouter via baseUrl), claude-cli and codex-cli\n" +
