@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/app"
 )
 
 // setup resolves the paths, takes the data dir's lock, opens the log and

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/core/jsonl"
 )
 

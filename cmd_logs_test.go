@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/app"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

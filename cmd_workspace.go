@@ -14,7 +14,7 @@ import (
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/agent"
-	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/workspace"
 	"github.com/alice-trading/alice/workspace/wsapi"
 )

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/app"
 )
 
 // recordListeners writes the bound endpoints into the data dir lock's

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/core/provider"
 	"github.com/alice-trading/alice/mcp"
 	"github.com/alice-trading/alice/trading/simmarket"

@@ -1,6 +1,6 @@
 // Command alice is a terminal-first AI trading agent. This file is the
 // composition root only: main hands the command line to the command table
-// (commands.go), whose rows build the core (core/app) and hand it to the
+// (commands.go), whose rows build the core (app) and hand it to the
 // TUI or run it headless.
 package main
 

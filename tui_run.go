@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/live"
 )

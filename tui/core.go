@@ -1,7 +1,7 @@
 // Package tui is alice's terminal surface: one Bubble Tea root model with
 // four panes (chat, inbox, portfolio, workspaces), a help overlay and a
 // status bar. It talks to the running core only through the Core interface
-// declared here; tui/live adapts the real core/app.App to it and tests use
+// declared here; tui/live adapts the real app.App to it and tests use
 // a fake. No IO happens inside Update: every Core call runs in a tea.Cmd.
 package tui
 

@@ -32,7 +32,7 @@ type Result struct {
 	ToolCalls []ToolCall
 }
 
-// Agent runs one prompt on a session (core/agent adapted by core/app).
+// Agent runs one prompt on a session (core/agent adapted by app).
 type Agent interface {
 	AskWithSession(ctx context.Context, prompt, sessionID, preamble string) (Result, error)
 }

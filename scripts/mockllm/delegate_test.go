@@ -14,7 +14,7 @@ import (
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/agent"
-	"github.com/alice-trading/alice/core/app/apptest"
+	"github.com/alice-trading/alice/app/apptest"
 )
 
 func TestDelegateScript(t *testing.T) {

@@ -19,4 +19,4 @@ for _ in $(seq 1 50); do
 done
 
 cd "$root"
-ALICE_TELEGRAM_EMULATOR="http://127.0.0.1:$port" go test -race -count=1 -run "TestAgainstBotAPIEmulator|TestApprovalsReachPeopleAgainstBotAPIEmulator|TestNeedsYouAlertReachesTelegramEmulator" -v ./core/connector/telegram/ ./core/app/
+ALICE_TELEGRAM_EMULATOR="http://127.0.0.1:$port" go test -race -count=1 -run "TestAgainstBotAPIEmulator|TestApprovalsReachPeopleAgainstBotAPIEmulator|TestNeedsYouAlertReachesTelegramEmulator" -v ./core/connector/telegram/ ./app/

@@ -3,7 +3,7 @@ package live
 import (
 	"testing"
 
-	"github.com/alice-trading/alice/core/app/apptest"
+	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/core/session"
 	"github.com/alice-trading/alice/tui"
 	"github.com/stretchr/testify/require"

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/alice-trading/alice/core/app/apptest"
+	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/tui"
 	"github.com/stretchr/testify/require"
 )

@@ -1,4 +1,4 @@
-// Package live adapts the running core (core/app.App) to the tui.Core
+// Package live adapts the running core (app.App) to the tui.Core
 // interface. It is the only place that knows both sides, so the TUI stays
 // testable with fakes and core never imports the UI.
 package live
@@ -13,7 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/workspace"

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/core/app/apptest"
+	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/tui"
 )

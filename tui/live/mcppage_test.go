@@ -16,8 +16,8 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/core/app"
-	"github.com/alice-trading/alice/core/app/apptest"
+	"github.com/alice-trading/alice/app"
+	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/tui"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/core/app/apptest"
+	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/tui"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alice-trading/alice/core/app/apptest"
+	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/tui"
 	"github.com/stretchr/testify/require"
 )

@@ -16,7 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/core/app/apptest"
+	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/tui"
 )

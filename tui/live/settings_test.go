@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/app/apptest"
+	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/tui"
 )
 

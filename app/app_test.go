@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/app/apptest"
+	"github.com/alice-trading/alice/app/apptest"
 )
 
 // echoLLM is an OpenAI-compatible server that replies "You said: <text>",

@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/app"
+	"github.com/alice-trading/alice/app"
 )
 
 // defaults are the config files every test home gets unless the test
