@@ -4,7 +4,7 @@ BIN     ?= bin/alice
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
-LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
+LDFLAGS := -X github.com/alice-trading/alice/app/cli.version=$(VERSION) -X github.com/alice-trading/alice/app/cli.commit=$(COMMIT) -X github.com/alice-trading/alice/app/cli.date=$(DATE)
 # Release builds are stripped and trimmed; DIST_MAX_BYTES is the size budget
 # `make dist` enforces so the binary cannot silently grow. Measured: 117 MB
 # unstripped, 83.8 MB stripped (linux/amd64). Stripping removes only the

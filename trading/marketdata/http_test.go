@@ -18,7 +18,7 @@ import (
 	"github.com/alice-trading/alice/trading"
 )
 
-// replay serves recorded responses from testdata/marketdata and remembers
+// replay serves recorded responses from testdata/ and remembers
 // the requests it saw.
 type replay struct {
 	t      *testing.T
@@ -36,7 +36,7 @@ func (rp *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"message":"no recording for `+r.URL.Path+`"}`, http.StatusTeapot)
 		return
 	}
-	body, err := os.ReadFile(filepath.Join("..", "..", "testdata", "marketdata", file))
+	body, err := os.ReadFile(filepath.Join("testdata", file))
 	if err != nil {
 		rp.t.Errorf("recording %s: %v", file, err)
 		http.Error(w, err.Error(), 500)

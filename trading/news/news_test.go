@@ -38,7 +38,7 @@ func (f *fixedConfig) News() (config.News, error) {
 	return f.cfg, nil
 }
 
-// feedServer serves the recorded feeds from testdata/news and counts hits.
+// feedServer serves the recorded feeds from testdata/ and counts hits.
 func feedServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -48,7 +48,7 @@ func feedServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 			http.NotFound(w, r)
 			return
 		}
-		body, err := os.ReadFile(filepath.Join("..", "..", "testdata", "news", name))
+		body, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Errorf("fixture: %v", err)
 			return

@@ -21,7 +21,7 @@ import (
 	"github.com/alice-trading/alice/core"
 )
 
-// fakeSources serves the recorded responses under testdata/research the way
+// fakeSources serves the recorded responses under testdata/ the way
 // SEC EDGAR, Nasdaq, Yahoo, FRED, BLS and EIA answer, and counts requests.
 type fakeSources struct {
 	t    *testing.T
@@ -54,7 +54,7 @@ func (fs *fakeSources) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		file = "form4_" + strings.TrimPrefix(path.Base(p), "wk-form4_")
 	case p == "/api/calendar/earnings":
 		file = "nasdaq_earnings_" + q.Get("date") + ".json"
-		if _, err := os.Stat(filepath.Join("..", "..", "testdata", "research", file)); err != nil {
+		if _, err := os.Stat(filepath.Join("testdata", file)); err != nil {
 			file = "nasdaq_earnings_empty.json"
 		}
 	case p == "/v1/finance/screener/predefined/saved":
@@ -94,7 +94,7 @@ func (fs *fakeSources) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			file = "eia_sndw.json"
 		}
 	}
-	body, err := os.ReadFile(filepath.Join("..", "..", "testdata", "research", file))
+	body, err := os.ReadFile(filepath.Join("testdata", file))
 	if file == "" || err != nil {
 		http.Error(w, `{"message":"no recording"}`, 404)
 		return

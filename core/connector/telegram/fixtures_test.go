@@ -17,9 +17,9 @@ import (
 )
 
 // TestReplaysRecordedEmulatorAnswers feeds the bot the exact JSON the
-// telegram-test-api emulator produced (testdata/telegram).
+// telegram-test-api emulator produced (testdata/).
 func TestReplaysRecordedEmulatorAnswers(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "testdata", "telegram")
+	dir := filepath.Join("testdata")
 	updates, err := os.ReadFile(filepath.Join(dir, "emulator-getUpdates.json"))
 	require.NoError(t, err)
 	sent, err := os.ReadFile(filepath.Join(dir, "emulator-sendMessage.json"))

@@ -1,0 +1,30 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// `alice check` validates an ibkr-tws account: OpenAlice's shape passes,
+// a bad port is reported with file and key.
+func TestCheckValidatesIBKRAccount(t *testing.T) {
+	home := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(home, "config"), 0o700))
+	accts := filepath.Join(home, "config", "accounts.json")
+	var out, errb bytes.Buffer
+
+	require.NoError(t, os.WriteFile(accts, []byte(`[{"id":"ibkr","label":"IB paper","presetId":"ibkr-tws","guards":[],
+  "presetConfig":{"host":"127.0.0.1","port":4002,"clientId":0,"accountId":"DU1234567"}}]`), 0o600))
+	require.Equal(t, 0, run([]string{"check", "--home", home}, &out, &errb), errb.String())
+
+	require.NoError(t, os.WriteFile(accts, []byte(`[{"id":"ibkr","presetId":"ibkr-tws","guards":[],"presetConfig":{"port":"74970"}}]`), 0o600))
+	errb.Reset()
+	require.Equal(t, 1, run([]string{"check", "--home", home}, &out, &errb))
+	require.Contains(t, errb.String(), accts)
+	require.Contains(t, errb.String(), `"[0].presetConfig.port"`)
+	require.Contains(t, errb.String(), "TCP port")
+}

@@ -1,0 +1,24 @@
+package cli
+
+import (
+	"os/exec"
+	"testing"
+)
+
+// TestTUIEndToEndInTmux runs scripts/tui/e2e.sh: the real binary in tmux,
+// chat → stage → approve → position, then a shell workspace attach/detach.
+func TestTUIEndToEndInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and drives it in tmux")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	cmd := exec.Command("bash", "scripts/tui/e2e.sh")
+	cmd.Dir = "../.." // the scripts run from the repository root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("e2e failed: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+}
