@@ -18,6 +18,7 @@ func (s *Store) Compaction() (Compaction, error) { return Load(s, CompactionFile
 func (s *Store) Heartbeat() (Heartbeat, error)   { return Load(s, HeartbeatFile, DefaultHeartbeat) }
 func (s *Store) News() (News, error)             { return Load(s, NewsFile, DefaultNews) }
 func (s *Store) Research() (Research, error)     { return Load(s, ResearchFile, DefaultResearch) }
+func (s *Store) Channels() (Channels, error)     { return Load(s, ChannelsFile, DefaultChannels) }
 
 // CheckAll loads every file once: missing files are created with defaults
 // (unless the store is read-only) and every malformed file is reported,
@@ -40,10 +41,17 @@ func (s *Store) CheckAll() error {
 		func() error { _, err := s.Heartbeat(); return err },
 		func() error { _, err := s.News(); return err },
 		func() error { _, err := s.Research(); return err },
+		func() error { _, err := s.Channels(); return err },
 	}
 	var errs []error
 	for _, c := range checks {
 		if err := c(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 0 {
+		// Cross-file: channel and workspace overrides name real profiles.
+		if err := CheckChannelProfiles(s); err != nil {
 			errs = append(errs, err)
 		}
 	}
