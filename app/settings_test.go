@@ -3,9 +3,9 @@ package app_test
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"

@@ -39,7 +39,11 @@ type recorder struct {
 }
 
 func (r *recorder) changed(f string) { r.mu.Lock(); r.files = append(r.files, f); r.mu.Unlock() }
-func (r *recorder) list() []string   { r.mu.Lock(); defer r.mu.Unlock(); return append([]string(nil), r.files...) }
+func (r *recorder) list() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.files...)
+}
 
 func newService(t *testing.T, files map[string]string) (*Service, *recorder, string) {
 	t.Helper()
