@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/app"
+	"github.com/alice-trading/alice/config"
 )
 
 // setup resolves the paths, takes the data dir's lock, opens the log and
