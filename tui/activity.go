@@ -100,7 +100,8 @@ func defaultActivityKeys() activityKeys {
 // activityPane shows what Alice is doing: the live event log, agent
 // work runs with their outcomes, tool calls and notifications.
 type activityPane struct {
-	m       *Model
+	m       host
+	core    any
 	w, h    int
 	focused bool
 	keys    activityKeys
@@ -119,10 +120,10 @@ type activityPane struct {
 	sessIdx   int // 0 = all sessions
 }
 
-func newActivityPane(m *Model) *activityPane {
+func newActivityPane(m host, core any) *activityPane {
 	in := textinput.New()
 	in.Prompt = "/ "
-	return &activityPane{m: m, keys: defaultActivityKeys(), search: in}
+	return &activityPane{m: m, core: core, keys: defaultActivityKeys(), search: in}
 }
 
 func (p *activityPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -144,7 +145,7 @@ type activityMsg struct {
 
 // load reads all three logs in one Cmd.
 func (p *activityPane) load() tea.Cmd {
-	ac, ok := p.m.core.(ActivityCore)
+	ac, ok := p.core.(ActivityCore)
 	if !ok {
 		return nil
 	}

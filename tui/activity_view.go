@@ -73,8 +73,8 @@ func workRuns(evs []ActivityEvent) []workRun {
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func (p *activityPane) View() string {
-	st := p.m.st
-	if _, ok := p.m.core.(ActivityCore); !ok {
+	st := p.m.styles()
+	if _, ok := p.core.(ActivityCore); !ok {
 		return stack(st.Title.Render("Activity"), st.Muted.Render("the activity log is not available in this core"))
 	}
 	var tabs []string
@@ -168,7 +168,7 @@ func stamp(t time.Time) string { return t.Format("01-02 15:04:05") }
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func (p *activityPane) eventRows() []string {
-	st := p.m.st
+	st := p.m.styles()
 	var rows []string
 	for _, e := range p.filteredEvents() {
 		cause := ""
@@ -182,7 +182,7 @@ func (p *activityPane) eventRows() []string {
 }
 
 func (p *activityPane) runRows() []string {
-	st := p.m.st
+	st := p.m.styles()
 	var rows []string
 	for _, r := range p.filteredRuns() {
 		var out string
@@ -211,7 +211,7 @@ func (p *activityPane) runRows() []string {
 }
 
 func (p *activityPane) callRows() []string {
-	st := p.m.st
+	st := p.m.styles()
 	var rows []string
 	for _, c := range p.filteredCalls() {
 		status := st.Profit.Render("ok ")
@@ -225,7 +225,7 @@ func (p *activityPane) callRows() []string {
 }
 
 func (p *activityPane) noteRows() []string {
-	st := p.m.st
+	st := p.m.styles()
 	var rows []string
 	for _, n := range p.filteredNotes() {
 		where := st.Warn.Render("not delivered")
@@ -245,7 +245,7 @@ func (p *activityPane) noteRows() []string {
 
 // detailLines renders the selected item in full, h lines.
 func (p *activityPane) detailLines(h int) []string {
-	st := p.m.st
+	st := p.m.styles()
 	var out []string
 	sep := st.Muted.Render(strings.Repeat("─", max(0, p.w)))
 	out = append(out, sep)

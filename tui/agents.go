@@ -60,7 +60,7 @@ type DiffFile struct {
 }
 
 func (p *workspacesPane) agentCore() (AgentCore, bool) {
-	ac, ok := p.m.core.(AgentCore)
+	ac, ok := p.core.(AgentCore)
 	return ac, ok
 }
 
@@ -183,7 +183,7 @@ func (p *workspacesPane) updateAgentUI(msg tea.Msg) (tea.Cmd, bool) {
 			if _, ok := p.agentCore(); !ok {
 				return errCmd(errors.New("this core cannot show workspace diffs")), true
 			}
-			p.diff = newDiffView(p.m, ws, p.w, p.h)
+			p.diff = newDiffView(p.m, p.core, ws, p.w, p.h)
 			return p.diff.load(), true
 		case key.Matches(msg, agentKeys.Send):
 			return p.openSend(), true
@@ -257,17 +257,17 @@ func (p *workspacesPane) allAgentStates() []AgentSessionState {
 }
 
 // Badge marks the Workspaces tab with the most pressing agent state.
-func (p *workspacesPane) Badge() string { return agentBadge(p.m.st, p.allAgentStates()) }
+func (p *workspacesPane) Badge() string { return agentBadge(*p.m.styles(), p.allAgentStates()) }
 
 // agentStatus is the status bar segment for the agents.
-func (p *workspacesPane) agentStatus() string { return agentSummary(p.m.st, p.allAgentStates()) }
+func (p *workspacesPane) agentStatus() string { return agentSummary(*p.m.styles(), p.allAgentStates()) }
 
 // sessionGlyph is a session's state glyph, styled, or a space.
 func (p *workspacesPane) sessionGlyph(s SessionInfo) string {
 	if s.Glyph == "" {
 		return " "
 	}
-	return stateStyle(p.m.st, s.AgentState).Render(s.Glyph)
+	return stateStyle(*p.m.styles(), s.AgentState).Render(s.Glyph)
 }
 
 // sessionStateText is what the session row says: the agent state while

@@ -222,3 +222,9 @@ func sparkline(ys []float64, w int) string {
 	}
 	return b.String()
 }
+
+// EquityPoint is one snapshot's net liquidation value.
+type EquityPoint struct {
+	Time   time.Time
+	Equity float64 // charting only; money values elsewhere stay decimal
+}

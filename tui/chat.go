@@ -19,7 +19,8 @@ var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 // chatPane shows one session's conversation and streams replies.
 type chatPane struct {
-	m       *Model
+	m       host
+	core    chatCore
 	w, h    int
 	focused bool
 	session string
@@ -65,8 +66,8 @@ type chatSessionsMsg struct {
 	err  error
 }
 
-func newChatPane(m *Model) *chatPane {
-	c := &chatPane{m: m, session: DefaultSession, input: newChatInput(m.st), partial: -1}
+func newChatPane(m host, core chatCore) *chatPane {
+	c := &chatPane{m: m, core: core, session: DefaultSession, input: newChatInput(*m.styles()), partial: -1}
 	c.view.follow = true
 	return c
 }
@@ -87,7 +88,7 @@ func (c *chatPane) Capturing() bool { return true }
 func (c *chatPane) invalidate() {
 	c.view.reset(len(c.msgs), c.w)
 	c.md = nil
-	c.input.SetStyles(c.m.st.Input)
+	c.input.SetStyles(c.m.styles().Input)
 }
 
 // replaced is called after c.msgs was swapped wholesale.
@@ -97,14 +98,14 @@ func (c *chatPane) replaced() {
 }
 
 func (c *chatPane) ShortHelp() []key.Binding {
-	k := c.m.keys.Chat
+	k := c.m.keyMap().Chat
 	return []key.Binding{k.Send, k.Newline, k.HistoryUp, k.Editor, k.ScrollUp, k.ScrollDown, k.Top, k.Bottom,
 		k.ToggleTools, k.Summary, k.Sessions, k.Cancel, k.ClearLine, k.DeleteWord}
 }
 
 // load fetches the current session's history.
 func (c *chatPane) load() tea.Cmd {
-	core, session := c.m.core, c.session
+	core, session := c.core, c.session
 	return func() tea.Msg {
 		msgs, err := core.History(session, 200)
 		return chatHistoryMsg{session, msgs, err}
@@ -169,7 +170,7 @@ func (c *chatPane) Update(msg tea.Msg) tea.Cmd {
 		c.relayout()
 		return nil
 	case chatCompactedMsg:
-		c.m.work.end("compact")
+		c.m.endWork("compact")
 		if msg.err != nil {
 			return errCmd(msg.err)
 		}
@@ -184,7 +185,7 @@ func (c *chatPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (c *chatPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := c.m.keys.Chat
+	k := c.m.keyMap().Chat
 	if c.picking {
 		switch msg.String() {
 		case "up", "k":
@@ -244,7 +245,7 @@ func (c *chatPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		c.pasted = c.pasted[:len(c.pasted)-1]
 		return nil
 	case key.Matches(msg, k.Sessions):
-		core := c.m.core
+		core := c.core
 		return func() tea.Msg { l, err := core.Sessions(); return chatSessionsMsg{l, err} }
 	}
 	var cmd tea.Cmd
@@ -288,13 +289,13 @@ func (c *chatPane) submit() tea.Cmd {
 	c.relayout()
 	c.history = append(c.history, text)
 	c.histIdx = len(c.history)
-	c.msgs = append(c.msgs, ChatMessage{Role: RoleUser, Text: text, Time: c.m.now()})
+	c.msgs = append(c.msgs, ChatMessage{Role: RoleUser, Text: text, Time: c.m.clock()})
 	c.view.grow(len(c.msgs))
 	c.view.follow = true
 	c.busy, c.partial = true, -1
-	ctx, cancel := context.WithCancel(c.m.ctx)
+	ctx, cancel := context.WithCancel(c.m.appContext())
 	c.cancel = cancel
-	core, session := c.m.core, c.session
+	core, session := c.core, c.session
 	start := func() tea.Msg {
 		ch, err := core.Send(ctx, session, text)
 		if err != nil {
@@ -312,8 +313,8 @@ func (c *chatPane) command(text string) tea.Cmd {
 		if c.busy {
 			return errCmd(fmt.Errorf("Alice is still replying; compact after the reply (esc stops it)"))
 		}
-		core, session, ctx := c.m.core, c.session, c.m.ctx
-		return tea.Batch(c.m.work.begin("compact", "compacting "+session, c.m.now()), func() tea.Msg {
+		core, session, ctx := c.core, c.session, c.m.appContext()
+		return tea.Batch(c.m.beginWork("compact", "compacting "+session), func() tea.Msg {
 			return chatCompactedMsg{session, core.Compact(ctx, session)}
 		})
 	case "/new", "/session":
@@ -326,7 +327,7 @@ func (c *chatPane) command(text string) tea.Cmd {
 		}
 		return c.switchTo(name)
 	case "/sessions":
-		core := c.m.core
+		core := c.core
 		return func() tea.Msg { l, err := core.Sessions(); return chatSessionsMsg{l, err} }
 	case "/clear":
 		c.msgs = nil
@@ -368,20 +369,20 @@ func (c *chatPane) onEvent(msg chatEventMsg) tea.Cmd {
 	switch ev.Kind {
 	case ChatDelta:
 		if c.partial < 0 {
-			c.add(ChatMessage{Role: RoleAssistant, Time: c.m.now()})
+			c.add(ChatMessage{Role: RoleAssistant, Time: c.m.clock()})
 			c.partial = len(c.msgs) - 1
 		}
 		c.msgs[c.partial].Text += ev.Text
 		c.view.drop(c.partial)
 	case ChatToolUse:
 		c.partial = -1
-		c.add(ChatMessage{Role: RoleTool, Tool: ev.Tool, ToolID: ev.ToolID, Input: ev.Input, Time: c.m.now()})
-		work = c.m.work.begin("tool:"+ev.ToolID+ev.Tool, "running "+ev.Tool, c.m.now())
+		c.add(ChatMessage{Role: RoleTool, Tool: ev.Tool, ToolID: ev.ToolID, Input: ev.Input, Time: c.m.clock()})
+		work = c.m.beginWork("tool:"+ev.ToolID+ev.Tool, "running "+ev.Tool)
 	case ChatImage:
 		c.partial = -1
-		c.add(ChatMessage{Role: RoleImage, Text: ev.Text, Time: c.m.now()})
+		c.add(ChatMessage{Role: RoleImage, Text: ev.Text, Time: c.m.clock()})
 	case ChatToolResult:
-		c.m.work.end("tool:" + ev.ToolID + ev.Tool)
+		c.m.endWork("tool:" + ev.ToolID + ev.Tool)
 		// Pair by call id when the core gives one (parallel calls of the
 		// same tool), else by name: the newest unanswered call.
 		for i := len(c.msgs) - 1; i >= 0; i-- {
@@ -401,15 +402,15 @@ func (c *chatPane) onEvent(msg chatEventMsg) tea.Cmd {
 			c.msgs[c.partial].Text = ev.Text
 			c.view.drop(c.partial)
 		} else if c.partial < 0 && strings.TrimSpace(ev.Text) != "" {
-			c.add(ChatMessage{Role: RoleAssistant, Text: ev.Text, Time: c.m.now()})
+			c.add(ChatMessage{Role: RoleAssistant, Text: ev.Text, Time: c.m.clock()})
 		}
 		c.finish()
 		return nil
 	case ChatError:
 		if stopped := friendlyText(ev.Text) == "Stopped."; stopped {
-			c.add(ChatMessage{Role: RoleSystem, Text: "Reply stopped.", Time: c.m.now()})
+			c.add(ChatMessage{Role: RoleSystem, Text: "Reply stopped.", Time: c.m.clock()})
 		} else {
-			c.add(ChatMessage{Role: RoleSystem, Text: friendlyText(ev.Text), IsError: true, Time: c.m.now()})
+			c.add(ChatMessage{Role: RoleSystem, Text: friendlyText(ev.Text), IsError: true, Time: c.m.clock()})
 		}
 		c.finish()
 		return nil
@@ -435,7 +436,7 @@ func (c *chatPane) finish() {
 		c.view.drop(c.partial) // re-render the last streamed message once, cached
 	}
 	c.busy, c.stream, c.partial = false, nil, -1
-	c.m.work.endPrefix("tool:")
+	c.m.endWorkPrefix("tool:")
 	if c.cancel != nil {
 		c.cancel()
 		c.cancel = nil

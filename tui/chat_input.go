@@ -102,9 +102,9 @@ func (c *chatPane) attachmentsView() string {
 	}
 	parts := make([]string, len(c.pasted))
 	for i, b := range c.pasted {
-		parts[i] = c.m.st.Selected.Render(fmt.Sprintf(" ▤ %s · %s ", b.name, plural(b.lines(), "line")))
+		parts[i] = c.m.styles().Selected.Render(fmt.Sprintf(" ▤ %s · %s ", b.name, plural(b.lines(), "line")))
 	}
-	return strings.Join(parts, " ") + c.m.st.Muted.Render("  backspace on an empty input removes the last")
+	return strings.Join(parts, " ") + c.m.styles().Muted.Render("  backspace on an empty input removes the last")
 }
 
 // relayout resizes the textarea to its content (1…inputMaxLines rows).

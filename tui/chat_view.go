@@ -79,7 +79,7 @@ func (c *chatPane) streamBlock(i int) []string {
 	}
 	if c.streamMD.n != len(stable) || c.streamMD.width != w || c.streamMD.lines == nil {
 		c.streamMD.n, c.streamMD.width = len(stable), w
-		c.streamMD.lines = []string{c.m.st.Assistant.Render("Alice")}
+		c.streamMD.lines = []string{c.m.styles().Assistant.Render("Alice")}
 		if stable != "" {
 			c.streamMD.lines = append(c.streamMD.lines, strings.Split(c.markdown(stable, w), "\n")...)
 			c.streamMD.lines = append(c.streamMD.lines, "")
@@ -147,14 +147,14 @@ func (c *chatPane) scrollBy(n int) {
 // transcript returns exactly h lines of the conversation.
 func (c *chatPane) transcript(h int) string {
 	if len(c.msgs) == 0 {
-		if c.m.status.Provider == "not configured" {
+		if c.m.provider() == "not configured" {
 			help := "Add one in Settings → AI provider (alt+8, or ctrl+p → \"Settings\"): Anthropic, OpenAI, " +
 				"an OpenAI-compatible server such as Ollama or llama.cpp, or the claude / codex CLI; `t` tests it. " +
 				"Or send any message to see the config file path and an example. Trading, inbox and workspaces work without it."
-			return fitHeight(c.m.st.Warn.Render("No AI provider is configured yet.")+"\n"+
-				c.m.st.Muted.Render(ansi.Wrap(help, c.w, " ")), h)
+			return fitHeight(c.m.styles().Warn.Render("No AI provider is configured yet.")+"\n"+
+				c.m.styles().Muted.Render(ansi.Wrap(help, c.w, " ")), h)
 		}
-		return fitHeight(c.m.st.Muted.Render("No messages yet. Try: \"what's in my portfolio?\" or \"buy 10 AAPL\"."), h)
+		return fitHeight(c.m.styles().Muted.Render("No messages yet. Try: \"what's in my portfolio?\" or \"buy 10 AAPL\"."), h)
 	}
 	if c.view.width != c.w {
 		c.invalidate()
@@ -196,7 +196,7 @@ func (c *chatPane) transcript(h int) string {
 
 // renderMsg renders one message (uncached; see block).
 func (c *chatPane) renderMsg(i int) string {
-	st, msg, w := c.m.st, c.msgs[i], max(20, c.w)
+	st, msg, w := c.m.styles(), c.msgs[i], max(20, c.w)
 	switch msg.Role {
 	case RoleUser:
 		return st.User.Render("You") + "\n" + c.userText(msg.Text, w)
@@ -230,7 +230,7 @@ func (c *chatPane) renderMsg(i int) string {
 		}
 		return head + st.Muted.Render("  ctrl+r hides the summary") + "\n" + c.markdown(msg.Text, w)
 	case RoleImage:
-		return imagePlaceholder(st, msg.Text, w)
+		return imagePlaceholder(*st, msg.Text, w)
 	}
 	// System notes: errors are marked, plain help is not.
 	if msg.IsError {
@@ -246,7 +246,7 @@ func (c *chatPane) userText(text string, w int) string {
 	if !c.expand && len(lines) > pasteMaxLines {
 		more := len(lines) - 3
 		text = strings.Join(lines[:3], "\n")
-		return ansi.Wrap(text, w, " ") + "\n" + c.m.st.Muted.Render(fmt.Sprintf("▤ +%s (ctrl+o expands)", plural(more, "line")))
+		return ansi.Wrap(text, w, " ") + "\n" + c.m.styles().Muted.Render(fmt.Sprintf("▤ +%s (ctrl+o expands)", plural(more, "line")))
 	}
 	return ansi.Wrap(text, w, " ")
 }
@@ -254,7 +254,7 @@ func (c *chatPane) userText(text string, w int) string {
 func (c *chatPane) markdown(text string, w int) string {
 	if c.md == nil {
 		style := "dark"
-		if !c.m.st.Dark {
+		if !c.m.styles().Dark {
 			style = "light"
 		}
 		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(w))
@@ -280,8 +280,8 @@ func (c *chatPane) transcriptHeight() int {
 }
 
 func (c *chatPane) View() string {
-	st := c.m.st
-	header := st.Muted.Render(c.session + " · " + orDash(c.m.status.Provider))
+	st := c.m.styles()
+	header := st.Muted.Render(c.session + " · " + orDash(c.m.provider()))
 	if !c.writable() {
 		header += st.Warn.Render(" · read-only")
 	}
@@ -308,7 +308,7 @@ func (c *chatPane) View() string {
 }
 
 func (c *chatPane) pickerView(h int) string {
-	st := c.m.st
+	st := c.m.styles()
 	lines := []string{st.Title.Render("Sessions") + st.Muted.Render("  enter open · esc close")}
 	for i, s := range c.sessions {
 		if i == c.pickIdx {

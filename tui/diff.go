@@ -20,7 +20,8 @@ import (
 // the changes behind a confirmation. The Workspaces pane owns one while
 // it is open and forwards messages and keys to it.
 type diffView struct {
-	m       *Model
+	m       host
+	core    any
 	ws      WorkspaceInfo
 	diff    WorkspaceDiff
 	lines   [][]string // rendered patch lines per file
@@ -65,17 +66,17 @@ type diffActionMsg struct {
 	err  error
 }
 
-func newDiffView(m *Model, ws WorkspaceInfo, w, h int) *diffView {
-	return &diffView{m: m, ws: ws, w: w, h: h, loading: true}
+func newDiffView(m host, core any, ws WorkspaceInfo, w, h int) *diffView {
+	return &diffView{m: m, core: core, ws: ws, w: w, h: h, loading: true}
 }
 
 // load reads the diff and renders every file's patch off the UI goroutine.
 func (d *diffView) load() tea.Cmd {
-	ac, ok := d.m.core.(AgentCore)
+	ac, ok := d.core.(AgentCore)
 	if !ok {
 		return errCmd(errors.New("this core cannot show workspace diffs"))
 	}
-	wsID, st := d.ws.ID, d.m.st
+	wsID, st := d.ws.ID, d.m.styles()
 	return func() tea.Msg {
 		diff, err := ac.WorkspaceDiff(wsID)
 		if err != nil {
@@ -83,7 +84,7 @@ func (d *diffView) load() tea.Cmd {
 		}
 		lines := make([][]string, len(diff.Files))
 		for i, f := range diff.Files {
-			lines[i] = renderPatch(st, f)
+			lines[i] = renderPatch(*st, f)
 		}
 		return diffLoadedMsg{wsID: wsID, diff: diff, lines: lines}
 	}
@@ -166,7 +167,7 @@ func (d *diffView) onKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 
 // confirm opens the grace-period dialog; yes runs act in a Cmd.
 func (d *diffView) confirm(title, body string, act func(AgentCore) diffActionMsg) tea.Cmd {
-	ac, ok := d.m.core.(AgentCore)
+	ac, ok := d.core.(AgentCore)
 	if !ok {
 		return nil
 	}
@@ -208,7 +209,7 @@ func (d *diffView) listRows() int {
 func (d *diffView) patchRows() int { return max(1, d.h-3-d.listRows()) }
 
 func (d *diffView) View() string {
-	st := d.m.st
+	st := d.m.styles()
 	adds, dels := 0, 0
 	for _, f := range d.diff.Files {
 		adds, dels = adds+f.Additions, dels+f.Deletions

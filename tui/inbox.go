@@ -13,7 +13,8 @@ import (
 // inboxPane lists what workspace agents pushed, newest first, and renders
 // the pointed files live in a detail view.
 type inboxPane struct {
-	m       *Model
+	m       host
+	core    inboxCore
 	w, h    int
 	focused bool
 	entries []InboxEntry
@@ -40,7 +41,9 @@ type inboxDocsMsg struct {
 	err  error
 }
 
-func newInboxPane(m *Model) *inboxPane { return &inboxPane{m: m, seen: map[string]bool{}} }
+func newInboxPane(m host, core inboxCore) *inboxPane {
+	return &inboxPane{m: m, core: core, seen: map[string]bool{}}
+}
 
 func (p *inboxPane) SetSize(w, h int) { p.w, p.h = w, h }
 
@@ -51,7 +54,7 @@ func (p *inboxPane) renderDocs() tea.Cmd {
 	if !p.detail || p.docsFor == "" {
 		return nil
 	}
-	core, id, w := p.m.core, p.docsFor, max(20, p.w-4)
+	core, id, w := p.core, p.docsFor, max(20, p.w-4)
 	return func() tea.Msg {
 		d, err := core.RenderInbox(id, w)
 		return inboxDocsMsg{id, d, err}
@@ -61,12 +64,12 @@ func (p *inboxPane) Focus()          { p.focused = true }
 func (p *inboxPane) Blur()           { p.focused = false }
 func (p *inboxPane) Capturing() bool { return false }
 func (p *inboxPane) ShortHelp() []key.Binding {
-	k := p.m.keys.Inbox
+	k := p.m.keyMap().Inbox
 	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Delete, k.Jump, k.ReadAll}
 }
 
 func (p *inboxPane) load() tea.Cmd {
-	core := p.m.core
+	core := p.core
 	list := func() tea.Msg {
 		e, err := core.Inbox(1000)
 		return inboxLoadedMsg{e, err}
@@ -169,7 +172,7 @@ func (p *inboxPane) windowStart() int {
 }
 
 func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := p.m.keys.Inbox
+	k := p.m.keyMap().Inbox
 	switch {
 	case key.Matches(msg, k.Back) && p.detail:
 		p.detail, p.scroll = false, 0
@@ -200,7 +203,7 @@ func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		core := p.m.core
+		core := p.core
 		p.m.openDialog("Delete inbox entry?", fmt.Sprintf("From %s: %s", e.Workspace, summary(e)), func() tea.Msg {
 			if err := core.DeleteInbox(e.ID); err != nil {
 				return errMsg{err}
@@ -230,7 +233,7 @@ func summary(e InboxEntry) string {
 }
 
 func (p *inboxPane) View() string {
-	st := p.m.st
+	st := p.m.styles()
 	header := st.Title.Render("Inbox") + st.Muted.Render(" · "+plural(len(p.entries), "entry")+" · "+fmt.Sprintf("%d unread", p.unread()))
 	bodyH := max(1, p.h-1)
 	if p.detail {
@@ -258,7 +261,7 @@ func (p *inboxPane) View() string {
 }
 
 func (p *inboxPane) detailView() string {
-	st := p.m.st
+	st := p.m.styles()
 	e, ok := p.selected()
 	if !ok {
 		return ""

@@ -26,7 +26,7 @@ type inboxSeenMsg struct {
 type inboxSavedMsg struct{ err error }
 
 func (p *inboxPane) loadSeen() tea.Cmd {
-	rc, ok := p.m.core.(InboxReadCore)
+	rc, ok := p.core.(InboxReadCore)
 	if !ok {
 		return nil
 	}
@@ -49,7 +49,7 @@ func (p *inboxPane) markSeen(ids ...string) {
 // saveCmd writes the read marks when they changed and no save is running
 // (one at a time, so an older snapshot never lands after a newer one).
 func (p *inboxPane) saveCmd() tea.Cmd {
-	rc, ok := p.m.core.(InboxReadCore)
+	rc, ok := p.core.(InboxReadCore)
 	if !ok || !p.dirty || p.saving || !p.seenLoaded {
 		return nil
 	}
@@ -80,7 +80,7 @@ func (p *inboxPane) onSeen(msg inboxSeenMsg) tea.Cmd {
 func (p *inboxPane) commentsView(e InboxEntry, w int) string {
 	if p.mdW != w || p.md == nil {
 		style := "dark"
-		if !p.m.st.Dark {
+		if !p.m.styles().Dark {
 			style = "light"
 		}
 		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(w))

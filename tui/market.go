@@ -10,6 +10,14 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+// marketBase is what the Market pane reads for the symbol's position and
+// orders (the Portfolio pane's calls).
+type marketBase interface {
+	Accounts() ([]AccountSummary, error)
+	Positions(account string) ([]Position, error)
+	Orders(account string) ([]Order, error)
+}
+
 // MarketCore is what the Market pane needs beyond Core. The root Core
 // provides it when it can (tui/live does); otherwise the pane explains that
 // market data is unavailable. Every call goes through the same tools the
@@ -103,7 +111,8 @@ type overlay struct {
 // marketPane: search, quote, candles with indicator overlays, news,
 // the symbol's position and orders, and the order/simulator forms.
 type marketPane struct {
-	m       *Model
+	m       host
+	base    marketBase
 	w, h    int
 	focused bool
 	mode    marketMode
@@ -131,16 +140,16 @@ type marketPane struct {
 	refreshed time.Time // last periodic symbol reload (pages.go)
 }
 
-func newMarketPane(m *Model) *marketPane {
+func newMarketPane(m host, core marketBase) *marketPane {
 	in := textinput.New()
 	in.Prompt = "› "
 	in.CharLimit = 400
-	return &marketPane{m: m, keys: defaultMarketKeys(), input: in, interval: 3, zoom: 2}
+	return &marketPane{m: m, base: core, keys: defaultMarketKeys(), input: in, interval: 3, zoom: 2}
 }
 
 // core returns the MarketCore, if the root Core implements it.
 func (p *marketPane) core() (MarketCore, bool) {
-	mc, ok := p.m.core.(MarketCore)
+	mc, ok := p.base.(MarketCore)
 	return mc, ok
 }
 
@@ -203,7 +212,7 @@ type (
 
 // load refreshes the accounts part (positions and orders in the symbol).
 func (p *marketPane) load() tea.Cmd {
-	core, want := p.m.core, p.current()
+	core, want := p.base, p.current()
 	return func() tea.Msg {
 		var r marketAccountMsg
 		if r.accounts, r.err = core.Accounts(); r.err != nil {
@@ -233,7 +242,7 @@ func (p *marketPane) search(q string) tea.Cmd {
 	if !ok {
 		return errCmd(errNoMarket)
 	}
-	ctx := p.m.ctx
+	ctx := p.m.appContext()
 	return func() tea.Msg {
 		res, err := mc.SearchSymbols(ctx, q)
 		return marketSearchMsg{query: q, results: res, err: err}
@@ -250,7 +259,7 @@ func (p *marketPane) loadSymbol() tea.Cmd {
 	if !ok || p.symbol == "" {
 		return nil
 	}
-	ctx, sym, class, iv := p.m.ctx, p.symbol, p.class, marketIntervals[p.interval]
+	ctx, sym, class, iv := p.m.appContext(), p.symbol, p.class, marketIntervals[p.interval]
 	return func() tea.Msg {
 		r := marketDataMsg{symbol: sym, interval: iv}
 		var errs []error
@@ -277,7 +286,7 @@ func (p *marketPane) evalIndicator(formula string) tea.Cmd {
 	if !ok {
 		return errCmd(errNoMarket)
 	}
-	ctx, class, at := p.m.ctx, p.class, overlayTimes(p.candles, overlayBars)
+	ctx, class, at := p.m.appContext(), p.class, overlayTimes(p.candles, overlayBars)
 	if class == "" {
 		class = "equity"
 	}

@@ -85,7 +85,7 @@ func (f *orderForm) onKey(p *marketPane, msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return errCmd(errNoMarket)
 		}
-		ctx := p.m.ctx
+		ctx := p.m.appContext()
 		p.m.openDialog("Stage this order?", t.describe()+
 			"\n\nIt is staged, committed and sent for approval;\nnothing executes until you approve the push in Portfolio.", func() tea.Msg {
 			res, err := mc.StageOrder(ctx, t)
@@ -239,7 +239,7 @@ func parseSimDuration(s string) (time.Duration, error) {
 type simDoneMsg struct{ text string }
 
 func (p *marketPane) runSim(text string) tea.Cmd {
-	sc, ok := p.m.core.(SimCore)
+	sc, ok := p.base.(SimCore)
 	if !ok {
 		return errCmd(marketError("simulator controls are not available in this core"))
 	}
@@ -247,7 +247,7 @@ func (p *marketPane) runSim(text string) tea.Cmd {
 	if err != nil {
 		return errCmd(err)
 	}
-	ctx, acct, sym := p.m.ctx, p.current(), p.symbol
+	ctx, acct, sym := p.m.appContext(), p.current(), p.symbol
 	return func() tea.Msg {
 		var res string
 		var err error

@@ -91,10 +91,10 @@ func (p *marketPane) Update(msg tea.Msg) tea.Cmd {
 		}
 	case orderStagedMsg:
 		text := msg.text
-		return tea.Batch(p.load(), p.m.portfolio.load(), flashCmd(text))
+		return tea.Batch(p.load(), p.m.reloadPortfolio(), flashCmd(text))
 	case simDoneMsg:
 		p.simNote = msg.text
-		return tea.Batch(p.load(), p.loadSymbol(), p.m.portfolio.load(), flashCmd(msg.text))
+		return tea.Batch(p.load(), p.loadSymbol(), p.m.reloadPortfolio(), flashCmd(msg.text))
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
 	}
@@ -260,6 +260,6 @@ func signed(s string) string {
 
 // onSimulator reports whether the selected account is a simulator.
 func (p *marketPane) onSimulator() bool {
-	sc, ok := p.m.core.(SimCore)
+	sc, ok := p.base.(SimCore)
 	return ok && p.current() != "" && sc.IsSimulator(p.current())
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func (p *marketPane) View() string {
-	st := p.m.st
+	st := p.m.styles()
 	if _, ok := p.core(); !ok {
 		return stack(st.Title.Render("Market"), st.Muted.Render(errNoMarket.Error()))
 	}
@@ -37,7 +37,7 @@ func (p *marketPane) View() string {
 	lines = append(lines, p.chartHeader())
 	var lower []string
 	if p.mode == mkOrder {
-		lower = strings.Split(p.form.view(st), "\n")
+		lower = strings.Split(p.form.view(*st), "\n")
 	} else {
 		lower = p.lowerSection()
 	}
@@ -49,14 +49,14 @@ func (p *marketPane) View() string {
 	if len(p.candles) == 0 {
 		lines = append(lines, fitHeight(st.Muted.Render("  loading "+marketIntervals[p.interval]+" bars…"), chartH))
 	} else {
-		lines = append(lines, chart.render(st))
+		lines = append(lines, chart.render(*st))
 	}
 	lines = append(lines, lower...)
 	return fitHeight(strings.Join(lines, "\n"), p.h)
 }
 
 func (p *marketPane) headerLine() string {
-	st := p.m.st
+	st := p.m.styles()
 	var tabs []string
 	for i, a := range p.accounts {
 		if i == p.acct {
@@ -70,7 +70,7 @@ func (p *marketPane) headerLine() string {
 }
 
 func (p *marketPane) quoteLine() string {
-	st := p.m.st
+	st := p.m.styles()
 	q := p.quote
 	name := ""
 	for _, r := range p.results {
@@ -99,7 +99,7 @@ func (p *marketPane) quoteLine() string {
 }
 
 func (p *marketPane) resultsLine() string {
-	st := p.m.st
+	st := p.m.styles()
 	parts := []string{st.Muted.Render("Results")}
 	for i, r := range p.results {
 		label := r.Symbol
@@ -114,7 +114,7 @@ func (p *marketPane) resultsLine() string {
 
 // chartHeader shows the intervals, zoom and overlay legend.
 func (p *marketPane) chartHeader() string {
-	st := p.m.st
+	st := p.m.styles()
 	var b strings.Builder
 	for i, iv := range marketIntervals {
 		if i == p.interval {
@@ -142,7 +142,7 @@ func (p *marketPane) chartHeader() string {
 
 // lowerSection lists the position, open orders and news for the symbol.
 func (p *marketPane) lowerSection() []string {
-	st := p.m.st
+	st := p.m.styles()
 	left := []string{st.Accent.Render("Position in " + p.symbol)}
 	found := false
 	for _, ps := range p.positions {
@@ -150,7 +150,7 @@ func (p *marketPane) lowerSection() []string {
 			found = true
 			// The account's mark (a simulator may pin it away from the feed).
 			left = append(left, fmt.Sprintf("  %s %s @ %s  mark %s  value %s  P&L %s", ps.Side, ps.Quantity.String(), money(ps.AvgCost),
-				money(ps.MarketPrice), money(ps.MarketValue), p.m.portfolio.pnl(ps.UnrealizedPnL)))
+				money(ps.MarketPrice), money(ps.MarketValue), pnlPad(p.m.styles(), ps.UnrealizedPnL, 0)))
 		}
 	}
 	if !found {

@@ -62,7 +62,8 @@ func defaultMCPKeys() mcpKeys {
 
 // mcpPane shows endpoints, connection snippets and connected clients.
 type mcpPane struct {
-	m       *Model
+	m       host
+	core    any
 	w, h    int
 	focused bool
 	keys    mcpKeys
@@ -71,7 +72,7 @@ type mcpPane struct {
 	sel     int // index into copyables()
 }
 
-func newMCPPane(m *Model) *mcpPane { return &mcpPane{m: m, keys: defaultMCPKeys()} }
+func newMCPPane(m host, core any) *mcpPane { return &mcpPane{m: m, core: core, keys: defaultMCPKeys()} }
 
 func (p *mcpPane) SetSize(w, h int) { p.w, p.h = w, h }
 func (p *mcpPane) Focus()           { p.focused = true }
@@ -87,7 +88,7 @@ type mcpMsg struct {
 }
 
 func (p *mcpPane) load() tea.Cmd {
-	mc, ok := p.m.core.(MCPCore)
+	mc, ok := p.core.(MCPCore)
 	if !ok {
 		return nil
 	}
@@ -160,8 +161,8 @@ func (p *mcpPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *mcpPane) View() string {
-	st := p.m.st
-	if _, ok := p.m.core.(MCPCore); !ok {
+	st := p.m.styles()
+	if _, ok := p.core.(MCPCore); !ok {
 		return stack(st.Title.Render("MCP"), st.Muted.Render("MCP details are not available in this core"))
 	}
 	lines := []string{st.Title.Render("MCP") + st.Muted.Render("  ↑/↓ select · y copy")}
@@ -189,7 +190,7 @@ func (p *mcpPane) View() string {
 	if len(p.clients) == 0 {
 		lines = append(lines, st.Muted.Render("  none yet: connect one with the snippet above"))
 	}
-	now := p.m.now()
+	now := p.m.clock()
 	for _, c := range p.clients {
 		name := c.Name
 		if name == "" {

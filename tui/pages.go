@@ -39,7 +39,7 @@ func (p *activityPane) Actions() []Action {
 	tab := func(t activityTab, id, words string) Action {
 		return Action{ID: "activity." + id, Title: "Activity: " + activityTabNames[t], Group: "Activity", Keywords: words,
 			Run: func() tea.Cmd {
-				p.m.setFocus(p.m.paneIndex(p))
+				p.m.show(p)
 				p.tab, p.detail = t, false
 				return p.load()
 			}}
@@ -59,7 +59,7 @@ func (p *mcpPane) Actions() []Action {
 		i, it := i, it
 		out = append(out, Action{ID: "mcp.copy." + it.label, Title: "MCP: copy " + it.label, Group: "MCP", Keywords: "clipboard url snippet claude",
 			Run: func() tea.Cmd {
-				p.m.setFocus(p.m.paneIndex(p))
+				p.m.show(p)
 				p.sel = i
 				return press(p, p.keys.Copy)
 			}})

@@ -80,7 +80,7 @@ func (p *portfolioPane) Badge() string {
 }
 
 func (p *inboxPane) Actions() []Action {
-	k, m := p.m.keys.Inbox, p.m
+	k, m := p.m.keyMap().Inbox, p.m
 	out := []Action{}
 	if len(p.entries) > 0 {
 		out = append(out,
@@ -97,7 +97,7 @@ func (p *inboxPane) Actions() []Action {
 }
 
 func (p *portfolioPane) Actions() []Action {
-	k, m := p.m.keys.Portfolio, p.m
+	k, m := p.m.keyMap().Portfolio, p.m
 	out := []Action{
 		{ID: "portfolio.refresh", Title: "Refresh the portfolio", Group: "Portfolio", Key: keyOf(k.Refresh), Keywords: "reload", Run: m.goAndPress(p, k.Refresh)},
 	}
@@ -107,9 +107,9 @@ func (p *portfolioPane) Actions() []Action {
 			Action{ID: "portfolio.reject", Title: "Reject the pending commit", Group: "Portfolio", Key: keyOf(k.Reject), Run: m.goAndPress(p, k.Reject)},
 		)
 	}
-	if _, ok := p.m.core.(SnapshotCore); ok && p.current() != "" {
+	if _, ok := p.core.(SnapshotCore); ok && p.current() != "" {
 		out = append(out, Action{ID: "portfolio.snapshot", Title: "Take a snapshot now", Group: "Portfolio", Keywords: "equity record",
-			Run: func() tea.Cmd { m.setFocus(focusPortfolio); return p.takeSnapshot() }})
+			Run: func() tea.Cmd { m.show(p); return p.takeSnapshot() }})
 	}
 	if len(p.accounts) > 1 {
 		out = append(out, Action{ID: "portfolio.next", Title: "Next trading account", Group: "Portfolio", Key: keyOf(k.NextAccount), Run: m.goAndPress(p, k.NextAccount)})
@@ -118,7 +118,7 @@ func (p *portfolioPane) Actions() []Action {
 }
 
 func (p *workspacesPane) Actions() []Action {
-	k, m := p.m.keys.Workspaces, p.m
+	k, m := p.m.keyMap().Workspaces, p.m
 	out := []Action{
 		{ID: "workspaces.new", Title: "New workspace", Group: "Workspaces", Key: keyOf(k.Create), Keywords: "create", Run: m.goAndPress(p, k.Create)},
 	}
@@ -140,9 +140,9 @@ func (p *workspacesPane) Actions() []Action {
 }
 
 func (c *chatPane) Actions() []Action {
-	k, m := c.m.keys.Chat, c.m
+	k, m := c.m.keyMap().Chat, c.m
 	inChat := func(run func() tea.Cmd) func() tea.Cmd {
-		return func() tea.Cmd { m.setFocus(focusChat); return run() }
+		return func() tea.Cmd { m.show(c); return run() }
 	}
 	return []Action{
 		{ID: "chat.new", Title: "New chat session", Group: "Chat", Keywords: "conversation /new", Run: inChat(func() tea.Cmd {

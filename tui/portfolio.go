@@ -12,7 +12,8 @@ import (
 // portfolioPane shows accounts, positions, orders, the equity curve, the
 // Trading-as-Git log and the commits waiting for approval.
 type portfolioPane struct {
-	m          *Model
+	m          host
+	core       portfolioCore
 	w, h       int
 	focused    bool
 	accounts   []AccountSummary
@@ -38,14 +39,16 @@ type portfolioMsg struct {
 	err       error
 }
 
-func newPortfolioPane(m *Model) *portfolioPane { return &portfolioPane{m: m} }
+func newPortfolioPane(m host, core portfolioCore) *portfolioPane {
+	return &portfolioPane{m: m, core: core}
+}
 
 func (p *portfolioPane) SetSize(w, h int) { p.w, p.h = w, h }
 func (p *portfolioPane) Focus()           { p.focused = true }
 func (p *portfolioPane) Blur()            { p.focused = false }
 func (p *portfolioPane) Capturing() bool  { return false }
 func (p *portfolioPane) ShortHelp() []key.Binding {
-	k := p.m.keys.Portfolio
+	k := p.m.keyMap().Portfolio
 	return []key.Binding{k.PrevAccount, k.NextAccount, k.Approve, k.Reject, k.Refresh}
 }
 
@@ -63,7 +66,7 @@ func (p *portfolioPane) load() tea.Cmd {
 }
 
 func (p *portfolioPane) loadAll() tea.Cmd {
-	core, want := p.m.core, p.current()
+	core, want := p.core, p.current()
 	return func() tea.Msg {
 		var r portfolioMsg
 		if r.accounts, r.err = core.Accounts(); r.err != nil {
@@ -120,7 +123,7 @@ func (p *portfolioPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		return hist
 	case snapshotDoneMsg:
-		p.m.work.end("snapshot")
+		p.m.endWork("snapshot")
 		if msg.err != nil {
 			return errCmd(msg.err)
 		}
@@ -152,7 +155,7 @@ func (p *portfolioPane) pendingFor(acct string) (PendingCommit, bool) {
 }
 
 func (p *portfolioPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := p.m.keys.Portfolio
+	k := p.m.keyMap().Portfolio
 	switch {
 	case key.Matches(msg, k.PrevAccount):
 		if p.acct > 0 {
@@ -171,7 +174,7 @@ func (p *portfolioPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return func() tea.Msg { return flashMsg("nothing is waiting for approval") }
 		}
-		core, ctx, reload := p.m.core, p.m.ctx, p.load()
+		core, ctx, reload := p.core, p.m.appContext(), p.load()
 		body := fmt.Sprintf("Push commit %s on %s?\n%s\n\n%s", pc.Hash, pc.Account, pc.Message, strings.Join(pc.Operations, "\n"))
 		p.m.openDialog("Approve and execute these orders?", body, func() tea.Msg {
 			res, err := core.Approve(ctx, pc.Account, pc.Hash)
@@ -185,7 +188,7 @@ func (p *portfolioPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return func() tea.Msg { return flashMsg("nothing is waiting for approval") }
 		}
-		core, ctx, reload := p.m.core, p.m.ctx, p.load()
+		core, ctx, reload := p.core, p.m.appContext(), p.load()
 		p.m.openDialog("Reject this commit?", fmt.Sprintf("%s on %s: %s", pc.Hash, pc.Account, pc.Message), func() tea.Msg {
 			if err := core.Reject(ctx, pc.Account, pc.Hash, "rejected in the alice UI"); err != nil {
 				return errMsg{err}
@@ -202,11 +205,15 @@ type approvedMsg struct {
 	reload tea.Cmd
 }
 
-func (p *portfolioPane) pnl(d decimal.Decimal) string { return p.pnlPad(d, 0) }
+func (p *portfolioPane) pnl(d decimal.Decimal) string { return pnlPad(p.m.styles(), d, 0) }
+
+func (p *portfolioPane) pnlPad(d decimal.Decimal, width int) string {
+	return pnlPad(p.m.styles(), d, width)
+}
 
 // pnlPad colours a P&L value after right-aligning it to width cells, so
 // table columns stay aligned despite the escape codes.
-func (p *portfolioPane) pnlPad(d decimal.Decimal, width int) string {
+func pnlPad(st *Styles, d decimal.Decimal, width int) string {
 	s := money(d)
 	if d.Sign() > 0 {
 		s = "+" + s
@@ -214,9 +221,9 @@ func (p *portfolioPane) pnlPad(d decimal.Decimal, width int) string {
 	s = fmt.Sprintf("%*s", width, s)
 	switch d.Sign() {
 	case 1:
-		return p.m.st.Profit.Render(s)
+		return st.Profit.Render(s)
 	case -1:
-		return p.m.st.Loss.Render(s)
+		return st.Loss.Render(s)
 	}
 	return s
 }

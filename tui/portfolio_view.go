@@ -32,13 +32,13 @@ type snapshotDoneMsg struct{ err error }
 // takeSnapshot runs a manual snapshot with the progress line showing, then
 // reloads the pane (the curve gains a point).
 func (p *portfolioPane) takeSnapshot() tea.Cmd {
-	sc, ok := p.m.core.(SnapshotCore)
+	sc, ok := p.core.(SnapshotCore)
 	acct := p.current()
 	if !ok || acct == "" {
 		return nil
 	}
-	ctx := p.m.ctx
-	return tea.Batch(p.m.work.begin("snapshot", "taking a snapshot of "+acct, p.m.now()), func() tea.Msg {
+	ctx := p.m.appContext()
+	return tea.Batch(p.m.beginWork("snapshot", "taking a snapshot of "+acct), func() tea.Msg {
 		return snapshotDoneMsg{sc.TakeSnapshot(ctx, acct)}
 	})
 }
@@ -49,7 +49,7 @@ type positionHistoryMsg struct {
 }
 
 func (p *portfolioPane) loadHistory() tea.Cmd {
-	hc, ok := p.m.core.(PositionHistoryCore)
+	hc, ok := p.core.(PositionHistoryCore)
 	acct := p.current()
 	if !ok || acct == "" {
 		return nil
@@ -64,7 +64,7 @@ func (p *portfolioPane) loadHistory() tea.Cmd {
 }
 
 func (p *portfolioPane) View() string {
-	st := p.m.st
+	st := p.m.styles()
 	if len(p.accounts) == 0 {
 		return stack(st.Muted.Render("No trading accounts. Add one to accounts.json."))
 	}
@@ -197,7 +197,7 @@ func table(st Styles, title string, cols []col, rows [][]string, w int) string {
 }
 
 func (p *portfolioPane) positionsView(w int) string {
-	st := p.m.st
+	st := p.m.styles()
 	if len(p.positions) == 0 {
 		return stack(st.Accent.Render("Positions"), st.Muted.Render("  none"))
 	}
@@ -220,11 +220,11 @@ func (p *portfolioPane) positionsView(w int) string {
 		}
 		rows = append(rows, r)
 	}
-	return table(st, "Positions", cols, rows, w)
+	return table(*st, "Positions", cols, rows, w)
 }
 
 func (p *portfolioPane) ordersView(w int) string {
-	st := p.m.st
+	st := p.m.styles()
 	if len(p.orders) == 0 {
 		return stack(st.Accent.Render("Open orders"), st.Muted.Render("  none"))
 	}
@@ -238,11 +238,11 @@ func (p *portfolioPane) ordersView(w int) string {
 		}
 		rows = append(rows, []string{o.ID, o.Action, o.Symbol, o.Type, o.Quantity.String(), limit, o.Status})
 	}
-	return table(st, "Open orders", cols, rows, w)
+	return table(*st, "Open orders", cols, rows, w)
 }
 
 func (p *portfolioPane) logView(w int) string {
-	st := p.m.st
+	st := p.m.styles()
 	rows := []string{st.Accent.Render("Trading log")}
 	if len(p.log) == 0 {
 		return stack(rows[0], st.Muted.Render("  no commits yet"))
@@ -258,7 +258,7 @@ func (p *portfolioPane) logView(w int) string {
 
 // chartView is the equity curve with its period high, low and change.
 func (p *portfolioPane) chartView(w, h int) string {
-	st := p.m.st
+	st := p.m.styles()
 	title := st.Accent.Render("Equity")
 	if len(p.curve) < 2 {
 		return stack(title, st.Muted.Render("  collecting snapshots… (the curve appears after the second one)"))
@@ -289,7 +289,7 @@ func (p *portfolioPane) chartView(w, h int) string {
 	head := title + st.Muted.Render(fmt.Sprintf("  %s → %s  high ", first.Time.Format(stamp), last.Time.Format(stamp))) +
 		fmt.Sprintf("%.2f", p.curve[hiI].Equity) + st.Muted.Render(" ("+p.curve[hiI].Time.Format(stamp)+")  low ") +
 		fmt.Sprintf("%.2f", p.curve[loI].Equity) + st.Muted.Render(" ("+p.curve[loI].Time.Format(stamp)+")  change ") + chg
-	chart := lineChart(st, p.curve, w, h-1, func(v float64) string { return fmt.Sprintf("%.2f", v) })
+	chart := lineChart(*st, p.curve, w, h-1, func(v float64) string { return fmt.Sprintf("%.2f", v) })
 	return stack(ansi.Truncate(head, w, "…"), chart)
 }
 

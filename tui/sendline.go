@@ -112,7 +112,7 @@ func (p *workspacesPane) onSent(msg sentMsg) tea.Cmd {
 
 // sendView puts the input line under the list.
 func (p *workspacesPane) sendView(list string) string {
-	st := p.m.st
+	st := p.m.styles()
 	lines := strings.Split(fitHeight(list, p.h), "\n")
 	if len(lines) < 3 {
 		return list

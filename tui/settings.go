@@ -69,7 +69,8 @@ func DefaultSettingsKeys() SettingsKeys {
 // without hand-edited JSON. Pages are rows plus single-key actions; edits
 // open a modal form; irreversible actions confirm through openDialog.
 type settingsPane struct {
-	m       *Model
+	m       host
+	core    any
 	sc      SettingsCore
 	keys    SettingsKeys
 	w, h    int
@@ -92,9 +93,9 @@ type settingsPane struct {
 	loadErr                  string
 }
 
-func newSettingsPane(m *Model) *settingsPane {
-	p := &settingsPane{m: m, keys: DefaultSettingsKeys()}
-	p.sc, _ = m.core.(SettingsCore)
+func newSettingsPane(m host, core any) *settingsPane {
+	p := &settingsPane{m: m, core: core, keys: DefaultSettingsKeys()}
+	p.sc, _ = core.(SettingsCore)
 	return p
 }
 
@@ -206,7 +207,7 @@ func (p *settingsPane) load() tea.Cmd {
 
 // do runs an action off the UI goroutine and reports it as settingsDoneMsg.
 func (p *settingsPane) do(fromForm bool, fn func(ctx context.Context) (string, error)) tea.Cmd {
-	ctx := p.m.ctx
+	ctx := p.m.appContext()
 	return func() tea.Msg {
 		text, err := fn(ctx)
 		return settingsDoneMsg{text: text, err: err, form: fromForm}
@@ -378,7 +379,7 @@ func (p *settingsPane) showPage(pg settingsPage) {
 
 // View renders the page tabs, the page (or the open form) and a key hint.
 func (p *settingsPane) View() string {
-	st := p.m.st
+	st := p.m.styles()
 	if p.sc == nil {
 		return st.Muted.Render("Settings are not available with this core.")
 	}
@@ -394,7 +395,7 @@ func (p *settingsPane) View() string {
 	head := strings.Join(tabs, " ") + st.Muted.Render("   [ ] pages")
 	var body string
 	if p.form != nil {
-		body = p.form.view(st, p.w)
+		body = p.form.view(*st, p.w)
 	} else {
 		switch p.page {
 		case pageProvider:
@@ -434,7 +435,7 @@ func (p *settingsPane) View() string {
 // row renders one selectable row.
 func (p *settingsPane) row(i int, text string) string {
 	if i == p.sel {
-		return p.m.st.Selected.Render("▸ " + text)
+		return p.m.styles().Selected.Render("▸ " + text)
 	}
 	return "  " + text
 }
@@ -448,7 +449,7 @@ func (p *settingsPane) Actions() []Action {
 	}
 	open := func(pg settingsPage) func() tea.Cmd {
 		return func() tea.Cmd {
-			m.setFocus(m.paneIndex(p))
+			m.show(p)
 			p.form = nil
 			p.showPage(pg)
 			return p.load()

@@ -141,7 +141,7 @@ func (p *settingsPane) accountForm(pr AccountPreset) *settingsForm {
 }
 
 func (p *settingsPane) accountsView() string {
-	st := p.m.st
+	st := p.m.styles()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Trading accounts") + st.Muted.Render("  applied live, no restart") + "\n\n")
 	if len(p.accts) == 0 {

@@ -83,7 +83,7 @@ func (p *settingsPane) cronForm(in CronJobInput) *settingsForm {
 		job := CronJobInput{ID: in.ID, Name: v["name"], Schedule: v["schedule"], Prompt: v["prompt"], Enabled: v["enabled"] == "yes"}
 		return p.do(true, func(context.Context) (string, error) { return "saved job " + job.Name, sc.SaveCronJob(job) })
 	}
-	st := p.m.st
+	st := p.m.styles()
 	f.change = func(v map[string]string) tea.Cmd {
 		expr, form, seq := v["schedule"], f, f.seq
 		return func() tea.Msg {
@@ -119,7 +119,7 @@ func (p *settingsPane) heartbeatForm() *settingsForm {
 }
 
 func (p *settingsPane) automationView() string {
-	st := p.m.st
+	st := p.m.styles()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Heartbeat") + "\n")
 	hours := "always"

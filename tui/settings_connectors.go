@@ -103,7 +103,7 @@ func (p *settingsPane) connectorsForm() *settingsForm {
 }
 
 func (p *settingsPane) connectorsView() string {
-	st, c := p.m.st, p.conn
+	st, c := p.m.styles(), p.conn
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Connectors") + st.Muted.Render("  "+c.ConnectorsFile) + "\n\n")
 	ask := "off"

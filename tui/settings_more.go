@@ -38,7 +38,7 @@ func (p *settingsPane) newsKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, ks.Test) && have:
 		url := feed.URL
 		p.notice = "fetching " + url + "…"
-		ctx := p.m.ctx
+		ctx := p.m.appContext()
 		return func() tea.Msg {
 			res, err := sc.TestFeed(ctx, url)
 			if err != nil {
@@ -60,7 +60,7 @@ func (p *settingsPane) newsKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (p *settingsPane) newsView() string {
-	st := p.m.st
+	st := p.m.styles()
 	var b strings.Builder
 	state := "collector on"
 	if !p.news.Enabled {
@@ -89,7 +89,7 @@ func (p *settingsPane) toolsKey(k tea.KeyPressMsg) tea.Cmd {
 
 // toolsView shows the tools grouped, scrolled so the selection is visible.
 func (p *settingsPane) toolsView() string {
-	st := p.m.st
+	st := p.m.styles()
 	var lines []string
 	selLine, group := 0, "\x00"
 	for i, t := range p.tools {
@@ -156,7 +156,7 @@ func firstNonEmptyEnv(names ...string) string {
 }
 
 func (p *settingsPane) personaView() string {
-	st := p.m.st
+	st := p.m.styles()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Persona") + st.Muted.Render("  "+p.personaPath) + "\n")
 	b.WriteString(st.Muted.Render("The agent's system prompt, re-read on every message. e/enter opens it in $EDITOR.") + "\n\n")

@@ -42,7 +42,7 @@ func (p *settingsPane) providerKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, ks.Test) && have:
 		name := prof.Name
 		p.notice = "testing " + name + "…"
-		ctx := p.m.ctx
+		ctx := p.m.appContext()
 		return func() tea.Msg {
 			r, err := sc.TestProfile(ctx, name)
 			if err != nil {
@@ -97,7 +97,7 @@ func (p *settingsPane) profileForm(ps ProfileSetting, oldName string) *settingsF
 }
 
 func (p *settingsPane) providerView() string {
-	st := p.m.st
+	st := p.m.styles()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("AI profiles") + st.Muted.Render("  "+p.prov.File) + "\n\n")
 	if len(p.prov.Profiles) == 0 {

@@ -75,7 +75,7 @@ func (p *workspacesPane) watch() tea.Cmd {
 		return nil
 	}
 	p.waiting = true
-	ctx, gen, id := p.m.ctx, p.termGen, t.ID()
+	ctx, gen, id := p.m.appContext(), p.termGen, t.ID()
 	return func() tea.Msg {
 		select {
 		case <-ctx.Done():

@@ -25,7 +25,8 @@ const (
 // workspacesPane lists workspaces, starts agent sessions and embeds a live
 // terminal with keys forwarded (ctrl+q detaches).
 type workspacesPane struct {
-	m         *Model
+	m         host
+	core      workspacesCore
 	w, h      int
 	focused   bool
 	list      []WorkspaceInfo
@@ -85,12 +86,12 @@ type wsGitMsg struct {
 }
 type zoomDoneMsg struct{ err error }
 
-func newWorkspacesPane(m *Model) *workspacesPane {
+func newWorkspacesPane(m host, core workspacesCore) *workspacesPane {
 	in := textinput.New()
 	in.Placeholder = "research-aapl"
 	in.Prompt = "tag › "
 	in.CharLimit = 33
-	return &workspacesPane{m: m, tag: in, ssel: -1}
+	return &workspacesPane{m: m, core: core, tag: in, ssel: -1}
 }
 
 func (p *workspacesPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -103,7 +104,7 @@ func (p *workspacesPane) Capturing() bool {
 func (p *workspacesPane) attached() bool { return p.mode == wsAttached && p.term != nil }
 
 func (p *workspacesPane) ShortHelp() []key.Binding {
-	k := p.m.keys.Workspaces
+	k := p.m.keyMap().Workspaces
 	if p.mode == wsScroll {
 		return scrollKeys.help()
 	}
@@ -119,7 +120,7 @@ func (p *workspacesPane) ShortHelp() []key.Binding {
 }
 
 func (p *workspacesPane) load() tea.Cmd {
-	core := p.m.core
+	core := p.core
 	sc, hasSC := p.sessionCore()
 	return func() tea.Msg {
 		l, err := core.Workspaces()
@@ -226,7 +227,7 @@ func (p *workspacesPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := p.m.keys.Workspaces
+	k := p.m.keyMap().Workspaces
 	switch p.mode {
 	case wsAttached:
 		if isDetach(msg, k.Detach) {
@@ -246,7 +247,7 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		case "enter":
 			tag := strings.TrimSpace(p.tag.Value())
 			tmpl := p.templates()[p.template%len(p.templates())]
-			core, ctx := p.m.core, p.m.ctx
+			core, ctx := p.core, p.m.appContext()
 			return func() tea.Msg {
 				ws, err := core.CreateWorkspace(ctx, tag, tmpl)
 				return wsCreatedMsg{ws, err}
@@ -284,7 +285,7 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return errCmd(fmt.Errorf("create a workspace first (n)"))
 		}
 		agent := map[string]string{"s": "shell", "c": "claude", "x": "codex"}[msg.String()]
-		core := p.m.core
+		core := p.core
 		if sc, ok := p.sessionCore(); ok {
 			// The pty gets the pane's inner size before the child starts.
 			cols, rows := p.termSize()
@@ -299,7 +300,7 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		core, zoom := p.m.core, key.Matches(msg, k.Zoom)
+		core, zoom := p.core, key.Matches(msg, k.Zoom)
 		if s, ok := p.selectedSession(); ok {
 			if s.Term == nil || !isLive(s.State) {
 				return errCmd(fmt.Errorf("session %s is %s: R restarts it", s.Name, s.State))
@@ -309,12 +310,12 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return func() tea.Msg { return termListMsg{ws, core.Terminals(ws.ID), zoom} }
 	case key.Matches(msg, k.Files):
 		if ws, ok := p.current(); ok {
-			core := p.m.core
+			core := p.core
 			return func() tea.Msg { f, err := core.Files(ws.ID, "."); return wsFilesMsg{f, err} }
 		}
 	case key.Matches(msg, k.Git):
 		if ws, ok := p.current(); ok {
-			core := p.m.core
+			core := p.core
 			return func() tea.Msg { s, err := core.GitSummary(ws.ID); return wsGitMsg{s, err} }
 		}
 	}
@@ -329,7 +330,7 @@ func (p *workspacesPane) templates() []string {
 }
 
 func (p *workspacesPane) View() string {
-	st := p.m.st
+	st := p.m.styles()
 	switch p.mode {
 	case wsAttached:
 		title := st.Title.Render(p.term.Name()) + st.Muted.Render(" · "+p.term.State()+" · ctrl+q detach")
@@ -353,7 +354,7 @@ func (p *workspacesPane) View() string {
 		ws, _ := p.current()
 		return fitHeight(st.Title.Render("Git · "+ws.Tag)+"\n\n"+p.gitText+"\n\n"+st.Muted.Render("esc back"), p.h)
 	case wsScroll:
-		return p.scroll.view(st, p.w, p.h)
+		return p.scroll.view(*st, p.w, p.h)
 	}
 	header := st.Title.Render("Workspaces") + st.Muted.Render("  n new · s shell · c claude · x codex · enter attach · z zoom · f files · l git")
 	if v, ok := p.agentView(func() string { return p.listView(header) }); ok {

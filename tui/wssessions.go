@@ -87,7 +87,7 @@ type sessionActionMsg struct {
 }
 
 func (p *workspacesPane) sessionCore() (SessionCore, bool) {
-	sc, ok := p.m.core.(SessionCore)
+	sc, ok := p.core.(SessionCore)
 	return sc, ok
 }
 
@@ -329,7 +329,7 @@ func (p *workspacesPane) openScrollback(from wsMode) tea.Cmd {
 // listView is the workspace list with session rows and, when the pane is
 // wide enough, a live preview of the selected session beside it.
 func (p *workspacesPane) listView(header string) string {
-	st := p.m.st
+	st := p.m.styles()
 	listW := p.w
 	showPreview := p.w >= 90 && p.term != nil && p.previewTarget() != nil
 	if showPreview {
@@ -355,7 +355,7 @@ func (p *workspacesPane) listView(header string) string {
 		row := fmt.Sprintf("%-20s %-11s %s", ansi.Truncate(w.Tag, 20, "…"), w.Template, sessions)
 		rows = append(rows, p.selRow(ansi.Truncate(row, listW-2, "…"), i == p.sel && p.ssel < 0))
 		for j, s := range d.Sessions {
-			row := fmt.Sprintf("%s %-5s %-11s %-7s %s", p.sessionGlyph(s), s.Name, sessionStateText(s), s.Agent, age(p.m.now().Sub(s.Created)))
+			row := fmt.Sprintf("%s %-5s %-11s %-7s %s", p.sessionGlyph(s), s.Name, sessionStateText(s), s.Agent, age(p.m.clock().Sub(s.Created)))
 			rows = append(rows, p.selRow(ansi.Truncate(row, listW-2, "…"), i == p.sel && j == p.ssel))
 		}
 	}
@@ -391,7 +391,7 @@ func (p *workspacesPane) listView(header string) string {
 
 func (p *workspacesPane) selRow(row string, selected bool) string {
 	if selected {
-		return p.m.st.Selected.Render("› " + row)
+		return p.m.styles().Selected.Render("› " + row)
 	}
 	return "  " + row
 }

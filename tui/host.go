@@ -1,0 +1,38 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// host is what a pane needs from the root model: the shared look, keys,
+// clock and context, and the root's overlays (dialog, progress, focus).
+// The root model implements it; panes never see the root type.
+type host interface {
+	// styles is the current palette (rebuilt when the background changes).
+	styles() *Styles
+	keyMap() *KeyMap
+	clock() time.Time
+	// appContext ends when the program quits.
+	appContext() context.Context
+	// openDialog shows a confirmation that ignores stray keys for a grace
+	// period; onYes runs when the person confirms.
+	openDialog(title, body string, onYes tea.Cmd)
+	// beginWork shows a spinner labelled label until endWork(id).
+	beginWork(id, label string) tea.Cmd
+	endWork(id string)
+	endWorkPrefix(prefix string)
+	// goAndPress makes a palette action that focuses p and presses b.
+	goAndPress(p pane, b key.Binding) func() tea.Cmd
+	// show focuses p's tab.
+	show(p pane)
+	// loadStatus re-reads the status bar's listeners and provider.
+	loadStatus() tea.Cmd
+	// provider is the status bar's AI provider text.
+	provider() string
+	// reloadPortfolio re-reads the Portfolio pane.
+	reloadPortfolio() tea.Cmd
+}
