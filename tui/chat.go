@@ -15,8 +15,6 @@ import (
 // DefaultSession is the chat session the TUI opens.
 const DefaultSession = "tui/default"
 
-var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
-
 // chatPane shows one session's conversation and streams replies.
 type chatPane struct {
 	m       host

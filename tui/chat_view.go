@@ -320,8 +320,6 @@ func (c *chatPane) pickerView(h int) string {
 	return fitHeight(strings.Join(lines, "\n"), h)
 }
 
-func stack(parts ...string) string { return strings.Join(parts, "\n") }
-
 func compactJSON(s string, w int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if w < 8 {

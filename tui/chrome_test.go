@@ -34,8 +34,6 @@ func (p *extraPane) Actions() []Action {
 		Run: func() tea.Cmd { p.ran++; return nil }}}
 }
 
-func ctrl(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl} }
-
 func TestAddedPaneGetsATabAKeyAndPaletteActions(t *testing.T) {
 	h := newHarness(t, 120, 30)
 	x := &extraPane{}

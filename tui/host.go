@@ -36,3 +36,21 @@ type host interface {
 	// reloadPortfolio re-reads the Portfolio pane.
 	reloadPortfolio() tea.Cmd
 }
+
+// pane is what every pane implements; the root routes keys by focus.
+//
+// Optional extras a pane may implement (checked by type assertion):
+//   - loader:         load() tea.Cmd, run at start-up (Init)
+//   - actionProvider: Actions() []Action, listed in the command palette
+//   - badger:         Badge() string, shown after the tab title ("(2)")
+type pane interface {
+	SetSize(w, h int)
+	Focus()
+	Blur()
+	Update(msg tea.Msg) tea.Cmd
+	View() string
+	ShortHelp() []key.Binding
+	// Capturing reports that the pane wants every key (typing into an
+	// input, an attached terminal), so global single-letter keys are off.
+	Capturing() bool
+}

@@ -8,14 +8,11 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 )
-
-func (h *harness) alt(r rune) { h.send(tea.KeyPressMsg{Code: r, Mod: tea.ModAlt}) }
 
 // openAAPL searches "apple" in the Market pane and picks the hit.
 func openAAPL(h *harness) {

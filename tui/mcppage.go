@@ -247,3 +247,18 @@ func ago(now, t time.Time) string {
 	}
 	return t.Format("2006-01-02 15:04")
 }
+
+// Actions lists the MCP page's palette entries.
+func (p *mcpPane) Actions() []Action {
+	var out []Action
+	for i, it := range p.copyables() {
+		i, it := i, it
+		out = append(out, Action{ID: "mcp.copy." + it.label, Title: "MCP: copy " + it.label, Group: "MCP", Keywords: "clipboard url snippet claude",
+			Run: func() tea.Cmd {
+				p.m.show(p)
+				p.sel = i
+				return press(p, p.keys.Copy)
+			}})
+	}
+	return out
+}

@@ -19,24 +19,6 @@ const (
 	focusWorkspaces
 )
 
-// pane is what every pane implements; the root routes keys by focus.
-//
-// Optional extras a pane may implement (checked by type assertion):
-//   - loader:         load() tea.Cmd, run at start-up (Init)
-//   - actionProvider: Actions() []Action, listed in the command palette
-//   - badger:         Badge() string, shown after the tab title ("(2)")
-type pane interface {
-	SetSize(w, h int)
-	Focus()
-	Blur()
-	Update(msg tea.Msg) tea.Cmd
-	View() string
-	ShortHelp() []key.Binding
-	// Capturing reports that the pane wants every key (typing into an
-	// input, an attached terminal), so global single-letter keys are off.
-	Capturing() bool
-}
-
 // loader is a pane that fetches its data when the program starts.
 type loader interface{ load() tea.Cmd }
 
@@ -202,17 +184,6 @@ func (m *Model) loadStatus() tea.Cmd {
 func (m *Model) tick() tea.Cmd {
 	return tea.Tick(5*time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
-
-// errMsg reports a failed core call as an error toast.
-type errMsg struct{ err error }
-
-// flashMsg shows an info toast that expires.
-type flashMsg string
-
-// focusWorkspaceMsg asks the root to show a workspace.
-type focusWorkspaceMsg struct{ id string }
-
-func errCmd(err error) tea.Cmd { return func() tea.Msg { return errMsg{err} } }
 
 // Update routes messages: overlays first, then global keys, then the
 // focused pane; core events go to the panes they concern. Afterwards it

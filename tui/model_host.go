@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -20,3 +21,11 @@ func (m *Model) endWorkPrefix(prefix string)        { m.work.endPrefix(prefix) }
 func (m *Model) show(p pane)                        { m.setFocus(m.paneIndex(p)) }
 func (m *Model) provider() string                   { return m.status.Provider }
 func (m *Model) reloadPortfolio() tea.Cmd           { return m.portfolio.load() }
+
+// goAndPress focuses p, then presses b there.
+func (m *Model) goAndPress(p pane, b key.Binding) func() tea.Cmd {
+	return func() tea.Cmd {
+		m.setFocus(m.paneIndex(p))
+		return press(p, b)
+	}
+}

@@ -11,30 +11,10 @@ import (
 	"github.com/sahilm/fuzzy"
 )
 
-// Action is one thing the command palette (ctrl+p) can do. Every feature
-// should be reachable here, so panes contribute their actions by
-// implementing actionProvider; the root adds the global ones.
-type Action struct {
-	ID    string // stable, unique: "chat.compact", "pane.inbox"
-	Title string // what the user reads: "Compact this session"
-	Group string // shown dimmed: "Chat", "Go to", "App"
-	// Key is the binding shown next to the title ("ctrl+s"); empty when
-	// the action has no direct key.
-	Key string
-	// Keywords are extra words the fuzzy filter matches ("exit" for Quit).
-	Keywords string
-	// Run executes on the UI goroutine inside Update (it may change the
-	// model, e.g. focus a pane) and returns the Cmd that does the IO.
-	Run func() tea.Cmd
-}
-
 // actionProvider is a pane that lists actions in the palette. Actions are
 // asked for each time the palette opens, so they may depend on state
 // (only offer "Approve" when something is pending).
 type actionProvider interface{ Actions() []Action }
-
-// keyOf is the help key of a binding, for Action.Key.
-func keyOf(b key.Binding) string { return b.Help().Key }
 
 // actions lists the focused pane's actions, the pane switches, the other
 // panes' actions (tab order) and the app's.

@@ -255,17 +255,6 @@ func newSettingsHarness(t *testing.T) (*harness, *fakeSettings) {
 	return hs, fs
 }
 
-func space() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "} }
-func ctrlS() tea.KeyPressMsg { return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl} }
-
-// confirm answers an open dialog after its grace period.
-func (h *harness) confirm() {
-	h.t.Helper()
-	require.NotNil(h.t, h.m.dialog, "a confirmation is open")
-	h.now = h.now.Add(time.Second)
-	h.key("y")
-}
-
 var _ SettingsCore = (*fakeSettings)(nil)
 
 func (f *fakeSettings) NewsFeeds() (NewsSetting, error) {

@@ -256,3 +256,5 @@ func (p *progress) view(s Styles, now time.Time) string {
 	}
 	return s.Accent.Render(" " + text)
 }
+
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}

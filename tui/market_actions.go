@@ -1,0 +1,43 @@
+package tui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// marketRefresh is how often the focused Market pane reloads its symbol.
+const marketRefresh = 30 * time.Second
+
+// Actions lists the Market pane's palette entries.
+func (p *marketPane) Actions() []Action {
+	k := p.keys
+	a := []Action{
+		{ID: "market.search", Title: "Market: search a symbol", Group: "Market", Key: keyOf(k.Search), Keywords: "quote ticker chart", Run: p.m.goAndPress(p, k.Search)},
+	}
+	if p.symbol == "" {
+		return a
+	}
+	a = append(a,
+		Action{ID: "market.interval", Title: "Market: next chart interval", Group: "Market", Key: keyOf(k.Interval), Keywords: "1m 5m 1h 1d candles", Run: p.m.goAndPress(p, k.Interval)},
+		Action{ID: "market.indicator", Title: "Market: add an indicator overlay", Group: "Market", Key: keyOf(k.Indicator), Keywords: "sma ema formula calculateIndicator", Run: p.m.goAndPress(p, k.Indicator)},
+		Action{ID: "market.ask", Title: "Market: ask Alice about " + p.symbol, Group: "Market", Key: keyOf(k.Ask), Keywords: "chat question", Run: p.m.goAndPress(p, k.Ask)},
+		Action{ID: "market.order", Title: "Market: stage an order for " + p.symbol, Group: "Market", Key: keyOf(k.Order), Keywords: "buy sell trade placeOrder", Run: p.m.goAndPress(p, k.Order)},
+	)
+	if p.onSimulator() {
+		a = append(a, Action{ID: "market.sim", Title: "Simulator: set price, cash, clock or fill orders", Group: "Market", Key: keyOf(k.Sim),
+			Keywords: "god view mark deposit withdraw fill advance clock time", Run: p.m.goAndPress(p, k.Sim)})
+	}
+	return a
+}
+
+// refresh reloads the pane on the root's periodic tick while it is
+// focused: quotes and candles every marketRefresh (HTTP backends are rate
+// limited); positions and orders on every tick.
+func (p *marketPane) refresh(now time.Time) tea.Cmd {
+	if now.Sub(p.refreshed) >= marketRefresh {
+		p.refreshed = now
+		return tea.Batch(p.load(), p.loadSymbol())
+	}
+	return p.load()
+}
