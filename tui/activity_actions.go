@@ -2,19 +2,20 @@ package tui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // Actions lists the Activity pane's palette entries.
-func (p *activityPane) Actions() []Action {
-	tab := func(t activityTab, id, words string) Action {
-		return Action{ID: "activity." + id, Title: "Activity: " + activityTabNames[t], Group: "Activity", Keywords: words,
+func (p *activityPane) Actions() []kit.Action {
+	tab := func(t activityTab, id, words string) kit.Action {
+		return kit.Action{ID: "activity." + id, Title: "Activity: " + activityTabNames[t], Group: "Activity", Keywords: words,
 			Run: func() tea.Cmd {
-				p.m.show(p)
+				p.m.Show(p)
 				p.tab, p.detail = t, false
-				return p.load()
+				return p.Load()
 			}}
 	}
-	return []Action{
+	return []kit.Action{
 		tab(tabEvents, "events", "event log causedBy json"),
 		tab(tabRuns, "runs", "cron heartbeat webhook task"),
 		tab(tabToolCalls, "toolcalls", "tool calls arguments duration errors"),

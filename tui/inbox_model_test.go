@@ -1,59 +1,61 @@
-package tui
+package tui_test
 
 import (
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/stretchr/testify/require"
 )
 
 func TestInboxOpenDeleteAndJump(t *testing.T) {
-	h := newHarness(t, 100, 30)
-	require.Equal(t, 2, h.m.inbox.unread())
-	require.Contains(t, h.screen(), "Inbox (2)")
-	h.key("tab")
-	require.Equal(t, 1, h.m.inbox.unread(), "the selected entry is read once shown")
-	h.key("enter")
-	s := h.screen()
+	h := tuitest.NewHarness(t, 100, 30)
+	require.Equal(t, 2, h.M.Inbox.Unread())
+	require.Contains(t, h.Screen(), "Inbox (2)")
+	h.Key("tab")
+	require.Equal(t, 1, h.M.Inbox.Unread(), "the selected entry is read once shown")
+	h.Key("enter")
+	s := h.Screen()
 	require.Contains(t, s, "Revenue up 8%.")
 	require.Contains(t, s, "File not found at this path.")
-	h.key("esc", "d")
-	h.now = h.now.Add(time.Second)
-	h.key("y")
-	require.Equal(t, []string{"e2"}, h.f.deleted)
-	h.key("w")
-	require.Equal(t, focusWorkspaces, h.m.focus)
-	require.Equal(t, "ws1", h.m.workspaces.list[h.m.workspaces.sel].ID)
+	h.Key("esc", "d")
+	h.Now = h.Now.Add(time.Second)
+	h.Key("y")
+	require.Equal(t, []string{"e2"}, h.F.Deleted)
+	h.Key("w")
+	require.Equal(t, tui.FocusWorkspaces, h.M.Focus)
+	require.Equal(t, "ws1", h.M.Workspaces.List[h.M.Workspaces.Sel].ID)
 }
 
 func TestInboxMouseSelects(t *testing.T) {
-	h := newHarness(t, 100, 30)
-	h.key("tab")
-	require.Equal(t, 0, h.m.inbox.sel)
-	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelDown, Y: 4})
-	require.Equal(t, 1, h.m.inbox.sel)
-	require.Equal(t, 0, h.m.inbox.unread())
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("tab")
+	require.Equal(t, 0, h.M.Inbox.Sel)
+	h.Send(tea.MouseWheelMsg{Button: tea.MouseWheelDown, Y: 4})
+	require.Equal(t, 1, h.M.Inbox.Sel)
+	require.Equal(t, 0, h.M.Inbox.Unread())
 	// Screen row 3 is the pane's first list row (tabs, frame top, header).
-	h.send(tea.MouseClickMsg{Button: tea.MouseLeft, Y: 3, X: 10})
-	require.Equal(t, 0, h.m.inbox.sel)
+	h.Send(tea.MouseClickMsg{Button: tea.MouseLeft, Y: 3, X: 10})
+	require.Equal(t, 0, h.M.Inbox.Sel)
 	// Clicking a tab title focuses that pane.
-	h.send(tea.MouseClickMsg{Button: tea.MouseLeft, Y: 0, X: 2})
-	require.Equal(t, focusChat, h.m.focus)
+	h.Send(tea.MouseClickMsg{Button: tea.MouseLeft, Y: 0, X: 2})
+	require.Equal(t, tui.FocusChat, h.M.Focus)
 }
 
 func TestInboxDetailFollowsTheFiles(t *testing.T) {
-	h := newHarness(t, 100, 30)
-	h.key("tab", "enter")
-	require.Contains(t, h.screen(), "Revenue up 8%.")
-	h.f.mu.Lock()
-	h.f.docBody = "# Report\nRevenue up 9%."
-	h.f.mu.Unlock()
-	h.f.events <- InboxChangedEvent{}
-	h.run(h.m.waitEvent())
-	require.Contains(t, h.screen(), "Revenue up 9%.")
-	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
-	h.f.mu.Lock()
-	defer h.f.mu.Unlock()
-	require.Equal(t, 112, h.f.renderWidth, "re-rendered at the new width (inside the frame)")
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("tab", "enter")
+	require.Contains(t, h.Screen(), "Revenue up 8%.")
+	h.F.Mu.Lock()
+	h.F.DocBody = "# Report\nRevenue up 9%."
+	h.F.Mu.Unlock()
+	h.F.EventCh <- tui.InboxChangedEvent{}
+	h.Run(h.M.WaitEvent())
+	require.Contains(t, h.Screen(), "Revenue up 9%.")
+	h.Send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.F.Mu.Lock()
+	defer h.F.Mu.Unlock()
+	require.Equal(t, 112, h.F.RenderWidth, "re-rendered at the new width (inside the frame)")
 }

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -54,7 +55,7 @@ func (p *inboxPane) saveCmd() tea.Cmd {
 		return nil
 	}
 	var ids []string
-	for _, e := range p.entries {
+	for _, e := range p.Entries {
 		if p.seen[e.ID] {
 			ids = append(ids, e.ID)
 		}
@@ -67,7 +68,7 @@ func (p *inboxPane) saveCmd() tea.Cmd {
 func (p *inboxPane) onSeen(msg inboxSeenMsg) tea.Cmd {
 	p.seenLoaded = true
 	if msg.err != nil {
-		return errCmd(msg.err)
+		return kit.ErrCmd(msg.err)
 	}
 	for id := range msg.seen {
 		p.seen[id] = true
@@ -80,7 +81,7 @@ func (p *inboxPane) onSeen(msg inboxSeenMsg) tea.Cmd {
 func (p *inboxPane) commentsView(e InboxEntry, w int) string {
 	if p.mdW != w || p.md == nil {
 		style := "dark"
-		if !p.m.styles().Dark {
+		if !p.m.Styles().Dark {
 			style = "light"
 		}
 		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(w))

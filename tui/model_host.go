@@ -6,26 +6,27 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // The root model is every pane's host.
-var _ host = (*Model)(nil)
+var _ kit.Host = (*Model)(nil)
 
-func (m *Model) styles() *Styles                    { return &m.st }
-func (m *Model) keyMap() *KeyMap                    { return &m.keys }
-func (m *Model) clock() time.Time                   { return m.now() }
-func (m *Model) appContext() context.Context        { return m.ctx }
-func (m *Model) beginWork(id, label string) tea.Cmd { return m.work.begin(id, label, m.now()) }
-func (m *Model) endWork(id string)                  { m.work.end(id) }
-func (m *Model) endWorkPrefix(prefix string)        { m.work.endPrefix(prefix) }
-func (m *Model) show(p pane)                        { m.setFocus(m.paneIndex(p)) }
-func (m *Model) provider() string                   { return m.status.Provider }
-func (m *Model) reloadPortfolio() tea.Cmd           { return m.portfolio.load() }
+func (m *Model) Styles() *kit.Styles                { return &m.St }
+func (m *Model) KeyMap() *kit.KeyMap                { return &m.keys }
+func (m *Model) Clock() time.Time                   { return m.now() }
+func (m *Model) AppContext() context.Context        { return m.Ctx }
+func (m *Model) BeginWork(id, label string) tea.Cmd { return m.Work.Begin(id, label, m.now()) }
+func (m *Model) EndWork(id string)                  { m.Work.End(id) }
+func (m *Model) EndWorkPrefix(prefix string)        { m.Work.EndPrefix(prefix) }
+func (m *Model) Show(p kit.Pane)                    { m.SetFocus(m.PaneIndex(p)) }
+func (m *Model) Provider() string                   { return m.Status.Provider }
+func (m *Model) ReloadPortfolio() tea.Cmd           { return m.Portfolio.Load() }
 
 // goAndPress focuses p, then presses b there.
-func (m *Model) goAndPress(p pane, b key.Binding) func() tea.Cmd {
+func (m *Model) GoAndPress(p kit.Pane, b key.Binding) func() tea.Cmd {
 	return func() tea.Cmd {
-		m.setFocus(m.paneIndex(p))
-		return press(p, b)
+		m.SetFocus(m.PaneIndex(p))
+		return kit.Press(p, b)
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package tui_test
 
 import (
 	"flag"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/require"
 )
@@ -13,39 +15,39 @@ import (
 var _ = flag.Bool // golden registers -update
 
 func TestFocusSwitching(t *testing.T) {
-	h := newHarness(t, 100, 30)
-	require.Equal(t, focusChat, h.m.focus)
-	h.key("tab")
-	require.Equal(t, focusInbox, h.m.focus)
-	h.key("shift+tab", "shift+tab")
-	require.Equal(t, focus(len(h.m.tabs)-1), h.m.focus, "shift+tab wraps to the last pane")
-	h.key("alt+3")
-	require.Equal(t, focusPortfolio, h.m.focus)
-	h.key("?")
-	require.NotNil(t, h.m.help)
-	require.Contains(t, h.screen(), "approve push", "help lists the focused pane's keys")
-	h.key("x")
-	require.NotNil(t, h.m.help, "typing filters the help")
-	require.Empty(t, h.f.rejected, "keys typed into help do not act")
-	h.key("esc")
-	require.Nil(t, h.m.help)
+	h := tuitest.NewHarness(t, 100, 30)
+	require.Equal(t, tui.FocusChat, h.M.Focus)
+	h.Key("tab")
+	require.Equal(t, tui.FocusInbox, h.M.Focus)
+	h.Key("shift+tab", "shift+tab")
+	require.Equal(t, tui.Focus(len(h.M.Tabs)-1), h.M.Focus, "shift+tab wraps to the last pane")
+	h.Key("alt+3")
+	require.Equal(t, tui.FocusPortfolio, h.M.Focus)
+	h.Key("?")
+	require.NotNil(t, h.M.Help)
+	require.Contains(t, h.Screen(), "approve push", "help lists the focused pane's keys")
+	h.Key("x")
+	require.NotNil(t, h.M.Help, "typing filters the help")
+	require.Empty(t, h.F.Rejected, "keys typed into help do not act")
+	h.Key("esc")
+	require.Nil(t, h.M.Help)
 }
 
 func TestGoldenViews(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {220, 60}} {
-		h0 := newHarness(t, 80, 24)
-		for _, f := range []focus{focusChat, focusInbox, focusPortfolio, focusWorkspaces} {
-			name := fmt.Sprintf("%s_%dx%d", strings.ToLower(h0.m.tabs[f].name), size[0], size[1])
+		h0 := tuitest.NewHarness(t, 80, 24)
+		for _, f := range []tui.Focus{tui.FocusChat, tui.FocusInbox, tui.FocusPortfolio, tui.FocusWorkspaces} {
+			name := fmt.Sprintf("%s_%dx%d", strings.ToLower(h0.M.Tabs[f].Name), size[0], size[1])
 			t.Run(name, func(t *testing.T) {
-				h := newHarness(t, size[0], size[1])
-				h.f.history["tui/default"] = []ChatMessage{
-					{Role: RoleUser, Text: "What's my portfolio?"},
-					{Role: RoleTool, Tool: "getPortfolio", Input: `{"source":"sim-paper"}`, Output: `[]`},
-					{Role: RoleAssistant, Text: "You hold **5 MSFT** worth 2102.50."},
+				h := tuitest.NewHarness(t, size[0], size[1])
+				h.F.Histories["tui/default"] = []tui.ChatMessage{
+					{Role: tui.RoleUser, Text: "What's my portfolio?"},
+					{Role: tui.RoleTool, Tool: "getPortfolio", Input: `{"source":"sim-paper"}`, Output: `[]`},
+					{Role: tui.RoleAssistant, Text: "You hold **5 MSFT** worth 2102.50."},
 				}
-				h.run(h.m.chat.load())
-				h.m.setFocus(f)
-				golden.RequireEqual(t, []byte(h.screen()))
+				h.Run(h.M.Chat.Load())
+				h.M.SetFocus(f)
+				golden.RequireEqual(t, []byte(h.Screen()))
 			})
 		}
 	}

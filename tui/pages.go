@@ -8,12 +8,12 @@ import (
 // periodic tick: MCP clients come and go without an event, and quotes move.
 func (m *Model) refreshPage() tea.Cmd {
 	switch m.cur() {
-	case m.market:
-		return m.market.refresh(m.now())
-	case m.activity:
-		return m.activity.load()
-	case m.mcpPage:
-		return m.mcpPage.load()
+	case m.Market:
+		return m.Market.refresh(m.now())
+	case m.Activity:
+		return m.Activity.Load()
+	case m.McpPage:
+		return m.McpPage.Load()
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // Badge marks commits waiting for approval on the Portfolio tab.
@@ -14,23 +15,23 @@ func (p *portfolioPane) Badge() string {
 	return ""
 }
 
-func (p *portfolioPane) Actions() []Action {
-	k, m := p.m.keyMap().Portfolio, p.m
-	out := []Action{
-		{ID: "portfolio.refresh", Title: "Refresh the portfolio", Group: "Portfolio", Key: keyOf(k.Refresh), Keywords: "reload", Run: m.goAndPress(p, k.Refresh)},
+func (p *portfolioPane) Actions() []kit.Action {
+	k, m := p.m.KeyMap().Portfolio, p.m
+	out := []kit.Action{
+		{ID: "portfolio.refresh", Title: "Refresh the portfolio", Group: "Portfolio", Key: kit.KeyOf(k.Refresh), Keywords: "reload", Run: m.GoAndPress(p, k.Refresh)},
 	}
 	if len(p.pending) > 0 {
 		out = append(out,
-			Action{ID: "portfolio.approve", Title: "Approve the pending commit (push)", Group: "Portfolio", Key: keyOf(k.Approve), Keywords: "push execute order", Run: m.goAndPress(p, k.Approve)},
-			Action{ID: "portfolio.reject", Title: "Reject the pending commit", Group: "Portfolio", Key: keyOf(k.Reject), Run: m.goAndPress(p, k.Reject)},
+			kit.Action{ID: "portfolio.approve", Title: "Approve the pending commit (push)", Group: "Portfolio", Key: kit.KeyOf(k.Approve), Keywords: "push execute order", Run: m.GoAndPress(p, k.Approve)},
+			kit.Action{ID: "portfolio.reject", Title: "Reject the pending commit", Group: "Portfolio", Key: kit.KeyOf(k.Reject), Run: m.GoAndPress(p, k.Reject)},
 		)
 	}
 	if _, ok := p.core.(SnapshotCore); ok && p.current() != "" {
-		out = append(out, Action{ID: "portfolio.snapshot", Title: "Take a snapshot now", Group: "Portfolio", Keywords: "equity record",
-			Run: func() tea.Cmd { m.show(p); return p.takeSnapshot() }})
+		out = append(out, kit.Action{ID: "portfolio.snapshot", Title: "Take a snapshot now", Group: "Portfolio", Keywords: "equity record",
+			Run: func() tea.Cmd { m.Show(p); return p.takeSnapshot() }})
 	}
 	if len(p.accounts) > 1 {
-		out = append(out, Action{ID: "portfolio.next", Title: "Next trading account", Group: "Portfolio", Key: keyOf(k.NextAccount), Run: m.goAndPress(p, k.NextAccount)})
+		out = append(out, kit.Action{ID: "portfolio.next", Title: "Next trading account", Group: "Portfolio", Key: kit.KeyOf(k.NextAccount), Run: m.GoAndPress(p, k.NextAccount)})
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/shopspring/decimal"
 )
 
@@ -18,7 +19,7 @@ type portfolioCore interface {
 	Approve(ctx context.Context, account, hash string) (string, error)
 	Reject(ctx context.Context, account, hash, reason string) error
 	TradingLog(account string, limit int) ([]CommitLogEntry, error)
-	EquityCurve(account string) ([]EquityPoint, error)
+	EquityCurve(account string) ([]kit.EquityPoint, error)
 }
 
 // AccountSummary is one trading account's headline numbers.

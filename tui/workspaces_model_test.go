@@ -1,45 +1,47 @@
-package tui
+package tui_test
 
 import (
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/stretchr/testify/require"
 )
 
 func TestWorkspaceAttachForwardsKeysIncludingEsc(t *testing.T) {
-	h := newHarness(t, 100, 30)
-	h.key("alt+4")
-	require.Equal(t, focusWorkspaces, h.m.focus)
-	h.key("s")
-	require.True(t, h.m.workspaces.attached())
-	term := h.f.terms["ws1"][0].(*fakeTerm)
-	require.Equal(t, 96, term.cols, "resized to the inside of the frame")
-	h.typeText("echo hi")
-	h.key("enter", "esc", "tab", "?")
-	require.Equal(t, focusWorkspaces, h.m.focus, "tab went to the terminal, not the UI")
-	require.Nil(t, h.m.help)
-	require.Contains(t, term.keys, "esc")
-	require.Contains(t, term.keys, "tab")
-	require.Contains(t, h.screen(), "$ echo hi")
-	require.Contains(t, h.screen(), "● input")
-	h.key("ctrl+q")
-	require.False(t, h.m.workspaces.attached())
-	require.NotContains(t, term.keys, "ctrl+q", "detach is not forwarded")
-	h.key("enter")
-	require.True(t, h.m.workspaces.attached(), "enter re-attaches to the running session")
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("alt+4")
+	require.Equal(t, tui.FocusWorkspaces, h.M.Focus)
+	h.Key("s")
+	require.True(t, h.M.Workspaces.Attached())
+	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
+	require.Equal(t, 96, term.Cols, "resized to the inside of the frame")
+	h.TypeText("echo hi")
+	h.Key("enter", "esc", "tab", "?")
+	require.Equal(t, tui.FocusWorkspaces, h.M.Focus, "tab went to the terminal, not the UI")
+	require.Nil(t, h.M.Help)
+	require.Contains(t, term.Keys, "esc")
+	require.Contains(t, term.Keys, "tab")
+	require.Contains(t, h.Screen(), "$ echo hi")
+	require.Contains(t, h.Screen(), "● input")
+	h.Key("ctrl+q")
+	require.False(t, h.M.Workspaces.Attached())
+	require.NotContains(t, term.Keys, "ctrl+q", "detach is not forwarded")
+	h.Key("enter")
+	require.True(t, h.M.Workspaces.Attached(), "enter re-attaches to the running session")
 }
 
 func TestCreateWorkspace(t *testing.T) {
-	h := newHarness(t, 100, 30)
-	h.m.setFocus(focusWorkspaces)
-	h.key("n")
-	h.typeText("btc-notes")
-	h.key("tab", "enter")
-	require.Len(t, h.f.workspace, 2)
-	require.Equal(t, "shell-only", h.f.workspace[1].Template)
-	require.Equal(t, wsList, h.m.workspaces.mode)
+	h := tuitest.NewHarness(t, 100, 30)
+	h.M.SetFocus(tui.FocusWorkspaces)
+	h.Key("n")
+	h.TypeText("btc-notes")
+	h.Key("tab", "enter")
+	require.Len(t, h.F.Workspace, 2)
+	require.Equal(t, "shell-only", h.F.Workspace[1].Template)
+	require.Equal(t, tui.WsList, h.M.Workspaces.Mode)
 }
 
 // rawSeq stands in for an input sequence the key decoder did not
@@ -49,43 +51,43 @@ type rawSeq string
 func (r rawSeq) String() string { return string(r) }
 
 func TestTerminalNudgesRedrawAndResizeFollowsLayout(t *testing.T) {
-	h := newHarness(t, 100, 30)
-	h.key("alt+4", "s")
-	require.True(t, h.m.workspaces.attached())
-	term := h.f.terms["ws1"][0].(*fakeTerm)
-	require.Equal(t, [2]int{96, 24}, [2]int{term.cols, term.rows}, "inside the frame, minus the title line")
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("alt+4", "s")
+	require.True(t, h.M.Workspaces.Attached())
+	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
+	require.Equal(t, [2]int{96, 24}, [2]int{term.Cols, term.Rows}, "inside the frame, minus the title line")
 
 	// Output arrives: the core nudges Changed; the armed watch delivers one
 	// coalesced message and re-arms.
-	require.True(t, h.m.workspaces.waiting)
-	term.mu.Lock()
-	term.screen = "$ echo hi\nhi\n$ "
+	require.True(t, h.M.Workspaces.Waiting)
+	term.Mu.Lock()
+	term.Screen = "$ echo hi\nhi\n$ "
 	// The harness dropped the attach's watch Cmd still blocked on the old
 	// channel; a fresh channel makes this test's watch the only reader.
-	term.changed = make(chan struct{}, 1)
-	term.changed <- struct{}{}
-	term.mu.Unlock()
-	msg := waitMsg(t, h.m.workspaces, term)
-	require.Equal(t, termChangedMsg{id: term.id, gen: h.m.workspaces.termGen}, msg)
-	h.send(msg)
-	require.Contains(t, h.screen(), "│ hi   ")
+	term.ChangedCh = make(chan struct{}, 1)
+	term.ChangedCh <- struct{}{}
+	term.Mu.Unlock()
+	msg := waitMsg(t, h.M.Workspaces, term)
+	require.Equal(t, tui.TermChangedMsg{ID: term.TermID, Gen: h.M.Workspaces.TermGen}, msg)
+	h.Send(msg)
+	require.Contains(t, h.Screen(), "│ hi   ")
 
 	// A stale nudge (an older attachment) does not re-arm.
-	h.m.workspaces.waiting = false
-	h.send(termChangedMsg{id: term.id, gen: h.m.workspaces.termGen - 1})
-	require.False(t, h.m.workspaces.waiting)
+	h.M.Workspaces.Waiting = false
+	h.Send(tui.TermChangedMsg{ID: term.TermID, Gen: h.M.Workspaces.TermGen - 1})
+	require.False(t, h.M.Workspaces.Waiting)
 
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 45})
-	term.mu.Lock()
-	defer term.mu.Unlock()
-	require.Equal(t, [2]int{156, 39}, [2]int{term.cols, term.rows})
+	h.Send(tea.WindowSizeMsg{Width: 160, Height: 45})
+	term.Mu.Lock()
+	defer term.Mu.Unlock()
+	require.Equal(t, [2]int{156, 39}, [2]int{term.Cols, term.Rows})
 }
 
 // waitMsg runs a fresh watch Cmd for term and returns its message.
-func waitMsg(t *testing.T, p *workspacesPane, term *fakeTerm) tea.Msg {
+func waitMsg(t *testing.T, p *tui.WorkspacesPane, term *tuitest.FakeTerm) tea.Msg {
 	t.Helper()
-	p.waiting = false
-	cmd := p.watch()
+	p.Waiting = false
+	cmd := p.Watch()
 	require.NotNil(t, cmd)
 	done := make(chan tea.Msg, 1)
 	go func() { done <- cmd() }()
@@ -107,23 +109,23 @@ func TestDetachAcceptsDecodedAndRawForms(t *testing.T) {
 		"modifyOtherKey": rawSeq("\x1b[27;5;113~"),
 	} {
 		t.Run(name, func(t *testing.T) {
-			h := newHarness(t, 100, 30)
-			h.key("alt+4", "s")
-			require.True(t, h.m.workspaces.attached())
-			h.send(msg)
-			require.False(t, h.m.workspaces.attached())
+			h := tuitest.NewHarness(t, 100, 30)
+			h.Key("alt+4", "s")
+			require.True(t, h.M.Workspaces.Attached())
+			h.Send(msg)
+			require.False(t, h.M.Workspaces.Attached())
 		})
 	}
 }
 
 func TestWorkspaceFilesAndGitViews(t *testing.T) {
-	h := newHarness(t, 100, 30)
-	h.key("alt+4", "f")
-	s := h.screen()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("alt+4", "f")
+	s := h.Screen()
 	require.Contains(t, s, "docs/")
 	require.Contains(t, s, "CLAUDE.md")
-	h.key("esc", "l")
-	require.Contains(t, h.screen(), "branch master · clean")
-	h.key("esc")
-	require.Equal(t, wsList, h.m.workspaces.mode)
+	h.Key("esc", "l")
+	require.Contains(t, h.Screen(), "branch master · clean")
+	h.Key("esc")
+	require.Equal(t, tui.WsList, h.M.Workspaces.Mode)
 }

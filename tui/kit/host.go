@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"context"
@@ -11,30 +11,30 @@ import (
 // host is what a pane needs from the root model: the shared look, keys,
 // clock and context, and the root's overlays (dialog, progress, focus).
 // The root model implements it; panes never see the root type.
-type host interface {
+type Host interface {
 	// styles is the current palette (rebuilt when the background changes).
-	styles() *Styles
-	keyMap() *KeyMap
-	clock() time.Time
+	Styles() *Styles
+	KeyMap() *KeyMap
+	Clock() time.Time
 	// appContext ends when the program quits.
-	appContext() context.Context
+	AppContext() context.Context
 	// openDialog shows a confirmation that ignores stray keys for a grace
 	// period; onYes runs when the person confirms.
-	openDialog(title, body string, onYes tea.Cmd)
+	OpenDialog(title, body string, onYes tea.Cmd)
 	// beginWork shows a spinner labelled label until endWork(id).
-	beginWork(id, label string) tea.Cmd
-	endWork(id string)
-	endWorkPrefix(prefix string)
+	BeginWork(id, label string) tea.Cmd
+	EndWork(id string)
+	EndWorkPrefix(prefix string)
 	// goAndPress makes a palette action that focuses p and presses b.
-	goAndPress(p pane, b key.Binding) func() tea.Cmd
+	GoAndPress(p Pane, b key.Binding) func() tea.Cmd
 	// show focuses p's tab.
-	show(p pane)
+	Show(p Pane)
 	// loadStatus re-reads the status bar's listeners and provider.
-	loadStatus() tea.Cmd
+	LoadStatus() tea.Cmd
 	// provider is the status bar's AI provider text.
-	provider() string
+	Provider() string
 	// reloadPortfolio re-reads the Portfolio pane.
-	reloadPortfolio() tea.Cmd
+	ReloadPortfolio() tea.Cmd
 }
 
 // pane is what every pane implements; the root routes keys by focus.
@@ -43,7 +43,7 @@ type host interface {
 //   - loader:         load() tea.Cmd, run at start-up (Init)
 //   - actionProvider: Actions() []Action, listed in the command palette
 //   - badger:         Badge() string, shown after the tab title ("(2)")
-type pane interface {
+type Pane interface {
 	SetSize(w, h int)
 	Focus()
 	Blur()

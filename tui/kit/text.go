@@ -1,11 +1,11 @@
-package tui
+package kit
 
 import (
 	"strings"
 )
 
 // orDash shows an empty value as a dash.
-func orDash(s string) string {
+func OrDash(s string) string {
 	if s == "" {
 		return "—"
 	}
@@ -13,7 +13,7 @@ func orDash(s string) string {
 }
 
 // firstLine is s up to its first newline.
-func firstLine(s string) string {
+func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
 	}
@@ -21,7 +21,7 @@ func firstLine(s string) string {
 }
 
 // fitHeight pads or cuts s to exactly h lines.
-func fitHeight(s string, h int) string {
+func FitHeight(s string, h int) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > h {
 		lines = lines[:h]
@@ -32,4 +32,4 @@ func fitHeight(s string, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-func stack(parts ...string) string { return strings.Join(parts, "\n") }
+func Stack(parts ...string) string { return strings.Join(parts, "\n") }

@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	tea "charm.land/bubbletea/v2"
@@ -7,12 +7,12 @@ import (
 // Messages a pane returns for the root to show.
 
 // errMsg reports a failed core call as an error toast.
-type errMsg struct{ err error }
+type ErrMsg struct{ Err error }
 
 // flashMsg shows an info toast that expires.
-type flashMsg string
+type FlashMsg string
 
 // focusWorkspaceMsg asks the root to show a workspace.
-type focusWorkspaceMsg struct{ id string }
+type FocusWorkspaceMsg struct{ ID string }
 
-func errCmd(err error) tea.Cmd { return func() tea.Msg { return errMsg{err} } }
+func ErrCmd(err error) tea.Cmd { return func() tea.Msg { return ErrMsg{err} } }

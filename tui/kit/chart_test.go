@@ -1,4 +1,4 @@
-package tui
+package kit_test
 
 import (
 	"strconv"
@@ -6,19 +6,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 )
 
 func TestLineChartHasValueAndTimeAxes(t *testing.T) {
-	st := NewStyles(true)
-	pts := []EquityPoint{
-		{Time: t0, Equity: 1000},
-		{Time: t0.Add(12 * time.Hour), Equity: 1500},
-		{Time: t0.Add(24 * time.Hour), Equity: 900},
-		{Time: t0.Add(48 * time.Hour), Equity: 1200},
+	st := kit.NewStyles(true)
+	pts := []kit.EquityPoint{
+		{Time: tuitest.T0, Equity: 1000},
+		{Time: tuitest.T0.Add(12 * time.Hour), Equity: 1500},
+		{Time: tuitest.T0.Add(24 * time.Hour), Equity: 900},
+		{Time: tuitest.T0.Add(48 * time.Hour), Equity: 1200},
 	}
-	out := ansi.Strip(lineChart(st, pts, 60, 10, func(v float64) string { return strings.TrimRight(strings.TrimRight(ftoa(v), "0"), ".") }))
+	out := ansi.Strip(kit.LineChart(st, pts, 60, 10, func(v float64) string { return strings.TrimRight(strings.TrimRight(ftoa(v), "0"), ".") }))
 	lines := strings.Split(out, "\n")
 	require.Len(t, lines, 10, "exactly the height asked for")
 	for _, l := range lines {
@@ -36,16 +38,16 @@ func TestLineChartHasValueAndTimeAxes(t *testing.T) {
 		}
 	}
 	require.Greater(t, dots, 50, "a braille line, not a few blocks")
-	require.Empty(t, lineChart(st, pts[:1], 60, 10, ftoa), "one point is not a line")
+	require.Empty(t, kit.LineChart(st, pts[:1], 60, 10, ftoa), "one point is not a line")
 }
 
 func TestBrailleLinesHaveNoGaps(t *testing.T) {
-	g := newBrailleGrid(2, 4)
-	g.line(0, 0, 3, 15) // steep: every dot row must be lit
+	g := kit.NewBrailleGrid(2, 4)
+	g.Line(0, 0, 3, 15) // steep: every dot row must be lit
 	rows := map[int]bool{}
 	for y := 0; y < 16; y++ {
 		for x := 0; x < 4; x++ {
-			if g.cells[(y/4)*g.w+x/2]&brailleBits[x%2][y%4] != 0 {
+			if g.Cells[(y/4)*g.W+x/2]&kit.BrailleBits[x%2][y%4] != 0 {
 				rows[y] = true
 			}
 		}
@@ -54,10 +56,10 @@ func TestBrailleLinesHaveNoGaps(t *testing.T) {
 }
 
 func TestSparkline(t *testing.T) {
-	require.Equal(t, "▁▃▆█", sparkline([]float64{1, 2, 3, 4}, 10))
-	require.Equal(t, "▁█", sparkline([]float64{9, 1, 2}, 2), "only the last w values")
-	require.Equal(t, "▅▅▅", sparkline([]float64{5, 5, 5}, 3), "a flat series is a flat mid line")
-	require.Empty(t, sparkline(nil, 5))
+	require.Equal(t, "▁▃▆█", kit.Sparkline([]float64{1, 2, 3, 4}, 10))
+	require.Equal(t, "▁█", kit.Sparkline([]float64{9, 1, 2}, 2), "only the last w values")
+	require.Equal(t, "▅▅▅", kit.Sparkline([]float64{5, 5, 5}, 3), "a flat series is a flat mid line")
+	require.Empty(t, kit.Sparkline(nil, 5))
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }

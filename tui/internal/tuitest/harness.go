@@ -1,10 +1,11 @@
-package tui
+package tuitest
 
 import (
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 )
@@ -12,55 +13,55 @@ import (
 // harness drives the model synchronously: commands run with a short
 // deadline (ticks and spinners that sleep are dropped) and their messages
 // are fed back into Update.
-type harness struct {
+type Harness struct {
 	t   *testing.T
-	m   *Model
-	f   *fakeCore
-	now time.Time
+	M   *tui.Model
+	F   *FakeCore
+	Now time.Time
 }
 
-func newHarness(t *testing.T, w, h int) *harness {
-	return newHarnessCore(t, w, h, func(f *fakeCore) Core { return f })
+func NewHarness(t *testing.T, w, h int) *Harness {
+	return NewHarnessCore(t, w, h, func(f *FakeCore) tui.Core { return f })
 }
 
 // newHarnessCore runs the model over wrap(fake), for optional interfaces.
-func newHarnessCore(t *testing.T, w, h int, wrap func(*fakeCore) Core) *harness {
-	f := newFakeCore()
-	hs := newHarnessOver(t, wrap(f), f, w, h)
-	hs.run(hs.m.loadAll())
+func NewHarnessCore(t *testing.T, w, h int, wrap func(*FakeCore) tui.Core) *Harness {
+	f := NewFakeCore()
+	hs := NewHarnessOver(t, wrap(f), f, w, h)
+	hs.Run(hs.M.LoadAll())
 	return hs
 }
 
 // newHarnessOver builds the model over core (a fake embedding f) at w×h
 // with the harness's clock and f's event channel; the caller runs the
 // loads its test needs.
-func newHarnessOver(t *testing.T, core Core, f *fakeCore, w, h int) *harness {
+func NewHarnessOver(t *testing.T, core tui.Core, f *FakeCore, w, h int) *Harness {
 	dark := true
-	hs := &harness{t: t, f: f, now: t0}
-	m := New(core, Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.now }})
-	hs.m = m
+	hs := &Harness{t: t, F: f, Now: T0}
+	m := tui.New(core, tui.Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.Now }})
+	hs.M = m
 	t.Cleanup(m.Close) // ends watch/bridge Cmds the harness left blocked
-	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
-	m.events = f.events
+	hs.Send(tea.WindowSizeMsg{Width: w, Height: h})
+	m.Events = f.EventCh
 	return hs
 }
 
 // toast is the text of the newest live toast.
-func (h *harness) toast() string {
-	t, _ := h.m.toasts.current()
-	return t.text
+func (h *Harness) Toast() string {
+	t, _ := h.M.Toasts.Current()
+	return t.Text
 }
 
-func (h *harness) send(msg tea.Msg) {
-	_, cmd := h.m.Update(msg)
-	h.run(cmd)
+func (h *Harness) Send(msg tea.Msg) {
+	_, cmd := h.M.Update(msg)
+	h.Run(cmd)
 }
 
-func (h *harness) run(cmd tea.Cmd) {
+func (h *Harness) Run(cmd tea.Cmd) {
 	h.runDepth(cmd, 0)
 }
 
-func (h *harness) runDepth(cmd tea.Cmd, depth int) {
+func (h *Harness) runDepth(cmd tea.Cmd, depth int) {
 	if cmd == nil || depth > 50 {
 		return
 	}
@@ -78,26 +79,26 @@ func (h *harness) runDepth(cmd tea.Cmd, depth int) {
 		for _, c := range msg {
 			h.runDepth(c, depth+1)
 		}
-	case tickMsg, chatSpinMsg:
+	case tui.TickMsg, tui.ChatSpinMsg:
 	default:
-		_, next := h.m.Update(msg)
+		_, next := h.M.Update(msg)
 		h.runDepth(next, depth+1)
 	}
 }
 
-func (h *harness) key(keys ...string) {
+func (h *Harness) Key(keys ...string) {
 	for _, k := range keys {
-		h.send(keyMsg(k))
+		h.Send(KeyMsg(k))
 	}
 }
 
-func (h *harness) typeText(s string) {
+func (h *Harness) TypeText(s string) {
 	for _, r := range s {
-		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+		h.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 }
 
-func keyMsg(k string) tea.KeyPressMsg {
+func KeyMsg(k string) tea.KeyPressMsg {
 	switch k {
 	case "enter":
 		return tea.KeyPressMsg{Code: tea.KeyEnter}
@@ -132,22 +133,22 @@ func keyMsg(k string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r, Text: k}
 }
 
-func (h *harness) screen() string { return ansi.Strip(h.m.render()) }
+func (h *Harness) Screen() string { return ansi.Strip(h.M.Render()) }
 
-func (h *harness) alt(r rune) { h.send(tea.KeyPressMsg{Code: r, Mod: tea.ModAlt}) }
+func (h *Harness) Alt(r rune) { h.Send(tea.KeyPressMsg{Code: r, Mod: tea.ModAlt}) }
 
-func space() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "} }
+func Space() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "} }
 
-func ctrlS() tea.KeyPressMsg { return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl} }
+func CtrlS() tea.KeyPressMsg { return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl} }
 
 // confirm answers an open dialog after its grace period.
-func (h *harness) confirm() {
+func (h *Harness) Confirm() {
 	h.t.Helper()
-	require.NotNil(h.t, h.m.dialog, "a confirmation is open")
-	h.now = h.now.Add(time.Second)
-	h.key("y")
+	require.NotNil(h.t, h.M.Dialog, "a confirmation is open")
+	h.Now = h.Now.Add(time.Second)
+	h.Key("y")
 }
 
-func ctrl(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl} }
+func Ctrl(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl} }
 
-func windowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+func WindowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }

@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"strings"
@@ -25,11 +25,11 @@ type Action struct {
 }
 
 // keyOf is the help key of a binding, for Action.Key.
-func keyOf(b key.Binding) string { return b.Help().Key }
+func KeyOf(b key.Binding) string { return b.Help().Key }
 
 // press runs a pane binding as if its first key were typed, so a palette
 // entry does exactly what the key does.
-func press(p pane, b key.Binding) tea.Cmd {
+func Press(p Pane, b key.Binding) tea.Cmd {
 	keys := b.Keys()
 	if len(keys) == 0 {
 		return nil
