@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/core/agent"
@@ -65,10 +66,12 @@ type App struct {
 	Connectors *connector.Center
 	Cron       *schedule.Engine
 
-	notes     *pubsub.Broker[connector.Notification]
-	worker    *schedule.Worker
-	heartbeat *schedule.Heartbeat
-	news      *news.Collector
+	settings   *settings.Service
+	notes      *pubsub.Broker[connector.Notification]
+	worker     *schedule.Worker
+	heartbeat  *schedule.Heartbeat
+	automation *schedule.Automation
+	news       *news.Collector
 
 	problems []string
 
@@ -90,6 +93,7 @@ func New(opts Options) (*App, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	a := &App{Opts: opts, Log: opts.Logger}
+	a.buildSettings()
 	ev, err := eventlog.Open(opts.Paths.DataPath("event-log", "events.jsonl"))
 	if err != nil {
 		return nil, err
