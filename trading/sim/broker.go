@@ -297,11 +297,11 @@ func (b *Broker) ContractDetails(_ context.Context, q trading.Contract) (*tradin
 func detailsOf(c trading.Contract, in simmarket.Instrument) *trading.ContractDetails {
 	lot := decimal.New(1, -4)
 	switch in.AssetClass {
-	case simmarket.Crypto:
+	case trading.Crypto:
 		lot = decimal.New(1, -6)
-	case simmarket.Currency:
+	case trading.Currency:
 		lot = decimal.NewFromInt(1)
-	case simmarket.Commodity:
+	case trading.Commodity:
 		lot = decimal.New(1, -2)
 	}
 	return &trading.ContractDetails{Contract: c, MinTick: decimal.New(1, -in.Decimals), LotSize: lot, MinQty: lot,
