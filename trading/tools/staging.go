@@ -53,7 +53,7 @@ type committed struct {
 // stage-and-commit). Nothing executes: a push is still required.
 func (h *handlers) stage(ctx context.Context, u *uta.UTA, op git.Operation, commitMessage string) (any, error) {
 	op.StagedBy = provenance(ctx)
-	res, err := u.Git().Stage(op)
+	res, err := u.Stage(ctx, op)
 	if err != nil {
 		return nil, err
 	}
