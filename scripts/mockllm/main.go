@@ -11,7 +11,8 @@
 //     workspaceStatus, workspaceDiff, then a summary quoting the diff;
 //   - anything else        → "You said: <text>".
 //
-// Usage: go run ./scripts/mockllm -addr 127.0.0.1:0 (prints the base URL).
+// Usage: go run ./scripts/mockllm -addr 127.0.0.1:0 [-word-delay 0] (prints
+// the base URL; -word-delay paces streamed words, 15ms by default).
 package main
 
 import (
@@ -140,7 +141,10 @@ func delegateStep(lastTool, tag, command string, msgs []message) (reply, bool) {
 }
 
 // newMux serves the scripted API.
-func newMux() *http.ServeMux {
+func newMux() *http.ServeMux { return newMuxDelay(15 * time.Millisecond) }
+
+// newMuxDelay streams replies with wordDelay between words (0: at once).
+func newMuxDelay(wordDelay time.Duration) *http.ServeMux {
 	var n atomic.Int64
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
@@ -158,15 +162,16 @@ func newMux() *http.ServeMux {
 			writeJSON(w, id, req.Model, rep)
 			return
 		}
-		writeSSE(w, id, req.Model, rep)
+		writeSSE(w, id, req.Model, rep, wordDelay)
 	})
 	return mux
 }
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address")
+	delay := flag.Duration("word-delay", 15*time.Millisecond, "pause between streamed words (0 for load tests)")
 	flag.Parse()
-	mux := newMux()
+	mux := newMuxDelay(*delay)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatal(err)
@@ -188,7 +193,7 @@ func writeJSON(w http.ResponseWriter, id, model string, rep reply) {
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}})
 }
 
-func writeSSE(w http.ResponseWriter, id, model string, rep reply) {
+func writeSSE(w http.ResponseWriter, id, model string, rep reply, wordDelay time.Duration) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	fl, _ := w.(http.Flusher)
 	send := func(delta map[string]any, finish any) {
@@ -204,7 +209,9 @@ func writeSSE(w http.ResponseWriter, id, model string, rep reply) {
 	for _, word := range strings.SplitAfter(rep.text, " ") {
 		if word != "" {
 			send(map[string]any{"content": word}, nil)
-			time.Sleep(15 * time.Millisecond)
+			if wordDelay > 0 {
+				time.Sleep(wordDelay)
+			}
 		}
 	}
 	finish := "stop"
