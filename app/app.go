@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/core/agent"
@@ -65,6 +66,7 @@ type App struct {
 	Connectors *connector.Center
 	Cron       *schedule.Engine
 
+	settings  *settings.Service
 	notes     *pubsub.Broker[connector.Notification]
 	worker    *schedule.Worker
 	heartbeat *schedule.Heartbeat
@@ -90,6 +92,7 @@ func New(opts Options) (*App, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	a := &App{Opts: opts, Log: opts.Logger}
+	a.buildSettings()
 	ev, err := eventlog.Open(opts.Paths.DataPath("event-log", "events.jsonl"))
 	if err != nil {
 		return nil, err

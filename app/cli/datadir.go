@@ -6,8 +6,8 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/app"
+	"github.com/alice-trading/alice/config"
 )
 
 // recordListeners writes the bound endpoints into the data dir lock's

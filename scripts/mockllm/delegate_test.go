@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/agent"
-	"github.com/alice-trading/alice/app/apptest"
 )
 
 func TestDelegateScript(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/url"
 	"sort"
 	"strings"
@@ -32,7 +31,7 @@ func New(accountID string, cfg Config, logger *slog.Logger) *Broker {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Broker{accountID: accountID, c: &client{cfg: cfg, http: &http.Client{Timeout: 20 * time.Second}, log: logger, now: time.Now}}
+	return &Broker{accountID: accountID, c: newClient(cfg, logger)}
 }
 
 func (b *Broker) String() string {

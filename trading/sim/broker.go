@@ -215,13 +215,13 @@ func (b *Broker) saveLocked() {
 	}
 }
 
-func secType(c simmarket.AssetClass) string {
+func secType(c trading.AssetClass) string {
 	switch c {
-	case simmarket.Crypto:
+	case trading.Crypto:
 		return "CRYPTO"
-	case simmarket.Currency:
+	case trading.Currency:
 		return "CASH"
-	case simmarket.Commodity:
+	case trading.Commodity:
 		return "CMDTY"
 	}
 	return "STK"
@@ -232,7 +232,7 @@ func (b *Broker) contractFor(in simmarket.Instrument) trading.Contract {
 		AliceID:     trading.AliceID(b.opts.AccountID, in.Symbol),
 		Symbol:      in.Symbol,
 		SecType:     secType(in.AssetClass),
-		AssetClass:  trading.AssetClass(in.AssetClass),
+		AssetClass:  in.AssetClass,
 		Exchange:    "SIM",
 		Currency:    "USD",
 		Description: in.Name,
@@ -267,7 +267,7 @@ func (b *Broker) SearchContracts(_ context.Context, pattern string, class tradin
 		class = ""
 	}
 	var out []trading.Contract
-	for _, in := range b.opts.Market.Search(pattern, simmarket.AssetClass(class)) {
+	for _, in := range b.opts.Market.Search(pattern, class) {
 		out = append(out, b.contractFor(in))
 	}
 	return out, nil
