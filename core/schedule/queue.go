@@ -233,8 +233,6 @@ func (w *Worker) runTask(name string, t *Task) {
 	w.deliverOutcome(snap.ID, out)
 }
 
-
-
 // finish records the outcome event, then persists the final state, and
 // frees the task's lane in the same critical section (so whoever learns
 // of the outcome never finds the lane still busy).
