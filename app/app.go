@@ -66,11 +66,12 @@ type App struct {
 	Connectors *connector.Center
 	Cron       *schedule.Engine
 
-	settings  *settings.Service
-	notes     *pubsub.Broker[connector.Notification]
-	worker    *schedule.Worker
-	heartbeat *schedule.Heartbeat
-	news      *news.Collector
+	settings   *settings.Service
+	notes      *pubsub.Broker[connector.Notification]
+	worker     *schedule.Worker
+	heartbeat  *schedule.Heartbeat
+	automation *schedule.Automation
+	news       *news.Collector
 
 	problems []string
 
