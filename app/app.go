@@ -14,6 +14,7 @@ import (
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/channel"
 	"github.com/alice-trading/alice/core/connector"
 	"github.com/alice-trading/alice/core/eventlog"
 	"github.com/alice-trading/alice/core/inbox"
@@ -63,6 +64,7 @@ type App struct {
 	Sessions   *session.Store
 	Router     *provider.Router
 	Agent      *agent.Center
+	Channels   *channel.Service
 	Connectors *connector.Center
 	Cron       *schedule.Engine
 
