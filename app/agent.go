@@ -12,6 +12,7 @@ import (
 	"github.com/alice-trading/alice/core/provider"
 	"github.com/alice-trading/alice/core/session"
 	"github.com/alice-trading/alice/mcp"
+	"github.com/alice-trading/alice/trading/watchlist"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -35,9 +36,10 @@ func (a *App) buildAgent() error {
 		a.Log.Warn("Healed a torn session tail", "session", id, "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
 	}
 	a.Router = provider.NewRouter(o.Store, a.MCP.URL).WithCLIDir(o.Paths.DataPath("brain"))
-	a.Channels = channel.New(o.Store, sessions)
+	a.channels = channel.New(o.Store, sessions)
+	a.watchlist = watchlist.Open(o.Paths.Data)
 	a.Agent = agent.New(agent.Deps{Sessions: sessions, Router: a.Router, Tools: a.Tools, Config: o.Store,
-		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.Log.With("component", "agent"), Channels: a.Channels})
+		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.Log.With("component", "agent"), Channels: a.channels})
 	aitools.Register(a.Tools, sessions)
 
 	conn, err := o.Store.Connectors()
@@ -65,6 +67,12 @@ func (a *App) buildAgent() error {
 	}
 	return nil
 }
+
+// Channels is the chat-channel service (channels.json).
+func (a *App) Channels() *channel.Service { return a.channels }
+
+// Watchlist is the Market pane's persisted watchlist.
+func (a *App) Watchlist() *watchlist.Store { return a.watchlist }
 
 // workspaceAgentOverride applies channels.json "workspaces" (by tag, else
 // id) to the claude or codex CLI started in a workspace.

@@ -26,6 +26,7 @@ import (
 	"github.com/alice-trading/alice/trading/news"
 	"github.com/alice-trading/alice/trading/simmarket"
 	"github.com/alice-trading/alice/trading/uta"
+	"github.com/alice-trading/alice/trading/watchlist"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -64,11 +65,12 @@ type App struct {
 	Sessions   *session.Store
 	Router     *provider.Router
 	Agent      *agent.Center
-	Channels   *channel.Service
 	Connectors *connector.Center
 	Cron       *schedule.Engine
 
 	settings   *settings.Service
+	channels   *channel.Service
+	watchlist  *watchlist.Store
 	notes      *pubsub.Broker[connector.Notification]
 	worker     *schedule.Worker
 	heartbeat  *schedule.Heartbeat

@@ -60,12 +60,12 @@ func TestChannelsEndToEnd(t *testing.T) {
 
 	// A channel created at run time, then moved to another profile: the
 	// next message goes through it, the default channel is unchanged.
-	beta, err := a.Channels.Create("Second opinion")
+	beta, err := a.Channels().Create("Second opinion")
 	require.NoError(t, err)
 	res, err = chat(t, a, beta.ID, "which model are you?")
 	require.NoError(t, err)
 	require.Equal(t, "This is model alpha.", res.Text)
-	_, err = a.Channels.Update(beta.ID, func(c *config.Channel) error { c.Profile = "beta"; return nil })
+	_, err = a.Channels().Update(beta.ID, func(c *config.Channel) error { c.Profile = "beta"; return nil })
 	require.NoError(t, err)
 	res, err = chat(t, a, beta.ID, "which model are you?")
 	require.NoError(t, err)
@@ -77,7 +77,7 @@ func TestChannelsEndToEnd(t *testing.T) {
 	require.Equal(t, "This is model alpha.", res.Text)
 
 	// A profile that does not exist is refused when saved…
-	_, err = a.Channels.Update(beta.ID, func(c *config.Channel) error { c.Profile = "gamma"; return nil })
+	_, err = a.Channels().Update(beta.ID, func(c *config.Channel) error { c.Profile = "gamma"; return nil })
 	require.ErrorContains(t, err, `no profile named "gamma"`)
 	// …and one removed from ai-provider.json later fails the turn naming it.
 	_, _, err = config.Edit(a.Opts.Store, config.AIProviderFile, "", config.DefaultAIProvider, func(c *config.AIProvider) error {
