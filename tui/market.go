@@ -8,15 +8,16 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/shopspring/decimal"
 )
 
 // marketBase is what the Market pane reads for the symbol's position and
 // orders (the Portfolio pane's calls).
 type marketBase interface {
-	Accounts() ([]AccountSummary, error)
-	Positions(account string) ([]Position, error)
-	Orders(account string) ([]Order, error)
+	Accounts() ([]portfolio.AccountSummary, error)
+	Positions(account string) ([]portfolio.Position, error)
+	Orders(account string) ([]portfolio.Order, error)
 }
 
 // MarketCore is what the Market pane needs beyond Core. The root Core
@@ -131,10 +132,10 @@ type marketPane struct {
 	Overlays []overlay
 	news     []NewsItem
 
-	accounts  []AccountSummary
+	accounts  []portfolio.AccountSummary
 	acct      int
-	positions []Position
-	orders    []Order
+	positions []portfolio.Position
+	orders    []portfolio.Order
 
 	Form      orderForm
 	simNote   string
@@ -199,10 +200,10 @@ type (
 		err     error
 	}
 	marketAccountMsg struct {
-		accounts  []AccountSummary
+		accounts  []portfolio.AccountSummary
 		account   string
-		positions []Position
-		orders    []Order
+		positions []portfolio.Position
+		orders    []portfolio.Order
 		err       error
 	}
 	// askAliceMsg asks the root to open the chat with text prefilled.

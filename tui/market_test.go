@@ -11,6 +11,7 @@ import (
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/shopspring/decimal"
@@ -194,7 +195,7 @@ func TestMarketSimulatorControls(t *testing.T) {
 	require.Contains(t, h.Toast(), "filled 1 resting order")
 	// The position line shows the account's mark, which a simulator may pin.
 	f.Mu.Lock()
-	f.PositionList = append(f.PositionList, tui.Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("199.82"),
+	f.PositionList = append(f.PositionList, portfolio.Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("199.82"),
 		MarketPrice: decimal.RequireFromString("219.79"), MarketValue: decimal.RequireFromString("1098.95"), UnrealizedPnL: decimal.RequireFromString("99.85")})
 	f.Mu.Unlock()
 	h.Key("r")

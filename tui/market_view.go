@@ -150,8 +150,8 @@ func (p *marketPane) lowerSection() []string {
 		if strings.EqualFold(ps.Symbol, p.Symbol) {
 			found = true
 			// The account's mark (a simulator may pin it away from the feed).
-			left = append(left, fmt.Sprintf("  %s %s @ %s  mark %s  value %s  P&L %s", ps.Side, ps.Quantity.String(), money(ps.AvgCost),
-				money(ps.MarketPrice), money(ps.MarketValue), pnlPad(p.m.Styles(), ps.UnrealizedPnL, 0)))
+			left = append(left, fmt.Sprintf("  %s %s @ %s  mark %s  value %s  P&L %s", ps.Side, ps.Quantity.String(), kit.Money(ps.AvgCost),
+				kit.Money(ps.MarketPrice), kit.Money(ps.MarketValue), kit.PnlPad(p.m.Styles(), ps.UnrealizedPnL, 0)))
 		}
 	}
 	if !found {
@@ -162,7 +162,7 @@ func (p *marketPane) lowerSection() []string {
 		if strings.EqualFold(o.Symbol, p.Symbol) {
 			price := ""
 			if !o.Limit.IsZero() {
-				price = " @" + money(o.Limit)
+				price = " @" + kit.Money(o.Limit)
 			}
 			ords = append(ords, fmt.Sprintf("  %s %s %s%s  %s", o.Action, o.Quantity.String(), o.Type, price, st.Muted.Render(o.Status)))
 		}
@@ -189,7 +189,7 @@ func (p *marketPane) lowerSection() []string {
 		for i := range right {
 			right[i] = ansi.Truncate(right[i], p.w-lw, "…")
 		}
-		return strings.Split(sideBySide(strings.Join(left, "\n"), strings.Join(right, "\n"), lw), "\n")
+		return strings.Split(kit.SideBySide(strings.Join(left, "\n"), strings.Join(right, "\n"), lw), "\n")
 	}
 	out := append(left, right[:min(len(right), 3)]...)
 	for i := range out {

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/portfolio"
 )
 
 // focus is the index of the visible pane in Model.tabs. The first four
@@ -60,7 +61,7 @@ type Model struct {
 	Tabs          []tab
 	Chat          *chatPane
 	Inbox         *inboxPane
-	Portfolio     *portfolioPane
+	Portfolio     *portfolio.Pane
 	Workspaces    *WorkspacesPane
 	Settings      *settingsPane
 	Market        *marketPane
@@ -91,7 +92,7 @@ func New(core Core, opts Options) *Model {
 	m.St = kit.NewStyles(dark)
 	m.Chat = newChatPane(m, core)
 	m.Inbox = newInboxPane(m, core)
-	m.Portfolio = newPortfolioPane(m, core)
+	m.Portfolio = portfolio.New(m, core)
 	m.Workspaces = newWorkspacesPane(m, core)
 	m.Settings = newSettingsPane(m, core)
 	// The tab order; a new pane is one more line here (see addPane).

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/shopspring/decimal"
 )
 
@@ -144,7 +145,7 @@ func (f *FakePages) StageOrder(ctx context.Context, t tui.OrderTicket) (string, 
 	f.Pmu.Unlock()
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	f.PendingCommits = []tui.PendingCommit{{Account: t.Account, Hash: "9f8e7d6c", Message: "UI: " + t.Describe(),
+	f.PendingCommits = []portfolio.PendingCommit{{Account: t.Account, Hash: "9f8e7d6c", Message: "UI: " + t.Describe(),
 		Operations: []string{fmt.Sprintf("placeOrder %s %s %s (%s)", t.Action, t.Quantity, t.Symbol, t.Type)}}}
 	return "staged " + t.Describe() + "; commit 9f8e7d6c is waiting for approval in Portfolio", nil
 }
