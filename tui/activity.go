@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/market"
 )
 
 // ActivityCore is what the Activity pane needs: the event log, the
@@ -255,7 +256,7 @@ func (p *activityPane) followCause() tea.Cmd {
 	evs := p.filteredEvents()
 	i := p.sel[tabEvents]
 	if i >= len(evs) || evs[i].CausedBy == 0 {
-		return flashCmd("this event has no cause recorded")
+		return market.FlashCmd("this event has no cause recorded")
 	}
 	cause := evs[i].CausedBy
 	// The cause may be hidden by a filter: clear filters to show it.
@@ -272,7 +273,7 @@ func (p *activityPane) followCause() tea.Cmd {
 			}
 		}
 	}
-	return flashCmd("the cause (#" + itoa(cause) + ") is older than the loaded events")
+	return market.FlashCmd("the cause (#" + itoa(cause) + ") is older than the loaded events")
 }
 
 // count is the length of the current tab's filtered list.

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/market"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -156,7 +157,7 @@ func (p *mcpPane) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Copy):
 			if p.sel < len(items) {
 				it := items[p.sel]
-				return tea.Batch(tea.SetClipboard(it.text), flashCmd("copied "+it.label+" to the clipboard"))
+				return tea.Batch(tea.SetClipboard(it.text), market.FlashCmd("copied "+it.label+" to the clipboard"))
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/market"
 	"github.com/alice-trading/alice/tui/portfolio"
 )
 
@@ -64,7 +65,7 @@ type Model struct {
 	Portfolio     *portfolio.Pane
 	Workspaces    *WorkspacesPane
 	Settings      *settingsPane
-	Market        *marketPane
+	Market        *market.Pane
 	Activity      *activityPane
 	McpPage       *mcpPane
 
@@ -100,7 +101,7 @@ func New(core Core, opts Options) *Model {
 	m.AddPane("Inbox", m.Inbox)
 	m.AddPane("Portfolio", m.Portfolio)
 	m.AddPane("Workspaces", m.Workspaces)
-	m.Market, m.Activity, m.McpPage = newMarketPane(m, core), newActivityPane(m, core), newMCPPane(m, core)
+	m.Market, m.Activity, m.McpPage = market.New(m, core), newActivityPane(m, core), newMCPPane(m, core)
 	m.AddPane("Market", m.Market)
 	m.AddPane("Activity", m.Activity)
 	m.AddPane("MCP", m.McpPage)
@@ -235,9 +236,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case dialogResultMsg:
 		return m, msg.then
-	case askAliceMsg:
+	case market.AskAliceMsg:
 		m.SetFocus(FocusChat)
-		m.Chat.prefill(msg.text)
+		m.Chat.prefill(msg.Text)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)

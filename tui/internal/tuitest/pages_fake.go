@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/market"
 	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/shopspring/decimal"
 )
@@ -22,7 +23,7 @@ import (
 type FakePages struct {
 	*FakeCore
 	Pmu          sync.Mutex
-	Tickets      []tui.OrderTicket
+	Tickets      []market.OrderTicket
 	CandleSeries int // Candles calls
 	Sims         []string
 	evs          []tui.ActivityEvent
@@ -32,10 +33,10 @@ type FakePages struct {
 }
 
 var (
-	_ tui.MarketCore   = (*FakePages)(nil)
-	_ tui.SimCore      = (*FakePages)(nil)
-	_ tui.ActivityCore = (*FakePages)(nil)
-	_ tui.MCPCore      = (*FakePages)(nil)
+	_ market.MarketCore = (*FakePages)(nil)
+	_ market.SimCore    = (*FakePages)(nil)
+	_ tui.ActivityCore  = (*FakePages)(nil)
+	_ tui.MCPCore       = (*FakePages)(nil)
 )
 
 func NewFakePages() *FakePages {
@@ -68,10 +69,10 @@ func fakeCloses(n int) []float64 {
 	return out
 }
 
-func (f *FakePages) SearchSymbols(ctx context.Context, q string) ([]tui.MarketInstrument, error) {
-	all := []tui.MarketInstrument{{Symbol: "AAPL", Name: "Apple Inc.", Class: "equity"}, {Symbol: "AMZN", Name: "Amazon.com", Class: "equity"},
+func (f *FakePages) SearchSymbols(ctx context.Context, q string) ([]market.MarketInstrument, error) {
+	all := []market.MarketInstrument{{Symbol: "AAPL", Name: "Apple Inc.", Class: "equity"}, {Symbol: "AMZN", Name: "Amazon.com", Class: "equity"},
 		{Symbol: "BTCUSD", Name: "Bitcoin", Class: "crypto"}}
-	var out []tui.MarketInstrument
+	var out []market.MarketInstrument
 	for _, in := range all {
 		if strings.Contains(strings.ToLower(in.Symbol+" "+in.Name), strings.ToLower(q)) {
 			out = append(out, in)
@@ -80,25 +81,25 @@ func (f *FakePages) SearchSymbols(ctx context.Context, q string) ([]tui.MarketIn
 	return out, nil
 }
 
-func (f *FakePages) MarketQuote(ctx context.Context, sym, class string) (tui.MarketQuote, error) {
-	return tui.MarketQuote{Symbol: sym, Last: decimal.RequireFromString("187.25"), Change: decimal.RequireFromString("1.75"),
+func (f *FakePages) MarketQuote(ctx context.Context, sym, class string) (market.MarketQuote, error) {
+	return market.MarketQuote{Symbol: sym, Last: decimal.RequireFromString("187.25"), Change: decimal.RequireFromString("1.75"),
 		ChangePct: decimal.RequireFromString("0.94"), Bid: decimal.RequireFromString("187.20"), Ask: decimal.RequireFromString("187.30"),
 		Volume: decimal.NewFromInt(48_200_000), Time: T0}, nil
 }
 
-func (f *FakePages) Candles(ctx context.Context, sym, class, iv string, n int) ([]tui.Candle, error) {
+func (f *FakePages) Candles(ctx context.Context, sym, class, iv string, n int) ([]market.Candle, error) {
 	f.Pmu.Lock()
 	f.CandleSeries++
 	f.Pmu.Unlock()
 	closes := fakeCloses(n)
 	step := map[string]time.Duration{"1m": time.Minute, "5m": 5 * time.Minute, "1h": time.Hour, "1d": 24 * time.Hour}[iv]
-	out := make([]tui.Candle, n)
+	out := make([]market.Candle, n)
 	for i, c := range closes {
 		o := c - 1.5
 		if i%3 == 0 {
 			o = c + 2
 		}
-		out[i] = tui.Candle{Time: T0.Add(time.Duration(i-n) * step), Open: o, Close: c, High: math.Max(o, c) + 1, Low: math.Min(o, c) - 1, Volume: 1000}
+		out[i] = market.Candle{Time: T0.Add(time.Duration(i-n) * step), Open: o, Close: c, High: math.Max(o, c) + 1, Low: math.Min(o, c) - 1, Volume: 1000}
 	}
 	return out, nil
 }
@@ -113,7 +114,7 @@ func (f *FakePages) Indicator(ctx context.Context, class, formula string, at []t
 		return nil, fmt.Errorf("formula error at 0: unsupported in the fake: %s", formula)
 	}
 	p, _ := strconv.Atoi(m[3])
-	closes := fakeCloses(tui.CandleCount)
+	closes := fakeCloses(market.CandleCount)
 	// As of the k-th last candle's close: the mean of the p closes to it.
 	sma := func(end int) float64 {
 		if end < p {
@@ -135,11 +136,11 @@ func (f *FakePages) Indicator(ctx context.Context, class, formula string, at []t
 	return out, nil
 }
 
-func (f *FakePages) SymbolNews(ctx context.Context, sym string, limit int) ([]tui.NewsItem, error) {
-	return []tui.NewsItem{{Title: sym + " beats estimates on services revenue", Source: "wire"}, {Title: "Chip suppliers rally as " + sym + " orders rise", Source: "rss"}}, nil
+func (f *FakePages) SymbolNews(ctx context.Context, sym string, limit int) ([]market.NewsItem, error) {
+	return []market.NewsItem{{Title: sym + " beats estimates on services revenue", Source: "wire"}, {Title: "Chip suppliers rally as " + sym + " orders rise", Source: "rss"}}, nil
 }
 
-func (f *FakePages) StageOrder(ctx context.Context, t tui.OrderTicket) (string, error) {
+func (f *FakePages) StageOrder(ctx context.Context, t market.OrderTicket) (string, error) {
 	f.Pmu.Lock()
 	f.Tickets = append(f.Tickets, t)
 	f.Pmu.Unlock()

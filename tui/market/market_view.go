@@ -1,4 +1,4 @@
-package tui
+package market
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-func (p *marketPane) View() string {
+func (p *Pane) View() string {
 	st := p.m.Styles()
 	if _, ok := p.core(); !ok {
 		return kit.Stack(st.Title.Render("Market"), st.Muted.Render(errNoMarket.Error()))
@@ -56,7 +56,7 @@ func (p *marketPane) View() string {
 	return kit.FitHeight(strings.Join(lines, "\n"), p.h)
 }
 
-func (p *marketPane) headerLine() string {
+func (p *Pane) headerLine() string {
 	st := p.m.Styles()
 	var tabs []string
 	for i, a := range p.accounts {
@@ -70,7 +70,7 @@ func (p *marketPane) headerLine() string {
 	return ansi.Truncate(s, p.w, "…")
 }
 
-func (p *marketPane) quoteLine() string {
+func (p *Pane) quoteLine() string {
 	st := p.m.Styles()
 	q := p.quote
 	name := ""
@@ -99,7 +99,7 @@ func (p *marketPane) quoteLine() string {
 	return ansi.Truncate(s, p.w, "…")
 }
 
-func (p *marketPane) resultsLine() string {
+func (p *Pane) resultsLine() string {
 	st := p.m.Styles()
 	parts := []string{st.Muted.Render("Results")}
 	for i, r := range p.results {
@@ -114,7 +114,7 @@ func (p *marketPane) resultsLine() string {
 }
 
 // chartHeader shows the intervals, zoom and overlay legend.
-func (p *marketPane) chartHeader() string {
+func (p *Pane) chartHeader() string {
 	st := p.m.Styles()
 	var b strings.Builder
 	for i, iv := range MarketIntervals {
@@ -142,7 +142,7 @@ func (p *marketPane) chartHeader() string {
 }
 
 // lowerSection lists the position, open orders and news for the symbol.
-func (p *marketPane) lowerSection() []string {
+func (p *Pane) lowerSection() []string {
 	st := p.m.Styles()
 	left := []string{st.Accent.Render("Position in " + p.Symbol)}
 	found := false
