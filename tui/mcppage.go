@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/market"
 	"github.com/charmbracelet/x/ansi"
@@ -176,7 +177,7 @@ func (p *mcpPane) View() string {
 		label := fmt.Sprintf("  %-24s ", ansi.Truncate(it.label, 24, "…"))
 		row := label + first
 		if i == p.sel {
-			row = st.Selected.Render(padRight(ansi.Truncate(row, p.w, "…"), p.w))
+			row = st.Selected.Render(activity.PadRight(ansi.Truncate(row, p.w, "…"), p.w))
 		} else {
 			row = st.Muted.Render(label) + first
 		}

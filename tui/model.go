@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/market"
 	"github.com/alice-trading/alice/tui/portfolio"
@@ -66,7 +67,7 @@ type Model struct {
 	Workspaces    *WorkspacesPane
 	Settings      *settingsPane
 	Market        *market.Pane
-	Activity      *activityPane
+	Activity      *activity.Pane
 	McpPage       *mcpPane
 
 	Status  StatusInfo
@@ -101,7 +102,7 @@ func New(core Core, opts Options) *Model {
 	m.AddPane("Inbox", m.Inbox)
 	m.AddPane("Portfolio", m.Portfolio)
 	m.AddPane("Workspaces", m.Workspaces)
-	m.Market, m.Activity, m.McpPage = market.New(m, core), newActivityPane(m, core), newMCPPane(m, core)
+	m.Market, m.Activity, m.McpPage = market.New(m, core), activity.New(m, core), newMCPPane(m, core)
 	m.AddPane("Market", m.Market)
 	m.AddPane("Activity", m.Activity)
 	m.AddPane("MCP", m.McpPage)
@@ -278,7 +279,7 @@ func (m *Model) handleEvent(ev any) tea.Cmd {
 		return m.Workspaces.Load()
 	case NotificationEvent:
 		return m.Toasts.Push(kit.ToastInfo, "🔔 "+e.Text, m.now())
-	case ActivityChangedEvent:
+	case activity.ActivityChangedEvent:
 		return m.Activity.Load()
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/alice-trading/alice/workspace"
@@ -93,7 +94,7 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 					evlog = nil
 					continue
 				}
-				send(tui.ActivityChangedEvent{Seq: e.Seq})
+				send(activity.ActivityChangedEvent{Seq: e.Seq})
 			}
 		}
 	}()

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/app/apptest"
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/market"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
@@ -131,7 +131,7 @@ func TestActivityAdapterReadsTheLogs(t *testing.T) {
 	require.Eventually(t, func() bool {
 		select {
 		case ev := <-events:
-			_, ok := ev.(tui.ActivityChangedEvent)
+			_, ok := ev.(activity.ActivityChangedEvent)
 			return ok
 		default:
 			return false

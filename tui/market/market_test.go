@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/market"
@@ -28,7 +29,7 @@ func openAAPL(h *tuitest.Harness) {
 }
 
 func TestPageBindingsHaveHelpText(t *testing.T) {
-	for _, group := range []any{market.DefaultMarketKeys(), tui.DefaultActivityKeys(), tui.DefaultMCPKeys()} {
+	for _, group := range []any{market.DefaultMarketKeys(), activity.DefaultActivityKeys(), tui.DefaultMCPKeys()} {
 		v := reflect.ValueOf(group)
 		for i := 0; i < v.NumField(); i++ {
 			b := v.Field(i).Interface().(key.Binding)

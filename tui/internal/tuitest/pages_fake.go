@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/market"
 	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/shopspring/decimal"
@@ -26,32 +27,32 @@ type FakePages struct {
 	Tickets      []market.OrderTicket
 	CandleSeries int // Candles calls
 	Sims         []string
-	evs          []tui.ActivityEvent
-	calls        []tui.ToolCallRecord
-	notes        []tui.NotificationRecord
+	evs          []activity.ActivityEvent
+	calls        []activity.ToolCallRecord
+	notes        []activity.NotificationRecord
 	clients      []tui.MCPClient
 }
 
 var (
-	_ market.MarketCore = (*FakePages)(nil)
-	_ market.SimCore    = (*FakePages)(nil)
-	_ tui.ActivityCore  = (*FakePages)(nil)
-	_ tui.MCPCore       = (*FakePages)(nil)
+	_ market.MarketCore     = (*FakePages)(nil)
+	_ market.SimCore        = (*FakePages)(nil)
+	_ activity.ActivityCore = (*FakePages)(nil)
+	_ tui.MCPCore           = (*FakePages)(nil)
 )
 
 func NewFakePages() *FakePages {
 	f := &FakePages{FakeCore: NewFakeCore()}
-	f.evs = []tui.ActivityEvent{
+	f.evs = []activity.ActivityEvent{
 		{Seq: 1, Time: T0, Type: "cron.fire", Payload: `{"jobId":"j1","jobName":"morning","payload":"check AAPL"}`},
 		{Seq: 2, Time: T0.Add(time.Second), Type: "agent.work.requested", Payload: `{"source":"cron","prompt":"check AAPL"}`, CausedBy: 1},
 		{Seq: 3, Time: T0.Add(4 * time.Second), Type: "agent.work.done", Payload: `{"source":"cron","reply":"AAPL is up","durationMs":3000,"delivered":true,"channel":"tui"}`, CausedBy: 2},
 		{Seq: 4, Time: T0.Add(time.Minute), Type: "trade.commit", Payload: `{"accountId":"sim-paper","hash":"4d46698f"}`},
 	}
-	f.calls = []tui.ToolCallRecord{
+	f.calls = []activity.ToolCallRecord{
 		{Seq: 1, Session: "cron/default", Name: "calculateIndicator", Input: `{"asset":"equity","formula":"RSI(CLOSE('AAPL','1d'),14)"}`, Output: `{"value":61.2}`, Duration: 12 * time.Millisecond, Time: T0.Add(2 * time.Second)},
 		{Seq: 2, Session: "tui/default", Name: "placeOrder", Input: `{"source":"sim-paper","aliceId":"sim-paper|AAPL"}`, Output: `guard rejected: max order value`, Error: true, Duration: 3 * time.Millisecond, Time: T0.Add(time.Minute)},
 	}
-	f.notes = []tui.NotificationRecord{
+	f.notes = []activity.NotificationRecord{
 		{Time: T0.Add(4 * time.Second), Text: "AAPL is up", Source: "cron", Channel: "tui", Delivered: true},
 		{Time: T0.Add(5 * time.Minute), Text: "Heartbeat: nothing to report", Source: "heartbeat"},
 	}
@@ -184,22 +185,22 @@ func (f *FakePages) SimAdvance(ctx context.Context, account string, d time.Durat
 	return "clock advanced " + d.String(), nil
 }
 
-func (f *FakePages) RecentEvents(limit int) ([]tui.ActivityEvent, error) {
+func (f *FakePages) RecentEvents(limit int) ([]activity.ActivityEvent, error) {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
-	return append([]tui.ActivityEvent(nil), f.evs...), nil
+	return append([]activity.ActivityEvent(nil), f.evs...), nil
 }
 
-func (f *FakePages) ToolCalls(limit int) ([]tui.ToolCallRecord, error) {
+func (f *FakePages) ToolCalls(limit int) ([]activity.ToolCallRecord, error) {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
-	return append([]tui.ToolCallRecord(nil), f.calls...), nil
+	return append([]activity.ToolCallRecord(nil), f.calls...), nil
 }
 
-func (f *FakePages) NotificationLog(limit int) ([]tui.NotificationRecord, error) {
+func (f *FakePages) NotificationLog(limit int) ([]activity.NotificationRecord, error) {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
-	return append([]tui.NotificationRecord(nil), f.notes...), nil
+	return append([]activity.NotificationRecord(nil), f.notes...), nil
 }
 
 func (f *FakePages) MCPEndpoints() tui.MCPEndpoints {
@@ -214,10 +215,10 @@ func (f *FakePages) MCPClients() []tui.MCPClient {
 }
 
 // addEvent appends an event as the core would and returns it.
-func (f *FakePages) AddEvent(typ, payload string, causedBy int64) tui.ActivityEvent {
+func (f *FakePages) AddEvent(typ, payload string, causedBy int64) activity.ActivityEvent {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
-	e := tui.ActivityEvent{Seq: f.evs[len(f.evs)-1].Seq + 1, Time: T0.Add(time.Duration(len(f.evs)) * time.Minute), Type: typ, Payload: payload, CausedBy: causedBy}
+	e := activity.ActivityEvent{Seq: f.evs[len(f.evs)-1].Seq + 1, Time: T0.Add(time.Duration(len(f.evs)) * time.Minute), Type: typ, Payload: payload, CausedBy: causedBy}
 	f.evs = append(f.evs, e)
 	return e
 }
