@@ -9,6 +9,7 @@ import (
 	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/market"
+	"github.com/alice-trading/alice/tui/mcppage"
 	"github.com/alice-trading/alice/tui/portfolio"
 )
 
@@ -68,7 +69,7 @@ type Model struct {
 	Settings      *settingsPane
 	Market        *market.Pane
 	Activity      *activity.Pane
-	McpPage       *mcpPane
+	McpPage       *mcppage.Pane
 
 	Status  StatusInfo
 	Toasts  kit.Toasts
@@ -102,7 +103,7 @@ func New(core Core, opts Options) *Model {
 	m.AddPane("Inbox", m.Inbox)
 	m.AddPane("Portfolio", m.Portfolio)
 	m.AddPane("Workspaces", m.Workspaces)
-	m.Market, m.Activity, m.McpPage = market.New(m, core), activity.New(m, core), newMCPPane(m, core)
+	m.Market, m.Activity, m.McpPage = market.New(m, core), activity.New(m, core), mcppage.New(m, core)
 	m.AddPane("Market", m.Market)
 	m.AddPane("Activity", m.Activity)
 	m.AddPane("MCP", m.McpPage)

@@ -13,6 +13,7 @@ import (
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/market"
+	"github.com/alice-trading/alice/tui/mcppage"
 	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -29,7 +30,7 @@ func openAAPL(h *tuitest.Harness) {
 }
 
 func TestPageBindingsHaveHelpText(t *testing.T) {
-	for _, group := range []any{market.DefaultMarketKeys(), activity.DefaultActivityKeys(), tui.DefaultMCPKeys()} {
+	for _, group := range []any{market.DefaultMarketKeys(), activity.DefaultActivityKeys(), mcppage.DefaultMCPKeys()} {
 		v := reflect.ValueOf(group)
 		for i := 0; i < v.NumField(); i++ {
 			b := v.Field(i).Interface().(key.Binding)

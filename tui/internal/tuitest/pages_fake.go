@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/market"
+	"github.com/alice-trading/alice/tui/mcppage"
 	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/shopspring/decimal"
 )
@@ -30,14 +30,14 @@ type FakePages struct {
 	evs          []activity.ActivityEvent
 	calls        []activity.ToolCallRecord
 	notes        []activity.NotificationRecord
-	clients      []tui.MCPClient
+	clients      []mcppage.MCPClient
 }
 
 var (
 	_ market.MarketCore     = (*FakePages)(nil)
 	_ market.SimCore        = (*FakePages)(nil)
 	_ activity.ActivityCore = (*FakePages)(nil)
-	_ tui.MCPCore           = (*FakePages)(nil)
+	_ mcppage.MCPCore       = (*FakePages)(nil)
 )
 
 func NewFakePages() *FakePages {
@@ -56,7 +56,7 @@ func NewFakePages() *FakePages {
 		{Time: T0.Add(4 * time.Second), Text: "AAPL is up", Source: "cron", Channel: "tui", Delivered: true},
 		{Time: T0.Add(5 * time.Minute), Text: "Heartbeat: nothing to report", Source: "heartbeat"},
 	}
-	f.clients = []tui.MCPClient{{SessionID: "s1", Endpoint: "/mcp", Name: "alice-blackbox", Version: "1.0.0", Connected: T0.Add(-time.Minute),
+	f.clients = []mcppage.MCPClient{{SessionID: "s1", Endpoint: "/mcp", Name: "alice-blackbox", Version: "1.0.0", Connected: T0.Add(-time.Minute),
 		LastCall: T0.Add(-10 * time.Second), Calls: map[string]int{"listUTAs": 2, "calculateIndicator": 1}}}
 	return f
 }
@@ -203,15 +203,15 @@ func (f *FakePages) NotificationLog(limit int) ([]activity.NotificationRecord, e
 	return append([]activity.NotificationRecord(nil), f.notes...), nil
 }
 
-func (f *FakePages) MCPEndpoints() tui.MCPEndpoints {
-	return tui.MCPEndpoints{Main: "http://127.0.0.1:3001/mcp", Ask: "http://127.0.0.1:3003/mcp",
-		Workspaces: []tui.WorkspaceEndpoint{{ID: "ws1", Tag: "research-aapl", URL: "http://127.0.0.1:3001/mcp/ws1"}}}
+func (f *FakePages) MCPEndpoints() mcppage.MCPEndpoints {
+	return mcppage.MCPEndpoints{Main: "http://127.0.0.1:3001/mcp", Ask: "http://127.0.0.1:3003/mcp",
+		Workspaces: []mcppage.WorkspaceEndpoint{{ID: "ws1", Tag: "research-aapl", URL: "http://127.0.0.1:3001/mcp/ws1"}}}
 }
 
-func (f *FakePages) MCPClients() []tui.MCPClient {
+func (f *FakePages) MCPClients() []mcppage.MCPClient {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
-	return append([]tui.MCPClient(nil), f.clients...)
+	return append([]mcppage.MCPClient(nil), f.clients...)
 }
 
 // addEvent appends an event as the core would and returns it.
