@@ -125,3 +125,19 @@ func TestResolvePaths(t *testing.T) {
 	require.True(t, strings.HasPrefix(p.Logs, filepath.Join(xdgHome, "s")))
 	require.NoError(t, p.Ensure())
 }
+
+func TestNearest(t *testing.T) {
+	t.Parallel()
+	known := []string{"max-order-value", "max-position-size", "cooldown", "daily-loss", "symbol-whitelist"}
+	for in, want := range map[string]string{
+		"max-order-valu": "max-order-value", "MAX-ORDER-VALUE": "max-order-value", "cooldwn": "cooldown",
+		"daily": "daily-loss", "zzzJunk": "", "": "",
+	} {
+		if got := Nearest(in, known); got != want {
+			t.Errorf("Nearest(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Unknown("key", "readonly", JSONKeys(Account{})); !strings.Contains(got, `did you mean "readOnly"?`) {
+		t.Errorf("Unknown: %s", got)
+	}
+}

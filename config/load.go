@@ -83,7 +83,7 @@ func Load[T any](s *Store, name string, defaults func() T) (T, error) {
 		return v, &Error{File: path, Msg: err.Error()}
 	}
 	if err := decodeStrict(stripSchemaKey(data), &v); err != nil {
-		return v, describeDecodeError(path, data, err)
+		return v, describeDecodeError(path, data, err, &v)
 	}
 	return v, validate(path, &v)
 }
@@ -114,9 +114,10 @@ func decodeStrict(data []byte, v any) error {
 
 // describeDecodeError turns encoding/json errors into an Error naming the
 // key and, for syntax errors, the line.
-func describeDecodeError(path string, data []byte, err error) error {
+func describeDecodeError(path string, data []byte, err error, v any) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
+	var keyErr *keyError
 	switch {
 	case errors.As(err, &typeErr):
 		return &Error{File: path, Key: typeErr.Field,
@@ -124,9 +125,15 @@ func describeDecodeError(path string, data []byte, err error) error {
 	case errors.As(err, &syntaxErr):
 		line := 1 + bytes.Count(data[:min(int(syntaxErr.Offset), len(data))], []byte("\n"))
 		return &Error{File: path, Msg: fmt.Sprintf("invalid JSON at line %d: %v", line, syntaxErr)}
+	case errors.As(err, &keyErr):
+		return &Error{File: path, Key: keyErr.Key, Msg: keyErr.Msg}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		key := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return &Error{File: path, Key: key, Msg: "unknown key (misspelt?)"}
+		msg := "unknown key (misspelt?)"
+		if known := JSONKeys(v); len(known) > 0 && !strings.Contains(key, ".") {
+			msg = Unknown("key", key, known)
+		}
+		return &Error{File: path, Key: key, Msg: msg}
 	default:
 		return &Error{File: path, Msg: err.Error()}
 	}
