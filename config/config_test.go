@@ -126,18 +126,12 @@ func TestResolvePaths(t *testing.T) {
 	require.NoError(t, p.Ensure())
 }
 
-func TestNearest(t *testing.T) {
+func TestUnknownNamesTheNearest(t *testing.T) {
 	t.Parallel()
-	known := []string{"max-order-value", "max-position-size", "cooldown", "daily-loss", "symbol-whitelist"}
-	for in, want := range map[string]string{
-		"max-order-valu": "max-order-value", "MAX-ORDER-VALUE": "max-order-value", "cooldwn": "cooldown",
-		"daily": "daily-loss", "zzzJunk": "", "": "",
-	} {
-		if got := Nearest(in, known); got != want {
-			t.Errorf("Nearest(%q) = %q, want %q", in, got, want)
-		}
-	}
 	if got := Unknown("key", "readonly", JSONKeys(Account{})); !strings.Contains(got, `did you mean "readOnly"?`) {
+		t.Errorf("Unknown: %s", got)
+	}
+	if got := Unknown("guard type", "max-order-valu", []string{"cooldown", "max-order-value"}); got != `unknown guard type "max-order-valu" (did you mean "max-order-value"?); known: cooldown, max-order-value` {
 		t.Errorf("Unknown: %s", got)
 	}
 }

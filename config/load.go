@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 )
@@ -83,7 +84,11 @@ func Load[T any](s *Store, name string, defaults func() T) (T, error) {
 		return v, &Error{File: path, Msg: err.Error()}
 	}
 	if err := decodeStrict(stripSchemaKey(data), &v); err != nil {
-		return v, describeDecodeError(path, data, err, &v)
+		derr := describeDecodeError(path, data, err)
+		if strings.HasPrefix(err.Error(), "json: unknown field ") {
+			derr = unknownKeyError(path, data, reflect.TypeOf(v), derr)
+		}
+		return v, derr
 	}
 	return v, validate(path, &v)
 }
@@ -114,7 +119,7 @@ func decodeStrict(data []byte, v any) error {
 
 // describeDecodeError turns encoding/json errors into an Error naming the
 // key and, for syntax errors, the line.
-func describeDecodeError(path string, data []byte, err error, v any) error {
+func describeDecodeError(path string, data []byte, err error) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	var keyErr *keyError
@@ -129,11 +134,7 @@ func describeDecodeError(path string, data []byte, err error, v any) error {
 		return &Error{File: path, Key: keyErr.Key, Msg: keyErr.Msg}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		key := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		msg := "unknown key (misspelt?)"
-		if known := JSONKeys(v); len(known) > 0 && !strings.Contains(key, ".") {
-			msg = Unknown("key", key, known)
-		}
-		return &Error{File: path, Key: key, Msg: msg}
+		return &Error{File: path, Key: key, Msg: "unknown key (misspelt?)"}
 	default:
 		return &Error{File: path, Msg: err.Error()}
 	}
