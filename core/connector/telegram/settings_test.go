@@ -17,23 +17,6 @@ import (
 	"github.com/alice-trading/alice/core/connector"
 )
 
-func TestMarkdownToTelegramHTML(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{"plain 1.5 - 2 < 3 & more", "plain 1.5 - 2 &lt; 3 &amp; more"},
-		{"**AAPL** is *up* 2%", "<b>AAPL</b> is <i>up</i> 2%"},
-		{"use `a<b>` here", "use <code>a&lt;b&gt;</code> here"},
-		{"```go\nx := 1 < 2\n```", "<pre>x := 1 &lt; 2</pre>"},
-		{"# Summary\n- one\n- two", "<b>Summary</b>\n• one\n• two"},
-		{"see [docs](https://x.test/a?b=1&c=2)", `see <a href="https://x.test/a?b=1&amp;c=2">docs</a>`},
-		{"snake_case_name stays", "snake_case_name stays"},
-		{"~~old~~ new", "<s>old</s> new"},
-		{"2 * 3 * 4", "2 * 3 * 4"},
-	}
-	for _, c := range cases {
-		assert.Equal(t, c.want, markdownToHTML(c.in), c.in)
-	}
-}
-
 type settingsCmds struct {
 	fakeCommands
 	mu      sync.Mutex
