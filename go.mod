@@ -38,6 +38,7 @@ require (
 	github.com/yuin/goldmark v1.7.8
 	golang.org/x/time v0.9.0
 	google.golang.org/protobuf v1.36.11
+	gopkg.in/natefinch/lumberjack.v2 v2.2.1
 )
 
 require (
