@@ -14,6 +14,7 @@ import (
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/channel"
 	"github.com/alice-trading/alice/core/connector"
 	"github.com/alice-trading/alice/core/eventlog"
 	"github.com/alice-trading/alice/core/inbox"
@@ -25,6 +26,7 @@ import (
 	"github.com/alice-trading/alice/trading/news"
 	"github.com/alice-trading/alice/trading/simmarket"
 	"github.com/alice-trading/alice/trading/uta"
+	"github.com/alice-trading/alice/trading/watchlist"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -66,11 +68,14 @@ type App struct {
 	Connectors *connector.Center
 	Cron       *schedule.Engine
 
-	settings  *settings.Service
-	notes     *pubsub.Broker[connector.Notification]
-	worker    *schedule.Worker
-	heartbeat *schedule.Heartbeat
-	news      *news.Collector
+	settings   *settings.Service
+	channels   *channel.Service
+	watchlist  *watchlist.Store
+	notes      *pubsub.Broker[connector.Notification]
+	worker     *schedule.Worker
+	heartbeat  *schedule.Heartbeat
+	automation *schedule.Automation
+	news       *news.Collector
 
 	problems []string
 

@@ -48,8 +48,8 @@ func (a *App) mainURL() string {
 // edited (interval, enabled), so the change applies now rather than after
 // the current wait.
 func (a *App) HeartbeatChanged() {
-	if a.heartbeat != nil {
-		a.heartbeat.Poke()
+	if a.automation != nil {
+		a.automation.WakeHeartbeat()
 	}
 }
 

@@ -20,7 +20,7 @@ var (
 
 func (t telegramCommands) ActiveProfile() string { return t.a.ProviderLabel("telegram") }
 
-func (t telegramCommands) HeartbeatEnabled() bool { return t.a.heartbeat.Enabled() }
+func (t telegramCommands) HeartbeatEnabled() bool { return t.a.automation.HeartbeatEnabled() }
 
 func (t telegramCommands) NotificationsEnabled() bool { return t.a.settings.TelegramNotifications() }
 
