@@ -8,6 +8,7 @@ package tui
 import (
 	"context"
 
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/portfolio"
 )
 
@@ -34,7 +35,7 @@ type Core interface {
 	// ctx ends. The root model reads one event per Cmd and re-arms.
 	Events(ctx context.Context) <-chan any
 
-	chatCore
+	chat.ChatCore
 	inboxCore
 	portfolio.PortfolioCore
 	workspacesCore

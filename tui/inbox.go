@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -235,7 +236,7 @@ func summary(e InboxEntry) string {
 
 func (p *inboxPane) View() string {
 	st := p.m.Styles()
-	header := st.Title.Render("Inbox") + st.Muted.Render(" · "+plural(len(p.Entries), "entry")+" · "+fmt.Sprintf("%d unread", p.Unread()))
+	header := st.Title.Render("Inbox") + st.Muted.Render(" · "+chat.Plural(len(p.Entries), "entry")+" · "+fmt.Sprintf("%d unread", p.Unread()))
 	bodyH := max(1, p.h-1)
 	if p.detail {
 		return kit.Stack(header, kit.FitHeight(p.detailView(), bodyH))

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/activity"
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/market"
 	"github.com/alice-trading/alice/tui/mcppage"
@@ -62,7 +63,7 @@ type Model struct {
 	width, height int
 	Focus         Focus
 	Tabs          []tab
-	Chat          *chatPane
+	Chat          *chat.Pane
 	Inbox         *inboxPane
 	Portfolio     *portfolio.Pane
 	Workspaces    *WorkspacesPane
@@ -93,7 +94,7 @@ func New(core Core, opts Options) *Model {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Model{core: core, opts: opts, Ctx: ctx, cancel: cancel, keys: kit.DefaultKeyMap(), now: opts.Now}
 	m.St = kit.NewStyles(dark)
-	m.Chat = newChatPane(m, core)
+	m.Chat = chat.New(m, core)
 	m.Inbox = newInboxPane(m, core)
 	m.Portfolio = portfolio.New(m, core)
 	m.Workspaces = newWorkspacesPane(m, core)
@@ -240,7 +241,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, msg.then
 	case market.AskAliceMsg:
 		m.SetFocus(FocusChat)
-		m.Chat.prefill(msg.Text)
+		m.Chat.Prefill(msg.Text)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)

@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/exp/golden"
@@ -138,7 +139,7 @@ func TestGoldenOverlays(t *testing.T) {
 		h := tuitest.NewHarness(t, 100, 30)
 		h.Send(tea.BackgroundColorMsg{Color: color.White})
 		require.False(t, h.M.St.Dark)
-		h.F.Histories["tui/default"] = []tui.ChatMessage{{Role: tui.RoleAssistant, Text: "# Title\n\n- one\n- two"}}
+		h.F.Histories["tui/default"] = []chat.ChatMessage{{Role: chat.RoleAssistant, Text: "# Title\n\n- one\n- two"}}
 		h.Run(h.M.Chat.Load())
 		golden.RequireEqual(t, []byte(strings.TrimRight(h.Screen(), " \n")))
 	})

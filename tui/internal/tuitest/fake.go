@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/shopspring/decimal"
@@ -20,8 +21,8 @@ var T0 = time.Date(2026, 11, 20, 14, 30, 0, 0, time.UTC)
 // fakeCore is an in-memory Core for model tests and goldens.
 type FakeCore struct {
 	Mu             sync.Mutex
-	Histories      map[string][]tui.ChatMessage
-	Script         []tui.ChatEvent
+	Histories      map[string][]chat.ChatMessage
+	Script         []chat.ChatEvent
 	SendErr        error
 	Sent           []string
 	InboxEntries   []tui.InboxEntry
@@ -40,7 +41,7 @@ type FakeCore struct {
 
 func NewFakeCore() *FakeCore {
 	return &FakeCore{
-		Histories: map[string][]tui.ChatMessage{},
+		Histories: map[string][]chat.ChatMessage{},
 		InboxEntries: []tui.InboxEntry{
 			{ID: "e2", WorkspaceID: "ws1", Workspace: "research-aapl", Docs: []string{"report.md"}, Comments: "AAPL earnings summary ready", Time: T0.Add(time.Hour)},
 			{ID: "e1", WorkspaceID: "ws1", Workspace: "research-aapl", Comments: "Started the research", Time: T0},
@@ -61,19 +62,19 @@ func (f *FakeCore) Events(ctx context.Context) <-chan any { return f.EventCh }
 func (f *FakeCore) Sessions() ([]string, error) {
 	return []string{"tui/default", "tui/research", "telegram/1"}, nil
 }
-func (f *FakeCore) History(s string, limit int) ([]tui.ChatMessage, error) {
+func (f *FakeCore) History(s string, limit int) ([]chat.ChatMessage, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return append([]tui.ChatMessage(nil), f.Histories[s]...), nil
+	return append([]chat.ChatMessage(nil), f.Histories[s]...), nil
 }
-func (f *FakeCore) Send(ctx context.Context, session, text string) (<-chan tui.ChatEvent, error) {
+func (f *FakeCore) Send(ctx context.Context, session, text string) (<-chan chat.ChatEvent, error) {
 	f.Mu.Lock()
 	f.Sent = append(f.Sent, session+": "+text)
 	f.Mu.Unlock()
 	if f.SendErr != nil {
 		return nil, f.SendErr
 	}
-	ch := make(chan tui.ChatEvent, len(f.Script))
+	ch := make(chan chat.ChatEvent, len(f.Script))
 	for _, ev := range f.Script {
 		ch <- ev
 	}

@@ -1,4 +1,4 @@
-package tui_test
+package chat_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 )
 
@@ -19,7 +20,7 @@ func benchModel(b *testing.B) *tui.Model {
 	m := tui.New(f, tui.Options{Dark: &dark, Now: func() time.Time { return tuitest.T0 }})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	for i := 0; i < 10000; i++ {
-		m.Chat.Msgs = append(m.Chat.Msgs, tui.ChatMessage{Role: tui.ChatRole(i % 2), Text: fmt.Sprintf("message %d with **markdown** and some text to wrap across the pane width", i)})
+		m.Chat.Msgs = append(m.Chat.Msgs, chat.ChatMessage{Role: chat.ChatRole(i % 2), Text: fmt.Sprintf("message %d with **markdown** and some text to wrap across the pane width", i)})
 	}
 	m.Chat.Replaced()
 	for i := 0; i < 1000; i++ {

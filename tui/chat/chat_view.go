@@ -1,4 +1,4 @@
-package tui
+package chat
 
 import (
 	"fmt"
@@ -53,7 +53,7 @@ func (v *transcriptView) Drop(i int) {
 func (v *transcriptView) Top() { v.Follow, v.TopMsg, v.TopLine = false, 0, 0 }
 
 // block returns message i's lines (with a blank separator line after).
-func (c *chatPane) block(i int) []string {
+func (c *Pane) block(i int) []string {
 	c.Transcript.grow(len(c.Msgs))
 	if b := c.Transcript.blocks[i]; b != nil {
 		return b
@@ -71,7 +71,7 @@ func (c *chatPane) block(i int) []string {
 // through glamour (cached until another paragraph completes), the
 // paragraph still arriving as wrapped text. A frame during streaming so
 // costs the new tail, not the whole reply.
-func (c *chatPane) streamBlock(i int) []string {
+func (c *Pane) streamBlock(i int) []string {
 	text, w := c.Msgs[i].Text, max(20, c.w)
 	cut := strings.LastIndex(text, "\n\n")
 	stable, tail := "", text
@@ -94,7 +94,7 @@ func (c *chatPane) streamBlock(i int) []string {
 }
 
 // anchorFromBottom turns "follow" into an explicit top anchor for height h.
-func (c *chatPane) anchorFromBottom(h int) {
+func (c *Pane) anchorFromBottom(h int) {
 	need := h
 	i := len(c.Msgs) - 1
 	for ; i >= 0; i-- {
@@ -109,7 +109,7 @@ func (c *chatPane) anchorFromBottom(h int) {
 }
 
 // scrollBy moves the view by n lines (negative = towards older messages).
-func (c *chatPane) ScrollBy(n int) {
+func (c *Pane) ScrollBy(n int) {
 	if len(c.Msgs) == 0 {
 		return
 	}
@@ -146,7 +146,7 @@ func (c *chatPane) ScrollBy(n int) {
 }
 
 // transcript returns exactly h lines of the conversation.
-func (c *chatPane) transcript(h int) string {
+func (c *Pane) transcript(h int) string {
 	if len(c.Msgs) == 0 {
 		if c.m.Provider() == "not configured" {
 			help := "Add one in Settings → AI provider (alt+8, or ctrl+p → \"Settings\"): Anthropic, OpenAI, " +
@@ -196,7 +196,7 @@ func (c *chatPane) transcript(h int) string {
 }
 
 // renderMsg renders one message (uncached; see block).
-func (c *chatPane) renderMsg(i int) string {
+func (c *Pane) renderMsg(i int) string {
 	st, msg, w := c.m.Styles(), c.Msgs[i], max(20, c.w)
 	switch msg.Role {
 	case RoleUser:
@@ -242,17 +242,17 @@ func (c *chatPane) renderMsg(i int) string {
 
 // userText wraps what the user sent, collapsing very long messages (big
 // pastes) to their first lines unless tool details are expanded.
-func (c *chatPane) userText(text string, w int) string {
+func (c *Pane) userText(text string, w int) string {
 	lines := strings.Split(text, "\n")
 	if !c.expand && len(lines) > pasteMaxLines {
 		more := len(lines) - 3
 		text = strings.Join(lines[:3], "\n")
-		return ansi.Wrap(text, w, " ") + "\n" + c.m.Styles().Muted.Render(fmt.Sprintf("▤ +%s (ctrl+o expands)", plural(more, "line")))
+		return ansi.Wrap(text, w, " ") + "\n" + c.m.Styles().Muted.Render(fmt.Sprintf("▤ +%s (ctrl+o expands)", Plural(more, "line")))
 	}
 	return ansi.Wrap(text, w, " ")
 }
 
-func (c *chatPane) markdown(text string, w int) string {
+func (c *Pane) markdown(text string, w int) string {
 	if c.md == nil {
 		style := "dark"
 		if !c.m.Styles().Dark {
@@ -272,7 +272,7 @@ func (c *chatPane) markdown(text string, w int) string {
 }
 
 // transcriptHeight is what is left after header, separator and input.
-func (c *chatPane) transcriptHeight() int {
+func (c *Pane) transcriptHeight() int {
 	h := c.h - 2 - c.Input.Height()
 	if len(c.Pasted) > 0 {
 		h--
@@ -280,7 +280,7 @@ func (c *chatPane) transcriptHeight() int {
 	return max(1, h)
 }
 
-func (c *chatPane) View() string {
+func (c *Pane) View() string {
 	st := c.m.Styles()
 	header := st.Muted.Render(c.Session + " · " + kit.OrDash(c.m.Provider()))
 	if !c.writable() {
@@ -308,7 +308,7 @@ func (c *chatPane) View() string {
 	return kit.Stack(parts...)
 }
 
-func (c *chatPane) pickerView(h int) string {
+func (c *Pane) pickerView(h int) string {
 	st := c.m.Styles()
 	lines := []string{st.Title.Render("Sessions") + st.Muted.Render("  enter open · esc close")}
 	for i, s := range c.sessions {

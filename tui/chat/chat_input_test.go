@@ -1,4 +1,4 @@
-package tui_test
+package chat_test
 
 import (
 	"os"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/stretchr/testify/require"
 )
@@ -21,7 +21,7 @@ func TestChatNewlineKeysAndMultiLineSend(t *testing.T) {
 	h.TypeText("line three")
 	require.Equal(t, "line one\nline two\nline three", h.M.Chat.Input.Value())
 	require.Equal(t, 3, h.M.Chat.Input.Height(), "the input grows with its lines")
-	h.F.Script = []tui.ChatEvent{{Kind: tui.ChatDone, Text: "ok"}}
+	h.F.Script = []chat.ChatEvent{{Kind: chat.ChatDone, Text: "ok"}}
 	h.Key("enter")
 	require.Equal(t, []string{"tui/default: line one\nline two\nline three"}, h.F.Sent)
 	require.Equal(t, 1, h.M.Chat.Input.Height(), "and shrinks after sending")
@@ -48,7 +48,7 @@ func TestChatPasteKeepsNewlinesAndAttachesLargePastes(t *testing.T) {
 	require.Empty(t, h.M.Chat.Input.Value(), "a large paste is not typed")
 	require.Contains(t, h.Screen(), "paste 1 · 40 lines")
 	h.TypeText("summarise this")
-	h.F.Script = []tui.ChatEvent{{Kind: tui.ChatDone, Text: "ok"}}
+	h.F.Script = []chat.ChatEvent{{Kind: chat.ChatDone, Text: "ok"}}
 	h.Key("enter")
 	require.Equal(t, []string{"tui/default: summarise this\n\n" + big}, h.F.Sent, "sent in full")
 	s := h.Screen()
@@ -64,7 +64,7 @@ func TestChatPasteKeepsNewlinesAndAttachesLargePastes(t *testing.T) {
 
 func TestChatHistoryOnlyFromTheFirstLine(t *testing.T) {
 	h := tuitest.NewHarness(t, 100, 30)
-	h.F.Script = []tui.ChatEvent{{Kind: tui.ChatDone, Text: "ok"}}
+	h.F.Script = []chat.ChatEvent{{Kind: chat.ChatDone, Text: "ok"}}
 	h.TypeText("earlier question")
 	h.Key("enter")
 	h.TypeText("first")
@@ -90,16 +90,16 @@ func TestChatExternalEditorRoundTrip(t *testing.T) {
 	h.TypeText("draft ")
 	_, cmd := h.M.Update(tuitest.Ctrl('e'))
 	require.NotNil(t, cmd)
-	ready, ok := cmd().(tui.EditorReadyMsg)
+	ready, ok := cmd().(chat.EditorReadyMsg)
 	require.True(t, ok, "the draft is written to a temp file in a Cmd")
 	b, err := os.ReadFile(ready.Path)
 	require.NoError(t, err)
 	require.Equal(t, "draft ", string(b))
 
-	ec := tui.EditorCommand(ready.Path)
+	ec := chat.EditorCommand(ready.Path)
 	require.Equal(t, []string{script, ready.Path}, ec.Args, "$EDITOR gets the file")
 	require.NoError(t, ec.Run())
-	h.Send(tui.EditorFinished(ready.Path, nil))
+	h.Send(chat.EditorFinished(ready.Path, nil))
 	require.Equal(t, "draft edited\nin editor", h.M.Chat.Input.Value())
 	_, err = os.Stat(ready.Path)
 	require.True(t, os.IsNotExist(err), "the temp file is removed")
@@ -107,9 +107,9 @@ func TestChatExternalEditorRoundTrip(t *testing.T) {
 
 func TestChatCompactionSummaryIsCollapsedAndExpandable(t *testing.T) {
 	h := tuitest.NewHarness(t, 100, 30)
-	h.F.Histories["tui/default"] = []tui.ChatMessage{
-		{Role: tui.RoleCompaction, Text: "**Earlier**: you bought 10 AAPL and asked about MSFT."},
-		{Role: tui.RoleUser, Text: "and now?"},
+	h.F.Histories["tui/default"] = []chat.ChatMessage{
+		{Role: chat.RoleCompaction, Text: "**Earlier**: you bought 10 AAPL and asked about MSFT."},
+		{Role: chat.RoleUser, Text: "and now?"},
 	}
 	h.Run(h.M.Chat.Load())
 	s := h.Screen()
@@ -128,7 +128,7 @@ func TestChatCompactShowsProgressAndReloads(t *testing.T) {
 	h.TypeText("/compact")
 	_, cmd := h.M.Update(tuitest.KeyMsg("enter"))
 	require.Contains(t, h.Screen(), "compacting tui/default…", "one progress line while it runs")
-	h.F.Histories["tui/default"] = []tui.ChatMessage{{Role: tui.RoleCompaction, Text: "short summary"}}
+	h.F.Histories["tui/default"] = []chat.ChatMessage{{Role: chat.RoleCompaction, Text: "short summary"}}
 	h.Run(cmd)
 	require.Equal(t, []string{"tui/default"}, h.F.Compacted)
 	s := h.Screen()
@@ -138,7 +138,7 @@ func TestChatCompactShowsProgressAndReloads(t *testing.T) {
 
 func TestChatStopAndNotesUseFriendlyText(t *testing.T) {
 	h := tuitest.NewHarness(t, 100, 30)
-	h.F.Script = []tui.ChatEvent{{Kind: tui.ChatDelta, Text: "Let me"}, {Kind: tui.ChatError, Text: "stopped: context canceled"}}
+	h.F.Script = []chat.ChatEvent{{Kind: chat.ChatDelta, Text: "Let me"}, {Kind: chat.ChatError, Text: "stopped: context canceled"}}
 	h.TypeText("hi")
 	h.Key("enter")
 	s := h.Screen()

@@ -1,4 +1,4 @@
-package tui_test
+package chat_test
 
 import (
 	"fmt"
@@ -6,19 +6,19 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/stretchr/testify/require"
 )
 
 func TestChatStreamsAReplyWithToolCalls(t *testing.T) {
 	h := tuitest.NewHarness(t, 100, 30)
-	h.F.Script = []tui.ChatEvent{
-		{Kind: tui.ChatDelta, Text: "Staging "},
-		{Kind: tui.ChatDelta, Text: "the order."},
-		{Kind: tui.ChatToolUse, Tool: "placeOrder", ToolID: "1", Input: `{"aliceId":"sim-paper|AAPL","totalQuantity":"10"}`},
-		{Kind: tui.ChatToolResult, Tool: "placeOrder", ToolID: "1", Output: `{"staged":true}`},
-		{Kind: tui.ChatDone, Text: "Staging the order."},
+	h.F.Script = []chat.ChatEvent{
+		{Kind: chat.ChatDelta, Text: "Staging "},
+		{Kind: chat.ChatDelta, Text: "the order."},
+		{Kind: chat.ChatToolUse, Tool: "placeOrder", ToolID: "1", Input: `{"aliceId":"sim-paper|AAPL","totalQuantity":"10"}`},
+		{Kind: chat.ChatToolResult, Tool: "placeOrder", ToolID: "1", Output: `{"staged":true}`},
+		{Kind: chat.ChatDone, Text: "Staging the order."},
 	}
 	h.TypeText("buy 10 AAPL")
 	h.Key("enter")
@@ -103,18 +103,18 @@ func TestChatOtherChannelSessionsAreReadOnly(t *testing.T) {
 
 func TestChatPairsParallelToolResultsByID(t *testing.T) {
 	h := tuitest.NewHarness(t, 120, 30)
-	h.F.Script = []tui.ChatEvent{
-		{Kind: tui.ChatToolUse, Tool: "getQuote", ToolID: "a", Input: `{"symbol":"AAPL"}`},
-		{Kind: tui.ChatToolUse, Tool: "getQuote", ToolID: "b", Input: `{"symbol":"MSFT"}`},
-		{Kind: tui.ChatToolResult, Tool: "getQuote", ToolID: "a", Output: "AAPL 190"},
-		{Kind: tui.ChatToolResult, Tool: "getQuote", ToolID: "b", Output: "no such symbol", IsError: true},
-		{Kind: tui.ChatDone, Text: "Done."},
+	h.F.Script = []chat.ChatEvent{
+		{Kind: chat.ChatToolUse, Tool: "getQuote", ToolID: "a", Input: `{"symbol":"AAPL"}`},
+		{Kind: chat.ChatToolUse, Tool: "getQuote", ToolID: "b", Input: `{"symbol":"MSFT"}`},
+		{Kind: chat.ChatToolResult, Tool: "getQuote", ToolID: "a", Output: "AAPL 190"},
+		{Kind: chat.ChatToolResult, Tool: "getQuote", ToolID: "b", Output: "no such symbol", IsError: true},
+		{Kind: chat.ChatDone, Text: "Done."},
 	}
 	h.TypeText("quotes")
 	h.Key("enter")
-	var tools []tui.ChatMessage
+	var tools []chat.ChatMessage
 	for _, m := range h.M.Chat.Msgs {
-		if m.Role == tui.RoleTool {
+		if m.Role == chat.RoleTool {
 			tools = append(tools, m)
 		}
 	}
@@ -130,16 +130,16 @@ func TestChatPairsParallelToolResultsByID(t *testing.T) {
 
 func TestChatSpinnerWhileWorkingAndEscStops(t *testing.T) {
 	h := tuitest.NewHarness(t, 100, 30)
-	block := make(chan tui.ChatEvent)
+	block := make(chan chat.ChatEvent)
 	cancelled := false
 	h.M.Chat.Busy, h.M.Chat.Cancel = true, func() { cancelled = true }
-	h.Send(tui.ChatStreamMsg{Ch: block})
+	h.Send(chat.ChatStreamMsg{Ch: block})
 	require.Contains(t, h.Screen(), "Alice is working")
 	h.Key("esc")
 	require.True(t, cancelled, "esc cancels the turn's context")
 	require.Contains(t, h.Toast(), "stopping")
 	close(block)
-	h.Send(tui.ChatEventMsg{Ok: false})
+	h.Send(chat.ChatEventMsg{Ok: false})
 	require.False(t, h.M.Chat.Busy)
 	require.NotContains(t, h.Screen(), "Alice is working")
 }
@@ -147,7 +147,7 @@ func TestChatSpinnerWhileWorkingAndEscStops(t *testing.T) {
 func TestChatScrollsAndRendersOnlyVisibleMessages(t *testing.T) {
 	h := tuitest.NewHarness(t, 100, 30)
 	for i := 0; i < 500; i++ {
-		h.M.Chat.Msgs = append(h.M.Chat.Msgs, tui.ChatMessage{Role: tui.RoleUser, Text: fmt.Sprintf("msg-%03d", i)})
+		h.M.Chat.Msgs = append(h.M.Chat.Msgs, chat.ChatMessage{Role: chat.RoleUser, Text: fmt.Sprintf("msg-%03d", i)})
 	}
 	h.M.Chat.Replaced()
 	s := h.Screen()

@@ -1,4 +1,4 @@
-package tui
+package chat
 
 import (
 	"context"
@@ -17,9 +17,9 @@ import (
 const DefaultSession = "tui/default"
 
 // chatPane shows one session's conversation and streams replies.
-type chatPane struct {
+type Pane struct {
 	m          kit.Host
-	core       chatCore
+	core       ChatCore
 	w, h       int
 	focused    bool
 	Session    string
@@ -65,13 +65,13 @@ type chatSessionsMsg struct {
 	err  error
 }
 
-func newChatPane(m kit.Host, core chatCore) *chatPane {
-	c := &chatPane{m: m, core: core, Session: DefaultSession, Input: newChatInput(*m.Styles()), Partial: -1}
+func New(m kit.Host, core ChatCore) *Pane {
+	c := &Pane{m: m, core: core, Session: DefaultSession, Input: newChatInput(*m.Styles()), Partial: -1}
 	c.Transcript.Follow = true
 	return c
 }
 
-func (c *chatPane) SetSize(w, h int) {
+func (c *Pane) SetSize(w, h int) {
 	c.w, c.h = w, h
 	c.Input.SetWidth(w)
 	if w != c.Transcript.width {
@@ -79,31 +79,31 @@ func (c *chatPane) SetSize(w, h int) {
 	}
 }
 
-func (c *chatPane) Focus()          { c.focused = true; c.Input.Focus() }
-func (c *chatPane) Blur()           { c.focused = false; c.Input.Blur() }
-func (c *chatPane) Capturing() bool { return true }
+func (c *Pane) Focus()          { c.focused = true; c.Input.Focus() }
+func (c *Pane) Blur()           { c.focused = false; c.Input.Blur() }
+func (c *Pane) Capturing() bool { return true }
 
 // invalidate drops every rendered message (width or style changed).
-func (c *chatPane) Invalidate() {
+func (c *Pane) Invalidate() {
 	c.Transcript.reset(len(c.Msgs), c.w)
 	c.md = nil
 	c.Input.SetStyles(c.m.Styles().Input)
 }
 
 // replaced is called after c.msgs was swapped wholesale.
-func (c *chatPane) Replaced() {
+func (c *Pane) Replaced() {
 	c.Invalidate()
 	c.Transcript.Follow = true
 }
 
-func (c *chatPane) ShortHelp() []key.Binding {
+func (c *Pane) ShortHelp() []key.Binding {
 	k := c.m.KeyMap().Chat
 	return []key.Binding{k.Send, k.Newline, k.HistoryUp, k.Editor, k.ScrollUp, k.ScrollDown, k.Top, k.Bottom,
 		k.ToggleTools, k.Summary, k.Sessions, k.Cancel, k.ClearLine, k.DeleteWord}
 }
 
 // load fetches the current session's history.
-func (c *chatPane) Load() tea.Cmd {
+func (c *Pane) Load() tea.Cmd {
 	core, session := c.core, c.Session
 	return func() tea.Msg {
 		msgs, err := core.History(session, 200)
@@ -111,7 +111,7 @@ func (c *chatPane) Load() tea.Cmd {
 	}
 }
 
-func (c *chatPane) Update(msg tea.Msg) tea.Cmd {
+func (c *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case chatHistoryMsg:
 		if msg.session != c.Session {
@@ -183,7 +183,7 @@ func (c *chatPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (c *chatPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+func (c *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := c.m.KeyMap().Chat
 	if c.Picking {
 		switch msg.String() {
@@ -256,16 +256,16 @@ func (c *chatPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 // writable reports whether the TUI may post into the session: its own
 // tui/* sessions only. Other channels' sessions (telegram/…, heartbeat)
 // are shown read-only so a reply never lands in someone else's thread.
-func (c *chatPane) writable() bool { return strings.HasPrefix(c.Session, "tui/") }
+func (c *Pane) writable() bool { return strings.HasPrefix(c.Session, "tui/") }
 
-func (c *chatPane) switchTo(session string) tea.Cmd {
+func (c *Pane) switchTo(session string) tea.Cmd {
 	c.Session, c.Msgs = session, nil
 	c.Replaced()
 	return tea.Batch(c.Load(), func() tea.Msg { return kit.FlashMsg("session " + session) })
 }
 
 // submit handles slash commands or starts an agent turn.
-func (c *chatPane) submit() tea.Cmd {
+func (c *Pane) submit() tea.Cmd {
 	text := c.message()
 	if text == "" {
 		return nil
@@ -305,7 +305,7 @@ func (c *chatPane) submit() tea.Cmd {
 	return tea.Batch(start, c.spin())
 }
 
-func (c *chatPane) command(text string) tea.Cmd {
+func (c *Pane) command(text string) tea.Cmd {
 	fields := strings.Fields(text)
 	switch fields[0] {
 	case "/compact":
@@ -342,11 +342,11 @@ func (c *chatPane) command(text string) tea.Cmd {
 	return kit.ErrCmd(fmt.Errorf("unknown command %s (try /help)", fields[0]))
 }
 
-func (c *chatPane) spin() tea.Cmd {
+func (c *Pane) spin() tea.Cmd {
 	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return ChatSpinMsg{} })
 }
 
-func (c *chatPane) next() tea.Cmd {
+func (c *Pane) next() tea.Cmd {
 	ch := c.stream
 	if ch == nil {
 		return nil
@@ -358,7 +358,7 @@ func (c *chatPane) next() tea.Cmd {
 }
 
 // onEvent folds one stream event into the transcript.
-func (c *chatPane) onEvent(msg ChatEventMsg) tea.Cmd {
+func (c *Pane) onEvent(msg ChatEventMsg) tea.Cmd {
 	if !msg.Ok {
 		c.finish()
 		return nil
@@ -418,7 +418,7 @@ func (c *chatPane) onEvent(msg ChatEventMsg) tea.Cmd {
 }
 
 // add appends one message to the transcript.
-func (c *chatPane) add(m ChatMessage) {
+func (c *Pane) add(m ChatMessage) {
 	c.Msgs = append(c.Msgs, m)
 	c.Transcript.grow(len(c.Msgs))
 }
@@ -429,7 +429,7 @@ type chatCompactedMsg struct {
 	err     error
 }
 
-func (c *chatPane) finish() {
+func (c *Pane) finish() {
 	c.streamMD.lines = nil
 	if c.Partial >= 0 {
 		c.Transcript.Drop(c.Partial) // re-render the last streamed message once, cached

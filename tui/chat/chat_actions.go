@@ -1,11 +1,11 @@
-package tui
+package chat
 
 import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
 )
 
-func (c *chatPane) Actions() []kit.Action {
+func (c *Pane) Actions() []kit.Action {
 	k, m := c.m.KeyMap().Chat, c.m
 	inChat := func(run func() tea.Cmd) func() tea.Cmd {
 		return func() tea.Cmd { m.Show(c); return run() }
@@ -24,7 +24,7 @@ func (c *chatPane) Actions() []kit.Action {
 }
 
 // prefill puts text into the chat input for the person to edit and send.
-func (c *chatPane) prefill(text string) {
+func (c *Pane) Prefill(text string) {
 	c.Input.SetValue(text)
 	c.Input.CursorEnd()
 }

@@ -1,4 +1,4 @@
-package tui
+package chat
 
 import (
 	"fmt"
@@ -60,7 +60,7 @@ func newChatInput(st kit.Styles) textarea.Model {
 
 // onPaste types a paste into the input, keeping newlines; a very large one
 // is attached as a block shown collapsed above the input.
-func (c *chatPane) onPaste(text string) tea.Cmd {
+func (c *Pane) onPaste(text string) tea.Cmd {
 	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	if isLargePaste(text) {
 		c.Pasted = append(c.Pasted, pastedBlock{name: fmt.Sprintf("paste %d", len(c.Pasted)+1), text: text})
@@ -85,7 +85,7 @@ func isLargePaste(text string) bool {
 }
 
 // message is what enter sends: the typed text plus any attached pastes.
-func (c *chatPane) message() string {
+func (c *Pane) message() string {
 	text := strings.TrimSpace(c.Input.Value())
 	for _, b := range c.Pasted {
 		if text != "" {
@@ -97,19 +97,19 @@ func (c *chatPane) message() string {
 }
 
 // attachmentsView is the one-line summary of attached pastes.
-func (c *chatPane) attachmentsView() string {
+func (c *Pane) attachmentsView() string {
 	if len(c.Pasted) == 0 {
 		return ""
 	}
 	parts := make([]string, len(c.Pasted))
 	for i, b := range c.Pasted {
-		parts[i] = c.m.Styles().Selected.Render(fmt.Sprintf(" ▤ %s · %s ", b.name, plural(b.lines(), "line")))
+		parts[i] = c.m.Styles().Selected.Render(fmt.Sprintf(" ▤ %s · %s ", b.name, Plural(b.lines(), "line")))
 	}
 	return strings.Join(parts, " ") + c.m.Styles().Muted.Render("  backspace on an empty input removes the last")
 }
 
 // relayout resizes the textarea to its content (1…inputMaxLines rows).
-func (c *chatPane) relayout() {
+func (c *Pane) relayout() {
 	lines := 1
 	if v := c.Input.Value(); v != "" {
 		lines = c.Input.LineCount()
@@ -138,7 +138,7 @@ func EditorCommand(path string) *exec.Cmd {
 
 // openEditor writes the draft to a temp file (in a Cmd), then runs the
 // editor on the real terminal and reads the result back.
-func (c *chatPane) openEditor() tea.Cmd {
+func (c *Pane) openEditor() tea.Cmd {
 	draft := c.Input.Value()
 	return func() tea.Msg {
 		f, err := os.CreateTemp("", "alice-message-*.md")
@@ -179,7 +179,7 @@ func EditorFinished(path string, err error) tea.Msg {
 
 // historyKey handles ↑/↓: input history only from the first (↑) or last
 // (↓) line, so moving inside a multi-line draft still works.
-func (c *chatPane) historyKey(up bool) bool {
+func (c *Pane) historyKey(up bool) bool {
 	if up {
 		if c.Input.Line() != 0 || len(c.history) == 0 || c.histIdx == 0 {
 			return false
@@ -203,7 +203,7 @@ func (c *chatPane) historyKey(up bool) bool {
 }
 
 // plural formats a count with its noun: "1 entry", "2 entries".
-func plural(n int, noun string) string {
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

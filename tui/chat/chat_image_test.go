@@ -1,19 +1,19 @@
-package tui_test
+package chat_test
 
 import (
 	"testing"
 
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/stretchr/testify/require"
 )
 
 func TestChatShowsToolImagesAsOpenablePlaceholders(t *testing.T) {
 	h := tuitest.NewHarness(t, 100, 30)
-	h.F.Histories["tui/default"] = []tui.ChatMessage{
-		{Role: tui.RoleUser, Text: "chart AAPL"},
-		{Role: tui.RoleAssistant, Text: "Here is the chart."},
-		{Role: tui.RoleImage, Text: "/data/media/0a1b2c3d4e5f6071.png"},
+	h.F.Histories["tui/default"] = []chat.ChatMessage{
+		{Role: chat.RoleUser, Text: "chart AAPL"},
+		{Role: chat.RoleAssistant, Text: "Here is the chart."},
+		{Role: chat.RoleImage, Text: "/data/media/0a1b2c3d4e5f6071.png"},
 	}
 	h.Run(h.M.Chat.Load())
 	s := h.Screen()
@@ -24,12 +24,12 @@ func TestChatShowsToolImagesAsOpenablePlaceholders(t *testing.T) {
 
 func TestChatShowsAnImageWhileTheTurnStreams(t *testing.T) {
 	h := tuitest.NewHarness(t, 100, 30)
-	h.F.Script = []tui.ChatEvent{
-		{Kind: tui.ChatToolUse, Tool: "chart", ToolID: "1", Input: `{}`},
-		{Kind: tui.ChatToolResult, Tool: "chart", ToolID: "1", Output: "[Image saved to disk — use Read tool to view the file: media/ab.png]"},
-		{Kind: tui.ChatImage, Text: "/data/media/ab.png"},
-		{Kind: tui.ChatDelta, Text: "Here it is."},
-		{Kind: tui.ChatDone},
+	h.F.Script = []chat.ChatEvent{
+		{Kind: chat.ChatToolUse, Tool: "chart", ToolID: "1", Input: `{}`},
+		{Kind: chat.ChatToolResult, Tool: "chart", ToolID: "1", Output: "[Image saved to disk — use Read tool to view the file: media/ab.png]"},
+		{Kind: chat.ChatImage, Text: "/data/media/ab.png"},
+		{Kind: chat.ChatDelta, Text: "Here it is."},
+		{Kind: chat.ChatDone},
 	}
 	h.TypeText("chart AAPL")
 	h.Key("enter")
