@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/alice-trading/alice/tui/chat"
+	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/portfolio"
 )
 
@@ -36,7 +37,7 @@ type Core interface {
 	Events(ctx context.Context) <-chan any
 
 	chat.ChatCore
-	inboxCore
+	inbox.InboxCore
 	portfolio.PortfolioCore
 	workspacesCore
 }

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/chat"
+	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/market"
 	"github.com/alice-trading/alice/tui/mcppage"
@@ -64,7 +65,7 @@ type Model struct {
 	Focus         Focus
 	Tabs          []tab
 	Chat          *chat.Pane
-	Inbox         *inboxPane
+	Inbox         *inbox.Pane
 	Portfolio     *portfolio.Pane
 	Workspaces    *WorkspacesPane
 	Settings      *settingsPane
@@ -95,7 +96,7 @@ func New(core Core, opts Options) *Model {
 	m := &Model{core: core, opts: opts, Ctx: ctx, cancel: cancel, keys: kit.DefaultKeyMap(), now: opts.Now}
 	m.St = kit.NewStyles(dark)
 	m.Chat = chat.New(m, core)
-	m.Inbox = newInboxPane(m, core)
+	m.Inbox = inbox.New(m, core)
 	m.Portfolio = portfolio.New(m, core)
 	m.Workspaces = newWorkspacesPane(m, core)
 	m.Settings = newSettingsPane(m, core)
@@ -196,7 +197,7 @@ func (m *Model) tick() tea.Cmd {
 // saves state that changed (the inbox's read marks).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
-	if save := m.Inbox.saveCmd(); save != nil {
+	if save := m.Inbox.SaveCmd(); save != nil {
 		return m, tea.Batch(cmd, save)
 	}
 	return m, cmd
@@ -212,7 +213,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.Chat.Invalidate()
 		return m, nil
 	case TickMsg:
-		return m, tea.Batch(m.tick(), m.LoadStatus(), m.Portfolio.Load(), m.Inbox.renderDocs(), m.refreshPage(), m.Settings.tick())
+		return m, tea.Batch(m.tick(), m.LoadStatus(), m.Portfolio.Load(), m.Inbox.RenderDocs(), m.refreshPage(), m.Settings.tick())
 	case statusMsg:
 		m.Status = StatusInfo(msg)
 		return m, nil
@@ -362,7 +363,7 @@ func (m *Model) SetFocus(f Focus) {
 	m.Focus = f
 	m.cur().Focus()
 	if f == FocusInbox {
-		m.Inbox.markVisibleRead()
+		m.Inbox.MarkVisibleRead()
 	}
 }
 
@@ -378,7 +379,7 @@ func (m *Model) layout() tea.Cmd {
 	for _, t := range m.Tabs {
 		t.P.SetSize(w, h)
 	}
-	return tea.Batch(m.Workspaces.resizeTerm(), m.Inbox.renderDocs())
+	return tea.Batch(m.Workspaces.resizeTerm(), m.Inbox.RenderDocs())
 }
 
 // overlayOpen reports whether a dialog, the palette or help has the keys.

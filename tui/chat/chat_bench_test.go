@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/chat"
+	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 )
 
@@ -24,7 +25,7 @@ func benchModel(b *testing.B) *tui.Model {
 	}
 	m.Chat.Replaced()
 	for i := 0; i < 1000; i++ {
-		m.Inbox.Entries = append(m.Inbox.Entries, tui.InboxEntry{ID: fmt.Sprint(i), Workspace: "ws", Comments: "entry", Time: tuitest.T0})
+		m.Inbox.Entries = append(m.Inbox.Entries, inbox.InboxEntry{ID: fmt.Sprint(i), Workspace: "ws", Comments: "entry", Time: tuitest.T0})
 	}
 	return m
 }

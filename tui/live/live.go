@@ -16,6 +16,7 @@ import (
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/activity"
+	inboxpane "github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/alice-trading/alice/workspace"
@@ -103,19 +104,19 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 
 // ---- inbox ----
 
-func (c *Core) Inbox(limit int) ([]tui.InboxEntry, error) {
+func (c *Core) Inbox(limit int) ([]inboxpane.InboxEntry, error) {
 	page, err := c.a.Inbox.List(inbox.ListOptions{Limit: limit})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.InboxEntry, 0, len(page.Entries))
+	out := make([]inboxpane.InboxEntry, 0, len(page.Entries))
 	for _, e := range page.Entries {
 		out = append(out, c.inboxEntry(e))
 	}
 	return out, nil
 }
 
-func (c *Core) inboxEntry(e inbox.Entry) tui.InboxEntry {
+func (c *Core) inboxEntry(e inbox.Entry) inboxpane.InboxEntry {
 	name := e.WorkspaceLabel
 	if ws, ok := c.a.Workspaces.Get(e.WorkspaceID); ok {
 		name = ws.DisplayName()
@@ -127,17 +128,17 @@ func (c *Core) inboxEntry(e inbox.Entry) tui.InboxEntry {
 	for _, d := range e.Docs {
 		docs = append(docs, d.Path)
 	}
-	return tui.InboxEntry{ID: e.ID, WorkspaceID: e.WorkspaceID, Workspace: name, Docs: docs, Comments: e.Comments, Time: time.UnixMilli(e.TS)}
+	return inboxpane.InboxEntry{ID: e.ID, WorkspaceID: e.WorkspaceID, Workspace: name, Docs: docs, Comments: e.Comments, Time: time.UnixMilli(e.TS)}
 }
 
-func (c *Core) RenderInbox(id string, width int) ([]tui.RenderedDoc, error) {
+func (c *Core) RenderInbox(id string, width int) ([]inboxpane.RenderedDoc, error) {
 	e, err := c.a.Inbox.Get(id)
 	if err != nil {
 		return nil, err
 	}
-	var out []tui.RenderedDoc
+	var out []inboxpane.RenderedDoc
 	for _, d := range inbox.RenderDocs(e, c.a.Workspaces.DocReader(), width) {
-		out = append(out, tui.RenderedDoc{Path: d.Path, Body: d.Body, Tombstone: d.Tombstone})
+		out = append(out, inboxpane.RenderedDoc{Path: d.Path, Body: d.Body, Tombstone: d.Tombstone})
 	}
 	return out, nil
 }

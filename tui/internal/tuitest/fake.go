@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/chat"
+	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/shopspring/decimal"
@@ -25,7 +26,7 @@ type FakeCore struct {
 	Script         []chat.ChatEvent
 	SendErr        error
 	Sent           []string
-	InboxEntries   []tui.InboxEntry
+	InboxEntries   []inbox.InboxEntry
 	Deleted        []string
 	PendingCommits []portfolio.PendingCommit
 	Approved       []string
@@ -42,7 +43,7 @@ type FakeCore struct {
 func NewFakeCore() *FakeCore {
 	return &FakeCore{
 		Histories: map[string][]chat.ChatMessage{},
-		InboxEntries: []tui.InboxEntry{
+		InboxEntries: []inbox.InboxEntry{
 			{ID: "e2", WorkspaceID: "ws1", Workspace: "research-aapl", Docs: []string{"report.md"}, Comments: "AAPL earnings summary ready", Time: T0.Add(time.Hour)},
 			{ID: "e1", WorkspaceID: "ws1", Workspace: "research-aapl", Comments: "Started the research", Time: T0},
 		},
@@ -87,12 +88,12 @@ func (f *FakeCore) Compact(ctx context.Context, s string) error {
 	f.Compacted = append(f.Compacted, s)
 	return nil
 }
-func (f *FakeCore) Inbox(limit int) ([]tui.InboxEntry, error) {
+func (f *FakeCore) Inbox(limit int) ([]inbox.InboxEntry, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return append([]tui.InboxEntry(nil), f.InboxEntries...), nil
+	return append([]inbox.InboxEntry(nil), f.InboxEntries...), nil
 }
-func (f *FakeCore) RenderInbox(id string, width int) ([]tui.RenderedDoc, error) {
+func (f *FakeCore) RenderInbox(id string, width int) ([]inbox.RenderedDoc, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	f.RenderWidth = width
@@ -100,7 +101,7 @@ func (f *FakeCore) RenderInbox(id string, width int) ([]tui.RenderedDoc, error) 
 	if body == "" {
 		body = "# Report\nRevenue up 8%."
 	}
-	return []tui.RenderedDoc{{Path: "report.md", Body: body}, {Path: "gone.md", Tombstone: "File not found at this path."}}, nil
+	return []inbox.RenderedDoc{{Path: "report.md", Body: body}, {Path: "gone.md", Tombstone: "File not found at this path."}}, nil
 }
 func (f *FakeCore) DeleteInbox(id string) error {
 	f.Mu.Lock()

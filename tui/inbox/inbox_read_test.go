@@ -1,4 +1,4 @@
-package tui_test
+package inbox_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/stretchr/testify/require"
 )
@@ -61,7 +62,7 @@ func TestInboxUnreadSurvivesARestart(t *testing.T) {
 func TestInboxCommentsAreMarkdownAndCountsPluralised(t *testing.T) {
 	h := tuitest.NewHarness(t, 100, 30)
 	h.F.Mu.Lock()
-	h.F.InboxEntries = []tui.InboxEntry{{ID: "x1", Workspace: "research", Comments: "**AAPL** looks *cheap*\n\n- P/E 24\n- margin 31%", Time: tuitest.T0}}
+	h.F.InboxEntries = []inbox.InboxEntry{{ID: "x1", Workspace: "research", Comments: "**AAPL** looks *cheap*\n\n- P/E 24\n- margin 31%", Time: tuitest.T0}}
 	h.F.Mu.Unlock()
 	h.Run(h.M.Inbox.Load())
 	h.Key("tab")

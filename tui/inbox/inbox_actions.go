@@ -1,4 +1,4 @@
-package tui
+package inbox
 
 import (
 	"strconv"
@@ -7,14 +7,14 @@ import (
 )
 
 // Badge is the unread count on the Inbox tab.
-func (p *inboxPane) Badge() string {
+func (p *Pane) Badge() string {
 	if n := p.Unread(); n > 0 {
 		return "(" + strconv.Itoa(n) + ")"
 	}
 	return ""
 }
 
-func (p *inboxPane) Actions() []kit.Action {
+func (p *Pane) Actions() []kit.Action {
 	k, m := p.m.KeyMap().Inbox, p.m
 	out := []kit.Action{}
 	if len(p.Entries) > 0 {

@@ -1,11 +1,11 @@
-package tui
+package inbox
 
 import (
 	"time"
 )
 
 // inboxCore is what the Inbox pane needs from alice.
-type inboxCore interface {
+type InboxCore interface {
 	Inbox(limit int) ([]InboxEntry, error)
 	RenderInbox(id string, width int) ([]RenderedDoc, error)
 	DeleteInbox(id string) error

@@ -1,4 +1,4 @@
-package tui
+package inbox
 
 import (
 	"regexp"
@@ -26,7 +26,7 @@ type inboxSeenMsg struct {
 // inboxSavedMsg ends one save of the read marks.
 type inboxSavedMsg struct{ err error }
 
-func (p *inboxPane) loadSeen() tea.Cmd {
+func (p *Pane) loadSeen() tea.Cmd {
 	rc, ok := p.core.(InboxReadCore)
 	if !ok {
 		return nil
@@ -38,7 +38,7 @@ func (p *inboxPane) loadSeen() tea.Cmd {
 }
 
 // markSeen records ids as read; the root saves them after the Update.
-func (p *inboxPane) markSeen(ids ...string) {
+func (p *Pane) markSeen(ids ...string) {
 	for _, id := range ids {
 		if !p.seen[id] {
 			p.seen[id] = true
@@ -49,7 +49,7 @@ func (p *inboxPane) markSeen(ids ...string) {
 
 // saveCmd writes the read marks when they changed and no save is running
 // (one at a time, so an older snapshot never lands after a newer one).
-func (p *inboxPane) saveCmd() tea.Cmd {
+func (p *Pane) SaveCmd() tea.Cmd {
 	rc, ok := p.core.(InboxReadCore)
 	if !ok || !p.dirty || p.saving || !p.seenLoaded {
 		return nil
@@ -65,7 +65,7 @@ func (p *inboxPane) saveCmd() tea.Cmd {
 }
 
 // onSeen merges stored marks (union: marks made before the load stay).
-func (p *inboxPane) onSeen(msg inboxSeenMsg) tea.Cmd {
+func (p *Pane) onSeen(msg inboxSeenMsg) tea.Cmd {
 	p.seenLoaded = true
 	if msg.err != nil {
 		return kit.ErrCmd(msg.err)
@@ -78,7 +78,7 @@ func (p *inboxPane) onSeen(msg inboxSeenMsg) tea.Cmd {
 
 // commentsView renders an entry's comments as markdown, cached per entry
 // and width (comments never change once pushed).
-func (p *inboxPane) commentsView(e InboxEntry, w int) string {
+func (p *Pane) commentsView(e InboxEntry, w int) string {
 	if p.mdW != w || p.md == nil {
 		style := "dark"
 		if !p.m.Styles().Dark {

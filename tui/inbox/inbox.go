@@ -1,4 +1,4 @@
-package tui
+package inbox
 
 import (
 	"fmt"
@@ -14,9 +14,9 @@ import (
 
 // inboxPane lists what workspace agents pushed, newest first, and renders
 // the pointed files live in a detail view.
-type inboxPane struct {
+type Pane struct {
 	m       kit.Host
-	core    inboxCore
+	core    InboxCore
 	w, h    int
 	focused bool
 	Entries []InboxEntry
@@ -43,16 +43,16 @@ type inboxDocsMsg struct {
 	err  error
 }
 
-func newInboxPane(m kit.Host, core inboxCore) *inboxPane {
-	return &inboxPane{m: m, core: core, seen: map[string]bool{}}
+func New(m kit.Host, core InboxCore) *Pane {
+	return &Pane{m: m, core: core, seen: map[string]bool{}}
 }
 
-func (p *inboxPane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
 
 // renderDocs asks the core to render the open entry's files at the pane's
 // width; it runs on open, on every inbox reload and on the periodic tick,
 // so the detail view follows the files as agents edit them.
-func (p *inboxPane) renderDocs() tea.Cmd {
+func (p *Pane) RenderDocs() tea.Cmd {
 	if !p.detail || p.docsFor == "" {
 		return nil
 	}
@@ -62,15 +62,15 @@ func (p *inboxPane) renderDocs() tea.Cmd {
 		return inboxDocsMsg{id, d, err}
 	}
 }
-func (p *inboxPane) Focus()          { p.focused = true }
-func (p *inboxPane) Blur()           { p.focused = false }
-func (p *inboxPane) Capturing() bool { return false }
-func (p *inboxPane) ShortHelp() []key.Binding {
+func (p *Pane) Focus()          { p.focused = true }
+func (p *Pane) Blur()           { p.focused = false }
+func (p *Pane) Capturing() bool { return false }
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.m.KeyMap().Inbox
 	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Delete, k.Jump, k.ReadAll}
 }
 
-func (p *inboxPane) Load() tea.Cmd {
+func (p *Pane) Load() tea.Cmd {
 	core := p.core
 	list := func() tea.Msg {
 		e, err := core.Inbox(1000)
@@ -82,7 +82,7 @@ func (p *inboxPane) Load() tea.Cmd {
 	return list
 }
 
-func (p *inboxPane) Unread() int {
+func (p *Pane) Unread() int {
 	n := 0
 	for _, e := range p.Entries {
 		if !p.seen[e.ID] {
@@ -93,20 +93,20 @@ func (p *inboxPane) Unread() int {
 }
 
 // markVisibleRead marks the selected entry read when the pane is shown.
-func (p *inboxPane) markVisibleRead() {
+func (p *Pane) MarkVisibleRead() {
 	if p.Sel < len(p.Entries) {
 		p.markSeen(p.Entries[p.Sel].ID)
 	}
 }
 
-func (p *inboxPane) selected() (InboxEntry, bool) {
+func (p *Pane) selected() (InboxEntry, bool) {
 	if p.Sel < 0 || p.Sel >= len(p.Entries) {
 		return InboxEntry{}, false
 	}
 	return p.Entries[p.Sel], true
 }
 
-func (p *inboxPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case inboxLoadedMsg:
 		if msg.err != nil {
@@ -117,10 +117,10 @@ func (p *inboxPane) Update(msg tea.Msg) tea.Cmd {
 			p.Sel = max(0, len(p.Entries)-1)
 		}
 		if p.focused {
-			p.markVisibleRead()
+			p.MarkVisibleRead()
 		}
 		if p.detail {
-			return p.renderDocs() // live: files may have changed since opening
+			return p.RenderDocs() // live: files may have changed since opening
 		}
 		return nil
 	case inboxSeenMsg:
@@ -150,30 +150,30 @@ func (p *inboxPane) Update(msg tea.Msg) tea.Cmd {
 			p.scroll = max(0, p.scroll-1)
 		case down && p.Sel < len(p.Entries)-1:
 			p.Sel++
-			p.markVisibleRead()
+			p.MarkVisibleRead()
 		case !down && p.Sel > 0:
 			p.Sel--
-			p.markVisibleRead()
+			p.MarkVisibleRead()
 		}
 	case tea.MouseClickMsg:
 		// Y is relative to the pane; row 0 is the header.
 		if i := p.windowStart() + msg.Y - 1; !p.detail && msg.Y >= 1 && i < len(p.Entries) {
 			p.Sel = i
-			p.markVisibleRead()
+			p.MarkVisibleRead()
 		}
 	}
 	return nil
 }
 
 // windowStart is the first listed row, keeping the selection visible.
-func (p *inboxPane) windowStart() int {
+func (p *Pane) windowStart() int {
 	if bodyH := max(1, p.h-1); p.Sel >= bodyH {
 		return p.Sel - bodyH + 1
 	}
 	return 0
 }
 
-func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.m.KeyMap().Inbox
 	switch {
 	case key.Matches(msg, k.Back) && p.detail:
@@ -183,14 +183,14 @@ func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			p.scroll = max(0, p.scroll-1)
 		} else if p.Sel > 0 {
 			p.Sel--
-			p.markVisibleRead()
+			p.MarkVisibleRead()
 		}
 	case key.Matches(msg, k.Down):
 		if p.detail {
 			p.scroll++
 		} else if p.Sel < len(p.Entries)-1 {
 			p.Sel++
-			p.markVisibleRead()
+			p.MarkVisibleRead()
 		}
 	case key.Matches(msg, k.Open):
 		e, ok := p.selected()
@@ -199,7 +199,7 @@ func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		p.detail, p.scroll, p.docs, p.docsFor = true, 0, nil, e.ID
 		p.markSeen(e.ID)
-		return p.renderDocs()
+		return p.RenderDocs()
 	case key.Matches(msg, k.Delete):
 		e, ok := p.selected()
 		if !ok {
@@ -234,7 +234,7 @@ func summary(e InboxEntry) string {
 	return s
 }
 
-func (p *inboxPane) View() string {
+func (p *Pane) View() string {
 	st := p.m.Styles()
 	header := st.Title.Render("Inbox") + st.Muted.Render(" · "+chat.Plural(len(p.Entries), "entry")+" · "+fmt.Sprintf("%d unread", p.Unread()))
 	bodyH := max(1, p.h-1)
@@ -262,7 +262,7 @@ func (p *inboxPane) View() string {
 	return kit.Stack(header, kit.FitHeight(strings.Join(rows, "\n"), bodyH))
 }
 
-func (p *inboxPane) detailView() string {
+func (p *Pane) detailView() string {
 	st := p.m.Styles()
 	e, ok := p.selected()
 	if !ok {
