@@ -11,6 +11,7 @@ import (
 	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/alice-trading/alice/tui/workspaces"
 )
 
 // Core is everything the UI needs from alice's core.
@@ -39,7 +40,7 @@ type Core interface {
 	chat.ChatCore
 	inbox.InboxCore
 	portfolio.PortfolioCore
-	workspacesCore
+	workspaces.WorkspacesCore
 }
 
 // StatusInfo feeds the status bar.

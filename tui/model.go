@@ -13,6 +13,7 @@ import (
 	"github.com/alice-trading/alice/tui/market"
 	"github.com/alice-trading/alice/tui/mcppage"
 	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/alice-trading/alice/tui/workspaces"
 )
 
 // focus is the index of the visible pane in Model.tabs. The first four
@@ -67,7 +68,7 @@ type Model struct {
 	Chat          *chat.Pane
 	Inbox         *inbox.Pane
 	Portfolio     *portfolio.Pane
-	Workspaces    *WorkspacesPane
+	Workspaces    *workspaces.WorkspacesPane
 	Settings      *settingsPane
 	Market        *market.Pane
 	Activity      *activity.Pane
@@ -98,7 +99,7 @@ func New(core Core, opts Options) *Model {
 	m.Chat = chat.New(m, core)
 	m.Inbox = inbox.New(m, core)
 	m.Portfolio = portfolio.New(m, core)
-	m.Workspaces = newWorkspacesPane(m, core)
+	m.Workspaces = workspaces.New(m, core)
 	m.Settings = newSettingsPane(m, core)
 	// The tab order; a new pane is one more line here (see addPane).
 	m.AddPane("Chat", m.Chat)
@@ -231,12 +232,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case kit.WorkMsg:
 		return m, m.Work.Update(msg)
-	case wsCreatedMsg:
+	case workspaces.WsCreatedMsg:
 		m.Work.End("workspace-create")
 		return m, m.Workspaces.Update(msg)
 	case kit.FocusWorkspaceMsg:
 		m.SetFocus(FocusWorkspaces)
-		m.Workspaces.selectID(msg.ID)
+		m.Workspaces.SelectID(msg.ID)
 		return m, nil
 	case dialogResultMsg:
 		return m, msg.then
@@ -313,7 +314,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cur.Update(msg)
 	}
 	// The create form is modal: tab cycles templates, esc leaves.
-	if m.Focus == FocusWorkspaces && m.Workspaces.Mode == wsCreate {
+	if m.Focus == FocusWorkspaces && m.Workspaces.Mode == workspaces.WsCreate {
 		cmd := cur.Update(msg)
 		if msg.String() == "enter" && cmd != nil {
 			return tea.Batch(m.Work.Begin("workspace-create", "creating the workspace", m.now()), cmd)
@@ -379,7 +380,7 @@ func (m *Model) layout() tea.Cmd {
 	for _, t := range m.Tabs {
 		t.P.SetSize(w, h)
 	}
-	return tea.Batch(m.Workspaces.resizeTerm(), m.Inbox.RenderDocs())
+	return tea.Batch(m.Workspaces.ResizeTerm(), m.Inbox.RenderDocs())
 }
 
 // overlayOpen reports whether a dialog, the palette or help has the keys.
@@ -398,7 +399,7 @@ func (m *Model) View() tea.View {
 	}
 	v.Content = m.Render()
 	if m.Focus == FocusWorkspaces && !m.overlayOpen() {
-		if x, y, ok := m.Workspaces.cursor(); ok {
+		if x, y, ok := m.Workspaces.Cursor(); ok {
 			v.Cursor = tea.NewCursor(x+FrameLeft, y+FrameTop)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	inboxpane "github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/alice-trading/alice/tui/workspaces"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -270,12 +271,12 @@ func (c *Core) Templates() []string {
 	return out
 }
 
-func (c *Core) Workspaces() ([]tui.WorkspaceInfo, error) {
+func (c *Core) Workspaces() ([]workspaces.WorkspaceInfo, error) {
 	list := c.a.Workspaces.List()
 	sort.SliceStable(list, func(i, j int) bool { return list[i].CreatedAt.After(list[j].CreatedAt) })
-	out := make([]tui.WorkspaceInfo, 0, len(list))
+	out := make([]workspaces.WorkspaceInfo, 0, len(list))
 	for _, w := range list {
-		info := tui.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}
+		info := workspaces.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}
 		for _, s := range c.a.Workspaces.Sessions(w.ID) {
 			st, _ := s.State()
 			info.Sessions = append(info.Sessions, s.Name()+" "+string(st))
@@ -285,15 +286,15 @@ func (c *Core) Workspaces() ([]tui.WorkspaceInfo, error) {
 	return out, nil
 }
 
-func (c *Core) CreateWorkspace(ctx context.Context, tag, template string) (tui.WorkspaceInfo, error) {
+func (c *Core) CreateWorkspace(ctx context.Context, tag, template string) (workspaces.WorkspaceInfo, error) {
 	w, err := c.a.Workspaces.Create(ctx, tag, template, nil)
 	if err != nil {
-		return tui.WorkspaceInfo{}, err
+		return workspaces.WorkspaceInfo{}, err
 	}
-	return tui.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}, nil
+	return workspaces.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}, nil
 }
 
-func (c *Core) StartSession(workspaceID, agent string) (tui.Terminal, error) {
+func (c *Core) StartSession(workspaceID, agent string) (workspaces.Terminal, error) {
 	s, err := c.a.Workspaces.StartSession(workspaceID, workspace.Agent(agent))
 	if err != nil {
 		return nil, err
@@ -301,8 +302,8 @@ func (c *Core) StartSession(workspaceID, agent string) (tui.Terminal, error) {
 	return terminal{s}, nil
 }
 
-func (c *Core) Terminals(workspaceID string) []tui.Terminal {
-	var out []tui.Terminal
+func (c *Core) Terminals(workspaceID string) []workspaces.Terminal {
+	var out []workspaces.Terminal
 	for _, s := range c.a.Workspaces.Sessions(workspaceID) {
 		if st, _ := s.State(); st == workspace.StateRunning || st == workspace.StateStarting || st == workspace.StateRestarting {
 			out = append(out, terminal{s})
@@ -311,14 +312,14 @@ func (c *Core) Terminals(workspaceID string) []tui.Terminal {
 	return out
 }
 
-func (c *Core) Files(workspaceID, rel string) ([]tui.FileInfo, error) {
+func (c *Core) Files(workspaceID, rel string) ([]workspaces.FileInfo, error) {
 	fs, err := c.a.Workspaces.Files(workspaceID, rel)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.FileInfo, 0, len(fs))
+	out := make([]workspaces.FileInfo, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, tui.FileInfo{Name: f.Name, IsDir: f.IsDir, Size: f.Size})
+		out = append(out, workspaces.FileInfo{Name: f.Name, IsDir: f.IsDir, Size: f.Size})
 	}
 	return out, nil
 }

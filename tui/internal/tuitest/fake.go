@@ -14,6 +14,7 @@ import (
 	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/alice-trading/alice/tui/workspaces"
 	"github.com/shopspring/decimal"
 )
 
@@ -32,8 +33,8 @@ type FakeCore struct {
 	Approved       []string
 	Rejected       []string
 	PositionList   []portfolio.Position
-	Workspace      []tui.WorkspaceInfo
-	Terms          map[string][]tui.Terminal
+	Workspace      []workspaces.WorkspaceInfo
+	Terms          map[string][]workspaces.Terminal
 	EventCh        chan any
 	Compacted      []string
 	DocBody        string
@@ -50,8 +51,8 @@ func NewFakeCore() *FakeCore {
 		PendingCommits: []portfolio.PendingCommit{{Account: "sim-paper", Hash: "4d46698f", Message: "buy AAPL", Operations: []string{"placeOrder BUY 10 AAPL (MKT)"}}},
 		PositionList: []portfolio.Position{{Symbol: "MSFT", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("400"),
 			MarketPrice: decimal.RequireFromString("420.50"), MarketValue: decimal.RequireFromString("2102.50"), UnrealizedPnL: decimal.RequireFromString("102.50")}},
-		Workspace: []tui.WorkspaceInfo{{ID: "ws1", Tag: "research-aapl", Template: "chat", Dir: "/data/workspaces/ws1", Sessions: []string{"sh1 running"}}},
-		Terms:     map[string][]tui.Terminal{},
+		Workspace: []workspaces.WorkspaceInfo{{ID: "ws1", Tag: "research-aapl", Template: "chat", Dir: "/data/workspaces/ws1", Sessions: []string{"sh1 running"}}},
+		Terms:     map[string][]workspaces.Terminal{},
 		EventCh:   make(chan any, 8),
 	}
 }
@@ -167,35 +168,35 @@ func (f *FakeCore) EquityCurve(a string) ([]kit.EquityPoint, error) {
 	return pts, nil
 }
 func (f *FakeCore) Templates() []string { return []string{"chat", "shell-only"} }
-func (f *FakeCore) Workspaces() ([]tui.WorkspaceInfo, error) {
+func (f *FakeCore) Workspaces() ([]workspaces.WorkspaceInfo, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return append([]tui.WorkspaceInfo(nil), f.Workspace...), nil
+	return append([]workspaces.WorkspaceInfo(nil), f.Workspace...), nil
 }
-func (f *FakeCore) CreateWorkspace(ctx context.Context, tag, tmpl string) (tui.WorkspaceInfo, error) {
+func (f *FakeCore) CreateWorkspace(ctx context.Context, tag, tmpl string) (workspaces.WorkspaceInfo, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	if tag == "" {
-		return tui.WorkspaceInfo{}, errors.New("tag is required")
+		return workspaces.WorkspaceInfo{}, errors.New("tag is required")
 	}
-	w := tui.WorkspaceInfo{ID: "ws-" + tag, Tag: tag, Template: tmpl}
+	w := workspaces.WorkspaceInfo{ID: "ws-" + tag, Tag: tag, Template: tmpl}
 	f.Workspace = append(f.Workspace, w)
 	return w, nil
 }
-func (f *FakeCore) StartSession(ws, agent string) (tui.Terminal, error) {
+func (f *FakeCore) StartSession(ws, agent string) (workspaces.Terminal, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	t := &FakeTerm{TermID: ws + "-" + agent, ChangedCh: make(chan struct{}, 1), Screen: "$ "}
 	f.Terms[ws] = append(f.Terms[ws], t)
 	return t, nil
 }
-func (f *FakeCore) Terminals(ws string) []tui.Terminal {
+func (f *FakeCore) Terminals(ws string) []workspaces.Terminal {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return append([]tui.Terminal(nil), f.Terms[ws]...)
+	return append([]workspaces.Terminal(nil), f.Terms[ws]...)
 }
-func (f *FakeCore) Files(ws, rel string) ([]tui.FileInfo, error) {
-	return []tui.FileInfo{{Name: "docs", IsDir: true}, {Name: "CLAUDE.md", Size: 812}}, nil
+func (f *FakeCore) Files(ws, rel string) ([]workspaces.FileInfo, error) {
+	return []workspaces.FileInfo{{Name: "docs", IsDir: true}, {Name: "CLAUDE.md", Size: 812}}, nil
 }
 func (f *FakeCore) GitSummary(ws string) (string, error) {
 	return "branch master · clean\n\n1a2b3c4 2026-11-20 14:30 chat: research-aapl (alice)", nil

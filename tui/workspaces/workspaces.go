@@ -1,4 +1,4 @@
-package tui
+package workspaces
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ type wsMode int
 
 const (
 	WsList wsMode = iota
-	wsCreate
+	WsCreate
 	wsAttached
 	wsFiles
 	wsGit
@@ -27,7 +27,7 @@ const (
 // terminal with keys forwarded (ctrl+q detaches).
 type WorkspacesPane struct {
 	m         kit.Host
-	core      workspacesCore
+	core      WorkspacesCore
 	w, h      int
 	focused   bool
 	List      []WorkspaceInfo
@@ -62,7 +62,7 @@ type workspacesMsg struct {
 	details map[string]WorkspaceDetail
 	err     error
 }
-type wsCreatedMsg struct {
+type WsCreatedMsg struct {
 	ws  WorkspaceInfo
 	err error
 }
@@ -87,7 +87,7 @@ type wsGitMsg struct {
 }
 type zoomDoneMsg struct{ err error }
 
-func newWorkspacesPane(m kit.Host, core workspacesCore) *WorkspacesPane {
+func New(m kit.Host, core WorkspacesCore) *WorkspacesPane {
 	in := textinput.New()
 	in.Placeholder = "research-aapl"
 	in.Prompt = "tag › "
@@ -100,7 +100,7 @@ func (p *WorkspacesPane) SetSize(w, h int) { p.w, p.h = w, h }
 func (p *WorkspacesPane) Focus() { p.focused = true }
 func (p *WorkspacesPane) Blur()  { p.focused = false }
 func (p *WorkspacesPane) Capturing() bool {
-	return p.Mode == wsCreate || p.Mode == wsAttached || p.Mode == WsScroll || p.Diff != nil || p.Send != nil
+	return p.Mode == WsCreate || p.Mode == wsAttached || p.Mode == WsScroll || p.Diff != nil || p.Send != nil
 }
 func (p *WorkspacesPane) Attached() bool { return p.Mode == wsAttached && p.term != nil }
 
@@ -136,7 +136,7 @@ func (p *WorkspacesPane) Load() tea.Cmd {
 	}
 }
 
-func (p *WorkspacesPane) selectID(id string) {
+func (p *WorkspacesPane) SelectID(id string) {
 	p.pendingID = id
 	for i, w := range p.List {
 		if w.ID == id {
@@ -163,16 +163,16 @@ func (p *WorkspacesPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.List, p.tmpls, p.details = msg.list, msg.tmpls, msg.details
 		if p.pendingID != "" {
-			p.selectID(p.pendingID)
+			p.SelectID(p.pendingID)
 		}
 		if p.Sel >= len(p.List) {
 			p.Sel = max(0, len(p.List)-1)
 		}
 		p.Ssel = min(p.Ssel, len(p.sessions())-1)
 		return tea.Batch(p.preview(), p.resizeAll())
-	case wsCreatedMsg:
+	case WsCreatedMsg:
 		if msg.err != nil {
-			p.Mode = wsCreate
+			p.Mode = WsCreate
 			return kit.ErrCmd(msg.err)
 		}
 		p.Mode, p.pendingID = WsList, msg.ws.ID
@@ -204,7 +204,7 @@ func (p *WorkspacesPane) Update(msg tea.Msg) tea.Cmd {
 		// Full screen resized the session to the whole terminal; give it
 		// the pane's size back.
 		p.termCols, p.termRows, p.zoomed = 0, 0, false
-		cmd := p.resizeTerm()
+		cmd := p.ResizeTerm()
 		if msg.err != nil {
 			return tea.Batch(cmd, kit.ErrCmd(msg.err))
 		}
@@ -240,7 +240,7 @@ func (p *WorkspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case WsScroll:
 		return p.onScrollKey(msg)
-	case wsCreate:
+	case WsCreate:
 		switch msg.String() {
 		case "esc":
 			p.Mode = WsList
@@ -251,7 +251,7 @@ func (p *WorkspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			core, ctx := p.core, p.m.AppContext()
 			return func() tea.Msg {
 				ws, err := core.CreateWorkspace(ctx, tag, tmpl)
-				return wsCreatedMsg{ws, err}
+				return WsCreatedMsg{ws, err}
 			}
 		case "ctrl+t", "tab":
 			p.template++
@@ -277,7 +277,7 @@ func (p *WorkspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.moveDown()
 		return p.preview()
 	case key.Matches(msg, k.Create):
-		p.Mode, p.template = wsCreate, 0
+		p.Mode, p.template = WsCreate, 0
 		p.tag.SetValue("")
 		return p.tag.Focus()
 	case key.Matches(msg, k.Shell), key.Matches(msg, k.Claude), key.Matches(msg, k.Codex):
@@ -336,7 +336,7 @@ func (p *WorkspacesPane) View() string {
 	case wsAttached:
 		title := st.Title.Render(p.term.Name()) + st.Muted.Render(" · "+p.term.State()+" · ctrl+q detach")
 		return kit.Stack(ansi.Truncate(title, p.w, ""), kit.FitHeight(clipWidth(p.term.Render(), p.w), p.h-1))
-	case wsCreate:
+	case WsCreate:
 		tmpls := p.templates()
 		return kit.FitHeight(kit.Stack(st.Title.Render("New workspace"), "", p.tag.View(), "",
 			st.Muted.Render("template: ")+st.Accent.Render(tmpls[p.template%len(tmpls)])+st.Muted.Render("  (tab to change) · enter create · esc cancel")), p.h)

@@ -1,4 +1,4 @@
-package tui
+package workspaces
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 )
 
 // workspacesCore is what the Workspaces pane needs from alice.
-type workspacesCore interface {
+type WorkspacesCore interface {
 	Templates() []string
 	Workspaces() ([]WorkspaceInfo, error)
 	CreateWorkspace(ctx context.Context, tag, template string) (WorkspaceInfo, error)

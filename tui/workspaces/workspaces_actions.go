@@ -1,4 +1,4 @@
-package tui
+package workspaces
 
 import (
 	"charm.land/bubbles/v2/key"

@@ -1,4 +1,4 @@
-package tui
+package workspaces
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ func (p *WorkspacesPane) termSize() (int, int) { return max(20, p.w), max(5, p.h
 
 // resizeTerm resizes the shown session to the pane, in a Cmd because it
 // touches the pty. Unchanged sizes are skipped.
-func (p *WorkspacesPane) resizeTerm() tea.Cmd {
+func (p *WorkspacesPane) ResizeTerm() tea.Cmd {
 	t := p.term
 	if t == nil || p.w == 0 || p.zoomed {
 		return p.resizeAll()
@@ -42,7 +42,7 @@ func (p *WorkspacesPane) resizeTerm() tea.Cmd {
 }
 
 // cursor is the terminal cursor in pane coordinates when attached.
-func (p *WorkspacesPane) cursor() (int, int, bool) {
+func (p *WorkspacesPane) Cursor() (int, int, bool) {
 	if !p.Attached() {
 		return 0, 0, false
 	}
@@ -57,7 +57,7 @@ func (p *WorkspacesPane) attach(t Terminal) tea.Cmd {
 		p.termCols, p.termRows = 0, 0
 	}
 	p.Mode = wsAttached
-	return tea.Batch(p.resizeTerm(), p.Watch(), p.acknowledge(t))
+	return tea.Batch(p.ResizeTerm(), p.Watch(), p.acknowledge(t))
 }
 
 // detach leaves passthrough mode; the session keeps running and stays

@@ -1,4 +1,4 @@
-package tui_test
+package workspaces_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/workspaces"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,7 +20,7 @@ import (
 type fakeAgents struct {
 	*fakeSessions
 	amu       sync.Mutex
-	diff      tui.WorkspaceDiff
+	diff      workspaces.WorkspaceDiff
 	commits   int
 	discarded [][]string
 	sent      []sentText
@@ -32,9 +33,9 @@ type sentText struct {
 	enter    bool
 }
 
-func (f *fakeAgents) AgentStates(ws string) []tui.AgentSessionState { return nil }
+func (f *fakeAgents) AgentStates(ws string) []workspaces.AgentSessionState { return nil }
 
-func (f *fakeAgents) WorkspaceDiff(ws string) (tui.WorkspaceDiff, error) {
+func (f *fakeAgents) WorkspaceDiff(ws string) (workspaces.WorkspaceDiff, error) {
 	f.amu.Lock()
 	defer f.amu.Unlock()
 	return f.diff, nil
@@ -44,7 +45,7 @@ func (f *fakeAgents) CommitWorkspace(ws, msg string) (string, error) {
 	f.amu.Lock()
 	defer f.amu.Unlock()
 	f.commits++
-	f.diff = tui.WorkspaceDiff{Base: "feedface00"}
+	f.diff = workspaces.WorkspaceDiff{Base: "feedface00"}
 	return "feedface00", nil
 }
 
@@ -52,7 +53,7 @@ func (f *fakeAgents) DiscardWorkspace(ws string, paths []string) ([]string, erro
 	f.amu.Lock()
 	defer f.amu.Unlock()
 	f.discarded = append(f.discarded, paths)
-	var kept []tui.DiffFile
+	var kept []workspaces.DiffFile
 	for _, fl := range f.diff.Files {
 		drop := len(paths) == 0
 		for _, p := range paths {
@@ -90,7 +91,7 @@ func (f *fakeAgents) AcknowledgeSession(id string) {
 
 func newAgentHarness(t *testing.T, w, h int) (*tuitest.Harness, *fakeAgents) {
 	f := &fakeAgents{fakeSessions: newFakeSessions()}
-	f.diff = tui.WorkspaceDiff{Base: "0123456789abcdef", Files: []tui.DiffFile{
+	f.diff = workspaces.WorkspaceDiff{Base: "0123456789abcdef", Files: []workspaces.DiffFile{
 		{Path: "main.go", Change: "modified", Additions: 1, Deletions: 1,
 			Patch: "--- a/main.go\n+++ b/main.go\n@@ -1,3 +1,3 @@\n package main\n-func old() {}\n+func main() { println(\"hi\") }\n"},
 		{Path: "notes.md", Change: "added", Additions: 1, Patch: "--- /dev/null\n+++ b/notes.md\n@@ -0,0 +1 @@\n+# findings\n"},
@@ -190,7 +191,7 @@ func TestDiffViewCommitAndDiscard(t *testing.T) {
 
 	h.Key("esc")
 	assert.Nil(t, h.M.Workspaces.Diff)
-	assert.Equal(t, tui.WsList, h.M.Workspaces.Mode)
+	assert.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
 }
 
 func TestGoldenDiffView(t *testing.T) {

@@ -1,4 +1,4 @@
-package tui_test
+package workspaces_test
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/alice-trading/alice/tui/workspaces"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/require"
 )
@@ -19,7 +20,7 @@ import (
 type fakeSessions struct {
 	*tuitest.FakeCore
 	smu      sync.Mutex
-	sess     map[string][]*tui.SessionInfo
+	sess     map[string][]*workspaces.SessionInfo
 	archived map[string]bool
 	started  [][2]int
 	stopped  []string
@@ -40,33 +41,33 @@ func (t *richTerm) MouseReporting() bool     { return t.mouse }
 func (t *richTerm) SendMouse(m tea.MouseMsg) { t.mice = append(t.mice, m) }
 
 func newFakeSessions() *fakeSessions {
-	return &fakeSessions{FakeCore: tuitest.NewFakeCore(), sess: map[string][]*tui.SessionInfo{}, archived: map[string]bool{}, removed: map[string]bool{}}
+	return &fakeSessions{FakeCore: tuitest.NewFakeCore(), sess: map[string][]*workspaces.SessionInfo{}, archived: map[string]bool{}, removed: map[string]bool{}}
 }
 
-func (f *fakeSessions) StartSessionSize(ws, agent string, cols, rows int) (tui.Terminal, error) {
+func (f *fakeSessions) StartSessionSize(ws, agent string, cols, rows int) (workspaces.Terminal, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
 	ft := &tuitest.FakeTerm{TermID: ws + "-" + agent, ChangedCh: make(chan struct{}, 1), Screen: "$ ", Cols: cols, Rows: rows}
 	t := &richTerm{FakeTerm: ft, sb: []string{"old line 1", "the needle is here", "old line 3"}}
 	f.started = append(f.started, [2]int{cols, rows})
-	f.sess[ws] = append(f.sess[ws], &tui.SessionInfo{ID: ft.TermID, Name: "sh1", Agent: agent, State: "running", Created: tuitest.T0, Term: t})
+	f.sess[ws] = append(f.sess[ws], &workspaces.SessionInfo{ID: ft.TermID, Name: "sh1", Agent: agent, State: "running", Created: tuitest.T0, Term: t})
 	f.FakeCore.Mu.Lock()
 	f.Terms[ws] = append(f.Terms[ws], t)
 	f.FakeCore.Mu.Unlock()
 	return t, nil
 }
 
-func (f *fakeSessions) WorkspaceDetail(ws string) tui.WorkspaceDetail {
+func (f *fakeSessions) WorkspaceDetail(ws string) workspaces.WorkspaceDetail {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	d := tui.WorkspaceDetail{Archived: f.archived[ws]}
+	d := workspaces.WorkspaceDetail{Archived: f.archived[ws]}
 	for _, s := range f.sess[ws] {
 		d.Sessions = append(d.Sessions, *s)
 	}
 	return d
 }
 
-func (f *fakeSessions) find(id string) *tui.SessionInfo {
+func (f *fakeSessions) find(id string) *workspaces.SessionInfo {
 	for _, ss := range f.sess {
 		for _, s := range ss {
 			if s.ID == id {
@@ -89,7 +90,7 @@ func (f *fakeSessions) StopSession(id string) error {
 	return nil
 }
 
-func (f *fakeSessions) RestartSession(id string) (tui.Terminal, error) {
+func (f *fakeSessions) RestartSession(id string) (workspaces.Terminal, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
 	s := f.find(id)
@@ -107,7 +108,7 @@ func (f *fakeSessions) RemoveWorkspace(id string, removeDir bool) error {
 	f.smu.Unlock()
 	f.FakeCore.Mu.Lock()
 	defer f.FakeCore.Mu.Unlock()
-	f.Workspace = slices.DeleteFunc(f.Workspace, func(w tui.WorkspaceInfo) bool { return w.ID == id })
+	f.Workspace = slices.DeleteFunc(f.Workspace, func(w workspaces.WorkspaceInfo) bool { return w.ID == id })
 	return nil
 }
 
@@ -201,7 +202,7 @@ func TestScrollbackViewerSearchSelectCopy(t *testing.T) {
 	h.Run(h.M.Workspaces.Load())
 	h.Key("down")
 	h.TypeText("v")
-	require.Equal(t, tui.WsScroll, h.M.Workspaces.Mode)
+	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
 	require.Contains(t, h.Screen(), "Scrollback · sh1")
 	require.Contains(t, h.Screen(), "old line 1")
 	h.TypeText("/needle")
@@ -214,7 +215,7 @@ func TestScrollbackViewerSearchSelectCopy(t *testing.T) {
 	h.TypeText("y")
 	require.Contains(t, h.Toast(), "copied 2 line(s)")
 	h.Key("esc")
-	require.Equal(t, tui.WsList, h.M.Workspaces.Mode)
+	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
 }
 
 func TestMouseGoesToTheChildOnlyWhenItAsked(t *testing.T) {
@@ -223,7 +224,7 @@ func TestMouseGoesToTheChildOnlyWhenItAsked(t *testing.T) {
 	term := f.sess["ws1"][0].Term.(*richTerm)
 	// No mouse reporting: the wheel opens the scrollback instead.
 	h.Send(tea.MouseWheelMsg{Button: tea.MouseWheelUp, X: 5, Y: 10})
-	require.Equal(t, tui.WsScroll, h.M.Workspaces.Mode)
+	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
 	require.Empty(t, term.mice)
 	h.Key("esc")
 	require.True(t, h.M.Workspaces.Attached(), "esc returns to the attached terminal")

@@ -1,4 +1,4 @@
-package tui
+package workspaces
 
 import (
 	"errors"
@@ -261,7 +261,7 @@ func (p *WorkspacesPane) allAgentStates() []AgentSessionState {
 func (p *WorkspacesPane) Badge() string { return agentBadge(*p.m.Styles(), p.allAgentStates()) }
 
 // agentStatus is the status bar segment for the agents.
-func (p *WorkspacesPane) agentStatus() string { return agentSummary(*p.m.Styles(), p.allAgentStates()) }
+func (p *WorkspacesPane) AgentStatus() string { return agentSummary(*p.m.Styles(), p.allAgentStates()) }
 
 // sessionGlyph is a session's state glyph, styled, or a space.
 func (p *WorkspacesPane) sessionGlyph(s SessionInfo) string {

@@ -1,4 +1,4 @@
-package tui
+package workspaces
 
 import (
 	"fmt"
@@ -163,7 +163,7 @@ func (p *WorkspacesPane) preview() tea.Cmd {
 	}
 	p.term, p.TermGen, p.Waiting = t, p.TermGen+1, false
 	p.termCols, p.termRows = 0, 0
-	return tea.Batch(p.resizeTerm(), p.Watch())
+	return tea.Batch(p.ResizeTerm(), p.Watch())
 }
 
 // resizeAll gives every live session the pane's inner size, attached or

@@ -1,4 +1,4 @@
-package tui_test
+package workspaces_test
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/alice-trading/alice/tui/workspaces"
 	"github.com/stretchr/testify/require"
 )
 
@@ -41,7 +42,7 @@ func TestCreateWorkspace(t *testing.T) {
 	h.Key("tab", "enter")
 	require.Len(t, h.F.Workspace, 2)
 	require.Equal(t, "shell-only", h.F.Workspace[1].Template)
-	require.Equal(t, tui.WsList, h.M.Workspaces.Mode)
+	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
 }
 
 // rawSeq stands in for an input sequence the key decoder did not
@@ -68,13 +69,13 @@ func TestTerminalNudgesRedrawAndResizeFollowsLayout(t *testing.T) {
 	term.ChangedCh <- struct{}{}
 	term.Mu.Unlock()
 	msg := waitMsg(t, h.M.Workspaces, term)
-	require.Equal(t, tui.TermChangedMsg{ID: term.TermID, Gen: h.M.Workspaces.TermGen}, msg)
+	require.Equal(t, workspaces.TermChangedMsg{ID: term.TermID, Gen: h.M.Workspaces.TermGen}, msg)
 	h.Send(msg)
 	require.Contains(t, h.Screen(), "│ hi   ")
 
 	// A stale nudge (an older attachment) does not re-arm.
 	h.M.Workspaces.Waiting = false
-	h.Send(tui.TermChangedMsg{ID: term.TermID, Gen: h.M.Workspaces.TermGen - 1})
+	h.Send(workspaces.TermChangedMsg{ID: term.TermID, Gen: h.M.Workspaces.TermGen - 1})
 	require.False(t, h.M.Workspaces.Waiting)
 
 	h.Send(tea.WindowSizeMsg{Width: 160, Height: 45})
@@ -84,7 +85,7 @@ func TestTerminalNudgesRedrawAndResizeFollowsLayout(t *testing.T) {
 }
 
 // waitMsg runs a fresh watch Cmd for term and returns its message.
-func waitMsg(t *testing.T, p *tui.WorkspacesPane, term *tuitest.FakeTerm) tea.Msg {
+func waitMsg(t *testing.T, p *workspaces.WorkspacesPane, term *tuitest.FakeTerm) tea.Msg {
 	t.Helper()
 	p.Waiting = false
 	cmd := p.Watch()
@@ -127,5 +128,5 @@ func TestWorkspaceFilesAndGitViews(t *testing.T) {
 	h.Key("esc", "l")
 	require.Contains(t, h.Screen(), "branch master · clean")
 	h.Key("esc")
-	require.Equal(t, tui.WsList, h.M.Workspaces.Mode)
+	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
 }
