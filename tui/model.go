@@ -13,6 +13,7 @@ import (
 	"github.com/alice-trading/alice/tui/market"
 	"github.com/alice-trading/alice/tui/mcppage"
 	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/alice-trading/alice/tui/settings"
 	"github.com/alice-trading/alice/tui/workspaces"
 )
 
@@ -32,7 +33,7 @@ type loader interface{ Load() tea.Cmd }
 
 // modalPane is a pane whose open form takes every key but ctrl+c,
 // tab and shift+tab included.
-type modalPane interface{ modal() bool }
+type modalPane interface{ Modal() bool }
 
 // badger is a pane whose tab title carries a short count or marker.
 type badger interface{ Badge() string }
@@ -69,7 +70,7 @@ type Model struct {
 	Inbox         *inbox.Pane
 	Portfolio     *portfolio.Pane
 	Workspaces    *workspaces.WorkspacesPane
-	Settings      *settingsPane
+	Settings      *settings.Pane
 	Market        *market.Pane
 	Activity      *activity.Pane
 	McpPage       *mcppage.Pane
@@ -100,7 +101,7 @@ func New(core Core, opts Options) *Model {
 	m.Inbox = inbox.New(m, core)
 	m.Portfolio = portfolio.New(m, core)
 	m.Workspaces = workspaces.New(m, core)
-	m.Settings = newSettingsPane(m, core)
+	m.Settings = settings.New(m, core)
 	// The tab order; a new pane is one more line here (see addPane).
 	m.AddPane("Chat", m.Chat)
 	m.AddPane("Inbox", m.Inbox)
@@ -214,7 +215,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.Chat.Invalidate()
 		return m, nil
 	case TickMsg:
-		return m, tea.Batch(m.tick(), m.LoadStatus(), m.Portfolio.Load(), m.Inbox.RenderDocs(), m.refreshPage(), m.Settings.tick())
+		return m, tea.Batch(m.tick(), m.LoadStatus(), m.Portfolio.Load(), m.Inbox.RenderDocs(), m.refreshPage(), m.Settings.Tick())
 	case statusMsg:
 		m.Status = StatusInfo(msg)
 		return m, nil
@@ -322,7 +323,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	// A pane's open form is modal: tab moves between its fields.
-	if mp, ok := cur.(modalPane); ok && mp.modal() && !key.Matches(msg, g.Quit) {
+	if mp, ok := cur.(modalPane); ok && mp.Modal() && !key.Matches(msg, g.Quit) {
 		return cur.Update(msg)
 	}
 	capturing := cur.Capturing()

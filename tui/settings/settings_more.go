@@ -1,4 +1,4 @@
-package tui
+package settings
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 // The News feeds, Tools and Persona pages.
 
-func (p *settingsPane) newsKey(k tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) newsKey(k tea.KeyPressMsg) tea.Cmd {
 	ks, sc, base := p.keys, p.sc, p.news.Version
 	var feed FeedSetting
 	have := p.sel < len(p.news.Feeds)
@@ -60,7 +60,7 @@ func (p *settingsPane) newsKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (p *settingsPane) newsView() string {
+func (p *Pane) newsView() string {
 	st := p.m.Styles()
 	var b strings.Builder
 	state := "collector on"
@@ -77,7 +77,7 @@ func (p *settingsPane) newsView() string {
 	return b.String()
 }
 
-func (p *settingsPane) toolsKey(k tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) toolsKey(k tea.KeyPressMsg) tea.Cmd {
 	if !key.Matches(k, p.keys.Toggle) || p.sel >= len(p.tools) {
 		return nil
 	}
@@ -89,7 +89,7 @@ func (p *settingsPane) toolsKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // toolsView shows the tools grouped, scrolled so the selection is visible.
-func (p *settingsPane) toolsView() string {
+func (p *Pane) toolsView() string {
 	st := p.m.Styles()
 	var lines []string
 	selLine, group := 0, "\x00"
@@ -126,7 +126,7 @@ type PersonaOpenMsg struct {
 // personaEditedMsg reports that the editor exited.
 type personaEditedMsg struct{ err error }
 
-func (p *settingsPane) personaKey(k tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) personaKey(k tea.KeyPressMsg) tea.Cmd {
 	if !key.Matches(k, p.keys.Edit) {
 		return nil
 	}
@@ -138,7 +138,7 @@ func (p *settingsPane) personaKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // openEditor hands the terminal to $VISUAL/$EDITOR (vi by default).
-func (p *settingsPane) openEditor(path string) tea.Cmd {
+func (p *Pane) openEditor(path string) tea.Cmd {
 	ed := strings.Fields(firstNonEmptyEnv("VISUAL", "EDITOR"))
 	if len(ed) == 0 {
 		ed = []string{"vi"}
@@ -156,7 +156,7 @@ func firstNonEmptyEnv(names ...string) string {
 	return ""
 }
 
-func (p *settingsPane) personaView() string {
+func (p *Pane) personaView() string {
 	st := p.m.Styles()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Persona") + st.Muted.Render("  "+p.personaPath) + "\n")

@@ -1,4 +1,4 @@
-package tui_test
+package settings_test
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/alice-trading/alice/tui/settings"
 	"github.com/stretchr/testify/require"
 )
 
@@ -24,24 +24,24 @@ type fakeSettings struct {
 	smu      sync.Mutex
 	version  int
 	active   string
-	profiles map[string]tui.ProfileSetting
+	profiles map[string]settings.ProfileSetting
 	channels map[string]string
-	accounts []tui.AccountSetting
-	jobs     []tui.CronJobSetting
-	hb       tui.HeartbeatSetting
-	conn     tui.ConnectorSetting
+	accounts []settings.AccountSetting
+	jobs     []settings.CronJobSetting
+	hb       settings.HeartbeatSetting
+	conn     settings.ConnectorSetting
 	tested   []string
 	ran      []string
-	feeds    []tui.FeedSetting
-	toolList []tui.ToolSetting
+	feeds    []settings.FeedSetting
+	toolList []settings.ToolSetting
 }
 
 func newFakeSettings() *fakeSettings {
-	return &fakeSettings{FakeCore: tuitest.NewFakeCore(), profiles: map[string]tui.ProfileSetting{}, channels: map[string]string{},
-		accounts: []tui.AccountSetting{{ID: "sim-paper", Label: "Simulated paper", Preset: "simulator", Enabled: true, Health: "healthy", GuardsJSON: "[]"}},
-		hb:       tui.HeartbeatSetting{Every: "30m", Prompt: "look around"},
-		conn:     tui.ConnectorSetting{AskEnabled: true, AskPort: 3003},
-		toolList: []tui.ToolSetting{{Name: "getQuote", Group: "market", Enabled: true}, {Name: "placeOrder", Group: "trading", Enabled: true}}}
+	return &fakeSettings{FakeCore: tuitest.NewFakeCore(), profiles: map[string]settings.ProfileSetting{}, channels: map[string]string{},
+		accounts: []settings.AccountSetting{{ID: "sim-paper", Label: "Simulated paper", Preset: "simulator", Enabled: true, Health: "healthy", GuardsJSON: "[]"}},
+		hb:       settings.HeartbeatSetting{Every: "30m", Prompt: "look around"},
+		conn:     settings.ConnectorSetting{AskEnabled: true, AskPort: 3003},
+		toolList: []settings.ToolSetting{{Name: "getQuote", Group: "market", Enabled: true}, {Name: "placeOrder", Group: "trading", Enabled: true}}}
 }
 
 var errStale = errors.New("config changed on disk since it was loaded; reload and edit again")
@@ -62,10 +62,10 @@ func (f *fakeSettings) edit(base string, fn func() error) error {
 	return nil
 }
 
-func (f *fakeSettings) AIProviders() (tui.ProviderSettings, error) {
+func (f *fakeSettings) AIProviders() (settings.ProviderSettings, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	out := tui.ProviderSettings{Version: f.ver(), Active: f.active, Channels: map[string]string{}, File: "/cfg/ai-provider.json"}
+	out := settings.ProviderSettings{Version: f.ver(), Active: f.active, Channels: map[string]string{}, File: "/cfg/ai-provider.json"}
 	for _, p := range f.profiles {
 		out.Profiles = append(out.Profiles, p)
 	}
@@ -75,7 +75,7 @@ func (f *fakeSettings) AIProviders() (tui.ProviderSettings, error) {
 	}
 	return out, nil
 }
-func (f *fakeSettings) SaveProfile(base, old string, p tui.ProfileSetting) error {
+func (f *fakeSettings) SaveProfile(base, old string, p settings.ProfileSetting) error {
 	return f.edit(base, func() error {
 		if p.Name == "" {
 			return errors.New("a profile needs a name")
@@ -97,34 +97,34 @@ func (f *fakeSettings) SetActiveProfile(base, name string) error {
 func (f *fakeSettings) SetChannelProfile(base, ch, p string) error {
 	return f.edit(base, func() error { f.channels[ch] = p; return nil })
 }
-func (f *fakeSettings) TestProfile(ctx context.Context, name string) (tui.ProbeReport, error) {
+func (f *fakeSettings) TestProfile(ctx context.Context, name string) (settings.ProbeReport, error) {
 	f.smu.Lock()
 	f.tested = append(f.tested, name)
 	f.smu.Unlock()
 	if name == "broken" {
-		return tui.ProbeReport{}, errors.New("401 invalid api key")
+		return settings.ProbeReport{}, errors.New("401 invalid api key")
 	}
-	return tui.ProbeReport{Label: name + " (openai m)", Latency: 42 * time.Millisecond, Reply: "pong"}, nil
+	return settings.ProbeReport{Label: name + " (openai m)", Latency: 42 * time.Millisecond, Reply: "pong"}, nil
 }
-func (f *fakeSettings) AccountPresets() []tui.AccountPreset {
-	return []tui.AccountPreset{{ID: "simulator", Name: "Simulator (paper)", Description: "offline",
-		Fields: []tui.PresetFieldSetting{{Key: "cash", Label: "Starting cash", Kind: "decimal", Default: "100000"}}}}
+func (f *fakeSettings) AccountPresets() []settings.AccountPreset {
+	return []settings.AccountPreset{{ID: "simulator", Name: "Simulator (paper)", Description: "offline",
+		Fields: []settings.PresetFieldSetting{{Key: "cash", Label: "Starting cash", Kind: "decimal", Default: "100000"}}}}
 }
-func (f *fakeSettings) AccountSettings() ([]tui.AccountSetting, error) {
+func (f *fakeSettings) AccountSettings() ([]settings.AccountSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	return append([]tui.AccountSetting(nil), f.accounts...), nil
+	return append([]settings.AccountSetting(nil), f.accounts...), nil
 }
-func (f *fakeSettings) AddAccount(ctx context.Context, a tui.NewAccountInput) error {
+func (f *fakeSettings) AddAccount(ctx context.Context, a settings.NewAccountInput) error {
 	return f.edit("", func() error {
 		if a.Values["cash"] == "lots" {
 			return errors.New(`key "[1].presetConfig.cash": must be a decimal amount`)
 		}
-		f.accounts = append(f.accounts, tui.AccountSetting{ID: a.ID, Label: a.Label, Preset: a.PresetID, Enabled: true, Health: "healthy", GuardsJSON: a.Values["cash"]})
+		f.accounts = append(f.accounts, settings.AccountSetting{ID: a.ID, Label: a.Label, Preset: a.PresetID, Enabled: true, Health: "healthy", GuardsJSON: a.Values["cash"]})
 		return nil
 	})
 }
-func (f *fakeSettings) findAccount(id string) *tui.AccountSetting {
+func (f *fakeSettings) findAccount(id string) *settings.AccountSetting {
 	for i := range f.accounts {
 		if f.accounts[i].ID == id {
 			return &f.accounts[i]
@@ -155,17 +155,17 @@ func (f *fakeSettings) RemoveAccount(ctx context.Context, id string) error {
 func (f *fakeSettings) ReconnectAccount(ctx context.Context, id string) error {
 	return f.edit("", func() error { f.findAccount(id).Health = "healthy"; f.findAccount(id).Error = ""; return nil })
 }
-func (f *fakeSettings) CronJobs() ([]tui.CronJobSetting, error) {
+func (f *fakeSettings) CronJobs() ([]settings.CronJobSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	return append([]tui.CronJobSetting(nil), f.jobs...), nil
+	return append([]settings.CronJobSetting(nil), f.jobs...), nil
 }
-func (f *fakeSettings) SaveCronJob(j tui.CronJobInput) error {
+func (f *fakeSettings) SaveCronJob(j settings.CronJobInput) error {
 	return f.edit("", func() error {
 		if _, err := f.PreviewSchedule(j.Schedule, 1); err != nil {
 			return err
 		}
-		f.jobs = append(f.jobs, tui.CronJobSetting{ID: fmt.Sprint("j", len(f.jobs)), Name: j.Name, Schedule: j.Schedule, Prompt: j.Prompt, Enabled: j.Enabled})
+		f.jobs = append(f.jobs, settings.CronJobSetting{ID: fmt.Sprint("j", len(f.jobs)), Name: j.Name, Schedule: j.Schedule, Prompt: j.Prompt, Enabled: j.Enabled})
 		return nil
 	})
 }
@@ -202,24 +202,24 @@ func (f *fakeSettings) PreviewSchedule(s string, n int) ([]time.Time, error) {
 	}
 	return out, nil
 }
-func (f *fakeSettings) Heartbeat() (tui.HeartbeatSetting, error) {
+func (f *fakeSettings) Heartbeat() (settings.HeartbeatSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
 	h := f.hb
 	h.Version = f.ver()
 	return h, nil
 }
-func (f *fakeSettings) SaveHeartbeat(base string, h tui.HeartbeatSetting) error {
+func (f *fakeSettings) SaveHeartbeat(base string, h settings.HeartbeatSetting) error {
 	return f.edit(base, func() error { f.hb = h; return nil })
 }
-func (f *fakeSettings) Connectors() (tui.ConnectorSetting, error) {
+func (f *fakeSettings) Connectors() (settings.ConnectorSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
 	c := f.conn
 	c.Version = f.ver()
 	return c, nil
 }
-func (f *fakeSettings) SaveConnectors(base string, c tui.ConnectorSetting) error {
+func (f *fakeSettings) SaveConnectors(base string, c settings.ConnectorSetting) error {
 	return f.edit(base, func() error {
 		if c.AskPort < 0 || c.AskPort > 65535 {
 			return fmt.Errorf(`config connectors.json: key "mcpAsk.port": must be 0..65535, got %d`, c.AskPort)
@@ -234,10 +234,10 @@ func (f *fakeSettings) NewMCPToken(l string) (string, error) {
 func (f *fakeSettings) RevokeMCPToken(l string) error {
 	return f.edit("", func() error { f.conn.MainTokenSet = false; return nil })
 }
-func (f *fakeSettings) CreateWebhookToken() (tui.WebhookTokenSetting, error) {
-	t := tui.WebhookTokenSetting{ID: "wh-1", CreatedAt: tuitest.T0, Token: "secret-wh", Curl: "curl -X POST http://x/api/events/ingest -H 'Authorization: Bearer secret-wh'"}
+func (f *fakeSettings) CreateWebhookToken() (settings.WebhookTokenSetting, error) {
+	t := settings.WebhookTokenSetting{ID: "wh-1", CreatedAt: tuitest.T0, Token: "secret-wh", Curl: "curl -X POST http://x/api/events/ingest -H 'Authorization: Bearer secret-wh'"}
 	return t, f.edit("", func() error {
-		f.conn.WebhookTokens = append(f.conn.WebhookTokens, tui.WebhookTokenSetting{ID: t.ID, CreatedAt: tuitest.T0})
+		f.conn.WebhookTokens = append(f.conn.WebhookTokens, settings.WebhookTokenSetting{ID: t.ID, CreatedAt: tuitest.T0})
 		return nil
 	})
 }
@@ -257,16 +257,16 @@ func newSettingsHarness(t *testing.T) (*tuitest.Harness, *fakeSettings) {
 	return hs, fs
 }
 
-var _ tui.SettingsCore = (*fakeSettings)(nil)
+var _ settings.SettingsCore = (*fakeSettings)(nil)
 
-func (f *fakeSettings) NewsFeeds() (tui.NewsSetting, error) {
+func (f *fakeSettings) NewsFeeds() (settings.NewsSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	return tui.NewsSetting{Version: f.ver(), Enabled: true, Feeds: append([]tui.FeedSetting(nil), f.feeds...)}, nil
+	return settings.NewsSetting{Version: f.ver(), Enabled: true, Feeds: append([]settings.FeedSetting(nil), f.feeds...)}, nil
 }
 func (f *fakeSettings) AddFeed(base, name, url string) error {
 	return f.edit(base, func() error {
-		f.feeds = append(f.feeds, tui.FeedSetting{Name: name, URL: url, Enabled: true})
+		f.feeds = append(f.feeds, settings.FeedSetting{Name: name, URL: url, Enabled: true})
 		return nil
 	})
 }
@@ -282,10 +282,10 @@ func (f *fakeSettings) TestFeed(ctx context.Context, url string) (string, error)
 	}
 	return `"OK feed": 3 items`, nil
 }
-func (f *fakeSettings) ToolList() ([]tui.ToolSetting, error) {
+func (f *fakeSettings) ToolList() ([]settings.ToolSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	return append([]tui.ToolSetting(nil), f.toolList...), nil
+	return append([]settings.ToolSetting(nil), f.toolList...), nil
 }
 func (f *fakeSettings) SetToolEnabled(name string, on bool) error {
 	return f.edit("", func() error {

@@ -1,4 +1,4 @@
-package tui
+package settings
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // The Automation page: row 0 is the heartbeat, rows 1.. are cron jobs.
 
-func (p *settingsPane) selectedJob() (CronJobSetting, bool) {
+func (p *Pane) selectedJob() (CronJobSetting, bool) {
 	i := p.sel - 1
 	if i >= 0 && i < len(p.jobs) {
 		return p.jobs[i], true
@@ -20,7 +20,7 @@ func (p *settingsPane) selectedJob() (CronJobSetting, bool) {
 	return CronJobSetting{}, false
 }
 
-func (p *settingsPane) automationKey(k tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) automationKey(k tea.KeyPressMsg) tea.Cmd {
 	ks, sc := p.keys, p.sc
 	job, isJob := p.selectedJob()
 	onHeartbeat := p.sel == 0
@@ -68,7 +68,7 @@ func onOff(on bool) string {
 
 // cronForm adds (ID "") or edits a job with a live preview of the next
 // five run times.
-func (p *settingsPane) cronForm(in CronJobInput) *settingsForm {
+func (p *Pane) cronForm(in CronJobInput) *settingsForm {
 	sc := p.sc
 	title := "Add cron job"
 	if in.ID != "" {
@@ -103,7 +103,7 @@ func (p *settingsPane) cronForm(in CronJobInput) *settingsForm {
 	return f
 }
 
-func (p *settingsPane) heartbeatForm() *settingsForm {
+func (p *Pane) heartbeatForm() *settingsForm {
 	sc, hb := p.sc, p.hb
 	return newSettingsForm(p.keys, "Heartbeat", "A periodic agent check-in; it notifies you only when something matters.", []formField{
 		boolField("enabled", "Enabled", hb.Enabled),
@@ -119,7 +119,7 @@ func (p *settingsPane) heartbeatForm() *settingsForm {
 	})
 }
 
-func (p *settingsPane) automationView() string {
+func (p *Pane) automationView() string {
 	st := p.m.Styles()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Heartbeat") + "\n")

@@ -1,4 +1,4 @@
-package tui
+package settings
 
 import (
 	"context"
@@ -11,14 +11,14 @@ import (
 	"github.com/alice-trading/alice/tui/kit"
 )
 
-func (p *settingsPane) selectedAccount() (AccountSetting, bool) {
+func (p *Pane) selectedAccount() (AccountSetting, bool) {
 	if p.sel < len(p.accts) {
 		return p.accts[p.sel], true
 	}
 	return AccountSetting{}, false
 }
 
-func (p *settingsPane) accountsKey(k tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) accountsKey(k tea.KeyPressMsg) tea.Cmd {
 	ks, sc := p.keys, p.sc
 	a, have := p.selectedAccount()
 	switch {
@@ -63,7 +63,7 @@ func (p *settingsPane) accountsKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // presetChoiceForm is step one of adding an account: pick the preset.
-func (p *settingsPane) presetChoiceForm() *settingsForm {
+func (p *Pane) presetChoiceForm() *settingsForm {
 	var ids []string
 	for _, pr := range p.presets {
 		ids = append(ids, pr.ID)
@@ -103,7 +103,7 @@ func (p *settingsPane) presetChoiceForm() *settingsForm {
 }
 
 // accountForm is generated from the preset's field schema.
-func (p *settingsPane) accountForm(pr AccountPreset) *settingsForm {
+func (p *Pane) accountForm(pr AccountPreset) *settingsForm {
 	sc := p.sc
 	n := len(p.accts) + 1
 	id := fmt.Sprintf("%s-%d", strings.SplitN(pr.ID, "-", 2)[0], n)
@@ -141,7 +141,7 @@ func (p *settingsPane) accountForm(pr AccountPreset) *settingsForm {
 	})
 }
 
-func (p *settingsPane) accountsView() string {
+func (p *Pane) accountsView() string {
 	st := p.m.Styles()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Trading accounts") + st.Muted.Render("  applied live, no restart") + "\n\n")

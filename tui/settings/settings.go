@@ -1,4 +1,4 @@
-package tui
+package settings
 
 import (
 	"context"
@@ -69,7 +69,7 @@ func DefaultSettingsKeys() SettingsKeys {
 // settingsPane is the Settings tab: every configuration a user changes,
 // without hand-edited JSON. Pages are rows plus single-key actions; edits
 // open a modal form; irreversible actions confirm through openDialog.
-type settingsPane struct {
+type Pane struct {
 	m       kit.Host
 	core    any
 	sc      SettingsCore
@@ -94,24 +94,24 @@ type settingsPane struct {
 	loadErr                  string
 }
 
-func newSettingsPane(m kit.Host, core any) *settingsPane {
-	p := &settingsPane{m: m, core: core, keys: DefaultSettingsKeys()}
+func New(m kit.Host, core any) *Pane {
+	p := &Pane{m: m, core: core, keys: DefaultSettingsKeys()}
 	p.sc, _ = core.(SettingsCore)
 	return p
 }
 
-func (p *settingsPane) SetSize(w, h int) { p.w, p.h = w, h }
-func (p *settingsPane) Focus()           { p.focused = true }
-func (p *settingsPane) Blur()            { p.focused = false }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) Focus()           { p.focused = true }
+func (p *Pane) Blur()            { p.focused = false }
 
 // Capturing: a form takes every key (typing "a" into a field is text).
-func (p *settingsPane) Capturing() bool { return p.Form != nil }
+func (p *Pane) Capturing() bool { return p.Form != nil }
 
 // modal reports that the pane wants tab/shift+tab too (form navigation).
-func (p *settingsPane) modal() bool { return p.Form != nil }
+func (p *Pane) Modal() bool { return p.Form != nil }
 
 // ShortHelp lists the keys of the current page.
-func (p *settingsPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.keys
 	if p.Form != nil {
 		return []key.Binding{k.NextField, k.PrevField, k.Submit, k.Cancel}
@@ -167,7 +167,7 @@ type SettingsPreviewMsg struct {
 }
 
 // load reads all pages (small local files) in one Cmd.
-func (p *settingsPane) Load() tea.Cmd {
+func (p *Pane) Load() tea.Cmd {
 	sc := p.sc
 	if sc == nil {
 		return nil
@@ -207,7 +207,7 @@ func (p *settingsPane) Load() tea.Cmd {
 }
 
 // do runs an action off the UI goroutine and reports it as settingsDoneMsg.
-func (p *settingsPane) do(fromForm bool, fn func(ctx context.Context) (string, error)) tea.Cmd {
+func (p *Pane) do(fromForm bool, fn func(ctx context.Context) (string, error)) tea.Cmd {
 	ctx := p.m.AppContext()
 	return func() tea.Msg {
 		text, err := fn(ctx)
@@ -215,7 +215,7 @@ func (p *settingsPane) do(fromForm bool, fn func(ctx context.Context) (string, e
 	}
 }
 
-func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case settingsLoadedMsg:
 		keep := p.selectedKey()
@@ -295,7 +295,7 @@ type settingsOpenFormMsg struct {
 	init tea.Cmd
 }
 
-func (p *settingsPane) rows() int {
+func (p *Pane) rows() int {
 	switch p.page {
 	case pageProvider:
 		return len(p.prov.Profiles)
@@ -314,13 +314,13 @@ func (p *settingsPane) rows() int {
 	}
 }
 
-func (p *settingsPane) clampSel() {
+func (p *Pane) clampSel() {
 	if n := p.rows(); p.sel >= n {
 		p.sel = max(0, n-1)
 	}
 }
 
-func (p *settingsPane) onKey(k tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if p.sc == nil {
 		return nil
 	}
@@ -366,7 +366,7 @@ func (p *settingsPane) onKey(k tea.KeyPressMsg) tea.Cmd {
 
 // tick reloads the shown page (files edited on disk, cron results) unless
 // a form is open, so nothing changes under the user's cursor mid-edit.
-func (p *settingsPane) tick() tea.Cmd {
+func (p *Pane) Tick() tea.Cmd {
 	if !p.focused || p.Form != nil {
 		return nil
 	}
@@ -374,12 +374,12 @@ func (p *settingsPane) tick() tea.Cmd {
 }
 
 // showPage jumps to a page (palette actions, tests).
-func (p *settingsPane) showPage(pg settingsPage) {
+func (p *Pane) showPage(pg settingsPage) {
 	p.page, p.sel, p.notice = pg, 0, ""
 }
 
 // View renders the page tabs, the page (or the open form) and a key hint.
-func (p *settingsPane) View() string {
+func (p *Pane) View() string {
 	st := p.m.Styles()
 	if p.sc == nil {
 		return st.Muted.Render("Settings are not available with this core.")
@@ -434,7 +434,7 @@ func (p *settingsPane) View() string {
 }
 
 // row renders one selectable row.
-func (p *settingsPane) row(i int, text string) string {
+func (p *Pane) row(i int, text string) string {
 	if i == p.sel {
 		return p.m.Styles().Selected.Render("▸ " + text)
 	}
@@ -443,7 +443,7 @@ func (p *settingsPane) row(i int, text string) string {
 
 // Actions lists every Settings page (and the main action of each) in the
 // command palette.
-func (p *settingsPane) Actions() []kit.Action {
+func (p *Pane) Actions() []kit.Action {
 	m, k := p.m, p.keys
 	if p.sc == nil {
 		return nil
@@ -475,7 +475,7 @@ func (p *settingsPane) Actions() []kit.Action {
 
 // selectedKey names the selected row (a profile, account, job, feed or
 // tool), so a reload that reorders or inserts rows keeps the cursor on it.
-func (p *settingsPane) selectedKey() string {
+func (p *Pane) selectedKey() string {
 	keys := p.rowKeys()
 	if p.sel < len(keys) {
 		return keys[p.sel]
@@ -483,7 +483,7 @@ func (p *settingsPane) selectedKey() string {
 	return ""
 }
 
-func (p *settingsPane) reselect(k string) {
+func (p *Pane) reselect(k string) {
 	if k == "" {
 		return
 	}
@@ -495,7 +495,7 @@ func (p *settingsPane) reselect(k string) {
 	}
 }
 
-func (p *settingsPane) rowKeys() []string {
+func (p *Pane) rowKeys() []string {
 	var out []string
 	switch p.page {
 	case pageProvider:

@@ -1,4 +1,4 @@
-package tui_test
+package settings_test
 
 import (
 	"reflect"
@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/alice-trading/alice/tui/settings"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -28,7 +29,7 @@ func TestSettingsAddProfileSetActiveAndTest(t *testing.T) {
 	h.Send(tuitest.CtrlS())
 	require.Nil(t, h.M.Settings.Form, "a successful save closes the form")
 	p := fs.profiles["local"]
-	assert.Equal(t, tui.ProfileSetting{Name: "local", Backend: "openai", Model: "llama3", BaseURL: "http://127.0.0.1:11434/v1", APIKeyEnv: "OLLAMA_KEY"}, p)
+	assert.Equal(t, settings.ProfileSetting{Name: "local", Backend: "openai", Model: "llama3", BaseURL: "http://127.0.0.1:11434/v1", APIKeyEnv: "OLLAMA_KEY"}, p)
 	scr := h.Screen()
 	assert.Contains(t, scr, "● local")
 	assert.Contains(t, scr, "$OLLAMA_KEY")
@@ -36,7 +37,7 @@ func TestSettingsAddProfileSetActiveAndTest(t *testing.T) {
 	h.Key("t")
 	assert.Contains(t, h.Screen(), `✓ local (openai m) answered in 42ms: "pong"`)
 
-	fs.profiles["broken"] = tui.ProfileSetting{Name: "broken", Backend: "openai"}
+	fs.profiles["broken"] = settings.ProfileSetting{Name: "broken", Backend: "openai"}
 	h.Key("r")
 	assert.Contains(t, h.Screen(), "▸ ● local", "a reload that inserts a row above keeps the cursor on its profile")
 	h.Key("up", "t")
@@ -61,7 +62,7 @@ func TestSettingsStoredKeyIsMaskedAndWarned(t *testing.T) {
 
 func TestSettingsConflictIsRefusedAndShown(t *testing.T) {
 	h, fs := newSettingsHarness(t)
-	fs.profiles["a"] = tui.ProfileSetting{Name: "a", Backend: "openai"}
+	fs.profiles["a"] = settings.ProfileSetting{Name: "a", Backend: "openai"}
 	h.Key("r", "e")
 	require.NotNil(t, h.M.Settings.Form)
 	fs.version++ // someone edits ai-provider.json meanwhile
@@ -148,8 +149,8 @@ func TestSettingsCronFormPreviewsNextRuns(t *testing.T) {
 	typeInto("check the portfolio")
 	h.Send(tuitest.CtrlS())
 	require.Len(t, fs.jobs, 1)
-	assert.Equal(t, tui.CronJobInput{Name: "hourly check", Schedule: "every 1h", Prompt: "check the portfolio", Enabled: true},
-		tui.CronJobInput{Name: fs.jobs[0].Name, Schedule: fs.jobs[0].Schedule, Prompt: fs.jobs[0].Prompt, Enabled: fs.jobs[0].Enabled})
+	assert.Equal(t, settings.CronJobInput{Name: "hourly check", Schedule: "every 1h", Prompt: "check the portfolio", Enabled: true},
+		settings.CronJobInput{Name: fs.jobs[0].Name, Schedule: fs.jobs[0].Schedule, Prompt: fs.jobs[0].Prompt, Enabled: fs.jobs[0].Enabled})
 	h.Key("down", "n")
 	assert.Equal(t, []string{"j0"}, fs.ran)
 	h.Send(tuitest.Space())
@@ -174,7 +175,7 @@ func TestSettingsHeartbeatToggleAndForm(t *testing.T) {
 	h.Key("tab")
 	h.TypeText("Europe/Berlin")
 	h.Send(tuitest.CtrlS())
-	assert.Equal(t, tui.HeartbeatSetting{Enabled: true, Every: "1h", Prompt: "look around", Start: "09:00", End: "17:00", Timezone: "Europe/Berlin", Version: fs.hb.Version}, fs.hb)
+	assert.Equal(t, settings.HeartbeatSetting{Enabled: true, Every: "1h", Prompt: "look around", Start: "09:00", End: "17:00", Timezone: "Europe/Berlin", Version: fs.hb.Version}, fs.hb)
 	assert.Contains(t, h.Screen(), "09:00–17:00 Europe/Berlin")
 }
 
@@ -210,7 +211,7 @@ func TestSettingsConnectorsTokensShownOnce(t *testing.T) {
 }
 
 func TestSettingsKeysHaveHelp(t *testing.T) {
-	v := reflect.ValueOf(tui.DefaultSettingsKeys())
+	v := reflect.ValueOf(settings.DefaultSettingsKeys())
 	for i := range v.NumField() {
 		b := v.Field(i).Interface().(key.Binding)
 		name := v.Type().Field(i).Name
@@ -240,7 +241,7 @@ func TestSettingsNewsToolsPersona(t *testing.T) {
 	h.TypeText("https://ok.test/rss")
 	h.Send(tuitest.CtrlS())
 	require.Len(t, fs.feeds, 1)
-	assert.Equal(t, tui.FeedSetting{Name: "Good", URL: "https://ok.test/rss", Enabled: true}, fs.feeds[0])
+	assert.Equal(t, settings.FeedSetting{Name: "Good", URL: "https://ok.test/rss", Enabled: true}, fs.feeds[0])
 	h.Key("t")
 	assert.Contains(t, h.Screen(), `✓ "OK feed": 3 items`)
 	h.Send(tuitest.Space())
@@ -259,7 +260,7 @@ func TestSettingsNewsToolsPersona(t *testing.T) {
 	assert.Contains(t, h.Screen(), "You are Alice.")
 	_, cmd := h.M.Update(tuitest.KeyMsg("e"))
 	require.NotNil(t, cmd)
-	open, ok := cmd().(tui.PersonaOpenMsg)
+	open, ok := cmd().(settings.PersonaOpenMsg)
 	require.True(t, ok, "e first makes sure the file exists")
 	assert.Equal(t, "/data/brain/persona.md", open.Path)
 	_, exec := h.M.Update(open)
@@ -291,7 +292,7 @@ func TestSettingsStalePreviewIsDropped(t *testing.T) {
 	require.NotNil(t, f)
 	h.TypeText("x") // edit 2 (the form opened with edit 1)
 	latest := f.Seq
-	h.Send(tui.SettingsPreviewMsg{Form: f, Seq: latest, Text: "LATEST"})
-	h.Send(tui.SettingsPreviewMsg{Form: f, Seq: latest - 1, Text: "STALE"})
+	h.Send(settings.SettingsPreviewMsg{Form: f, Seq: latest, Text: "LATEST"})
+	h.Send(settings.SettingsPreviewMsg{Form: f, Seq: latest - 1, Text: "STALE"})
 	assert.Equal(t, "LATEST", f.Extra, "a preview for an older edit arriving late is ignored")
 }

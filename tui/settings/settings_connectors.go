@@ -1,4 +1,4 @@
-package tui
+package settings
 
 import (
 	"context"
@@ -27,7 +27,7 @@ type connRow struct {
 	id   string // webhook token id
 }
 
-func (p *settingsPane) connRows() []connRow {
+func (p *Pane) connRows() []connRow {
 	rows := []connRow{{kind: connAsk}, {kind: connTelegram}, {kind: connMainToken}, {kind: connAskToken}}
 	for _, t := range p.conn.WebhookTokens {
 		rows = append(rows, connRow{kind: connWebhook, id: t.ID})
@@ -35,7 +35,7 @@ func (p *settingsPane) connRows() []connRow {
 	return rows
 }
 
-func (p *settingsPane) connectorsKey(k tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) connectorsKey(k tea.KeyPressMsg) tea.Cmd {
 	ks, sc := p.keys, p.sc
 	rows := p.connRows()
 	if p.sel >= len(rows) {
@@ -79,7 +79,7 @@ func (p *settingsPane) connectorsKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (p *settingsPane) connectorsForm() *settingsForm {
+func (p *Pane) connectorsForm() *settingsForm {
 	sc, c := p.sc, p.conn
 	return newSettingsForm(p.keys, "Connectors", "Ask on/off and port, and Telegram, apply at alice's next start; tokens apply at once.", []formField{
 		boolField("askEnabled", "Ask connector", c.AskEnabled),
@@ -103,7 +103,7 @@ func (p *settingsPane) connectorsForm() *settingsForm {
 	})
 }
 
-func (p *settingsPane) connectorsView() string {
+func (p *Pane) connectorsView() string {
 	st, c := p.m.Styles(), p.conn
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Connectors") + st.Muted.Render("  "+c.ConnectorsFile) + "\n\n")

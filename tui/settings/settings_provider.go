@@ -1,4 +1,4 @@
-package tui
+package settings
 
 import (
 	"context"
@@ -16,14 +16,14 @@ import (
 // backendNames are the values ai-provider.json accepts for "backend".
 var backendNames = []string{"openai", "anthropic", "claude-cli", "codex-cli"}
 
-func (p *settingsPane) selectedProfile() (ProfileSetting, bool) {
+func (p *Pane) selectedProfile() (ProfileSetting, bool) {
 	if p.sel < len(p.prov.Profiles) {
 		return p.prov.Profiles[p.sel], true
 	}
 	return ProfileSetting{}, false
 }
 
-func (p *settingsPane) providerKey(k tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) providerKey(k tea.KeyPressMsg) tea.Cmd {
 	ks, sc, base := p.keys, p.sc, p.prov.Version
 	prof, have := p.selectedProfile()
 	switch {
@@ -71,7 +71,7 @@ func (p *settingsPane) providerKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // profileForm adds (oldName "") or edits a profile.
-func (p *settingsPane) profileForm(ps ProfileSetting, oldName string) *settingsForm {
+func (p *Pane) profileForm(ps ProfileSetting, oldName string) *settingsForm {
 	sc, base := p.sc, p.prov.Version
 	title := "Add AI profile"
 	if oldName != "" {
@@ -97,7 +97,7 @@ func (p *settingsPane) profileForm(ps ProfileSetting, oldName string) *settingsF
 	})
 }
 
-func (p *settingsPane) providerView() string {
+func (p *Pane) providerView() string {
 	st := p.m.Styles()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("AI profiles") + st.Muted.Render("  "+p.prov.File) + "\n\n")
