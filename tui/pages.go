@@ -9,11 +9,11 @@ import (
 func (m *Model) refreshPage() tea.Cmd {
 	switch m.cur() {
 	case m.Market:
-		return m.Market.refresh(m.now())
+		return m.Market.Refresh(m.now())
 	case m.Activity:
 		return m.Activity.Load()
-	case m.McpPage:
-		return m.McpPage.Load()
+	case m.MCPPage:
+		return m.MCPPage.Load()
 	}
 	return nil
 }
