@@ -175,11 +175,11 @@ func obbInterval(i Interval) (string, error) {
 
 type obbBar struct {
 	Date   string `json:"date"`
-	Open   onum    `json:"open"`
-	High   onum    `json:"high"`
-	Low    onum    `json:"low"`
-	Close  onum    `json:"close"`
-	Volume onum    `json:"volume"`
+	Open   onum   `json:"open"`
+	High   onum   `json:"high"`
+	Low    onum   `json:"low"`
+	Close  onum   `json:"close"`
+	Volume onum   `json:"volume"`
 }
 
 // parseDate reads OpenBB's dates: "2024-01-02" or an RFC 3339 time.
@@ -235,14 +235,14 @@ func (o *OpenBB) Bars(ctx context.Context, symbol string, class trading.AssetCla
 type obbQuote struct {
 	Symbol    string `json:"symbol"`
 	Name      string `json:"name"`
-	LastPrice onum    `json:"last_price"`
-	Price     onum    `json:"price"` // some providers (fmp)
-	Bid       onum    `json:"bid"`
-	Ask       onum    `json:"ask"`
-	High      onum    `json:"high"`
-	Low       onum    `json:"low"`
-	Close     onum    `json:"close"`
-	Volume    onum    `json:"volume"`
+	LastPrice onum   `json:"last_price"`
+	Price     onum   `json:"price"` // some providers (fmp)
+	Bid       onum   `json:"bid"`
+	Ask       onum   `json:"ask"`
+	High      onum   `json:"high"`
+	Low       onum   `json:"low"`
+	Close     onum   `json:"close"`
+	Volume    onum   `json:"volume"`
 	Currency  string `json:"currency"`
 }
 
