@@ -40,6 +40,7 @@ func (s *Store) CheckAll() error {
 		func() error { _, err := s.Heartbeat(); return err },
 		func() error { _, err := s.News(); return err },
 		func() error { _, err := s.Research(); return err },
+		func() error { _, err := s.Attach(); return err },
 	}
 	var errs []error
 	for _, c := range checks {

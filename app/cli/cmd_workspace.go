@@ -12,9 +12,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/agent"
-	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/workspace"
 	"github.com/alice-trading/alice/workspace/wsapi"
 )

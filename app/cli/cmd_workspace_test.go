@@ -11,9 +11,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/app/apptest"
+	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/workspace/wsapi"
 )
 

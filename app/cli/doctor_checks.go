@@ -17,8 +17,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/app"
+	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/provider"
 	"github.com/alice-trading/alice/mcp"
 	"github.com/alice-trading/alice/trading/simmarket"
