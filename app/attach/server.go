@@ -86,16 +86,26 @@ type Options struct {
 
 // Server serves the TUI on the configured listeners until Close.
 type Server struct {
-	opts    Options
-	log     *slog.Logger
-	servers []*ssh.Server
-	sem     chan struct{}
-	wg      sync.WaitGroup
+	opts      Options
+	log       *slog.Logger
+	servers   []*ssh.Server
+	listeners []net.Listener
+	sem       chan struct{}
+	wg        sync.WaitGroup // Serve loops
+	sessions  sync.WaitGroup // client programs
+	closeOnce sync.Once
 
 	mu      sync.Mutex
+	closing bool
 	nextID  int
-	clients map[int]Client
+	clients map[int]*clientState
 	tcpAddr string
+}
+
+// clientState is one attached client and its program.
+type clientState struct {
+	info Client
+	prog *tea.Program
 }
 
 // Listen opens the listeners and starts serving. The socket is usable when
@@ -110,13 +120,15 @@ func Listen(ctx context.Context, opts Options) (*Server, error) {
 	if opts.NewUI == nil {
 		return nil, errors.New("attach: NewUI is required")
 	}
-	s := &Server{opts: opts, log: opts.Logger, sem: make(chan struct{}, opts.MaxClients), clients: map[int]Client{}}
+	s := &Server{opts: opts, log: opts.Logger, sem: make(chan struct{}, opts.MaxClients), clients: map[int]*clientState{}}
 	if err := ensureHostKey(opts.HostKeyPath); err != nil {
 		return nil, err
 	}
-	ul, err := listenUnix(opts.SocketPath)
-	if err != nil {
-		return nil, err
+	// Everything that can fail happens before anything serves.
+	if opts.TCPAddr != "" {
+		if _, err := os.Stat(opts.AuthorizedKeysPath); err != nil {
+			return nil, fmt.Errorf("attach: the SSH listener needs %s (public keys allowed to log in, one per line): %w", opts.AuthorizedKeysPath, err)
+		}
 	}
 	local, err := wish.NewServer(
 		wish.WithHostKeyPath(opts.HostKeyPath),
@@ -125,36 +137,38 @@ func Listen(ctx context.Context, opts Options) (*Server, error) {
 		wish.WithMiddleware(s.middleware("unix")),
 	)
 	if err != nil {
-		ul.Close()
 		return nil, fmt.Errorf("attach: %w", err)
 	}
-	s.serve(local, ul)
-
+	var remote *ssh.Server
 	if opts.TCPAddr != "" {
-		if _, err := os.Stat(opts.AuthorizedKeysPath); err != nil {
-			s.Close()
-			return nil, fmt.Errorf("attach: the SSH listener needs %s (public keys allowed to log in, one per line): %w", opts.AuthorizedKeysPath, err)
-		}
-		tl, err := net.Listen("tcp", opts.TCPAddr)
-		if err != nil {
-			s.Close()
-			return nil, fmt.Errorf("attach: ssh listener: %w", err)
-		}
-		remote, err := wish.NewServer(
+		// Public-key auth only: WithAuthorizedKeys installs the key
+		// handler; nothing installs a password or keyboard handler.
+		remote, err = wish.NewServer(
 			wish.WithHostKeyPath(opts.HostKeyPath),
 			wish.WithAuthorizedKeys(opts.AuthorizedKeysPath),
 			ownPty,
 			wish.WithMiddleware(s.middleware("tcp")),
 		)
 		if err != nil {
-			tl.Close()
-			s.Close()
 			return nil, fmt.Errorf("attach: %w", err)
 		}
-		// Public-key auth only: WithAuthorizedKeys installs the key
-		// handler, nothing installs a password or keyboard handler.
 		remote.HandshakeTimeout = 10 * time.Second
+	}
+	ul, err := listenUnix(opts.SocketPath)
+	if err != nil {
+		return nil, err
+	}
+	var tl net.Listener
+	if remote != nil {
+		if tl, err = net.Listen("tcp", opts.TCPAddr); err != nil {
+			ul.Close()
+			_ = os.Remove(opts.SocketPath)
+			return nil, fmt.Errorf("attach: ssh listener: %w", err)
+		}
 		s.tcpAddr = tl.Addr().String()
+	}
+	s.serve(local, ul)
+	if remote != nil {
 		s.serve(remote, tl)
 	}
 	go func() {
@@ -166,6 +180,7 @@ func Listen(ctx context.Context, opts Options) (*Server, error) {
 
 func (s *Server) serve(srv *ssh.Server, l net.Listener) {
 	s.servers = append(s.servers, srv)
+	s.listeners = append(s.listeners, l)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -187,24 +202,46 @@ func (s *Server) Clients() []Client {
 	defer s.mu.Unlock()
 	out := make([]Client, 0, len(s.clients))
 	for _, c := range s.clients {
-		out = append(out, c)
+		out = append(out, c.info)
 	}
 	return out
 }
 
-// Close stops the listeners and ends every client's program.
+// Close stops the listeners, ends every client's program (each client is
+// told the core is stopping) and removes the socket.
 func (s *Server) Close() error {
-	var errs []error
-	for _, srv := range s.servers {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, ssh.ErrServerClosed) {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closing = true
+		progs := make([]*tea.Program, 0, len(s.clients))
+		for _, c := range s.clients {
+			if c.prog != nil {
+				progs = append(progs, c.prog)
+			}
+		}
+		s.mu.Unlock()
+		// Closing the listeners ourselves ends the Serve loops before the
+		// servers are shut down (charm ssh races a Shutdown that overlaps
+		// a Serve that is still starting).
+		for _, l := range s.listeners {
+			_ = l.Close()
+		}
+		s.wg.Wait()
+		for _, p := range progs {
+			p.Quit()
+		}
+		done := make(chan struct{})
+		go func() { s.sessions.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+		}
+		for _, srv := range s.servers {
 			_ = srv.Close()
 		}
-		cancel()
-	}
-	s.wg.Wait()
-	_ = os.Remove(s.opts.SocketPath)
-	return errors.Join(errs...)
+		_ = os.Remove(s.opts.SocketPath)
+	})
+	return nil
 }
 
 // middleware runs one Bubble Tea program per SSH session on a pty of our
@@ -240,10 +277,18 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 		remote = sess.RemoteAddr().String()
 	}
 	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		fmt.Fprintln(sess.Stderr(), "alice: the core is stopping\r")
+		return ExitCoreStopping
+	}
 	s.nextID++
 	c := Client{ID: s.nextID, User: sess.User(), Remote: remote, Term: ptyReq.Term, Width: ptyReq.Window.Width, Height: ptyReq.Window.Height}
-	s.clients[c.ID] = c
+	st := &clientState{info: c}
+	s.clients[c.ID] = st
+	s.sessions.Add(1)
 	s.mu.Unlock()
+	defer s.sessions.Done()
 	defer func() {
 		s.mu.Lock()
 		delete(s.clients, c.ID)
@@ -283,6 +328,13 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 		}),
 	)
 
+	s.mu.Lock()
+	st.prog = prog
+	closing := s.closing
+	s.mu.Unlock()
+	if closing {
+		prog.Quit()
+	}
 	var pumps sync.WaitGroup
 	pumps.Add(2)
 	go func() { // client keys → program
@@ -293,7 +345,9 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 		defer pumps.Done()
 		_, _ = copyBuf(sess, master)
 	}()
+	winchDone := make(chan struct{})
 	go func() { // window changes follow the client
+		defer close(winchDone)
 		for {
 			select {
 			case <-ctx.Done():
@@ -305,10 +359,7 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 				}
 				_ = pty.Setsize(master, &pty.Winsize{Cols: uint16(max(w.Width, 1)), Rows: uint16(max(w.Height, 1))})
 				s.mu.Lock()
-				if cc, ok := s.clients[c.ID]; ok {
-					cc.Width, cc.Height = w.Width, w.Height
-					s.clients[c.ID] = cc
-				}
+				st.info.Width, st.info.Height = w.Width, w.Height
 				s.mu.Unlock()
 				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 			}
@@ -320,6 +371,8 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 		s.log.Warn("client program ended with an error", "client", c.ID, "err", runErr)
 	}
 	prog.Kill()
+	cancel()
+	<-winchDone // it resizes master: done before master closes
 	if ui.Close != nil {
 		ui.Close()
 	}
@@ -333,6 +386,12 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 	case <-time.After(200 * time.Millisecond):
 	}
 	master.Close()
+	s.mu.Lock()
+	closing = s.closing
+	s.mu.Unlock()
+	if closing {
+		return ExitCoreStopping
+	}
 	quit := runErr == nil && final != nil && ui.Quit != nil && ui.Quit(final)
 	if quit && s.opts.StopCore != nil {
 		s.log.Info("client quit alice: stopping the core", "client", c.ID)
