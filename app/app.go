@@ -10,9 +10,11 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/channel"
 	"github.com/alice-trading/alice/core/connector"
 	"github.com/alice-trading/alice/core/eventlog"
 	"github.com/alice-trading/alice/core/inbox"
@@ -24,6 +26,7 @@ import (
 	"github.com/alice-trading/alice/trading/news"
 	"github.com/alice-trading/alice/trading/simmarket"
 	"github.com/alice-trading/alice/trading/uta"
+	"github.com/alice-trading/alice/trading/watchlist"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -65,10 +68,14 @@ type App struct {
 	Connectors *connector.Center
 	Cron       *schedule.Engine
 
-	notes     *pubsub.Broker[connector.Notification]
-	worker    *schedule.Worker
-	heartbeat *schedule.Heartbeat
-	news      *news.Collector
+	settings   *settings.Service
+	channels   *channel.Service
+	watchlist  *watchlist.Store
+	notes      *pubsub.Broker[connector.Notification]
+	worker     *schedule.Worker
+	heartbeat  *schedule.Heartbeat
+	automation *schedule.Automation
+	news       *news.Collector
 
 	problems []string
 
@@ -90,6 +97,7 @@ func New(opts Options) (*App, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	a := &App{Opts: opts, Log: opts.Logger}
+	a.buildSettings()
 	ev, err := eventlog.Open(opts.Paths.DataPath("event-log", "events.jsonl"))
 	if err != nil {
 		return nil, err

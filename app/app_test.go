@@ -16,8 +16,8 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/app/apptest"
+	"github.com/alice-trading/alice/config"
 )
 
 // echoLLM is an OpenAI-compatible server that replies "You said: <text>",

@@ -8,6 +8,7 @@ import (
 	"github.com/alice-trading/alice/trading/marketdata"
 	"github.com/alice-trading/alice/trading/news"
 	"github.com/alice-trading/alice/trading/research"
+	"github.com/alice-trading/alice/trading/yahoo"
 )
 
 // buildResearch wires market data, the indicator calculator and news. The
@@ -19,19 +20,27 @@ func (a *App) buildResearch() error {
 	if err != nil {
 		return err
 	}
-	src, err := marketdata.Open(mdCfg, a.Market, marketdata.Options{})
+	rCfg, err := o.Store.Research()
+	if err != nil {
+		return err
+	}
+	// One Yahoo client (one cache, one rate limit) when market data and
+	// research both read Yahoo at the same address.
+	var yc *yahoo.Client
+	if mdCfg.Backend == "yahoo" && (rCfg.Yahoo.BaseURL == "" || rCfg.Yahoo.BaseURL == mdCfg.BaseURL) {
+		if yc, err = yahoo.New(yahoo.Options{BaseURL: mdCfg.BaseURL}); err != nil {
+			return fmt.Errorf("market data: %w", err)
+		}
+	}
+	src, err := marketdata.Open(mdCfg, a.Market, marketdata.Options{Yahoo: yc})
 	if err != nil {
 		return fmt.Errorf("market data: %w", err)
 	}
 	marketdata.RegisterTools(a.Tools, src)
 	analysis.RegisterTools(a.Tools, analysis.NewEvaluator(src, nil))
 
-	rCfg, err := o.Store.Research()
-	if err != nil {
-		return err
-	}
 	if rCfg.Enabled {
-		svc, err := research.New(rCfg, research.Options{})
+		svc, err := research.New(rCfg, research.Options{Yahoo: yc})
 		if err != nil {
 			return fmt.Errorf("research: %w", err)
 		}

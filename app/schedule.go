@@ -36,12 +36,16 @@ func (a *App) buildScheduling() error {
 	a.Cron = eng
 	schedule.RegisterTools(a.Tools, eng)
 	a.heartbeat = schedule.NewHeartbeat(o.Store, a.worker, a.Events, log)
+	a.automation = schedule.NewAutomation(eng, a.heartbeat)
 	connector.RegisterTools(a.Tools, conns)
 	// Accepted webhook requests are recorded in the event log; the worker's
 	// listener runs them (exactly once).
 	a.MCP.Handle("/api/events/ingest", schedule.NewWebhook(o.Store, a.Events, nil))
 	return nil
 }
+
+// Automation is the automation use case: cron jobs and the heartbeat.
+func (a *App) Automation() *schedule.Automation { return a.automation }
 
 // startScheduling starts the cron and heartbeat loops.
 func (a *App) startScheduling(ctx context.Context) error {

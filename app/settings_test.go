@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/app/apptest"
+	"github.com/alice-trading/alice/config"
 )
 
 // TestServeBannerListsConnectors starts the app with the Ask connector and
@@ -52,4 +54,32 @@ func TestServeBannerListsConnectors(t *testing.T) {
 	assert.Contains(t, strings.Join(a.ConnectorLines(), "\n"), "notifications off")
 	require.NoError(t, cmds.SetNotifications(true))
 	require.True(t, cmds.NotificationsEnabled())
+}
+
+// TestSettingsServiceUsesTheOneCheck: the running core's settings service
+// refuses a raw accounts.json write that only the domain validation
+// (broker presets) catches, exactly as `alice check` would, and leaves the
+// file as it was.
+func TestSettingsServiceUsesTheOneCheck(t *testing.T) {
+	t.Parallel()
+	a := apptest.Start(t, nil)
+	svc := a.Settings()
+	orig, base, err := svc.Read(config.AccountsFile)
+	require.NoError(t, err)
+	draft := []byte(`[{"id":"x","presetId":"alpacca","enabled":true,"guards":[]}]`)
+	_, err = svc.Write(config.AccountsFile, base, draft)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `unknown preset "alpacca"`)
+	assert.Contains(t, err.Error(), svc.Path(config.AccountsFile))
+	now, _, err := svc.Read(config.AccountsFile)
+	require.NoError(t, err)
+	assert.Equal(t, string(orig), string(now))
+
+	// The same draft on disk fails app.Validate with the same message.
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, config.AccountsFile), draft, 0o600))
+	verr := app.Validate(config.NewReadOnlyStore(dir), func(string) string { return "" })
+	require.Error(t, verr)
+	assert.Contains(t, verr.Error(), `unknown preset "alpacca"`)
+	require.NoError(t, svc.Validate())
 }

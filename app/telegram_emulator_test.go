@@ -12,8 +12,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/app/apptest"
+	"github.com/alice-trading/alice/config"
 )
 
 // botAPIPerson plays the person in a Telegram chat through the

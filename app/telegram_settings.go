@@ -4,14 +4,14 @@ import (
 	"context"
 	"strings"
 
-	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/agent"
 	"github.com/alice-trading/alice/core/connector/telegram"
 )
 
 // /settings in Telegram: the active profile, the heartbeat and whether
 // notifications are pushed to Telegram (connectors.json
-// telegram.notifications, written with config.Edit like the TUI's pane).
+// telegram.notifications, written through the settings service like the
+// TUI's pane).
 
 var (
 	_ telegram.SettingsCommands = telegramCommands{}
@@ -20,23 +20,12 @@ var (
 
 func (t telegramCommands) ActiveProfile() string { return t.a.ProviderLabel("telegram") }
 
-func (t telegramCommands) HeartbeatEnabled() bool { return t.a.heartbeat.Enabled() }
+func (t telegramCommands) HeartbeatEnabled() bool { return t.a.automation.HeartbeatEnabled() }
 
-func (t telegramCommands) NotificationsEnabled() bool {
-	c, err := t.a.Opts.Store.Connectors()
-	return err != nil || c.Telegram.NotificationsOn() // an unreadable file never silences alerts
-}
+func (t telegramCommands) NotificationsEnabled() bool { return t.a.settings.TelegramNotifications() }
 
 func (t telegramCommands) SetNotifications(on bool) error {
-	_, _, err := config.Edit(t.a.Opts.Store, config.ConnectorsFile, "", config.DefaultConnectors, func(c *config.Connectors) error {
-		if on {
-			c.Telegram.Notifications = nil // the default
-		} else {
-			c.Telegram.Notifications = &on
-		}
-		return nil
-	})
-	return err
+	return t.a.settings.SetTelegramNotifications(on)
 }
 
 // AskStreaming runs a Telegram turn and hands the text the model wrote

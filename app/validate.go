@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/trading/uta"
 )
@@ -17,4 +18,12 @@ func Validate(store *config.Store, getenv func(string) string) error {
 		return err // accounts.json itself may be malformed: stop here
 	}
 	return uta.ValidateStore(store, getenv)
+}
+
+// NewSettings is the settings service over store for surfaces that run
+// without a core (`alice config`): its Validate and every raw write's
+// draft check are Validate with getenv. The running App has its own
+// (App.Settings), which also wakes the heartbeat on a heartbeat.json edit.
+func NewSettings(store *config.Store, getenv func(string) string) *settings.Service {
+	return settings.New(store, settings.Options{Check: func(s *config.Store) error { return Validate(s, getenv) }})
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/app/apptest"
+	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/workspace"
 )
 

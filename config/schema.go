@@ -38,6 +38,7 @@ func schemaFiles() map[string]any {
 		ResearchFile:   DefaultResearch(),
 		WorkspacesFile: DefaultWorkspaces(),
 		AttachFile:     DefaultAttach(),
+		ChannelsFile:   DefaultChannels(),
 	}
 }
 

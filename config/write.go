@@ -279,3 +279,51 @@ func decodeAny(data []byte) (any, error) {
 	err := dec.Decode(&v)
 	return v, err
 }
+
+// Replace writes data as the whole of config file name, atomically, for
+// editors that change the raw text (`alice config edit`, a settings
+// service's raw write). Like Edit it is serialised with every other edit
+// through this Store and refused with a *ConflictError when the file is no
+// longer at base (an empty base skips that check). check runs under the
+// same lock, before anything is written, and gets data; an error from it
+// refuses the write and is returned as is.
+func (s *Store) Replace(name string, base Version, data []byte, check func(data []byte) error) (Version, error) {
+	path := s.Path(name)
+	if s.readOnly {
+		return "", &Error{File: path, Msg: "not saved: the config store is read-only"}
+	}
+	s.editMu.Lock()
+	defer s.editMu.Unlock()
+	cur, err := s.FileVersion(name)
+	if err != nil {
+		return "", err
+	}
+	if base != "" && base != cur {
+		return cur, &ConflictError{File: path}
+	}
+	if check != nil {
+		if err := check(data); err != nil {
+			return cur, err
+		}
+	}
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return cur, &Error{File: path, Msg: err.Error()}
+	}
+	if err := WriteFileAtomic(path, data, 0o600); err != nil {
+		return cur, &Error{File: path, Msg: err.Error()}
+	}
+	return versionOf(data), nil
+}
+
+// ReadRaw returns a config file's bytes and their version; a missing file
+// returns nil data and the zero version.
+func (s *Store) ReadRaw(name string) ([]byte, Version, error) {
+	data, err := os.ReadFile(s.Path(name))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", &Error{File: s.Path(name), Msg: err.Error()}
+	}
+	return data, versionOf(data), nil
+}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/app"
+	"github.com/alice-trading/alice/config"
 )
 
 // defaults are the config files every test home gets unless the test

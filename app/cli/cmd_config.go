@@ -1,20 +1,21 @@
 package cli
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
 
+	"github.com/alice-trading/alice/app"
+	"github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/config"
 )
 
-// runConfig is `alice config path|show|edit|schema [FILE]`.
+// runConfig is `alice config path|show|edit|schema [FILE]`, a thin surface
+// over the settings service (the one the Settings pane and Telegram use).
 func runConfig(e *env, args []string) int {
 	if len(args) == 0 || len(args) > 2 {
 		fmt.Fprintln(e.stderr, "usage: alice config path|show|edit|schema [FILE]")
@@ -24,35 +25,29 @@ func runConfig(e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	store := config.NewStore(paths.Config)
+	svc := app.NewSettings(config.NewStore(paths.Config), os.Getenv)
 	file := ""
 	if len(args) == 2 {
-		if file, err = configFileName(args[1]); err != nil {
+		if file, err = settings.FileName(args[1]); err != nil {
 			return e.errorf("%v", err)
 		}
 	}
 	switch args[0] {
 	case "path":
 		if file != "" {
-			fmt.Fprintln(e.stdout, store.Path(file))
+			fmt.Fprintln(e.stdout, svc.Path(file))
 			return 0
 		}
 		fmt.Fprintf(e.stdout, "config  %s\ndata    %s\nlogs    %s\n", paths.Config, paths.Data, filepath.Join(paths.Logs, "alice.log"))
 	case "show":
-		return configShow(e, store, file)
+		return configShow(e, svc, file)
 	case "edit":
 		if file == "" {
 			file = config.AIProviderFile
 		}
-		return configEdit(e, store, file)
+		return configEdit(e, svc, file)
 	case "schema":
-		if err := os.MkdirAll(paths.Config, 0o700); err != nil {
-			return e.errorf("%v", err)
-		}
-		if err := store.WriteSchemas(); err != nil {
-			return e.errorf("%v", err)
-		}
-		changed, err := store.AddSchemaKeys()
+		changed, err := svc.WriteSchemas()
 		for _, p := range changed {
 			fmt.Fprintf(e.stdout, "added $schema to %s\n", p)
 		}
@@ -60,115 +55,113 @@ func runConfig(e *env, args []string) int {
 			return e.errorf("%v", err)
 		}
 		fmt.Fprintf(e.stdout, "schemas written to %s\n", paths.Config)
+	default:
+		fmt.Fprintln(e.stderr, "usage: alice config path|show|edit|schema [FILE]")
+		return 2
 	}
 	return 0
 }
 
-// configFileName accepts "mcp", "mcp.json" and refuses anything that is
-// not one of alice's config files (so no path can escape the folder).
-func configFileName(arg string) (string, error) {
-	name := arg
-	if !strings.HasSuffix(name, ".json") {
-		name += ".json"
-	}
-	for _, f := range config.Files() {
-		if f == name {
-			return name, nil
-		}
-	}
-	return "", fmt.Errorf("unknown config file %q (one of: %s)", arg, strings.Join(config.Files(), ", "))
-}
-
-// secretKey matches keys whose values must not be printed.
-var secretKey = regexp.MustCompile(`(?i)(key|secret|token|password)$`)
-
 // configShow prints the config files as they are on disk with secrets
 // masked; a missing file is listed as using its defaults.
-func configShow(e *env, store *config.Store, only string) int {
-	files := config.Files()
+func configShow(e *env, svc *settings.Service, only string) int {
+	var names []string
 	if only != "" {
-		files = []string{only}
+		names = []string{only}
+	} else {
+		for _, f := range svc.Files() {
+			names = append(names, f.Name)
+		}
 	}
 	rc := 0
-	for _, name := range files {
-		path := store.Path(name)
-		data, err := os.ReadFile(path)
+	for _, name := range names {
+		s, err := svc.Show(name)
 		switch {
-		case errors.Is(err, os.ErrNotExist):
-			fmt.Fprintf(e.stdout, "# %s (missing: defaults apply)\n\n", path)
-			continue
 		case err != nil:
-			fmt.Fprintf(e.stdout, "# %s\n! %v\n\n", path, err)
+			return e.errorf("%v", err)
+		case !s.Exists:
+			fmt.Fprintf(e.stdout, "# %s (missing: defaults apply)\n\n", s.Path)
+		case s.Err != nil:
+			fmt.Fprintf(e.stdout, "# %s\n! %v\n\n", s.Path, s.Err)
 			rc = 1
-			continue
+		default:
+			fmt.Fprintf(e.stdout, "# %s\n%s\n\n", s.Path, s.JSON)
 		}
-		var v any
-		if err := json.Unmarshal(data, &v); err != nil {
-			fmt.Fprintf(e.stdout, "# %s\n! invalid JSON: %v\n\n", path, err)
-			rc = 1
-			continue
-		}
-		b, _ := json.MarshalIndent(maskSecrets(v), "", "  ")
-		fmt.Fprintf(e.stdout, "# %s\n%s\n\n", path, b)
 	}
 	return rc
 }
 
-func maskSecrets(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		out := make(map[string]any, len(x))
-		for _, k := range keys {
-			if s, ok := x[k].(string); ok && s != "" && secretKey.MatchString(k) {
-				out[k] = "••••••"
-				continue
-			}
-			out[k] = maskSecrets(x[k])
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i := range x {
-			out[i] = maskSecrets(x[i])
-		}
-		return out
+// configEdit opens a copy of the file in $VISUAL/$EDITOR (vi) and saves
+// it through the settings service: the whole configuration is validated
+// with the draft in place (the check `alice check` and start-up run) and
+// the file is replaced atomically only if that passes and nobody changed
+// it meanwhile. A refused draft is kept, and its path printed, so no edit
+// is lost; the file itself stays as it was.
+func configEdit(e *env, svc *settings.Service, name string) int {
+	if err := svc.Ensure(name); err != nil && !isConfigError(err) {
+		return e.errorf("%v", err)
 	}
-	return v
-}
-
-// configEdit opens the file in $VISUAL/$EDITOR (vi) and validates it
-// afterwards, naming the file and key if the edit broke it.
-func configEdit(e *env, store *config.Store, name string) int {
-	path := store.Path(name)
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return e.errorf("%v", err)
+	orig, base, err := svc.Read(name)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	draft, err := os.CreateTemp("", "alice-"+strings.TrimSuffix(name, ".json")+"-*.json")
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			os.Remove(draft.Name())
 		}
-		if err := store.CheckAll(); err != nil { // creates missing files with defaults
-			return e.errorf("%v", err)
-		}
+	}()
+	_, err = draft.Write(orig)
+	if cerr := draft.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return e.errorf("%v", err)
 	}
 	editor := firstEnv("VISUAL", "EDITOR")
 	if editor == "" {
 		editor = "vi"
 	}
 	fields := strings.Fields(editor)
-	cmd := exec.Command(fields[0], append(fields[1:], path)...)
+	cmd := exec.Command(fields[0], append(fields[1:], draft.Name())...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, e.stdout, e.stderr
 	if err := cmd.Run(); err != nil {
 		return e.errorf("editor %q: %v", editor, err)
 	}
-	if err := store.CheckAll(); err != nil {
-		fmt.Fprintf(e.stderr, "alice: %v\nalice: fix it with `alice config edit %s` (alice check validates without starting)\n", err, strings.TrimSuffix(name, ".json"))
+	edited, err := os.ReadFile(draft.Name())
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	path := svc.Path(name)
+	if bytes.Equal(edited, orig) {
+		if err := svc.Validate(); err != nil {
+			fmt.Fprintf(e.stderr, "alice: %s is unchanged but the configuration is not valid:\n", path)
+			printErrors(e.stderr, err)
+			return 1
+		}
+		fmt.Fprintf(e.stdout, "%s is unchanged and valid\n", path)
+		return 0
+	}
+	if _, err := svc.Write(name, base, edited); err != nil {
+		keep = true
+		printErrors(e.stderr, err)
+		fmt.Fprintf(e.stderr, "alice: %s was not changed; your edit is kept in %s\nalice: fix it with `alice config edit %s` (alice check validates without starting)\n",
+			path, draft.Name(), strings.TrimSuffix(name, ".json"))
 		return 1
 	}
-	fmt.Fprintf(e.stdout, "%s is valid\n", path)
+	fmt.Fprintf(e.stdout, "%s is valid and saved\n", path)
 	return 0
+}
+
+// isConfigError tells a broken file (which the editor is there to fix)
+// from a failure to reach it at all.
+func isConfigError(err error) bool {
+	var ce *config.Error
+	return errors.As(err, &ce)
 }
 
 func firstEnv(names ...string) string {

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/config"
 )
 
 func TestConfigPathShowSchema(t *testing.T) {
@@ -56,9 +59,28 @@ func TestConfigEditValidates(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "ed.sh")
 	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nprintf '{\"port\":\"x\"}' > \"$1\"\n"), 0o700))
 	t.Setenv("VISUAL", script)
+	t.Setenv("TMPDIR", t.TempDir()) // kept drafts go here
 	require.Equal(t, 1, run([]string{"config", "edit", "mcp", "--home", home}, &out, &errb))
 	assert.Contains(t, errb.String(), `"port"`)
 	assert.Contains(t, errb.String(), "alice config edit mcp")
+	// The refused edit never reached the file, and is kept for the user.
+	paths, err := config.ResolvePaths(home)
+	require.NoError(t, err)
+	b, err := os.ReadFile(filepath.Join(paths.Config, "mcp.json"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), `"x"`)
+	m := regexp.MustCompile(`your edit is kept in (\S+)`).FindStringSubmatch(errb.String())
+	require.Len(t, m, 2, errb.String())
+	kept, err := os.ReadFile(m[1])
+	require.NoError(t, err)
+	assert.Equal(t, `{"port":"x"}`, string(kept))
+
+	// A draft the domain check refuses (an unknown broker preset) is
+	// refused exactly as `alice check` would refuse the file.
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nprintf '[{\"id\":\"a\",\"presetId\":\"alpacca\",\"enabled\":true,\"guards\":[]}]' > \"$1\"\n"), 0o700))
+	errb.Reset()
+	require.Equal(t, 1, run([]string{"config", "edit", "accounts", "--home", home}, &out, &errb))
+	assert.Contains(t, errb.String(), `unknown preset "alpacca"`)
 
 	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nprintf '{\"port\":4002}' > \"$1\"\n"), 0o700))
 	out.Reset()

@@ -79,7 +79,7 @@ func runCheck(e *env, _ []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	if err := app.Validate(config.NewReadOnlyStore(paths.Config), os.Getenv); err != nil {
+	if err := app.NewSettings(config.NewReadOnlyStore(paths.Config), os.Getenv).Validate(); err != nil {
 		printErrors(e.stderr, err)
 		return 1
 	}

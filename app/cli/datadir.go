@@ -20,9 +20,11 @@ func recordListeners(lock *config.DataLock, a *app.App, relay *attach.Server, lo
 	for _, l := range a.Listeners() {
 		ls = append(ls, config.LockListener{Name: l.Name, URL: l.URL})
 	}
-	ls = append(ls, config.LockListener{Name: attachListener, URL: "unix://" + relay.SocketPath()})
-	if addr := relay.TCPAddr(); addr != "" {
-		ls = append(ls, config.LockListener{Name: "ssh", URL: "ssh://" + addr})
+	if relay != nil {
+		ls = append(ls, config.LockListener{Name: attachListener, URL: "unix://" + relay.SocketPath()})
+		if addr := relay.TCPAddr(); addr != "" {
+			ls = append(ls, config.LockListener{Name: "ssh", URL: "ssh://" + addr})
+		}
 	}
 	if err := lock.SetListeners(ls); err != nil {
 		logger.Warn("Recording listeners in the lock file failed", "err", err)

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -18,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/alice-trading/alice/core/httpjson"
 	"github.com/alice-trading/alice/trading/broker"
 )
 
@@ -82,7 +82,7 @@ func ParseConfig(raw json.RawMessage, getenv func(string) string) (Config, strin
 		c.DataURL = DataURL
 	}
 	for k, u := range map[string]string{"baseUrl": c.BaseURL, "dataUrl": c.DataURL} {
-		if p, err := url.Parse(u); err != nil || p.Scheme == "" || p.Host == "" {
+		if _, err := httpjson.ParseBaseURL(u); err != nil {
 			return c, k, fmt.Errorf("invalid URL %q", u)
 		}
 	}
@@ -97,10 +97,17 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
+// client sends Alpaca requests through the shared HTTP/JSON client: one
+// for the trading API, one for market data. The API key pair is added by a
+// Prepare hook; a read is retried once on a transient failure, an order
+// never.
 type client struct {
-	cfg    Config
-	http   *http.Client
-	logger *slog.Logger
+	cfg     Config
+	trading *httpjson.Client
+	data    *httpjson.Client
+	http    *http.Client
+	logger  *slog.Logger
+	err     error // a base URL httpjson refused; every call reports it
 }
 
 type apiError struct {
@@ -108,54 +115,41 @@ type apiError struct {
 	Message string `json:"message"`
 }
 
-// do sends a request and decodes a JSON answer into out (when non-nil),
-// mapping HTTP failures to broker error codes.
+// do sends a request to base (cfg.BaseURL or cfg.DataURL) and decodes a
+// JSON answer into out (when non-nil), mapping HTTP failures to broker
+// error codes.
 func (c *client) do(ctx context.Context, method, base, path string, q url.Values, body, out any) error {
-	u := base + path
-	if len(q) > 0 {
-		u += "?" + q.Encode()
+	if c.err != nil {
+		return &broker.Error{Code: broker.CodeConfig, Msg: "alpaca base URL", Err: c.err}
 	}
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
+	hc := c.trading
+	if base == c.cfg.DataURL && base != c.cfg.BaseURL {
+		hc = c.data
+	} else if base != c.cfg.BaseURL {
+		var err error
+		if hc, err = c.clientFor(base); err != nil {
+			return &broker.Error{Code: broker.CodeConfig, Msg: "build request", Err: err}
 		}
-		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
-	if err != nil {
-		return &broker.Error{Code: broker.CodeConfig, Msg: "build request", Err: err}
-	}
-	req.Header.Set("APCA-API-KEY-ID", c.cfg.APIKey)
-	req.Header.Set("APCA-API-SECRET-KEY", c.cfg.APISecret)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return &broker.Error{Code: broker.CodeNetwork, Msg: method + " " + path, Err: err}
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
-	if err != nil {
-		return &broker.Error{Code: broker.CodeNetwork, Msg: "read response", Err: err}
-	}
-	if resp.StatusCode >= 300 {
+	resp, err := hc.Do(ctx, httpjson.Request{Method: method, Path: path, Query: q, Body: body})
+	var se *httpjson.StatusError
+	switch {
+	case errors.As(err, &se):
 		var ae apiError
-		_ = json.Unmarshal(data, &ae)
+		_ = json.Unmarshal(se.Raw, &ae)
 		msg := ae.Message
 		if msg == "" {
-			msg = strings.TrimSpace(string(data))
+			msg = se.Body
 		}
-		code := codeFor(resp.StatusCode, msg)
-		return &broker.Error{Code: code, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, msg), Hint: hintFor(resp.StatusCode, code)}
+		code := codeFor(se.Status, msg)
+		return &broker.Error{Code: code, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, se.Status, msg), Hint: hintFor(se.Status, code)}
+	case err != nil:
+		return &broker.Error{Code: broker.CodeNetwork, Msg: method + " " + path, Err: err}
 	}
-	if out == nil || len(bytes.TrimSpace(data)) == 0 {
+	if out == nil || len(bytes.TrimSpace(resp.Body)) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(data, out); err != nil {
+	if err := json.Unmarshal(resp.Body, out); err != nil {
 		return &broker.Error{Code: broker.CodeExchange, Msg: "decode " + path, Err: err}
 	}
 	return nil
@@ -199,5 +193,20 @@ func newClient(cfg Config, logger *slog.Logger) *client {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &client{cfg: cfg, http: &http.Client{Timeout: 20 * time.Second}, logger: logger}
+	c := &client{cfg: cfg, http: &http.Client{Timeout: 20 * time.Second}, logger: logger}
+	if c.trading, c.err = c.clientFor(cfg.BaseURL); c.err == nil {
+		c.data, c.err = c.clientFor(cfg.DataURL)
+	}
+	return c
+}
+
+// clientFor builds the HTTP/JSON client for one Alpaca host.
+func (c *client) clientFor(base string) (*httpjson.Client, error) {
+	return httpjson.New(httpjson.Options{Name: "alpaca", BaseURL: base, HTTP: c.http, Retries: 1,
+		Backoff: 150 * time.Millisecond, MaxBackoff: 2 * time.Second, MaxBody: 8 << 20, Clip: 500,
+		Prepare: func(req *http.Request, _ []byte) error {
+			req.Header.Set("APCA-API-KEY-ID", c.cfg.APIKey)
+			req.Header.Set("APCA-API-SECRET-KEY", c.cfg.APISecret)
+			return nil
+		}})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/url"
 	"sort"
 	"strings"
@@ -32,7 +31,7 @@ func New(accountID string, cfg Config, logger *slog.Logger) *Broker {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Broker{accountID: accountID, c: &client{cfg: cfg, http: &http.Client{Timeout: 20 * time.Second}, log: logger, now: time.Now}}
+	return &Broker{accountID: accountID, c: newClient(cfg, logger)}
 }
 
 func (b *Broker) String() string {
@@ -170,9 +169,16 @@ func (b *Broker) ContractDetails(ctx context.Context, q trading.Contract) (*trad
 }
 
 // Capabilities lists what the v5 order endpoint maps to.
-func (b *Broker) Capabilities() trading.Capabilities {
-	return trading.Capabilities{SupportedSecTypes: []string{"CRYPTO"},
-		SupportedOrderTypes: []trading.OrderType{trading.Market, trading.Limit, trading.Stop, trading.StopLimit}}
+func (b *Broker) Capabilities() trading.Capabilities { return Declared() }
+
+// Declared is what alice sends to Bybit's v5 order endpoint: a 24/7
+// market with no DAY time in force, orders sized in base units (no cash
+// amounts), take-profit/stop-loss attached to the order.
+func Declared() trading.Capabilities {
+	return trading.Declare("Bybit", trading.ClassCaps{Class: trading.Crypto,
+		OrderTypes: []trading.OrderType{trading.Market, trading.Limit, trading.Stop, trading.StopLimit},
+		TIFs:       []trading.TIF{trading.GTC, trading.IOC, trading.FOK}, DefaultTIF: trading.GTC,
+		Fractional: true, Brackets: true})
 }
 
 // NativeKey is the Bybit symbol (BTCUSDT).

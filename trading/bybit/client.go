@@ -11,7 +11,6 @@
 package bybit
 
 import (
-	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -19,7 +18,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -28,6 +26,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/alice-trading/alice/core/httpjson"
 	"github.com/alice-trading/alice/trading/broker"
 )
 
@@ -78,7 +77,7 @@ func ParseConfig(raw json.RawMessage, getenv func(string) string) (Config, strin
 	if c.BaseURL == "" {
 		c.BaseURL = base
 	}
-	if u, err := url.Parse(c.BaseURL); err != nil || u.Scheme == "" || u.Host == "" {
+	if _, err := httpjson.ParseBaseURL(c.BaseURL); err != nil {
 		return c, "baseUrl", fmt.Errorf("invalid URL %q", c.BaseURL)
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
@@ -106,12 +105,38 @@ func ParseConfig(raw json.RawMessage, getenv func(string) string) (Config, strin
 	return c, "", nil
 }
 
-// client signs and sends v5 requests.
+// client signs and sends v5 requests through the shared HTTP/JSON client;
+// the HMAC signature is its Prepare hook, so a retried read is signed again
+// with a fresh timestamp. Orders (POST) are never retried.
 type client struct {
 	cfg  Config
-	http *http.Client
+	http *httpjson.Client
 	log  *slog.Logger
 	now  func() time.Time
+	err  error // a base URL httpjson refused; every call reports it
+}
+
+func newClient(cfg Config, log *slog.Logger) *client {
+	c := &client{cfg: cfg, log: log, now: time.Now}
+	c.http, c.err = httpjson.New(httpjson.Options{Name: "bybit", BaseURL: cfg.BaseURL, Timeout: 20 * time.Second,
+		Retries: 1, Backoff: 150 * time.Millisecond, MaxBackoff: 2 * time.Second,
+		MaxBody: 8 << 20, Clip: 200, Prepare: c.sign})
+	return c
+}
+
+// sign adds the v5 authentication headers for this attempt.
+func (c *client) sign(req *http.Request, body []byte) error {
+	payload := req.URL.RawQuery
+	if body != nil {
+		payload = string(body)
+	}
+	ts := strconv.FormatInt(c.now().UnixMilli(), 10)
+	rw := strconv.Itoa(c.cfg.RecvWindowMs)
+	req.Header.Set("X-BAPI-API-KEY", c.cfg.APIKey)
+	req.Header.Set("X-BAPI-TIMESTAMP", ts)
+	req.Header.Set("X-BAPI-RECV-WINDOW", rw)
+	req.Header.Set("X-BAPI-SIGN", Sign(c.cfg.Secret, ts, c.cfg.APIKey, rw, payload))
+	return nil
 }
 
 // envelope is every v5 answer.
@@ -131,7 +156,7 @@ func Sign(secret, timestamp, apiKey, recvWindow, payload string) string {
 
 // get and post decode result into out.
 func (c *client) get(ctx context.Context, path string, q url.Values, out any) error {
-	return c.do(ctx, http.MethodGet, path, q.Encode(), nil, out)
+	return c.do(ctx, httpjson.Request{Method: http.MethodGet, Path: path, Query: q}, out)
 }
 
 func (c *client) post(ctx context.Context, path string, body any, out any) error {
@@ -139,52 +164,29 @@ func (c *client) post(ctx context.Context, path string, body any, out any) error
 	if err != nil {
 		return err
 	}
-	return c.do(ctx, http.MethodPost, path, "", b, out)
+	return c.do(ctx, httpjson.Request{Method: http.MethodPost, Path: path, RawBody: b}, out)
 }
 
-func (c *client) do(ctx context.Context, method, path, query string, body []byte, out any) error {
-	u := c.cfg.BaseURL + path
-	if query != "" {
-		u += "?" + query
+func (c *client) do(ctx context.Context, r httpjson.Request, out any) error {
+	method, path := r.Method, r.Path
+	if c.err != nil {
+		return &broker.Error{Code: broker.CodeConfig, Msg: "bybit base URL", Err: c.err}
 	}
-	var rd io.Reader
-	payload := query
-	if body != nil {
-		rd, payload = bytes.NewReader(body), string(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
-	if err != nil {
-		return &broker.Error{Code: broker.CodeConfig, Msg: "build request", Err: err}
-	}
-	ts := strconv.FormatInt(c.now().UnixMilli(), 10)
-	rw := strconv.Itoa(c.cfg.RecvWindowMs)
-	req.Header.Set("X-BAPI-API-KEY", c.cfg.APIKey)
-	req.Header.Set("X-BAPI-TIMESTAMP", ts)
-	req.Header.Set("X-BAPI-RECV-WINDOW", rw)
-	req.Header.Set("X-BAPI-SIGN", Sign(c.cfg.Secret, ts, c.cfg.APIKey, rw, payload))
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
+	resp, err := c.http.Do(ctx, r)
+	var se *httpjson.StatusError
+	switch {
+	case errors.As(err, &se) && se.Status == http.StatusUnauthorized:
+		return &broker.Error{Code: broker.CodeAuth, Msg: fmt.Sprintf("%s %s: HTTP 401", method, path), Hint: authHint}
+	case errors.As(err, &se) && (se.Status == http.StatusForbidden || se.Status == http.StatusTooManyRequests || se.Status >= 500):
+		// Bybit answers 403 when an IP exceeds the rate limit.
+		return &broker.Error{Code: broker.CodeNetwork, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, se.Status, se.Body), Hint: "Bybit is throttling or unavailable; retry shortly"}
+	case errors.As(err, &se):
+		return &broker.Error{Code: broker.CodeExchange, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, se.Status, se.Body)}
+	case err != nil:
 		return &broker.Error{Code: broker.CodeNetwork, Msg: method + " " + path, Err: err}
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
-	if err != nil {
-		return &broker.Error{Code: broker.CodeNetwork, Msg: "read response", Err: err}
-	}
-	switch {
-	case resp.StatusCode == http.StatusUnauthorized:
-		return &broker.Error{Code: broker.CodeAuth, Msg: fmt.Sprintf("%s %s: HTTP 401", method, path), Hint: authHint}
-	case resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-		// Bybit answers 403 when an IP exceeds the rate limit.
-		return &broker.Error{Code: broker.CodeNetwork, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, clip(data)), Hint: "Bybit is throttling or unavailable; retry shortly"}
-	case resp.StatusCode >= 300:
-		return &broker.Error{Code: broker.CodeExchange, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, clip(data))}
-	}
 	var env envelope
-	if err := json.Unmarshal(data, &env); err != nil {
+	if err := json.Unmarshal(resp.Body, &env); err != nil {
 		return &broker.Error{Code: broker.CodeExchange, Msg: "decode " + path, Err: err}
 	}
 	if env.RetCode != 0 {
@@ -218,12 +220,4 @@ func codeFor(ret int) broker.Code {
 		return broker.CodeNotFound // order does not exist
 	}
 	return broker.CodeExchange // params, balance, duplicate orderLinkId, risk limits…
-}
-
-func clip(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }

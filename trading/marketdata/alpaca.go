@@ -23,7 +23,7 @@ const maxPages = 50
 // Alpaca reads bars and quotes from Alpaca Market Data API v2 (stocks) and
 // v1beta3 (crypto). It has no symbol search or profiles.
 type Alpaca struct {
-	http httpGetter
+	http dataClient
 }
 
 // NewAlpaca builds the backend; baseURL "" means AlpacaDataURL and client
@@ -38,7 +38,7 @@ func NewAlpaca(baseURL, apiKey, apiSecret string, client *http.Client) (*Alpaca,
 	h := http.Header{}
 	h.Set("APCA-API-KEY-ID", apiKey)
 	h.Set("APCA-API-SECRET-KEY", apiSecret)
-	g, err := newHTTPGetter(client, baseURL, h)
+	g, err := newDataClient("alpaca market data", client, baseURL, h)
 	if err != nil {
 		return nil, err
 	}

@@ -235,30 +235,9 @@ func TestYahooQuoteSearchProfile(t *testing.T) {
 	require.True(t, errors.Is(err, ErrNotFound), "%v", err)
 }
 
-func TestYahooSymbolMapping(t *testing.T) {
-	cases := []struct {
-		sym   string
-		class trading.AssetClass
-		want  string
-	}{
-		{"aapl", trading.Equity, "AAPL"},
-		{"BTC", trading.Crypto, "BTC-USD"},
-		{"BTCUSD", trading.Crypto, "BTC-USD"},
-		{"ETH/USD", trading.Crypto, "ETH-USD"},
-		{"EURUSD", trading.Currency, "EURUSD=X"},
-		{"gold", trading.Commodity, "GC=F"},
-		{"XAU", trading.Commodity, "GC=F"},
-		{"crude_oil", trading.Commodity, "CL=F"},
-		{"^GSPC", trading.Equity, "^GSPC"},
-	}
-	for _, c := range cases {
-		require.Equal(t, c.want, yahooSymbol(c.sym, c.class), c.sym)
-	}
-}
-
 func TestOpenRejectsUnknownBackend(t *testing.T) {
 	_, err := Open(config.MarketData{Backend: "bloomberg"}, nil, Options{})
 	require.ErrorContains(t, err, "unknown market data backend")
 	_, err = Open(config.MarketData{Backend: "yahoo", BaseURL: "ftp://x"}, nil, Options{})
-	require.ErrorContains(t, err, "invalid market data base URL")
+	require.ErrorContains(t, err, "market data: yahoo: invalid base URL")
 }

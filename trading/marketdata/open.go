@@ -7,6 +7,7 @@ import (
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/trading/simmarket"
+	"github.com/alice-trading/alice/trading/yahoo"
 )
 
 // Default environment variables for Alpaca keys, shared with the broker.
@@ -21,6 +22,9 @@ type Options struct {
 	HTTPClient *http.Client
 	// Getenv resolves apiKeyEnv/apiSecretEnv (nil: os.Getenv).
 	Getenv func(string) string
+	// Yahoo, when set, is the shared Yahoo client the "yahoo" backend
+	// uses (its base URL then wins over cfg.BaseURL).
+	Yahoo *yahoo.Client
 }
 
 // Open builds the backend named by cfg. market is the shared simulated
@@ -41,6 +45,9 @@ func Open(cfg config.MarketData, market *simmarket.Market, opts Options) (Source
 		sec := secret(cfg.APISecret, cfg.APISecretEnv, DefaultAlpacaSecretEnv, getenv)
 		return NewAlpaca(cfg.BaseURL, key, sec, opts.HTTPClient)
 	case "yahoo":
+		if opts.Yahoo != nil {
+			return YahooSource(opts.Yahoo), nil
+		}
 		return NewYahoo(cfg.BaseURL, opts.HTTPClient)
 	}
 	return nil, fmt.Errorf("unknown market data backend %q (want simulated, alpaca or yahoo)", cfg.Backend)

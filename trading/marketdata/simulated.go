@@ -71,7 +71,7 @@ func (s *Simulated) Quote(ctx context.Context, symbol string, class trading.Asse
 	}
 	q, _ := s.market.QuoteAt(in.Symbol, s.now())
 	return Quote{
-		Symbol: q.Symbol, AssetClass: trading.AssetClass(in.AssetClass), Last: q.Last, Bid: q.Bid, Ask: q.Ask,
+		Symbol: q.Symbol, AssetClass: in.AssetClass, Last: q.Last, Bid: q.Bid, Ask: q.Ask,
 		High: q.High, Low: q.Low, Volume: q.Volume, Currency: "USD", Time: q.Timestamp,
 	}, ctx.Err()
 }
@@ -82,11 +82,11 @@ func (s *Simulated) Search(ctx context.Context, query string, class trading.Asse
 		class = ""
 	}
 	var out []Instrument
-	for _, in := range s.market.Search(query, simmarket.AssetClass(class)) {
+	for _, in := range s.market.Search(query, class) {
 		if limit > 0 && len(out) >= limit {
 			break
 		}
-		out = append(out, Instrument{Symbol: in.Symbol, Name: in.Name, AssetClass: trading.AssetClass(in.AssetClass), Exchange: "SIM"})
+		out = append(out, Instrument{Symbol: in.Symbol, Name: in.Name, AssetClass: in.AssetClass, Exchange: "SIM"})
 	}
 	return out, ctx.Err()
 }
@@ -100,7 +100,7 @@ func (s *Simulated) Profile(ctx context.Context, symbol string) (Profile, error)
 	}
 	now := s.now()
 	p := Profile{
-		Symbol: in.Symbol, Name: in.Name, AssetClass: trading.AssetClass(in.AssetClass), Exchange: "SIM", Currency: "USD",
+		Symbol: in.Symbol, Name: in.Name, AssetClass: in.AssetClass, Exchange: "SIM", Currency: "USD",
 		Description: fmt.Sprintf("Simulated instrument %q from Alice's offline market (seed %d). Prices are synthetic; there are no fundamentals.",
 			strings.TrimSpace(in.Name), s.market.Seed()),
 		Simulated: true, Source: s.Name(),

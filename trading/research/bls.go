@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/alice-trading/alice/core/httpjson"
 )
 
 const blsBase = "https://api.bls.gov"
@@ -149,7 +151,7 @@ func (s *Service) BlsSeries(ctx context.Context, symbols, start, end string) (Bl
 		body["registrationkey"] = k
 	}
 	var resp blsResponse
-	if err := s.f.getJSON(ctx, request{src: s.bls, path: "/publicAPI/v2/timeseries/data/", body: body}, &resp); err != nil {
+	if err := s.bls.JSON(ctx, httpjson.Request{Path: "/publicAPI/v2/timeseries/data/", Body: body, Idempotent: true}, &resp); err != nil {
 		return BlsSeries{}, err
 	}
 	if resp.Status != "REQUEST_SUCCEEDED" {

@@ -2,17 +2,13 @@ package research
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
 	"time"
 )
 
-const (
-	nasdaqBase = "https://api.nasdaq.com"
-	yahooBase  = "https://query1.finance.yahoo.com"
-)
+const nasdaqBase = "https://api.nasdaq.com"
 
 // maxCalendarDays bounds one earnings-calendar call (one request per day).
 const maxCalendarDays = 31
@@ -82,7 +78,7 @@ func (s *Service) EarningsCalendar(ctx context.Context, symbol, start, end strin
 		}
 		date := d.Format("2006-01-02")
 		var resp nasdaqEarnings
-		if err := s.f.getJSON(ctx, request{src: s.nasdaq, path: "/api/calendar/earnings", query: url.Values{"date": {date}}}, &resp); err != nil {
+		if err := s.nasdaq.Get(ctx, "/api/calendar/earnings", url.Values{"date": {date}}, &resp); err != nil {
 			return out, err
 		}
 		if resp.Data == nil {
@@ -134,26 +130,6 @@ type DiscoverType string
 
 var screens = map[DiscoverType]string{"gainers": "day_gainers", "losers": "day_losers", "active": "most_actives"}
 
-// yahooScreen is v1/finance/screener/predefined/saved.
-type yahooScreen struct {
-	Finance struct {
-		Result []struct {
-			Quotes []struct {
-				Symbol        string      `json:"symbol"`
-				ShortName     string      `json:"shortName"`
-				LongName      string      `json:"longName"`
-				Price         json.Number `json:"regularMarketPrice"`
-				Change        json.Number `json:"regularMarketChange"`
-				ChangePercent json.Number `json:"regularMarketChangePercent"`
-				Volume        json.Number `json:"regularMarketVolume"`
-				MarketCap     json.Number `json:"marketCap"`
-				Exchange      string      `json:"fullExchangeName"`
-			} `json:"quotes"`
-		} `json:"result"`
-		Error any `json:"error"`
-	} `json:"finance"`
-}
-
 // Mover is one row of a discovery screen.
 type Mover struct {
 	Symbol        string `json:"symbol"`
@@ -182,16 +158,12 @@ func (s *Service) Discover(ctx context.Context, typ DiscoverType, limit int) (Di
 	if limit <= 0 || limit > 100 {
 		limit = 25
 	}
-	var resp yahooScreen
-	q := url.Values{"scrIds": {id}, "count": {fmt.Sprint(limit)}}
-	if err := s.f.getJSON(ctx, request{src: s.yahoo, path: "/v1/finance/screener/predefined/saved", query: q}, &resp); err != nil {
+	rows, err := s.yahoo.Screen(ctx, id, limit)
+	if err != nil {
 		return Discover{}, err
 	}
 	out := Discover{Type: typ, Source: "Yahoo Finance predefined screen " + id, Movers: []Mover{}}
-	if len(resp.Finance.Result) == 0 {
-		return out, fmt.Errorf("yahoo: empty screen %s", id)
-	}
-	for _, q := range resp.Finance.Result[0].Quotes {
+	for _, q := range rows {
 		name := q.LongName
 		if name == "" {
 			name = q.ShortName

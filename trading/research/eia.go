@@ -137,7 +137,7 @@ func (s *Service) eia(ctx context.Context, path, frequency, facet string, ids []
 		} `json:"response"`
 		Error string `json:"error"`
 	}
-	if err := s.f.getJSON(ctx, request{src: s.eiaSrc, path: path, query: q}, &resp); err != nil {
+	if err := s.eiaSrc.Get(ctx, path, q, &resp); err != nil {
 		return EnergyData{}, err
 	}
 	if resp.Error != "" {

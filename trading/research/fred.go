@@ -71,7 +71,7 @@ func (s *Service) FredSearch(ctx context.Context, query string, limit int) (Fred
 		Series []FredSeriesInfo `json:"seriess"`
 	}
 	q := s.fredQuery(key, "search_text", query, "limit", fmt.Sprint(limit), "order_by", "popularity", "sort_order", "desc")
-	if err := s.f.getJSON(ctx, request{src: s.fred, path: "/fred/series/search", query: q}, &resp); err != nil {
+	if err := s.fred.Get(ctx, "/fred/series/search", q, &resp); err != nil {
 		return FredSearch{}, err
 	}
 	for i := range resp.Series {
@@ -128,7 +128,7 @@ func (s *Service) FredSeries(ctx context.Context, symbols, start, end string, li
 		}
 		q := s.fredQuery(key, "series_id", id, "observation_start", start, "observation_end", end,
 			"limit", fmt.Sprint(limit), "sort_order", "desc", "frequency", strings.ToLower(frequency))
-		if err := s.f.getJSON(ctx, request{src: s.fred, path: "/fred/series/observations", query: q}, &resp); err != nil {
+		if err := s.fred.Get(ctx, "/fred/series/observations", q, &resp); err != nil {
 			return out, fmt.Errorf("series %s: %w", id, err)
 		}
 		obs := make([]Observation, 0, len(resp.Observations))
@@ -190,7 +190,7 @@ func (s *Service) FredRegional(ctx context.Context, symbol, date, regionType, st
 		} `json:"meta"`
 	}
 	q := s.fredQuery(key, "series_id", symbol, "date", date, "start_date", start)
-	if err := s.f.getJSON(ctx, request{src: s.fred, path: "/geofred/series/data", query: q}, &resp); err != nil {
+	if err := s.fred.Get(ctx, "/geofred/series/data", q, &resp); err != nil {
 		return FredRegional{}, err
 	}
 	rt := resp.Meta.Region

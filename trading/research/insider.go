@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/alice-trading/alice/core/httpjson"
 )
 
 // form4 is the part of an SEC ownership document (Form 4) that is used.
@@ -110,23 +112,24 @@ func (s *Service) InsiderTrading(ctx context.Context, symbol string, limit int) 
 		doc := path.Base(r.PrimaryDocument[i])
 		p := fmt.Sprintf("/Archives/edgar/data/%d/%s/%s", cikNum, strings.ReplaceAll(r.AccessionNumber[i], "-", ""), doc)
 		read++
-		body, err := s.f.fetch(ctx, request{src: s.secArchives, path: p})
+		resp, err := s.secArchives.Do(ctx, httpjson.Request{Path: p})
 		if err != nil {
 			return out, fmt.Errorf("reading Form 4 %s: %w", r.AccessionNumber[i], err)
 		}
 		var f form4
-		if err := xml.Unmarshal(body, &f); err != nil {
+		if err := xml.Unmarshal(resp.Body, &f); err != nil {
 			continue // not an ownership document (e.g. a paper filing)
 		}
 		owner, rel := "", ""
 		if len(f.Owners) > 0 {
 			owner, rel = f.Owners[0].Name, relationship(f.Owners[0].Relationship.Director, f.Owners[0].Relationship.Officer, f.Owners[0].Relationship.TenPercent, f.Owners[0].Relationship.OfficerTitle)
 		}
+		link, _ := s.secArchives.URL(p, nil) // p was just requested, so it is a valid path
 		for _, t := range f.NonDerivative {
 			if len(out.Trades) >= limit {
 				break
 			}
-			out.Trades = append(out.Trades, toTrade(t, r.FilingDate[i], owner, rel, r.AccessionNumber[i], s.secArchives.base.String()+p))
+			out.Trades = append(out.Trades, toTrade(t, r.FilingDate[i], owner, rel, r.AccessionNumber[i], link))
 		}
 	}
 	return out, nil

@@ -327,7 +327,7 @@ func TestResearchCachesAndKeepsKeysOutOfErrors(t *testing.T) {
 	// A transport error quoting the URL must not leak the key.
 	cfg := config.DefaultResearch()
 	cfg.FRED = config.ResearchSource{BaseURL: "http://127.0.0.1:1", APIKey: "super-secret-key"}
-	s2, err := New(cfg, Options{})
+	s2, err := New(cfg, Options{Retries: -1})
 	require.NoError(t, err)
 	_, err = s2.FredSeries(ctx, "GDP", "", "", 1, "")
 	require.Error(t, err)

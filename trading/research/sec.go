@@ -41,7 +41,7 @@ func (s *Service) lookupCompany(ctx context.Context, symbol string) (Company, er
 		return Company{CIK: fmt.Sprintf("%010d", n), Ticker: sym}, nil
 	}
 	var m companyTickers
-	if err := s.f.getJSON(ctx, request{src: s.secArchives, path: "/files/company_tickers.json"}, &m); err != nil {
+	if err := s.secArchives.Get(ctx, "/files/company_tickers.json", nil, &m); err != nil {
 		return Company{}, err
 	}
 	// Class shares are written BRK-B by the SEC and BRK.B by most brokers.
@@ -86,7 +86,7 @@ type factAt struct {
 
 func (s *Service) companyFacts(ctx context.Context, c Company) (companyFacts, error) {
 	var cf companyFacts
-	err := s.f.getJSON(ctx, request{src: s.secData, path: "/api/xbrl/companyfacts/CIK" + c.CIK + ".json"}, &cf)
+	err := s.secData.Get(ctx, "/api/xbrl/companyfacts/CIK"+c.CIK+".json", nil, &cf)
 	return cf, err
 }
 
@@ -106,6 +106,6 @@ type submissions struct {
 
 func (s *Service) submissions(ctx context.Context, c Company) (submissions, error) {
 	var sub submissions
-	err := s.f.getJSON(ctx, request{src: s.secData, path: "/submissions/CIK" + c.CIK + ".json"}, &sub)
+	err := s.secData.Get(ctx, "/submissions/CIK"+c.CIK+".json", nil, &sub)
 	return sub, err
 }

@@ -16,23 +16,15 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-)
 
-// AssetClass groups instruments as the tools expect.
-type AssetClass string
-
-const (
-	Equity    AssetClass = "equity"
-	Crypto    AssetClass = "crypto"
-	Currency  AssetClass = "currency"
-	Commodity AssetClass = "commodity"
+	"github.com/alice-trading/alice/trading"
 )
 
 // Instrument is one tradable symbol of the simulated market.
 type Instrument struct {
 	Symbol     string
 	Name       string
-	AssetClass AssetClass
+	AssetClass trading.AssetClass
 	Base       float64 // anchor price; the path oscillates around it
 	Vol        float64 // rough daily volatility (fraction)
 	Decimals   int32   // price precision
@@ -41,23 +33,23 @@ type Instrument struct {
 // DefaultInstruments is the catalogue a fresh install trades.
 func DefaultInstruments() []Instrument {
 	return []Instrument{
-		{"AAPL", "Apple Inc.", Equity, 190, 0.015, 2},
-		{"MSFT", "Microsoft Corporation", Equity, 420, 0.014, 2},
-		{"NVDA", "NVIDIA Corporation", Equity, 130, 0.03, 2},
-		{"TSLA", "Tesla, Inc.", Equity, 250, 0.035, 2},
-		{"AMZN", "Amazon.com, Inc.", Equity, 185, 0.018, 2},
-		{"GOOGL", "Alphabet Inc. Class A", Equity, 170, 0.017, 2},
-		{"META", "Meta Platforms, Inc.", Equity, 500, 0.022, 2},
-		{"SPY", "SPDR S&P 500 ETF Trust", Equity, 560, 0.009, 2},
-		{"QQQ", "Invesco QQQ Trust", Equity, 480, 0.012, 2},
-		{"BTC", "Bitcoin", Crypto, 65000, 0.03, 2},
-		{"ETH", "Ethereum", Crypto, 3200, 0.04, 2},
-		{"SOL", "Solana", Crypto, 150, 0.05, 3},
-		{"EURUSD", "Euro / US Dollar", Currency, 1.08, 0.004, 5},
-		{"GBPUSD", "British Pound / US Dollar", Currency, 1.27, 0.005, 5},
-		{"USDJPY", "US Dollar / Japanese Yen", Currency, 150, 0.005, 3},
-		{"XAU", "Gold spot", Commodity, 2350, 0.009, 2},
-		{"WTI", "WTI crude oil", Commodity, 78, 0.02, 2},
+		{"AAPL", "Apple Inc.", trading.Equity, 190, 0.015, 2},
+		{"MSFT", "Microsoft Corporation", trading.Equity, 420, 0.014, 2},
+		{"NVDA", "NVIDIA Corporation", trading.Equity, 130, 0.03, 2},
+		{"TSLA", "Tesla, Inc.", trading.Equity, 250, 0.035, 2},
+		{"AMZN", "Amazon.com, Inc.", trading.Equity, 185, 0.018, 2},
+		{"GOOGL", "Alphabet Inc. Class A", trading.Equity, 170, 0.017, 2},
+		{"META", "Meta Platforms, Inc.", trading.Equity, 500, 0.022, 2},
+		{"SPY", "SPDR S&P 500 ETF Trust", trading.Equity, 560, 0.009, 2},
+		{"QQQ", "Invesco QQQ Trust", trading.Equity, 480, 0.012, 2},
+		{"BTC", "Bitcoin", trading.Crypto, 65000, 0.03, 2},
+		{"ETH", "Ethereum", trading.Crypto, 3200, 0.04, 2},
+		{"SOL", "Solana", trading.Crypto, 150, 0.05, 3},
+		{"EURUSD", "Euro / US Dollar", trading.Currency, 1.08, 0.004, 5},
+		{"GBPUSD", "British Pound / US Dollar", trading.Currency, 1.27, 0.005, 5},
+		{"USDJPY", "US Dollar / Japanese Yen", trading.Currency, 150, 0.005, 3},
+		{"XAU", "Gold spot", trading.Commodity, 2350, 0.009, 2},
+		{"WTI", "WTI crude oil", trading.Commodity, 78, 0.02, 2},
 	}
 }
 
@@ -98,7 +90,7 @@ func (m *Market) Lookup(symbol string) (Instrument, bool) {
 }
 
 // Search matches symbol prefixes and name substrings, case-insensitively.
-func (m *Market) Search(pattern string, class AssetClass) []Instrument {
+func (m *Market) Search(pattern string, class trading.AssetClass) []Instrument {
 	p := strings.ToUpper(strings.TrimSpace(pattern))
 	var out []Instrument
 	for _, in := range m.list {

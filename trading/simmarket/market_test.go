@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/trading"
 )
 
 func TestPriceIsDeterministicPerSeed(t *testing.T) {
@@ -57,7 +59,7 @@ func TestQuoteSpreadAndSearch(t *testing.T) {
 	require.True(t, q.Bid.LessThan(q.Last) && q.Ask.GreaterThan(q.Last))
 	require.True(t, q.High.GreaterThanOrEqual(q.Last) && q.Low.LessThanOrEqual(q.Last))
 	require.Equal(t, []string{"BTC"}, symbols(m.Search("bit", "")))
-	require.Len(t, m.Search("", Crypto), 3)
+	require.Len(t, m.Search("", trading.Crypto), 3)
 }
 
 func symbols(in []Instrument) []string {

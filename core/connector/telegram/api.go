@@ -1,16 +1,16 @@
 package telegram
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/alice-trading/alice/core/httpjson"
 )
 
 // The subset of the Bot API types the connector reads.
@@ -71,40 +71,49 @@ func (e *APIError) Error() string {
 	return fmt.Sprintf("telegram %s: %d %s", e.Method, e.Code, e.Description)
 }
 
-// client speaks the Bot API over HTTP with JSON bodies. The token is part
-// of every URL, so errors are built without the URL to keep it out of logs.
+// client speaks the Bot API over the shared HTTP/JSON client. The token is
+// part of every URL, so it sits in the client's base URL, which no error
+// ever quotes.
 type client struct {
-	base  string // e.g. https://api.telegram.org
-	token string
-	http  *http.Client
+	http *httpjson.Client
 }
 
 // maxResponse caps one Bot API answer.
 const maxResponse = 8 << 20
 
+// newClient builds the Bot API client for base (e.g.
+// https://api.telegram.org) and token; hc nil means no timeout beyond the
+// caller's context (getUpdates long-polls).
+func newClient(base, token string, hc *http.Client) (*client, error) {
+	if _, err := httpjson.ParseBaseURL(base); err != nil {
+		return nil, fmt.Errorf("telegram.apiBaseUrl: %w", err)
+	}
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	c, err := httpjson.New(httpjson.Options{Name: "telegram", BaseURL: strings.TrimRight(base, "/") + "/bot" + url.PathEscape(token),
+		HTTP: hc, MaxBody: maxResponse})
+	if err != nil {
+		return nil, errors.New("telegram: the bot token does not fit in a URL") // never quote the token
+	}
+	return &client{http: c}, nil
+}
+
 func (c *client) call(ctx context.Context, method string, params, out any) error {
-	body, err := json.Marshal(params)
-	if err != nil {
-		return fmt.Errorf("telegram %s: encode: %w", method, err)
-	}
-	u := strings.TrimRight(c.base, "/") + "/bot" + c.token + "/" + method
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("telegram %s: bad API base URL", method)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // drop the URL: it carries the token
+	raw, status := []byte(nil), 0
+	resp, err := c.http.Do(ctx, httpjson.Request{Method: http.MethodPost, Path: "/" + method, Body: params})
+	var se *httpjson.StatusError
+	switch {
+	case errors.As(err, &se):
+		raw, status = se.Raw, se.Status // the Bot API explains errors in its JSON envelope
+	case err != nil:
+		var te *httpjson.TransportError
+		if errors.As(err, &te) {
+			err = te.Err
 		}
 		return fmt.Errorf("telegram %s: %w", method, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
-	if err != nil {
-		return fmt.Errorf("telegram %s: read: %w", method, err)
+	default:
+		raw, status = resp.Body, resp.Status
 	}
 	var env struct {
 		OK          bool            `json:"ok"`
@@ -116,12 +125,12 @@ func (c *client) call(ctx context.Context, method string, params, out any) error
 		} `json:"parameters"`
 	}
 	if err := json.Unmarshal(raw, &env); err != nil {
-		return &APIError{Method: method, Code: resp.StatusCode, Description: "answer is not Bot API JSON"}
+		return &APIError{Method: method, Code: status, Description: "answer is not Bot API JSON"}
 	}
 	if !env.OK {
 		code := env.ErrorCode
 		if code == 0 {
-			code = resp.StatusCode
+			code = status
 		}
 		return &APIError{Method: method, Code: code, Description: env.Description, RetryAfter: env.Parameters.RetryAfter}
 	}

@@ -140,9 +140,13 @@ func New(o Options) (*Bot, error) {
 	if base == "" {
 		base = "https://api.telegram.org"
 	}
+	api, err := newClient(base, o.Token, o.HTTP)
+	if err != nil {
+		return nil, err
+	}
 	return &Bot{
 		o:       o,
-		api:     &client{base: base, token: o.Token, http: o.HTTP},
+		api:     api,
 		allowed: slices.Clone(o.Config.ChatIDs),
 		log:     o.Logger,
 		chats:   map[int64]*sync.Mutex{},

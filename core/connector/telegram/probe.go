@@ -25,7 +25,10 @@ func SendTest(ctx context.Context, cfg config.Telegram, text string) error {
 	if base == "" {
 		base = "https://api.telegram.org"
 	}
-	c := &client{base: base, token: tok, http: &http.Client{Timeout: 15 * time.Second}}
+	c, err := newClient(base, tok, &http.Client{Timeout: 15 * time.Second})
+	if err != nil {
+		return err
+	}
 	for _, id := range cfg.ChatIDs {
 		if _, err := c.sendMessage(ctx, id, text, nil); err != nil {
 			return err

@@ -144,7 +144,8 @@ func TestRichSendFallsBackToPlainText(t *testing.T) {
 		_, _ = w.Write([]byte(`{"ok":true,"result":{"message_id":1,"chat":{"id":1}}}`))
 	}))
 	defer srv.Close()
-	c := &client{base: srv.URL, token: "t", http: srv.Client()}
+	c, err := newClient(srv.URL, "t", srv.Client())
+	require.NoError(t, err)
 	require.NoError(t, c.sendRich(context.Background(), 1, "**odd *nesting**", nil))
 	mu.Lock()
 	defer mu.Unlock()
