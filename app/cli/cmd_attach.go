@@ -18,6 +18,7 @@ import (
 	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/app/attach"
 	"github.com/alice-trading/alice/config"
+	"golang.org/x/term"
 )
 
 // The attach relay: a core (alice serve, or one `alice` started in the
@@ -71,6 +72,9 @@ func runTUICommand(e *env, _ []string) int {
 	if e.flag("foreground") == "true" {
 		return runCore(e, true)
 	}
+	if !term.IsTerminal(int(os.Stdin.Fd())) {
+		return e.errorf("the terminal UI needs a terminal (stdin is not one); `alice serve` runs the core headless")
+	}
 	_, sock, running := runningCore(paths.Data)
 	if !running {
 		// Validate here so config errors reach this terminal, not the log.
@@ -104,6 +108,9 @@ func runAttach(e *env, _ []string) int {
 }
 
 func attachTo(e *env, paths config.Paths, sock string) int {
+	if !term.IsTerminal(int(os.Stdin.Fd())) {
+		return e.errorf("the terminal UI needs a terminal (stdin is not one); `alice serve` runs the core headless")
+	}
 	_, hostKey := socketPaths(paths.Data)
 	out, err := attach.Attach(context.Background(), sock, hostKey, attach.Terminal{In: os.Stdin, Out: os.Stdout})
 	switch out {

@@ -30,7 +30,7 @@ func runTUI(ctx context.Context, a *app.App) error {
 // newClientUI builds the TUI for one attached terminal. Each client has its
 // own model (pane, selection, scroll) over the one core.
 func newClientUI(a *app.App, _ attach.Client) (attach.UI, error) {
-	model := tui.New(live.New(a), tui.Options{Version: buildVersion().Version})
+	model := tui.New(live.New(a), tui.Options{Version: buildVersion().Version, Detachable: true})
 	return attach.UI{
 		Model: model,
 		Quit: func(final tea.Model) bool {
