@@ -126,6 +126,7 @@ func doctorChecks(ctx context.Context, paths config.Paths, deps doctorDeps) []ch
 	out = append(out, d.checkProvider(ctx))
 	out = append(out, d.checkPrograms(ctx)...)
 	out = append(out, d.checkMCP(ctx)...)
+	out = append(out, d.checkTelegram(ctx))
 	out = append(out, d.checkAccounts(ctx)...)
 	return out
 }
