@@ -254,7 +254,7 @@ func (m *Model) statusBar() string {
 	s := m.St
 	var parts []string
 	// Sessions that need a person come first: they are why you look.
-	if a := m.Workspaces.agentStatus(); a != "" {
+	if a := m.Workspaces.AgentStatus(); a != "" {
 		parts = append(parts, a)
 	}
 	if w := m.Work.View(s, m.now()); w != "" {
