@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -62,4 +63,36 @@ func TestCheckRefusesUnknownGuardTypeAndAccountKey(t *testing.T) {
 			}
 		})
 	}
+}
+
+// `alice halt` asks for confirmation, then freezes staging; only `alice
+// resume` lifts it (here without a running alice: it works on the data
+// dir under the lock).
+func TestHaltAndResumeOffline(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	var out, errb bytes.Buffer
+	e := func(in string) int {
+		out.Reset()
+		errb.Reset()
+		return runWithInput([]string{"halt", "--home", home, "--reason", "drill"}, strings.NewReader(in), &out, &errb)
+	}
+	require.Equal(t, 1, e("no\n"))
+	require.Contains(t, errb.String(), "not confirmed; nothing was done")
+	_, err := os.Stat(filepath.Join(home, "data", "trading", "halt.json"))
+	require.True(t, os.IsNotExist(err))
+
+	require.Equal(t, 0, e("yes\n"), errb.String())
+	require.Contains(t, out.String(), "Trading halted since")
+	require.Contains(t, out.String(), "sim-paper: 0 resting order(s) cancelled")
+	require.FileExists(t, filepath.Join(home, "data", "trading", "halt.json"))
+	log, err := os.ReadFile(filepath.Join(home, "data", "event-log", "events.jsonl"))
+	require.NoError(t, err)
+	require.Contains(t, string(log), `"trade.halt"`)
+
+	out.Reset()
+	require.Equal(t, 0, run([]string{"resume", "--home", home}, &out, &errb), errb.String())
+	require.Contains(t, out.String(), "Trading resumed")
+	require.Equal(t, 1, run([]string{"resume", "--home", home}, &out, &errb))
+	require.Contains(t, errb.String(), "not halted")
 }

@@ -50,6 +50,8 @@ func commands() []command {
 		{Name: "completion", Args: "bash|zsh|fish", Words: []string{"bash", "zsh", "fish"}, Summary: "print a shell completion script", Run: runCompletion},
 		{Name: "man", Summary: "print the man page (roff) generated from this table", Run: runMan},
 		workspaceCommand,
+		haltCommand,
+		resumeCommand,
 	}
 }
 
@@ -70,6 +72,8 @@ type env struct {
 	debug          bool
 	// flags holds command-specific flag values by name.
 	flags map[string]*string
+	// stdin answers confirmations (os.Stdin when nil).
+	stdin io.Reader
 }
 
 // flag returns a command-specific flag's value ("" when unset).
@@ -97,7 +101,7 @@ func findCommand(name string) (command, bool) {
 // dispatch picks the command named by the first argument (the TUI when
 // the first argument is a flag or absent), parses flags wherever they
 // appear and runs it.
-func dispatch(args []string, stdout, stderr io.Writer) int {
+func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, _ := findCommand("")
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		c, ok := findCommand(args[0])
@@ -107,7 +111,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		}
 		cmd, args = c, args[1:]
 	}
-	e := &env{stdout: stdout, stderr: stderr, flags: map[string]*string{}}
+	e := &env{stdout: stdout, stderr: stderr, flags: map[string]*string{}, stdin: stdin}
 	fs := flag.NewFlagSet("alice", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&e.home, "home", "", "")
@@ -268,5 +272,10 @@ func Main(args []string, stdout, stderr io.Writer) int { return run(args, stdout
 
 // run is Main with its writers injected for tests.
 func run(args []string, stdout, stderr io.Writer) int {
-	return dispatch(args, stdout, stderr)
+	return dispatch(args, nil, stdout, stderr)
+}
+
+// runWithInput is run with confirmations read from stdin.
+func runWithInput(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return dispatch(args, stdin, stdout, stderr)
 }
