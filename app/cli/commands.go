@@ -38,8 +38,10 @@ type flagDef struct {
 // commands is the CLI table. Keep one line per command.
 func commands() []command {
 	return []command{
-		{Name: "", Summary: "start the terminal UI (MCP ports stay open while it runs)", Run: runTUICommand},
-		{Name: "serve", Summary: "run the same core headless: MCP ports, scheduling, workspaces", Run: runServe},
+		{Name: "", Summary: "open the terminal UI on this data dir's core, starting the core in the background when none runs (ctrl+z detaches, quitting stops it)", Flags: []flagDef{{Name: "foreground", Help: "alice runs the core inside this terminal's process instead (it stops when the UI quits; no detach)"}}, Run: runTUICommand},
+		{Name: "serve", Summary: "run the same core headless: MCP ports, scheduling, workspaces; terminals attach with alice", Flags: []flagDef{{Name: "quiet", Help: "alice serve prints nothing (it is how alice starts a background core)"}}, Run: runServe},
+		{Name: "attach", Summary: "open the terminal UI on the running core (never starts one)", Run: runAttach},
+		{Name: "stop", Summary: "stop the running core cleanly (its MCP ports, schedules and workspace sessions)", Run: runStop},
 		{Name: "check", Summary: "validate every config file and exit", Run: runCheck},
 		{Name: "version", Summary: "print version, commit, build date and Go version", Run: runVersion},
 		{Name: "doctor", Summary: "check data dir, lock, config, ports, AI provider, programs, MCP endpoints and accounts; print fixes", Run: runDoctor},
