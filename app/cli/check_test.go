@@ -30,6 +30,37 @@ func TestCheckValidatesIBKRAccount(t *testing.T) {
 	require.Contains(t, errb.String(), "TCP port")
 }
 
+// `alice check` accepts the OpenBB market data backend (base URL, token
+// env, provider choice) and still rejects an unknown key, naming it.
+func TestCheckValidatesOpenBBMarketData(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(home, "config"), 0o700))
+	md := filepath.Join(home, "config", "market-data.json")
+	var out, errb bytes.Buffer
+	for _, ok := range []string{
+		`{"backend":"openbb","baseUrl":"http://127.0.0.1:6900","apiKeyEnv":"OPENBB_API_TOKEN","provider":"yfinance"}`,
+		`{"backend":"openbb"}`,
+		`{"backend":"auto","seed":7}`,
+	} {
+		require.NoError(t, os.WriteFile(md, []byte(ok), 0o600))
+		errb.Reset()
+		require.Equal(t, 0, run([]string{"check", "--home", home}, &out, &errb), "%s: %s", ok, errb.String())
+	}
+	for _, c := range []struct{ body, want string }{
+		{`{"backend":"openbb","token":"x"}`, `token`},
+		{`{"backend":"yahoo","provider":"fmp"}`, `provider`},
+		{`{"backend":"openbb","provider":"../x"}`, `invalid OpenBB provider`},
+		{`{"backend":"bloomberg"}`, `want auto, simulated, yahoo, alpaca or openbb`},
+	} {
+		require.NoError(t, os.WriteFile(md, []byte(c.body), 0o600))
+		errb.Reset()
+		require.Equal(t, 1, run([]string{"check", "--home", home}, &out, &errb), c.body)
+		require.Contains(t, errb.String(), md)
+		require.Contains(t, errb.String(), c.want)
+	}
+}
+
 // `alice check` refuses what would protect nothing or be ignored: an
 // unknown guard type and an unknown account key, naming file, account,
 // key and the nearest known name.
