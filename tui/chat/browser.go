@@ -198,7 +198,6 @@ func padRight(s string, w int) string {
 	return s
 }
 
-
 // browserHelp is the footer help while the browser is open.
 var browserHelp = []key.Binding{
 	key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),

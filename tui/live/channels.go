@@ -62,8 +62,9 @@ func (c *Core) BrowseSessions(query string) ([]chat.SessionRow, error) {
 }
 
 // SetSessionTitle names a session.
-func (c *Core) SetSessionTitle(session, title string) error { return c.a.Sessions.SetTitle(session, title) }
+func (c *Core) SetSessionTitle(session, title string) error {
+	return c.a.Sessions.SetTitle(session, title)
+}
 
 // DeleteSession removes a session's file.
 func (c *Core) DeleteSession(session string) error { return c.a.Sessions.Delete(session) }
-
