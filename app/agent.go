@@ -7,10 +7,13 @@ import (
 
 	"github.com/alice-trading/alice/core/agent"
 	"github.com/alice-trading/alice/core/aitools"
+	"github.com/alice-trading/alice/core/channel"
 	"github.com/alice-trading/alice/core/connector"
 	"github.com/alice-trading/alice/core/provider"
 	"github.com/alice-trading/alice/core/session"
 	"github.com/alice-trading/alice/mcp"
+	"github.com/alice-trading/alice/trading/watchlist"
+	"github.com/alice-trading/alice/workspace"
 )
 
 // persona is the system prompt and the persona composed into workspace
@@ -33,8 +36,10 @@ func (a *App) buildAgent() error {
 		a.Log.Warn("Healed a torn session tail", "session", id, "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
 	}
 	a.Router = provider.NewRouter(o.Store, a.MCP.URL).WithCLIDir(o.Paths.DataPath("brain"))
+	a.channels = channel.New(o.Store, sessions)
+	a.watchlist = watchlist.Open(o.Paths.Data)
 	a.Agent = agent.New(agent.Deps{Sessions: sessions, Router: a.Router, Tools: a.Tools, Config: o.Store,
-		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.Log.With("component", "agent")})
+		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.Log.With("component", "agent"), Channels: a.channels})
 	aitools.Register(a.Tools, sessions)
 
 	conn, err := o.Store.Connectors()
@@ -61,6 +66,29 @@ func (a *App) buildAgent() error {
 		})
 	}
 	return nil
+}
+
+// Channels is the chat-channel service (channels.json).
+func (a *App) Channels() *channel.Service { return a.channels }
+
+// Watchlist is the Market pane's persisted watchlist.
+func (a *App) Watchlist() *watchlist.Store { return a.watchlist }
+
+// workspaceAgentOverride applies channels.json "workspaces" (by tag, else
+// id) to the claude or codex CLI started in a workspace.
+func (a *App) workspaceAgentOverride(ws workspace.Workspace, ag workspace.Agent) ([]string, []string, error) {
+	c, err := a.Opts.Store.Channels()
+	if err != nil {
+		return nil, nil, err
+	}
+	o, ok := c.Workspaces[ws.Tag]
+	if !ok {
+		if o, ok = c.Workspaces[ws.ID]; !ok {
+			return nil, nil, nil
+		}
+	}
+	l, err := a.Router.WorkspaceAgent(o.Profile, string(ag))
+	return l.Args, l.Env, err
 }
 
 // ProviderLabel describes the provider a channel would use now.

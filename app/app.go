@@ -14,6 +14,7 @@ import (
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/channel"
 	"github.com/alice-trading/alice/core/connector"
 	"github.com/alice-trading/alice/core/eventlog"
 	"github.com/alice-trading/alice/core/inbox"
@@ -25,6 +26,7 @@ import (
 	"github.com/alice-trading/alice/trading/news"
 	"github.com/alice-trading/alice/trading/simmarket"
 	"github.com/alice-trading/alice/trading/uta"
+	"github.com/alice-trading/alice/trading/watchlist"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -67,6 +69,8 @@ type App struct {
 	Cron       *schedule.Engine
 
 	settings   *settings.Service
+	channels   *channel.Service
+	watchlist  *watchlist.Store
 	notes      *pubsub.Broker[connector.Notification]
 	worker     *schedule.Worker
 	heartbeat  *schedule.Heartbeat

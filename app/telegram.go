@@ -78,7 +78,9 @@ func (t telegramCommands) Compact(ctx context.Context, sessionID string) (string
 	return "Session compacted.", nil
 }
 
-func (t telegramCommands) SetHeartbeat(enabled bool) error { return t.a.automation.SetHeartbeat(enabled) }
+func (t telegramCommands) SetHeartbeat(enabled bool) error {
+	return t.a.automation.SetHeartbeat(enabled)
+}
 
 type telegramApprovals struct{ a *App }
 

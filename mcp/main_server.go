@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/alice-trading/alice/core"
 
@@ -75,9 +76,9 @@ func NewMain(o MainOptions) *Server {
 	s.mountMCP("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var tools []core.Tool
 		if o.Tools != nil {
-			tools = o.Tools.Tools(o.DisabledForMCP...)
+			tools = o.Tools.Tools(append(without(r), o.DisabledForMCP...)...)
 		}
-		mainCat.serve(w, r, tools)
+		mainCat.serve(w, s.withCaller(r, "mcp"), tools)
 	}))
 	s.mountMCP("/mcp/{wsId}", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("wsId")
@@ -94,9 +95,39 @@ func NewMain(o MainOptions) *Server {
 			ws.ID = id
 		}
 		r = r.WithContext(WithWorkspace(r.Context(), ws))
-		wsCat.serve(w, r, o.Workspaces.ToolsFor(ws))
+		wsCat.serve(w, s.withCaller(r, "workspace/"+ws.ID), o.Workspaces.ToolsFor(ws))
 	}))
 	return s
+}
+
+// withCaller tells tools who is calling: the channel (the endpoint), the
+// MCP session and the client's name from its initialize handshake.
+func (s *Server) withCaller(r *http.Request, channel string) *http.Request {
+	c := core.Caller{Channel: channel}
+	ref := clientFrom(r.Context())
+	c.Agent = ref.name
+	if ref.session != "" {
+		c.Session = "mcp:" + ref.session
+	}
+	return r.WithContext(core.WithCaller(r.Context(), c))
+}
+
+// WithoutParam is the query parameter that hides tools from one client
+// (a channel's disabled tools, for the claude and codex CLI backends): it
+// only ever takes tools away, so it needs no trust.
+const WithoutParam = "without"
+
+// without reads the tools a request asks to hide.
+func without(r *http.Request) []string {
+	var out []string
+	for _, v := range r.URL.Query()[WithoutParam] {
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 // quote shows a caller-supplied id in an error, bounded in length.

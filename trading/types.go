@@ -46,8 +46,12 @@ type Contract struct {
 
 // ContractDetails is the full specification returned by getContractDetails.
 type ContractDetails struct {
-	Contract     Contract        `json:"contract"`
-	MinTick      decimal.Decimal `json:"minTick,omitzero"`
+	Contract Contract        `json:"contract"`
+	MinTick  decimal.Decimal `json:"minTick,omitzero"`
+	// LotSize is the quantity increment (zero: whole units unless
+	// Fractionable); MinQty the smallest order quantity (zero: one lot).
+	LotSize      decimal.Decimal `json:"lotSize,omitzero"`
+	MinQty       decimal.Decimal `json:"minQty,omitzero"`
 	Multiplier   string          `json:"multiplier,omitempty"`
 	Tradable     bool            `json:"tradable"`
 	Fractionable bool            `json:"fractionable"`
@@ -139,41 +143,6 @@ type Order struct {
 	OutsideRTH      bool            `json:"outsideRth,omitempty"`
 	ParentID        string          `json:"parentId,omitempty"`
 	OCAGroup        string          `json:"ocaGroup,omitempty"`
-}
-
-// Validate checks the fields an order type needs.
-func (o Order) Validate() error {
-	if _, err := ParseAction(string(o.Action)); err != nil {
-		return err
-	}
-	if _, err := ParseOrderType(string(o.OrderType)); err != nil {
-		return err
-	}
-	if o.TotalQuantity.IsZero() && o.CashQty.IsZero() {
-		return fmt.Errorf("totalQuantity or cashQty is required")
-	}
-	if o.TotalQuantity.IsNegative() || o.CashQty.IsNegative() {
-		return fmt.Errorf("quantities must be positive")
-	}
-	switch o.OrderType {
-	case Limit:
-		if !o.LmtPrice.IsPositive() {
-			return fmt.Errorf("LMT orders need lmtPrice")
-		}
-	case Stop:
-		if !o.AuxPrice.IsPositive() {
-			return fmt.Errorf("STP orders need auxPrice (the stop price)")
-		}
-	case StopLimit:
-		if !o.AuxPrice.IsPositive() || !o.LmtPrice.IsPositive() {
-			return fmt.Errorf("STP LMT orders need auxPrice and lmtPrice")
-		}
-	case Trail, TrailLimit:
-		if !o.TrailStopPrice.IsPositive() && !o.TrailingPercent.IsPositive() {
-			return fmt.Errorf("%s orders need trailStopPrice or trailingPercent", o.OrderType)
-		}
-	}
-	return nil
 }
 
 // OrderChanges is a partial order for modifyOrder; zero fields are unchanged.
@@ -272,6 +241,43 @@ type Position struct {
 	UnrealizedPnL decimal.Decimal `json:"unrealizedPnL"`
 	RealizedPnL   decimal.Decimal `json:"realizedPnL"`
 	Multiplier    string          `json:"multiplier"`
+	// Risk is the venue's leverage, liquidation price and margin mode for
+	// a leveraged position; nil for spot/cash holdings and for venues that
+	// do not report them per position (never an implied 1×).
+	Risk *PositionRisk `json:"risk,omitempty"`
+}
+
+// MarginMode is how a leveraged position is margined.
+type MarginMode string
+
+const (
+	Cross    MarginMode = "cross"
+	Isolated MarginMode = "isolated"
+)
+
+// PositionRisk is OpenAlice's position risk block: each field is set only
+// when the venue reports it (a zero decimal is "not reported").
+type PositionRisk struct {
+	Leverage         decimal.Decimal `json:"leverage,omitzero"`
+	LiquidationPrice decimal.Decimal `json:"liquidationPrice,omitzero"`
+	MarginMode       MarginMode      `json:"marginMode,omitempty"`
+}
+
+// NewPositionRisk returns the risk block for the fields a venue reported,
+// or nil when it reported none of them (zero leverage or liquidation
+// price means "not reported", as CCXT and Bybit send them).
+func NewPositionRisk(leverage, liquidation decimal.Decimal, mode MarginMode) *PositionRisk {
+	r := PositionRisk{MarginMode: mode}
+	if leverage.IsPositive() {
+		r.Leverage = leverage
+	}
+	if liquidation.IsPositive() {
+		r.LiquidationPrice = liquidation
+	}
+	if r.Leverage.IsZero() && r.LiquidationPrice.IsZero() && r.MarginMode == "" {
+		return nil
+	}
+	return &r
 }
 
 // AccountInfo is the account summary.
@@ -304,12 +310,6 @@ type MarketClock struct {
 	Timestamp time.Time  `json:"timestamp"`
 }
 
-// Capabilities is what a broker supports.
-type Capabilities struct {
-	SupportedSecTypes   []string    `json:"supportedSecTypes"`
-	SupportedOrderTypes []OrderType `json:"supportedOrderTypes"`
-}
-
 // OrderResult is a broker's answer to place/modify/cancel/close. Failures
 // are returned as errors instead, so a result always means acceptance.
 type OrderResult struct {
@@ -318,23 +318,6 @@ type OrderResult struct {
 	FilledQty   decimal.Decimal `json:"filledQty,omitzero"`
 	FilledPrice decimal.Decimal `json:"filledPrice,omitzero"`
 	Message     string          `json:"message,omitempty"`
-}
-
-// ParsePositive parses a decimal string that must be > 0; "" is unset and
-// yields zero. This is the "positiveNumeric" of the tool schemas.
-func ParsePositive(field, s string) (decimal.Decimal, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return decimal.Zero, nil
-	}
-	d, err := decimal.NewFromString(s)
-	if err != nil {
-		return decimal.Zero, fmt.Errorf("%s: %q is not a decimal number", field, s)
-	}
-	if !d.IsPositive() {
-		return decimal.Zero, fmt.Errorf("%s: must be > 0, got %s", field, s)
-	}
-	return d, nil
 }
 
 // AliceID builds "{accountId}|{nativeKey}".

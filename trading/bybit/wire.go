@@ -64,6 +64,8 @@ type wirePosition struct {
 	UnrealisedPnl  num    `json:"unrealisedPnl"`
 	CumRealisedPnl num    `json:"cumRealisedPnl"`
 	Leverage       num    `json:"leverage"`
+	LiqPrice       num    `json:"liqPrice"`
+	TradeMode      int    `json:"tradeMode"` // 0 cross margin, 1 isolated (v5 position/list)
 }
 
 type wireOrder struct {
@@ -138,7 +140,7 @@ func sideToWire(a trading.Action) string {
 	return "Buy"
 }
 
-var tifToWire = map[trading.TIF]string{trading.GTC: "GTC", trading.Day: "GTC", trading.IOC: "IOC", trading.FOK: "FOK"}
+var tifToWire = map[trading.TIF]string{trading.GTC: "GTC", trading.IOC: "IOC", trading.FOK: "FOK"}
 
 func str(d decimal.Decimal) string {
 	if d.IsZero() {

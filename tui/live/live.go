@@ -12,10 +12,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
 	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -236,15 +236,15 @@ func (c *Core) TradingLog(account string, limit int) ([]tui.CommitLogEntry, erro
 	return out, nil
 }
 
-func (c *Core) EquityCurve(account string) ([]tui.EquityPoint, error) {
+func (c *Core) EquityCurve(account string) ([]kit.EquityPoint, error) {
 	pts, err := c.a.Trading.EquityCurve(account, time.Now().Add(-30*24*time.Hour))
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.EquityPoint, 0, len(pts)+1)
+	out := make([]kit.EquityPoint, 0, len(pts)+1)
 	for _, p := range pts {
 		f, _ := p.Equity.Float64()
-		out = append(out, tui.EquityPoint{Time: p.Time, Equity: f})
+		out = append(out, kit.EquityPoint{Time: p.Time, Equity: f})
 	}
 	// End the curve at the live value so it moves between snapshots (and
 	// shows from the first snapshot on).
@@ -252,7 +252,7 @@ func (c *Core) EquityCurve(account string) ([]tui.EquityPoint, error) {
 	defer cancel()
 	if info, err := c.a.Trading.Account(ctx, account); err == nil && len(out) > 0 {
 		f, _ := info.NetLiquidation.Float64()
-		out = append(out, tui.EquityPoint{Time: time.Now(), Equity: f})
+		out = append(out, kit.EquityPoint{Time: time.Now(), Equity: f})
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"math"
@@ -15,28 +15,28 @@ import (
 // Other panes can reuse lineChart and sparkline for their own series.
 
 // brailleBits maps (column, row) within a cell to its dot bit.
-var brailleBits = [2][4]rune{{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}}
+var BrailleBits = [2][4]rune{{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}}
 
 // brailleGrid is a w×h cell canvas of braille dots.
 type brailleGrid struct {
-	w, h  int
-	cells []rune
+	W, h  int
+	Cells []rune
 }
 
-func newBrailleGrid(w, h int) *brailleGrid {
-	return &brailleGrid{w: w, h: h, cells: make([]rune, w*h)}
+func NewBrailleGrid(w, h int) *brailleGrid {
+	return &brailleGrid{W: w, h: h, Cells: make([]rune, w*h)}
 }
 
 // set lights the dot at (x, y) in dot coordinates (y grows downwards).
 func (g *brailleGrid) set(x, y int) {
-	if x < 0 || y < 0 || x >= 2*g.w || y >= 4*g.h {
+	if x < 0 || y < 0 || x >= 2*g.W || y >= 4*g.h {
 		return
 	}
-	g.cells[(y/4)*g.w+x/2] |= brailleBits[x%2][y%4]
+	g.Cells[(y/4)*g.W+x/2] |= BrailleBits[x%2][y%4]
 }
 
 // line joins two dots (Bresenham).
-func (g *brailleGrid) line(x0, y0, x1, y1 int) {
+func (g *brailleGrid) Line(x0, y0, x1, y1 int) {
 	dx, dy := abs(x1-x0), -abs(y1-y0)
 	sx, sy := 1, 1
 	if x0 > x1 {
@@ -68,8 +68,8 @@ func (g *brailleGrid) rows() []string {
 	var b strings.Builder
 	for r := 0; r < g.h; r++ {
 		b.Reset()
-		for c := 0; c < g.w; c++ {
-			if v := g.cells[r*g.w+c]; v != 0 {
+		for c := 0; c < g.W; c++ {
+			if v := g.Cells[r*g.W+c]; v != 0 {
 				b.WriteRune(0x2800 | v)
 			} else {
 				b.WriteByte(' ')
@@ -102,7 +102,7 @@ func seriesRange(ys []float64) (lo, hi float64) {
 // lineChart draws pts (ordered by time) in a w×h box: value labels on the
 // left (high, middle, low), the braille plot, then an axis line and time
 // labels (start, middle, end). fmtY formats the value labels.
-func lineChart(st Styles, pts []EquityPoint, w, h int, fmtY func(float64) string) string {
+func LineChart(st Styles, pts []EquityPoint, w, h int, fmtY func(float64) string) string {
 	if len(pts) < 2 || w < 12 || h < 3 {
 		return ""
 	}
@@ -120,7 +120,7 @@ func lineChart(st Styles, pts []EquityPoint, w, h int, fmtY func(float64) string
 	if pw < 4 || ph < 1 {
 		return ""
 	}
-	g := newBrailleGrid(pw, ph)
+	g := NewBrailleGrid(pw, ph)
 	t0, t1 := pts[0].Time, pts[len(pts)-1].Time
 	span := t1.Sub(t0)
 	dotX := func(t time.Time, i int) int {
@@ -136,7 +136,7 @@ func lineChart(st Styles, pts []EquityPoint, w, h int, fmtY func(float64) string
 	g.set(px, py)
 	for i := 1; i < len(pts); i++ {
 		x, y := dotX(pts[i].Time, i), dotY(ys[i])
-		g.line(px, py, x, y)
+		g.Line(px, py, x, y)
 		px, py = x, y
 	}
 	rows := g.rows()
@@ -155,7 +155,7 @@ func lineChart(st Styles, pts []EquityPoint, w, h int, fmtY func(float64) string
 		if label != "" {
 			tick = "┤"
 		}
-		out = append(out, st.Muted.Render(pad(label, gw, true)+" "+tick)+st.Chart.Render(row))
+		out = append(out, st.Muted.Render(Pad(label, gw, true)+" "+tick)+st.Chart.Render(row))
 	}
 	out = append(out, st.Muted.Render(strings.Repeat(" ", gw+1)+"└"+strings.Repeat("─", pw)))
 	out = append(out, st.Muted.Render(strings.Repeat(" ", gw+2)+timeAxis(t0, t1, pw)))
@@ -194,7 +194,7 @@ func timeAxis(t0, t1 time.Time, w int) string {
 }
 
 // pad aligns s to w cells (right-aligned when right).
-func pad(s string, w int, right bool) string {
+func Pad(s string, w int, right bool) string {
 	n := w - ansi.StringWidth(s)
 	if n <= 0 {
 		return s
@@ -206,7 +206,7 @@ func pad(s string, w int, right bool) string {
 }
 
 // sparkline draws ys in w cells with block heights (last w values).
-func sparkline(ys []float64, w int) string {
+func Sparkline(ys []float64, w int) string {
 	if len(ys) == 0 || w <= 0 {
 		return ""
 	}
@@ -221,4 +221,10 @@ func sparkline(ys []float64, w int) string {
 		b.WriteRune(levels[min(max(i, 0), len(levels)-1)])
 	}
 	return b.String()
+}
+
+// EquityPoint is one snapshot's net liquidation value.
+type EquityPoint struct {
+	Time   time.Time
+	Equity float64 // charting only; money values elsewhere stay decimal
 }

@@ -1,6 +1,8 @@
-package tui
+package kit
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+)
 
 // KeyMap holds every binding with its help text; the help overlay and the
 // status hints are generated from it.

@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"context"
@@ -25,76 +25,76 @@ const historyLen = 30
 type toastKind int
 
 const (
-	toastInfo toastKind = iota
-	toastError
+	ToastInfo toastKind = iota
+	ToastError
 )
 
 type toast struct {
-	id   int
-	kind toastKind
-	text string
-	at   time.Time
+	ID   int
+	Kind toastKind
+	Text string
+	At   time.Time
 }
 
 // toastExpiredMsg ends one info toast. It carries the toast's id so an old
 // timer never clears a newer message.
-type toastExpiredMsg struct{ id int }
+type ToastExpiredMsg struct{ ID int }
 
 // toasts is the live stack plus a bounded history.
-type toasts struct {
-	seq     int
-	live    []toast
-	history []toast
+type Toasts struct {
+	Seq     int
+	Live    []toast
+	History []toast
 }
 
 // push shows text; info toasts replace the previous info toast and expire.
-func (t *toasts) push(kind toastKind, text string, now time.Time) tea.Cmd {
+func (t *Toasts) Push(kind toastKind, text string, now time.Time) tea.Cmd {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil
 	}
-	t.seq++
-	n := toast{id: t.seq, kind: kind, text: text, at: now}
-	t.history = append(t.history, n)
-	if len(t.history) > historyLen {
-		t.history = t.history[len(t.history)-historyLen:]
+	t.Seq++
+	n := toast{ID: t.Seq, Kind: kind, Text: text, At: now}
+	t.History = append(t.History, n)
+	if len(t.History) > historyLen {
+		t.History = t.History[len(t.History)-historyLen:]
 	}
-	if kind == toastInfo {
-		kept := t.live[:0]
-		for _, l := range t.live {
-			if l.kind != toastInfo {
+	if kind == ToastInfo {
+		kept := t.Live[:0]
+		for _, l := range t.Live {
+			if l.Kind != ToastInfo {
 				kept = append(kept, l)
 			}
 		}
-		t.live = append(kept, n)
-		id := n.id
-		return tea.Tick(infoTTL, func(time.Time) tea.Msg { return toastExpiredMsg{id} })
+		t.Live = append(kept, n)
+		id := n.ID
+		return tea.Tick(infoTTL, func(time.Time) tea.Msg { return ToastExpiredMsg{id} })
 	}
-	t.live = append(t.live, n)
+	t.Live = append(t.Live, n)
 	return nil
 }
 
 // expire ends an info toast; errors only go when dismissed.
-func (t *toasts) expire(id int) {
-	for i, l := range t.live {
-		if l.id == id && l.kind == toastInfo {
-			t.live = append(t.live[:i], t.live[i+1:]...)
+func (t *Toasts) Expire(id int) {
+	for i, l := range t.Live {
+		if l.ID == id && l.Kind == ToastInfo {
+			t.Live = append(t.Live[:i], t.Live[i+1:]...)
 			return
 		}
 	}
 }
 
 // current is the newest live toast.
-func (t *toasts) current() (toast, bool) {
-	if len(t.live) == 0 {
+func (t *Toasts) Current() (toast, bool) {
+	if len(t.Live) == 0 {
 		return toast{}, false
 	}
-	return t.live[len(t.live)-1], true
+	return t.Live[len(t.Live)-1], true
 }
 
-func (t *toasts) hasError() bool {
-	for _, l := range t.live {
-		if l.kind == toastError {
+func (t *Toasts) HasError() bool {
+	for _, l := range t.Live {
+		if l.Kind == ToastError {
 			return true
 		}
 	}
@@ -102,10 +102,10 @@ func (t *toasts) hasError() bool {
 }
 
 // dismiss removes the newest error.
-func (t *toasts) dismiss() {
-	for i := len(t.live) - 1; i >= 0; i-- {
-		if t.live[i].kind == toastError {
-			t.live = append(t.live[:i], t.live[i+1:]...)
+func (t *Toasts) Dismiss() {
+	for i := len(t.Live) - 1; i >= 0; i-- {
+		if t.Live[i].Kind == ToastError {
+			t.Live = append(t.Live[:i], t.Live[i+1:]...)
 			return
 		}
 	}
@@ -113,16 +113,16 @@ func (t *toasts) dismiss() {
 
 // view renders the toast in at most w cells, cutting long text at a word
 // boundary with an ellipsis.
-func (n toast) view(s Styles, dismiss key.Binding, w int) string {
-	if n.kind == toastError {
+func (n toast) View(s Styles, dismiss key.Binding, w int) string {
+	if n.Kind == ToastError {
 		hint := "  " + dismiss.Help().Key + " dismiss"
-		return s.Error.Render(" ✗ "+cutWords(firstLine(n.text), w-3-len(hint))) + s.Muted.Render(hint)
+		return s.Error.Render(" ✗ "+CutWords(FirstLine(n.Text), w-3-len(hint))) + s.Muted.Render(hint)
 	}
-	return s.StatusBar.Render(" " + cutWords(firstLine(n.text), w-1))
+	return s.StatusBar.Render(" " + CutWords(FirstLine(n.Text), w-1))
 }
 
 // cutWords shortens s to w cells at a word boundary, ending in "…".
-func cutWords(s string, w int) string {
+func CutWords(s string, w int) string {
 	if ansi.StringWidth(s) <= w || w < 8 {
 		return s
 	}
@@ -135,19 +135,19 @@ func cutWords(s string, w int) string {
 
 // friendlyError turns a core error into words for people: no Go wrapping
 // jargon for the common cases, the first line otherwise.
-func friendlyError(err error) string {
+func FriendlyError(err error) string {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return "Stopped."
 	case errors.Is(err, context.DeadlineExceeded):
 		return "That took too long and was stopped; try again."
 	}
-	return friendlyText(err.Error())
+	return FriendlyText(err.Error())
 }
 
 // friendlyText rewrites raw Go error strings that reach the UI as text
 // (stream errors arrive as strings).
-func friendlyText(s string) string {
+func FriendlyText(s string) string {
 	low := strings.ToLower(s)
 	switch {
 	case strings.HasSuffix(low, "context canceled"):
@@ -179,7 +179,7 @@ func lastPart(s string) string {
 }
 
 // progress tracks long work shown as one spinner line.
-type progress struct {
+type Progress struct {
 	items   []workItem
 	frame   int
 	ticking bool
@@ -191,10 +191,10 @@ type workItem struct {
 }
 
 // workMsg advances the spinner.
-type workMsg struct{}
+type WorkMsg struct{}
 
 // begin shows label until end(id); it returns the spinner tick if needed.
-func (p *progress) begin(id, label string, now time.Time) tea.Cmd {
+func (p *Progress) Begin(id, label string, now time.Time) tea.Cmd {
 	for i, it := range p.items {
 		if it.id == id {
 			p.items[i].label = label
@@ -209,7 +209,7 @@ func (p *progress) begin(id, label string, now time.Time) tea.Cmd {
 	return workTick()
 }
 
-func (p *progress) end(id string) {
+func (p *Progress) End(id string) {
 	for i, it := range p.items {
 		if it.id == id {
 			p.items = append(p.items[:i], p.items[i+1:]...)
@@ -219,7 +219,7 @@ func (p *progress) end(id string) {
 }
 
 // endPrefix ends every item whose id starts with prefix.
-func (p *progress) endPrefix(prefix string) {
+func (p *Progress) EndPrefix(prefix string) {
 	kept := p.items[:0]
 	for _, it := range p.items {
 		if !strings.HasPrefix(it.id, prefix) {
@@ -230,10 +230,10 @@ func (p *progress) endPrefix(prefix string) {
 }
 
 func workTick() tea.Cmd {
-	return tea.Tick(120*time.Millisecond, func(time.Time) tea.Msg { return workMsg{} })
+	return tea.Tick(120*time.Millisecond, func(time.Time) tea.Msg { return WorkMsg{} })
 }
 
-func (p *progress) update(workMsg) tea.Cmd {
+func (p *Progress) Update(WorkMsg) tea.Cmd {
 	if len(p.items) == 0 {
 		p.ticking = false
 		return nil
@@ -242,12 +242,12 @@ func (p *progress) update(workMsg) tea.Cmd {
 	return workTick()
 }
 
-func (p *progress) view(s Styles, now time.Time) string {
+func (p *Progress) View(s Styles, now time.Time) string {
 	if len(p.items) == 0 {
 		return ""
 	}
 	it := p.items[len(p.items)-1]
-	text := spinnerFrames[p.frame%len(spinnerFrames)] + " " + it.label + "…"
+	text := SpinnerFrames[p.frame%len(SpinnerFrames)] + " " + it.label + "…"
 	if d := now.Sub(it.since); d >= time.Second {
 		text += fmt.Sprintf(" %ds", int(d.Seconds()))
 	}
@@ -256,3 +256,5 @@ func (p *progress) view(s Styles, now time.Time) string {
 	}
 	return s.Accent.Render(" " + text)
 }
+
+var SpinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
