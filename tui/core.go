@@ -7,6 +7,8 @@ package tui
 
 import (
 	"context"
+
+	"github.com/alice-trading/alice/tui/portfolio"
 )
 
 // Core is everything the UI needs from alice's core.
@@ -34,7 +36,7 @@ type Core interface {
 
 	chatCore
 	inboxCore
-	portfolioCore
+	portfolio.PortfolioCore
 	workspacesCore
 }
 

@@ -6,7 +6,11 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/market"
+	"github.com/alice-trading/alice/tui/mcppage"
+	"github.com/alice-trading/alice/tui/portfolio"
 )
 
 // focus is the index of the visible pane in Model.tabs. The first four
@@ -60,12 +64,12 @@ type Model struct {
 	Tabs          []tab
 	Chat          *chatPane
 	Inbox         *inboxPane
-	Portfolio     *portfolioPane
+	Portfolio     *portfolio.Pane
 	Workspaces    *WorkspacesPane
 	Settings      *settingsPane
-	Market        *marketPane
-	Activity      *activityPane
-	McpPage       *mcpPane
+	Market        *market.Pane
+	Activity      *activity.Pane
+	McpPage       *mcppage.Pane
 
 	Status  StatusInfo
 	Toasts  kit.Toasts
@@ -91,7 +95,7 @@ func New(core Core, opts Options) *Model {
 	m.St = kit.NewStyles(dark)
 	m.Chat = newChatPane(m, core)
 	m.Inbox = newInboxPane(m, core)
-	m.Portfolio = newPortfolioPane(m, core)
+	m.Portfolio = portfolio.New(m, core)
 	m.Workspaces = newWorkspacesPane(m, core)
 	m.Settings = newSettingsPane(m, core)
 	// The tab order; a new pane is one more line here (see addPane).
@@ -99,7 +103,7 @@ func New(core Core, opts Options) *Model {
 	m.AddPane("Inbox", m.Inbox)
 	m.AddPane("Portfolio", m.Portfolio)
 	m.AddPane("Workspaces", m.Workspaces)
-	m.Market, m.Activity, m.McpPage = newMarketPane(m, core), newActivityPane(m, core), newMCPPane(m, core)
+	m.Market, m.Activity, m.McpPage = market.New(m, core), activity.New(m, core), mcppage.New(m, core)
 	m.AddPane("Market", m.Market)
 	m.AddPane("Activity", m.Activity)
 	m.AddPane("MCP", m.McpPage)
@@ -234,9 +238,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case dialogResultMsg:
 		return m, msg.then
-	case askAliceMsg:
+	case market.AskAliceMsg:
 		m.SetFocus(FocusChat)
-		m.Chat.prefill(msg.text)
+		m.Chat.prefill(msg.Text)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
@@ -276,7 +280,7 @@ func (m *Model) handleEvent(ev any) tea.Cmd {
 		return m.Workspaces.Load()
 	case NotificationEvent:
 		return m.Toasts.Push(kit.ToastInfo, "🔔 "+e.Text, m.now())
-	case ActivityChangedEvent:
+	case activity.ActivityChangedEvent:
 		return m.Activity.Load()
 	}
 	return nil

@@ -15,7 +15,9 @@ import (
 	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -92,7 +94,7 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 					evlog = nil
 					continue
 				}
-				send(tui.ActivityChangedEvent{Seq: e.Seq})
+				send(activity.ActivityChangedEvent{Seq: e.Seq})
 			}
 		}
 	}()
@@ -144,12 +146,12 @@ func (c *Core) DeleteInbox(id string) error { return c.a.Inbox.Delete(id) }
 
 // ---- portfolio ----
 
-func (c *Core) Accounts() ([]tui.AccountSummary, error) {
+func (c *Core) Accounts() ([]portfolio.AccountSummary, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	var out []tui.AccountSummary
+	var out []portfolio.AccountSummary
 	for _, s := range c.a.Trading.Accounts() {
-		a := tui.AccountSummary{ID: s.ID, Label: s.Label, Broker: s.Preset, Health: string(s.Health), AutoApprove: s.AutoApprove, Error: s.Error}
+		a := portfolio.AccountSummary{ID: s.ID, Label: s.Label, Broker: s.Preset, Health: string(s.Health), AutoApprove: s.AutoApprove, Error: s.Error}
 		if !s.Enabled {
 			a.Health = "disabled"
 		} else if info, err := c.a.Trading.Account(ctx, s.ID); err == nil {
@@ -162,43 +164,43 @@ func (c *Core) Accounts() ([]tui.AccountSummary, error) {
 	return out, nil
 }
 
-func (c *Core) Positions(account string) ([]tui.Position, error) {
+func (c *Core) Positions(account string) ([]portfolio.Position, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	ps, err := c.a.Trading.Positions(ctx, account)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.Position, 0, len(ps))
+	out := make([]portfolio.Position, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, tui.Position{Symbol: p.Contract.Symbol, Side: string(p.Side), Quantity: p.Quantity, AvgCost: p.AvgCost,
+		out = append(out, portfolio.Position{Symbol: p.Contract.Symbol, Side: string(p.Side), Quantity: p.Quantity, AvgCost: p.AvgCost,
 			MarketPrice: p.MarketPrice, MarketValue: p.MarketValue, UnrealizedPnL: p.UnrealizedPnL})
 	}
 	return out, nil
 }
 
-func (c *Core) Orders(account string) ([]tui.Order, error) {
+func (c *Core) Orders(account string) ([]portfolio.Order, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	os, err := c.a.Trading.Orders(ctx, account, nil)
 	if err != nil {
 		return nil, err
 	}
-	var out []tui.Order
+	var out []portfolio.Order
 	for _, o := range os {
 		if !o.Status.Pending() {
 			continue
 		}
-		out = append(out, tui.Order{ID: o.Order.OrderID, Symbol: o.Contract.Symbol, Action: string(o.Order.Action), Type: string(o.Order.OrderType),
+		out = append(out, portfolio.Order{ID: o.Order.OrderID, Symbol: o.Contract.Symbol, Action: string(o.Order.Action), Type: string(o.Order.OrderType),
 			Quantity: o.Order.TotalQuantity, Limit: o.Order.LmtPrice, Status: string(o.Status)})
 	}
 	return out, nil
 }
 
-func (c *Core) Pending() ([]tui.PendingCommit, error) {
-	var out []tui.PendingCommit
+func (c *Core) Pending() ([]portfolio.PendingCommit, error) {
+	var out []portfolio.PendingCommit
 	for _, p := range c.a.Trading.Pending() {
-		pc := tui.PendingCommit{Account: p.AccountID, Hash: p.Hash, Message: p.Message}
+		pc := portfolio.PendingCommit{Account: p.AccountID, Hash: p.Hash, Message: p.Message}
 		for _, op := range p.Operations {
 			pc.Operations = append(pc.Operations, op.Describe())
 		}
@@ -220,14 +222,14 @@ func (c *Core) Reject(ctx context.Context, account, hash, reason string) error {
 	return err
 }
 
-func (c *Core) TradingLog(account string, limit int) ([]tui.CommitLogEntry, error) {
+func (c *Core) TradingLog(account string, limit int) ([]portfolio.CommitLogEntry, error) {
 	entries, err := c.a.Trading.Log(account, limit, "")
 	if err != nil {
 		return nil, err
 	}
-	var out []tui.CommitLogEntry
+	var out []portfolio.CommitLogEntry
 	for _, e := range entries {
-		ce := tui.CommitLogEntry{Hash: e.Hash, Message: e.Message, Time: e.Timestamp}
+		ce := portfolio.CommitLogEntry{Hash: e.Hash, Message: e.Message, Time: e.Timestamp}
 		for _, op := range e.Operations {
 			ce.Changes = append(ce.Changes, strings.TrimSpace(op.Symbol+" "+op.Change))
 		}

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/shopspring/decimal"
 )
 
@@ -25,10 +26,10 @@ type FakeCore struct {
 	Sent           []string
 	InboxEntries   []tui.InboxEntry
 	Deleted        []string
-	PendingCommits []tui.PendingCommit
+	PendingCommits []portfolio.PendingCommit
 	Approved       []string
 	Rejected       []string
-	PositionList   []tui.Position
+	PositionList   []portfolio.Position
 	Workspace      []tui.WorkspaceInfo
 	Terms          map[string][]tui.Terminal
 	EventCh        chan any
@@ -44,8 +45,8 @@ func NewFakeCore() *FakeCore {
 			{ID: "e2", WorkspaceID: "ws1", Workspace: "research-aapl", Docs: []string{"report.md"}, Comments: "AAPL earnings summary ready", Time: T0.Add(time.Hour)},
 			{ID: "e1", WorkspaceID: "ws1", Workspace: "research-aapl", Comments: "Started the research", Time: T0},
 		},
-		PendingCommits: []tui.PendingCommit{{Account: "sim-paper", Hash: "4d46698f", Message: "buy AAPL", Operations: []string{"placeOrder BUY 10 AAPL (MKT)"}}},
-		PositionList: []tui.Position{{Symbol: "MSFT", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("400"),
+		PendingCommits: []portfolio.PendingCommit{{Account: "sim-paper", Hash: "4d46698f", Message: "buy AAPL", Operations: []string{"placeOrder BUY 10 AAPL (MKT)"}}},
+		PositionList: []portfolio.Position{{Symbol: "MSFT", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("400"),
 			MarketPrice: decimal.RequireFromString("420.50"), MarketValue: decimal.RequireFromString("2102.50"), UnrealizedPnL: decimal.RequireFromString("102.50")}},
 		Workspace: []tui.WorkspaceInfo{{ID: "ws1", Tag: "research-aapl", Template: "chat", Dir: "/data/workspaces/ws1", Sessions: []string{"sh1 running"}}},
 		Terms:     map[string][]tui.Terminal{},
@@ -106,22 +107,22 @@ func (f *FakeCore) DeleteInbox(id string) error {
 	f.Deleted = append(f.Deleted, id)
 	return nil
 }
-func (f *FakeCore) Accounts() ([]tui.AccountSummary, error) {
-	return []tui.AccountSummary{{ID: "sim-paper", Label: "Simulated paper", Broker: "simulator", Health: "healthy",
+func (f *FakeCore) Accounts() ([]portfolio.AccountSummary, error) {
+	return []portfolio.AccountSummary{{ID: "sim-paper", Label: "Simulated paper", Broker: "simulator", Health: "healthy",
 		NetLiq: decimal.RequireFromString("100102.50"), Cash: decimal.RequireFromString("98000"), UnrealizedPnL: decimal.RequireFromString("102.50"), RealizedPnL: decimal.RequireFromString("-12.25")}}, nil
 }
-func (f *FakeCore) Positions(a string) ([]tui.Position, error) {
+func (f *FakeCore) Positions(a string) ([]portfolio.Position, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return append([]tui.Position(nil), f.PositionList...), nil
+	return append([]portfolio.Position(nil), f.PositionList...), nil
 }
-func (f *FakeCore) Orders(a string) ([]tui.Order, error) {
-	return []tui.Order{{ID: "mock-ord-2", Symbol: "TSLA", Action: "BUY", Type: "LMT", Quantity: decimal.NewFromInt(3), Limit: decimal.RequireFromString("240"), Status: "Submitted"}}, nil
+func (f *FakeCore) Orders(a string) ([]portfolio.Order, error) {
+	return []portfolio.Order{{ID: "mock-ord-2", Symbol: "TSLA", Action: "BUY", Type: "LMT", Quantity: decimal.NewFromInt(3), Limit: decimal.RequireFromString("240"), Status: "Submitted"}}, nil
 }
-func (f *FakeCore) Pending() ([]tui.PendingCommit, error) {
+func (f *FakeCore) Pending() ([]portfolio.PendingCommit, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return append([]tui.PendingCommit(nil), f.PendingCommits...), nil
+	return append([]portfolio.PendingCommit(nil), f.PendingCommits...), nil
 }
 func (f *FakeCore) Approve(ctx context.Context, a, hash string) (string, error) {
 	f.Mu.Lock()
@@ -131,7 +132,7 @@ func (f *FakeCore) Approve(ctx context.Context, a, hash string) (string, error) 
 	}
 	f.Approved = append(f.Approved, a)
 	f.PendingCommits = nil
-	f.PositionList = append(f.PositionList, tui.Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(10)})
+	f.PositionList = append(f.PositionList, portfolio.Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(10)})
 	return "pushed 4d46698f: 1 submitted, 0 rejected", nil
 }
 
@@ -153,8 +154,8 @@ func (f *FakeCore) Reject(ctx context.Context, a, hash, reason string) error {
 	f.PendingCommits = nil
 	return nil
 }
-func (f *FakeCore) TradingLog(a string, limit int) ([]tui.CommitLogEntry, error) {
-	return []tui.CommitLogEntry{{Hash: "a1b2c3d4", Message: "buy MSFT", Time: T0, Changes: []string{"MSFT BUY 5 @400"}}}, nil
+func (f *FakeCore) TradingLog(a string, limit int) ([]portfolio.CommitLogEntry, error) {
+	return []portfolio.CommitLogEntry{{Hash: "a1b2c3d4", Message: "buy MSFT", Time: T0, Changes: []string{"MSFT BUY 5 @400"}}}, nil
 }
 func (f *FakeCore) EquityCurve(a string) ([]kit.EquityPoint, error) {
 	var pts []kit.EquityPoint

@@ -1,4 +1,4 @@
-package tui_test
+package market_test
 
 import (
 	"fmt"
@@ -9,8 +9,12 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/market"
+	"github.com/alice-trading/alice/tui/mcppage"
+	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/shopspring/decimal"
@@ -26,7 +30,7 @@ func openAAPL(h *tuitest.Harness) {
 }
 
 func TestPageBindingsHaveHelpText(t *testing.T) {
-	for _, group := range []any{tui.DefaultMarketKeys(), tui.DefaultActivityKeys(), tui.DefaultMCPKeys()} {
+	for _, group := range []any{market.DefaultMarketKeys(), activity.DefaultActivityKeys(), mcppage.DefaultMCPKeys()} {
 		v := reflect.ValueOf(group)
 		for i := 0; i < v.NumField(); i++ {
 			b := v.Field(i).Interface().(key.Binding)
@@ -57,7 +61,7 @@ func TestMarketSearchQuoteChartIndicatorAndAsk(t *testing.T) {
 	h.Key("enter")
 	require.Len(t, p.Overlays, 1)
 	require.Empty(t, p.Overlays[0].Err)
-	require.Len(t, p.Overlays[0].Values, tui.OverlayBars, "evaluated as of each recent candle")
+	require.Len(t, p.Overlays[0].Values, market.OverlayBars, "evaluated as of each recent candle")
 	require.Contains(t, h.Screen(), "• SMA(CLOSE('AAPL','1d'),20)")
 	require.Contains(t, h.Screen(), "•", "overlay dots drawn")
 
@@ -73,7 +77,7 @@ func TestMarketSearchQuoteChartIndicatorAndAsk(t *testing.T) {
 
 	// Interval and zoom.
 	h.Key("t")
-	require.Equal(t, "1m", tui.MarketIntervals[p.Interval])
+	require.Equal(t, "1m", market.MarketIntervals[p.Interval])
 	require.NotEmpty(t, p.Candles, "bars reloaded for the new interval")
 	h.Key("+", "+", "+", "+")
 	require.Equal(t, 4, p.Zoom)
@@ -95,7 +99,7 @@ func TestMarketNeedsASymbolBeforeActions(t *testing.T) {
 	for _, k := range []string{"i", "a", "o", "s"} {
 		h.Key(k)
 		require.Contains(t, h.Toast(), "pick a symbol first", k)
-		require.Equal(t, tui.MkBrowse, h.M.Market.Mode)
+		require.Equal(t, market.MkBrowse, h.M.Market.Mode)
 	}
 	h.Key("/")
 	h.TypeText("zzz")
@@ -111,7 +115,7 @@ func TestMarketStageOrderNeedsConfirmAndWaitsInPortfolio(t *testing.T) {
 	h.Run(h.M.Portfolio.Load())
 	openAAPL(h)
 	h.Key("o")
-	require.Equal(t, tui.MkOrder, h.M.Market.Mode)
+	require.Equal(t, market.MkOrder, h.M.Market.Mode)
 	require.True(t, h.M.Market.Capturing(), "global letter keys are off while typing")
 	require.Contains(t, h.Screen(), "Stage an order")
 
@@ -133,7 +137,7 @@ func TestMarketStageOrderNeedsConfirmAndWaitsInPortfolio(t *testing.T) {
 	h.Key("y")
 	require.Len(t, f.Tickets, 1)
 	tk := f.Tickets[0]
-	require.Equal(t, tui.OrderTicket{Account: "sim-paper", Symbol: "AAPL", Action: "BUY", Type: "LMT",
+	require.Equal(t, market.OrderTicket{Account: "sim-paper", Symbol: "AAPL", Action: "BUY", Type: "LMT",
 		Quantity: decimal.NewFromInt(10), Limit: decimal.RequireFromString("185.5")}.Describe(), tk.Describe())
 	require.Contains(t, h.Toast(), "waiting for approval")
 	require.Empty(t, f.Approved, "staging never pushes")
@@ -167,7 +171,7 @@ func TestSimCommandParsing(t *testing.T) {
 		{in: "", err: "empty"},
 	}
 	for _, c := range cases {
-		got, err := tui.ParseSimCommand(c.in)
+		got, err := market.ParseSimCommand(c.in)
 		if c.err != "" {
 			require.ErrorContains(t, err, c.err, c.in)
 			continue
@@ -186,7 +190,7 @@ func TestMarketSimulatorControls(t *testing.T) {
 	openAAPL(h)
 	for _, cmd := range []string{"@150", "-5%", "deposit 1000", "withdraw 2000000", "advance 2h", "fill"} {
 		h.Key("s")
-		require.Equal(t, tui.MkSim, h.M.Market.Mode)
+		require.Equal(t, market.MkSim, h.M.Market.Mode)
 		h.TypeText(cmd)
 		h.Key("enter")
 	}
@@ -194,7 +198,7 @@ func TestMarketSimulatorControls(t *testing.T) {
 	require.Contains(t, h.Toast(), "filled 1 resting order")
 	// The position line shows the account's mark, which a simulator may pin.
 	f.Mu.Lock()
-	f.PositionList = append(f.PositionList, tui.Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("199.82"),
+	f.PositionList = append(f.PositionList, portfolio.Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("199.82"),
 		MarketPrice: decimal.RequireFromString("219.79"), MarketValue: decimal.RequireFromString("1098.95"), UnrealizedPnL: decimal.RequireFromString("99.85")})
 	f.Mu.Unlock()
 	h.Key("r")
@@ -206,7 +210,7 @@ func TestMarketSimulatorControls(t *testing.T) {
 }
 
 func TestCandleChartDrawsBodiesWicksAndOverlay(t *testing.T) {
-	c := tui.CandleChart{W: 4 + tui.AxisWidth, H: 4, Cw: 1, Candles: []tui.Candle{
+	c := market.CandleChart{W: 4 + market.AxisWidth, H: 4, Cw: 1, Candles: []market.Candle{
 		{Open: 10, Close: 14, High: 16, Low: 8},  // up
 		{Open: 14, Close: 10, High: 14, Low: 10}, // down, no wicks
 	}, Overlays: [][]float64{{12}}}
@@ -221,10 +225,10 @@ func TestCandleChartDrawsBodiesWicksAndOverlay(t *testing.T) {
 		return b.String()
 	}
 	require.Equal(t, "│┃┃│", col(0), "wick top, body, wick bottom")
-	require.Equal(t, tui.CellUp, g[1][0].Kind)
+	require.Equal(t, market.CellUp, g[1][0].Kind)
 	require.Equal(t, " ┃• ", col(1), "overlay value 12 drawn on the last candle")
-	require.Equal(t, tui.CellOverlay0, g[2][1].Kind)
-	require.Equal(t, tui.CellDown, g[1][1].Kind)
+	require.Equal(t, market.CellOverlay0, g[2][1].Kind)
+	require.Equal(t, market.CellDown, g[1][1].Kind)
 	// An overlay on another scale is left out instead of flattening candles.
 	c.Overlays = [][]float64{{1000, 1001}}
 	g, lo, hi = c.Grid()

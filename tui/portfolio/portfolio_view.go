@@ -1,4 +1,4 @@
-package tui
+package portfolio
 
 import (
 	"context"
@@ -32,7 +32,7 @@ type snapshotDoneMsg struct{ err error }
 
 // takeSnapshot runs a manual snapshot with the progress line showing, then
 // reloads the pane (the curve gains a point).
-func (p *portfolioPane) takeSnapshot() tea.Cmd {
+func (p *Pane) takeSnapshot() tea.Cmd {
 	sc, ok := p.core.(SnapshotCore)
 	acct := p.current()
 	if !ok || acct == "" {
@@ -49,7 +49,7 @@ type positionHistoryMsg struct {
 	prices  map[string][]float64
 }
 
-func (p *portfolioPane) loadHistory() tea.Cmd {
+func (p *Pane) loadHistory() tea.Cmd {
 	hc, ok := p.core.(PositionHistoryCore)
 	acct := p.current()
 	if !ok || acct == "" {
@@ -64,7 +64,7 @@ func (p *portfolioPane) loadHistory() tea.Cmd {
 	}
 }
 
-func (p *portfolioPane) View() string {
+func (p *Pane) View() string {
 	st := p.m.Styles()
 	if len(p.accounts) == 0 {
 		return kit.Stack(st.Muted.Render("No trading accounts. Add one to accounts.json."))
@@ -80,7 +80,7 @@ func (p *portfolioPane) View() string {
 	}
 	header := strings.Join(tabs, "") + st.Muted.Render("  [ ] switch · a approve · x reject · r refresh")
 	summary := fmt.Sprintf("%s %s   %s %s   %s %s   %s %s   %s",
-		st.Muted.Render("Net liq"), money(a.NetLiq), st.Muted.Render("Cash"), money(a.Cash),
+		st.Muted.Render("Net liq"), kit.Money(a.NetLiq), st.Muted.Render("Cash"), kit.Money(a.Cash),
 		st.Muted.Render("Unrealized"), p.pnl(a.UnrealizedPnL), st.Muted.Render("Realized"), p.pnl(a.RealizedPnL),
 		st.Muted.Render(a.Broker+" · "+a.Health))
 	lines := []string{header, summary}
@@ -105,7 +105,7 @@ func (p *portfolioPane) View() string {
 }
 
 // tablesView lays out positions, orders and log for the pane's width.
-func (p *portfolioPane) tablesView() string {
+func (p *Pane) tablesView() string {
 	const gap = 3
 	switch {
 	case p.w >= 190: // three columns of ≥ 62 cells (a position row is ~60)
@@ -197,7 +197,7 @@ func table(st kit.Styles, title string, cols []col, rows [][]string, w int) stri
 	return strings.Join(out, "\n")
 }
 
-func (p *portfolioPane) positionsView(w int) string {
+func (p *Pane) positionsView(w int) string {
 	st := p.m.Styles()
 	if len(p.positions) == 0 {
 		return kit.Stack(st.Accent.Render("Positions"), st.Muted.Render("  none"))
@@ -209,7 +209,7 @@ func (p *portfolioPane) positionsView(w int) string {
 	}
 	var rows [][]string
 	for _, ps := range p.positions {
-		r := []string{ps.Symbol, ps.Side, ps.Quantity.String(), money(ps.MarketPrice), money(ps.MarketValue), p.pnlPad(ps.UnrealizedPnL, 0)}
+		r := []string{ps.Symbol, ps.Side, ps.Quantity.String(), kit.Money(ps.MarketPrice), kit.Money(ps.MarketValue), p.pnlPad(ps.UnrealizedPnL, 0)}
 		if p.history != nil {
 			spark := kit.Sparkline(p.history[ps.Symbol], 40)
 			if spark == "" {
@@ -224,7 +224,7 @@ func (p *portfolioPane) positionsView(w int) string {
 	return table(*st, "Positions", cols, rows, w)
 }
 
-func (p *portfolioPane) ordersView(w int) string {
+func (p *Pane) ordersView(w int) string {
 	st := p.m.Styles()
 	if len(p.orders) == 0 {
 		return kit.Stack(st.Accent.Render("Open orders"), st.Muted.Render("  none"))
@@ -235,14 +235,14 @@ func (p *portfolioPane) ordersView(w int) string {
 	for _, o := range p.orders {
 		limit := ""
 		if !o.Limit.IsZero() {
-			limit = money(o.Limit)
+			limit = kit.Money(o.Limit)
 		}
 		rows = append(rows, []string{o.ID, o.Action, o.Symbol, o.Type, o.Quantity.String(), limit, o.Status})
 	}
 	return table(*st, "Open orders", cols, rows, w)
 }
 
-func (p *portfolioPane) logView(w int) string {
+func (p *Pane) logView(w int) string {
 	st := p.m.Styles()
 	rows := []string{st.Accent.Render("Trading log")}
 	if len(p.log) == 0 {
@@ -258,7 +258,7 @@ func (p *portfolioPane) logView(w int) string {
 }
 
 // chartView is the equity curve with its period high, low and change.
-func (p *portfolioPane) chartView(w, h int) string {
+func (p *Pane) chartView(w, h int) string {
 	st := p.m.Styles()
 	title := st.Accent.Render("Equity")
 	if len(p.curve) < 2 {
@@ -292,22 +292,4 @@ func (p *portfolioPane) chartView(w, h int) string {
 		fmt.Sprintf("%.2f", p.curve[loI].Equity) + st.Muted.Render(" ("+p.curve[loI].Time.Format(stamp)+")  change ") + chg
 	chart := kit.LineChart(*st, p.curve, w, h-1, func(v float64) string { return fmt.Sprintf("%.2f", v) })
 	return kit.Stack(ansi.Truncate(head, w, "…"), chart)
-}
-
-// sideBySide joins two blocks in columns, the left padded to lw.
-func sideBySide(left, right string, lw int) string {
-	l, r := strings.Split(left, "\n"), strings.Split(right, "\n")
-	n := max(len(l), len(r))
-	out := make([]string, n)
-	for i := 0; i < n; i++ {
-		var a, b string
-		if i < len(l) {
-			a = l[i]
-		}
-		if i < len(r) {
-			b = r[i]
-		}
-		out[i] = kit.Pad(ansi.Truncate(a, lw, ""), lw, false) + b
-	}
-	return strings.Join(out, "\n")
 }

@@ -1,4 +1,4 @@
-package tui
+package mcppage
 
 import (
 	"encoding/json"
@@ -9,7 +9,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/market"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -62,7 +64,7 @@ func DefaultMCPKeys() mcpKeys {
 }
 
 // mcpPane shows endpoints, connection snippets and connected clients.
-type mcpPane struct {
+type Pane struct {
 	m       kit.Host
 	core    any
 	w, h    int
@@ -73,15 +75,15 @@ type mcpPane struct {
 	sel     int // index into copyables()
 }
 
-func newMCPPane(m kit.Host, core any) *mcpPane {
-	return &mcpPane{m: m, core: core, keys: DefaultMCPKeys()}
+func New(m kit.Host, core any) *Pane {
+	return &Pane{m: m, core: core, keys: DefaultMCPKeys()}
 }
 
-func (p *mcpPane) SetSize(w, h int) { p.w, p.h = w, h }
-func (p *mcpPane) Focus()           { p.focused = true }
-func (p *mcpPane) Blur()            { p.focused = false }
-func (p *mcpPane) Capturing() bool  { return false }
-func (p *mcpPane) ShortHelp() []key.Binding {
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) Focus()           { p.focused = true }
+func (p *Pane) Blur()            { p.focused = false }
+func (p *Pane) Capturing() bool  { return false }
+func (p *Pane) ShortHelp() []key.Binding {
 	return []key.Binding{p.keys.Up, p.keys.Down, p.keys.Copy, p.keys.Refresh}
 }
 
@@ -90,7 +92,7 @@ type mcpMsg struct {
 	clients []MCPClient
 }
 
-func (p *mcpPane) Load() tea.Cmd {
+func (p *Pane) Load() tea.Cmd {
 	mc, ok := p.core.(MCPCore)
 	if !ok {
 		return nil
@@ -101,7 +103,7 @@ func (p *mcpPane) Load() tea.Cmd {
 // copyable is one line the person can copy.
 type copyable struct{ label, text string }
 
-func (p *mcpPane) copyables() []copyable {
+func (p *Pane) copyables() []copyable {
 	var out []copyable
 	if p.eps.Main != "" {
 		out = append(out, copyable{"main endpoint", p.eps.Main})
@@ -138,7 +140,7 @@ func mcpJSONSnippet(url string, token bool) string {
 	return string(b)
 }
 
-func (p *mcpPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case mcpMsg:
 		p.eps, p.clients = msg.eps, msg.clients
@@ -156,14 +158,14 @@ func (p *mcpPane) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Copy):
 			if p.sel < len(items) {
 				it := items[p.sel]
-				return tea.Batch(tea.SetClipboard(it.text), flashCmd("copied "+it.label+" to the clipboard"))
+				return tea.Batch(tea.SetClipboard(it.text), market.FlashCmd("copied "+it.label+" to the clipboard"))
 			}
 		}
 	}
 	return nil
 }
 
-func (p *mcpPane) View() string {
+func (p *Pane) View() string {
 	st := p.m.Styles()
 	if _, ok := p.core.(MCPCore); !ok {
 		return kit.Stack(st.Title.Render("MCP"), st.Muted.Render("MCP details are not available in this core"))
@@ -175,7 +177,7 @@ func (p *mcpPane) View() string {
 		label := fmt.Sprintf("  %-24s ", ansi.Truncate(it.label, 24, "…"))
 		row := label + first
 		if i == p.sel {
-			row = st.Selected.Render(padRight(ansi.Truncate(row, p.w, "…"), p.w))
+			row = st.Selected.Render(activity.PadRight(ansi.Truncate(row, p.w, "…"), p.w))
 		} else {
 			row = st.Muted.Render(label) + first
 		}
@@ -252,7 +254,7 @@ func ago(now, t time.Time) string {
 }
 
 // Actions lists the MCP page's palette entries.
-func (p *mcpPane) Actions() []kit.Action {
+func (p *Pane) Actions() []kit.Action {
 	var out []kit.Action
 	for i, it := range p.copyables() {
 		i, it := i, it

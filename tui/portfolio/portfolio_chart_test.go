@@ -1,4 +1,4 @@
-package tui_test
+package portfolio_test
 
 import (
 	"context"

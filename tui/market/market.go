@@ -1,4 +1,4 @@
-package tui
+package market
 
 import (
 	"context"
@@ -8,15 +8,16 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/shopspring/decimal"
 )
 
 // marketBase is what the Market pane reads for the symbol's position and
 // orders (the Portfolio pane's calls).
 type marketBase interface {
-	Accounts() ([]AccountSummary, error)
-	Positions(account string) ([]Position, error)
-	Orders(account string) ([]Order, error)
+	Accounts() ([]portfolio.AccountSummary, error)
+	Positions(account string) ([]portfolio.Position, error)
+	Orders(account string) ([]portfolio.Order, error)
 }
 
 // MarketCore is what the Market pane needs beyond Core. The root Core
@@ -111,7 +112,7 @@ type overlay struct {
 
 // marketPane: search, quote, candles with indicator overlays, news,
 // the symbol's position and orders, and the order/simulator forms.
-type marketPane struct {
+type Pane struct {
 	m       kit.Host
 	base    marketBase
 	w, h    int
@@ -131,35 +132,35 @@ type marketPane struct {
 	Overlays []overlay
 	news     []NewsItem
 
-	accounts  []AccountSummary
+	accounts  []portfolio.AccountSummary
 	acct      int
-	positions []Position
-	orders    []Order
+	positions []portfolio.Position
+	orders    []portfolio.Order
 
 	Form      orderForm
 	simNote   string
 	refreshed time.Time // last periodic symbol reload (pages.go)
 }
 
-func newMarketPane(m kit.Host, core marketBase) *marketPane {
+func New(m kit.Host, core marketBase) *Pane {
 	in := textinput.New()
 	in.Prompt = "› "
 	in.CharLimit = 400
-	return &marketPane{m: m, base: core, keys: DefaultMarketKeys(), Input: in, Interval: 3, Zoom: 2}
+	return &Pane{m: m, base: core, keys: DefaultMarketKeys(), Input: in, Interval: 3, Zoom: 2}
 }
 
 // core returns the MarketCore, if the root Core implements it.
-func (p *marketPane) core() (MarketCore, bool) {
+func (p *Pane) core() (MarketCore, bool) {
 	mc, ok := p.base.(MarketCore)
 	return mc, ok
 }
 
-func (p *marketPane) SetSize(w, h int) { p.w, p.h = w, h; p.Input.SetWidth(max(10, w-6)) }
-func (p *marketPane) Focus()           { p.focused = true }
-func (p *marketPane) Blur()            { p.focused = false; p.Input.Blur() }
-func (p *marketPane) Capturing() bool  { return p.Mode != MkBrowse }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.Input.SetWidth(max(10, w-6)) }
+func (p *Pane) Focus()           { p.focused = true }
+func (p *Pane) Blur()            { p.focused = false; p.Input.Blur() }
+func (p *Pane) Capturing() bool  { return p.Mode != MkBrowse }
 
-func (p *marketPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.keys
 	switch p.Mode {
 	case MkOrder:
@@ -172,7 +173,7 @@ func (p *marketPane) ShortHelp() []key.Binding {
 }
 
 // current is the selected trading account's id.
-func (p *marketPane) current() string {
+func (p *Pane) current() string {
 	if p.acct < len(p.accounts) {
 		return p.accounts[p.acct].ID
 	}
@@ -199,20 +200,20 @@ type (
 		err     error
 	}
 	marketAccountMsg struct {
-		accounts  []AccountSummary
+		accounts  []portfolio.AccountSummary
 		account   string
-		positions []Position
-		orders    []Order
+		positions []portfolio.Position
+		orders    []portfolio.Order
 		err       error
 	}
 	// askAliceMsg asks the root to open the chat with text prefilled.
-	askAliceMsg struct{ text string }
+	AskAliceMsg struct{ Text string }
 	// orderStagedMsg reports a staged order and reloads the portfolio.
 	orderStagedMsg struct{ text string }
 )
 
 // load refreshes the accounts part (positions and orders in the symbol).
-func (p *marketPane) Load() tea.Cmd {
+func (p *Pane) Load() tea.Cmd {
 	core, want := p.base, p.current()
 	return func() tea.Msg {
 		var r marketAccountMsg
@@ -238,7 +239,7 @@ func (p *marketPane) Load() tea.Cmd {
 }
 
 // search runs marketSearchForResearch in a Cmd.
-func (p *marketPane) search(q string) tea.Cmd {
+func (p *Pane) search(q string) tea.Cmd {
 	mc, ok := p.core()
 	if !ok {
 		return kit.ErrCmd(errNoMarket)
@@ -255,7 +256,7 @@ func (p *marketPane) search(q string) tea.Cmd {
 const CandleCount = 400
 
 // loadSymbol fetches quote, candles and news for the shown symbol.
-func (p *marketPane) loadSymbol() tea.Cmd {
+func (p *Pane) loadSymbol() tea.Cmd {
 	mc, ok := p.core()
 	if !ok || p.Symbol == "" {
 		return nil
@@ -282,7 +283,7 @@ func (p *marketPane) loadSymbol() tea.Cmd {
 }
 
 // evalIndicator runs one formula in a Cmd.
-func (p *marketPane) evalIndicator(formula string) tea.Cmd {
+func (p *Pane) evalIndicator(formula string) tea.Cmd {
 	mc, ok := p.core()
 	if !ok {
 		return kit.ErrCmd(errNoMarket)
@@ -320,7 +321,7 @@ func overlayTimes(cs []Candle, n int) []time.Time {
 }
 
 // reloadIndicators re-evaluates every overlay (after a refresh).
-func (p *marketPane) reloadIndicators() tea.Cmd {
+func (p *Pane) reloadIndicators() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, o := range p.Overlays {
 		cmds = append(cmds, p.evalIndicator(o.formula))

@@ -1,4 +1,4 @@
-package tui
+package market
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package tui
+package market
 
 import (
 	"time"
@@ -11,7 +11,7 @@ import (
 const marketRefresh = 30 * time.Second
 
 // Actions lists the Market pane's palette entries.
-func (p *marketPane) Actions() []kit.Action {
+func (p *Pane) Actions() []kit.Action {
 	k := p.keys
 	a := []kit.Action{
 		{ID: "market.search", Title: "Market: search a symbol", Group: "Market", Key: kit.KeyOf(k.Search), Keywords: "quote ticker chart", Run: p.m.GoAndPress(p, k.Search)},
@@ -35,7 +35,7 @@ func (p *marketPane) Actions() []kit.Action {
 // refresh reloads the pane on the root's periodic tick while it is
 // focused: quotes and candles every marketRefresh (HTTP backends are rate
 // limited); positions and orders on every tick.
-func (p *marketPane) refresh(now time.Time) tea.Cmd {
+func (p *Pane) Refresh(now time.Time) tea.Cmd {
 	if now.Sub(p.refreshed) >= marketRefresh {
 		p.refreshed = now
 		return tea.Batch(p.Load(), p.loadSymbol())

@@ -1,4 +1,4 @@
-package tui
+package portfolio
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 )
 
 // portfolioCore is what the Portfolio pane needs from alice.
-type portfolioCore interface {
+type PortfolioCore interface {
 	Accounts() ([]AccountSummary, error)
 	Positions(account string) ([]Position, error)
 	Orders(account string) ([]Order, error)

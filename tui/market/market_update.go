@@ -1,4 +1,4 @@
-package tui
+package market
 
 import (
 	"fmt"
@@ -45,7 +45,7 @@ func DefaultMarketKeys() marketKeys {
 	}
 }
 
-func (p *marketPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case marketAccountMsg:
 		p.accounts = msg.accounts
@@ -64,7 +64,7 @@ func (p *marketPane) Update(msg tea.Msg) tea.Cmd {
 			return kit.ErrCmd(msg.err)
 		}
 		if len(p.results) == 0 {
-			return flashCmd(fmt.Sprintf("no symbol matches %q", msg.query))
+			return FlashCmd(fmt.Sprintf("no symbol matches %q", msg.query))
 		}
 	case marketDataMsg:
 		if msg.symbol != p.Symbol || msg.interval != MarketIntervals[p.Interval] {
@@ -92,19 +92,19 @@ func (p *marketPane) Update(msg tea.Msg) tea.Cmd {
 		}
 	case orderStagedMsg:
 		text := msg.text
-		return tea.Batch(p.Load(), p.m.ReloadPortfolio(), flashCmd(text))
+		return tea.Batch(p.Load(), p.m.ReloadPortfolio(), FlashCmd(text))
 	case simDoneMsg:
 		p.simNote = msg.text
-		return tea.Batch(p.Load(), p.loadSymbol(), p.m.ReloadPortfolio(), flashCmd(msg.text))
+		return tea.Batch(p.Load(), p.loadSymbol(), p.m.ReloadPortfolio(), FlashCmd(msg.text))
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
 	}
 	return nil
 }
 
-func flashCmd(s string) tea.Cmd { return func() tea.Msg { return kit.FlashMsg(s) } }
+func FlashCmd(s string) tea.Cmd { return func() tea.Msg { return kit.FlashMsg(s) } }
 
-func (p *marketPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.keys
 	switch p.Mode {
 	case MkOrder:
@@ -150,7 +150,7 @@ func (p *marketPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.Zoom = max(p.Zoom-1, 1)
 	case key.Matches(msg, k.Indicator):
 		if p.Symbol == "" {
-			return flashCmd("search and pick a symbol first (/)")
+			return FlashCmd("search and pick a symbol first (/)")
 		}
 		return p.openInput(mkIndicator, "formula", fmt.Sprintf("SMA(CLOSE('%s','%s'),20)", p.Symbol, MarketIntervals[p.Interval]))
 	case key.Matches(msg, k.DropIndicator):
@@ -159,25 +159,25 @@ func (p *marketPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Ask):
 		if p.Symbol == "" {
-			return flashCmd("search and pick a symbol first (/)")
+			return FlashCmd("search and pick a symbol first (/)")
 		}
 		text := p.askText()
-		return func() tea.Msg { return askAliceMsg{text} }
+		return func() tea.Msg { return AskAliceMsg{text} }
 	case key.Matches(msg, k.Order):
 		if p.Symbol == "" {
-			return flashCmd("search and pick a symbol first (/)")
+			return FlashCmd("search and pick a symbol first (/)")
 		}
 		if p.current() == "" {
-			return flashCmd("no trading account to stage an order on")
+			return FlashCmd("no trading account to stage an order on")
 		}
 		p.Form = newOrderForm(p.current(), p.Symbol)
 		p.Mode = MkOrder
 	case key.Matches(msg, k.Sim):
 		if p.Symbol == "" {
-			return flashCmd("search and pick a symbol first (/)")
+			return FlashCmd("search and pick a symbol first (/)")
 		}
 		if !p.onSimulator() {
-			return flashCmd("simulator controls work on simulator accounts only")
+			return FlashCmd("simulator controls work on simulator accounts only")
 		}
 		return p.openInput(MkSim, "@150 · +5% · -3% · deposit 1000 · withdraw 500 · fill · advance 1h", "")
 	case key.Matches(msg, k.PrevAccount):
@@ -196,7 +196,7 @@ func (p *marketPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (p *marketPane) openInput(mode marketMode, placeholder, value string) tea.Cmd {
+func (p *Pane) openInput(mode marketMode, placeholder, value string) tea.Cmd {
 	p.Mode = mode
 	p.Input.Placeholder = placeholder
 	p.Input.SetValue(value)
@@ -205,7 +205,7 @@ func (p *marketPane) openInput(mode marketMode, placeholder, value string) tea.C
 }
 
 // submitInput acts on the search, formula or simulator line.
-func (p *marketPane) submitInput() tea.Cmd {
+func (p *Pane) submitInput() tea.Cmd {
 	text := strings.TrimSpace(p.Input.Value())
 	mode := p.Mode
 	p.Mode = MkBrowse
@@ -225,7 +225,7 @@ func (p *marketPane) submitInput() tea.Cmd {
 }
 
 // show makes inst the shown symbol and loads its data.
-func (p *marketPane) show(inst MarketInstrument) tea.Cmd {
+func (p *Pane) show(inst MarketInstrument) tea.Cmd {
 	if inst.Symbol != p.Symbol {
 		p.Overlays = nil
 		p.quote, p.Candles, p.news = MarketQuote{}, nil, nil
@@ -235,7 +235,7 @@ func (p *marketPane) show(inst MarketInstrument) tea.Cmd {
 }
 
 // askText is the chat prefill for "ask Alice about this".
-func (p *marketPane) askText() string {
+func (p *Pane) askText() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "What do you think about %s", p.Symbol)
 	if !p.quote.Last.IsZero() {
@@ -260,7 +260,7 @@ func signed(s string) string {
 }
 
 // onSimulator reports whether the selected account is a simulator.
-func (p *marketPane) onSimulator() bool {
+func (p *Pane) onSimulator() bool {
 	sc, ok := p.base.(SimCore)
 	return ok && p.current() != "" && sc.IsSimulator(p.current())
 }

@@ -1,4 +1,4 @@
-package tui
+package activity
 
 import (
 	tea "charm.land/bubbletea/v2"
@@ -6,7 +6,7 @@ import (
 )
 
 // Actions lists the Activity pane's palette entries.
-func (p *activityPane) Actions() []kit.Action {
+func (p *Pane) Actions() []kit.Action {
 	tab := func(t activityTab, id, words string) kit.Action {
 		return kit.Action{ID: "activity." + id, Title: "Activity: " + activityTabNames[t], Group: "Activity", Keywords: words,
 			Run: func() tea.Cmd {

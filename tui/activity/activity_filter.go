@@ -1,4 +1,4 @@
-package tui
+package activity
 
 import (
 	"encoding/json"
@@ -37,14 +37,14 @@ func callSessions(calls []ToolCallRecord) []string {
 	return out
 }
 
-func (p *activityPane) typeFilter() string {
+func (p *Pane) typeFilter() string {
 	if ts := eventTypes(p.events); p.typeIdx > 0 && p.typeIdx <= len(ts) {
 		return ts[p.typeIdx-1]
 	}
 	return ""
 }
 
-func (p *activityPane) sessionFilter() string {
+func (p *Pane) sessionFilter() string {
 	if ss := callSessions(p.calls); p.sessIdx > 0 && p.sessIdx <= len(ss) {
 		return ss[p.sessIdx-1]
 	}
@@ -65,7 +65,7 @@ func matches(q string, fields ...string) bool {
 }
 
 // filteredEvents is the event list newest first after type and search.
-func (p *activityPane) filteredEvents() []ActivityEvent {
+func (p *Pane) filteredEvents() []ActivityEvent {
 	t := p.typeFilter()
 	var out []ActivityEvent
 	for i := len(p.events) - 1; i >= 0; i-- {
@@ -77,7 +77,7 @@ func (p *activityPane) filteredEvents() []ActivityEvent {
 	return out
 }
 
-func (p *activityPane) filteredCalls() []ToolCallRecord {
+func (p *Pane) filteredCalls() []ToolCallRecord {
 	s := p.sessionFilter()
 	var out []ToolCallRecord
 	for i := len(p.calls) - 1; i >= 0; i-- {
@@ -89,7 +89,7 @@ func (p *activityPane) filteredCalls() []ToolCallRecord {
 	return out
 }
 
-func (p *activityPane) filteredNotes() []NotificationRecord {
+func (p *Pane) filteredNotes() []NotificationRecord {
 	var out []NotificationRecord
 	for i := len(p.notes) - 1; i >= 0; i-- {
 		n := p.notes[i]
@@ -100,7 +100,7 @@ func (p *activityPane) filteredNotes() []NotificationRecord {
 	return out
 }
 
-func (p *activityPane) filteredRuns() []workRun {
+func (p *Pane) filteredRuns() []workRun {
 	var out []workRun
 	for _, r := range workRuns(p.events) {
 		if matches(p.query, r.Source, r.Prompt, r.Outcome, r.Detail) {

@@ -1,4 +1,4 @@
-package tui
+package market
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-func (p *marketPane) View() string {
+func (p *Pane) View() string {
 	st := p.m.Styles()
 	if _, ok := p.core(); !ok {
 		return kit.Stack(st.Title.Render("Market"), st.Muted.Render(errNoMarket.Error()))
@@ -56,7 +56,7 @@ func (p *marketPane) View() string {
 	return kit.FitHeight(strings.Join(lines, "\n"), p.h)
 }
 
-func (p *marketPane) headerLine() string {
+func (p *Pane) headerLine() string {
 	st := p.m.Styles()
 	var tabs []string
 	for i, a := range p.accounts {
@@ -70,7 +70,7 @@ func (p *marketPane) headerLine() string {
 	return ansi.Truncate(s, p.w, "…")
 }
 
-func (p *marketPane) quoteLine() string {
+func (p *Pane) quoteLine() string {
 	st := p.m.Styles()
 	q := p.quote
 	name := ""
@@ -99,7 +99,7 @@ func (p *marketPane) quoteLine() string {
 	return ansi.Truncate(s, p.w, "…")
 }
 
-func (p *marketPane) resultsLine() string {
+func (p *Pane) resultsLine() string {
 	st := p.m.Styles()
 	parts := []string{st.Muted.Render("Results")}
 	for i, r := range p.results {
@@ -114,7 +114,7 @@ func (p *marketPane) resultsLine() string {
 }
 
 // chartHeader shows the intervals, zoom and overlay legend.
-func (p *marketPane) chartHeader() string {
+func (p *Pane) chartHeader() string {
 	st := p.m.Styles()
 	var b strings.Builder
 	for i, iv := range MarketIntervals {
@@ -142,7 +142,7 @@ func (p *marketPane) chartHeader() string {
 }
 
 // lowerSection lists the position, open orders and news for the symbol.
-func (p *marketPane) lowerSection() []string {
+func (p *Pane) lowerSection() []string {
 	st := p.m.Styles()
 	left := []string{st.Accent.Render("Position in " + p.Symbol)}
 	found := false
@@ -150,8 +150,8 @@ func (p *marketPane) lowerSection() []string {
 		if strings.EqualFold(ps.Symbol, p.Symbol) {
 			found = true
 			// The account's mark (a simulator may pin it away from the feed).
-			left = append(left, fmt.Sprintf("  %s %s @ %s  mark %s  value %s  P&L %s", ps.Side, ps.Quantity.String(), money(ps.AvgCost),
-				money(ps.MarketPrice), money(ps.MarketValue), pnlPad(p.m.Styles(), ps.UnrealizedPnL, 0)))
+			left = append(left, fmt.Sprintf("  %s %s @ %s  mark %s  value %s  P&L %s", ps.Side, ps.Quantity.String(), kit.Money(ps.AvgCost),
+				kit.Money(ps.MarketPrice), kit.Money(ps.MarketValue), kit.PnlPad(p.m.Styles(), ps.UnrealizedPnL, 0)))
 		}
 	}
 	if !found {
@@ -162,7 +162,7 @@ func (p *marketPane) lowerSection() []string {
 		if strings.EqualFold(o.Symbol, p.Symbol) {
 			price := ""
 			if !o.Limit.IsZero() {
-				price = " @" + money(o.Limit)
+				price = " @" + kit.Money(o.Limit)
 			}
 			ords = append(ords, fmt.Sprintf("  %s %s %s%s  %s", o.Action, o.Quantity.String(), o.Type, price, st.Muted.Render(o.Status)))
 		}
@@ -189,7 +189,7 @@ func (p *marketPane) lowerSection() []string {
 		for i := range right {
 			right[i] = ansi.Truncate(right[i], p.w-lw, "…")
 		}
-		return strings.Split(sideBySide(strings.Join(left, "\n"), strings.Join(right, "\n"), lw), "\n")
+		return strings.Split(kit.SideBySide(strings.Join(left, "\n"), strings.Join(right, "\n"), lw), "\n")
 	}
 	out := append(left, right[:min(len(right), 3)]...)
 	for i := range out {

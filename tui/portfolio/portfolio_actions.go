@@ -1,4 +1,4 @@
-package tui
+package portfolio
 
 import (
 	"strconv"
@@ -8,14 +8,14 @@ import (
 )
 
 // Badge marks commits waiting for approval on the Portfolio tab.
-func (p *portfolioPane) Badge() string {
+func (p *Pane) Badge() string {
 	if n := len(p.pending); n > 0 {
 		return "[" + strconv.Itoa(n) + " pending]"
 	}
 	return ""
 }
 
-func (p *portfolioPane) Actions() []kit.Action {
+func (p *Pane) Actions() []kit.Action {
 	k, m := p.m.KeyMap().Portfolio, p.m
 	out := []kit.Action{
 		{ID: "portfolio.refresh", Title: "Refresh the portfolio", Group: "Portfolio", Key: kit.KeyOf(k.Refresh), Keywords: "reload", Run: m.GoAndPress(p, k.Refresh)},

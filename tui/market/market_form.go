@@ -1,4 +1,4 @@
-package tui
+package market
 
 import (
 	"context"
@@ -58,7 +58,7 @@ func (t OrderTicket) Describe() string {
 	return s + " on " + t.Account
 }
 
-func (f *orderForm) onKey(p *marketPane, msg tea.KeyPressMsg) tea.Cmd {
+func (f *orderForm) onKey(p *Pane, msg tea.KeyPressMsg) tea.Cmd {
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Back):
@@ -239,7 +239,7 @@ func parseSimDuration(s string) (time.Duration, error) {
 // simDoneMsg reports a simulator control's outcome.
 type simDoneMsg struct{ text string }
 
-func (p *marketPane) runSim(text string) tea.Cmd {
+func (p *Pane) runSim(text string) tea.Cmd {
 	sc, ok := p.base.(SimCore)
 	if !ok {
 		return kit.ErrCmd(marketError("simulator controls are not available in this core"))

@@ -1,4 +1,4 @@
-package tui
+package portfolio
 
 import (
 	"fmt"
@@ -12,9 +12,9 @@ import (
 
 // portfolioPane shows accounts, positions, orders, the equity curve, the
 // Trading-as-Git log and the commits waiting for approval.
-type portfolioPane struct {
+type Pane struct {
 	m          kit.Host
-	core       portfolioCore
+	core       PortfolioCore
 	w, h       int
 	focused    bool
 	accounts   []AccountSummary
@@ -40,20 +40,20 @@ type portfolioMsg struct {
 	err       error
 }
 
-func newPortfolioPane(m kit.Host, core portfolioCore) *portfolioPane {
-	return &portfolioPane{m: m, core: core}
+func New(m kit.Host, core PortfolioCore) *Pane {
+	return &Pane{m: m, core: core}
 }
 
-func (p *portfolioPane) SetSize(w, h int) { p.w, p.h = w, h }
-func (p *portfolioPane) Focus()           { p.focused = true }
-func (p *portfolioPane) Blur()            { p.focused = false }
-func (p *portfolioPane) Capturing() bool  { return false }
-func (p *portfolioPane) ShortHelp() []key.Binding {
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) Focus()           { p.focused = true }
+func (p *Pane) Blur()            { p.focused = false }
+func (p *Pane) Capturing() bool  { return false }
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.m.KeyMap().Portfolio
 	return []key.Binding{k.PrevAccount, k.NextAccount, k.Approve, k.Reject, k.Refresh}
 }
 
-func (p *portfolioPane) current() string {
+func (p *Pane) current() string {
 	if p.acct < len(p.accounts) {
 		return p.accounts[p.acct].ID
 	}
@@ -62,11 +62,11 @@ func (p *portfolioPane) current() string {
 
 // load fetches everything for the selected account in one Cmd (and the
 // positions' price history in another).
-func (p *portfolioPane) Load() tea.Cmd {
+func (p *Pane) Load() tea.Cmd {
 	return tea.Batch(p.loadAll(), p.loadHistory())
 }
 
-func (p *portfolioPane) loadAll() tea.Cmd {
+func (p *Pane) loadAll() tea.Cmd {
 	core, want := p.core, p.current()
 	return func() tea.Msg {
 		var r portfolioMsg
@@ -104,7 +104,7 @@ func (p *portfolioPane) loadAll() tea.Cmd {
 	}
 }
 
-func (p *portfolioPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case portfolioMsg:
 		p.accounts = msg.accounts
@@ -143,7 +143,7 @@ func (p *portfolioPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *portfolioPane) pendingFor(acct string) (PendingCommit, bool) {
+func (p *Pane) pendingFor(acct string) (PendingCommit, bool) {
 	for _, pc := range p.pending {
 		if pc.Account == acct {
 			return pc, true
@@ -155,7 +155,7 @@ func (p *portfolioPane) pendingFor(acct string) (PendingCommit, bool) {
 	return PendingCommit{}, false
 }
 
-func (p *portfolioPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.m.KeyMap().Portfolio
 	switch {
 	case key.Matches(msg, k.PrevAccount):
@@ -206,27 +206,8 @@ type approvedMsg struct {
 	reload tea.Cmd
 }
 
-func (p *portfolioPane) pnl(d decimal.Decimal) string { return pnlPad(p.m.Styles(), d, 0) }
+func (p *Pane) pnl(d decimal.Decimal) string { return kit.PnlPad(p.m.Styles(), d, 0) }
 
-func (p *portfolioPane) pnlPad(d decimal.Decimal, width int) string {
-	return pnlPad(p.m.Styles(), d, width)
+func (p *Pane) pnlPad(d decimal.Decimal, width int) string {
+	return kit.PnlPad(p.m.Styles(), d, width)
 }
-
-// pnlPad colours a P&L value after right-aligning it to width cells, so
-// table columns stay aligned despite the escape codes.
-func pnlPad(st *kit.Styles, d decimal.Decimal, width int) string {
-	s := money(d)
-	if d.Sign() > 0 {
-		s = "+" + s
-	}
-	s = fmt.Sprintf("%*s", width, s)
-	switch d.Sign() {
-	case 1:
-		return st.Profit.Render(s)
-	case -1:
-		return st.Loss.Render(s)
-	}
-	return s
-}
-
-func money(d decimal.Decimal) string { return d.StringFixed(2) }

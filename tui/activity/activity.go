@@ -1,4 +1,4 @@
-package tui
+package activity
 
 import (
 	"strings"
@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/market"
 )
 
 // ActivityCore is what the Activity pane needs: the event log, the
@@ -100,7 +101,7 @@ func DefaultActivityKeys() activityKeys {
 
 // activityPane shows what Alice is doing: the live event log, agent
 // work runs with their outcomes, tool calls and notifications.
-type activityPane struct {
+type Pane struct {
 	m       kit.Host
 	core    any
 	w, h    int
@@ -121,18 +122,18 @@ type activityPane struct {
 	sessIdx   int // 0 = all sessions
 }
 
-func newActivityPane(m kit.Host, core any) *activityPane {
+func New(m kit.Host, core any) *Pane {
 	in := textinput.New()
 	in.Prompt = "/ "
-	return &activityPane{m: m, core: core, keys: DefaultActivityKeys(), search: in}
+	return &Pane{m: m, core: core, keys: DefaultActivityKeys(), search: in}
 }
 
-func (p *activityPane) SetSize(w, h int) { p.w, p.h = w, h }
-func (p *activityPane) Focus()           { p.focused = true }
-func (p *activityPane) Blur()            { p.focused = false }
-func (p *activityPane) Capturing() bool  { return p.searching }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) Focus()           { p.focused = true }
+func (p *Pane) Blur()            { p.focused = false }
+func (p *Pane) Capturing() bool  { return p.searching }
 
-func (p *activityPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.keys
 	return []key.Binding{k.PrevTab, k.NextTab, k.Up, k.Down, k.Top, k.Open, k.Back, k.Search, k.Filter, k.Cause, k.Session}
 }
@@ -145,7 +146,7 @@ type activityMsg struct {
 }
 
 // load reads all three logs in one Cmd.
-func (p *activityPane) Load() tea.Cmd {
+func (p *Pane) Load() tea.Cmd {
 	ac, ok := p.core.(ActivityCore)
 	if !ok {
 		return nil
@@ -166,7 +167,7 @@ func (p *activityPane) Load() tea.Cmd {
 	}
 }
 
-func (p *activityPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case activityMsg:
 		// Keep the selection on the same item while new ones arrive on top
@@ -183,7 +184,7 @@ func (p *activityPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *activityPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.keys
 	if p.searching {
 		switch msg.String() {
@@ -248,14 +249,14 @@ func (p *activityPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // followCause selects the event that caused the selected one.
-func (p *activityPane) followCause() tea.Cmd {
+func (p *Pane) followCause() tea.Cmd {
 	if p.tab != tabEvents {
 		return nil
 	}
 	evs := p.filteredEvents()
 	i := p.sel[tabEvents]
 	if i >= len(evs) || evs[i].CausedBy == 0 {
-		return flashCmd("this event has no cause recorded")
+		return market.FlashCmd("this event has no cause recorded")
 	}
 	cause := evs[i].CausedBy
 	// The cause may be hidden by a filter: clear filters to show it.
@@ -272,11 +273,11 @@ func (p *activityPane) followCause() tea.Cmd {
 			}
 		}
 	}
-	return flashCmd("the cause (#" + itoa(cause) + ") is older than the loaded events")
+	return market.FlashCmd("the cause (#" + itoa(cause) + ") is older than the loaded events")
 }
 
 // count is the length of the current tab's filtered list.
-func (p *activityPane) count() int {
+func (p *Pane) count() int {
 	switch p.tab {
 	case tabEvents:
 		return len(p.filteredEvents())
@@ -290,7 +291,7 @@ func (p *activityPane) count() int {
 
 // selectedSeq identifies the selected event so reloads keep it selected
 // (0 when the selection is at the top: then it follows new events).
-func (p *activityPane) selectedSeq() int64 {
+func (p *Pane) selectedSeq() int64 {
 	evs := p.filteredEvents()
 	if i := p.sel[tabEvents]; i > 0 && i < len(evs) {
 		return evs[i].Seq
@@ -298,7 +299,7 @@ func (p *activityPane) selectedSeq() int64 {
 	return 0
 }
 
-func (p *activityPane) reselect(seq int64) {
+func (p *Pane) reselect(seq int64) {
 	if seq == 0 {
 		return
 	}

@@ -1,4 +1,4 @@
-package tui
+package activity
 
 import (
 	"encoding/json"
@@ -73,7 +73,7 @@ func workRuns(evs []ActivityEvent) []workRun {
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
-func (p *activityPane) View() string {
+func (p *Pane) View() string {
 	st := p.m.Styles()
 	if _, ok := p.core.(ActivityCore); !ok {
 		return kit.Stack(st.Title.Render("Activity"), st.Muted.Render("the activity log is not available in this core"))
@@ -135,7 +135,7 @@ func (p *activityPane) View() string {
 	for i := start; i < len(rows) && i < start+listH; i++ {
 		r := ansi.Truncate(rows[i], p.w, "…")
 		if i == sel {
-			r = st.Selected.Render(padRight(ansi.Strip(r), p.w))
+			r = st.Selected.Render(PadRight(ansi.Strip(r), p.w))
 		}
 		lines = append(lines, r)
 	}
@@ -157,7 +157,7 @@ func fitLines(lines []string, n int) []string {
 	return lines
 }
 
-func padRight(s string, w int) string {
+func PadRight(s string, w int) string {
 	if pad := w - ansi.StringWidth(s); pad > 0 {
 		return s + strings.Repeat(" ", pad)
 	}
@@ -168,7 +168,7 @@ func stamp(t time.Time) string { return t.Format("01-02 15:04:05") }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func (p *activityPane) eventRows() []string {
+func (p *Pane) eventRows() []string {
 	st := p.m.Styles()
 	var rows []string
 	for _, e := range p.filteredEvents() {
@@ -182,7 +182,7 @@ func (p *activityPane) eventRows() []string {
 	return rows
 }
 
-func (p *activityPane) runRows() []string {
+func (p *Pane) runRows() []string {
 	st := p.m.Styles()
 	var rows []string
 	for _, r := range p.filteredRuns() {
@@ -205,13 +205,13 @@ func (p *activityPane) runRows() []string {
 		if r.Duration > 0 {
 			dur = st.Muted.Render(" " + r.Duration.Round(time.Millisecond).String())
 		}
-		prompt := padRight(ansi.Truncate(oneLine(r.Prompt), 36, "…"), 36)
+		prompt := PadRight(ansi.Truncate(oneLine(r.Prompt), 36, "…"), 36)
 		rows = append(rows, fmt.Sprintf("%s %-9s %s  %s%s", st.Muted.Render(stamp(r.Time)), r.Source, prompt, out, dur))
 	}
 	return rows
 }
 
-func (p *activityPane) callRows() []string {
+func (p *Pane) callRows() []string {
 	st := p.m.Styles()
 	var rows []string
 	for _, c := range p.filteredCalls() {
@@ -225,7 +225,7 @@ func (p *activityPane) callRows() []string {
 	return rows
 }
 
-func (p *activityPane) noteRows() []string {
+func (p *Pane) noteRows() []string {
 	st := p.m.Styles()
 	var rows []string
 	for _, n := range p.filteredNotes() {
@@ -245,7 +245,7 @@ func (p *activityPane) noteRows() []string {
 }
 
 // detailLines renders the selected item in full, h lines.
-func (p *activityPane) detailLines(h int) []string {
+func (p *Pane) detailLines(h int) []string {
 	st := p.m.Styles()
 	var out []string
 	sep := st.Muted.Render(strings.Repeat("─", max(0, p.w)))
@@ -294,7 +294,7 @@ func (p *activityPane) detailLines(h int) []string {
 }
 
 // causeChain lists the causes of e that are loaded: "#12 cron.fire ← #9 …".
-func (p *activityPane) causeChain(e ActivityEvent) string {
+func (p *Pane) causeChain(e ActivityEvent) string {
 	bySeq := make(map[int64]ActivityEvent, len(p.events))
 	for _, x := range p.events {
 		bySeq[x.Seq] = x
