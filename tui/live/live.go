@@ -16,8 +16,10 @@ import (
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/activity"
+	inboxpane "github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/alice-trading/alice/tui/workspaces"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -103,19 +105,19 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 
 // ---- inbox ----
 
-func (c *Core) Inbox(limit int) ([]tui.InboxEntry, error) {
+func (c *Core) Inbox(limit int) ([]inboxpane.InboxEntry, error) {
 	page, err := c.a.Inbox.List(inbox.ListOptions{Limit: limit})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.InboxEntry, 0, len(page.Entries))
+	out := make([]inboxpane.InboxEntry, 0, len(page.Entries))
 	for _, e := range page.Entries {
 		out = append(out, c.inboxEntry(e))
 	}
 	return out, nil
 }
 
-func (c *Core) inboxEntry(e inbox.Entry) tui.InboxEntry {
+func (c *Core) inboxEntry(e inbox.Entry) inboxpane.InboxEntry {
 	name := e.WorkspaceLabel
 	if ws, ok := c.a.Workspaces.Get(e.WorkspaceID); ok {
 		name = ws.DisplayName()
@@ -127,17 +129,17 @@ func (c *Core) inboxEntry(e inbox.Entry) tui.InboxEntry {
 	for _, d := range e.Docs {
 		docs = append(docs, d.Path)
 	}
-	return tui.InboxEntry{ID: e.ID, WorkspaceID: e.WorkspaceID, Workspace: name, Docs: docs, Comments: e.Comments, Time: time.UnixMilli(e.TS)}
+	return inboxpane.InboxEntry{ID: e.ID, WorkspaceID: e.WorkspaceID, Workspace: name, Docs: docs, Comments: e.Comments, Time: time.UnixMilli(e.TS)}
 }
 
-func (c *Core) RenderInbox(id string, width int) ([]tui.RenderedDoc, error) {
+func (c *Core) RenderInbox(id string, width int) ([]inboxpane.RenderedDoc, error) {
 	e, err := c.a.Inbox.Get(id)
 	if err != nil {
 		return nil, err
 	}
-	var out []tui.RenderedDoc
+	var out []inboxpane.RenderedDoc
 	for _, d := range inbox.RenderDocs(e, c.a.Workspaces.DocReader(), width) {
-		out = append(out, tui.RenderedDoc{Path: d.Path, Body: d.Body, Tombstone: d.Tombstone})
+		out = append(out, inboxpane.RenderedDoc{Path: d.Path, Body: d.Body, Tombstone: d.Tombstone})
 	}
 	return out, nil
 }
@@ -269,12 +271,12 @@ func (c *Core) Templates() []string {
 	return out
 }
 
-func (c *Core) Workspaces() ([]tui.WorkspaceInfo, error) {
+func (c *Core) Workspaces() ([]workspaces.WorkspaceInfo, error) {
 	list := c.a.Workspaces.List()
 	sort.SliceStable(list, func(i, j int) bool { return list[i].CreatedAt.After(list[j].CreatedAt) })
-	out := make([]tui.WorkspaceInfo, 0, len(list))
+	out := make([]workspaces.WorkspaceInfo, 0, len(list))
 	for _, w := range list {
-		info := tui.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}
+		info := workspaces.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}
 		for _, s := range c.a.Workspaces.Sessions(w.ID) {
 			st, _ := s.State()
 			info.Sessions = append(info.Sessions, s.Name()+" "+string(st))
@@ -284,15 +286,15 @@ func (c *Core) Workspaces() ([]tui.WorkspaceInfo, error) {
 	return out, nil
 }
 
-func (c *Core) CreateWorkspace(ctx context.Context, tag, template string) (tui.WorkspaceInfo, error) {
+func (c *Core) CreateWorkspace(ctx context.Context, tag, template string) (workspaces.WorkspaceInfo, error) {
 	w, err := c.a.Workspaces.Create(ctx, tag, template, nil)
 	if err != nil {
-		return tui.WorkspaceInfo{}, err
+		return workspaces.WorkspaceInfo{}, err
 	}
-	return tui.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}, nil
+	return workspaces.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}, nil
 }
 
-func (c *Core) StartSession(workspaceID, agent string) (tui.Terminal, error) {
+func (c *Core) StartSession(workspaceID, agent string) (workspaces.Terminal, error) {
 	s, err := c.a.Workspaces.StartSession(workspaceID, workspace.Agent(agent))
 	if err != nil {
 		return nil, err
@@ -300,8 +302,8 @@ func (c *Core) StartSession(workspaceID, agent string) (tui.Terminal, error) {
 	return terminal{s}, nil
 }
 
-func (c *Core) Terminals(workspaceID string) []tui.Terminal {
-	var out []tui.Terminal
+func (c *Core) Terminals(workspaceID string) []workspaces.Terminal {
+	var out []workspaces.Terminal
 	for _, s := range c.a.Workspaces.Sessions(workspaceID) {
 		if st, _ := s.State(); st == workspace.StateRunning || st == workspace.StateStarting || st == workspace.StateRestarting {
 			out = append(out, terminal{s})
@@ -310,14 +312,14 @@ func (c *Core) Terminals(workspaceID string) []tui.Terminal {
 	return out
 }
 
-func (c *Core) Files(workspaceID, rel string) ([]tui.FileInfo, error) {
+func (c *Core) Files(workspaceID, rel string) ([]workspaces.FileInfo, error) {
 	fs, err := c.a.Workspaces.Files(workspaceID, rel)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.FileInfo, 0, len(fs))
+	out := make([]workspaces.FileInfo, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, tui.FileInfo{Name: f.Name, IsDir: f.IsDir, Size: f.Size})
+		out = append(out, workspaces.FileInfo{Name: f.Name, IsDir: f.IsDir, Size: f.Size})
 	}
 	return out, nil
 }
