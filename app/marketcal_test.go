@@ -29,7 +29,9 @@ func (c *countingAgent) AskWithSession(context.Context, string, string, string) 
 
 type quietNotifier struct{}
 
-func (quietNotifier) Notify(context.Context, string, string, string) (string, error) { return "tui", nil }
+func (quietNotifier) Notify(context.Context, string, string, string) (string, error) {
+	return "tui", nil
+}
 
 // TestMarketScheduleAcrossAWeekendAndAHoliday drives a cron engine on a
 // simulated clock with the sim account's calendar (NYSE): "15 minutes
