@@ -41,6 +41,7 @@ func commands() []command {
 		{Name: "", Summary: "open the terminal UI on this data dir's core, starting the core in the background when none runs (ctrl+z detaches, quitting stops it)", Flags: []flagDef{{Name: "foreground", Help: "alice runs the core inside this terminal's process instead (it stops when the UI quits; no detach)"}}, Run: runTUICommand},
 		{Name: "serve", Summary: "run the same core headless: MCP ports, scheduling, workspaces; terminals attach with alice", Flags: []flagDef{{Name: "quiet", Help: "alice serve prints nothing (it is how alice starts a background core)"}}, Run: runServe},
 		{Name: "attach", Summary: "open the terminal UI on the running core (never starts one)", Run: runAttach},
+		{Name: "service", Args: "install|uninstall|status", Words: []string{"install", "uninstall", "status"}, Summary: "start the core on login: write (or remove) a systemd user unit / launchd agent for alice serve", Run: runService},
 		{Name: "stop", Summary: "stop the running core cleanly (its MCP ports, schedules and workspace sessions)", Run: runStop},
 		{Name: "check", Summary: "validate every config file and exit", Run: runCheck},
 		{Name: "version", Summary: "print version, commit, build date and Go version", Run: runVersion},
