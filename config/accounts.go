@@ -2,8 +2,11 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
+	"slices"
+	"sort"
 )
 
 // AccountsFile is accounts.json: the trading accounts (UTAs).
@@ -13,6 +16,22 @@ const AccountsFile = "accounts.json"
 type Guard struct {
 	Type    string         `json:"type"`
 	Options map[string]any `json:"options,omitempty"`
+}
+
+// UnmarshalJSON refuses unknown keys ("option" for "options"), naming the
+// nearest known one, wherever a guard list is read (accounts.json, the
+// Settings guard form).
+func (g *Guard) UnmarshalJSON(b []byte) error {
+	if err := strictKeys(b, Guard{}, ""); err != nil {
+		return err
+	}
+	type plain Guard
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*g = Guard(p)
+	return nil
 }
 
 // Account configures one Unified Trading Account.
@@ -37,14 +56,77 @@ type Account struct {
 	PresetConfig json.RawMessage `json:"presetConfig,omitempty"`
 }
 
-// UnmarshalJSON defaults Enabled to true when the key is absent.
+// UnmarshalJSON defaults Enabled to true when the key is absent and
+// refuses unknown keys (a misspelt "readOnly" must not leave an account
+// trading), naming the nearest known key.
 func (a *Account) UnmarshalJSON(b []byte) error {
 	type plain Account
 	p := plain{Enabled: true}
+	if err := strictKeys(b, Account{}, ""); err != nil {
+		return err
+	}
+	var raw struct {
+		Guards []json.RawMessage `json:"guards"`
+	}
+	if err := json.Unmarshal(b, &raw); err == nil {
+		for j, g := range raw.Guards {
+			if err := strictKeys(g, Guard{}, fmt.Sprintf("guards[%d].", j)); err != nil {
+				return err
+			}
+		}
+	}
 	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
 	*a = Account(p)
+	return nil
+}
+
+// strictKeys refuses keys of the JSON object b that typ does not declare.
+func strictKeys(b []byte, typ any, prefix string) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil // not an object: the typed decode reports it
+	}
+	known := JSONKeys(typ)
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Contains(known, k) && k != "$schema" {
+			return &keyError{Key: prefix + k, Msg: Unknown("key", k, known)}
+		}
+	}
+	return nil
+}
+
+// UnmarshalJSON decodes accounts one by one so an error names the
+// account's index: "[1].zzzJunk".
+func (c *Accounts) UnmarshalJSON(b []byte) error {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(b, &raws); err != nil {
+		return err
+	}
+	out := make(Accounts, len(raws))
+	for i, r := range raws {
+		if err := json.Unmarshal(r, &out[i]); err != nil {
+			var ke *keyError
+			if errors.As(err, &ke) {
+				id := ""
+				var probe struct {
+					ID string `json:"id"`
+				}
+				if json.Unmarshal(r, &probe) == nil && probe.ID != "" {
+					id = fmt.Sprintf(" (account %q)", probe.ID)
+				}
+				return &keyError{Key: fmt.Sprintf("[%d].%s", i, ke.Key), Msg: ke.Msg + id}
+			}
+			return err
+		}
+	}
+	*c = out
 	return nil
 }
 
@@ -117,7 +199,10 @@ const MarketDataFile = "market-data.json"
 
 // MarketData picks the market data backend for bars, quotes and research.
 type MarketData struct {
-	// Backend is "simulated" (default, offline) or a real HTTP backend.
+	// Backend is "auto" (default: real keyless Yahoo prices when Yahoo
+	// answers, else the simulated market, labelled), "simulated" (offline),
+	// "yahoo", "alpaca" or "openbb" (an OpenBB Platform REST API server at
+	// baseUrl; apiKey/apiKeyEnv is its bearer token).
 	Backend string `json:"backend"`
 	// BaseURL overrides the backend's endpoint (tests, proxies).
 	BaseURL      string `json:"baseUrl,omitempty"`
@@ -125,18 +210,32 @@ type MarketData struct {
 	APIKeyEnv    string `json:"apiKeyEnv,omitempty"`
 	APISecret    string `json:"apiSecret,omitempty"`
 	APISecretEnv string `json:"apiSecretEnv,omitempty"`
+	// Provider is OpenBB's provider choice (yfinance, fmp, polygon, …);
+	// "" lets the OpenBB server use its default.
+	Provider string `json:"provider,omitempty"`
 	// Seed drives the simulated market so prices are reproducible.
 	Seed int64 `json:"seed"`
 }
 
-// DefaultMarketData is the offline simulated market.
-func DefaultMarketData() MarketData { return MarketData{Backend: "simulated", Seed: 42} }
+// DefaultMarketData is real keyless prices with the simulated market as
+// the fallback (seed 42).
+func DefaultMarketData() MarketData { return MarketData{Backend: "auto", Seed: 42} }
 
-// Validate checks the backend name.
+// Validate checks the backend name and the OpenBB provider choice.
 func (c *MarketData) Validate() (string, error) {
 	switch c.Backend {
-	case "simulated", "alpaca", "yahoo":
+	case "auto", "simulated", "alpaca", "yahoo":
+		if c.Provider != "" {
+			return "provider", fmt.Errorf("provider is OpenBB's provider choice; it needs backend \"openbb\" (backend is %q)", c.Backend)
+		}
+		return "", nil
+	case "openbb":
+		for _, r := range c.Provider {
+			if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_' {
+				return "provider", fmt.Errorf("invalid OpenBB provider %q (e.g. yfinance, fmp, polygon, intrinio)", c.Provider)
+			}
+		}
 		return "", nil
 	}
-	return "backend", fmt.Errorf("unknown backend %q (want simulated, alpaca or yahoo)", c.Backend)
+	return "backend", fmt.Errorf("unknown backend %q (want auto, simulated, yahoo, alpaca or openbb)", c.Backend)
 }

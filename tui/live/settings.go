@@ -20,7 +20,7 @@ import (
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/trading/news"
 	"github.com/alice-trading/alice/trading/uta"
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/settings"
 )
 
 // The Settings pane's view of the core. Every write goes through
@@ -29,25 +29,25 @@ import (
 // `alice check` runs. Accounts go through the AccountManager so they apply
 // live.
 
-var _ tui.SettingsCore = (*Core)(nil)
+var _ settings.SettingsCore = (*Core)(nil)
 
 func (c *Core) store() *config.Store { return c.a.Opts.Store }
 
 func ver(v string) config.Version { return config.Version(v) }
 
 // AIProviders reads ai-provider.json.
-func (c *Core) AIProviders() (tui.ProviderSettings, error) {
+func (c *Core) AIProviders() (settings.ProviderSettings, error) {
 	cfg, v, err := config.LoadVersioned(c.store(), config.AIProviderFile, config.DefaultAIProvider)
 	if err != nil {
-		return tui.ProviderSettings{}, err
+		return settings.ProviderSettings{}, err
 	}
-	out := tui.ProviderSettings{Version: string(v), Active: cfg.ActiveProfile, Channels: map[string]string{},
+	out := settings.ProviderSettings{Version: string(v), Active: cfg.ActiveProfile, Channels: map[string]string{},
 		File: c.store().Path(config.AIProviderFile)}
 	for ch, p := range cfg.Channels {
 		out.Channels[ch] = p
 	}
 	for name, p := range cfg.Profiles {
-		out.Profiles = append(out.Profiles, tui.ProfileSetting{Name: name, Backend: string(p.Backend), Model: p.Model,
+		out.Profiles = append(out.Profiles, settings.ProfileSetting{Name: name, Backend: string(p.Backend), Model: p.Model,
 			BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, APIKey: p.APIKey})
 	}
 	sort.Slice(out.Profiles, func(i, j int) bool { return out.Profiles[i].Name < out.Profiles[j].Name })
@@ -69,7 +69,7 @@ func (c *Core) editProviders(base string, fn func(*config.AIProvider) error) err
 
 // SaveProfile adds or edits (and possibly renames) a profile; fields the
 // form does not show (authMode, maxTokens, command) are kept.
-func (c *Core) SaveProfile(base, oldName string, s tui.ProfileSetting) error {
+func (c *Core) SaveProfile(base, oldName string, s settings.ProfileSetting) error {
 	name := strings.TrimSpace(s.Name)
 	if name == "" {
 		return fmt.Errorf("a profile needs a name")
@@ -150,20 +150,20 @@ func (c *Core) SetChannelProfile(base, channel, profile string) error {
 }
 
 // TestProfile sends the probe prompt through a profile.
-func (c *Core) TestProfile(ctx context.Context, name string) (tui.ProbeReport, error) {
+func (c *Core) TestProfile(ctx context.Context, name string) (settings.ProbeReport, error) {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	r, err := c.a.Router.Probe(ctx, name, "tui")
-	return tui.ProbeReport{Label: r.Label, Latency: r.Latency, Reply: r.Reply}, err
+	return settings.ProbeReport{Label: r.Label, Latency: r.Latency, Reply: r.Reply}, err
 }
 
 // AccountPresets lists the broker presets with their form fields.
-func (c *Core) AccountPresets() []tui.AccountPreset {
-	var out []tui.AccountPreset
+func (c *Core) AccountPresets() []settings.AccountPreset {
+	var out []settings.AccountPreset
 	for _, p := range uta.Presets() {
-		ap := tui.AccountPreset{ID: p.ID, Name: p.Name, Description: p.Description}
+		ap := settings.AccountPreset{ID: p.ID, Name: p.Name, Description: p.Description}
 		for _, f := range p.Fields {
-			ap.Fields = append(ap.Fields, tui.PresetFieldSetting{Key: f.Key, Label: f.Label, Kind: string(f.Kind),
+			ap.Fields = append(ap.Fields, settings.PresetFieldSetting{Key: f.Key, Label: f.Label, Kind: string(f.Kind),
 				Default: f.Default, Help: f.Help, Required: f.Required, Options: f.Options})
 		}
 		out = append(out, ap)
@@ -172,7 +172,7 @@ func (c *Core) AccountPresets() []tui.AccountPreset {
 }
 
 // AccountSettings lists accounts.json with each account's live health.
-func (c *Core) AccountSettings() ([]tui.AccountSetting, error) {
+func (c *Core) AccountSettings() ([]settings.AccountSetting, error) {
 	accts, err := c.store().Accounts()
 	if err != nil {
 		return nil, err
@@ -181,10 +181,10 @@ func (c *Core) AccountSettings() ([]tui.AccountSetting, error) {
 	for _, s := range c.a.Trading.Accounts() {
 		health[s.ID] = s
 	}
-	out := make([]tui.AccountSetting, 0, len(accts))
+	out := make([]settings.AccountSetting, 0, len(accts))
 	for _, a := range accts {
 		g, _ := json.Marshal(a.Guards)
-		s := tui.AccountSetting{ID: a.ID, Label: a.Label, Preset: a.Preset, Enabled: a.Enabled, AutoApprove: a.AutoApprove,
+		s := settings.AccountSetting{ID: a.ID, Label: a.Label, Preset: a.Preset, Enabled: a.Enabled, AutoApprove: a.AutoApprove,
 			GuardsJSON: string(g), Health: "starting"}
 		if h, ok := health[a.ID]; ok {
 			s.Health, s.Error = string(h.Health), h.Error
@@ -195,7 +195,7 @@ func (c *Core) AccountSettings() ([]tui.AccountSetting, error) {
 }
 
 // AddAccount adds and starts an account.
-func (c *Core) AddAccount(ctx context.Context, a tui.NewAccountInput) error {
+func (c *Core) AddAccount(ctx context.Context, a settings.NewAccountInput) error {
 	return c.a.Trading.AddAccount(ctx, uta.NewAccount{ID: strings.TrimSpace(a.ID), Label: strings.TrimSpace(a.Label),
 		PresetID: a.PresetID, Values: a.Values})
 }
@@ -234,10 +234,10 @@ func (c *Core) ReconnectAccount(ctx context.Context, id string) error {
 }
 
 // CronJobs lists the jobs with next run and last result.
-func (c *Core) CronJobs() ([]tui.CronJobSetting, error) {
-	var out []tui.CronJobSetting
+func (c *Core) CronJobs() ([]settings.CronJobSetting, error) {
+	var out []settings.CronJobSetting
 	for _, j := range c.a.Cron.List() {
-		s := tui.CronJobSetting{ID: j.ID, Name: j.Name, Schedule: j.Schedule.String(), Prompt: j.Payload, Enabled: j.Enabled}
+		s := settings.CronJobSetting{ID: j.ID, Name: j.Name, Schedule: j.Schedule.String(), Prompt: j.Payload, Enabled: j.Enabled}
 		if j.State.NextRunAtMs != nil {
 			s.Next = time.UnixMilli(*j.State.NextRunAtMs)
 		}
@@ -253,7 +253,7 @@ func (c *Core) CronJobs() ([]tui.CronJobSetting, error) {
 }
 
 // SaveCronJob adds (ID "") or edits a job.
-func (c *Core) SaveCronJob(in tui.CronJobInput) error {
+func (c *Core) SaveCronJob(in settings.CronJobInput) error {
 	s, err := schedule.ParseScheduleText(in.Schedule)
 	if err != nil {
 		return err
@@ -294,12 +294,12 @@ func (c *Core) PreviewSchedule(text string, n int) ([]time.Time, error) {
 }
 
 // Heartbeat reads heartbeat.json.
-func (c *Core) Heartbeat() (tui.HeartbeatSetting, error) {
+func (c *Core) Heartbeat() (settings.HeartbeatSetting, error) {
 	h, v, err := config.LoadVersioned(c.store(), config.HeartbeatFile, config.DefaultHeartbeat)
 	if err != nil {
-		return tui.HeartbeatSetting{}, err
+		return settings.HeartbeatSetting{}, err
 	}
-	out := tui.HeartbeatSetting{Version: string(v), Enabled: h.Enabled, Every: h.Every, Prompt: h.Prompt}
+	out := settings.HeartbeatSetting{Version: string(v), Enabled: h.Enabled, Every: h.Every, Prompt: h.Prompt}
 	if h.ActiveHours != nil {
 		out.Start, out.End, out.Timezone = h.ActiveHours.Start, h.ActiveHours.End, h.ActiveHours.Timezone
 	}
@@ -307,7 +307,7 @@ func (c *Core) Heartbeat() (tui.HeartbeatSetting, error) {
 }
 
 // SaveHeartbeat writes heartbeat.json and wakes the heartbeat loop.
-func (c *Core) SaveHeartbeat(base string, s tui.HeartbeatSetting) error {
+func (c *Core) SaveHeartbeat(base string, s settings.HeartbeatSetting) error {
 	_, _, err := config.Edit(c.store(), config.HeartbeatFile, ver(base), config.DefaultHeartbeat, func(h *config.Heartbeat) error {
 		h.Enabled, h.Every, h.Prompt = s.Enabled, strings.TrimSpace(s.Every), s.Prompt
 		if strings.TrimSpace(s.Start) == "" && strings.TrimSpace(s.End) == "" {
@@ -324,24 +324,24 @@ func (c *Core) SaveHeartbeat(base string, s tui.HeartbeatSetting) error {
 }
 
 // Connectors reads connectors.json, mcp.json and webhook.json.
-func (c *Core) Connectors() (tui.ConnectorSetting, error) {
+func (c *Core) Connectors() (settings.ConnectorSetting, error) {
 	cn, v, err := config.LoadVersioned(c.store(), config.ConnectorsFile, config.DefaultConnectors)
 	if err != nil {
-		return tui.ConnectorSetting{}, err
+		return settings.ConnectorSetting{}, err
 	}
 	m, err := c.store().MCP()
 	if err != nil {
-		return tui.ConnectorSetting{}, err
+		return settings.ConnectorSetting{}, err
 	}
 	wh, err := c.store().Webhook()
 	if err != nil {
-		return tui.ConnectorSetting{}, err
+		return settings.ConnectorSetting{}, err
 	}
 	ids := make([]string, 0, len(cn.Telegram.ChatIDs))
 	for _, id := range cn.Telegram.ChatIDs {
 		ids = append(ids, strconv.FormatInt(id, 10))
 	}
-	out := tui.ConnectorSetting{Version: string(v), AskEnabled: cn.MCPAsk.Enabled, AskPort: cn.MCPAsk.Port,
+	out := settings.ConnectorSetting{Version: string(v), AskEnabled: cn.MCPAsk.Enabled, AskPort: cn.MCPAsk.Port,
 		TelegramEnabled: cn.Telegram.Enabled, TelegramTokenEnv: cn.Telegram.BotTokenEnv, TelegramHasToken: cn.Telegram.BotToken != "",
 		TelegramChatIDs: strings.Join(ids, ","), MainTokenSet: m.Token != "", AskTokenSet: cn.MCPAsk.Token != "",
 		ConnectorsFile: c.store().Path(config.ConnectorsFile)}
@@ -359,13 +359,13 @@ func (c *Core) Connectors() (tui.ConnectorSetting, error) {
 		}
 	}
 	for _, t := range wh.Tokens {
-		out.WebhookTokens = append(out.WebhookTokens, tui.WebhookTokenSetting{ID: t.ID, CreatedAt: time.UnixMilli(t.CreatedAt)})
+		out.WebhookTokens = append(out.WebhookTokens, settings.WebhookTokenSetting{ID: t.ID, CreatedAt: time.UnixMilli(t.CreatedAt)})
 	}
 	return out, nil
 }
 
 // SaveConnectors writes the Ask and Telegram settings.
-func (c *Core) SaveConnectors(base string, s tui.ConnectorSetting) error {
+func (c *Core) SaveConnectors(base string, s settings.ConnectorSetting) error {
 	var ids []int64
 	for _, f := range strings.FieldsFunc(s.TelegramChatIDs, func(r rune) bool { return r == ',' || r == ' ' }) {
 		id, err := strconv.ParseInt(f, 10, 64)
@@ -414,14 +414,14 @@ func (c *Core) setMCPToken(listener, tok string) error {
 
 // CreateWebhookToken adds a webhook token and returns it with a ready curl
 // line (both shown once).
-func (c *Core) CreateWebhookToken() (tui.WebhookTokenSetting, error) {
+func (c *Core) CreateWebhookToken() (settings.WebhookTokenSetting, error) {
 	t := config.WebhookToken{ID: "wh-" + newToken()[:8], Token: newToken(), CreatedAt: time.Now().UnixMilli()}
 	_, _, err := config.Edit(c.store(), config.WebhookFile, "", config.DefaultWebhook, func(w *config.Webhook) error {
 		w.Tokens = append(w.Tokens, t)
 		return nil
 	})
 	if err != nil {
-		return tui.WebhookTokenSetting{}, err
+		return settings.WebhookTokenSetting{}, err
 	}
 	base := "http://127.0.0.1:3001"
 	for _, l := range c.a.Listeners() {
@@ -430,7 +430,7 @@ func (c *Core) CreateWebhookToken() (tui.WebhookTokenSetting, error) {
 		}
 	}
 	curl := fmt.Sprintf(`curl -X POST %s/api/events/ingest -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{"type":"task.requested","payload":{"prompt":"Check the portfolio"}}'`, base, t.Token)
-	return tui.WebhookTokenSetting{ID: t.ID, CreatedAt: time.UnixMilli(t.CreatedAt), Token: t.Token, Curl: curl}, nil
+	return settings.WebhookTokenSetting{ID: t.ID, CreatedAt: time.UnixMilli(t.CreatedAt), Token: t.Token, Curl: curl}, nil
 }
 
 // RevokeWebhookToken removes a webhook token (takes effect immediately).
@@ -459,14 +459,14 @@ func (c *Core) TelegramTest(ctx context.Context) error {
 }
 
 // NewsFeeds reads news.json.
-func (c *Core) NewsFeeds() (tui.NewsSetting, error) {
+func (c *Core) NewsFeeds() (settings.NewsSetting, error) {
 	n, v, err := config.LoadVersioned(c.store(), config.NewsFile, config.DefaultNews)
 	if err != nil {
-		return tui.NewsSetting{}, err
+		return settings.NewsSetting{}, err
 	}
-	out := tui.NewsSetting{Version: string(v), Enabled: n.Enabled}
+	out := settings.NewsSetting{Version: string(v), Enabled: n.Enabled}
 	for _, f := range n.Feeds {
-		out.Feeds = append(out.Feeds, tui.FeedSetting{Name: f.Name, URL: f.URL, Enabled: f.Enabled})
+		out.Feeds = append(out.Feeds, settings.FeedSetting{Name: f.Name, URL: f.URL, Enabled: f.Enabled})
 	}
 	return out, nil
 }
@@ -528,10 +528,10 @@ func (c *Core) TestFeed(ctx context.Context, url string) (string, error) {
 }
 
 // ToolList lists every registered tool with its enabled state.
-func (c *Core) ToolList() ([]tui.ToolSetting, error) {
-	var out []tui.ToolSetting
+func (c *Core) ToolList() ([]settings.ToolSetting, error) {
+	var out []settings.ToolSetting
 	for _, t := range c.a.Tools.Inventory() {
-		out = append(out, tui.ToolSetting{Name: t.Name, Group: t.Group, Description: t.Description, Enabled: !t.Disabled})
+		out = append(out, settings.ToolSetting{Name: t.Name, Group: t.Group, Description: t.Description, Enabled: !t.Disabled})
 	}
 	return out, nil
 }
