@@ -142,7 +142,7 @@ func buildMockLLM(t *testing.T) string {
 // binaries are built once into binDir (made by TestMain) and shared by
 // every test that runs a real process: linking alice takes seconds.
 var (
-	binDir              string
+	binDir               string
 	aliceBin, mockLLMBin onceBuild
 )
 
