@@ -34,7 +34,7 @@ func (a *App) buildScheduling() error {
 		return fmt.Errorf("work queue: %w", err)
 	}
 	schedule.RegisterWorkTools(a.Tools, a.worker)
-	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.Events, log, nil)
+	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.Events, log, nil, schedule.WithMarketCalendar(marketCalendar{a}))
 	if err != nil {
 		return fmt.Errorf("cron: %w", err)
 	}
