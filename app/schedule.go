@@ -28,12 +28,12 @@ func (a *App) buildScheduling() error {
 		conns.Register(connector.NewQueue(mcp.AskChannel))
 	}
 	log := a.Log.With("component", "schedule")
-	a.worker, err = schedule.NewWorker(scheduleAgent{a}, conns, a.Events, log, schedule.WorkerOptions{DataDir: o.Paths.Data})
+	a.worker, err = schedule.NewWorker(scheduleAgent{a}, conns, a.Events, log, schedule.WorkerOptions{DataDir: o.Paths.Data, Runner: workRunner{a}})
 	if err != nil {
 		return fmt.Errorf("work queue: %w", err)
 	}
 	schedule.RegisterWorkTools(a.Tools, a.worker)
-	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.Events, log, nil)
+	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.Events, log, nil, schedule.WithMarketCalendar(marketCalendar{a}))
 	if err != nil {
 		return fmt.Errorf("cron: %w", err)
 	}

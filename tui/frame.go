@@ -192,6 +192,9 @@ func (m *Model) footer() string {
 			helpKey = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help"))
 		}
 		right = []key.Binding{g.Palette, helpKey, g.Quit}
+		if m.opts.Detachable {
+			right = append(right, g.Detach)
+		}
 	}
 	var hints []key.Binding
 	if !m.overlayOpen() {

@@ -51,6 +51,9 @@ type Options struct {
 	Now func() time.Time
 	// Dark forces the palette until the terminal reports its background.
 	Dark *bool
+	// Detachable: this UI is a client of a core that outlives it, so
+	// ctrl+z (and the palette) detach, and quitting stops the core.
+	Detachable bool
 }
 
 // Model is the root (and only) tea.Model.
@@ -82,7 +85,9 @@ type Model struct {
 	Palette *palette
 	Dialog  *confirmDialog
 	QuitDlg *quitDialog
-	Events  <-chan any
+	// quitRequested: the person quit alice (not a detach).
+	quitRequested bool
+	Events        <-chan any
 }
 
 // New builds the root model over a Core.
@@ -296,6 +301,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.QuitDlg != nil:
 		return m.QuitDlg.handle(msg)
+	case m.opts.Detachable && key.Matches(msg, g.Detach) && !attached && m.QuitDlg == nil:
+		return m.detach()
 	case key.Matches(msg, g.Quit) && !attached:
 		// ctrl+c works from every overlay (it closes them and asks).
 		m.Dialog, m.Palette, m.Help = nil, nil, nil

@@ -30,7 +30,8 @@ func (c *Core) callTool(ctx context.Context, name string, args any, out any) err
 	if err != nil {
 		return err
 	}
-	res, err := c.a.Tools.Call(ctx, name, raw)
+	// the Market pane's ticket is a person's order, not an agent's
+	res, err := c.a.Tools.Call(core.WithCaller(ctx, core.Caller{Channel: "tui", Agent: "a person (Market pane)", Person: true}), name, raw)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
