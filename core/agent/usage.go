@@ -18,12 +18,12 @@ import (
 // session consumed and what it cost at the model's list price (CostUSD
 // is empty when the model's price is unknown).
 type UsageRecord struct {
-	Timestamp  string `json:"timestamp"`
-	SessionID  string `json:"sessionId"`
-	Channel    string `json:"channel,omitempty"`
-	Agent      string `json:"agent,omitempty"` // the provider label, e.g. "openai (gpt-4o-mini)"
-	Provider   string `json:"provider"`
-	Model      string `json:"model,omitempty"`
+	Timestamp string `json:"timestamp"`
+	SessionID string `json:"sessionId"`
+	Channel   string `json:"channel,omitempty"`
+	Agent     string `json:"agent,omitempty"` // the provider label, e.g. "openai (gpt-4o-mini)"
+	Provider  string `json:"provider"`
+	Model     string `json:"model,omitempty"`
 	provider.Usage
 	CostUSD string `json:"costUsd,omitempty"`
 }
