@@ -3,11 +3,15 @@ package uta
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/broker"
 	"github.com/alice-trading/alice/trading/git"
+	"github.com/alice-trading/alice/trading/sim"
+	"github.com/alice-trading/alice/trading/simmarket"
 
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
@@ -118,4 +122,38 @@ func TestReadOnlyAndAITradingSwitch(t *testing.T) {
 	assert.Contains(t, err.Error(), "a person can still trade")
 	require.ErrorIs(t, limitBuy(t, rw, ctx, "150"), ErrAITradingOff, "a call without a caller counts as an agent's")
 	require.NoError(t, limitBuy(t, rw, core.WithCaller(ctx, core.Caller{Channel: "tui", Person: true}), "150"), "a person still trades")
+}
+
+// badAccount is a simulator whose account figures arrive unparsable.
+type badAccount struct{ *sim.Broker }
+
+func (b badAccount) Account(context.Context) (trading.AccountInfo, error) {
+	return trading.AccountInfo{}, &broker.Error{Code: broker.CodeBadData, Msg: `decode /v2/account: Bybit sent "12x" where a number belongs`}
+}
+
+// A venue answer that does not parse fails the guard check (never zero
+// equity) and is reported as an event.
+func TestBadVenueDataIsAnEventAndNeverZero(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeAccounts(t, config.Accounts{{ID: "bad", Preset: "badsim", Enabled: true, AutoApprove: true,
+		Guards: []config.Guard{{Type: "max-order-value", Options: map[string]any{"maxValue": "5000"}}}}})
+	m := NewManager(e.store, e.paths, simmarket.New(42), e.sink, nil, WithClock(e.clock), WithSimTick(time.Hour),
+		WithFactory("badsim", func(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error) {
+			s, err := sim.New(sim.Options{AccountID: acct.ID, Market: env.Market, Now: env.Now})
+			return badAccount{s}, s, "", err
+		}))
+	require.NoError(t, m.Start(context.Background()))
+	t.Cleanup(func() { _ = m.Close() })
+	u, err := m.Get("bad")
+	require.NoError(t, err)
+	ctx := context.Background()
+	require.NoError(t, limitBuy(t, u, ctx, "150"))
+	out, err := m.Commit("bad", "try")
+	require.NoError(t, err)
+	res, err := m.Push(ctx, "bad", out[0].Hash)
+	require.NoError(t, err)
+	require.Len(t, res.Rejected, 1)
+	assert.Contains(t, res.Rejected[0].Error, "guard check failed reading account")
+	assert.True(t, e.sink.has(string(trading.EventVenueData)))
 }
