@@ -93,8 +93,8 @@ blackbox: build
 
 ## e2e: the tmux end-to-end flow through the real binary
 e2e: build
-	bash scripts/tui/e2e.sh
-	bash scripts/tui/settings-e2e.sh
+	ALICE_BIN=$(CURDIR)/$(BIN) bash scripts/tui/e2e.sh
+	ALICE_BIN=$(CURDIR)/$(BIN) bash scripts/tui/settings-e2e.sh
 
 clean:
 	rm -rf bin dist

@@ -94,6 +94,7 @@ func (p *botAPIPerson) nextN(n int) []botAPIMessage {
 // refused; only the commit the person saw executes. Run with
 // scripts/telegram/integration.sh (skips without ALICE_TELEGRAM_EMULATOR).
 func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
+	t.Parallel()
 	base := strings.TrimRight(os.Getenv("ALICE_TELEGRAM_EMULATOR"), "/")
 	if base == "" {
 		t.Skip("ALICE_TELEGRAM_EMULATOR not set; see scripts/telegram/README.md to run the Bot API emulator")
