@@ -294,8 +294,8 @@ func TestCCXTRecordedRequests(t *testing.T) {
 		tpsl     *trading.TPSL
 	}
 	equivalent := map[string]place{
-		"Swap limit order":  {"linear", "ADA/USDT:USDT", trading.Order{Action: trading.Buy, OrderType: trading.Limit, TotalQuantity: d("50"), LmtPrice: d("0.1"), TIF: trading.GTC}, nil},
-		"Spot limit order":  {"spot", "ADA/USDT", trading.Order{Action: trading.Buy, OrderType: trading.Limit, TotalQuantity: d("50"), LmtPrice: d("0.1"), TIF: trading.GTC}, nil},
+		"Swap limit order": {"linear", "ADA/USDT:USDT", trading.Order{Action: trading.Buy, OrderType: trading.Limit, TotalQuantity: d("50"), LmtPrice: d("0.1"), TIF: trading.GTC}, nil},
+		"Spot limit order": {"spot", "ADA/USDT", trading.Order{Action: trading.Buy, OrderType: trading.Limit, TotalQuantity: d("50"), LmtPrice: d("0.1"), TIF: trading.GTC}, nil},
 		"Create market buy with base amount (UTA only)": {"spot", "LTC/USDT", trading.Order{Action: trading.Buy, OrderType: trading.Market, TotalQuantity: d("0.2"), TIF: trading.GTC}, nil},
 		"Opening position with sl + tp attached (type 3)": {"linear", "TRX/USDT:USDT", trading.Order{Action: trading.Buy, OrderType: trading.Market, TotalQuantity: d("1"), TIF: trading.GTC},
 			&trading.TPSL{TakeProfit: &trading.PriceLeg{Price: d("1")}, StopLoss: &trading.PriceLeg{Price: d("0.04")}}},
