@@ -81,7 +81,7 @@ func TestEmptyChatExplainsMissingProvider(t *testing.T) {
 func TestChatOtherChannelSessionsAreReadOnly(t *testing.T) {
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Key("ctrl+s")
-	require.True(t, h.M.Chat.Picking)
+	require.True(t, h.M.Chat.BrowserOpen())
 	require.Contains(t, h.Screen(), "telegram/1")
 	h.Key("down", "down", "enter")
 	require.Equal(t, "telegram/1", h.M.Chat.Session)
