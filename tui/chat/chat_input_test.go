@@ -154,6 +154,6 @@ func TestChatStopAndNotesUseFriendlyText(t *testing.T) {
 	h.TypeText("/help")
 	h.Key("enter")
 	s = h.Screen()
-	require.Contains(t, s, "Commands: /compact")
+	require.Contains(t, s, "Commands: /channel")
 	require.NotContains(t, s, "⚠", "plain help is not a warning")
 }

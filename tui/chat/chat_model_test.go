@@ -86,7 +86,7 @@ func TestChatOtherChannelSessionsAreReadOnly(t *testing.T) {
 	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Key("ctrl+s")
-	require.True(t, h.M.Chat.Picking)
+	require.True(t, h.M.Chat.BrowserOpen())
 	require.Contains(t, h.Screen(), "telegram/1")
 	h.Key("down", "down", "enter")
 	require.Equal(t, "telegram/1", h.M.Chat.Session)
