@@ -41,6 +41,7 @@ func (a *App) buildScheduling() error {
 	a.Cron = eng
 	schedule.RegisterTools(a.Tools, eng)
 	a.heartbeat = schedule.NewHeartbeat(o.Store, a.worker, a.Events, log)
+	a.heartbeat.SetMarketCalendar(marketCalendar{a})
 	a.automation = schedule.NewAutomation(eng, a.heartbeat)
 	connector.RegisterTools(a.Tools, conns)
 	// Accepted webhook requests are tasks of the durable queue, on disk
