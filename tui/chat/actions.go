@@ -23,7 +23,7 @@ func (c *Pane) Actions() []kit.Action {
 	}
 }
 
-// prefill puts text into the chat input for the person to edit and send.
+// Prefill puts text into the chat input for the person to edit and send.
 func (c *Pane) Prefill(text string) {
 	c.Input.SetValue(text)
 	c.Input.CursorEnd()
