@@ -163,11 +163,12 @@ func (p *Pane) core() (MarketCore, bool) {
 }
 
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.Input.SetWidth(max(10, w-6)) }
+
 // Focus reloads everything on the next tick (a simulator move or a trade
 // made elsewhere must show on re-entry).
-func (p *Pane) Focus() { p.focused, p.refreshed = true, time.Time{} }
-func (p *Pane) Blur()            { p.focused = false; p.Input.Blur() }
-func (p *Pane) Capturing() bool  { return p.Mode != MkBrowse }
+func (p *Pane) Focus()          { p.focused, p.refreshed = true, time.Time{} }
+func (p *Pane) Blur()           { p.focused = false; p.Input.Blur() }
+func (p *Pane) Capturing() bool { return p.Mode != MkBrowse }
 
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.keys

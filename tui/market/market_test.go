@@ -30,6 +30,7 @@ func openAAPL(h *tuitest.Harness) {
 }
 
 func TestPageBindingsHaveHelpText(t *testing.T) {
+	t.Parallel()
 	for _, group := range []any{market.DefaultMarketKeys(), activity.DefaultActivityKeys(), mcppage.DefaultMCPKeys()} {
 		v := reflect.ValueOf(group)
 		for i := 0; i < v.NumField(); i++ {
@@ -43,6 +44,7 @@ func TestPageBindingsHaveHelpText(t *testing.T) {
 }
 
 func TestMarketSearchQuoteChartIndicatorAndAsk(t *testing.T) {
+	t.Parallel()
 	h, _ := tuitest.NewPagesHarness(t, 120, 36)
 	openAAPL(h)
 	p := h.M.Market
@@ -96,6 +98,7 @@ func TestMarketSearchQuoteChartIndicatorAndAsk(t *testing.T) {
 // Typing a ticker into the pane without a symbol starts a search with it
 // (the single-letter actions need a symbol, so nothing is lost).
 func TestMarketTypingATickerStartsASearch(t *testing.T) {
+	t.Parallel()
 	h, _ := tuitest.NewPagesHarness(t, 100, 30)
 	h.Alt('5')
 	h.TypeText("aapl")
@@ -116,6 +119,7 @@ func TestMarketTypingATickerStartsASearch(t *testing.T) {
 }
 
 func TestMarketStageOrderNeedsConfirmAndWaitsInPortfolio(t *testing.T) {
+	t.Parallel()
 	h, f := tuitest.NewPagesHarness(t, 120, 36)
 	f.Mu.Lock()
 	f.PendingCommits = nil
@@ -157,6 +161,7 @@ func TestMarketStageOrderNeedsConfirmAndWaitsInPortfolio(t *testing.T) {
 }
 
 func TestSimCommandParsing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in, kind, change, amount, err string
 	}{
@@ -194,6 +199,7 @@ func TestSimCommandParsing(t *testing.T) {
 }
 
 func TestMarketSimulatorControls(t *testing.T) {
+	t.Parallel()
 	h, f := tuitest.NewPagesHarness(t, 120, 36)
 	openAAPL(h)
 	for _, cmd := range []string{"@150", "-5%", "deposit 1000", "withdraw 2000000", "advance 2h", "fill"} {
@@ -218,6 +224,7 @@ func TestMarketSimulatorControls(t *testing.T) {
 }
 
 func TestCandleChartDrawsBodiesWicksAndOverlay(t *testing.T) {
+	t.Parallel()
 	c := market.CandleChart{W: 4 + market.AxisWidth, H: 4, Cw: 1, Candles: []market.Candle{
 		{Open: 10, Close: 14, High: 16, Low: 8},  // up
 		{Open: 14, Close: 10, High: 14, Low: 10}, // down, no wicks
@@ -249,6 +256,7 @@ func TestCandleChartDrawsBodiesWicksAndOverlay(t *testing.T) {
 }
 
 func TestGoldenPageViews(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {160, 45}} {
 		for _, name := range []string{"market", "activity", "mcp"} {
 			name := fmt.Sprintf("%s_%dx%d", name, size[0], size[1])
@@ -280,6 +288,7 @@ func TestGoldenPageViews(t *testing.T) {
 }
 
 func TestMarketTickRefreshesQuotesAtMostEvery30s(t *testing.T) {
+	t.Parallel()
 	h, f := tuitest.NewPagesHarness(t, 100, 30)
 	openAAPL(h)
 	count := func() int { f.Pmu.Lock(); defer f.Pmu.Unlock(); return f.CandleSeries }
@@ -298,6 +307,7 @@ func TestMarketTickRefreshesQuotesAtMostEvery30s(t *testing.T) {
 // the position line and Portfolio use), also after leaving and coming
 // back to the pane.
 func TestMarketHeaderFollowsSimulatorMoves(t *testing.T) {
+	t.Parallel()
 	h, _ := tuitest.NewPagesHarness(t, 120, 30)
 	openAAPL(h)
 	require.Contains(t, h.Screen(), "187.25 +1.75 (+0.94%)")
@@ -315,6 +325,7 @@ func TestMarketHeaderFollowsSimulatorMoves(t *testing.T) {
 // sparkline; w adds the shown symbol (persisted through the core) and
 // removes it again.
 func TestMarketWatchlist(t *testing.T) {
+	t.Parallel()
 	h, f := tuitest.NewPagesHarness(t, 120, 30)
 	h.Alt('5')
 	s := h.Screen()
@@ -336,6 +347,7 @@ func TestMarketWatchlist(t *testing.T) {
 }
 
 func TestSparklineNeverExaggeratesAFlatLine(t *testing.T) {
+	t.Parallel()
 	require.Equal(t, "▁▁▁▁", market.Sparkline([]float64{100, 100.01, 99.99, 100}, 10))
 	require.Equal(t, "▁▄█", market.Sparkline([]float64{1, 1.5, 2}, 10))
 	require.Equal(t, "▁█", market.Sparkline([]float64{1, 1.5, 2}, 2), "the newest values fit the width")

@@ -235,4 +235,3 @@ func isTicker(s string) bool {
 	c := s[0]
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
 }
-

@@ -33,6 +33,8 @@ type FakePages struct {
 	clients      []mcppage.MCPClient
 	Marks        map[string]decimal.Decimal // simulator marks pinned by SimPrice "@x"
 	Watch        []market.WatchItem
+	// Retried lists the task ids RetryWork was asked to retry.
+	Retried []string
 }
 
 var (
@@ -40,6 +42,7 @@ var (
 	_ market.SimCore        = (*FakePages)(nil)
 	_ market.WatchCore      = (*FakePages)(nil)
 	_ activity.ActivityCore = (*FakePages)(nil)
+	_ activity.WorkRetrier  = (*FakePages)(nil)
 	_ mcppage.MCPCore       = (*FakePages)(nil)
 )
 
@@ -261,6 +264,14 @@ func (f *FakePages) MCPClients() []mcppage.MCPClient {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
 	return append([]mcppage.MCPClient(nil), f.clients...)
+}
+
+// RetryWork records the retry and answers a new task id, as the queue does.
+func (f *FakePages) RetryWork(taskID string) (string, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	f.Retried = append(f.Retried, taskID)
+	return "retry-" + taskID, nil
 }
 
 // AddEvent appends an event as the core would and returns it.
