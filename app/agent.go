@@ -41,6 +41,7 @@ func (a *App) buildAgent() error {
 	a.Agent = agent.New(agent.Deps{Sessions: sessions, Router: a.Router, Tools: a.Tools, Config: o.Store,
 		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.Log.With("component", "agent"), Channels: a.channels})
 	aitools.Register(a.Tools, sessions)
+	a.registerCostTools()
 
 	conn, err := o.Store.Connectors()
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/mcp"
 	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/git"
 	"github.com/alice-trading/alice/trading/uta"
 )
 
@@ -33,13 +34,14 @@ func (a *App) buildScheduling() error {
 		return fmt.Errorf("work queue: %w", err)
 	}
 	schedule.RegisterWorkTools(a.Tools, a.worker)
-	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.Events, log, nil)
+	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.Events, log, nil, schedule.WithMarketCalendar(marketCalendar{a}))
 	if err != nil {
 		return fmt.Errorf("cron: %w", err)
 	}
 	a.Cron = eng
 	schedule.RegisterTools(a.Tools, eng)
 	a.heartbeat = schedule.NewHeartbeat(o.Store, a.worker, a.Events, log)
+	a.heartbeat.SetMarketCalendar(marketCalendar{a})
 	a.automation = schedule.NewAutomation(eng, a.heartbeat)
 	connector.RegisterTools(a.Tools, conns)
 	// Accepted webhook requests are tasks of the durable queue, on disk
@@ -76,13 +78,32 @@ func (a *App) forwardApprovals(ctx context.Context) {
 	go func() {
 		defer close(sent)
 		for ev := range queue {
-			if _, err := a.Connectors.NotifyHumans(ctx, approvalText(ev), "important", "trading"); err != nil {
+			text := approvalText(ev)
+			if res, ok := ev.Data.(git.PushResult); ok {
+				text = "On " + ev.AccountID + ": " + pushSummary(res)
+			}
+			if _, err := a.Connectors.NotifyHumans(ctx, text, "important", "trading"); err != nil {
 				a.Log.Warn("Approval notice not delivered", "err", err)
 			}
 		}
 	}()
 	for ev := range a.Trading.Subscribe(ctx) {
-		if ev.Type != trading.EventApprovalRequest {
+		switch ev.Type {
+		case trading.EventApprovalRequest:
+			if p, ok := ev.Data.(uta.PendingApproval); ok {
+				// the evidence is read now, while the quote is the one the
+				// person will judge by
+				if e, err := a.Trading.Evidence(ctx, p.AccountID, p.Hash); err == nil {
+					ev.Data = approvalWithEvidence{p, e}
+				}
+			}
+		case trading.EventPushed:
+			// a guard that stops an approved operation must reach the
+			// person as a notification that stays, not a fading line
+			if res, ok := ev.Data.(git.PushResult); !ok || len(res.Rejected) == 0 {
+				continue
+			}
+		default:
 			continue
 		}
 		select {
@@ -102,7 +123,9 @@ func approvalText(ev trading.Event) string {
 	if ev.AccountID != "" {
 		text += " on " + ev.AccountID
 	}
-	if p, ok := ev.Data.(uta.PendingApproval); ok {
+	if pe, ok := ev.Data.(approvalWithEvidence); ok {
+		text += fmt.Sprintf(": %s %q\n%s\n", pe.p.Hash, pe.p.Message, pe.e.Text())
+	} else if p, ok := ev.Data.(uta.PendingApproval); ok {
 		text += fmt.Sprintf(": %s %q", p.Hash, p.Message)
 		for _, op := range p.Operations {
 			text += "\n• " + op.Describe()
@@ -112,6 +135,23 @@ func approvalText(ev trading.Event) string {
 		text += " "
 	}
 	return text + "(Portfolio pane, or /trading in Telegram)."
+}
+
+// approvalWithEvidence is an approval request with the evidence read when
+// it was announced.
+type approvalWithEvidence struct {
+	p uta.PendingApproval
+	e uta.Evidence
+}
+
+// pushSummary says what a push did, naming every operation a guard or the
+// broker refused and why.
+func pushSummary(res git.PushResult) string {
+	s := fmt.Sprintf("Pushed %s: %d submitted, %d rejected.", res.Hash, len(res.Submitted), len(res.Rejected))
+	for _, r := range res.Rejected {
+		s += fmt.Sprintf("\n✗ %s %s: %s", r.Action, r.Symbol, r.Error)
+	}
+	return s
 }
 
 // scheduleAgent adapts the AgentCenter for scheduled work.
@@ -128,4 +168,11 @@ func (s scheduleAgent) AskWithSession(ctx context.Context, prompt, sessionID, pr
 		out.ToolCalls = append(out.ToolCalls, schedule.ToolCall{Name: tc.Name, Input: tc.Input})
 	}
 	return out, err
+}
+
+// RetryWork queues a failed or abandoned task again (the Activity pane's
+// retry; MCP has workRetry) and returns the new task's id.
+func (a *App) RetryWork(id string) (string, error) {
+	t, err := a.worker.Retry(id)
+	return t.ID, err
 }

@@ -25,12 +25,12 @@ const (
 	chromeRows = 5 // tab bar, two borders, footer, status bar
 )
 
-// bodySize is the pane area inside the frame.
+// BodySize is the pane area inside the frame.
 func (m *Model) BodySize() (int, int) {
 	return max(10, m.width-2*FrameLeft), max(3, m.height-chromeRows)
 }
 
-// render is View's content, separated so tests and benchmarks can use it.
+// Render is View's content, separated so tests and benchmarks can use it.
 func (m *Model) Render() string {
 	w, h := m.BodySize()
 	body := kit.FitHeight(m.cur().View(), h)
@@ -271,6 +271,9 @@ func (m *Model) statusBar() string {
 	}
 	if m.Focus == FocusWorkspaces && m.Workspaces.Attached() {
 		parts = append(parts, s.StatusKey.Render(" ● input ")+s.StatusBar.Render("ctrl+q detach"))
+	}
+	if m.Status.Telegram != "" {
+		parts = append(parts, s.Warn.Render(" ⚠ "+m.Status.Telegram))
 	}
 	parts = append(parts, s.StatusKey.Render(" MCP ")+s.StatusBar.Render(kit.OrDash(m.Status.MainMCP)))
 	if m.Status.AskMCP != "" {

@@ -19,7 +19,8 @@ type workRun struct {
 	Time      time.Time
 	Source    string
 	Prompt    string
-	Outcome   string // running | done | skip | error
+	TaskID    string // the durable queue's task (retry names it)
+	Outcome   string // queued | running | done | skip | error | abandoned
 	Detail    string // channel, skip reason or error text
 	Delivered bool
 	Duration  time.Duration
@@ -35,6 +36,7 @@ func workRuns(evs []ActivityEvent) []workRun {
 		Channel    string  `json:"channel"`
 		Delivered  bool    `json:"delivered"`
 		DurationMs float64 `json:"durationMs"`
+		TaskID     string  `json:"taskId"`
 	}
 	var runs []workRun
 	index := map[int64]int{}
@@ -44,8 +46,16 @@ func workRuns(evs []ActivityEvent) []workRun {
 		switch e.Type {
 		case "agent.work.requested":
 			index[e.Seq] = len(runs)
-			runs = append(runs, workRun{Seq: e.Seq, Time: e.Time, Source: pl.Source, Prompt: pl.Prompt, Outcome: "running"})
-		case "agent.work.done", "agent.work.skip", "agent.work.error":
+			out := "running" // logs from before the queue had no started event
+			if pl.TaskID != "" {
+				out = "queued"
+			}
+			runs = append(runs, workRun{Seq: e.Seq, Time: e.Time, Source: pl.Source, Prompt: pl.Prompt, TaskID: pl.TaskID, Outcome: out})
+		case "agent.work.started":
+			if i, ok := index[e.CausedBy]; ok && runs[i].Outcome == "queued" {
+				runs[i].Outcome = "running"
+			}
+		case "agent.work.done", "agent.work.skip", "agent.work.error", "agent.work.abandoned":
 			i, ok := index[e.CausedBy]
 			if !ok {
 				// A skip with no request (e.g. outside active hours).
@@ -62,6 +72,11 @@ func workRuns(evs []ActivityEvent) []workRun {
 				r.Detail = pl.Reason
 			case "error":
 				r.Detail = pl.Error
+			case "abandoned":
+				r.Detail = pl.Reason
+			}
+			if r.TaskID == "" {
+				r.TaskID = pl.TaskID
 			}
 		}
 	}
@@ -135,7 +150,7 @@ func (p *Pane) View() string {
 	for i := start; i < len(rows) && i < start+listH; i++ {
 		r := ansi.Truncate(rows[i], p.w, "…")
 		if i == sel {
-			r = st.Selected.Render(PadRight(ansi.Strip(r), p.w))
+			r = st.Selected.Render(kit.PadRight(ansi.Strip(r), p.w))
 		}
 		lines = append(lines, r)
 	}
@@ -155,13 +170,6 @@ func fitLines(lines []string, n int) []string {
 		lines = append(lines, "")
 	}
 	return lines
-}
-
-func PadRight(s string, w int) string {
-	if pad := w - ansi.StringWidth(s); pad > 0 {
-		return s + strings.Repeat(" ", pad)
-	}
-	return ansi.Truncate(s, w, "")
 }
 
 func stamp(t time.Time) string { return t.Format("01-02 15:04:05") }
@@ -198,6 +206,10 @@ func (p *Pane) runRows() []string {
 			out = st.Muted.Render("– skipped: " + r.Detail)
 		case "error":
 			out = st.Error.Render("✗ " + oneLine(r.Detail))
+		case "abandoned":
+			out = st.Error.Render("✗ abandoned (r retries)")
+		case "queued":
+			out = st.Muted.Render("… queued")
 		default:
 			out = st.Accent.Render("… running")
 		}
@@ -205,7 +217,7 @@ func (p *Pane) runRows() []string {
 		if r.Duration > 0 {
 			dur = st.Muted.Render(" " + r.Duration.Round(time.Millisecond).String())
 		}
-		prompt := PadRight(ansi.Truncate(oneLine(r.Prompt), 36, "…"), 36)
+		prompt := kit.PadRight(ansi.Truncate(oneLine(r.Prompt), 36, "…"), 36)
 		rows = append(rows, fmt.Sprintf("%s %-9s %s  %s%s", st.Muted.Render(stamp(r.Time)), r.Source, prompt, out, dur))
 	}
 	return rows

@@ -19,7 +19,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// fakePages extends fakeCore with the Market, Simulator, Activity and MCP
+// FakePages extends fakeCore with the Market, Simulator, Activity and MCP
 // interfaces, so the new panes are tested without growing fake_test.go.
 type FakePages struct {
 	*FakeCore
@@ -31,12 +31,15 @@ type FakePages struct {
 	calls        []activity.ToolCallRecord
 	notes        []activity.NotificationRecord
 	clients      []mcppage.MCPClient
+	// Retried lists the task ids RetryWork was asked to retry.
+	Retried []string
 }
 
 var (
 	_ market.MarketCore     = (*FakePages)(nil)
 	_ market.SimCore        = (*FakePages)(nil)
 	_ activity.ActivityCore = (*FakePages)(nil)
+	_ activity.WorkRetrier  = (*FakePages)(nil)
 	_ mcppage.MCPCore       = (*FakePages)(nil)
 )
 
@@ -214,7 +217,15 @@ func (f *FakePages) MCPClients() []mcppage.MCPClient {
 	return append([]mcppage.MCPClient(nil), f.clients...)
 }
 
-// addEvent appends an event as the core would and returns it.
+// RetryWork records the retry and answers a new task id, as the queue does.
+func (f *FakePages) RetryWork(taskID string) (string, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	f.Retried = append(f.Retried, taskID)
+	return "retry-" + taskID, nil
+}
+
+// AddEvent appends an event as the core would and returns it.
 func (f *FakePages) AddEvent(typ, payload string, causedBy int64) activity.ActivityEvent {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
@@ -223,7 +234,7 @@ func (f *FakePages) AddEvent(typ, payload string, causedBy int64) activity.Activ
 	return e
 }
 
-// newPagesHarness is newHarness over fakePages.
+// NewPagesHarness is newHarness over fakePages.
 func NewPagesHarness(t *testing.T, w, h int) (*Harness, *FakePages) {
 	t.Helper()
 	f := NewFakePages()

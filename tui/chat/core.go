@@ -6,7 +6,7 @@ import (
 )
 
 // chatCore is what the Chat pane needs from alice.
-type ChatCore interface {
+type Core interface {
 	Sessions() ([]string, error)
 	History(session string, limit int) ([]ChatMessage, error)
 	// Send starts one agent turn; the channel closes after a ChatDone or

@@ -5,7 +5,7 @@ import (
 )
 
 // inboxCore is what the Inbox pane needs from alice.
-type InboxCore interface {
+type Core interface {
 	Inbox(limit int) ([]InboxEntry, error)
 	RenderInbox(id string, width int) ([]RenderedDoc, error)
 	DeleteInbox(id string) error

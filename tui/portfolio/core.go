@@ -9,7 +9,7 @@ import (
 )
 
 // portfolioCore is what the Portfolio pane needs from alice.
-type PortfolioCore interface {
+type Core interface {
 	Accounts() ([]AccountSummary, error)
 	Positions(account string) ([]Position, error)
 	Orders(account string) ([]Order, error)

@@ -32,7 +32,7 @@ func (p *Pane) Actions() []kit.Action {
 	return a
 }
 
-// refresh reloads the pane on the root's periodic tick while it is
+// Refresh reloads the pane on the root's periodic tick while it is
 // focused: quotes and candles every marketRefresh (HTTP backends are rate
 // limited); positions and orders on every tick.
 func (p *Pane) Refresh(now time.Time) tea.Cmd {

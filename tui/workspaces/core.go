@@ -7,7 +7,7 @@ import (
 )
 
 // workspacesCore is what the Workspaces pane needs from alice.
-type WorkspacesCore interface {
+type Core interface {
 	Templates() []string
 	Workspaces() ([]WorkspaceInfo, error)
 	CreateWorkspace(ctx context.Context, tag, template string) (WorkspaceInfo, error)

@@ -5,7 +5,7 @@ import (
 	"github.com/alice-trading/alice/tui/kit"
 )
 
-func (p *WorkspacesPane) Actions() []kit.Action {
+func (p *Pane) Actions() []kit.Action {
 	k, m := p.m.KeyMap().Workspaces, p.m
 	out := []kit.Action{
 		{ID: "workspaces.new", Title: "New workspace", Group: "Workspaces", Key: kit.KeyOf(k.Create), Keywords: "create", Run: m.GoAndPress(p, k.Create)},

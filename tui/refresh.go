@@ -12,8 +12,8 @@ func (m *Model) refreshPage() tea.Cmd {
 		return m.Market.Refresh(m.now())
 	case m.Activity:
 		return m.Activity.Load()
-	case m.McpPage:
-		return m.McpPage.Load()
+	case m.MCPPage:
+		return m.MCPPage.Load()
 	}
 	return nil
 }
