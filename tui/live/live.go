@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/alice-trading/alice/core/connector/telegram"
 	"sort"
 	"strings"
 	"time"
@@ -46,6 +47,9 @@ func (c *Core) Status() tui.StatusInfo {
 	}
 	s.Provider = c.a.ProviderLabel("tui")
 	s.Problems = c.a.Problems()
+	if h, ok := c.a.TelegramHealth(); ok && h.State == telegram.LinkDown {
+		s.Telegram = fmt.Sprintf("Telegram unreachable (%d tries), retrying", h.Attempts)
+	}
 	return s
 }
 
@@ -206,6 +210,12 @@ func (c *Core) Pending() ([]portfolio.PendingCommit, error) {
 		for _, op := range p.Operations {
 			pc.Operations = append(pc.Operations, op.Describe())
 		}
+		// runs inside the portfolio pane's load Cmd, never in Update
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if ev, err := c.a.Trading.Evidence(ctx, p.AccountID, p.Hash); err == nil {
+			pc.Evidence = ev.Text()
+		}
+		cancel()
 		out = append(out, pc)
 	}
 	return out, nil

@@ -22,7 +22,9 @@ var T0 = time.Date(2026, 11, 20, 14, 30, 0, 0, time.UTC)
 
 // FakeCore is an in-memory Core for model tests and goldens.
 type FakeCore struct {
-	Mu             sync.Mutex
+	Mu sync.Mutex
+	// TelegramDown, when set, is reported as StatusInfo.Telegram.
+	TelegramDown   string
 	Histories      map[string][]chat.ChatMessage
 	Script         []chat.ChatEvent
 	SendErr        error
@@ -39,6 +41,10 @@ type FakeCore struct {
 	Compacted      []string
 	DocBody        string
 	RenderWidth    int
+	// Channels and the session browser (ChannelCore).
+	ChannelList     []chat.ChannelInfo
+	Titles          map[string]string
+	DeletedSessions map[string]bool
 }
 
 func NewFakeCore() *FakeCore {
@@ -48,7 +54,10 @@ func NewFakeCore() *FakeCore {
 			{ID: "e2", WorkspaceID: "ws1", Workspace: "research-aapl", Docs: []string{"report.md"}, Comments: "AAPL earnings summary ready", Time: T0.Add(time.Hour)},
 			{ID: "e1", WorkspaceID: "ws1", Workspace: "research-aapl", Comments: "Started the research", Time: T0},
 		},
-		PendingCommits: []portfolio.PendingCommit{{Account: "sim-paper", Hash: "4d46698f", Message: "buy AAPL", Operations: []string{"placeOrder BUY 10 AAPL (MKT)"}}},
+		PendingCommits: []portfolio.PendingCommit{{Account: "sim-paper", Hash: "4d46698f", Message: "buy AAPL", Operations: []string{"placeOrder BUY 100 AAPL (MKT) DAY"},
+			Evidence: "• placeOrder BUY 100 AAPL (MKT) DAY\n  staged by claude, session web/default, via tui; time in force DAY\n" +
+				"  est. 18,720.00 USD at the current quote (bid 187.18 / ask 187.20)\n  position AAPL 0 → 100; cash 100,000.00 → 81,280.00\n" +
+				"  max-order-value: 18,720 of 5,000 → would be rejected\n  max-position-size: 18.7 of 25% → ok"}},
 		PositionList: []portfolio.Position{{Symbol: "MSFT", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("400"),
 			MarketPrice: decimal.RequireFromString("420.50"), MarketValue: decimal.RequireFromString("2102.50"), UnrealizedPnL: decimal.RequireFromString("102.50")}},
 		Workspace: []workspaces.WorkspaceInfo{{ID: "ws1", Tag: "research-aapl", Template: "chat", Dir: "/data/workspaces/ws1", Sessions: []string{"sh1 running"}}},
@@ -58,7 +67,9 @@ func NewFakeCore() *FakeCore {
 }
 
 func (f *FakeCore) Status() tui.StatusInfo {
-	return tui.StatusInfo{MainMCP: "http://127.0.0.1:3001/mcp", AskMCP: "http://127.0.0.1:3003/mcp", Provider: "mock (openai m)"}
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return tui.StatusInfo{MainMCP: "http://127.0.0.1:3001/mcp", AskMCP: "http://127.0.0.1:3003/mcp", Provider: "mock (openai m)", Telegram: f.TelegramDown}
 }
 func (f *FakeCore) Events(ctx context.Context) <-chan any { return f.EventCh }
 func (f *FakeCore) Sessions() ([]string, error) {
@@ -255,4 +266,128 @@ func (t *FakeTerm) SendKey(k tea.KeyPressMsg) {
 	case ch <- struct{}{}:
 	default:
 	}
+}
+
+// Channels: an in-memory channels.json and session titles, so the chat's
+// channel commands and session browser run against the fake.
+
+func (f *FakeCore) chans() []chat.ChannelInfo {
+	if f.ChannelList == nil {
+		f.ChannelList = []chat.ChannelInfo{{ID: "default", Label: "Alice", Session: "tui/default"}, {ID: "research", Label: "Research", Session: "tui/research"}}
+	}
+	return f.ChannelList
+}
+
+func (f *FakeCore) Channels() ([]chat.ChannelInfo, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return append([]chat.ChannelInfo(nil), f.chans()...), nil
+}
+
+func (f *FakeCore) CreateChannel(label string) (chat.ChannelInfo, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	id := strings.ToLower(strings.Join(strings.Fields(label), "-"))
+	for _, c := range f.chans() {
+		if strings.EqualFold(c.Label, label) {
+			return chat.ChannelInfo{}, fmt.Errorf("a channel named %q already exists", label)
+		}
+	}
+	ch := chat.ChannelInfo{ID: id, Label: label, Session: "tui/" + id}
+	f.ChannelList = append(f.chans(), ch)
+	return ch, nil
+}
+
+func (f *FakeCore) RenameChannel(id, label string) error {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	for i, c := range f.chans() {
+		if c.ID == id {
+			f.ChannelList[i].Label = label
+			return nil
+		}
+	}
+	return fmt.Errorf("no such channel %q", id)
+}
+
+func (f *FakeCore) ArchiveChannel(id string, archived bool) error {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	for i, c := range f.chans() {
+		if c.ID == id {
+			f.ChannelList[i].Archived = archived
+			return nil
+		}
+	}
+	return fmt.Errorf("no such channel %q", id)
+}
+
+// BrowseSessions lists the fake's sessions: every history plus the
+// channels and telegram/1, titled by the first user message.
+func (f *FakeCore) BrowseSessions(query string) ([]chat.SessionRow, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	ids := []string{}
+	seen := map[string]bool{}
+	add := func(id string) {
+		if !seen[id] && !f.DeletedSessions[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	for _, c := range f.chans() {
+		add(c.Session)
+	}
+	add("telegram/1")
+	for id := range f.Histories {
+		add(id)
+	}
+	var rows []chat.SessionRow
+	for _, id := range ids {
+		r := chat.SessionRow{ID: id, Title: id, LastActivity: T0}
+		for _, c := range f.chans() {
+			if c.Session == id {
+				r.ChannelID, r.Channel, r.Archived, r.Title = c.ID, c.Label, c.Archived, c.Label
+			}
+		}
+		for _, m := range f.Histories[id] {
+			if m.Role == chat.RoleUser || m.Role == chat.RoleAssistant {
+				r.Messages++
+				r.Preview, r.PreviewRole = m.Text, map[chat.ChatRole]string{chat.RoleUser: "user", chat.RoleAssistant: "assistant"}[m.Role]
+				if r.Messages == 1 && m.Role == chat.RoleUser {
+					r.Title = m.Text
+				}
+			}
+		}
+		if t, ok := f.Titles[id]; ok && t != "" {
+			r.Title, r.TitleSet = t, true
+		}
+		q := strings.ToLower(query)
+		if q != "" && !strings.Contains(strings.ToLower(r.ID+" "+r.Title+" "+r.Channel+" "+r.Preview), q) {
+			continue
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+func (f *FakeCore) SetSessionTitle(session, title string) error {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.Titles == nil {
+		f.Titles = map[string]string{}
+	}
+	f.Titles[session] = title
+	return nil
+}
+
+func (f *FakeCore) DeleteSession(session string) error {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.DeletedSessions == nil {
+		f.DeletedSessions = map[string]bool{}
+	}
+	f.DeletedSessions[session] = true
+	delete(f.Histories, session)
+	return nil
 }
