@@ -17,25 +17,25 @@ import (
 // CLAUDE.md files: <data>/brain/persona.md when the user wrote one, else
 // the built-in persona; re-read on every call.
 func (a *App) persona() string {
-	return agent.PersonaFile(a.Opts.Paths.DataPath("brain", "persona.md"))()
+	return agent.PersonaFile(a.opts.Paths.DataPath("brain", "persona.md"))()
 }
 
 // buildAgent creates sessions, the provider router, the AgentCenter, the
 // agent's own tools and the Ask connector.
 func (a *App) buildAgent() error {
-	o := a.Opts
+	o := a.opts
 	sessions, err := session.NewStore(o.Paths.DataPath("sessions"))
 	if err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
-	a.Sessions = sessions
+	a.sessions = sessions
 	for id, rep := range sessions.Healed() {
-		a.Log.Warn("Healed a torn session tail", "session", id, "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
+		a.log.Warn("Healed a torn session tail", "session", id, "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
 	}
-	a.Router = provider.NewRouter(o.Store, a.MCP.URL).WithCLIDir(o.Paths.DataPath("brain"))
-	a.Agent = agent.New(agent.Deps{Sessions: sessions, Router: a.Router, Tools: a.Tools, Config: o.Store,
-		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.Log.With("component", "agent")})
-	aitools.Register(a.Tools, sessions)
+	a.router = provider.NewRouter(o.Store, a.mcp.URL).WithCLIDir(o.Paths.DataPath("brain"))
+	a.agent = agent.New(agent.Deps{Sessions: sessions, Router: a.router, Tools: a.tools, Config: o.Store,
+		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.log.With("component", "agent")})
+	aitools.Register(a.tools, sessions)
 
 	conn, err := o.Store.Connectors()
 	if err != nil {
@@ -51,12 +51,12 @@ func (a *App) buildAgent() error {
 			c, err := o.Store.Connectors()
 			return c.MCPAsk.Token, err
 		}).Get
-		a.Ask = mcp.NewAsk(mcp.AskOptions{
+		a.ask = mcp.NewAsk(mcp.AskOptions{
 			Listen:   askListen,
 			Asker:    askAdapter{a},
 			Sessions: askSessions{sessions},
 			Recorder: a,
-			Logger:   a.Log.With("component", "mcp-ask"),
+			Logger:   a.log.With("component", "mcp-ask"),
 			Version:  o.Version,
 		})
 	}
@@ -64,7 +64,7 @@ func (a *App) buildAgent() error {
 }
 
 // ProviderLabel describes the provider a channel would use now.
-func (a *App) ProviderLabel(channel string) string { return a.Agent.ProviderLabel(channel) }
+func (a *App) ProviderLabel(channel string) string { return a.agent.ProviderLabel(channel) }
 
 // Notifications streams user notifications until ctx ends.
 func (a *App) Notifications(ctx context.Context) <-chan connector.Notification {
@@ -73,8 +73,8 @@ func (a *App) Notifications(ctx context.Context) <-chan connector.Notification {
 
 // Touch records the last channel the user interacted through.
 func (a *App) Touch(channel, to string) {
-	if a.Connectors != nil {
-		a.Connectors.Touch(channel, to)
+	if a.connectors != nil {
+		a.connectors.Touch(channel, to)
 	}
 }
 
@@ -83,7 +83,7 @@ func (a *App) Touch(channel, to string) {
 type askAdapter struct{ a *App }
 
 func (x askAdapter) AskWithSession(ctx context.Context, message, sessionID string) (string, error) {
-	s, err := x.a.Agent.AskWithSession(ctx, message, sessionID, agent.Options{
+	s, err := x.a.agent.AskWithSession(ctx, message, sessionID, agent.Options{
 		Channel:  mcp.AskChannel,
 		Preamble: "You are operating via the MCP Ask connector (session: " + sessionID + "). The following is the conversation from an external MCP client.",
 	})

@@ -16,31 +16,31 @@ import (
 // buildScheduling creates the ConnectorCenter, the agent-work worker, the
 // cron engine (and its tools), the heartbeat and the webhook route.
 func (a *App) buildScheduling() error {
-	o := a.Opts
+	o := a.opts
 	conns, err := connector.New(o.Paths.Data)
 	if err != nil {
 		return err
 	}
-	a.Connectors = conns
+	a.connectors = conns
 	a.notes = pubsub.New[connector.Notification]()
 	conns.Register(connector.NewBroadcast("tui", a.notes))
-	if a.Ask != nil {
+	if a.ask != nil {
 		conns.Register(connector.NewQueue(mcp.AskChannel))
 	}
-	log := a.Log.With("component", "schedule")
-	a.worker = schedule.NewWorker(scheduleAgent{a}, conns, a.Events, log)
-	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.Events, log, nil)
+	log := a.log.With("component", "schedule")
+	a.worker = schedule.NewWorker(scheduleAgent{a}, conns, a.events, log)
+	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.events, log, nil)
 	if err != nil {
 		return fmt.Errorf("cron: %w", err)
 	}
-	a.Cron = eng
-	schedule.RegisterTools(a.Tools, eng)
-	a.heartbeat = schedule.NewHeartbeat(o.Store, a.worker, a.Events, log)
+	a.cron = eng
+	schedule.RegisterTools(a.tools, eng)
+	a.heartbeat = schedule.NewHeartbeat(o.Store, a.worker, a.events, log)
 	a.automation = schedule.NewAutomation(eng, a.heartbeat)
-	connector.RegisterTools(a.Tools, conns)
+	connector.RegisterTools(a.tools, conns)
 	// Accepted webhook requests are recorded in the event log; the worker's
 	// listener runs them (exactly once).
-	a.MCP.Handle("/api/events/ingest", schedule.NewWebhook(o.Store, a.Events, nil))
+	a.mcp.Handle("/api/events/ingest", schedule.NewWebhook(o.Store, a.events, nil))
 	return nil
 }
 
@@ -49,10 +49,10 @@ func (a *App) Automation() *schedule.Automation { return a.automation }
 
 // startScheduling starts the cron and heartbeat loops.
 func (a *App) startScheduling(ctx context.Context) error {
-	a.worker.Start(ctx, a.Events)
+	a.worker.Start(ctx, a.events)
 	a.onClose("agent work", func(context.Context) error { return a.worker.Close() })
-	a.Cron.Start(ctx)
-	a.onClose("cron", func(context.Context) error { return a.Cron.Close() })
+	a.cron.Start(ctx)
+	a.onClose("cron", func(context.Context) error { return a.cron.Close() })
 	a.goLoop("heartbeat", func() { a.heartbeat.Run(ctx) })
 	a.goLoop("approval notices", func() { a.forwardApprovals(ctx) })
 	a.startTelegram(ctx)
@@ -72,19 +72,19 @@ func (a *App) forwardApprovals(ctx context.Context) {
 	go func() {
 		defer close(sent)
 		for ev := range queue {
-			if _, err := a.Connectors.NotifyHumans(ctx, approvalText(ev), "important", "trading"); err != nil {
-				a.Log.Warn("Approval notice not delivered", "err", err)
+			if _, err := a.connectors.NotifyHumans(ctx, approvalText(ev), "important", "trading"); err != nil {
+				a.log.Warn("Approval notice not delivered", "err", err)
 			}
 		}
 	}()
-	for ev := range a.Trading.Subscribe(ctx) {
+	for ev := range a.trading.Subscribe(ctx) {
 		if ev.Type != trading.EventApprovalRequest {
 			continue
 		}
 		select {
 		case queue <- ev:
 		default:
-			a.Log.Error("Approval notice dropped: 256 notices already waiting to be sent", "account", ev.AccountID, "hash", ev.Hash)
+			a.log.Error("Approval notice dropped: 256 notices already waiting to be sent", "account", ev.AccountID, "hash", ev.Hash)
 		}
 	}
 	close(queue)
@@ -114,7 +114,7 @@ func approvalText(ev trading.Event) string {
 type scheduleAgent struct{ a *App }
 
 func (s scheduleAgent) AskWithSession(ctx context.Context, prompt, sessionID, preamble string) (schedule.Result, error) {
-	st, err := s.a.Agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: sessionID, Preamble: preamble})
+	st, err := s.a.agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: sessionID, Preamble: preamble})
 	if err != nil {
 		return schedule.Result{}, err
 	}

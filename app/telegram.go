@@ -15,7 +15,7 @@ import (
 // is a start-up problem shown in the UI, not a crash: the rest of alice
 // works without Telegram.
 func (a *App) startTelegram(ctx context.Context) {
-	cfg, err := a.Opts.Store.Connectors()
+	cfg, err := a.opts.Store.Connectors()
 	if err != nil || !cfg.Telegram.Enabled {
 		return
 	}
@@ -24,15 +24,15 @@ func (a *App) startTelegram(ctx context.Context) {
 		a.reportStartupProblem(fmt.Errorf("telegram: %w", err))
 		return
 	}
-	bot, err := telegram.New(telegram.Options{Config: cfg.Telegram, Token: tok, Agent: telegramAgent{a}, Center: a.Connectors,
-		Commands: telegramCommands{a}, Approvals: telegramApprovals{a}, Events: a.Events, Logger: a.Log.With("component", "telegram")})
+	bot, err := telegram.New(telegram.Options{Config: cfg.Telegram, Token: tok, Agent: telegramAgent{a}, Center: a.connectors,
+		Commands: telegramCommands{a}, Approvals: telegramApprovals{a}, Events: a.events, Logger: a.log.With("component", "telegram")})
 	if err != nil {
 		a.reportStartupProblem(fmt.Errorf("telegram: %w", err))
 		return
 	}
-	a.Connectors.Register(bot)
+	a.connectors.Register(bot)
 	if err := bot.Start(ctx); err != nil {
-		a.reportStartupProblem(fmt.Errorf("telegram (check botToken in %s): %w", a.Opts.Store.Path(config.ConnectorsFile), err))
+		a.reportStartupProblem(fmt.Errorf("telegram (check botToken in %s): %w", a.opts.Store.Path(config.ConnectorsFile), err))
 		return
 	}
 	a.onClose("telegram", func(context.Context) error { return bot.Close() })
@@ -41,7 +41,7 @@ func (a *App) startTelegram(ctx context.Context) {
 type telegramAgent struct{ a *App }
 
 func (t telegramAgent) AskWithSession(ctx context.Context, prompt, sessionID string) (string, error) {
-	s, err := t.a.Agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: "telegram",
+	s, err := t.a.agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: "telegram",
 		Preamble: "You are operating via Telegram (session: " + sessionID + "). Keep replies short and plain."})
 	if err != nil {
 		return "", err
@@ -58,33 +58,35 @@ func (t telegramCommands) Status(ctx context.Context) (string, error) {
 	for _, l := range t.a.Listeners() {
 		fmt.Fprintf(&b, "%s: %s\n", l.Name, l.URL)
 	}
-	for _, s := range t.a.Trading.Accounts() {
+	for _, s := range t.a.trading.Accounts() {
 		line := fmt.Sprintf("%s (%s): %s", s.ID, s.Preset, s.Health)
-		if info, err := t.a.Trading.Account(ctx, s.ID); err == nil {
+		if info, err := t.a.trading.Account(ctx, s.ID); err == nil {
 			line += fmt.Sprintf(" · net liq %s · unrealized %s", info.NetLiquidation.StringFixed(2), info.UnrealizedPnL.StringFixed(2))
 		}
 		b.WriteString(line + "\n")
 	}
-	if n := len(t.a.Trading.Pending()); n > 0 {
+	if n := len(t.a.trading.Pending()); n > 0 {
 		fmt.Fprintf(&b, "%d commit(s) waiting for approval: /trading\n", n)
 	}
 	return b.String(), nil
 }
 
 func (t telegramCommands) Compact(ctx context.Context, sessionID string) (string, error) {
-	if err := t.a.Agent.Compact(ctx, sessionID); err != nil {
+	if err := t.a.agent.Compact(ctx, sessionID); err != nil {
 		return "", err
 	}
 	return "Session compacted.", nil
 }
 
-func (t telegramCommands) SetHeartbeat(enabled bool) error { return t.a.automation.SetHeartbeat(enabled) }
+func (t telegramCommands) SetHeartbeat(enabled bool) error {
+	return t.a.automation.SetHeartbeat(enabled)
+}
 
 type telegramApprovals struct{ a *App }
 
 func (t telegramApprovals) Pending(context.Context) ([]telegram.PendingCommit, error) {
 	var out []telegram.PendingCommit
-	for _, p := range t.a.Trading.Pending() {
+	for _, p := range t.a.trading.Pending() {
 		pc := telegram.PendingCommit{Account: p.AccountID, Label: p.Label, Hash: p.Hash, Message: p.Message}
 		for _, op := range p.Operations {
 			pc.Operations = append(pc.Operations, op.Describe())
@@ -95,7 +97,7 @@ func (t telegramApprovals) Pending(context.Context) ([]telegram.PendingCommit, e
 }
 
 func (t telegramApprovals) Approve(ctx context.Context, account, hash string) (string, error) {
-	res, err := t.a.Trading.Push(ctx, account, hash)
+	res, err := t.a.trading.Push(ctx, account, hash)
 	if err != nil {
 		return "", err
 	}
@@ -103,7 +105,7 @@ func (t telegramApprovals) Approve(ctx context.Context, account, hash string) (s
 }
 
 func (t telegramApprovals) Reject(ctx context.Context, account, hash string) (string, error) {
-	c, err := t.a.Trading.Reject(ctx, account, hash, "rejected via Telegram")
+	c, err := t.a.trading.Reject(ctx, account, hash, "rejected via Telegram")
 	if err != nil {
 		return "", err
 	}

@@ -32,7 +32,7 @@ func (t telegramCommands) SetNotifications(on bool) error {
 // before each tool call to interim, as the TUI shows it while tools run.
 // The return value is the text after the last tool call.
 func (t telegramAgent) AskStreaming(ctx context.Context, prompt, sessionID string, interim func(string)) (string, error) {
-	s, err := t.a.Agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: "telegram",
+	s, err := t.a.agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: "telegram",
 		Preamble: "You are operating via Telegram (session: " + sessionID + "). Keep replies short; Markdown is rendered."})
 	if err != nil {
 		return "", err

@@ -9,8 +9,8 @@ const MainListener = "MCP"
 // mountWorkspaceAPI serves /api/workspaces on the main listener, behind
 // the MCP port's protections, for `alice workspace …` and scripts.
 func (a *App) mountWorkspaceAPI() {
-	h := wsapi.Handler(wsapi.Service{M: a.Workspaces, MCPURL: a.MCP.URL})
+	h := wsapi.Handler(wsapi.Service{M: a.workspaces, MCPURL: a.mcp.URL})
 	for _, route := range wsapi.Routes {
-		a.MCP.HandleProtected(route, h)
+		a.mcp.HandleProtected(route, h)
 	}
 }

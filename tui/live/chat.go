@@ -13,7 +13,7 @@ import (
 
 // Sessions lists sessions the chat can open, TUI ones first.
 func (c *Core) Sessions() ([]string, error) {
-	list, err := c.a.Sessions.List()
+	list, err := c.chat.Sessions()
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func (c *Core) Sessions() ([]string, error) {
 
 // History converts a session's active window to chat rows.
 func (c *Core) History(session string, limit int) ([]tui.ChatMessage, error) {
-	items, err := c.a.Agent.History(session, limit)
+	items, err := c.chat.History(session, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +62,7 @@ func (c *Core) History(session string, limit int) ([]tui.ChatMessage, error) {
 // Send starts an agent turn and converts its events.
 func (c *Core) Send(ctx context.Context, session, text string) (<-chan tui.ChatEvent, error) {
 	c.a.Touch("tui", session)
-	s, err := c.a.Agent.AskWithSession(ctx, text, session, agent.Options{Channel: "tui"})
+	s, err := c.chat.AskWithSession(ctx, text, session, agent.Options{Channel: "tui"})
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (c *Core) Send(ctx context.Context, session, text string) (<-chan tui.ChatE
 
 // Compact summarises the session now.
 func (c *Core) Compact(ctx context.Context, session string) error {
-	return c.a.Agent.Compact(ctx, session)
+	return c.chat.Compact(ctx, session)
 }
 
 // mediaPath turns a session's image reference ("media/<name>", relative
@@ -106,5 +106,5 @@ func (c *Core) mediaPath(ref string) string {
 	if ref == "" || strings.Contains(ref, "://") || filepath.IsAbs(ref) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return ref // shown as written, never resolved outside the data dir
 	}
-	return filepath.Join(c.a.Opts.Paths.Data, clean)
+	return filepath.Join(c.a.Paths().Data, clean)
 }

@@ -12,14 +12,17 @@ import (
 // After a restart the chat history starts at the compaction: the TUI must
 // get the summary (to show collapsed) and then the newer messages.
 func TestHistoryCarriesTheCompactionSummary(t *testing.T) {
-	a := apptest.Start(t, nil)
+	home := apptest.Home(t, nil)
+	store, err := session.NewStore(apptest.Paths(t, home).DataPath("sessions"))
+	require.NoError(t, err)
 	old := session.NewText("user", "what did AAPL do?", "human")
 	boundary := session.NewText("system", "Conversation compacted", "compaction")
 	boundary.Subtype = "compact_boundary"
 	sum := session.NewText("user", "This session is being continued from a previous conversation. The summary below covers the earlier portion of the conversation.\n\nThe user asked about **AAPL**.", "compaction")
 	sum.IsCompactSummary = true
-	_, err := a.Sessions.Append("tui/default", old, boundary, sum, session.NewText("user", "and now?", "human"))
+	_, err = store.Append("tui/default", old, boundary, sum, session.NewText("user", "and now?", "human"))
 	require.NoError(t, err)
+	a := apptest.Run(t, home) // the restart
 
 	msgs, err := New(a).History("tui/default", 50)
 	require.NoError(t, err)

@@ -14,20 +14,36 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/alice-trading/alice/app"
+	"github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/core/inbox"
+	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/workspace"
 )
 
-// Core implements tui.Core over an App.
+// Core implements tui.Core over an App's services: it holds the use
+// cases it adapts (never the App's parts) and keeps the App itself only
+// for its status (listeners, problems, notifications).
 type Core struct {
-	a *app.App
+	a          *app.App
+	trading    app.Trading
+	ws         app.Workspaces
+	chat       app.Chat
+	channels   app.Channels
+	inbox      app.Inbox
+	tools      app.Tools
+	activity   app.Activity
+	settings   *settings.Service
+	automation *schedule.Automation
 }
 
 var _ tui.Core = (*Core)(nil)
 
 // New wraps a started App.
-func New(a *app.App) *Core { return &Core{a: a} }
+func New(a *app.App) *Core {
+	return &Core{a: a, trading: a.Trading(), ws: a.Workspaces(), chat: a.Chat(), channels: a.Channels(),
+		inbox: a.Inbox(), tools: a.Tools(), activity: a.Activity(), settings: a.Settings(), automation: a.Automation()}
+}
 
 // Status reports listeners, the provider and start-up problems.
 func (c *Core) Status() tui.StatusInfo {
@@ -55,11 +71,11 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 		default: // the UI is behind; it will reload on the next event or tick
 		}
 	}
-	ib := c.a.Inbox.Subscribe(ctx)
-	tr := c.a.Trading.Subscribe(ctx)
-	ws := c.a.Workspaces.Subscribe(ctx)
+	ib := c.inbox.Subscribe(ctx)
+	tr := c.trading.Subscribe(ctx)
+	ws := c.ws.Subscribe(ctx)
 	notes := c.a.Notifications(ctx)
-	evlog := c.a.Events.Subscribe(ctx)
+	evlog := c.activity.Subscribe(ctx)
 	go func() {
 		defer close(out)
 		for {
@@ -102,7 +118,7 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 // ---- inbox ----
 
 func (c *Core) Inbox(limit int) ([]tui.InboxEntry, error) {
-	page, err := c.a.Inbox.List(inbox.ListOptions{Limit: limit})
+	page, err := c.inbox.List(inbox.ListOptions{Limit: limit})
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +131,7 @@ func (c *Core) Inbox(limit int) ([]tui.InboxEntry, error) {
 
 func (c *Core) inboxEntry(e inbox.Entry) tui.InboxEntry {
 	name := e.WorkspaceLabel
-	if ws, ok := c.a.Workspaces.Get(e.WorkspaceID); ok {
+	if ws, ok := c.ws.Get(e.WorkspaceID); ok {
 		name = ws.DisplayName()
 	}
 	if name == "" {
@@ -129,18 +145,18 @@ func (c *Core) inboxEntry(e inbox.Entry) tui.InboxEntry {
 }
 
 func (c *Core) RenderInbox(id string, width int) ([]tui.RenderedDoc, error) {
-	e, err := c.a.Inbox.Get(id)
+	e, err := c.inbox.Get(id)
 	if err != nil {
 		return nil, err
 	}
 	var out []tui.RenderedDoc
-	for _, d := range inbox.RenderDocs(e, c.a.Workspaces.DocReader(), width) {
+	for _, d := range inbox.RenderDocs(e, c.ws.DocReader(), width) {
 		out = append(out, tui.RenderedDoc{Path: d.Path, Body: d.Body, Tombstone: d.Tombstone})
 	}
 	return out, nil
 }
 
-func (c *Core) DeleteInbox(id string) error { return c.a.Inbox.Delete(id) }
+func (c *Core) DeleteInbox(id string) error { return c.inbox.Delete(id) }
 
 // ---- portfolio ----
 
@@ -148,11 +164,11 @@ func (c *Core) Accounts() ([]tui.AccountSummary, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	var out []tui.AccountSummary
-	for _, s := range c.a.Trading.Accounts() {
+	for _, s := range c.trading.Accounts() {
 		a := tui.AccountSummary{ID: s.ID, Label: s.Label, Broker: s.Preset, Health: string(s.Health), AutoApprove: s.AutoApprove, Error: s.Error}
 		if !s.Enabled {
 			a.Health = "disabled"
-		} else if info, err := c.a.Trading.Account(ctx, s.ID); err == nil {
+		} else if info, err := c.trading.Account(ctx, s.ID); err == nil {
 			a.NetLiq, a.Cash, a.UnrealizedPnL, a.RealizedPnL = info.NetLiquidation, info.TotalCashValue, info.UnrealizedPnL, info.RealizedPnL
 		} else if a.Error == "" {
 			a.Error = err.Error()
@@ -165,7 +181,7 @@ func (c *Core) Accounts() ([]tui.AccountSummary, error) {
 func (c *Core) Positions(account string) ([]tui.Position, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	ps, err := c.a.Trading.Positions(ctx, account)
+	ps, err := c.trading.Positions(ctx, account)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +196,7 @@ func (c *Core) Positions(account string) ([]tui.Position, error) {
 func (c *Core) Orders(account string) ([]tui.Order, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	os, err := c.a.Trading.Orders(ctx, account, nil)
+	os, err := c.trading.Orders(ctx, account, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +213,7 @@ func (c *Core) Orders(account string) ([]tui.Order, error) {
 
 func (c *Core) Pending() ([]tui.PendingCommit, error) {
 	var out []tui.PendingCommit
-	for _, p := range c.a.Trading.Pending() {
+	for _, p := range c.trading.Pending() {
 		pc := tui.PendingCommit{Account: p.AccountID, Hash: p.Hash, Message: p.Message}
 		for _, op := range p.Operations {
 			pc.Operations = append(pc.Operations, op.Describe())
@@ -208,7 +224,7 @@ func (c *Core) Pending() ([]tui.PendingCommit, error) {
 }
 
 func (c *Core) Approve(ctx context.Context, account, hash string) (string, error) {
-	res, err := c.a.Trading.Push(ctx, account, hash)
+	res, err := c.trading.Push(ctx, account, hash)
 	if err != nil {
 		return "", err
 	}
@@ -216,12 +232,12 @@ func (c *Core) Approve(ctx context.Context, account, hash string) (string, error
 }
 
 func (c *Core) Reject(ctx context.Context, account, hash, reason string) error {
-	_, err := c.a.Trading.Reject(ctx, account, hash, reason)
+	_, err := c.trading.Reject(ctx, account, hash, reason)
 	return err
 }
 
 func (c *Core) TradingLog(account string, limit int) ([]tui.CommitLogEntry, error) {
-	entries, err := c.a.Trading.Log(account, limit, "")
+	entries, err := c.trading.Log(account, limit, "")
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +253,7 @@ func (c *Core) TradingLog(account string, limit int) ([]tui.CommitLogEntry, erro
 }
 
 func (c *Core) EquityCurve(account string) ([]tui.EquityPoint, error) {
-	pts, err := c.a.Trading.EquityCurve(account, time.Now().Add(-30*24*time.Hour))
+	pts, err := c.trading.EquityCurve(account, time.Now().Add(-30*24*time.Hour))
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +266,7 @@ func (c *Core) EquityCurve(account string) ([]tui.EquityPoint, error) {
 	// shows from the first snapshot on).
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if info, err := c.a.Trading.Account(ctx, account); err == nil && len(out) > 0 {
+	if info, err := c.trading.Account(ctx, account); err == nil && len(out) > 0 {
 		f, _ := info.NetLiquidation.Float64()
 		out = append(out, tui.EquityPoint{Time: time.Now(), Equity: f})
 	}
@@ -261,19 +277,19 @@ func (c *Core) EquityCurve(account string) ([]tui.EquityPoint, error) {
 
 func (c *Core) Templates() []string {
 	var out []string
-	for _, t := range c.a.Workspaces.Templates() {
+	for _, t := range c.ws.Templates() {
 		out = append(out, t.Name)
 	}
 	return out
 }
 
 func (c *Core) Workspaces() ([]tui.WorkspaceInfo, error) {
-	list := c.a.Workspaces.List()
+	list := c.ws.List()
 	sort.SliceStable(list, func(i, j int) bool { return list[i].CreatedAt.After(list[j].CreatedAt) })
 	out := make([]tui.WorkspaceInfo, 0, len(list))
 	for _, w := range list {
 		info := tui.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}
-		for _, s := range c.a.Workspaces.Sessions(w.ID) {
+		for _, s := range c.ws.Sessions(w.ID) {
 			st, _ := s.State()
 			info.Sessions = append(info.Sessions, s.Name()+" "+string(st))
 		}
@@ -283,7 +299,7 @@ func (c *Core) Workspaces() ([]tui.WorkspaceInfo, error) {
 }
 
 func (c *Core) CreateWorkspace(ctx context.Context, tag, template string) (tui.WorkspaceInfo, error) {
-	w, err := c.a.Workspaces.Create(ctx, tag, template, nil)
+	w, err := c.ws.Create(ctx, tag, template, nil)
 	if err != nil {
 		return tui.WorkspaceInfo{}, err
 	}
@@ -291,7 +307,7 @@ func (c *Core) CreateWorkspace(ctx context.Context, tag, template string) (tui.W
 }
 
 func (c *Core) StartSession(workspaceID, agent string) (tui.Terminal, error) {
-	s, err := c.a.Workspaces.StartSession(workspaceID, workspace.Agent(agent))
+	s, err := c.ws.StartSession(workspaceID, workspace.Agent(agent))
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +316,7 @@ func (c *Core) StartSession(workspaceID, agent string) (tui.Terminal, error) {
 
 func (c *Core) Terminals(workspaceID string) []tui.Terminal {
 	var out []tui.Terminal
-	for _, s := range c.a.Workspaces.Sessions(workspaceID) {
+	for _, s := range c.ws.Sessions(workspaceID) {
 		if st, _ := s.State(); st == workspace.StateRunning || st == workspace.StateStarting || st == workspace.StateRestarting {
 			out = append(out, terminal{s})
 		}
@@ -309,7 +325,7 @@ func (c *Core) Terminals(workspaceID string) []tui.Terminal {
 }
 
 func (c *Core) Files(workspaceID, rel string) ([]tui.FileInfo, error) {
-	fs, err := c.a.Workspaces.Files(workspaceID, rel)
+	fs, err := c.ws.Files(workspaceID, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -321,11 +337,11 @@ func (c *Core) Files(workspaceID, rel string) ([]tui.FileInfo, error) {
 }
 
 func (c *Core) GitSummary(workspaceID string) (string, error) {
-	st, err := c.a.Workspaces.GitStatus(workspaceID)
+	st, err := c.ws.GitStatus(workspaceID)
 	if err != nil {
 		return "", err
 	}
-	log, err := c.a.Workspaces.GitLog(workspaceID, 20)
+	log, err := c.ws.GitLog(workspaceID, 20)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return "", err
 	}

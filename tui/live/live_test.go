@@ -34,7 +34,7 @@ func TestPortfolioApprovalThroughTheAdapter(t *testing.T) {
 		{"tradingCommit", `{"source":"sim-paper","message":"buy MSFT"}`},
 		{"tradingPush", `{"source":"sim-paper"}`},
 	} {
-		_, err := a.Tools.Call(ctx, call.tool, json.RawMessage(call.args))
+		_, err := a.Tools().Call(ctx, call.tool, json.RawMessage(call.args))
 		require.NoError(t, err, call.tool)
 	}
 	require.Eventually(t, func() bool {
@@ -94,7 +94,7 @@ func TestWorkspaceTerminalAndInboxThroughTheAdapter(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, gs, "live-test")
 
-	_, err = a.Inbox.Append(inbox.Entry{WorkspaceID: ws.ID, Comments: "see README", Docs: []inbox.Doc{{Path: "README.md"}, {Path: "missing.md"}}})
+	_, err = a.Inbox().Append(inbox.Entry{WorkspaceID: ws.ID, Comments: "see README", Docs: []inbox.Doc{{Path: "README.md"}, {Path: "missing.md"}}})
 	require.NoError(t, err)
 	entries, err := c.Inbox(10)
 	require.NoError(t, err)

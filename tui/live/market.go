@@ -31,7 +31,7 @@ func (c *Core) callTool(ctx context.Context, name string, args any, out any) err
 	if err != nil {
 		return err
 	}
-	res, err := c.a.Tools.Call(ctx, name, raw)
+	res, err := c.tools.Call(ctx, name, raw)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -48,11 +48,7 @@ func (c *Core) callTool(ctx context.Context, name string, args any, out any) err
 // simulated backend shares the App's market; HTTP backends only build a
 // client), so each call opens its own rather than caching state here.
 func (c *Core) source() (marketdata.Source, error) {
-	cfg, err := c.a.Opts.Store.MarketData()
-	if err != nil {
-		return nil, err
-	}
-	return marketdata.Open(cfg, c.a.Market, marketdata.Options{})
+	return c.a.MarketData()
 }
 
 // SearchSymbols runs marketSearchForResearch.
@@ -211,7 +207,7 @@ func (b *barCache) Bars(ctx context.Context, symbol string, class trading.AssetC
 
 // SymbolNews greps the news archive for the symbol (none when news is off).
 func (c *Core) SymbolNews(ctx context.Context, symbol string, limit int) ([]tui.NewsItem, error) {
-	if _, ok := c.a.Tools.Get("grepNews"); !ok {
+	if _, ok := c.tools.Get("grepNews"); !ok {
 		return nil, nil
 	}
 	var hits []struct {
@@ -268,11 +264,11 @@ func (c *Core) StageOrder(ctx context.Context, t tui.OrderTicket) (string, error
 // ---- simulator controls ----
 
 // IsSimulator reports whether account is a simulator.
-func (c *Core) IsSimulator(account string) bool { return c.a.Trading.IsSimulator(account) }
+func (c *Core) IsSimulator(account string) bool { return c.trading.IsSimulator(account) }
 
 // SimPrice pins a symbol's mark.
 func (c *Core) SimPrice(ctx context.Context, account, symbol, change string) (string, error) {
-	old, next, err := c.a.Trading.SimSetPrice(account, symbol, change)
+	old, next, err := c.trading.SimSetPrice(account, symbol, change)
 	if err != nil {
 		return "", err
 	}
@@ -281,7 +277,7 @@ func (c *Core) SimPrice(ctx context.Context, account, symbol, change string) (st
 
 // SimCash deposits or withdraws cash.
 func (c *Core) SimCash(ctx context.Context, account string, amount decimal.Decimal) (string, error) {
-	if err := c.a.Trading.SimCash(account, amount); err != nil {
+	if err := c.trading.SimCash(account, amount); err != nil {
 		return "", err
 	}
 	if amount.IsNegative() {
@@ -292,7 +288,7 @@ func (c *Core) SimCash(ctx context.Context, account string, amount decimal.Decim
 
 // SimFill force-fills resting orders in symbol.
 func (c *Core) SimFill(ctx context.Context, account, symbol string) (string, error) {
-	filled, err := c.a.Trading.SimForceFill(ctx, account, symbol)
+	filled, err := c.trading.SimForceFill(ctx, account, symbol)
 	if err != nil {
 		return "", err
 	}
@@ -301,7 +297,7 @@ func (c *Core) SimFill(ctx context.Context, account, symbol string) (string, err
 
 // SimAdvance moves the simulator account's clock forward.
 func (c *Core) SimAdvance(ctx context.Context, account string, d time.Duration) (string, error) {
-	now, err := c.a.Trading.SimAdvance(account, d)
+	now, err := c.trading.SimAdvance(account, d)
 	if err != nil {
 		return "", err
 	}
