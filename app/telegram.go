@@ -58,14 +58,14 @@ func (t telegramCommands) Status(ctx context.Context) (string, error) {
 	for _, l := range t.a.Listeners() {
 		fmt.Fprintf(&b, "%s: %s\n", l.Name, l.URL)
 	}
-	for _, s := range t.a.trading.Accounts() {
+	for _, s := range t.a.Trading().Accounts() {
 		line := fmt.Sprintf("%s (%s): %s", s.ID, s.Preset, s.Health)
-		if info, err := t.a.trading.Account(ctx, s.ID); err == nil {
+		if info, err := t.a.Trading().Account(ctx, s.ID); err == nil {
 			line += fmt.Sprintf(" · net liq %s · unrealized %s", info.NetLiquidation.StringFixed(2), info.UnrealizedPnL.StringFixed(2))
 		}
 		b.WriteString(line + "\n")
 	}
-	if n := len(t.a.trading.Pending()); n > 0 {
+	if n := len(t.a.Trading().Pending()); n > 0 {
 		fmt.Fprintf(&b, "%d commit(s) waiting for approval: /trading\n", n)
 	}
 	return b.String(), nil
@@ -86,7 +86,7 @@ type telegramApprovals struct{ a *App }
 
 func (t telegramApprovals) Pending(context.Context) ([]telegram.PendingCommit, error) {
 	var out []telegram.PendingCommit
-	for _, p := range t.a.trading.Pending() {
+	for _, p := range t.a.Trading().Pending() {
 		pc := telegram.PendingCommit{Account: p.AccountID, Label: p.Label, Hash: p.Hash, Message: p.Message}
 		for _, op := range p.Operations {
 			pc.Operations = append(pc.Operations, op.Describe())
@@ -97,7 +97,7 @@ func (t telegramApprovals) Pending(context.Context) ([]telegram.PendingCommit, e
 }
 
 func (t telegramApprovals) Approve(ctx context.Context, account, hash string) (string, error) {
-	res, err := t.a.trading.Push(ctx, account, hash)
+	res, err := t.a.Trading().Push(ctx, account, hash)
 	if err != nil {
 		return "", err
 	}
@@ -105,7 +105,7 @@ func (t telegramApprovals) Approve(ctx context.Context, account, hash string) (s
 }
 
 func (t telegramApprovals) Reject(ctx context.Context, account, hash string) (string, error) {
-	c, err := t.a.trading.Reject(ctx, account, hash, "rejected via Telegram")
+	c, err := t.a.Trading().Reject(ctx, account, hash, "rejected via Telegram")
 	if err != nil {
 		return "", err
 	}
