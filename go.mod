@@ -119,3 +119,11 @@ require (
 	golang.org/x/text v0.42.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )
+
+// Bubble Tea v2.1.1 with one patch: an event-driven renderer (no frame
+// ticker while nothing changes; see third_party/bubbletea/ALICE.md).
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea
+
+// x/vt at the pinned pseudo-version with memory and right-margin patches
+// (see third_party/vt/ALICE.md).
+replace github.com/charmbracelet/x/vt => ./third_party/vt

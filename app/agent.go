@@ -7,10 +7,12 @@ import (
 
 	"github.com/alice-trading/alice/core/agent"
 	"github.com/alice-trading/alice/core/aitools"
+	"github.com/alice-trading/alice/core/channel"
 	"github.com/alice-trading/alice/core/connector"
 	"github.com/alice-trading/alice/core/provider"
 	"github.com/alice-trading/alice/core/session"
 	"github.com/alice-trading/alice/mcp"
+	"github.com/alice-trading/alice/workspace"
 )
 
 // persona is the system prompt and the persona composed into workspace
@@ -33,8 +35,9 @@ func (a *App) buildAgent() error {
 		a.log.Warn("Healed a torn session tail", "session", id, "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
 	}
 	a.router = provider.NewRouter(o.Store, a.mcp.URL).WithCLIDir(o.Paths.DataPath("brain"))
+	a.channels = channel.New(o.Store, sessions)
 	a.agent = agent.New(agent.Deps{Sessions: sessions, Router: a.router, Tools: a.tools, Config: o.Store,
-		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.log.With("component", "agent")})
+		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.log.With("component", "agent"), Channels: a.channels})
 	aitools.Register(a.tools, sessions)
 
 	conn, err := o.Store.Connectors()
@@ -61,6 +64,23 @@ func (a *App) buildAgent() error {
 		})
 	}
 	return nil
+}
+
+// workspaceAgentOverride applies channels.json "workspaces" (by tag, else
+// id) to the claude or codex CLI started in a workspace.
+func (a *App) workspaceAgentOverride(ws workspace.Workspace, ag workspace.Agent) ([]string, []string, error) {
+	c, err := a.opts.Store.Channels()
+	if err != nil {
+		return nil, nil, err
+	}
+	o, ok := c.Workspaces[ws.Tag]
+	if !ok {
+		if o, ok = c.Workspaces[ws.ID]; !ok {
+			return nil, nil, nil
+		}
+	}
+	l, err := a.router.WorkspaceAgent(o.Profile, string(ag))
+	return l.Args, l.Env, err
 }
 
 // ProviderLabel describes the provider a channel would use now.

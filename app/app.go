@@ -14,6 +14,7 @@ import (
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/channel"
 	"github.com/alice-trading/alice/core/connector"
 	"github.com/alice-trading/alice/core/eventlog"
 	"github.com/alice-trading/alice/core/inbox"
@@ -63,6 +64,7 @@ type App struct {
 	sessions   *session.Store
 	router     *provider.Router
 	agent      *agent.Center
+	channels   *channel.Service
 	connectors *connector.Center
 	cron       *schedule.Engine
 

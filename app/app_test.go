@@ -142,7 +142,7 @@ func TestAppEndToEnd(t *testing.T) {
 	require.FileExists(t, filepath.Join(paths.Data, "sessions", "mcp-ask__daily.jsonl"))
 	out, isErr = callText(t, ask, "askWithSession", map[string]any{"message": "x", "sessionId": "../../etc/passwd"})
 	require.True(t, isErr, out)
-	last, ok := a.Channels().Last()
+	last, ok := a.Connectors().Last()
 	require.True(t, ok)
 	require.Equal(t, "mcp-ask", last.Channel, "the Ask connector records interactions")
 
@@ -167,7 +167,7 @@ func TestAppEndToEnd(t *testing.T) {
 	// hint to mcp-ask; approval requests must still reach the people.
 	out, isErr = callText(t, ask, "askWithSession", map[string]any{"message": "anything new?", "sessionId": "other-agent"})
 	require.False(t, isErr, out)
-	last, _ = a.Channels().Last()
+	last, _ = a.Connectors().Last()
 	require.Equal(t, "mcp-ask", last.Channel)
 
 	// An agent (here an MCP client) stages, commits and asks to push: the

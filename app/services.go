@@ -10,6 +10,7 @@ import (
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/channel"
 	"github.com/alice-trading/alice/core/connector"
 	"github.com/alice-trading/alice/core/eventlog"
 	"github.com/alice-trading/alice/core/inbox"
@@ -29,7 +30,8 @@ import (
 // interface it needs where it uses it. The implementations live once, in
 // the core or the domain: uta.Manager (trading), workspace.Manager
 // (workspaces), settings.Service (settings), schedule.Automation
-// (automation), connector.Center (channels), agent.Center (chat).
+// (automation), connector.Center (connectors), channel.Service (chat
+// channels), agent.Center and session.Store (chat).
 
 // Trading is the trading use case: accounts and their state, the approval
 // queue (approve = push the exact commit shown, reject), history,
@@ -104,23 +106,42 @@ type Workspaces interface {
 type Chat interface {
 	AskWithSession(ctx context.Context, prompt, sessionID string, opts agent.Options) (*agent.Stream, error)
 	History(sessionID string, limit int) ([]session.ChatItem, error)
+	Transcript(sessionID string, limit int) ([]session.ChatItem, error)
 	Compact(ctx context.Context, sessionID string) error
-	ProviderLabel(channel string) string
+	ProviderLabel(channel string, channelID ...string) string
 	Sessions() ([]session.Info, error)
+	Summary(id string) (session.Summary, error)
+	Summaries(prefix, query string) ([]session.Summary, error)
+	SetTitle(id, title string) error
+	DeleteSession(id string) error
 	Probe(ctx context.Context, profile, channel string) (provider.ProbeResult, error)
 }
 
-// Channels is the channel use case: which connectors run, where the user
-// last talked to alice, and notifications (to the last channel, or to
-// every human channel) and their log. Implemented by
+// Connectors is the connector use case: which connectors run, where the
+// user last talked to alice, and notifications (to the last channel, or
+// to every human channel) and their log. Implemented by
 // connector.Center.
-type Channels interface {
+type Connectors interface {
 	Channels() []string
 	Last() (connector.Interaction, bool)
 	Touch(channel, to string)
 	Recent(limit int) ([]connector.Notification, error)
 	Notify(ctx context.Context, text, urgency, source string) (string, error)
 	NotifyHumans(ctx context.Context, text, urgency, source string) (string, error)
+}
+
+// Channels is the chat channel use case: named chats, each with its own
+// session and configuration (profile, disabled tools, persona); Telegram
+// and the Ask connector are channels too. Implemented by channel.Service.
+type Channels interface {
+	List(archived bool) ([]channel.Info, error)
+	Get(id string) (channel.Info, error)
+	Lookup(id string) (config.Channel, bool, error)
+	Connectors() ([]channel.Info, error)
+	Create(label string) (channel.Info, error)
+	Rename(id, label string) (channel.Info, error)
+	SetArchived(id string, archived bool) (channel.Info, error)
+	Update(id string, fn func(*config.Channel) error) (channel.Info, error)
 }
 
 // Inbox is the inbox use case (agents append through inbox_push; people
@@ -158,8 +179,11 @@ func (a *App) Workspaces() Workspaces { return a.workspaces }
 // Chat returns the conversation use case.
 func (a *App) Chat() Chat { return chat{a} }
 
-// Channels returns the channel use case.
-func (a *App) Channels() Channels { return a.connectors }
+// Connectors returns the connector use case.
+func (a *App) Connectors() Connectors { return a.connectors }
+
+// Channels returns the chat channel use case.
+func (a *App) Channels() Channels { return a.channels }
 
 // Inbox returns the inbox use case.
 func (a *App) Inbox() Inbox { return a.inbox }
@@ -202,8 +226,19 @@ func (c chat) History(sessionID string, limit int) ([]session.ChatItem, error) {
 func (c chat) Compact(ctx context.Context, sessionID string) error {
 	return c.a.agent.Compact(ctx, sessionID)
 }
-func (c chat) ProviderLabel(channel string) string { return c.a.agent.ProviderLabel(channel) }
-func (c chat) Sessions() ([]session.Info, error)   { return c.a.sessions.List() }
+func (c chat) ProviderLabel(channel string, channelID ...string) string {
+	return c.a.agent.ProviderLabel(channel, channelID...)
+}
+func (c chat) Transcript(sessionID string, limit int) ([]session.ChatItem, error) {
+	return c.a.agent.Transcript(sessionID, limit)
+}
+func (c chat) Sessions() ([]session.Info, error)          { return c.a.sessions.List() }
+func (c chat) Summary(id string) (session.Summary, error) { return c.a.sessions.Summary(id) }
+func (c chat) Summaries(prefix, query string) ([]session.Summary, error) {
+	return c.a.sessions.Summaries(prefix, query)
+}
+func (c chat) SetTitle(id, title string) error { return c.a.sessions.SetTitle(id, title) }
+func (c chat) DeleteSession(id string) error   { return c.a.sessions.Delete(id) }
 func (c chat) Probe(ctx context.Context, profile, channel string) (provider.ProbeResult, error) {
 	return c.a.router.Probe(ctx, profile, channel)
 }

@@ -127,7 +127,7 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 	require.Equal(t, "You said: hello alice", me.next().Text)
 	out, isErr := callText(t, ask, "askWithSession", map[string]any{"message": "hi from another agent", "sessionId": "other-agent"})
 	require.False(t, isErr, out)
-	last, _ := a.Channels().Last()
+	last, _ := a.Connectors().Last()
 	require.Equal(t, "mcp-ask", last.Channel)
 
 	tool("placeOrder", buy("7"))

@@ -74,6 +74,7 @@ func (a *App) build() error {
 		ScrollbackLines: wsCfg.ScrollbackLines,
 		// <config>/agent-rules/<agent>.json replace the built-in agent state rules.
 		AgentRulesDir: filepath.Join(o.Paths.Config, agentstate.RulesDirName),
+		AgentOverride: a.workspaceAgentOverride,
 	})
 	if err != nil {
 		return fmt.Errorf("workspaces: %w", err)

@@ -24,8 +24,11 @@ type Account struct {
 	Enabled bool   `json:"enabled"`
 	// AutoApprove lets pushes run without a human approval. Off by default:
 	// money moves only when a person says so.
-	AutoApprove bool    `json:"autoApprove,omitempty"`
-	Guards      []Guard `json:"guards"`
+	AutoApprove bool `json:"autoApprove,omitempty"`
+	// ReadOnly (OpenAlice's key) lets alice read the account but never
+	// stage an operation on it.
+	ReadOnly bool    `json:"readOnly,omitempty"`
+	Guards   []Guard `json:"guards"`
 	// Ephemeral is accepted so OpenAlice's accounts.json loads unchanged;
 	// alice keeps every account's history, so it has no effect here.
 	Ephemeral bool `json:"ephemeral,omitempty"`

@@ -22,6 +22,7 @@ func (s *Store) Compaction() (Compaction, error) { return Load(s, CompactionFile
 func (s *Store) Heartbeat() (Heartbeat, error)   { return Load(s, HeartbeatFile, DefaultHeartbeat) }
 func (s *Store) News() (News, error)             { return Load(s, NewsFile, DefaultNews) }
 func (s *Store) Research() (Research, error)     { return Load(s, ResearchFile, DefaultResearch) }
+func (s *Store) Channels() (Channels, error)     { return Load(s, ChannelsFile, DefaultChannels) }
 
 // fileLoader is one config file's typed loader.
 type fileLoader struct {
@@ -47,6 +48,7 @@ func (s *Store) loaders() []fileLoader {
 		{HeartbeatFile, func() error { _, err := s.Heartbeat(); return err }},
 		{NewsFile, func() error { _, err := s.News(); return err }},
 		{ResearchFile, func() error { _, err := s.Research(); return err }},
+		{ChannelsFile, func() error { _, err := s.Channels(); return err }},
 	}
 }
 
@@ -71,6 +73,12 @@ func (s *Store) CheckAll() error {
 	var errs []error
 	for _, l := range s.loaders() {
 		if err := l.load(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 0 {
+		// Cross-file: channel and workspace overrides name real profiles.
+		if err := CheckChannelProfiles(s); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 )
@@ -83,7 +84,11 @@ func Load[T any](s *Store, name string, defaults func() T) (T, error) {
 		return v, &Error{File: path, Msg: err.Error()}
 	}
 	if err := decodeStrict(stripSchemaKey(data), &v); err != nil {
-		return v, describeDecodeError(path, data, err)
+		derr := describeDecodeError(path, data, err)
+		if strings.HasPrefix(err.Error(), "json: unknown field ") {
+			derr = unknownKeyError(path, data, reflect.TypeOf(v), derr)
+		}
+		return v, derr
 	}
 	return v, validate(path, &v)
 }

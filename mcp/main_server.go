@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/alice-trading/alice/core"
 
@@ -75,7 +76,7 @@ func NewMain(o MainOptions) *Server {
 	s.mountMCP("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var tools []core.Tool
 		if o.Tools != nil {
-			tools = o.Tools.Tools(o.DisabledForMCP...)
+			tools = o.Tools.Tools(append(without(r), o.DisabledForMCP...)...)
 		}
 		mainCat.serve(w, r, tools)
 	}))
@@ -97,6 +98,24 @@ func NewMain(o MainOptions) *Server {
 		wsCat.serve(w, r, o.Workspaces.ToolsFor(ws))
 	}))
 	return s
+}
+
+// WithoutParam is the query parameter that hides tools from one client
+// (a channel's disabled tools, for the claude and codex CLI backends): it
+// only ever takes tools away, so it needs no trust.
+const WithoutParam = "without"
+
+// without reads the tools a request asks to hide.
+func without(r *http.Request) []string {
+	var out []string
+	for _, v := range r.URL.Query()[WithoutParam] {
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 // quote shows a caller-supplied id in an error, bounded in length.

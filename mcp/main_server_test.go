@@ -113,6 +113,23 @@ func TestMainDisabledToolDisappearsWithoutRestart(t *testing.T) {
 	assert.Contains(t, toolNames(t, c), "boom")
 }
 
+// A channel's disabled tools reach the CLI backends as ?without=: the
+// client sees and can call everything else, never the hidden tools.
+func TestMainWithoutParamHidesToolsForThatClient(t *testing.T) {
+	f := newMainFixture(t, Listen{})
+	c := connect(t, f.srv.URL()+"?"+WithoutParam+"=boom,%20chart", nil)
+	assert.ElementsMatch(t, []string{"echo", "add"}, toolNames(t, c))
+	req := mcpgo.CallToolRequest{}
+	req.Params.Name = "boom"
+	_, err := c.CallTool(context.Background(), req)
+	require.Error(t, err, "a hidden tool must not be callable")
+	res := callTool(t, c, "echo", map[string]any{"message": "still here"})
+	assert.False(t, res.IsError)
+
+	other := connect(t, f.srv.URL(), nil)
+	assert.Contains(t, toolNames(t, other), "boom", "other clients keep the tool")
+}
+
 func TestWorkspaceEndpointInjectsIdentityFromURL(t *testing.T) {
 	f := newMainFixture(t, Listen{})
 	for _, ws := range []string{"ws-1", "ws-2"} {

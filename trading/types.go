@@ -46,8 +46,12 @@ type Contract struct {
 
 // ContractDetails is the full specification returned by getContractDetails.
 type ContractDetails struct {
-	Contract     Contract        `json:"contract"`
-	MinTick      decimal.Decimal `json:"minTick,omitzero"`
+	Contract Contract        `json:"contract"`
+	MinTick  decimal.Decimal `json:"minTick,omitzero"`
+	// LotSize is the quantity increment (zero: whole units unless
+	// Fractionable); MinQty the smallest order quantity (zero: one lot).
+	LotSize      decimal.Decimal `json:"lotSize,omitzero"`
+	MinQty       decimal.Decimal `json:"minQty,omitzero"`
 	Multiplier   string          `json:"multiplier,omitempty"`
 	Tradable     bool            `json:"tradable"`
 	Fractionable bool            `json:"fractionable"`
@@ -139,41 +143,6 @@ type Order struct {
 	OutsideRTH      bool            `json:"outsideRth,omitempty"`
 	ParentID        string          `json:"parentId,omitempty"`
 	OCAGroup        string          `json:"ocaGroup,omitempty"`
-}
-
-// Validate checks the fields an order type needs.
-func (o Order) Validate() error {
-	if _, err := ParseAction(string(o.Action)); err != nil {
-		return err
-	}
-	if _, err := ParseOrderType(string(o.OrderType)); err != nil {
-		return err
-	}
-	if o.TotalQuantity.IsZero() && o.CashQty.IsZero() {
-		return fmt.Errorf("totalQuantity or cashQty is required")
-	}
-	if o.TotalQuantity.IsNegative() || o.CashQty.IsNegative() {
-		return fmt.Errorf("quantities must be positive")
-	}
-	switch o.OrderType {
-	case Limit:
-		if !o.LmtPrice.IsPositive() {
-			return fmt.Errorf("LMT orders need lmtPrice")
-		}
-	case Stop:
-		if !o.AuxPrice.IsPositive() {
-			return fmt.Errorf("STP orders need auxPrice (the stop price)")
-		}
-	case StopLimit:
-		if !o.AuxPrice.IsPositive() || !o.LmtPrice.IsPositive() {
-			return fmt.Errorf("STP LMT orders need auxPrice and lmtPrice")
-		}
-	case Trail, TrailLimit:
-		if !o.TrailStopPrice.IsPositive() && !o.TrailingPercent.IsPositive() {
-			return fmt.Errorf("%s orders need trailStopPrice or trailingPercent", o.OrderType)
-		}
-	}
-	return nil
 }
 
 // OrderChanges is a partial order for modifyOrder; zero fields are unchanged.
@@ -304,12 +273,6 @@ type MarketClock struct {
 	Timestamp time.Time  `json:"timestamp"`
 }
 
-// Capabilities is what a broker supports.
-type Capabilities struct {
-	SupportedSecTypes   []string    `json:"supportedSecTypes"`
-	SupportedOrderTypes []OrderType `json:"supportedOrderTypes"`
-}
-
 // OrderResult is a broker's answer to place/modify/cancel/close. Failures
 // are returned as errors instead, so a result always means acceptance.
 type OrderResult struct {
@@ -318,23 +281,6 @@ type OrderResult struct {
 	FilledQty   decimal.Decimal `json:"filledQty,omitzero"`
 	FilledPrice decimal.Decimal `json:"filledPrice,omitzero"`
 	Message     string          `json:"message,omitempty"`
-}
-
-// ParsePositive parses a decimal string that must be > 0; "" is unset and
-// yields zero. This is the "positiveNumeric" of the tool schemas.
-func ParsePositive(field, s string) (decimal.Decimal, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return decimal.Zero, nil
-	}
-	d, err := decimal.NewFromString(s)
-	if err != nil {
-		return decimal.Zero, fmt.Errorf("%s: %q is not a decimal number", field, s)
-	}
-	if !d.IsPositive() {
-		return decimal.Zero, fmt.Errorf("%s: must be > 0, got %s", field, s)
-	}
-	return d, nil
 }
 
 // AliceID builds "{accountId}|{nativeKey}".

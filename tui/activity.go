@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // ActivityCore is what the Activity pane needs: the event log, the
@@ -78,7 +79,7 @@ type activityKeys struct {
 	PrevTab, NextTab, Up, Down, Top, Open, Back, Search, Filter, Cause, Session key.Binding
 }
 
-func defaultActivityKeys() activityKeys {
+func DefaultActivityKeys() activityKeys {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
@@ -100,7 +101,8 @@ func defaultActivityKeys() activityKeys {
 // activityPane shows what Alice is doing: the live event log, agent
 // work runs with their outcomes, tool calls and notifications.
 type activityPane struct {
-	m       *Model
+	m       kit.Host
+	core    any
 	w, h    int
 	focused bool
 	keys    activityKeys
@@ -119,10 +121,10 @@ type activityPane struct {
 	sessIdx   int // 0 = all sessions
 }
 
-func newActivityPane(m *Model) *activityPane {
+func newActivityPane(m kit.Host, core any) *activityPane {
 	in := textinput.New()
 	in.Prompt = "/ "
-	return &activityPane{m: m, keys: defaultActivityKeys(), search: in}
+	return &activityPane{m: m, core: core, keys: DefaultActivityKeys(), search: in}
 }
 
 func (p *activityPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -143,8 +145,8 @@ type activityMsg struct {
 }
 
 // load reads all three logs in one Cmd.
-func (p *activityPane) load() tea.Cmd {
-	ac, ok := p.m.core.(ActivityCore)
+func (p *activityPane) Load() tea.Cmd {
+	ac, ok := p.core.(ActivityCore)
 	if !ok {
 		return nil
 	}
@@ -173,7 +175,7 @@ func (p *activityPane) Update(msg tea.Msg) tea.Cmd {
 		p.events, p.calls, p.notes = msg.events, msg.calls, msg.notes
 		p.reselect(before)
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
 	case tea.KeyPressMsg:
 		return p.onKey(msg)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -73,9 +74,9 @@ func workRuns(evs []ActivityEvent) []workRun {
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func (p *activityPane) View() string {
-	st := p.m.st
-	if _, ok := p.m.core.(ActivityCore); !ok {
-		return stack(st.Title.Render("Activity"), st.Muted.Render("the activity log is not available in this core"))
+	st := p.m.Styles()
+	if _, ok := p.core.(ActivityCore); !ok {
+		return kit.Stack(st.Title.Render("Activity"), st.Muted.Render("the activity log is not available in this core"))
 	}
 	var tabs []string
 	for i, name := range activityTabNames {
@@ -118,7 +119,7 @@ func (p *activityPane) View() string {
 	}
 	if len(rows) == 0 {
 		lines = append(lines, st.Muted.Render("  nothing yet"))
-		return fitHeight(strings.Join(lines, "\n"), p.h)
+		return kit.FitHeight(strings.Join(lines, "\n"), p.h)
 	}
 	listH := body
 	var detail []string
@@ -142,7 +143,7 @@ func (p *activityPane) View() string {
 		lines = fitLines(lines, headN+listH)
 		lines = append(lines, detail...)
 	}
-	return fitHeight(strings.Join(lines, "\n"), p.h)
+	return kit.FitHeight(strings.Join(lines, "\n"), p.h)
 }
 
 // fitLines pads or cuts a slice of lines to n.
@@ -168,7 +169,7 @@ func stamp(t time.Time) string { return t.Format("01-02 15:04:05") }
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func (p *activityPane) eventRows() []string {
-	st := p.m.st
+	st := p.m.Styles()
 	var rows []string
 	for _, e := range p.filteredEvents() {
 		cause := ""
@@ -182,14 +183,14 @@ func (p *activityPane) eventRows() []string {
 }
 
 func (p *activityPane) runRows() []string {
-	st := p.m.st
+	st := p.m.Styles()
 	var rows []string
 	for _, r := range p.filteredRuns() {
 		var out string
 		switch r.Outcome {
 		case "done":
 			if r.Delivered {
-				out = st.Profit.Render("✓ delivered → " + orDash(r.Detail))
+				out = st.Profit.Render("✓ delivered → " + kit.OrDash(r.Detail))
 			} else {
 				out = st.Warn.Render("✓ done, not delivered")
 			}
@@ -211,7 +212,7 @@ func (p *activityPane) runRows() []string {
 }
 
 func (p *activityPane) callRows() []string {
-	st := p.m.st
+	st := p.m.Styles()
 	var rows []string
 	for _, c := range p.filteredCalls() {
 		status := st.Profit.Render("ok ")
@@ -225,7 +226,7 @@ func (p *activityPane) callRows() []string {
 }
 
 func (p *activityPane) noteRows() []string {
-	st := p.m.st
+	st := p.m.Styles()
 	var rows []string
 	for _, n := range p.filteredNotes() {
 		where := st.Warn.Render("not delivered")
@@ -238,14 +239,14 @@ func (p *activityPane) noteRows() []string {
 		} else if n.Channel != "" {
 			where = st.Warn.Render("✗ " + n.Channel + " failed")
 		}
-		rows = append(rows, fmt.Sprintf("%s %-9s %s  %s", st.Muted.Render(stamp(n.Time)), orDash(n.Source), where, oneLine(n.Text)))
+		rows = append(rows, fmt.Sprintf("%s %-9s %s  %s", st.Muted.Render(stamp(n.Time)), kit.OrDash(n.Source), where, oneLine(n.Text)))
 	}
 	return rows
 }
 
 // detailLines renders the selected item in full, h lines.
 func (p *activityPane) detailLines(h int) []string {
-	st := p.m.st
+	st := p.m.Styles()
 	var out []string
 	sep := st.Muted.Render(strings.Repeat("─", max(0, p.w)))
 	out = append(out, sep)

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // AgentCore is what the agent features of the Workspaces pane need beyond
@@ -59,13 +60,13 @@ type DiffFile struct {
 	Patch     string
 }
 
-func (p *workspacesPane) agentCore() (AgentCore, bool) {
-	ac, ok := p.m.core.(AgentCore)
+func (p *WorkspacesPane) agentCore() (AgentCore, bool) {
+	ac, ok := p.core.(AgentCore)
 	return ac, ok
 }
 
 // stateStyle colours a state; the glyph already tells it by shape.
-func stateStyle(st Styles, state string) lipgloss.Style {
+func stateStyle(st kit.Styles, state string) lipgloss.Style {
 	switch state {
 	case "needs-you":
 		return st.Warn.Bold(true)
@@ -85,7 +86,7 @@ var urgentStates = []string{"needs-you", "errored", "done"}
 
 // agentBadge is the tab marker for a set of session states: the most
 // pressing state's glyph and count, e.g. "!2" when two sessions need you.
-func agentBadge(st Styles, states []AgentSessionState) string {
+func agentBadge(st kit.Styles, states []AgentSessionState) string {
 	counts, glyphs := countStates(states)
 	for _, s := range urgentStates {
 		if n := counts[s]; n > 0 {
@@ -96,7 +97,7 @@ func agentBadge(st Styles, states []AgentSessionState) string {
 }
 
 // agentSummary is the status bar segment: "! 1 needs you · ✓ 2 done".
-func agentSummary(st Styles, states []AgentSessionState) string {
+func agentSummary(st kit.Styles, states []AgentSessionState) string {
 	counts, glyphs := countStates(states)
 	var parts []string
 	for _, s := range urgentStates {
@@ -131,18 +132,18 @@ var agentKeys = struct{ Diff, Send key.Binding }{
 
 // agentHelp replaces the footer hints while the diff or send line is open
 // and adds the agent keys in list mode.
-func (p *workspacesPane) agentHelp() ([]key.Binding, bool) {
+func (p *WorkspacesPane) agentHelp() ([]key.Binding, bool) {
 	switch {
-	case p.diff != nil:
+	case p.Diff != nil:
 		return diffKeys.help(), true
-	case p.send != nil:
+	case p.Send != nil:
 		return sendKeys.help(), true
 	}
 	return nil, false
 }
 
 // agentListKeys are appended to the list-mode hints when AgentCore exists.
-func (p *workspacesPane) agentListKeys() []key.Binding {
+func (p *WorkspacesPane) agentListKeys() []key.Binding {
 	if _, ok := p.agentCore(); !ok {
 		return nil
 	}
@@ -152,28 +153,28 @@ func (p *workspacesPane) agentListKeys() []key.Binding {
 // updateAgentUI routes messages and keys to the diff view or send line
 // while one is open, and opens them from list mode. handled=false lets the
 // pane carry on.
-func (p *workspacesPane) updateAgentUI(msg tea.Msg) (tea.Cmd, bool) {
+func (p *WorkspacesPane) updateAgentUI(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case diffLoadedMsg, diffActionMsg:
-		if p.diff == nil {
+		if p.Diff == nil {
 			return nil, true
 		}
-		_, cmd := p.diff.Update(msg)
+		_, cmd := p.Diff.Update(msg)
 		return cmd, true
 	case sentMsg:
 		return p.onSent(msg), true
 	case tea.KeyPressMsg:
 		switch {
-		case p.diff != nil:
-			closed, cmd := p.diff.Update(msg)
+		case p.Diff != nil:
+			closed, cmd := p.Diff.Update(msg)
 			if closed {
-				p.diff = nil
-				return p.load(), true
+				p.Diff = nil
+				return p.Load(), true
 			}
 			return cmd, true
-		case p.send != nil:
+		case p.Send != nil:
 			return p.onSendKey(msg), true
-		case p.mode != wsList:
+		case p.Mode != WsList:
 			return nil, false
 		case key.Matches(msg, agentKeys.Diff):
 			ws, ok := p.current()
@@ -181,17 +182,17 @@ func (p *workspacesPane) updateAgentUI(msg tea.Msg) (tea.Cmd, bool) {
 				return nil, true
 			}
 			if _, ok := p.agentCore(); !ok {
-				return errCmd(errors.New("this core cannot show workspace diffs")), true
+				return kit.ErrCmd(errors.New("this core cannot show workspace diffs")), true
 			}
-			p.diff = newDiffView(p.m, ws, p.w, p.h)
-			return p.diff.load(), true
+			p.Diff = newDiffView(p.m, p.core, ws, p.w, p.h)
+			return p.Diff.Load(), true
 		case key.Matches(msg, agentKeys.Send):
 			return p.openSend(), true
 		}
 	case tea.PasteMsg:
-		if p.send != nil {
+		if p.Send != nil {
 			var cmd tea.Cmd
-			p.send.in, cmd = p.send.in.Update(msg)
+			p.Send.in, cmd = p.Send.in.Update(msg)
 			return cmd, true
 		}
 	}
@@ -199,12 +200,12 @@ func (p *workspacesPane) updateAgentUI(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // agentView draws the diff view or the list with the send line.
-func (p *workspacesPane) agentView(list func() string) (string, bool) {
+func (p *WorkspacesPane) agentView(list func() string) (string, bool) {
 	switch {
-	case p.diff != nil:
-		p.diff.w, p.diff.h = p.w, p.h
-		return p.diff.View(), true
-	case p.send != nil:
+	case p.Diff != nil:
+		p.Diff.w, p.Diff.h = p.w, p.h
+		return p.Diff.View(), true
+	case p.Send != nil:
 		return p.sendView(list()), true
 	}
 	return "", false
@@ -213,7 +214,7 @@ func (p *workspacesPane) agentView(list func() string) (string, bool) {
 // acknowledge tells the tracker a person is now looking at a session
 // (attached): its bell is answered, Done turns Idle, and no alert is sent
 // about it until unwatch.
-func (p *workspacesPane) acknowledge(t Terminal) tea.Cmd {
+func (p *WorkspacesPane) acknowledge(t Terminal) tea.Cmd {
 	ac, ok := p.agentCore()
 	if !ok || t == nil {
 		return nil
@@ -233,7 +234,7 @@ func (p *workspacesPane) acknowledge(t Terminal) tea.Cmd {
 }
 
 // unwatch ends acknowledge's watch when the person detaches.
-func (p *workspacesPane) unwatch() tea.Cmd {
+func (p *WorkspacesPane) unwatch() tea.Cmd {
 	ac, ok := p.agentCore()
 	id := p.watchedID
 	p.watchedID = ""
@@ -244,7 +245,7 @@ func (p *workspacesPane) unwatch() tea.Cmd {
 }
 
 // allAgentStates collects the agent state of every listed session.
-func (p *workspacesPane) allAgentStates() []AgentSessionState {
+func (p *WorkspacesPane) allAgentStates() []AgentSessionState {
 	var out []AgentSessionState
 	for _, d := range p.details {
 		for _, s := range d.Sessions {
@@ -257,17 +258,17 @@ func (p *workspacesPane) allAgentStates() []AgentSessionState {
 }
 
 // Badge marks the Workspaces tab with the most pressing agent state.
-func (p *workspacesPane) Badge() string { return agentBadge(p.m.st, p.allAgentStates()) }
+func (p *WorkspacesPane) Badge() string { return agentBadge(*p.m.Styles(), p.allAgentStates()) }
 
 // agentStatus is the status bar segment for the agents.
-func (p *workspacesPane) agentStatus() string { return agentSummary(p.m.st, p.allAgentStates()) }
+func (p *WorkspacesPane) agentStatus() string { return agentSummary(*p.m.Styles(), p.allAgentStates()) }
 
 // sessionGlyph is a session's state glyph, styled, or a space.
-func (p *workspacesPane) sessionGlyph(s SessionInfo) string {
+func (p *WorkspacesPane) sessionGlyph(s SessionInfo) string {
 	if s.Glyph == "" {
 		return " "
 	}
-	return stateStyle(p.m.st, s.AgentState).Render(s.Glyph)
+	return stateStyle(*p.m.Styles(), s.AgentState).Render(s.Glyph)
 }
 
 // sessionStateText is what the session row says: the agent state while
@@ -281,15 +282,15 @@ func sessionStateText(s SessionInfo) string {
 }
 
 // agentActions are the palette entries of the agent features.
-func (p *workspacesPane) agentActions(w WorkspaceInfo) []Action {
+func (p *WorkspacesPane) agentActions(w WorkspaceInfo) []kit.Action {
 	if _, ok := p.agentCore(); !ok {
 		return nil
 	}
 	m := p.m
-	return []Action{
-		{ID: "workspaces.diff", Title: "Diff of " + w.Tag + " since its sessions started", Group: "Workspaces", Key: keyOf(agentKeys.Diff),
-			Keywords: "changes review commit discard", Run: m.goAndPress(p, agentKeys.Diff)},
-		{ID: "workspaces.send", Title: "Type a prompt into a session of " + w.Tag, Group: "Workspaces", Key: keyOf(agentKeys.Send),
-			Keywords: "send input agent", Run: m.goAndPress(p, agentKeys.Send)},
+	return []kit.Action{
+		{ID: "workspaces.diff", Title: "Diff of " + w.Tag + " since its sessions started", Group: "Workspaces", Key: kit.KeyOf(agentKeys.Diff),
+			Keywords: "changes review commit discard", Run: m.GoAndPress(p, agentKeys.Diff)},
+		{ID: "workspaces.send", Title: "Type a prompt into a session of " + w.Tag, Group: "Workspaces", Key: kit.KeyOf(agentKeys.Send),
+			Keywords: "send input agent", Run: m.GoAndPress(p, agentKeys.Send)},
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package tui_test
 
 import (
 	"fmt"
@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,7 +19,7 @@ import (
 type fakeAgents struct {
 	*fakeSessions
 	amu       sync.Mutex
-	diff      WorkspaceDiff
+	diff      tui.WorkspaceDiff
 	commits   int
 	discarded [][]string
 	sent      []sentText
@@ -29,9 +32,9 @@ type sentText struct {
 	enter    bool
 }
 
-func (f *fakeAgents) AgentStates(ws string) []AgentSessionState { return nil }
+func (f *fakeAgents) AgentStates(ws string) []tui.AgentSessionState { return nil }
 
-func (f *fakeAgents) WorkspaceDiff(ws string) (WorkspaceDiff, error) {
+func (f *fakeAgents) WorkspaceDiff(ws string) (tui.WorkspaceDiff, error) {
 	f.amu.Lock()
 	defer f.amu.Unlock()
 	return f.diff, nil
@@ -41,7 +44,7 @@ func (f *fakeAgents) CommitWorkspace(ws, msg string) (string, error) {
 	f.amu.Lock()
 	defer f.amu.Unlock()
 	f.commits++
-	f.diff = WorkspaceDiff{Base: "feedface00"}
+	f.diff = tui.WorkspaceDiff{Base: "feedface00"}
 	return "feedface00", nil
 }
 
@@ -49,7 +52,7 @@ func (f *fakeAgents) DiscardWorkspace(ws string, paths []string) ([]string, erro
 	f.amu.Lock()
 	defer f.amu.Unlock()
 	f.discarded = append(f.discarded, paths)
-	var kept []DiffFile
+	var kept []tui.DiffFile
 	for _, fl := range f.diff.Files {
 		drop := len(paths) == 0
 		for _, p := range paths {
@@ -85,17 +88,17 @@ func (f *fakeAgents) AcknowledgeSession(id string) {
 	f.acks = append(f.acks, id)
 }
 
-func newAgentHarness(t *testing.T, w, h int) (*harness, *fakeAgents) {
+func newAgentHarness(t *testing.T, w, h int) (*tuitest.Harness, *fakeAgents) {
 	f := &fakeAgents{fakeSessions: newFakeSessions()}
-	f.diff = WorkspaceDiff{Base: "0123456789abcdef", Files: []DiffFile{
+	f.diff = tui.WorkspaceDiff{Base: "0123456789abcdef", Files: []tui.DiffFile{
 		{Path: "main.go", Change: "modified", Additions: 1, Deletions: 1,
 			Patch: "--- a/main.go\n+++ b/main.go\n@@ -1,3 +1,3 @@\n package main\n-func old() {}\n+func main() { println(\"hi\") }\n"},
 		{Path: "notes.md", Change: "added", Additions: 1, Patch: "--- /dev/null\n+++ b/notes.md\n@@ -0,0 +1 @@\n+# findings\n"},
 		{Path: "chart.png", Change: "added", Binary: true},
 	}}
-	hs := newHarnessOver(t, f, f.fakeCore, w, h)
-	hs.run(hs.m.workspaces.load())
-	hs.m.setFocus(focusWorkspaces)
+	hs := tuitest.NewHarnessOver(t, f, f.FakeCore, w, h)
+	hs.Run(hs.M.Workspaces.Load())
+	hs.M.SetFocus(tui.FocusWorkspaces)
 	return hs, f
 }
 
@@ -109,12 +112,12 @@ func (f *fakeAgents) setAgent(n int, state, glyph string) {
 
 func TestAgentGlyphsBadgeAndStatusBar(t *testing.T) {
 	h, f := newAgentHarness(t, 120, 30)
-	h.key("s", "ctrl+q")
-	h.key("c", "ctrl+q")
+	h.Key("s", "ctrl+q")
+	h.Key("c", "ctrl+q")
 	f.setAgent(0, "needs-you", "!")
 	f.setAgent(1, "working", "◐")
-	h.run(h.m.workspaces.load())
-	s := h.screen()
+	h.Run(h.M.Workspaces.Load())
+	s := h.Screen()
 	assert.Contains(t, s, "! sh1   needs-you")
 	assert.Contains(t, s, "◐ sh1   working")
 	assert.Contains(t, s, "research-aapl        chat        ! sh1 needs-you", "the workspace row lists glyph + name + state")
@@ -123,128 +126,128 @@ func TestAgentGlyphsBadgeAndStatusBar(t *testing.T) {
 
 	f.setAgent(0, "done", "✓")
 	f.setAgent(1, "errored", "✗")
-	h.run(h.m.workspaces.load())
-	s = h.screen()
+	h.Run(h.M.Workspaces.Load())
+	s = h.Screen()
 	assert.Contains(t, s, "4 Workspaces ✗1", "errored outranks done")
 	assert.Contains(t, s, "✗ 1 errored · ✓ 1 done")
 
 	f.setAgent(0, "idle", "○")
 	f.setAgent(1, "working", "◐")
-	h.run(h.m.workspaces.load())
-	assert.NotContains(t, h.screen(), "Agents ", "nothing to report: no status segment")
-	assert.NotContains(t, h.screen(), "Workspaces ◐")
+	h.Run(h.M.Workspaces.Load())
+	assert.NotContains(t, h.Screen(), "Agents ", "nothing to report: no status segment")
+	assert.NotContains(t, h.Screen(), "Workspaces ◐")
 }
 
 func TestGoldenAgentStates(t *testing.T) {
 	h, f := newAgentHarness(t, 100, 30)
-	h.key("s", "ctrl+q")
-	h.key("c", "ctrl+q")
-	h.key("x", "ctrl+q")
+	h.Key("s", "ctrl+q")
+	h.Key("c", "ctrl+q")
+	h.Key("x", "ctrl+q")
 	f.setAgent(0, "needs-you", "!")
 	f.setAgent(1, "working", "◐")
 	f.setAgent(2, "done", "✓")
-	h.now = t0.Add(3 * time.Minute)
-	h.run(h.m.workspaces.load())
-	golden.RequireEqual(t, []byte(h.screen()))
+	h.Now = tuitest.T0.Add(3 * time.Minute)
+	h.Run(h.M.Workspaces.Load())
+	golden.RequireEqual(t, []byte(h.Screen()))
 }
 
 func TestDiffViewCommitAndDiscard(t *testing.T) {
 	h, f := newAgentHarness(t, 100, 30)
-	h.typeText("d")
-	require.NotNil(t, h.m.workspaces.diff)
-	s := h.screen()
+	h.TypeText("d")
+	require.NotNil(t, h.M.Workspaces.Diff)
+	s := h.Screen()
 	assert.Contains(t, s, "Diff · research-aapl · since 01234567 · 3 file(s) +2 −1")
 	assert.Contains(t, s, "M  main.go")
 	assert.Contains(t, s, "A  notes.md")
 	assert.Contains(t, s, "binary")
 	assert.Contains(t, s, "+func main() { println(\"hi\") }")
 	assert.Contains(t, s, "−func old() {}")
-	assert.True(t, strings.Contains(h.m.render(), "\x1b[38;2;"), "code is syntax highlighted")
+	assert.True(t, strings.Contains(h.M.Render(), "\x1b[38;2;"), "code is syntax highlighted")
 	assert.Contains(t, s, "c commit", "footer shows the diff keys")
 
 	// Discard one file: asks first, then restores only that file.
-	h.typeText("j")
-	assert.Contains(t, h.screen(), "+# findings")
-	h.typeText("x")
-	require.NotNil(t, h.m.dialog)
-	assert.Contains(t, h.screen(), "Discard the changes to notes.md?")
+	h.TypeText("j")
+	assert.Contains(t, h.Screen(), "+# findings")
+	h.TypeText("x")
+	require.NotNil(t, h.M.Dialog)
+	assert.Contains(t, h.Screen(), "Discard the changes to notes.md?")
 	assert.Empty(t, f.discarded, "nothing discarded before the confirm")
-	h.confirm()
+	h.Confirm()
 	assert.Equal(t, [][]string{{"notes.md"}}, f.discarded)
-	assert.Contains(t, h.toast(), "discarded notes.md")
-	assert.NotContains(t, h.screen(), "A  notes.md")
+	assert.Contains(t, h.Toast(), "discarded notes.md")
+	assert.NotContains(t, h.Screen(), "A  notes.md")
 
 	// Cancel a commit, then commit.
-	h.typeText("c")
-	assert.Contains(t, h.screen(), "Commit 2 changed file(s) in research-aapl?")
-	h.now = h.now.Add(time.Second)
-	h.key("esc")
+	h.TypeText("c")
+	assert.Contains(t, h.Screen(), "Commit 2 changed file(s) in research-aapl?")
+	h.Now = h.Now.Add(time.Second)
+	h.Key("esc")
 	assert.Zero(t, f.commits)
-	h.typeText("c")
-	h.confirm()
+	h.TypeText("c")
+	h.Confirm()
 	assert.Equal(t, 1, f.commits)
-	assert.Contains(t, h.screen(), "No changes since the sessions started")
+	assert.Contains(t, h.Screen(), "No changes since the sessions started")
 
-	h.key("esc")
-	assert.Nil(t, h.m.workspaces.diff)
-	assert.Equal(t, wsList, h.m.workspaces.mode)
+	h.Key("esc")
+	assert.Nil(t, h.M.Workspaces.Diff)
+	assert.Equal(t, tui.WsList, h.M.Workspaces.Mode)
 }
 
 func TestGoldenDiffView(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			h, _ := newAgentHarness(t, size[0], size[1])
-			h.typeText("d")
-			golden.RequireEqual(t, []byte(h.screen()))
+			h.TypeText("d")
+			golden.RequireEqual(t, []byte(h.Screen()))
 		})
 	}
 }
 
 func TestSendLineTypesIntoASession(t *testing.T) {
 	h, f := newAgentHarness(t, 100, 30)
-	h.typeText("i")
-	assert.Contains(t, h.toast(), "no running session")
-	assert.Nil(t, h.m.workspaces.send)
+	h.TypeText("i")
+	assert.Contains(t, h.Toast(), "no running session")
+	assert.Nil(t, h.M.Workspaces.Send)
 
-	h.key("s", "ctrl+q")
-	h.run(h.m.workspaces.load())
-	h.typeText("i")
-	require.NotNil(t, h.m.workspaces.send)
-	assert.True(t, h.m.workspaces.Capturing(), "typed keys go to the line, not the pane")
-	assert.Contains(t, h.screen(), "sh1 ›")
-	h.typeText("review the diff")
-	h.key("enter")
+	h.Key("s", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.TypeText("i")
+	require.NotNil(t, h.M.Workspaces.Send)
+	assert.True(t, h.M.Workspaces.Capturing(), "typed keys go to the line, not the pane")
+	assert.Contains(t, h.Screen(), "sh1 ›")
+	h.TypeText("review the diff")
+	h.Key("enter")
 	assert.Equal(t, []sentText{{"ws1-shell", "review the diff", true}}, f.sent)
-	assert.Contains(t, h.toast(), "sent to sh1")
-	assert.Nil(t, h.m.workspaces.send)
+	assert.Contains(t, h.Toast(), "sent to sh1")
+	assert.Nil(t, h.M.Workspaces.Send)
 
-	h.typeText("i")
-	h.typeText("draft only")
-	h.key("ctrl+s")
+	h.TypeText("i")
+	h.TypeText("draft only")
+	h.Key("ctrl+s")
 	assert.Equal(t, sentText{"ws1-shell", "draft only", false}, f.sent[1])
-	assert.Contains(t, h.toast(), "not submitted")
+	assert.Contains(t, h.Toast(), "not submitted")
 
-	h.typeText("i")
-	h.typeText("never")
-	h.key("esc")
+	h.TypeText("i")
+	h.TypeText("never")
+	h.Key("esc")
 	assert.Len(t, f.sent, 2, "esc sends nothing")
-	assert.Nil(t, h.m.workspaces.send)
+	assert.Nil(t, h.M.Workspaces.Send)
 }
 
 func TestAttachAcknowledgesTheSession(t *testing.T) {
 	h, f := newAgentHarness(t, 100, 30)
-	h.key("s", "ctrl+q")
-	h.run(h.m.workspaces.load())
+	h.Key("s", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
 	f.amu.Lock()
 	f.acks = nil
 	f.amu.Unlock()
-	h.key("down", "enter")
-	require.True(t, h.m.workspaces.attached())
+	h.Key("down", "enter")
+	require.True(t, h.M.Workspaces.Attached())
 	f.amu.Lock()
 	assert.Equal(t, []string{"ws1-shell"}, f.acks)
 	assert.True(t, f.watching["ws1-shell"], "attached: no alerts about it")
 	f.amu.Unlock()
-	h.key("ctrl+q")
+	h.Key("ctrl+q")
 	f.amu.Lock()
 	defer f.amu.Unlock()
 	assert.False(t, f.watching["ws1-shell"], "detached: alerts again")
@@ -252,14 +255,14 @@ func TestAttachAcknowledgesTheSession(t *testing.T) {
 
 func TestPaletteOpensTheDiff(t *testing.T) {
 	h, _ := newAgentHarness(t, 100, 30)
-	var diff *Action
-	for _, a := range h.m.workspaces.Actions() {
+	var diff *kit.Action
+	for _, a := range h.M.Workspaces.Actions() {
 		if a.ID == "workspaces.diff" {
 			diff = &a
 		}
 	}
 	require.NotNil(t, diff)
-	h.run(diff.Run())
-	require.NotNil(t, h.m.workspaces.diff)
-	assert.Contains(t, h.screen(), "Diff · research-aapl")
+	h.Run(diff.Run())
+	require.NotNil(t, h.M.Workspaces.Diff)
+	assert.Contains(t, h.Screen(), "Diff · research-aapl")
 }

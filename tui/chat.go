@@ -10,41 +10,41 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // DefaultSession is the chat session the TUI opens.
 const DefaultSession = "tui/default"
 
-var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
-
 // chatPane shows one session's conversation and streams replies.
 type chatPane struct {
-	m       *Model
-	w, h    int
-	focused bool
-	session string
-	msgs    []ChatMessage
-	view    transcriptView
-	md      *glamour.TermRenderer
-	input   textarea.Model
-	pasted  []pastedBlock
-	history []string
-	histIdx int
-	expand  bool
-	summary bool // compaction summaries expanded
+	m          kit.Host
+	core       chatCore
+	w, h       int
+	focused    bool
+	Session    string
+	Msgs       []ChatMessage
+	Transcript transcriptView
+	md         *glamour.TermRenderer
+	Input      textarea.Model
+	Pasted     []pastedBlock
+	history    []string
+	histIdx    int
+	expand     bool
+	summary    bool // compaction summaries expanded
 
-	busy    bool
+	Busy    bool
 	frame   int
-	cancel  context.CancelFunc
+	Cancel  context.CancelFunc
 	stream  <-chan ChatEvent
-	partial int // index of the assistant message being streamed, -1 if none
+	Partial int // index of the assistant message being streamed, -1 if none
 	// stream caches the finished paragraphs of the streamed reply.
 	streamMD struct {
 		n, width int
 		lines    []string
 	}
 
-	picking  bool
+	Picking  bool
 	sessions []string
 	pickIdx  int
 }
@@ -54,57 +54,57 @@ type chatHistoryMsg struct {
 	msgs    []ChatMessage
 	err     error
 }
-type chatStreamMsg struct{ ch <-chan ChatEvent }
-type chatEventMsg struct {
+type ChatStreamMsg struct{ Ch <-chan ChatEvent }
+type ChatEventMsg struct {
 	ev ChatEvent
-	ok bool
+	Ok bool
 }
-type chatSpinMsg struct{}
+type ChatSpinMsg struct{}
 type chatSessionsMsg struct {
 	list []string
 	err  error
 }
 
-func newChatPane(m *Model) *chatPane {
-	c := &chatPane{m: m, session: DefaultSession, input: newChatInput(m.st), partial: -1}
-	c.view.follow = true
+func newChatPane(m kit.Host, core chatCore) *chatPane {
+	c := &chatPane{m: m, core: core, Session: DefaultSession, Input: newChatInput(*m.Styles()), Partial: -1}
+	c.Transcript.Follow = true
 	return c
 }
 
 func (c *chatPane) SetSize(w, h int) {
 	c.w, c.h = w, h
-	c.input.SetWidth(w)
-	if w != c.view.width {
-		c.invalidate()
+	c.Input.SetWidth(w)
+	if w != c.Transcript.width {
+		c.Invalidate()
 	}
 }
 
-func (c *chatPane) Focus()          { c.focused = true; c.input.Focus() }
-func (c *chatPane) Blur()           { c.focused = false; c.input.Blur() }
+func (c *chatPane) Focus()          { c.focused = true; c.Input.Focus() }
+func (c *chatPane) Blur()           { c.focused = false; c.Input.Blur() }
 func (c *chatPane) Capturing() bool { return true }
 
 // invalidate drops every rendered message (width or style changed).
-func (c *chatPane) invalidate() {
-	c.view.reset(len(c.msgs), c.w)
+func (c *chatPane) Invalidate() {
+	c.Transcript.reset(len(c.Msgs), c.w)
 	c.md = nil
-	c.input.SetStyles(c.m.st.Input)
+	c.Input.SetStyles(c.m.Styles().Input)
 }
 
 // replaced is called after c.msgs was swapped wholesale.
-func (c *chatPane) replaced() {
-	c.invalidate()
-	c.view.follow = true
+func (c *chatPane) Replaced() {
+	c.Invalidate()
+	c.Transcript.Follow = true
 }
 
 func (c *chatPane) ShortHelp() []key.Binding {
-	k := c.m.keys.Chat
+	k := c.m.KeyMap().Chat
 	return []key.Binding{k.Send, k.Newline, k.HistoryUp, k.Editor, k.ScrollUp, k.ScrollDown, k.Top, k.Bottom,
 		k.ToggleTools, k.Summary, k.Sessions, k.Cancel, k.ClearLine, k.DeleteWord}
 }
 
 // load fetches the current session's history.
-func (c *chatPane) load() tea.Cmd {
-	core, session := c.m.core, c.session
+func (c *chatPane) Load() tea.Cmd {
+	core, session := c.core, c.Session
 	return func() tea.Msg {
 		msgs, err := core.History(session, 200)
 		return chatHistoryMsg{session, msgs, err}
@@ -114,35 +114,35 @@ func (c *chatPane) load() tea.Cmd {
 func (c *chatPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case chatHistoryMsg:
-		if msg.session != c.session {
+		if msg.session != c.Session {
 			return nil
 		}
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
-		if !c.busy {
-			c.msgs = msg.msgs
-			c.replaced()
+		if !c.Busy {
+			c.Msgs = msg.msgs
+			c.Replaced()
 		}
 		return nil
 	case chatSessionsMsg:
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
-		c.sessions, c.picking, c.pickIdx = msg.list, true, 0
+		c.sessions, c.Picking, c.pickIdx = msg.list, true, 0
 		for i, s := range msg.list {
-			if s == c.session {
+			if s == c.Session {
 				c.pickIdx = i
 			}
 		}
 		return nil
-	case chatStreamMsg:
-		c.stream = msg.ch
+	case ChatStreamMsg:
+		c.stream = msg.Ch
 		return c.next()
-	case chatEventMsg:
+	case ChatEventMsg:
 		return c.onEvent(msg)
-	case chatSpinMsg:
-		if !c.busy {
+	case ChatSpinMsg:
+		if !c.Busy {
 			return nil
 		}
 		c.frame++
@@ -151,32 +151,32 @@ func (c *chatPane) Update(msg tea.Msg) tea.Cmd {
 		return c.onPaste(msg.Content)
 	case tea.MouseWheelMsg:
 		if msg.Button == tea.MouseWheelUp {
-			c.scrollBy(-3)
+			c.ScrollBy(-3)
 		} else {
-			c.scrollBy(3)
+			c.ScrollBy(3)
 		}
 		return nil
-	case editorReadyMsg:
-		return runEditor(msg.path)
+	case EditorReadyMsg:
+		return runEditor(msg.Path)
 	case editorDoneMsg:
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
 		if strings.TrimSpace(msg.text) == "" {
-			return func() tea.Msg { return flashMsg("the message is empty") }
+			return func() tea.Msg { return kit.FlashMsg("the message is empty") }
 		}
-		c.input.SetValue(msg.text)
+		c.Input.SetValue(msg.text)
 		c.relayout()
 		return nil
 	case chatCompactedMsg:
-		c.m.work.end("compact")
+		c.m.EndWork("compact")
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
-		if msg.session != c.session {
+		if msg.session != c.Session {
 			return nil
 		}
-		return tea.Batch(c.load(), func() tea.Msg { return flashMsg("Session compacted; ctrl+r shows the summary") })
+		return tea.Batch(c.Load(), func() tea.Msg { return kit.FlashMsg("Session compacted; ctrl+r shows the summary") })
 	case tea.KeyPressMsg:
 		return c.onKey(msg)
 	}
@@ -184,8 +184,8 @@ func (c *chatPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (c *chatPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := c.m.keys.Chat
-	if c.picking {
+	k := c.m.KeyMap().Chat
+	if c.Picking {
 		switch msg.String() {
 		case "up", "k":
 			if c.pickIdx > 0 {
@@ -196,12 +196,12 @@ func (c *chatPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 				c.pickIdx++
 			}
 		case "enter":
-			c.picking = false
+			c.Picking = false
 			if c.pickIdx < len(c.sessions) {
 				return c.switchTo(c.sessions[c.pickIdx])
 			}
 		case "esc", "ctrl+s":
-			c.picking = false
+			c.Picking = false
 		}
 		return nil
 	}
@@ -209,9 +209,9 @@ func (c *chatPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Send):
 		return c.submit()
 	case key.Matches(msg, k.Cancel):
-		if c.busy && c.cancel != nil {
-			c.cancel()
-			return func() tea.Msg { return flashMsg("stopping the reply…") }
+		if c.Busy && c.Cancel != nil {
+			c.Cancel()
+			return func() tea.Msg { return kit.FlashMsg("stopping the reply…") }
 		}
 		return nil
 	case key.Matches(msg, k.HistoryUp) && c.historyKey(true):
@@ -219,36 +219,36 @@ func (c *chatPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.HistoryDown) && c.historyKey(false):
 		return nil
 	case key.Matches(msg, k.ScrollUp):
-		c.scrollBy(-max(1, c.h/2))
+		c.ScrollBy(-max(1, c.h/2))
 		return nil
 	case key.Matches(msg, k.ScrollDown):
-		c.scrollBy(max(1, c.h/2))
+		c.ScrollBy(max(1, c.h/2))
 		return nil
 	case key.Matches(msg, k.Top):
-		c.view.top()
+		c.Transcript.Top()
 		return nil
 	case key.Matches(msg, k.Bottom):
-		c.view.follow = true
+		c.Transcript.Follow = true
 		return nil
 	case key.Matches(msg, k.ToggleTools):
 		c.expand = !c.expand
-		c.invalidate()
+		c.Invalidate()
 		return nil
 	case key.Matches(msg, k.Summary):
 		c.summary = !c.summary
-		c.invalidate()
+		c.Invalidate()
 		return nil
 	case key.Matches(msg, k.Editor):
 		return c.openEditor()
-	case msg.String() == "backspace" && c.input.Value() == "" && len(c.pasted) > 0:
-		c.pasted = c.pasted[:len(c.pasted)-1]
+	case msg.String() == "backspace" && c.Input.Value() == "" && len(c.Pasted) > 0:
+		c.Pasted = c.Pasted[:len(c.Pasted)-1]
 		return nil
 	case key.Matches(msg, k.Sessions):
-		core := c.m.core
+		core := c.core
 		return func() tea.Msg { l, err := core.Sessions(); return chatSessionsMsg{l, err} }
 	}
 	var cmd tea.Cmd
-	c.input, cmd = c.input.Update(msg)
+	c.Input, cmd = c.Input.Update(msg)
 	c.relayout()
 	return cmd
 }
@@ -256,12 +256,12 @@ func (c *chatPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 // writable reports whether the TUI may post into the session: its own
 // tui/* sessions only. Other channels' sessions (telegram/…, heartbeat)
 // are shown read-only so a reply never lands in someone else's thread.
-func (c *chatPane) writable() bool { return strings.HasPrefix(c.session, "tui/") }
+func (c *chatPane) writable() bool { return strings.HasPrefix(c.Session, "tui/") }
 
 func (c *chatPane) switchTo(session string) tea.Cmd {
-	c.session, c.msgs = session, nil
-	c.replaced()
-	return tea.Batch(c.load(), func() tea.Msg { return flashMsg("session " + session) })
+	c.Session, c.Msgs = session, nil
+	c.Replaced()
+	return tea.Batch(c.Load(), func() tea.Msg { return kit.FlashMsg("session " + session) })
 }
 
 // submit handles slash commands or starts an agent turn.
@@ -270,37 +270,37 @@ func (c *chatPane) submit() tea.Cmd {
 	if text == "" {
 		return nil
 	}
-	if strings.HasPrefix(text, "/") && len(c.pasted) == 0 {
-		c.input.SetValue("")
+	if strings.HasPrefix(text, "/") && len(c.Pasted) == 0 {
+		c.Input.SetValue("")
 		c.relayout()
 		c.history = append(c.history, text)
 		c.histIdx = len(c.history)
 		return c.command(text)
 	}
-	if c.busy {
-		return errCmd(fmt.Errorf("Alice is still replying; esc stops the reply"))
+	if c.Busy {
+		return kit.ErrCmd(fmt.Errorf("Alice is still replying; esc stops the reply"))
 	}
 	if !c.writable() {
-		return errCmd(fmt.Errorf("%s is read-only here; /new <name> opens a TUI session", c.session))
+		return kit.ErrCmd(fmt.Errorf("%s is read-only here; /new <name> opens a TUI session", c.Session))
 	}
-	c.input.SetValue("")
-	c.pasted = nil
+	c.Input.SetValue("")
+	c.Pasted = nil
 	c.relayout()
 	c.history = append(c.history, text)
 	c.histIdx = len(c.history)
-	c.msgs = append(c.msgs, ChatMessage{Role: RoleUser, Text: text, Time: c.m.now()})
-	c.view.grow(len(c.msgs))
-	c.view.follow = true
-	c.busy, c.partial = true, -1
-	ctx, cancel := context.WithCancel(c.m.ctx)
-	c.cancel = cancel
-	core, session := c.m.core, c.session
+	c.Msgs = append(c.Msgs, ChatMessage{Role: RoleUser, Text: text, Time: c.m.Clock()})
+	c.Transcript.grow(len(c.Msgs))
+	c.Transcript.Follow = true
+	c.Busy, c.Partial = true, -1
+	ctx, cancel := context.WithCancel(c.m.AppContext())
+	c.Cancel = cancel
+	core, session := c.core, c.Session
 	start := func() tea.Msg {
 		ch, err := core.Send(ctx, session, text)
 		if err != nil {
-			return chatEventMsg{ev: ChatEvent{Kind: ChatError, Text: err.Error()}, ok: true}
+			return ChatEventMsg{ev: ChatEvent{Kind: ChatError, Text: err.Error()}, Ok: true}
 		}
-		return chatStreamMsg{ch}
+		return ChatStreamMsg{ch}
 	}
 	return tea.Batch(start, c.spin())
 }
@@ -309,16 +309,16 @@ func (c *chatPane) command(text string) tea.Cmd {
 	fields := strings.Fields(text)
 	switch fields[0] {
 	case "/compact":
-		if c.busy {
-			return errCmd(fmt.Errorf("Alice is still replying; compact after the reply (esc stops it)"))
+		if c.Busy {
+			return kit.ErrCmd(fmt.Errorf("Alice is still replying; compact after the reply (esc stops it)"))
 		}
-		core, session, ctx := c.m.core, c.session, c.m.ctx
-		return tea.Batch(c.m.work.begin("compact", "compacting "+session, c.m.now()), func() tea.Msg {
+		core, session, ctx := c.core, c.Session, c.m.AppContext()
+		return tea.Batch(c.m.BeginWork("compact", "compacting "+session), func() tea.Msg {
 			return chatCompactedMsg{session, core.Compact(ctx, session)}
 		})
 	case "/new", "/session":
 		if len(fields) < 2 {
-			return errCmd(fmt.Errorf("usage: %s <name>", fields[0]))
+			return kit.ErrCmd(fmt.Errorf("usage: %s <name>", fields[0]))
 		}
 		name := fields[1]
 		if !strings.Contains(name, "/") {
@@ -326,24 +326,24 @@ func (c *chatPane) command(text string) tea.Cmd {
 		}
 		return c.switchTo(name)
 	case "/sessions":
-		core := c.m.core
+		core := c.core
 		return func() tea.Msg { l, err := core.Sessions(); return chatSessionsMsg{l, err} }
 	case "/clear":
-		c.msgs = nil
-		c.replaced()
+		c.Msgs = nil
+		c.Replaced()
 		return nil
 	case "/help":
-		c.msgs = append(c.msgs, ChatMessage{Role: RoleSystem, Text: "Commands: /compact · /new <name> · /session <id> · /sessions · /clear · /help.\n" +
+		c.Msgs = append(c.Msgs, ChatMessage{Role: RoleSystem, Text: "Commands: /compact · /new <name> · /session <id> · /sessions · /clear · /help.\n" +
 			"Keys: ctrl+j newline · ctrl+e edit in $EDITOR · ctrl+s sessions · ctrl+o expand tool calls · pgup/pgdn scroll · esc stops a reply · ctrl+p every command."})
-		c.view.grow(len(c.msgs))
-		c.view.follow = true
+		c.Transcript.grow(len(c.Msgs))
+		c.Transcript.Follow = true
 		return nil
 	}
-	return errCmd(fmt.Errorf("unknown command %s (try /help)", fields[0]))
+	return kit.ErrCmd(fmt.Errorf("unknown command %s (try /help)", fields[0]))
 }
 
 func (c *chatPane) spin() tea.Cmd {
-	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return chatSpinMsg{} })
+	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return ChatSpinMsg{} })
 }
 
 func (c *chatPane) next() tea.Cmd {
@@ -353,13 +353,13 @@ func (c *chatPane) next() tea.Cmd {
 	}
 	return func() tea.Msg {
 		ev, ok := <-ch
-		return chatEventMsg{ev, ok}
+		return ChatEventMsg{ev, ok}
 	}
 }
 
 // onEvent folds one stream event into the transcript.
-func (c *chatPane) onEvent(msg chatEventMsg) tea.Cmd {
-	if !msg.ok {
+func (c *chatPane) onEvent(msg ChatEventMsg) tea.Cmd {
+	if !msg.Ok {
 		c.finish()
 		return nil
 	}
@@ -367,49 +367,49 @@ func (c *chatPane) onEvent(msg chatEventMsg) tea.Cmd {
 	var work tea.Cmd
 	switch ev.Kind {
 	case ChatDelta:
-		if c.partial < 0 {
-			c.add(ChatMessage{Role: RoleAssistant, Time: c.m.now()})
-			c.partial = len(c.msgs) - 1
+		if c.Partial < 0 {
+			c.add(ChatMessage{Role: RoleAssistant, Time: c.m.Clock()})
+			c.Partial = len(c.Msgs) - 1
 		}
-		c.msgs[c.partial].Text += ev.Text
-		c.view.drop(c.partial)
+		c.Msgs[c.Partial].Text += ev.Text
+		c.Transcript.Drop(c.Partial)
 	case ChatToolUse:
-		c.partial = -1
-		c.add(ChatMessage{Role: RoleTool, Tool: ev.Tool, ToolID: ev.ToolID, Input: ev.Input, Time: c.m.now()})
-		work = c.m.work.begin("tool:"+ev.ToolID+ev.Tool, "running "+ev.Tool, c.m.now())
+		c.Partial = -1
+		c.add(ChatMessage{Role: RoleTool, Tool: ev.Tool, ToolID: ev.ToolID, Input: ev.Input, Time: c.m.Clock()})
+		work = c.m.BeginWork("tool:"+ev.ToolID+ev.Tool, "running "+ev.Tool)
 	case ChatImage:
-		c.partial = -1
-		c.add(ChatMessage{Role: RoleImage, Text: ev.Text, Time: c.m.now()})
+		c.Partial = -1
+		c.add(ChatMessage{Role: RoleImage, Text: ev.Text, Time: c.m.Clock()})
 	case ChatToolResult:
-		c.m.work.end("tool:" + ev.ToolID + ev.Tool)
+		c.m.EndWork("tool:" + ev.ToolID + ev.Tool)
 		// Pair by call id when the core gives one (parallel calls of the
 		// same tool), else by name: the newest unanswered call.
-		for i := len(c.msgs) - 1; i >= 0; i-- {
-			mm := c.msgs[i]
+		for i := len(c.Msgs) - 1; i >= 0; i-- {
+			mm := c.Msgs[i]
 			same := mm.Tool == ev.Tool
 			if ev.ToolID != "" && mm.ToolID != "" {
 				same = mm.ToolID == ev.ToolID
 			}
 			if mm.Role == RoleTool && same && mm.Output == "" {
-				c.msgs[i].Output, c.msgs[i].IsError = ev.Output, ev.IsError
-				c.view.drop(i)
+				c.Msgs[i].Output, c.Msgs[i].IsError = ev.Output, ev.IsError
+				c.Transcript.Drop(i)
 				break
 			}
 		}
 	case ChatDone:
-		if c.partial >= 0 && strings.TrimSpace(ev.Text) != "" && strings.TrimSpace(c.msgs[c.partial].Text) != strings.TrimSpace(ev.Text) {
-			c.msgs[c.partial].Text = ev.Text
-			c.view.drop(c.partial)
-		} else if c.partial < 0 && strings.TrimSpace(ev.Text) != "" {
-			c.add(ChatMessage{Role: RoleAssistant, Text: ev.Text, Time: c.m.now()})
+		if c.Partial >= 0 && strings.TrimSpace(ev.Text) != "" && strings.TrimSpace(c.Msgs[c.Partial].Text) != strings.TrimSpace(ev.Text) {
+			c.Msgs[c.Partial].Text = ev.Text
+			c.Transcript.Drop(c.Partial)
+		} else if c.Partial < 0 && strings.TrimSpace(ev.Text) != "" {
+			c.add(ChatMessage{Role: RoleAssistant, Text: ev.Text, Time: c.m.Clock()})
 		}
 		c.finish()
 		return nil
 	case ChatError:
-		if stopped := friendlyText(ev.Text) == "Stopped."; stopped {
-			c.add(ChatMessage{Role: RoleSystem, Text: "Reply stopped.", Time: c.m.now()})
+		if stopped := kit.FriendlyText(ev.Text) == "Stopped."; stopped {
+			c.add(ChatMessage{Role: RoleSystem, Text: "Reply stopped.", Time: c.m.Clock()})
 		} else {
-			c.add(ChatMessage{Role: RoleSystem, Text: friendlyText(ev.Text), IsError: true, Time: c.m.now()})
+			c.add(ChatMessage{Role: RoleSystem, Text: kit.FriendlyText(ev.Text), IsError: true, Time: c.m.Clock()})
 		}
 		c.finish()
 		return nil
@@ -419,8 +419,8 @@ func (c *chatPane) onEvent(msg chatEventMsg) tea.Cmd {
 
 // add appends one message to the transcript.
 func (c *chatPane) add(m ChatMessage) {
-	c.msgs = append(c.msgs, m)
-	c.view.grow(len(c.msgs))
+	c.Msgs = append(c.Msgs, m)
+	c.Transcript.grow(len(c.Msgs))
 }
 
 // chatCompactedMsg reports the end of a /compact.
@@ -431,13 +431,13 @@ type chatCompactedMsg struct {
 
 func (c *chatPane) finish() {
 	c.streamMD.lines = nil
-	if c.partial >= 0 {
-		c.view.drop(c.partial) // re-render the last streamed message once, cached
+	if c.Partial >= 0 {
+		c.Transcript.Drop(c.Partial) // re-render the last streamed message once, cached
 	}
-	c.busy, c.stream, c.partial = false, nil, -1
-	c.m.work.endPrefix("tool:")
-	if c.cancel != nil {
-		c.cancel()
-		c.cancel = nil
+	c.Busy, c.stream, c.Partial = false, nil, -1
+	c.m.EndWorkPrefix("tool:")
+	if c.Cancel != nil {
+		c.Cancel()
+		c.Cancel = nil
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package tui_test
 
 import (
 	"fmt"
@@ -6,22 +6,24 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
 )
 
 // benchModel is a 160x45 model with 10,000 chat messages (every other one
 // markdown from Alice) and 1,000 inbox entries.
-func benchModel(b *testing.B) *Model {
+func benchModel(b *testing.B) *tui.Model {
 	b.Helper()
-	f := newFakeCore()
+	f := tuitest.NewFakeCore()
 	dark := true
-	m := New(f, Options{Dark: &dark, Now: func() time.Time { return t0 }})
+	m := tui.New(f, tui.Options{Dark: &dark, Now: func() time.Time { return tuitest.T0 }})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	for i := 0; i < 10000; i++ {
-		m.chat.msgs = append(m.chat.msgs, ChatMessage{Role: ChatRole(i % 2), Text: fmt.Sprintf("message %d with **markdown** and some text to wrap across the pane width", i)})
+		m.Chat.Msgs = append(m.Chat.Msgs, tui.ChatMessage{Role: tui.ChatRole(i % 2), Text: fmt.Sprintf("message %d with **markdown** and some text to wrap across the pane width", i)})
 	}
-	m.chat.replaced()
+	m.Chat.Replaced()
 	for i := 0; i < 1000; i++ {
-		m.inbox.entries = append(m.inbox.entries, InboxEntry{ID: fmt.Sprint(i), Workspace: "ws", Comments: "entry", Time: t0})
+		m.Inbox.Entries = append(m.Inbox.Entries, tui.InboxEntry{ID: fmt.Sprint(i), Workspace: "ws", Comments: "entry", Time: tuitest.T0})
 	}
 	return m
 }
@@ -33,68 +35,68 @@ func BenchmarkRender(b *testing.B) {
 	m := benchModel(b)
 	frame := func(b *testing.B, step func()) {
 		b.Helper()
-		_ = m.render() // the first frame at a position renders what is visible
+		_ = m.Render() // the first frame at a position renders what is visible
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			if step != nil {
 				step()
 			}
-			_ = m.render()
+			_ = m.Render()
 		}
 	}
 	b.Run("chat-bottom", func(b *testing.B) {
-		m.setFocus(focusChat)
-		m.chat.view.follow = true
+		m.SetFocus(tui.FocusChat)
+		m.Chat.Transcript.Follow = true
 		frame(b, nil)
 	})
 	b.Run("chat-middle", func(b *testing.B) {
-		m.chat.view.follow, m.chat.view.topMsg, m.chat.view.topLine = false, 5000, 0
+		m.Chat.Transcript.Follow, m.Chat.Transcript.TopMsg, m.Chat.Transcript.TopLine = false, 5000, 0
 		frame(b, nil)
 	})
 	b.Run("chat-top", func(b *testing.B) {
-		m.chat.view.top()
+		m.Chat.Transcript.Top()
 		frame(b, nil)
 	})
 	b.Run("chat-paging-up", func(b *testing.B) {
 		// Every frame scrolls half a page towards older messages, so new
 		// messages keep being rendered (as when a person holds pgup).
-		m.chat.invalidate()
-		m.chat.view.follow = true
+		m.Chat.Invalidate()
+		m.Chat.Transcript.Follow = true
 		frame(b, func() {
-			if !m.chat.view.follow && m.chat.view.topMsg == 0 {
-				m.chat.invalidate()
-				m.chat.view.follow = true
+			if !m.Chat.Transcript.Follow && m.Chat.Transcript.TopMsg == 0 {
+				m.Chat.Invalidate()
+				m.Chat.Transcript.Follow = true
 			}
-			m.chat.scrollBy(-20)
+			m.Chat.ScrollBy(-20)
 		})
 	})
 	b.Run("chat-streaming", func(b *testing.B) {
-		m.chat.view.follow = true
-		last := len(m.chat.msgs) - 1
-		m.chat.msgs[last].Text = ""
-		m.chat.partial = last
+		m.Chat.Transcript.Follow = true
+		last := len(m.Chat.Msgs) - 1
+		m.Chat.Msgs[last].Text = ""
+		m.Chat.Partial = last
 		frame(b, func() {
-			m.chat.msgs[last].Text += " more"
-			if len(m.chat.msgs[last].Text) > 4000 {
-				m.chat.msgs[last].Text = ""
+			m.Chat.Msgs[last].Text += " more"
+			if len(m.Chat.Msgs[last].Text) > 4000 {
+				m.Chat.Msgs[last].Text = ""
 			}
-			m.chat.view.drop(last)
+			m.Chat.Transcript.Drop(last)
 		})
-		m.chat.partial = -1
+		m.Chat.Partial = -1
 	})
 	b.Run("chat-streaming-scrolled-to-middle", func(b *testing.B) {
-		last := len(m.chat.msgs) - 1
-		m.chat.partial = last
-		m.chat.view.follow, m.chat.view.topMsg, m.chat.view.topLine = false, 5000, 0
+		last := len(m.Chat.Msgs) - 1
+		m.Chat.Partial = last
+		m.Chat.Transcript.Follow, m.Chat.Transcript.TopMsg, m.Chat.Transcript.TopLine = false, 5000, 0
 		frame(b, func() {
-			m.chat.msgs[last].Text += " more"
-			m.chat.view.drop(last)
+			m.Chat.Msgs[last].Text += " more"
+			m.Chat.Transcript.Drop(last)
 		})
-		m.chat.partial = -1
+		m.Chat.Partial = -1
 	})
 	b.Run("inbox", func(b *testing.B) {
-		m.setFocus(focusInbox)
+		m.SetFocus(tui.FocusInbox)
 		frame(b, nil)
 	})
 }

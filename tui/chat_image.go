@@ -3,13 +3,14 @@ package tui
 import (
 	"path/filepath"
 
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
 // imagePlaceholder is how a tool's image appears in the chat: a label and
 // the saved file as an OSC 8 hyperlink (file://), which terminals that
 // support it open on click; the path stays readable for the others.
-func imagePlaceholder(st Styles, path string, w int) string {
+func imagePlaceholder(st kit.Styles, path string, w int) string {
 	label := st.Accent.Render("🖼 Image") + " " + st.Muted.Render(filepath.Base(path))
 	link := path
 	if filepath.IsAbs(path) {

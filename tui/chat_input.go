@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // The chat input: a textarea that grows to inputMaxLines, enter sends,
@@ -31,7 +32,7 @@ type pastedBlock struct {
 
 func (b pastedBlock) lines() int { return strings.Count(b.text, "\n") + 1 }
 
-func newChatInput(st Styles) textarea.Model {
+func newChatInput(st kit.Styles) textarea.Model {
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Placeholder = "Ask Alice… (/help for commands)"
@@ -62,11 +63,11 @@ func newChatInput(st Styles) textarea.Model {
 func (c *chatPane) onPaste(text string) tea.Cmd {
 	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	if isLargePaste(text) {
-		c.pasted = append(c.pasted, pastedBlock{name: fmt.Sprintf("paste %d", len(c.pasted)+1), text: text})
+		c.Pasted = append(c.Pasted, pastedBlock{name: fmt.Sprintf("paste %d", len(c.Pasted)+1), text: text})
 		c.relayout()
 		return nil
 	}
-	c.input.InsertString(text)
+	c.Input.InsertString(text)
 	c.relayout()
 	return nil
 }
@@ -85,8 +86,8 @@ func isLargePaste(text string) bool {
 
 // message is what enter sends: the typed text plus any attached pastes.
 func (c *chatPane) message() string {
-	text := strings.TrimSpace(c.input.Value())
-	for _, b := range c.pasted {
+	text := strings.TrimSpace(c.Input.Value())
+	for _, b := range c.Pasted {
 		if text != "" {
 			text += "\n\n"
 		}
@@ -97,23 +98,23 @@ func (c *chatPane) message() string {
 
 // attachmentsView is the one-line summary of attached pastes.
 func (c *chatPane) attachmentsView() string {
-	if len(c.pasted) == 0 {
+	if len(c.Pasted) == 0 {
 		return ""
 	}
-	parts := make([]string, len(c.pasted))
-	for i, b := range c.pasted {
-		parts[i] = c.m.st.Selected.Render(fmt.Sprintf(" ▤ %s · %s ", b.name, plural(b.lines(), "line")))
+	parts := make([]string, len(c.Pasted))
+	for i, b := range c.Pasted {
+		parts[i] = c.m.Styles().Selected.Render(fmt.Sprintf(" ▤ %s · %s ", b.name, plural(b.lines(), "line")))
 	}
-	return strings.Join(parts, " ") + c.m.st.Muted.Render("  backspace on an empty input removes the last")
+	return strings.Join(parts, " ") + c.m.Styles().Muted.Render("  backspace on an empty input removes the last")
 }
 
 // relayout resizes the textarea to its content (1…inputMaxLines rows).
 func (c *chatPane) relayout() {
 	lines := 1
-	if v := c.input.Value(); v != "" {
-		lines = c.input.LineCount()
+	if v := c.Input.Value(); v != "" {
+		lines = c.Input.LineCount()
 	}
-	c.input.SetHeight(min(inputMaxLines, max(1, lines)))
+	c.Input.SetHeight(min(inputMaxLines, max(1, lines)))
 }
 
 // editorDoneMsg returns the text edited in $EDITOR.
@@ -123,7 +124,7 @@ type editorDoneMsg struct {
 }
 
 // editorCommand builds the $VISUAL/$EDITOR command line for path.
-func editorCommand(path string) *exec.Cmd {
+func EditorCommand(path string) *exec.Cmd {
 	ed := os.Getenv("VISUAL")
 	if ed == "" {
 		ed = os.Getenv("EDITOR")
@@ -138,7 +139,7 @@ func editorCommand(path string) *exec.Cmd {
 // openEditor writes the draft to a temp file (in a Cmd), then runs the
 // editor on the real terminal and reads the result back.
 func (c *chatPane) openEditor() tea.Cmd {
-	draft := c.input.Value()
+	draft := c.Input.Value()
 	return func() tea.Msg {
 		f, err := os.CreateTemp("", "alice-message-*.md")
 		if err != nil {
@@ -152,19 +153,19 @@ func (c *chatPane) openEditor() tea.Cmd {
 			_ = os.Remove(f.Name())
 			return editorDoneMsg{err: err}
 		}
-		return editorReadyMsg{path: f.Name()}
+		return EditorReadyMsg{Path: f.Name()}
 	}
 }
 
 // editorReadyMsg: the draft file exists; run the editor on it.
-type editorReadyMsg struct{ path string }
+type EditorReadyMsg struct{ Path string }
 
 func runEditor(path string) tea.Cmd {
-	return tea.ExecProcess(editorCommand(path), func(err error) tea.Msg { return editorFinished(path, err) })
+	return tea.ExecProcess(EditorCommand(path), func(err error) tea.Msg { return EditorFinished(path, err) })
 }
 
 // editorFinished reads the edited file back and removes it.
-func editorFinished(path string, err error) tea.Msg {
+func EditorFinished(path string, err error) tea.Msg {
 	defer os.Remove(path)
 	if err != nil {
 		return editorDoneMsg{err: fmt.Errorf("the editor failed: %w", err)}
@@ -180,22 +181,22 @@ func editorFinished(path string, err error) tea.Msg {
 // (↓) line, so moving inside a multi-line draft still works.
 func (c *chatPane) historyKey(up bool) bool {
 	if up {
-		if c.input.Line() != 0 || len(c.history) == 0 || c.histIdx == 0 {
+		if c.Input.Line() != 0 || len(c.history) == 0 || c.histIdx == 0 {
 			return false
 		}
 		c.histIdx--
-		c.input.SetValue(c.history[c.histIdx])
+		c.Input.SetValue(c.history[c.histIdx])
 		c.relayout()
 		return true
 	}
-	if c.input.Line() != c.input.LineCount()-1 || c.histIdx >= len(c.history) {
+	if c.Input.Line() != c.Input.LineCount()-1 || c.histIdx >= len(c.history) {
 		return false
 	}
 	c.histIdx++
 	if c.histIdx < len(c.history) {
-		c.input.SetValue(c.history[c.histIdx])
+		c.Input.SetValue(c.history[c.histIdx])
 	} else {
-		c.input.SetValue("")
+		c.Input.SetValue("")
 	}
 	c.relayout()
 	return true

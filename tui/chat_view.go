@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/glamour/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -19,19 +20,19 @@ import (
 type transcriptView struct {
 	width  int
 	blocks [][]string // message index → rendered lines (nil: not rendered)
-	follow bool       // pinned to the newest line
+	Follow bool       // pinned to the newest line
 	// When not following, the first visible line is line topLine of
 	// message topMsg.
-	topMsg, topLine int
-	rendered        int // messages rendered since the last reset (tests)
+	TopMsg, TopLine int
+	Rendered        int // messages rendered since the last reset (tests)
 }
 
 func (v *transcriptView) reset(n, width int) {
 	v.blocks = make([][]string, n)
 	v.width = width
-	v.rendered = 0
-	if v.topMsg >= n {
-		v.topMsg, v.topLine = max(0, n-1), 0
+	v.Rendered = 0
+	if v.TopMsg >= n {
+		v.TopMsg, v.TopLine = max(0, n-1), 0
 	}
 }
 
@@ -43,26 +44,26 @@ func (v *transcriptView) grow(n int) {
 }
 
 // drop forgets one message's lines (it changed).
-func (v *transcriptView) drop(i int) {
+func (v *transcriptView) Drop(i int) {
 	if i >= 0 && i < len(v.blocks) {
 		v.blocks[i] = nil
 	}
 }
 
-func (v *transcriptView) top() { v.follow, v.topMsg, v.topLine = false, 0, 0 }
+func (v *transcriptView) Top() { v.Follow, v.TopMsg, v.TopLine = false, 0, 0 }
 
 // block returns message i's lines (with a blank separator line after).
 func (c *chatPane) block(i int) []string {
-	c.view.grow(len(c.msgs))
-	if b := c.view.blocks[i]; b != nil {
+	c.Transcript.grow(len(c.Msgs))
+	if b := c.Transcript.blocks[i]; b != nil {
 		return b
 	}
-	if i == c.partial && c.msgs[i].Role == RoleAssistant {
+	if i == c.Partial && c.Msgs[i].Role == RoleAssistant {
 		return c.streamBlock(i)
 	}
 	b := append(strings.Split(c.renderMsg(i), "\n"), "")
-	c.view.rendered++
-	c.view.blocks[i] = b
+	c.Transcript.Rendered++
+	c.Transcript.blocks[i] = b
 	return b
 }
 
@@ -71,7 +72,7 @@ func (c *chatPane) block(i int) []string {
 // paragraph still arriving as wrapped text. A frame during streaming so
 // costs the new tail, not the whole reply.
 func (c *chatPane) streamBlock(i int) []string {
-	text, w := c.msgs[i].Text, max(20, c.w)
+	text, w := c.Msgs[i].Text, max(20, c.w)
 	cut := strings.LastIndex(text, "\n\n")
 	stable, tail := "", text
 	if cut >= 0 {
@@ -79,7 +80,7 @@ func (c *chatPane) streamBlock(i int) []string {
 	}
 	if c.streamMD.n != len(stable) || c.streamMD.width != w || c.streamMD.lines == nil {
 		c.streamMD.n, c.streamMD.width = len(stable), w
-		c.streamMD.lines = []string{c.m.st.Assistant.Render("Alice")}
+		c.streamMD.lines = []string{c.m.Styles().Assistant.Render("Alice")}
 		if stable != "" {
 			c.streamMD.lines = append(c.streamMD.lines, strings.Split(c.markdown(stable, w), "\n")...)
 			c.streamMD.lines = append(c.streamMD.lines, "")
@@ -95,82 +96,82 @@ func (c *chatPane) streamBlock(i int) []string {
 // anchorFromBottom turns "follow" into an explicit top anchor for height h.
 func (c *chatPane) anchorFromBottom(h int) {
 	need := h
-	i := len(c.msgs) - 1
+	i := len(c.Msgs) - 1
 	for ; i >= 0; i-- {
 		n := len(c.block(i))
 		if n >= need {
-			c.view.topMsg, c.view.topLine = i, n-need
+			c.Transcript.TopMsg, c.Transcript.TopLine = i, n-need
 			return
 		}
 		need -= n
 	}
-	c.view.topMsg, c.view.topLine = 0, 0
+	c.Transcript.TopMsg, c.Transcript.TopLine = 0, 0
 }
 
 // scrollBy moves the view by n lines (negative = towards older messages).
-func (c *chatPane) scrollBy(n int) {
-	if len(c.msgs) == 0 {
+func (c *chatPane) ScrollBy(n int) {
+	if len(c.Msgs) == 0 {
 		return
 	}
 	h := c.transcriptHeight()
-	v := &c.view
-	if v.follow {
+	v := &c.Transcript
+	if v.Follow {
 		if n >= 0 {
 			return
 		}
 		c.anchorFromBottom(h)
-		v.follow = false
+		v.Follow = false
 	}
-	v.topLine += n
-	for v.topLine < 0 {
-		if v.topMsg == 0 {
-			v.topLine = 0
+	v.TopLine += n
+	for v.TopLine < 0 {
+		if v.TopMsg == 0 {
+			v.TopLine = 0
 			break
 		}
-		v.topMsg--
-		v.topLine += len(c.block(v.topMsg))
+		v.TopMsg--
+		v.TopLine += len(c.block(v.TopMsg))
 	}
-	for v.topMsg < len(c.msgs)-1 && v.topLine >= len(c.block(v.topMsg)) {
-		v.topLine -= len(c.block(v.topMsg))
-		v.topMsg++
+	for v.TopMsg < len(c.Msgs)-1 && v.TopLine >= len(c.block(v.TopMsg)) {
+		v.TopLine -= len(c.block(v.TopMsg))
+		v.TopMsg++
 	}
 	// Reaching the end pins the view to the newest line again.
-	left := -v.topLine
-	for i := v.topMsg; i < len(c.msgs) && left <= h; i++ {
+	left := -v.TopLine
+	for i := v.TopMsg; i < len(c.Msgs) && left <= h; i++ {
 		left += len(c.block(i))
 	}
 	if left <= h {
-		v.follow = true
+		v.Follow = true
 	}
 }
 
 // transcript returns exactly h lines of the conversation.
 func (c *chatPane) transcript(h int) string {
-	if len(c.msgs) == 0 {
-		if c.m.status.Provider == "not configured" {
+	if len(c.Msgs) == 0 {
+		if c.m.Provider() == "not configured" {
 			help := "Add one in Settings → AI provider (alt+8, or ctrl+p → \"Settings\"): Anthropic, OpenAI, " +
 				"an OpenAI-compatible server such as Ollama or llama.cpp, or the claude / codex CLI; `t` tests it. " +
 				"Or send any message to see the config file path and an example. Trading, inbox and workspaces work without it."
-			return fitHeight(c.m.st.Warn.Render("No AI provider is configured yet.")+"\n"+
-				c.m.st.Muted.Render(ansi.Wrap(help, c.w, " ")), h)
+			return kit.FitHeight(c.m.Styles().Warn.Render("No AI provider is configured yet.")+"\n"+
+				c.m.Styles().Muted.Render(ansi.Wrap(help, c.w, " ")), h)
 		}
-		return fitHeight(c.m.st.Muted.Render("No messages yet. Try: \"what's in my portfolio?\" or \"buy 10 AAPL\"."), h)
+		return kit.FitHeight(c.m.Styles().Muted.Render("No messages yet. Try: \"what's in my portfolio?\" or \"buy 10 AAPL\"."), h)
 	}
-	if c.view.width != c.w {
-		c.invalidate()
+	if c.Transcript.width != c.w {
+		c.Invalidate()
 	}
 	lines := make([]string, 0, h)
-	if c.view.follow {
+	if c.Transcript.Follow {
 		// Newest at the bottom: collect blocks backwards, then emit in order.
-		first, skip, got := len(c.msgs), 0, 0
-		for i := len(c.msgs) - 1; i >= 0 && got < h; i-- {
+		first, skip, got := len(c.Msgs), 0, 0
+		for i := len(c.Msgs) - 1; i >= 0 && got < h; i-- {
 			n := len(c.block(i))
 			first, got = i, got+n
 			if got > h {
 				skip = got - h
 			}
 		}
-		for i := first; i < len(c.msgs); i++ {
+		for i := first; i < len(c.Msgs); i++ {
 			b := c.block(i)
 			if i == first {
 				b = b[skip:]
@@ -178,8 +179,8 @@ func (c *chatPane) transcript(h int) string {
 			lines = append(lines, b...)
 		}
 	} else {
-		skip := c.view.topLine
-		for i := c.view.topMsg; i < len(c.msgs) && len(lines) < h; i++ {
+		skip := c.Transcript.TopLine
+		for i := c.Transcript.TopMsg; i < len(c.Msgs) && len(lines) < h; i++ {
 			b := c.block(i)
 			if skip > 0 {
 				b = b[min(skip, len(b)):]
@@ -196,7 +197,7 @@ func (c *chatPane) transcript(h int) string {
 
 // renderMsg renders one message (uncached; see block).
 func (c *chatPane) renderMsg(i int) string {
-	st, msg, w := c.m.st, c.msgs[i], max(20, c.w)
+	st, msg, w := c.m.Styles(), c.Msgs[i], max(20, c.w)
 	switch msg.Role {
 	case RoleUser:
 		return st.User.Render("You") + "\n" + c.userText(msg.Text, w)
@@ -230,13 +231,13 @@ func (c *chatPane) renderMsg(i int) string {
 		}
 		return head + st.Muted.Render("  ctrl+r hides the summary") + "\n" + c.markdown(msg.Text, w)
 	case RoleImage:
-		return imagePlaceholder(st, msg.Text, w)
+		return imagePlaceholder(*st, msg.Text, w)
 	}
 	// System notes: errors are marked, plain help is not.
 	if msg.IsError {
-		return st.Error.Render("✗ Alice") + "\n" + ansi.Wrap(friendlyText(msg.Text), w, " ")
+		return st.Error.Render("✗ Alice") + "\n" + ansi.Wrap(kit.FriendlyText(msg.Text), w, " ")
 	}
-	return st.Muted.Render("Alice · note") + "\n" + ansi.Wrap(friendlyText(msg.Text), w, " ")
+	return st.Muted.Render("Alice · note") + "\n" + ansi.Wrap(kit.FriendlyText(msg.Text), w, " ")
 }
 
 // userText wraps what the user sent, collapsing very long messages (big
@@ -246,7 +247,7 @@ func (c *chatPane) userText(text string, w int) string {
 	if !c.expand && len(lines) > pasteMaxLines {
 		more := len(lines) - 3
 		text = strings.Join(lines[:3], "\n")
-		return ansi.Wrap(text, w, " ") + "\n" + c.m.st.Muted.Render(fmt.Sprintf("▤ +%s (ctrl+o expands)", plural(more, "line")))
+		return ansi.Wrap(text, w, " ") + "\n" + c.m.Styles().Muted.Render(fmt.Sprintf("▤ +%s (ctrl+o expands)", plural(more, "line")))
 	}
 	return ansi.Wrap(text, w, " ")
 }
@@ -254,7 +255,7 @@ func (c *chatPane) userText(text string, w int) string {
 func (c *chatPane) markdown(text string, w int) string {
 	if c.md == nil {
 		style := "dark"
-		if !c.m.st.Dark {
+		if !c.m.Styles().Dark {
 			style = "light"
 		}
 		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(w))
@@ -272,29 +273,29 @@ func (c *chatPane) markdown(text string, w int) string {
 
 // transcriptHeight is what is left after header, separator and input.
 func (c *chatPane) transcriptHeight() int {
-	h := c.h - 2 - c.input.Height()
-	if len(c.pasted) > 0 {
+	h := c.h - 2 - c.Input.Height()
+	if len(c.Pasted) > 0 {
 		h--
 	}
 	return max(1, h)
 }
 
 func (c *chatPane) View() string {
-	st := c.m.st
-	header := st.Muted.Render(c.session + " · " + orDash(c.m.status.Provider))
+	st := c.m.Styles()
+	header := st.Muted.Render(c.Session + " · " + kit.OrDash(c.m.Provider()))
 	if !c.writable() {
 		header += st.Warn.Render(" · read-only")
 	}
-	if !c.view.follow && len(c.msgs) > 0 {
-		header += st.Accent.Render(fmt.Sprintf(" · message %d of %d · ctrl+end newest", c.view.topMsg+1, len(c.msgs)))
+	if !c.Transcript.Follow && len(c.Msgs) > 0 {
+		header += st.Accent.Render(fmt.Sprintf(" · message %d of %d · ctrl+end newest", c.Transcript.TopMsg+1, len(c.Msgs)))
 	}
 	sep := st.Muted.Render(strings.Repeat("─", max(0, c.w)))
-	if c.busy {
-		sep = st.Accent.Render(spinnerFrames[c.frame%len(spinnerFrames)]+" Alice is working… ") + st.Muted.Render("(esc to stop)")
+	if c.Busy {
+		sep = st.Accent.Render(kit.SpinnerFrames[c.frame%len(kit.SpinnerFrames)]+" Alice is working… ") + st.Muted.Render("(esc to stop)")
 	}
 	bodyH := c.transcriptHeight()
 	var body string
-	if c.picking {
+	if c.Picking {
 		body = c.pickerView(bodyH)
 	} else {
 		body = c.transcript(bodyH)
@@ -303,12 +304,12 @@ func (c *chatPane) View() string {
 	if a := c.attachmentsView(); a != "" {
 		parts = append(parts, a)
 	}
-	parts = append(parts, sep, c.input.View())
-	return stack(parts...)
+	parts = append(parts, sep, c.Input.View())
+	return kit.Stack(parts...)
 }
 
 func (c *chatPane) pickerView(h int) string {
-	st := c.m.st
+	st := c.m.Styles()
 	lines := []string{st.Title.Render("Sessions") + st.Muted.Render("  enter open · esc close")}
 	for i, s := range c.sessions {
 		if i == c.pickIdx {
@@ -317,10 +318,8 @@ func (c *chatPane) pickerView(h int) string {
 			lines = append(lines, "  "+s)
 		}
 	}
-	return fitHeight(strings.Join(lines, "\n"), h)
+	return kit.FitHeight(strings.Join(lines, "\n"), h)
 }
-
-func stack(parts ...string) string { return strings.Join(parts, "\n") }
 
 func compactJSON(s string, w int) string {
 	s = strings.Join(strings.Fields(s), " ")

@@ -7,10 +7,6 @@ package tui
 
 import (
 	"context"
-	"time"
-
-	tea "charm.land/bubbletea/v2"
-	"github.com/shopspring/decimal"
 )
 
 // Core is everything the UI needs from alice's core.
@@ -36,55 +32,10 @@ type Core interface {
 	// ctx ends. The root model reads one event per Cmd and re-arms.
 	Events(ctx context.Context) <-chan any
 
-	// Chat.
-	Sessions() ([]string, error)
-	History(session string, limit int) ([]ChatMessage, error)
-	// Send starts one agent turn; the channel closes after a ChatDone or
-	// ChatError event.
-	Send(ctx context.Context, session, text string) (<-chan ChatEvent, error)
-	Compact(ctx context.Context, session string) error
-
-	// Inbox.
-	Inbox(limit int) ([]InboxEntry, error)
-	RenderInbox(id string, width int) ([]RenderedDoc, error)
-	DeleteInbox(id string) error
-
-	// Portfolio.
-	Accounts() ([]AccountSummary, error)
-	Positions(account string) ([]Position, error)
-	Orders(account string) ([]Order, error)
-	Pending() ([]PendingCommit, error)
-	// Approve and Reject decide the commit with hash — the one the person
-	// was shown; the core refuses if the account's commit changed since.
-	Approve(ctx context.Context, account, hash string) (string, error)
-	Reject(ctx context.Context, account, hash, reason string) error
-	TradingLog(account string, limit int) ([]CommitLogEntry, error)
-	EquityCurve(account string) ([]EquityPoint, error)
-
-	// Workspaces.
-	Templates() []string
-	Workspaces() ([]WorkspaceInfo, error)
-	CreateWorkspace(ctx context.Context, tag, template string) (WorkspaceInfo, error)
-	StartSession(workspaceID, agent string) (Terminal, error)
-	Terminals(workspaceID string) []Terminal
-	Files(workspaceID, rel string) ([]FileInfo, error)
-	GitSummary(workspaceID string) (string, error)
-}
-
-// Terminal is a live pty session rendered by an in-process emulator.
-type Terminal interface {
-	ID() string
-	Name() string
-	State() string
-	Render() string
-	Cursor() (x, y int, visible bool)
-	// Changed receives a nudge (capacity 1) when the screen changes.
-	Changed() <-chan struct{}
-	SendKey(tea.KeyPressMsg)
-	Paste(string)
-	Resize(cols, rows int)
-	// Attach returns the full-screen zoom command (ctrl+q detaches).
-	Attach() tea.ExecCommand
+	chatCore
+	inboxCore
+	portfolioCore
+	workspacesCore
 }
 
 // StatusInfo feeds the status bar.
@@ -93,148 +44,6 @@ type StatusInfo struct {
 	AskMCP   string
 	Provider string
 	Problems []string
-}
-
-// ChatRole is who wrote a chat message.
-type ChatRole int
-
-const (
-	RoleUser ChatRole = iota
-	RoleAssistant
-	RoleTool
-	RoleSystem
-	// RoleImage is an image a tool returned; Text is its file path.
-	RoleImage
-	// RoleCompaction marks where the session was compacted; Text is the
-	// summary that replaced the earlier messages (may be empty).
-	RoleCompaction
-)
-
-// ChatMessage is one rendered unit of a conversation.
-type ChatMessage struct {
-	Role    ChatRole
-	Text    string // markdown for assistant, plain otherwise
-	Tool    string // tool name for RoleTool
-	ToolID  string // pairs a streamed tool result with its call (optional)
-	Input   string // tool input JSON
-	Output  string // tool result text
-	IsError bool
-	Time    time.Time
-}
-
-// ChatEvent is one streamed step of an agent turn.
-type ChatEvent struct {
-	Kind    ChatEventKind
-	Text    string // delta, final text, or error message
-	Tool    string
-	ToolID  string
-	Input   string
-	Output  string
-	IsError bool
-}
-
-// ChatEventKind enumerates stream steps.
-type ChatEventKind int
-
-const (
-	ChatDelta ChatEventKind = iota
-	ChatToolUse
-	ChatToolResult
-	ChatDone
-	ChatError
-	// ChatImage: a tool returned an image, saved at Text (a file path).
-	ChatImage
-)
-
-// InboxEntry is one push from a workspace agent.
-type InboxEntry struct {
-	ID          string
-	WorkspaceID string
-	Workspace   string
-	Docs        []string
-	Comments    string
-	Time        time.Time
-}
-
-// RenderedDoc is a live-rendered inbox document or its tombstone.
-type RenderedDoc struct {
-	Path      string
-	Body      string
-	Tombstone string
-}
-
-// AccountSummary is one trading account's headline numbers.
-type AccountSummary struct {
-	ID            string
-	Label         string
-	Broker        string
-	Health        string
-	AutoApprove   bool
-	NetLiq        decimal.Decimal
-	Cash          decimal.Decimal
-	UnrealizedPnL decimal.Decimal
-	RealizedPnL   decimal.Decimal
-	Error         string
-}
-
-// Position is one holding.
-type Position struct {
-	Symbol        string
-	Side          string
-	Quantity      decimal.Decimal
-	AvgCost       decimal.Decimal
-	MarketPrice   decimal.Decimal
-	MarketValue   decimal.Decimal
-	UnrealizedPnL decimal.Decimal
-}
-
-// Order is one open order.
-type Order struct {
-	ID       string
-	Symbol   string
-	Action   string
-	Type     string
-	Quantity decimal.Decimal
-	Limit    decimal.Decimal
-	Status   string
-}
-
-// PendingCommit awaits a person's approval.
-type PendingCommit struct {
-	Account    string
-	Hash       string
-	Message    string
-	Operations []string
-}
-
-// CommitLogEntry is one Trading-as-Git commit.
-type CommitLogEntry struct {
-	Hash    string
-	Message string
-	Time    time.Time
-	Changes []string
-}
-
-// EquityPoint is one snapshot's net liquidation value.
-type EquityPoint struct {
-	Time   time.Time
-	Equity float64 // charting only; money values elsewhere stay decimal
-}
-
-// WorkspaceInfo is one workspace row.
-type WorkspaceInfo struct {
-	ID       string
-	Tag      string
-	Template string
-	Dir      string
-	Sessions []string // "sh1 running", …
-}
-
-// FileInfo is one directory entry of a workspace.
-type FileInfo struct {
-	Name  string
-	IsDir bool
-	Size  int64
 }
 
 // Core events delivered through Events.

@@ -5,18 +5,19 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // graceQuiet is how long input must be quiet before a confirmation accepts
 // keys: keystrokes already in flight when the dialog opens (typing in the
 // chat, a held key) must never approve an order by accident.
-const graceQuiet = 500 * time.Millisecond
+const GraceQuiet = 500 * time.Millisecond
 
 // confirmDialog asks y/n before something irreversible (a push).
 type confirmDialog struct {
 	m       *Model
 	title   string
-	body    string
+	Body    string
 	onYes   tea.Cmd
 	lastKey time.Time
 	ignored int
@@ -26,13 +27,13 @@ type confirmDialog struct {
 type dialogResultMsg struct{ then tea.Cmd }
 
 func newConfirmDialog(m *Model, title, body string, onYes tea.Cmd, now time.Time) *confirmDialog {
-	return &confirmDialog{m: m, title: title, body: body, onYes: onYes, lastKey: now}
+	return &confirmDialog{m: m, title: title, Body: body, onYes: onYes, lastKey: now}
 }
 
 // handle answers y/n/esc once the grace period has passed; earlier keys
 // only extend it.
 func (d *confirmDialog) handle(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
-	quiet := now.Sub(d.lastKey) >= graceQuiet
+	quiet := now.Sub(d.lastKey) >= GraceQuiet
 	d.lastKey = now
 	if !quiet {
 		d.ignored++
@@ -40,21 +41,21 @@ func (d *confirmDialog) handle(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, d.m.keys.Dialog.Yes):
-		d.m.dialog = nil
+		d.m.Dialog = nil
 		then := d.onYes
 		return func() tea.Msg { return dialogResultMsg{then} }
 	case key.Matches(msg, d.m.keys.Dialog.No):
-		d.m.dialog = nil
-		return func() tea.Msg { return flashMsg("cancelled") }
+		d.m.Dialog = nil
+		return func() tea.Msg { return kit.FlashMsg("cancelled") }
 	}
 	return nil
 }
 
 func (d *confirmDialog) view() string {
-	s := d.m.st
+	s := d.m.St
 	hint := s.Muted.Render("y confirm · n/esc cancel")
-	if d.m.now().Sub(d.lastKey) < graceQuiet {
+	if d.m.now().Sub(d.lastKey) < GraceQuiet {
 		hint = s.Muted.Render("(waiting for input to settle…)")
 	}
-	return s.Dialog.Render(s.Warn.Render(d.title) + "\n\n" + d.body + "\n\n" + hint)
+	return s.Dialog.Render(s.Warn.Render(d.title) + "\n\n" + d.Body + "\n\n" + hint)
 }

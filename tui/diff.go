@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/chroma/v2/formatters"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -20,7 +21,8 @@ import (
 // the changes behind a confirmation. The Workspaces pane owns one while
 // it is open and forwards messages and keys to it.
 type diffView struct {
-	m       *Model
+	m       kit.Host
+	core    any
 	ws      WorkspaceInfo
 	diff    WorkspaceDiff
 	lines   [][]string // rendered patch lines per file
@@ -65,17 +67,17 @@ type diffActionMsg struct {
 	err  error
 }
 
-func newDiffView(m *Model, ws WorkspaceInfo, w, h int) *diffView {
-	return &diffView{m: m, ws: ws, w: w, h: h, loading: true}
+func newDiffView(m kit.Host, core any, ws WorkspaceInfo, w, h int) *diffView {
+	return &diffView{m: m, core: core, ws: ws, w: w, h: h, loading: true}
 }
 
 // load reads the diff and renders every file's patch off the UI goroutine.
-func (d *diffView) load() tea.Cmd {
-	ac, ok := d.m.core.(AgentCore)
+func (d *diffView) Load() tea.Cmd {
+	ac, ok := d.core.(AgentCore)
 	if !ok {
-		return errCmd(errors.New("this core cannot show workspace diffs"))
+		return kit.ErrCmd(errors.New("this core cannot show workspace diffs"))
 	}
-	wsID, st := d.ws.ID, d.m.st
+	wsID, st := d.ws.ID, d.m.Styles()
 	return func() tea.Msg {
 		diff, err := ac.WorkspaceDiff(wsID)
 		if err != nil {
@@ -83,7 +85,7 @@ func (d *diffView) load() tea.Cmd {
 		}
 		lines := make([][]string, len(diff.Files))
 		for i, f := range diff.Files {
-			lines[i] = renderPatch(st, f)
+			lines[i] = renderPatch(*st, f)
 		}
 		return diffLoadedMsg{wsID: wsID, diff: diff, lines: lines}
 	}
@@ -99,7 +101,7 @@ func (d *diffView) Update(msg tea.Msg) (closed bool, cmd tea.Cmd) {
 		}
 		d.loading = false
 		if msg.err != nil {
-			return false, errCmd(msg.err)
+			return false, kit.ErrCmd(msg.err)
 		}
 		d.diff, d.lines = msg.diff, msg.lines
 		d.sel = min(d.sel, max(0, len(d.diff.Files)-1))
@@ -107,10 +109,10 @@ func (d *diffView) Update(msg tea.Msg) (closed bool, cmd tea.Cmd) {
 		return false, nil
 	case diffActionMsg:
 		if msg.err != nil {
-			return false, tea.Batch(errCmd(msg.err), d.load())
+			return false, tea.Batch(kit.ErrCmd(msg.err), d.Load())
 		}
 		text := msg.text
-		return false, tea.Batch(d.load(), func() tea.Msg { return flashMsg(text) })
+		return false, tea.Batch(d.Load(), func() tea.Msg { return kit.FlashMsg(text) })
 	case tea.KeyPressMsg:
 		return d.onKey(msg)
 	}
@@ -139,7 +141,7 @@ func (d *diffView) onKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		d.scroll = max(0, d.scroll-max(1, d.patchRows()-1))
 	case key.Matches(msg, k.Refresh):
 		d.loading = true
-		return false, d.load()
+		return false, d.Load()
 	case key.Matches(msg, k.Commit) && n > 0:
 		return false, d.confirm(fmt.Sprintf("Commit %d changed file(s) in %s?", n, d.ws.Tag),
 			"They become a commit in the workspace's git history\nand the new base of this diff.",
@@ -166,11 +168,11 @@ func (d *diffView) onKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 
 // confirm opens the grace-period dialog; yes runs act in a Cmd.
 func (d *diffView) confirm(title, body string, act func(AgentCore) diffActionMsg) tea.Cmd {
-	ac, ok := d.m.core.(AgentCore)
+	ac, ok := d.core.(AgentCore)
 	if !ok {
 		return nil
 	}
-	d.m.openDialog(title, body, func() tea.Msg { return act(ac) })
+	d.m.OpenDialog(title, body, func() tea.Msg { return act(ac) })
 	return nil
 }
 
@@ -208,7 +210,7 @@ func (d *diffView) listRows() int {
 func (d *diffView) patchRows() int { return max(1, d.h-3-d.listRows()) }
 
 func (d *diffView) View() string {
-	st := d.m.st
+	st := d.m.Styles()
 	adds, dels := 0, 0
 	for _, f := range d.diff.Files {
 		adds, dels = adds+f.Additions, dels+f.Deletions
@@ -216,10 +218,10 @@ func (d *diffView) View() string {
 	title := st.Title.Render("Diff · "+d.ws.Tag) + st.Muted.Render(fmt.Sprintf(" · since %s · %d file(s) ", short(d.diff.Base), len(d.diff.Files))) +
 		st.Profit.Render(fmt.Sprintf("+%d", adds)) + " " + st.Loss.Render(fmt.Sprintf("−%d", dels))
 	if d.loading {
-		return fitHeight(stack(title, "", st.Muted.Render("loading…")), d.h)
+		return kit.FitHeight(kit.Stack(title, "", st.Muted.Render("loading…")), d.h)
 	}
 	if len(d.diff.Files) == 0 {
-		return fitHeight(stack(title, "", st.Muted.Render("No changes since the sessions started. esc to close.")), d.h)
+		return kit.FitHeight(kit.Stack(title, "", st.Muted.Render("No changes since the sessions started. esc to close.")), d.h)
 	}
 	rows := []string{ansi.Truncate(title, d.w, "…")}
 	n := d.listRows()
@@ -247,7 +249,7 @@ func (d *diffView) View() string {
 	for _, l := range patch[min(d.scroll, end):end] {
 		rows = append(rows, ansi.Truncate(l, d.w, "…"))
 	}
-	return fitHeight(strings.Join(rows, "\n"), d.h)
+	return kit.FitHeight(strings.Join(rows, "\n"), d.h)
 }
 
 // maxHighlightLines bounds syntax highlighting per file; longer patches
@@ -256,7 +258,7 @@ const maxHighlightLines = 4000
 
 // renderPatch colours a unified diff: +/− markers from Styles, the code
 // itself highlighted by chroma for the file's language.
-func renderPatch(st Styles, f DiffFile) []string {
+func renderPatch(st kit.Styles, f DiffFile) []string {
 	switch {
 	case f.Binary:
 		return []string{st.Muted.Render("Binary file " + f.Change + "; no text diff.")}
@@ -301,7 +303,7 @@ func renderPatch(st Styles, f DiffFile) []string {
 }
 
 // chromaStyle picks the code theme that matches the UI palette.
-func chromaStyle(st Styles) string {
+func chromaStyle(st kit.Styles) string {
 	if st.Dark {
 		return "github-dark"
 	}

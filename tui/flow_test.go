@@ -1,4 +1,4 @@
-package tui
+package tui_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/charmbracelet/x/vt"
 	"github.com/stretchr/testify/require"
@@ -74,12 +76,12 @@ func (s *screen) waitFor(want string) {
 	s.t.Fatalf("screen never showed %q; last screen:\n%s", want, s.emu.String())
 }
 
-func startFlow(t *testing.T) (*teatest.TestModel, *fakeCore, *clock, *screen) {
+func startFlow(t *testing.T) (*teatest.TestModel, *tuitest.FakeCore, *clock, *screen) {
 	t.Helper()
-	f := newFakeCore()
-	clk := &clock{now: t0}
+	f := tuitest.NewFakeCore()
+	clk := &clock{now: tuitest.T0}
 	dark := true
-	m := New(f, Options{Version: "test", Dark: &dark, Now: clk.Now})
+	m := tui.New(f, tui.Options{Version: "test", Dark: &dark, Now: clk.Now})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36),
 		teatest.WithProgramOptions(tea.WithEnvironment([]string{"TERM=xterm-256color"})))
 	t.Cleanup(m.Close)
@@ -88,13 +90,13 @@ func startFlow(t *testing.T) (*teatest.TestModel, *fakeCore, *clock, *screen) {
 
 // quit presses ctrl+c; the fake core always has a running shell, so the
 // confirmation must name it, and a second ctrl+c exits.
-func quit(t *testing.T, tm *teatest.TestModel, scr *screen) *Model {
+func quit(t *testing.T, tm *teatest.TestModel, scr *screen) *tui.Model {
 	t.Helper()
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	scr.waitFor("Quit alice?")
 	scr.waitFor("sh1 in workspace research-aapl")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*tui.Model)
 }
 
 func TestFlowChatStageApprove(t *testing.T) {
@@ -102,14 +104,14 @@ func TestFlowChatStageApprove(t *testing.T) {
 	scr.waitFor("Ask Alice")
 	scr.waitFor("MCP http://127.0.0.1:3001/mcp")
 
-	f.mu.Lock()
-	f.script = []ChatEvent{
-		{Kind: ChatDelta, Text: "Staging the order."},
-		{Kind: ChatToolUse, Tool: "placeOrder", ToolID: "1", Input: `{"symbol":"AAPL","totalQuantity":"10"}`},
-		{Kind: ChatToolResult, Tool: "placeOrder", ToolID: "1", Output: `{"staged":true}`},
-		{Kind: ChatDone},
+	f.Mu.Lock()
+	f.Script = []tui.ChatEvent{
+		{Kind: tui.ChatDelta, Text: "Staging the order."},
+		{Kind: tui.ChatToolUse, Tool: "placeOrder", ToolID: "1", Input: `{"symbol":"AAPL","totalQuantity":"10"}`},
+		{Kind: tui.ChatToolResult, Tool: "placeOrder", ToolID: "1", Output: `{"staged":true}`},
+		{Kind: tui.ChatDone},
 	}
-	f.mu.Unlock()
+	f.Mu.Unlock()
 	tm.Type("buy 10 AAPL")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	scr.waitFor("Staging the order.")
@@ -128,11 +130,11 @@ func TestFlowChatStageApprove(t *testing.T) {
 	scr.waitFor("AAPL")
 
 	m := quit(t, tm, scr)
-	require.Nil(t, m.dialog)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	require.Equal(t, []string{"sim-paper"}, f.approved)
-	require.Equal(t, []string{"tui/default: buy 10 AAPL"}, f.sent)
+	require.Nil(t, m.Dialog)
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	require.Equal(t, []string{"sim-paper"}, f.Approved)
+	require.Equal(t, []string{"tui/default: buy 10 AAPL"}, f.Sent)
 }
 
 func TestFlowWorkspaceAttachEchoDetach(t *testing.T) {
@@ -150,23 +152,23 @@ func TestFlowWorkspaceAttachEchoDetach(t *testing.T) {
 	scr.waitFor("detached")
 
 	m := quit(t, tm, scr)
-	require.False(t, m.workspaces.attached())
-	f.mu.Lock()
-	term := f.terms["ws1"][0].(*fakeTerm)
-	f.mu.Unlock()
-	term.mu.Lock()
-	defer term.mu.Unlock()
-	require.Contains(t, term.screen, "echo hi\nhi\n$ ")
-	require.Contains(t, term.keys, "esc", "esc reaches the session")
-	require.NotContains(t, term.keys, "ctrl+q")
+	require.False(t, m.Workspaces.Attached())
+	f.Mu.Lock()
+	term := f.Terms["ws1"][0].(*tuitest.FakeTerm)
+	f.Mu.Unlock()
+	term.Mu.Lock()
+	defer term.Mu.Unlock()
+	require.Contains(t, term.Screen, "echo hi\nhi\n$ ")
+	require.Contains(t, term.Keys, "esc", "esc reaches the session")
+	require.NotContains(t, term.Keys, "ctrl+q")
 }
 
 func TestFlowPasteThreeLinesPaletteAndQuitWithY(t *testing.T) {
 	tm, f, _, scr := startFlow(t)
 	scr.waitFor("Ask Alice")
-	f.mu.Lock()
-	f.script = []ChatEvent{{Kind: ChatDone, Text: "Three lines received."}}
-	f.mu.Unlock()
+	f.Mu.Lock()
+	f.Script = []tui.ChatEvent{{Kind: tui.ChatDone, Text: "Three lines received."}}
+	f.Mu.Unlock()
 	tm.Send(tea.PasteMsg{Content: "alpha\nbeta\ngamma"})
 	scr.waitFor("  gamma")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
@@ -184,9 +186,9 @@ func TestFlowPasteThreeLinesPaletteAndQuitWithY(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	scr.waitFor("Quit alice?")
 	tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
-	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
-	require.Error(t, m.ctx.Err(), "quitting cancels the model's context")
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	require.Equal(t, []string{"tui/default: alpha\nbeta\ngamma"}, f.sent)
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*tui.Model)
+	require.Error(t, m.Ctx.Err(), "quitting cancels the model's context")
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	require.Equal(t, []string{"tui/default: alpha\nbeta\ngamma"}, f.Sent)
 }

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -19,30 +20,30 @@ import (
 //
 // Panes get the inside of the frame: width-2*frameLeft, height-chromeRows.
 const (
-	frameTop   = 2 // tab bar + top border: pane row 0 is screen row 2
-	frameLeft  = 2 // border + one space of padding
+	FrameTop   = 2 // tab bar + top border: pane row 0 is screen row 2
+	FrameLeft  = 2 // border + one space of padding
 	chromeRows = 5 // tab bar, two borders, footer, status bar
 )
 
 // bodySize is the pane area inside the frame.
-func (m *Model) bodySize() (int, int) {
-	return max(10, m.width-2*frameLeft), max(3, m.height-chromeRows)
+func (m *Model) BodySize() (int, int) {
+	return max(10, m.width-2*FrameLeft), max(3, m.height-chromeRows)
 }
 
 // render is View's content, separated so tests and benchmarks can use it.
-func (m *Model) render() string {
-	w, h := m.bodySize()
-	body := fitHeight(m.cur().View(), h)
+func (m *Model) Render() string {
+	w, h := m.BodySize()
+	body := kit.FitHeight(m.cur().View(), h)
 	var ov string
 	switch {
-	case m.quitDlg != nil:
-		ov = m.quitDlg.view()
-	case m.dialog != nil:
-		ov = m.dialog.view()
-	case m.palette != nil:
-		ov = m.palette.view()
-	case m.help != nil:
-		ov = m.help.view()
+	case m.QuitDlg != nil:
+		ov = m.QuitDlg.view()
+	case m.Dialog != nil:
+		ov = m.Dialog.view()
+	case m.Palette != nil:
+		ov = m.Palette.view()
+	case m.Help != nil:
+		ov = m.Help.view()
 	}
 	framed := m.frame(body, w, h)
 	if ov != "" {
@@ -56,8 +57,8 @@ func (m *Model) render() string {
 // 1 drops the padding, 2 cuts unfocused titles to three letters, 3 keeps
 // only their numbers. The focused tab always shows its full title.
 func (m *Model) tabLabel(i, level int) string {
-	name := m.tabs[i].name
-	focused := focus(i) == m.focus
+	name := m.Tabs[i].Name
+	focused := Focus(i) == m.Focus
 	if !focused {
 		switch {
 		case level == 2:
@@ -72,7 +73,7 @@ func (m *Model) tabLabel(i, level int) string {
 	if name != "" {
 		label += " " + name
 	}
-	if b, ok := m.tabs[i].p.(badger); ok {
+	if b, ok := m.Tabs[i].P.(badger); ok {
 		if s := b.Badge(); s != "" {
 			label += " " + s
 		}
@@ -95,7 +96,7 @@ func tabSep(level int) string {
 func (m *Model) tabLevel() int {
 	for level := 0; level < 3; level++ {
 		w := 0
-		for i := range m.tabs {
+		for i := range m.Tabs {
 			w += ansi.StringWidth(m.tabLabel(i, level)) + len(tabSep(level))
 		}
 		if w-len(tabSep(level)) <= m.width {
@@ -108,19 +109,19 @@ func (m *Model) tabLevel() int {
 func (m *Model) tabBar() string {
 	var b strings.Builder
 	level := m.tabLevel()
-	for i := range m.tabs {
+	for i := range m.Tabs {
 		if i > 0 {
 			b.WriteString(tabSep(level))
 		}
 		label := m.tabLabel(i, level)
-		if focus(i) == m.focus {
-			b.WriteString(m.st.Selected.Render(label))
+		if Focus(i) == m.Focus {
+			b.WriteString(m.St.Selected.Render(label))
 		} else {
-			b.WriteString(m.st.TitleDim.Render(label))
+			b.WriteString(m.St.TitleDim.Render(label))
 		}
 	}
 	line := b.String()
-	title := m.st.Muted.Render(" alice " + m.opts.Version)
+	title := m.St.Muted.Render(" alice " + m.opts.Version)
 	if pad := m.width - ansi.StringWidth(line) - ansi.StringWidth(title); pad > 0 {
 		line += strings.Repeat(" ", pad) + title
 	}
@@ -131,17 +132,17 @@ func (m *Model) tabBar() string {
 // top edge. The border is the accent colour while the pane has the keys
 // and muted while an overlay does.
 func (m *Model) frame(body string, w, h int) string {
-	border := m.st.FrameFocused
+	border := m.St.FrameFocused
 	if m.overlayOpen() {
-		border = m.st.Frame
+		border = m.St.Frame
 	}
 	bs := lipgloss.RoundedBorder()
 	edge := func(s string) string { return border.Render(s) }
-	title := " " + m.tabs[m.focus].name + " "
+	title := " " + m.Tabs[m.Focus].Name + " "
 	inner := m.width - 2
 	topFill := max(0, inner-1-ansi.StringWidth(title))
 	var b strings.Builder
-	b.WriteString(edge(bs.TopLeft+bs.Top) + m.st.Title.Render(title) + edge(strings.Repeat(bs.Top, topFill)+bs.TopRight))
+	b.WriteString(edge(bs.TopLeft+bs.Top) + m.St.Title.Render(title) + edge(strings.Repeat(bs.Top, topFill)+bs.TopRight))
 	left, right := edge(bs.Left)+" ", " "+edge(bs.Right)
 	lines := strings.Split(body, "\n")
 	for i := 0; i < h; i++ {
@@ -181,9 +182,9 @@ func (m *Model) footer() string {
 	g := m.keys.Global
 	var right []key.Binding
 	switch {
-	case m.quitDlg != nil, m.dialog != nil:
+	case m.QuitDlg != nil, m.Dialog != nil:
 		right = []key.Binding{m.keys.Dialog.Yes, m.keys.Dialog.No}
-	case m.palette != nil, m.help != nil:
+	case m.Palette != nil, m.Help != nil:
 		right = []key.Binding{m.keys.Overlay.Run, m.keys.Overlay.Close}
 	default:
 		helpKey := g.Help
@@ -194,30 +195,30 @@ func (m *Model) footer() string {
 	}
 	var hints []key.Binding
 	if !m.overlayOpen() {
-		if m.focus == focusWorkspaces && m.workspaces.attached() {
+		if m.Focus == FocusWorkspaces && m.Workspaces.Attached() {
 			hints = []key.Binding{m.keys.Workspaces.Detach}
 			right = nil
 		} else {
 			hints = m.cur().ShortHelp()
 		}
 	}
-	rightText := joinHints(m.st, right)
+	rightText := joinHints(m.St, right)
 	avail := m.width - ansi.StringWidth(rightText) - 2
 	var b strings.Builder
 	used := 1
 	b.WriteByte(' ')
-	sep := m.st.Muted.Render(" · ")
+	sep := m.St.Muted.Render(" · ")
 	for i, k := range hints {
 		if !k.Enabled() {
 			continue
 		}
-		h := hint(m.st, k)
+		h := hint(m.St, k)
 		need := ansi.StringWidth(h)
 		if i > 0 && used > 1 {
 			need += 3
 		}
 		if used+need > avail-2 {
-			b.WriteString(m.st.Muted.Render(" …"))
+			b.WriteString(m.St.Muted.Render(" …"))
 			used += 2
 			break
 		}
@@ -231,12 +232,12 @@ func (m *Model) footer() string {
 	return ansi.Truncate(b.String()+strings.Repeat(" ", pad)+rightText+" ", m.width, "…")
 }
 
-func hint(st Styles, k key.Binding) string {
+func hint(st kit.Styles, k key.Binding) string {
 	h := k.Help()
 	return st.Accent.Render(h.Key) + " " + st.Muted.Render(h.Desc)
 }
 
-func joinHints(st Styles, ks []key.Binding) string {
+func joinHints(st kit.Styles, ks []key.Binding) string {
 	parts := make([]string, 0, len(ks))
 	for _, k := range ks {
 		parts = append(parts, hint(st, k))
@@ -247,32 +248,32 @@ func joinHints(st Styles, ks []key.Binding) string {
 // statusBar shows running work and the newest toast first (they matter
 // now), then the listeners and the provider.
 func (m *Model) statusBar() string {
-	s := m.st
+	s := m.St
 	var parts []string
 	// Sessions that need a person come first: they are why you look.
-	if a := m.workspaces.agentStatus(); a != "" {
+	if a := m.Workspaces.agentStatus(); a != "" {
 		parts = append(parts, a)
 	}
-	if w := m.work.view(s, m.now()); w != "" {
+	if w := m.Work.View(s, m.now()); w != "" {
 		parts = append(parts, w)
 	}
-	if t, ok := m.toasts.current(); ok {
+	if t, ok := m.Toasts.Current(); ok {
 		used := 0
 		for _, p := range parts {
 			used += ansi.StringWidth(p) + 1
 		}
-		parts = append(parts, t.view(s, m.keys.Global.Dismiss, m.width-used))
-	} else if len(m.status.Problems) > 0 {
-		parts = append(parts, s.Warn.Render(" ⚠ "+firstLine(m.status.Problems[0])))
+		parts = append(parts, t.View(s, m.keys.Global.Dismiss, m.width-used))
+	} else if len(m.Status.Problems) > 0 {
+		parts = append(parts, s.Warn.Render(" ⚠ "+kit.FirstLine(m.Status.Problems[0])))
 	}
-	if m.focus == focusWorkspaces && m.workspaces.attached() {
+	if m.Focus == FocusWorkspaces && m.Workspaces.Attached() {
 		parts = append(parts, s.StatusKey.Render(" ● input ")+s.StatusBar.Render("ctrl+q detach"))
 	}
-	parts = append(parts, s.StatusKey.Render(" MCP ")+s.StatusBar.Render(orDash(m.status.MainMCP)))
-	if m.status.AskMCP != "" {
-		parts = append(parts, s.StatusKey.Render(" Ask ")+s.StatusBar.Render(m.status.AskMCP))
+	parts = append(parts, s.StatusKey.Render(" MCP ")+s.StatusBar.Render(kit.OrDash(m.Status.MainMCP)))
+	if m.Status.AskMCP != "" {
+		parts = append(parts, s.StatusKey.Render(" Ask ")+s.StatusBar.Render(m.Status.AskMCP))
 	}
-	parts = append(parts, s.StatusKey.Render(" AI ")+s.StatusBar.Render(orDash(m.status.Provider)))
+	parts = append(parts, s.StatusKey.Render(" AI ")+s.StatusBar.Render(kit.OrDash(m.Status.Provider)))
 	line := strings.Join(parts, s.StatusBar.Render(" "))
 	line = ansi.Truncate(line, m.width, "…")
 	if pad := m.width - ansi.StringWidth(line); pad > 0 {
@@ -286,10 +287,10 @@ func (m *Model) handleMouse(msg tea.Msg) tea.Cmd {
 		// Clicking a tab title focuses that pane.
 		if click.Y == 0 {
 			x, level := 0, m.tabLevel()
-			for i := range m.tabs {
+			for i := range m.Tabs {
 				w := ansi.StringWidth(m.tabLabel(i, level)) + len(tabSep(level))
 				if click.X >= x && click.X < x+w {
-					m.setFocus(focus(i))
+					m.SetFocus(Focus(i))
 					return nil
 				}
 				x += w
@@ -300,8 +301,8 @@ func (m *Model) handleMouse(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		// Body clicks go to the focused pane in pane coordinates.
-		click.Y -= frameTop
-		click.X -= frameLeft
+		click.Y -= FrameTop
+		click.X -= FrameLeft
 		return m.cur().Update(click)
 	}
 	if m.overlayOpen() {
@@ -311,13 +312,13 @@ func (m *Model) handleMouse(msg tea.Msg) tea.Cmd {
 	// too, so a child that asked for mouse reporting sees whole gestures.
 	switch ev := msg.(type) {
 	case tea.MouseWheelMsg:
-		ev.Y, ev.X = ev.Y-frameTop, ev.X-frameLeft
+		ev.Y, ev.X = ev.Y-FrameTop, ev.X-FrameLeft
 		return m.cur().Update(ev)
 	case tea.MouseReleaseMsg:
-		ev.Y, ev.X = ev.Y-frameTop, ev.X-frameLeft
+		ev.Y, ev.X = ev.Y-FrameTop, ev.X-FrameLeft
 		return m.cur().Update(ev)
 	case tea.MouseMotionMsg:
-		ev.Y, ev.X = ev.Y-frameTop, ev.X-frameLeft
+		ev.Y, ev.X = ev.Y-FrameTop, ev.X-FrameLeft
 		return m.cur().Update(ev)
 	}
 	return m.cur().Update(msg)
@@ -334,30 +335,4 @@ func goToIndex(k string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-// fitHeight pads or cuts s to exactly h lines.
-func fitHeight(s string, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
 }

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -31,7 +32,7 @@ func (m *Model) openHelp(mode helpMode) {
 	in := textinput.New()
 	in.Prompt = "filter › "
 	in.Focus()
-	m.help = &helpOverlay{m: m, mode: mode, input: in}
+	m.Help = &helpOverlay{m: m, mode: mode, input: in}
 }
 
 func (h *helpOverlay) update(msg tea.Msg) tea.Cmd {
@@ -39,7 +40,7 @@ func (h *helpOverlay) update(msg tea.Msg) tea.Cmd {
 	if kp, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(kp, k.Close), key.Matches(kp, k.Run), kp.String() == "f1":
-			h.m.help = nil
+			h.m.Help = nil
 			return nil
 		case key.Matches(kp, k.Up):
 			h.scroll = max(0, h.scroll-1)
@@ -68,35 +69,35 @@ type helpSection struct {
 func (h *helpOverlay) sections() []helpSection {
 	g := h.m.keys.Global
 	out := []helpSection{{"Global", []key.Binding{g.Palette, g.Next, g.Prev, g.GoTo, g.Help, g.Messages, g.Dismiss, g.Quit, g.QuitQ}}}
-	order := []int{int(h.m.focus)}
-	for i := range h.m.tabs {
-		if i != int(h.m.focus) {
+	order := []int{int(h.m.Focus)}
+	for i := range h.m.Tabs {
+		if i != int(h.m.Focus) {
 			order = append(order, i)
 		}
 	}
 	for _, i := range order {
-		out = append(out, helpSection{h.m.tabs[i].name, h.m.tabs[i].p.ShortHelp()})
+		out = append(out, helpSection{h.m.Tabs[i].Name, h.m.Tabs[i].P.ShortHelp()})
 	}
 	return out
 }
 
 // lines renders the filtered content (before scrolling).
-func (h *helpOverlay) lines() []string {
-	st := h.m.st
+func (h *helpOverlay) Lines() []string {
+	st := h.m.St
 	q := strings.ToLower(strings.TrimSpace(h.input.Value()))
 	var out []string
 	if h.mode == helpMessages {
-		hist := h.m.toasts.history
+		hist := h.m.Toasts.History
 		for i := len(hist) - 1; i >= 0; i-- {
 			t := hist[i]
-			if q != "" && !strings.Contains(strings.ToLower(t.text), q) {
+			if q != "" && !strings.Contains(strings.ToLower(t.Text), q) {
 				continue
 			}
 			mark := st.Muted.Render("·")
-			if t.kind == toastError {
+			if t.Kind == kit.ToastError {
 				mark = st.Error.Render("✗")
 			}
-			out = append(out, fmt.Sprintf("%s %s %s", st.Muted.Render(t.at.Format("15:04:05")), mark, firstLine(t.text)))
+			out = append(out, fmt.Sprintf("%s %s %s", st.Muted.Render(t.At.Format("15:04:05")), mark, kit.FirstLine(t.Text)))
 		}
 		if len(out) == 0 {
 			out = append(out, st.Muted.Render("no messages yet"))
@@ -124,15 +125,15 @@ func (h *helpOverlay) lines() []string {
 }
 
 func (h *helpOverlay) view() string {
-	st := h.m.st
+	st := h.m.St
 	title := "Keys"
 	if h.mode == helpMessages {
 		title = "Messages"
 	}
-	_, bodyH := h.m.bodySize()
+	_, bodyH := h.m.BodySize()
 	w := min(90, max(30, h.m.width-8))
 	h.input.SetWidth(w - 12)
-	all := h.lines()
+	all := h.Lines()
 	rows := max(3, bodyH-8)
 	// Two columns when the list is long and the screen wide enough.
 	if h.mode == helpKeys && len(all) > rows && h.m.width >= 110 {

@@ -7,23 +7,25 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
 // inboxPane lists what workspace agents pushed, newest first, and renders
 // the pointed files live in a detail view.
 type inboxPane struct {
-	m       *Model
+	m       kit.Host
+	core    inboxCore
 	w, h    int
 	focused bool
-	entries []InboxEntry
+	Entries []InboxEntry
 	seen    map[string]bool // ids the user has seen (persisted through InboxReadCore)
 	// Read-mark persistence: loaded once, saved one at a time when dirty.
 	seenLoaded, dirty, saving bool
 	md                        *glamour.TermRenderer
 	mdW                       int
 	mdCache                   map[string]string
-	sel                       int
+	Sel                       int
 	detail                    bool
 	docs                      []RenderedDoc
 	docsFor                   string
@@ -40,7 +42,9 @@ type inboxDocsMsg struct {
 	err  error
 }
 
-func newInboxPane(m *Model) *inboxPane { return &inboxPane{m: m, seen: map[string]bool{}} }
+func newInboxPane(m kit.Host, core inboxCore) *inboxPane {
+	return &inboxPane{m: m, core: core, seen: map[string]bool{}}
+}
 
 func (p *inboxPane) SetSize(w, h int) { p.w, p.h = w, h }
 
@@ -51,7 +55,7 @@ func (p *inboxPane) renderDocs() tea.Cmd {
 	if !p.detail || p.docsFor == "" {
 		return nil
 	}
-	core, id, w := p.m.core, p.docsFor, max(20, p.w-4)
+	core, id, w := p.core, p.docsFor, max(20, p.w-4)
 	return func() tea.Msg {
 		d, err := core.RenderInbox(id, w)
 		return inboxDocsMsg{id, d, err}
@@ -61,12 +65,12 @@ func (p *inboxPane) Focus()          { p.focused = true }
 func (p *inboxPane) Blur()           { p.focused = false }
 func (p *inboxPane) Capturing() bool { return false }
 func (p *inboxPane) ShortHelp() []key.Binding {
-	k := p.m.keys.Inbox
+	k := p.m.KeyMap().Inbox
 	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Delete, k.Jump, k.ReadAll}
 }
 
-func (p *inboxPane) load() tea.Cmd {
-	core := p.m.core
+func (p *inboxPane) Load() tea.Cmd {
+	core := p.core
 	list := func() tea.Msg {
 		e, err := core.Inbox(1000)
 		return inboxLoadedMsg{e, err}
@@ -77,9 +81,9 @@ func (p *inboxPane) load() tea.Cmd {
 	return list
 }
 
-func (p *inboxPane) unread() int {
+func (p *inboxPane) Unread() int {
 	n := 0
-	for _, e := range p.entries {
+	for _, e := range p.Entries {
 		if !p.seen[e.ID] {
 			n++
 		}
@@ -89,27 +93,27 @@ func (p *inboxPane) unread() int {
 
 // markVisibleRead marks the selected entry read when the pane is shown.
 func (p *inboxPane) markVisibleRead() {
-	if p.sel < len(p.entries) {
-		p.markSeen(p.entries[p.sel].ID)
+	if p.Sel < len(p.Entries) {
+		p.markSeen(p.Entries[p.Sel].ID)
 	}
 }
 
 func (p *inboxPane) selected() (InboxEntry, bool) {
-	if p.sel < 0 || p.sel >= len(p.entries) {
+	if p.Sel < 0 || p.Sel >= len(p.Entries) {
 		return InboxEntry{}, false
 	}
-	return p.entries[p.sel], true
+	return p.Entries[p.Sel], true
 }
 
 func (p *inboxPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case inboxLoadedMsg:
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
-		p.entries = msg.entries
-		if p.sel >= len(p.entries) {
-			p.sel = max(0, len(p.entries)-1)
+		p.Entries = msg.entries
+		if p.Sel >= len(p.Entries) {
+			p.Sel = max(0, len(p.Entries)-1)
 		}
 		if p.focused {
 			p.markVisibleRead()
@@ -123,12 +127,12 @@ func (p *inboxPane) Update(msg tea.Msg) tea.Cmd {
 	case inboxSavedMsg:
 		p.saving = false
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
 		return nil
 	case inboxDocsMsg:
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
 		if msg.id == p.docsFor {
 			p.docs = msg.docs
@@ -143,17 +147,17 @@ func (p *inboxPane) Update(msg tea.Msg) tea.Cmd {
 			p.scroll++
 		case p.detail:
 			p.scroll = max(0, p.scroll-1)
-		case down && p.sel < len(p.entries)-1:
-			p.sel++
+		case down && p.Sel < len(p.Entries)-1:
+			p.Sel++
 			p.markVisibleRead()
-		case !down && p.sel > 0:
-			p.sel--
+		case !down && p.Sel > 0:
+			p.Sel--
 			p.markVisibleRead()
 		}
 	case tea.MouseClickMsg:
 		// Y is relative to the pane; row 0 is the header.
-		if i := p.windowStart() + msg.Y - 1; !p.detail && msg.Y >= 1 && i < len(p.entries) {
-			p.sel = i
+		if i := p.windowStart() + msg.Y - 1; !p.detail && msg.Y >= 1 && i < len(p.Entries) {
+			p.Sel = i
 			p.markVisibleRead()
 		}
 	}
@@ -162,29 +166,29 @@ func (p *inboxPane) Update(msg tea.Msg) tea.Cmd {
 
 // windowStart is the first listed row, keeping the selection visible.
 func (p *inboxPane) windowStart() int {
-	if bodyH := max(1, p.h-1); p.sel >= bodyH {
-		return p.sel - bodyH + 1
+	if bodyH := max(1, p.h-1); p.Sel >= bodyH {
+		return p.Sel - bodyH + 1
 	}
 	return 0
 }
 
 func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := p.m.keys.Inbox
+	k := p.m.KeyMap().Inbox
 	switch {
 	case key.Matches(msg, k.Back) && p.detail:
 		p.detail, p.scroll = false, 0
 	case key.Matches(msg, k.Up):
 		if p.detail {
 			p.scroll = max(0, p.scroll-1)
-		} else if p.sel > 0 {
-			p.sel--
+		} else if p.Sel > 0 {
+			p.Sel--
 			p.markVisibleRead()
 		}
 	case key.Matches(msg, k.Down):
 		if p.detail {
 			p.scroll++
-		} else if p.sel < len(p.entries)-1 {
-			p.sel++
+		} else if p.Sel < len(p.Entries)-1 {
+			p.Sel++
 			p.markVisibleRead()
 		}
 	case key.Matches(msg, k.Open):
@@ -200,29 +204,29 @@ func (p *inboxPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		core := p.m.core
-		p.m.openDialog("Delete inbox entry?", fmt.Sprintf("From %s: %s", e.Workspace, summary(e)), func() tea.Msg {
+		core := p.core
+		p.m.OpenDialog("Delete inbox entry?", fmt.Sprintf("From %s: %s", e.Workspace, summary(e)), func() tea.Msg {
 			if err := core.DeleteInbox(e.ID); err != nil {
-				return errMsg{err}
+				return kit.ErrMsg{Err: err}
 			}
-			return flashMsg("inbox entry deleted")
+			return kit.FlashMsg("inbox entry deleted")
 		})
 		p.detail = false
 	case key.Matches(msg, k.ReadAll):
-		for _, e := range p.entries {
+		for _, e := range p.Entries {
 			p.markSeen(e.ID)
 		}
 	case key.Matches(msg, k.Jump):
 		if e, ok := p.selected(); ok {
 			id := e.WorkspaceID
-			return func() tea.Msg { return focusWorkspaceMsg{id} }
+			return func() tea.Msg { return kit.FocusWorkspaceMsg{ID: id} }
 		}
 	}
 	return nil
 }
 
 func summary(e InboxEntry) string {
-	s := plainSummary(firstLine(strings.TrimSpace(e.Comments)))
+	s := plainSummary(kit.FirstLine(strings.TrimSpace(e.Comments)))
 	if s == "" && len(e.Docs) > 0 {
 		s = strings.Join(e.Docs, ", ")
 	}
@@ -230,35 +234,35 @@ func summary(e InboxEntry) string {
 }
 
 func (p *inboxPane) View() string {
-	st := p.m.st
-	header := st.Title.Render("Inbox") + st.Muted.Render(" · "+plural(len(p.entries), "entry")+" · "+fmt.Sprintf("%d unread", p.unread()))
+	st := p.m.Styles()
+	header := st.Title.Render("Inbox") + st.Muted.Render(" · "+plural(len(p.Entries), "entry")+" · "+fmt.Sprintf("%d unread", p.Unread()))
 	bodyH := max(1, p.h-1)
 	if p.detail {
-		return stack(header, fitHeight(p.detailView(), bodyH))
+		return kit.Stack(header, kit.FitHeight(p.detailView(), bodyH))
 	}
-	if len(p.entries) == 0 {
-		return stack(header, fitHeight(st.Muted.Render("Nothing yet. Agents in workspaces push here with the inbox_push tool."), bodyH))
+	if len(p.Entries) == 0 {
+		return kit.Stack(header, kit.FitHeight(st.Muted.Render("Nothing yet. Agents in workspaces push here with the inbox_push tool."), bodyH))
 	}
 	start := p.windowStart()
 	var rows []string
-	for i := start; i < len(p.entries) && len(rows) < bodyH; i++ {
-		e := p.entries[i]
+	for i := start; i < len(p.Entries) && len(rows) < bodyH; i++ {
+		e := p.Entries[i]
 		mark := "  "
 		if !p.seen[e.ID] {
 			mark = st.Unread.Render("● ")
 		}
 		row := fmt.Sprintf("%s%s  %-14s %s", mark, e.Time.Format("01-02 15:04"), ansi.Truncate(e.Workspace, 14, "…"), summary(e))
 		row = ansi.Truncate(row, p.w-2, "…")
-		if i == p.sel {
+		if i == p.Sel {
 			row = st.Selected.Render(row)
 		}
 		rows = append(rows, row)
 	}
-	return stack(header, fitHeight(strings.Join(rows, "\n"), bodyH))
+	return kit.Stack(header, kit.FitHeight(strings.Join(rows, "\n"), bodyH))
 }
 
 func (p *inboxPane) detailView() string {
-	st := p.m.st
+	st := p.m.Styles()
 	e, ok := p.selected()
 	if !ok {
 		return ""

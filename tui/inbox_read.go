@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -26,7 +27,7 @@ type inboxSeenMsg struct {
 type inboxSavedMsg struct{ err error }
 
 func (p *inboxPane) loadSeen() tea.Cmd {
-	rc, ok := p.m.core.(InboxReadCore)
+	rc, ok := p.core.(InboxReadCore)
 	if !ok {
 		return nil
 	}
@@ -49,12 +50,12 @@ func (p *inboxPane) markSeen(ids ...string) {
 // saveCmd writes the read marks when they changed and no save is running
 // (one at a time, so an older snapshot never lands after a newer one).
 func (p *inboxPane) saveCmd() tea.Cmd {
-	rc, ok := p.m.core.(InboxReadCore)
+	rc, ok := p.core.(InboxReadCore)
 	if !ok || !p.dirty || p.saving || !p.seenLoaded {
 		return nil
 	}
 	var ids []string
-	for _, e := range p.entries {
+	for _, e := range p.Entries {
 		if p.seen[e.ID] {
 			ids = append(ids, e.ID)
 		}
@@ -67,7 +68,7 @@ func (p *inboxPane) saveCmd() tea.Cmd {
 func (p *inboxPane) onSeen(msg inboxSeenMsg) tea.Cmd {
 	p.seenLoaded = true
 	if msg.err != nil {
-		return errCmd(msg.err)
+		return kit.ErrCmd(msg.err)
 	}
 	for id := range msg.seen {
 		p.seen[id] = true
@@ -80,7 +81,7 @@ func (p *inboxPane) onSeen(msg inboxSeenMsg) tea.Cmd {
 func (p *inboxPane) commentsView(e InboxEntry, w int) string {
 	if p.mdW != w || p.md == nil {
 		style := "dark"
-		if !p.m.st.Dark {
+		if !p.m.Styles().Dark {
 			style = "light"
 		}
 		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(w))

@@ -7,8 +7,17 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/shopspring/decimal"
 )
+
+// marketBase is what the Market pane reads for the symbol's position and
+// orders (the Portfolio pane's calls).
+type marketBase interface {
+	Accounts() ([]AccountSummary, error)
+	Positions(account string) ([]Position, error)
+	Orders(account string) ([]Order, error)
+}
 
 // MarketCore is what the Market pane needs beyond Core. The root Core
 // provides it when it can (tui/live does); otherwise the pane explains that
@@ -80,45 +89,46 @@ type OrderTicket struct {
 }
 
 // marketIntervals are the chart's bar sizes, cycled with t.
-var marketIntervals = []string{"1m", "5m", "1h", "1d"}
+var MarketIntervals = []string{"1m", "5m", "1h", "1d"}
 
 // marketMode is what the pane's keys currently drive.
 type marketMode int
 
 const (
-	mkBrowse    marketMode = iota
+	MkBrowse    marketMode = iota
 	mkSearch               // typing a search query
 	mkIndicator            // typing a formula
-	mkOrder                // the stage-order form
-	mkSim                  // a simulator command
+	MkOrder                // the stage-order form
+	MkSim                  // a simulator command
 )
 
 // overlay is one indicator drawn over the candles.
 type overlay struct {
 	formula string
-	values  []float64
-	err     string
+	Values  []float64
+	Err     string
 }
 
 // marketPane: search, quote, candles with indicator overlays, news,
 // the symbol's position and orders, and the order/simulator forms.
 type marketPane struct {
-	m       *Model
+	m       kit.Host
+	base    marketBase
 	w, h    int
 	focused bool
-	mode    marketMode
+	Mode    marketMode
 	keys    marketKeys
-	input   textinput.Model
+	Input   textinput.Model
 
 	results  []MarketInstrument
 	sel      int
-	symbol   string
+	Symbol   string
 	class    string
 	quote    MarketQuote
-	candles  []Candle
-	interval int
-	zoom     int // columns per candle, 1..4
-	overlays []overlay
+	Candles  []Candle
+	Interval int
+	Zoom     int // columns per candle, 1..4
+	Overlays []overlay
 	news     []NewsItem
 
 	accounts  []AccountSummary
@@ -126,35 +136,35 @@ type marketPane struct {
 	positions []Position
 	orders    []Order
 
-	form      orderForm
+	Form      orderForm
 	simNote   string
 	refreshed time.Time // last periodic symbol reload (pages.go)
 }
 
-func newMarketPane(m *Model) *marketPane {
+func newMarketPane(m kit.Host, core marketBase) *marketPane {
 	in := textinput.New()
 	in.Prompt = "› "
 	in.CharLimit = 400
-	return &marketPane{m: m, keys: defaultMarketKeys(), input: in, interval: 3, zoom: 2}
+	return &marketPane{m: m, base: core, keys: DefaultMarketKeys(), Input: in, Interval: 3, Zoom: 2}
 }
 
 // core returns the MarketCore, if the root Core implements it.
 func (p *marketPane) core() (MarketCore, bool) {
-	mc, ok := p.m.core.(MarketCore)
+	mc, ok := p.base.(MarketCore)
 	return mc, ok
 }
 
-func (p *marketPane) SetSize(w, h int) { p.w, p.h = w, h; p.input.SetWidth(max(10, w-6)) }
+func (p *marketPane) SetSize(w, h int) { p.w, p.h = w, h; p.Input.SetWidth(max(10, w-6)) }
 func (p *marketPane) Focus()           { p.focused = true }
-func (p *marketPane) Blur()            { p.focused = false; p.input.Blur() }
-func (p *marketPane) Capturing() bool  { return p.mode != mkBrowse }
+func (p *marketPane) Blur()            { p.focused = false; p.Input.Blur() }
+func (p *marketPane) Capturing() bool  { return p.Mode != MkBrowse }
 
 func (p *marketPane) ShortHelp() []key.Binding {
 	k := p.keys
-	switch p.mode {
-	case mkOrder:
+	switch p.Mode {
+	case MkOrder:
 		return []key.Binding{k.FormNext, k.FormPrev, k.FormCycle, k.Submit, k.Back}
-	case mkSearch, mkIndicator, mkSim:
+	case mkSearch, mkIndicator, MkSim:
 		return []key.Binding{k.Submit, k.Back}
 	}
 	return []key.Binding{k.Search, k.Up, k.Down, k.Interval, k.ZoomIn, k.ZoomOut, k.Indicator, k.DropIndicator,
@@ -202,8 +212,8 @@ type (
 )
 
 // load refreshes the accounts part (positions and orders in the symbol).
-func (p *marketPane) load() tea.Cmd {
-	core, want := p.m.core, p.current()
+func (p *marketPane) Load() tea.Cmd {
+	core, want := p.base, p.current()
 	return func() tea.Msg {
 		var r marketAccountMsg
 		if r.accounts, r.err = core.Accounts(); r.err != nil {
@@ -231,9 +241,9 @@ func (p *marketPane) load() tea.Cmd {
 func (p *marketPane) search(q string) tea.Cmd {
 	mc, ok := p.core()
 	if !ok {
-		return errCmd(errNoMarket)
+		return kit.ErrCmd(errNoMarket)
 	}
-	ctx := p.m.ctx
+	ctx := p.m.AppContext()
 	return func() tea.Msg {
 		res, err := mc.SearchSymbols(ctx, q)
 		return marketSearchMsg{query: q, results: res, err: err}
@@ -242,15 +252,15 @@ func (p *marketPane) search(q string) tea.Cmd {
 
 // candleCount is how many bars a load asks for: enough for the widest
 // chart at the densest zoom.
-const candleCount = 400
+const CandleCount = 400
 
 // loadSymbol fetches quote, candles and news for the shown symbol.
 func (p *marketPane) loadSymbol() tea.Cmd {
 	mc, ok := p.core()
-	if !ok || p.symbol == "" {
+	if !ok || p.Symbol == "" {
 		return nil
 	}
-	ctx, sym, class, iv := p.m.ctx, p.symbol, p.class, marketIntervals[p.interval]
+	ctx, sym, class, iv := p.m.AppContext(), p.Symbol, p.class, MarketIntervals[p.Interval]
 	return func() tea.Msg {
 		r := marketDataMsg{symbol: sym, interval: iv}
 		var errs []error
@@ -258,7 +268,7 @@ func (p *marketPane) loadSymbol() tea.Cmd {
 		if r.quote, err = mc.MarketQuote(ctx, sym, class); err != nil {
 			errs = append(errs, err)
 		}
-		if r.candles, err = mc.Candles(ctx, sym, class, iv, candleCount); err != nil {
+		if r.candles, err = mc.Candles(ctx, sym, class, iv, CandleCount); err != nil {
 			errs = append(errs, err)
 		}
 		if r.news, err = mc.SymbolNews(ctx, sym, 5); err != nil {
@@ -275,9 +285,9 @@ func (p *marketPane) loadSymbol() tea.Cmd {
 func (p *marketPane) evalIndicator(formula string) tea.Cmd {
 	mc, ok := p.core()
 	if !ok {
-		return errCmd(errNoMarket)
+		return kit.ErrCmd(errNoMarket)
 	}
-	ctx, class, at := p.m.ctx, p.class, overlayTimes(p.candles, overlayBars)
+	ctx, class, at := p.m.AppContext(), p.class, overlayTimes(p.Candles, OverlayBars)
 	if class == "" {
 		class = "equity"
 	}
@@ -289,7 +299,7 @@ func (p *marketPane) evalIndicator(formula string) tea.Cmd {
 
 // overlayBars caps how many candles an overlay is evaluated at (the
 // widest chart shows about this many).
-const overlayBars = 160
+const OverlayBars = 160
 
 // overlayTimes are the as-of times for the last n candles: each candle's
 // close, i.e. the next candle's open (the last one extrapolated).
@@ -312,7 +322,7 @@ func overlayTimes(cs []Candle, n int) []time.Time {
 // reloadIndicators re-evaluates every overlay (after a refresh).
 func (p *marketPane) reloadIndicators() tea.Cmd {
 	var cmds []tea.Cmd
-	for _, o := range p.overlays {
+	for _, o := range p.Overlays {
 		cmds = append(cmds, p.evalIndicator(o.formula))
 	}
 	return tea.Batch(cmds...)

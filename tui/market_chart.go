@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // candleChart renders candles as text: one body glyph per candle (cw
@@ -14,39 +15,39 @@ import (
 // price axis on the right. It is a pure function of its inputs so goldens
 // are stable. ntcharts would pull Bubble Tea v1 into the build
 // (tui-patterns.md §4), so this stays a small renderer of our own.
-type candleChart struct {
-	candles  []Candle
-	overlays [][]float64 // right-aligned with candles
-	w, h     int         // total size including the axis
-	cw       int         // columns per candle
+type CandleChart struct {
+	Candles  []Candle
+	Overlays [][]float64 // right-aligned with candles
+	W, H     int         // total size including the axis
+	Cw       int         // columns per candle
 }
 
 // cell is one chart character and its style class.
 type cell struct {
-	r    rune
-	kind cellKind
+	R    rune
+	Kind cellKind
 }
 
 type cellKind uint8
 
 const (
 	cellEmpty cellKind = iota
-	cellUp
-	cellDown
-	cellOverlay0
+	CellUp
+	CellDown
+	CellOverlay0
 )
 
 // axisWidth is the right-hand price label column.
-const axisWidth = 10
+const AxisWidth = 10
 
 // visible returns the candles and overlay tails that fit the plot width.
-func (c candleChart) visible() ([]Candle, [][]float64) {
-	plotW := max(1, c.w-axisWidth)
-	cw := max(1, c.cw)
-	n := min(len(c.candles), plotW/cw)
-	cs := c.candles[len(c.candles)-n:]
-	ovs := make([][]float64, len(c.overlays))
-	for i, o := range c.overlays {
+func (c CandleChart) visible() ([]Candle, [][]float64) {
+	plotW := max(1, c.W-AxisWidth)
+	cw := max(1, c.Cw)
+	n := min(len(c.Candles), plotW/cw)
+	cs := c.Candles[len(c.Candles)-n:]
+	ovs := make([][]float64, len(c.Overlays))
+	for i, o := range c.Overlays {
 		// Align each overlay's last value with the last candle.
 		k := min(len(o), n)
 		pad := make([]float64, n-k)
@@ -59,15 +60,15 @@ func (c candleChart) visible() ([]Candle, [][]float64) {
 }
 
 // grid lays the chart out as cells plus the price range it covers.
-func (c candleChart) grid() ([][]cell, float64, float64) {
+func (c CandleChart) Grid() ([][]cell, float64, float64) {
 	cs, ovs := c.visible()
-	h := max(2, c.h)
-	plotW := max(1, c.w-axisWidth)
+	h := max(2, c.H)
+	plotW := max(1, c.W-AxisWidth)
 	g := make([][]cell, h)
 	for r := range g {
 		g[r] = make([]cell, plotW)
 		for x := range g[r] {
-			g[r][x] = cell{r: ' '}
+			g[r][x] = cell{R: ' '}
 		}
 	}
 	if len(cs) == 0 {
@@ -98,12 +99,12 @@ func (c candleChart) grid() ([][]cell, float64, float64) {
 	}
 	// row maps a price to a row; rows are twice as fine for half blocks.
 	row := func(v float64) float64 { return (hi - v) / (hi - lo) * float64(h*2-1) }
-	cw := max(1, c.cw)
+	cw := max(1, c.Cw)
 	for i, k := range cs {
 		x := i * cw
-		kind := cellUp
+		kind := CellUp
 		if k.Close < k.Open {
-			kind = cellDown
+			kind = CellDown
 		}
 		top, bot := row(k.High), row(k.Low)
 		bTop, bBot := row(math.Max(k.Open, k.Close)), row(math.Min(k.Open, k.Close))
@@ -129,7 +130,7 @@ func (c candleChart) grid() ([][]cell, float64, float64) {
 			}
 			if ch != 0 {
 				for dx := 0; dx < max(1, cw-1); dx++ {
-					g[r][x+dx] = cell{r: ch, kind: kind}
+					g[r][x+dx] = cell{R: ch, Kind: kind}
 				}
 			}
 		}
@@ -143,7 +144,7 @@ func (c candleChart) grid() ([][]cell, float64, float64) {
 			r = min(max(r, 0), h-1)
 			x := i * cw
 			for dx := 0; dx < cw && x+dx < plotW; dx++ {
-				g[r][x+dx] = cell{r: '•', kind: cellOverlay0 + cellKind(oi%4)}
+				g[r][x+dx] = cell{R: '•', Kind: CellOverlay0 + cellKind(oi%4)}
 			}
 		}
 	}
@@ -151,21 +152,21 @@ func (c candleChart) grid() ([][]cell, float64, float64) {
 }
 
 // render draws the grid with styles and the price axis.
-func (c candleChart) render(st Styles) string {
-	g, lo, hi := c.grid()
+func (c CandleChart) Render(st kit.Styles) string {
+	g, lo, hi := c.Grid()
 	styleOf := func(k cellKind) *lipgloss.Style {
 		switch k {
-		case cellUp:
+		case CellUp:
 			return &st.Profit
-		case cellDown:
+		case CellDown:
 			return &st.Loss
-		case cellOverlay0:
+		case CellOverlay0:
 			return &st.Accent
-		case cellOverlay0 + 1:
+		case CellOverlay0 + 1:
 			return &st.Warn
-		case cellOverlay0 + 2:
+		case CellOverlay0 + 2:
 			return &st.Assistant
-		case cellOverlay0 + 3:
+		case CellOverlay0 + 3:
 			return &st.Text
 		}
 		return nil
@@ -177,11 +178,11 @@ func (c candleChart) render(st Styles) string {
 		for i := 0; i < len(rowCells); {
 			j := i
 			var run strings.Builder
-			for j < len(rowCells) && rowCells[j].kind == rowCells[i].kind {
-				run.WriteRune(rowCells[j].r)
+			for j < len(rowCells) && rowCells[j].Kind == rowCells[i].Kind {
+				run.WriteRune(rowCells[j].R)
 				j++
 			}
-			if s := styleOf(rowCells[i].kind); s != nil {
+			if s := styleOf(rowCells[i].Kind); s != nil {
 				b.WriteString(s.Render(run.String()))
 			} else {
 				b.WriteString(run.String())

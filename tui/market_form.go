@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/shopspring/decimal"
 )
 
@@ -20,7 +21,7 @@ type orderForm struct {
 	account, symbol string
 	field           int // index into orderFields
 	action, otype   string
-	qty, limit      string
+	Qty, limit      string
 	err             string
 }
 
@@ -33,9 +34,9 @@ func newOrderForm(account, symbol string) orderForm {
 // ticket validates the form into an OrderTicket.
 func (f orderForm) ticket() (OrderTicket, error) {
 	t := OrderTicket{Account: f.account, Symbol: f.symbol, Action: f.action, Type: f.otype}
-	q, err := decimal.NewFromString(strings.TrimSpace(f.qty))
+	q, err := decimal.NewFromString(strings.TrimSpace(f.Qty))
 	if err != nil || !q.IsPositive() {
-		return t, fmt.Errorf("quantity must be a number > 0, got %q", f.qty)
+		return t, fmt.Errorf("quantity must be a number > 0, got %q", f.Qty)
 	}
 	t.Quantity = q
 	if f.otype == "LMT" {
@@ -49,7 +50,7 @@ func (f orderForm) ticket() (OrderTicket, error) {
 }
 
 // describe is the one-line summary shown in the confirmation.
-func (t OrderTicket) describe() string {
+func (t OrderTicket) Describe() string {
 	s := fmt.Sprintf("%s %s %s %s", t.Action, t.Quantity.String(), t.Symbol, t.Type)
 	if t.Type == "LMT" {
 		s += " @" + t.Limit.StringFixed(2)
@@ -61,7 +62,7 @@ func (f *orderForm) onKey(p *marketPane, msg tea.KeyPressMsg) tea.Cmd {
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Back):
-		p.mode = mkBrowse
+		p.Mode = MkBrowse
 		return nil
 	case key.Matches(msg, k.FormNext):
 		f.field = min(f.field+1, len(orderFields)-1)
@@ -80,17 +81,17 @@ func (f *orderForm) onKey(p *marketPane, msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		f.err = ""
-		p.mode = mkBrowse
+		p.Mode = MkBrowse
 		mc, ok := p.core()
 		if !ok {
-			return errCmd(errNoMarket)
+			return kit.ErrCmd(errNoMarket)
 		}
-		ctx := p.m.ctx
-		p.m.openDialog("Stage this order?", t.describe()+
+		ctx := p.m.AppContext()
+		p.m.OpenDialog("Stage this order?", t.Describe()+
 			"\n\nIt is staged, committed and sent for approval;\nnothing executes until you approve the push in Portfolio.", func() tea.Msg {
 			res, err := mc.StageOrder(ctx, t)
 			if err != nil {
-				return errMsg{err}
+				return kit.ErrMsg{Err: err}
 			}
 			return orderStagedMsg{res}
 		})
@@ -106,7 +107,7 @@ func (f *orderForm) onKey(p *marketPane, msg tea.KeyPressMsg) tea.Cmd {
 			f.otype = map[string]string{"MKT": "LMT", "LMT": "MKT"}[f.otype]
 		}
 	case 2:
-		f.qty = editNumber(f.qty, msg)
+		f.Qty = editNumber(f.Qty, msg)
 	case 3:
 		f.limit = editNumber(f.limit, msg)
 	}
@@ -128,9 +129,9 @@ func editNumber(s string, msg tea.KeyPressMsg) string {
 	return s
 }
 
-func (f orderForm) view(st Styles) string {
+func (f orderForm) view(st kit.Styles) string {
 	lines := []string{st.Title.Render("Stage an order") + st.Muted.Render(fmt.Sprintf("  %s on %s", f.symbol, f.account))}
-	vals := []string{f.action, f.otype, f.qty, f.limit}
+	vals := []string{f.action, f.otype, f.Qty, f.limit}
 	for i, name := range orderFields {
 		if i == 3 && f.otype == "MKT" {
 			continue
@@ -173,28 +174,28 @@ type SimCore interface {
 
 // simCommand is a parsed simulator line.
 type simCommand struct {
-	kind   string // price | cash | fill | advance
-	change string
-	amount decimal.Decimal
+	Kind   string // price | cash | fill | advance
+	Change string
+	Amount decimal.Decimal
 	by     time.Duration
 }
 
 // parseSimCommand reads "@150", "+5%", "-3%", "deposit 1000",
 // "withdraw 500", "fill" or "advance 2h" (s, m, h or d).
-func parseSimCommand(s string) (simCommand, error) {
+func ParseSimCommand(s string) (simCommand, error) {
 	s = strings.TrimSpace(strings.ToLower(s))
 	f := strings.Fields(s)
 	switch {
 	case s == "":
 		return simCommand{}, fmt.Errorf("empty command")
 	case s == "fill":
-		return simCommand{kind: "fill"}, nil
+		return simCommand{Kind: "fill"}, nil
 	case strings.HasPrefix(s, "@"):
 		v, err := decimal.NewFromString(s[1:])
 		if err != nil || !v.IsPositive() {
 			return simCommand{}, fmt.Errorf("price must be @<number > 0>, got %q", s)
 		}
-		return simCommand{kind: "price", change: "@" + v.String()}, nil
+		return simCommand{Kind: "price", Change: "@" + v.String()}, nil
 	case (s[0] == '+' || s[0] == '-') && strings.HasSuffix(s, "%"):
 		v, err := decimal.NewFromString(s[1 : len(s)-1])
 		if err != nil || v.IsNegative() {
@@ -203,13 +204,13 @@ func parseSimCommand(s string) (simCommand, error) {
 		if s[0] == '-' && v.GreaterThanOrEqual(decimal.NewFromInt(100)) {
 			return simCommand{}, fmt.Errorf("a price cannot fall by %s%%", v)
 		}
-		return simCommand{kind: "price", change: s[:1] + v.String() + "%"}, nil
+		return simCommand{Kind: "price", Change: s[:1] + v.String() + "%"}, nil
 	case len(f) == 2 && f[0] == "advance":
 		d, err := parseSimDuration(f[1])
 		if err != nil || d <= 0 {
 			return simCommand{}, fmt.Errorf("advance needs a duration such as 30m, 2h or 1d, got %q", f[1])
 		}
-		return simCommand{kind: "advance", by: d}, nil
+		return simCommand{Kind: "advance", by: d}, nil
 	case len(f) == 2 && (f[0] == "deposit" || f[0] == "withdraw"):
 		v, err := decimal.NewFromString(f[1])
 		if err != nil || !v.IsPositive() {
@@ -218,7 +219,7 @@ func parseSimCommand(s string) (simCommand, error) {
 		if f[0] == "withdraw" {
 			v = v.Neg()
 		}
-		return simCommand{kind: "cash", amount: v}, nil
+		return simCommand{Kind: "cash", Amount: v}, nil
 	}
 	return simCommand{}, fmt.Errorf("unknown simulator command %q (try @150, +5%%, deposit 1000, withdraw 500, fill, advance 1h)", s)
 }
@@ -239,30 +240,30 @@ func parseSimDuration(s string) (time.Duration, error) {
 type simDoneMsg struct{ text string }
 
 func (p *marketPane) runSim(text string) tea.Cmd {
-	sc, ok := p.m.core.(SimCore)
+	sc, ok := p.base.(SimCore)
 	if !ok {
-		return errCmd(marketError("simulator controls are not available in this core"))
+		return kit.ErrCmd(marketError("simulator controls are not available in this core"))
 	}
-	cmd, err := parseSimCommand(text)
+	cmd, err := ParseSimCommand(text)
 	if err != nil {
-		return errCmd(err)
+		return kit.ErrCmd(err)
 	}
-	ctx, acct, sym := p.m.ctx, p.current(), p.symbol
+	ctx, acct, sym := p.m.AppContext(), p.current(), p.Symbol
 	return func() tea.Msg {
 		var res string
 		var err error
-		switch cmd.kind {
+		switch cmd.Kind {
 		case "price":
-			res, err = sc.SimPrice(ctx, acct, sym, cmd.change)
+			res, err = sc.SimPrice(ctx, acct, sym, cmd.Change)
 		case "cash":
-			res, err = sc.SimCash(ctx, acct, cmd.amount)
+			res, err = sc.SimCash(ctx, acct, cmd.Amount)
 		case "fill":
 			res, err = sc.SimFill(ctx, acct, sym)
 		case "advance":
 			res, err = sc.SimAdvance(ctx, acct, cmd.by)
 		}
 		if err != nil {
-			return errMsg{err}
+			return kit.ErrMsg{Err: err}
 		}
 		return simDoneMsg{res}
 	}

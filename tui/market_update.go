@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // marketKeys are the Market pane's bindings (kept next to the pane so
@@ -16,7 +17,7 @@ type marketKeys struct {
 	Submit, Back, FormNext, FormPrev, FormCycle key.Binding
 }
 
-func defaultMarketKeys() marketKeys {
+func DefaultMarketKeys() marketKeys {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
@@ -55,70 +56,70 @@ func (p *marketPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.positions, p.orders = msg.positions, msg.orders
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
 	case marketSearchMsg:
 		p.results, p.sel = msg.results, 0
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
 		if len(p.results) == 0 {
 			return flashCmd(fmt.Sprintf("no symbol matches %q", msg.query))
 		}
 	case marketDataMsg:
-		if msg.symbol != p.symbol || msg.interval != marketIntervals[p.interval] {
+		if msg.symbol != p.Symbol || msg.interval != MarketIntervals[p.Interval] {
 			return nil // a stale answer for a symbol or interval no longer shown
 		}
-		p.quote, p.candles, p.news = msg.quote, msg.candles, msg.news
+		p.quote, p.Candles, p.news = msg.quote, msg.candles, msg.news
 		if msg.err != nil {
-			return tea.Batch(errCmd(msg.err), p.reloadIndicators())
+			return tea.Batch(kit.ErrCmd(msg.err), p.reloadIndicators())
 		}
 		return p.reloadIndicators()
 	case marketIndicatorMsg:
-		o := overlay{formula: msg.formula, values: msg.values}
+		o := overlay{formula: msg.formula, Values: msg.values}
 		if msg.err != nil {
-			o.err, o.values = msg.err.Error(), nil
+			o.Err, o.Values = msg.err.Error(), nil
 		}
-		for i := range p.overlays {
-			if p.overlays[i].formula == msg.formula {
-				p.overlays[i] = o
+		for i := range p.Overlays {
+			if p.Overlays[i].formula == msg.formula {
+				p.Overlays[i] = o
 				return nil
 			}
 		}
-		p.overlays = append(p.overlays, o)
+		p.Overlays = append(p.Overlays, o)
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
 	case orderStagedMsg:
 		text := msg.text
-		return tea.Batch(p.load(), p.m.portfolio.load(), flashCmd(text))
+		return tea.Batch(p.Load(), p.m.ReloadPortfolio(), flashCmd(text))
 	case simDoneMsg:
 		p.simNote = msg.text
-		return tea.Batch(p.load(), p.loadSymbol(), p.m.portfolio.load(), flashCmd(msg.text))
+		return tea.Batch(p.Load(), p.loadSymbol(), p.m.ReloadPortfolio(), flashCmd(msg.text))
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
 	}
 	return nil
 }
 
-func flashCmd(s string) tea.Cmd { return func() tea.Msg { return flashMsg(s) } }
+func flashCmd(s string) tea.Cmd { return func() tea.Msg { return kit.FlashMsg(s) } }
 
 func (p *marketPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.keys
-	switch p.mode {
-	case mkOrder:
-		return p.form.onKey(p, msg)
-	case mkSearch, mkIndicator, mkSim:
+	switch p.Mode {
+	case MkOrder:
+		return p.Form.onKey(p, msg)
+	case mkSearch, mkIndicator, MkSim:
 		switch {
 		case key.Matches(msg, k.Back):
-			p.mode = mkBrowse
-			p.input.Blur()
+			p.Mode = MkBrowse
+			p.Input.Blur()
 			return nil
 		case key.Matches(msg, k.Submit):
 			return p.submitInput()
 		}
 		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
+		p.Input, cmd = p.Input.Update(msg)
 		return cmd
 	}
 	switch {
@@ -137,78 +138,78 @@ func (p *marketPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return p.show(p.results[p.sel])
 		}
 	case key.Matches(msg, k.Interval):
-		if p.symbol == "" {
+		if p.Symbol == "" {
 			return nil
 		}
-		p.interval = (p.interval + 1) % len(marketIntervals)
-		p.candles = nil
+		p.Interval = (p.Interval + 1) % len(MarketIntervals)
+		p.Candles = nil
 		return p.loadSymbol()
 	case key.Matches(msg, k.ZoomIn):
-		p.zoom = min(p.zoom+1, 4)
+		p.Zoom = min(p.Zoom+1, 4)
 	case key.Matches(msg, k.ZoomOut):
-		p.zoom = max(p.zoom-1, 1)
+		p.Zoom = max(p.Zoom-1, 1)
 	case key.Matches(msg, k.Indicator):
-		if p.symbol == "" {
+		if p.Symbol == "" {
 			return flashCmd("search and pick a symbol first (/)")
 		}
-		return p.openInput(mkIndicator, "formula", fmt.Sprintf("SMA(CLOSE('%s','%s'),20)", p.symbol, marketIntervals[p.interval]))
+		return p.openInput(mkIndicator, "formula", fmt.Sprintf("SMA(CLOSE('%s','%s'),20)", p.Symbol, MarketIntervals[p.Interval]))
 	case key.Matches(msg, k.DropIndicator):
-		if n := len(p.overlays); n > 0 {
-			p.overlays = p.overlays[:n-1]
+		if n := len(p.Overlays); n > 0 {
+			p.Overlays = p.Overlays[:n-1]
 		}
 	case key.Matches(msg, k.Ask):
-		if p.symbol == "" {
+		if p.Symbol == "" {
 			return flashCmd("search and pick a symbol first (/)")
 		}
 		text := p.askText()
 		return func() tea.Msg { return askAliceMsg{text} }
 	case key.Matches(msg, k.Order):
-		if p.symbol == "" {
+		if p.Symbol == "" {
 			return flashCmd("search and pick a symbol first (/)")
 		}
 		if p.current() == "" {
 			return flashCmd("no trading account to stage an order on")
 		}
-		p.form = newOrderForm(p.current(), p.symbol)
-		p.mode = mkOrder
+		p.Form = newOrderForm(p.current(), p.Symbol)
+		p.Mode = MkOrder
 	case key.Matches(msg, k.Sim):
-		if p.symbol == "" {
+		if p.Symbol == "" {
 			return flashCmd("search and pick a symbol first (/)")
 		}
 		if !p.onSimulator() {
 			return flashCmd("simulator controls work on simulator accounts only")
 		}
-		return p.openInput(mkSim, "@150 · +5% · -3% · deposit 1000 · withdraw 500 · fill · advance 1h", "")
+		return p.openInput(MkSim, "@150 · +5% · -3% · deposit 1000 · withdraw 500 · fill · advance 1h", "")
 	case key.Matches(msg, k.PrevAccount):
 		if p.acct > 0 {
 			p.acct--
-			return p.load()
+			return p.Load()
 		}
 	case key.Matches(msg, k.NextAccount):
 		if p.acct < len(p.accounts)-1 {
 			p.acct++
-			return p.load()
+			return p.Load()
 		}
 	case key.Matches(msg, k.Refresh):
-		return tea.Batch(p.load(), p.loadSymbol(), p.reloadIndicators())
+		return tea.Batch(p.Load(), p.loadSymbol(), p.reloadIndicators())
 	}
 	return nil
 }
 
 func (p *marketPane) openInput(mode marketMode, placeholder, value string) tea.Cmd {
-	p.mode = mode
-	p.input.Placeholder = placeholder
-	p.input.SetValue(value)
-	p.input.CursorEnd()
-	return p.input.Focus()
+	p.Mode = mode
+	p.Input.Placeholder = placeholder
+	p.Input.SetValue(value)
+	p.Input.CursorEnd()
+	return p.Input.Focus()
 }
 
 // submitInput acts on the search, formula or simulator line.
 func (p *marketPane) submitInput() tea.Cmd {
-	text := strings.TrimSpace(p.input.Value())
-	mode := p.mode
-	p.mode = mkBrowse
-	p.input.Blur()
+	text := strings.TrimSpace(p.Input.Value())
+	mode := p.Mode
+	p.Mode = MkBrowse
+	p.Input.Blur()
 	if text == "" {
 		return nil
 	}
@@ -217,7 +218,7 @@ func (p *marketPane) submitInput() tea.Cmd {
 		return p.search(text)
 	case mkIndicator:
 		return p.evalIndicator(text)
-	case mkSim:
+	case MkSim:
 		return p.runSim(text)
 	}
 	return nil
@@ -225,24 +226,24 @@ func (p *marketPane) submitInput() tea.Cmd {
 
 // show makes inst the shown symbol and loads its data.
 func (p *marketPane) show(inst MarketInstrument) tea.Cmd {
-	if inst.Symbol != p.symbol {
-		p.overlays = nil
-		p.quote, p.candles, p.news = MarketQuote{}, nil, nil
+	if inst.Symbol != p.Symbol {
+		p.Overlays = nil
+		p.quote, p.Candles, p.news = MarketQuote{}, nil, nil
 	}
-	p.symbol, p.class = inst.Symbol, inst.Class
-	return tea.Batch(p.loadSymbol(), p.load())
+	p.Symbol, p.class = inst.Symbol, inst.Class
+	return tea.Batch(p.loadSymbol(), p.Load())
 }
 
 // askText is the chat prefill for "ask Alice about this".
 func (p *marketPane) askText() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "What do you think about %s", p.symbol)
+	fmt.Fprintf(&b, "What do you think about %s", p.Symbol)
 	if !p.quote.Last.IsZero() {
 		fmt.Fprintf(&b, " (last %s, %s%% today)", p.quote.Last.StringFixed(2), signed(p.quote.ChangePct.StringFixed(2)))
 	}
-	if len(p.overlays) > 0 {
+	if len(p.Overlays) > 0 {
 		var fs []string
-		for _, o := range p.overlays {
+		for _, o := range p.Overlays {
 			fs = append(fs, o.formula)
 		}
 		fmt.Fprintf(&b, "? I'm watching %s", strings.Join(fs, ", "))
@@ -260,6 +261,6 @@ func signed(s string) string {
 
 // onSimulator reports whether the selected account is a simulator.
 func (p *marketPane) onSimulator() bool {
-	sc, ok := p.m.core.(SimCore)
+	sc, ok := p.base.(SimCore)
 	return ok && p.current() != "" && sc.IsSimulator(p.current())
 }

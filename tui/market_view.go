@@ -5,58 +5,59 @@ import (
 	"math"
 	"strings"
 
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 )
 
 func (p *marketPane) View() string {
-	st := p.m.st
+	st := p.m.Styles()
 	if _, ok := p.core(); !ok {
-		return stack(st.Title.Render("Market"), st.Muted.Render(errNoMarket.Error()))
+		return kit.Stack(st.Title.Render("Market"), st.Muted.Render(errNoMarket.Error()))
 	}
 	lines := []string{p.headerLine()}
-	if p.symbol != "" {
+	if p.Symbol != "" {
 		lines = append(lines, p.quoteLine())
 	}
 	if len(p.results) > 0 {
 		lines = append(lines, p.resultsLine())
 	}
-	switch p.mode {
+	switch p.Mode {
 	case mkSearch:
-		lines = append(lines, st.Accent.Render("Search ")+p.input.View())
+		lines = append(lines, st.Accent.Render("Search ")+p.Input.View())
 	case mkIndicator:
-		lines = append(lines, st.Accent.Render("Indicator ")+p.input.View())
-	case mkSim:
-		lines = append(lines, st.Warn.Render("Simulator ")+p.input.View())
+		lines = append(lines, st.Accent.Render("Indicator ")+p.Input.View())
+	case MkSim:
+		lines = append(lines, st.Warn.Render("Simulator ")+p.Input.View())
 	}
-	if p.symbol == "" {
+	if p.Symbol == "" {
 		lines = append(lines, "", st.Muted.Render("Press / to search a symbol (ticker or name), ↑/↓ and enter to pick one."),
 			st.Muted.Render("Then: t interval · +/- zoom · i indicator · a ask Alice · o stage an order · s simulator"))
-		return fitHeight(strings.Join(lines, "\n"), p.h)
+		return kit.FitHeight(strings.Join(lines, "\n"), p.h)
 	}
 	lines = append(lines, p.chartHeader())
 	var lower []string
-	if p.mode == mkOrder {
-		lower = strings.Split(p.form.view(st), "\n")
+	if p.Mode == MkOrder {
+		lower = strings.Split(p.Form.view(*st), "\n")
 	} else {
 		lower = p.lowerSection()
 	}
 	chartH := max(3, p.h-len(lines)-len(lower)-1)
-	chart := candleChart{candles: p.candles, w: p.w, h: chartH, cw: p.zoom}
-	for _, o := range p.overlays {
-		chart.overlays = append(chart.overlays, o.values)
+	chart := CandleChart{Candles: p.Candles, W: p.w, H: chartH, Cw: p.Zoom}
+	for _, o := range p.Overlays {
+		chart.Overlays = append(chart.Overlays, o.Values)
 	}
-	if len(p.candles) == 0 {
-		lines = append(lines, fitHeight(st.Muted.Render("  loading "+marketIntervals[p.interval]+" bars…"), chartH))
+	if len(p.Candles) == 0 {
+		lines = append(lines, kit.FitHeight(st.Muted.Render("  loading "+MarketIntervals[p.Interval]+" bars…"), chartH))
 	} else {
-		lines = append(lines, chart.render(st))
+		lines = append(lines, chart.Render(*st))
 	}
 	lines = append(lines, lower...)
-	return fitHeight(strings.Join(lines, "\n"), p.h)
+	return kit.FitHeight(strings.Join(lines, "\n"), p.h)
 }
 
 func (p *marketPane) headerLine() string {
-	st := p.m.st
+	st := p.m.Styles()
 	var tabs []string
 	for i, a := range p.accounts {
 		if i == p.acct {
@@ -70,15 +71,15 @@ func (p *marketPane) headerLine() string {
 }
 
 func (p *marketPane) quoteLine() string {
-	st := p.m.st
+	st := p.m.Styles()
 	q := p.quote
 	name := ""
 	for _, r := range p.results {
-		if r.Symbol == p.symbol && r.Name != "" {
+		if r.Symbol == p.Symbol && r.Name != "" {
 			name = " " + r.Name
 		}
 	}
-	s := st.Title.Render(p.symbol) + st.Muted.Render(name+" · "+p.class)
+	s := st.Title.Render(p.Symbol) + st.Muted.Render(name+" · "+p.class)
 	if !q.Last.IsZero() {
 		chg := fmt.Sprintf("%s (%s%%)", signed(q.Change.StringFixed(2)), signed(q.ChangePct.StringFixed(2)))
 		switch q.Change.Sign() {
@@ -99,7 +100,7 @@ func (p *marketPane) quoteLine() string {
 }
 
 func (p *marketPane) resultsLine() string {
-	st := p.m.st
+	st := p.m.Styles()
 	parts := []string{st.Muted.Render("Results")}
 	for i, r := range p.results {
 		label := r.Symbol
@@ -114,26 +115,26 @@ func (p *marketPane) resultsLine() string {
 
 // chartHeader shows the intervals, zoom and overlay legend.
 func (p *marketPane) chartHeader() string {
-	st := p.m.st
+	st := p.m.Styles()
 	var b strings.Builder
-	for i, iv := range marketIntervals {
-		if i == p.interval {
+	for i, iv := range MarketIntervals {
+		if i == p.Interval {
 			b.WriteString(st.Selected.Render(" " + iv + " "))
 		} else {
 			b.WriteString(st.Muted.Render(" " + iv + " "))
 		}
 	}
-	b.WriteString(st.Muted.Render(fmt.Sprintf("  zoom %d", p.zoom)))
+	b.WriteString(st.Muted.Render(fmt.Sprintf("  zoom %d", p.Zoom)))
 	styles := []func(...string) string{st.Accent.Render, st.Warn.Render, st.Assistant.Render, st.Text.Render}
-	for i, o := range p.overlays {
+	for i, o := range p.Overlays {
 		b.WriteString("  ")
-		if o.err != "" {
-			b.WriteString(st.Error.Render("✗ " + o.formula + ": " + o.err))
+		if o.Err != "" {
+			b.WriteString(st.Error.Render("✗ " + o.formula + ": " + o.Err))
 			continue
 		}
 		last := ""
-		if n := len(o.values); n > 0 && !math.IsNaN(o.values[n-1]) {
-			last = " " + priceLabel(o.values[n-1])
+		if n := len(o.Values); n > 0 && !math.IsNaN(o.Values[n-1]) {
+			last = " " + priceLabel(o.Values[n-1])
 		}
 		b.WriteString(styles[i%len(styles)]("• " + o.formula + last))
 	}
@@ -142,15 +143,15 @@ func (p *marketPane) chartHeader() string {
 
 // lowerSection lists the position, open orders and news for the symbol.
 func (p *marketPane) lowerSection() []string {
-	st := p.m.st
-	left := []string{st.Accent.Render("Position in " + p.symbol)}
+	st := p.m.Styles()
+	left := []string{st.Accent.Render("Position in " + p.Symbol)}
 	found := false
 	for _, ps := range p.positions {
-		if strings.EqualFold(ps.Symbol, p.symbol) {
+		if strings.EqualFold(ps.Symbol, p.Symbol) {
 			found = true
 			// The account's mark (a simulator may pin it away from the feed).
 			left = append(left, fmt.Sprintf("  %s %s @ %s  mark %s  value %s  P&L %s", ps.Side, ps.Quantity.String(), money(ps.AvgCost),
-				money(ps.MarketPrice), money(ps.MarketValue), p.m.portfolio.pnl(ps.UnrealizedPnL)))
+				money(ps.MarketPrice), money(ps.MarketValue), pnlPad(p.m.Styles(), ps.UnrealizedPnL, 0)))
 		}
 	}
 	if !found {
@@ -158,7 +159,7 @@ func (p *marketPane) lowerSection() []string {
 	}
 	var ords []string
 	for _, o := range p.orders {
-		if strings.EqualFold(o.Symbol, p.symbol) {
+		if strings.EqualFold(o.Symbol, p.Symbol) {
 			price := ""
 			if !o.Limit.IsZero() {
 				price = " @" + money(o.Limit)
@@ -174,7 +175,7 @@ func (p *marketPane) lowerSection() []string {
 
 	right := []string{st.Accent.Render("News")}
 	if len(p.news) == 0 {
-		right = append(right, st.Muted.Render("  nothing in the archive mentions "+p.symbol))
+		right = append(right, st.Muted.Render("  nothing in the archive mentions "+p.Symbol))
 	}
 	for _, n := range p.news[:min(len(p.news), 4)] {
 		src := ""

@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -48,7 +49,7 @@ type mcpKeys struct {
 	Up, Down, Copy, Refresh key.Binding
 }
 
-func defaultMCPKeys() mcpKeys {
+func DefaultMCPKeys() mcpKeys {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
@@ -62,7 +63,8 @@ func defaultMCPKeys() mcpKeys {
 
 // mcpPane shows endpoints, connection snippets and connected clients.
 type mcpPane struct {
-	m       *Model
+	m       kit.Host
+	core    any
 	w, h    int
 	focused bool
 	keys    mcpKeys
@@ -71,7 +73,9 @@ type mcpPane struct {
 	sel     int // index into copyables()
 }
 
-func newMCPPane(m *Model) *mcpPane { return &mcpPane{m: m, keys: defaultMCPKeys()} }
+func newMCPPane(m kit.Host, core any) *mcpPane {
+	return &mcpPane{m: m, core: core, keys: DefaultMCPKeys()}
+}
 
 func (p *mcpPane) SetSize(w, h int) { p.w, p.h = w, h }
 func (p *mcpPane) Focus()           { p.focused = true }
@@ -86,8 +90,8 @@ type mcpMsg struct {
 	clients []MCPClient
 }
 
-func (p *mcpPane) load() tea.Cmd {
-	mc, ok := p.m.core.(MCPCore)
+func (p *mcpPane) Load() tea.Cmd {
+	mc, ok := p.core.(MCPCore)
 	if !ok {
 		return nil
 	}
@@ -148,7 +152,7 @@ func (p *mcpPane) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Down):
 			p.sel = min(max(0, len(items)-1), p.sel+1)
 		case key.Matches(msg, k.Refresh):
-			return p.load()
+			return p.Load()
 		case key.Matches(msg, k.Copy):
 			if p.sel < len(items) {
 				it := items[p.sel]
@@ -160,9 +164,9 @@ func (p *mcpPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *mcpPane) View() string {
-	st := p.m.st
-	if _, ok := p.m.core.(MCPCore); !ok {
-		return stack(st.Title.Render("MCP"), st.Muted.Render("MCP details are not available in this core"))
+	st := p.m.Styles()
+	if _, ok := p.core.(MCPCore); !ok {
+		return kit.Stack(st.Title.Render("MCP"), st.Muted.Render("MCP details are not available in this core"))
 	}
 	lines := []string{st.Title.Render("MCP") + st.Muted.Render("  ↑/↓ select · y copy")}
 	items := p.copyables()
@@ -189,7 +193,7 @@ func (p *mcpPane) View() string {
 	if len(p.clients) == 0 {
 		lines = append(lines, st.Muted.Render("  none yet: connect one with the snippet above"))
 	}
-	now := p.m.now()
+	now := p.m.Clock()
 	for _, c := range p.clients {
 		name := c.Name
 		if name == "" {
@@ -208,7 +212,7 @@ func (p *mcpPane) View() string {
 			lines = append(lines, ansi.Truncate("      "+calls, p.w, "…"))
 		}
 	}
-	return fitHeight(strings.Join(lines, "\n"), p.h)
+	return kit.FitHeight(strings.Join(lines, "\n"), p.h)
 }
 
 // callSummary renders calls per tool, most used first.
@@ -245,4 +249,19 @@ func ago(now, t time.Time) string {
 		return fmt.Sprintf("%dh ago", int(d.Hours()))
 	}
 	return t.Format("2006-01-02 15:04")
+}
+
+// Actions lists the MCP page's palette entries.
+func (p *mcpPane) Actions() []kit.Action {
+	var out []kit.Action
+	for i, it := range p.copyables() {
+		i, it := i, it
+		out = append(out, kit.Action{ID: "mcp.copy." + it.label, Title: "MCP: copy " + it.label, Group: "MCP", Keywords: "clipboard url snippet claude",
+			Run: func() tea.Cmd {
+				p.m.Show(p)
+				p.sel = i
+				return kit.Press(p, p.keys.Copy)
+			}})
+	}
+	return out
 }

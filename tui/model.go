@@ -6,39 +6,22 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // focus is the index of the visible pane in Model.tabs. The first four
 // are fixed; panes added with addPane get the following indices.
-type focus int
+type Focus int
 
 const (
-	focusChat focus = iota
-	focusInbox
-	focusPortfolio
-	focusWorkspaces
+	FocusChat Focus = iota
+	FocusInbox
+	FocusPortfolio
+	FocusWorkspaces
 )
 
-// pane is what every pane implements; the root routes keys by focus.
-//
-// Optional extras a pane may implement (checked by type assertion):
-//   - loader:         load() tea.Cmd, run at start-up (Init)
-//   - actionProvider: Actions() []Action, listed in the command palette
-//   - badger:         Badge() string, shown after the tab title ("(2)")
-type pane interface {
-	SetSize(w, h int)
-	Focus()
-	Blur()
-	Update(msg tea.Msg) tea.Cmd
-	View() string
-	ShortHelp() []key.Binding
-	// Capturing reports that the pane wants every key (typing into an
-	// input, an attached terminal), so global single-letter keys are off.
-	Capturing() bool
-}
-
 // loader is a pane that fetches its data when the program starts.
-type loader interface{ load() tea.Cmd }
+type loader interface{ Load() tea.Cmd }
 
 // modalPane is a pane whose open form takes every key but ctrl+c,
 // tab and shift+tab included.
@@ -49,8 +32,8 @@ type badger interface{ Badge() string }
 
 // tab is one entry of the tab bar: a title and its pane.
 type tab struct {
-	name string
-	p    pane
+	Name string
+	P    kit.Pane
 }
 
 // Options tune the model; zero values are fine.
@@ -66,32 +49,32 @@ type Options struct {
 type Model struct {
 	core   Core
 	opts   Options
-	ctx    context.Context
+	Ctx    context.Context
 	cancel context.CancelFunc
-	keys   KeyMap
-	st     Styles
+	keys   kit.KeyMap
+	St     kit.Styles
 	now    func() time.Time
 
 	width, height int
-	focus         focus
-	tabs          []tab
-	chat          *chatPane
-	inbox         *inboxPane
-	portfolio     *portfolioPane
-	workspaces    *workspacesPane
-	settings      *settingsPane
-	market        *marketPane
-	activity      *activityPane
-	mcpPage       *mcpPane
+	Focus         Focus
+	Tabs          []tab
+	Chat          *chatPane
+	Inbox         *inboxPane
+	Portfolio     *portfolioPane
+	Workspaces    *WorkspacesPane
+	Settings      *settingsPane
+	Market        *marketPane
+	Activity      *activityPane
+	McpPage       *mcpPane
 
-	status  StatusInfo
-	toasts  toasts
-	work    progress
-	help    *helpOverlay
-	palette *palette
-	dialog  *confirmDialog
-	quitDlg *quitDialog
-	events  <-chan any
+	Status  StatusInfo
+	Toasts  kit.Toasts
+	Work    kit.Progress
+	Help    *helpOverlay
+	Palette *palette
+	Dialog  *confirmDialog
+	QuitDlg *quitDialog
+	Events  <-chan any
 }
 
 // New builds the root model over a Core.
@@ -104,45 +87,45 @@ func New(core Core, opts Options) *Model {
 		dark = *opts.Dark
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Model{core: core, opts: opts, ctx: ctx, cancel: cancel, keys: DefaultKeyMap(), now: opts.Now}
-	m.st = NewStyles(dark)
-	m.chat = newChatPane(m)
-	m.inbox = newInboxPane(m)
-	m.portfolio = newPortfolioPane(m)
-	m.workspaces = newWorkspacesPane(m)
-	m.settings = newSettingsPane(m)
+	m := &Model{core: core, opts: opts, Ctx: ctx, cancel: cancel, keys: kit.DefaultKeyMap(), now: opts.Now}
+	m.St = kit.NewStyles(dark)
+	m.Chat = newChatPane(m, core)
+	m.Inbox = newInboxPane(m, core)
+	m.Portfolio = newPortfolioPane(m, core)
+	m.Workspaces = newWorkspacesPane(m, core)
+	m.Settings = newSettingsPane(m, core)
 	// The tab order; a new pane is one more line here (see addPane).
-	m.addPane("Chat", m.chat)
-	m.addPane("Inbox", m.inbox)
-	m.addPane("Portfolio", m.portfolio)
-	m.addPane("Workspaces", m.workspaces)
-	m.market, m.activity, m.mcpPage = newMarketPane(m), newActivityPane(m), newMCPPane(m)
-	m.addPane("Market", m.market)
-	m.addPane("Activity", m.activity)
-	m.addPane("MCP", m.mcpPage)
-	m.addPane("Settings", m.settings)
-	m.chat.Focus()
+	m.AddPane("Chat", m.Chat)
+	m.AddPane("Inbox", m.Inbox)
+	m.AddPane("Portfolio", m.Portfolio)
+	m.AddPane("Workspaces", m.Workspaces)
+	m.Market, m.Activity, m.McpPage = newMarketPane(m, core), newActivityPane(m, core), newMCPPane(m, core)
+	m.AddPane("Market", m.Market)
+	m.AddPane("Activity", m.Activity)
+	m.AddPane("MCP", m.McpPage)
+	m.AddPane("Settings", m.Settings)
+	m.Chat.Focus()
 	return m
 }
 
 // addPane appends a tab and returns its index (alt+N goes to tab N).
-func (m *Model) addPane(name string, p pane) focus {
-	m.tabs = append(m.tabs, tab{name, p})
-	return focus(len(m.tabs) - 1)
+func (m *Model) AddPane(name string, p kit.Pane) Focus {
+	m.Tabs = append(m.Tabs, tab{name, p})
+	return Focus(len(m.Tabs) - 1)
 }
 
 // paneIndex finds a pane's tab; -1 when it is not in the tab bar.
-func (m *Model) paneIndex(p pane) focus {
-	for i, t := range m.tabs {
-		if t.p == p {
-			return focus(i)
+func (m *Model) PaneIndex(p kit.Pane) Focus {
+	for i, t := range m.Tabs {
+		if t.P == p {
+			return Focus(i)
 		}
 	}
 	return -1
 }
 
 // cur is the focused pane.
-func (m *Model) cur() pane { return m.tabs[m.focus].p }
+func (m *Model) cur() kit.Pane { return m.Tabs[m.Focus].P }
 
 // Close stops the event subscription (main calls it after Run returns).
 func (m *Model) Close() { m.cancel() }
@@ -150,8 +133,8 @@ func (m *Model) Close() { m.cancel() }
 // Init starts the event bridge, loads every pane and asks the terminal for
 // its background colour.
 func (m *Model) Init() tea.Cmd {
-	m.events = m.core.Events(m.ctx)
-	cmds := []tea.Cmd{m.waitEvent(), m.loadAll(), m.tick()}
+	m.Events = m.core.Events(m.Ctx)
+	cmds := []tea.Cmd{m.WaitEvent(), m.LoadAll(), m.tick()}
 	if m.opts.Dark == nil {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -159,23 +142,23 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // loadAll reads the status and every pane that loads data.
-func (m *Model) loadAll() tea.Cmd {
-	cmds := []tea.Cmd{m.loadStatus()}
-	for _, t := range m.tabs {
-		if l, ok := t.p.(loader); ok {
-			cmds = append(cmds, l.load())
+func (m *Model) LoadAll() tea.Cmd {
+	cmds := []tea.Cmd{m.LoadStatus()}
+	for _, t := range m.Tabs {
+		if l, ok := t.P.(loader); ok {
+			cmds = append(cmds, l.Load())
 		}
 	}
 	return tea.Batch(cmds...)
 }
 
 // coreEventMsg wraps one value from Core.Events.
-type coreEventMsg struct{ ev any }
+type CoreEventMsg struct{ Ev any }
 
 // waitEvent is the single bridge from core to UI: one in-flight read,
 // re-armed after each event.
-func (m *Model) waitEvent() tea.Cmd {
-	ch := m.events
+func (m *Model) WaitEvent() tea.Cmd {
+	ch := m.Events
 	if ch == nil {
 		return nil
 	}
@@ -184,42 +167,31 @@ func (m *Model) waitEvent() tea.Cmd {
 		if !ok {
 			return nil
 		}
-		return coreEventMsg{ev}
+		return CoreEventMsg{ev}
 	}
 }
 
-type tickMsg time.Time
+type TickMsg time.Time
 
 // statusMsg carries a fresh StatusInfo for the status bar.
 type statusMsg StatusInfo
 
 // loadStatus reads the core's status off the UI goroutine.
-func (m *Model) loadStatus() tea.Cmd {
+func (m *Model) LoadStatus() tea.Cmd {
 	core := m.core
 	return func() tea.Msg { return statusMsg(core.Status()) }
 }
 
 func (m *Model) tick() tea.Cmd {
-	return tea.Tick(5*time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+	return tea.Tick(5*time.Second, func(t time.Time) tea.Msg { return TickMsg(t) })
 }
-
-// errMsg reports a failed core call as an error toast.
-type errMsg struct{ err error }
-
-// flashMsg shows an info toast that expires.
-type flashMsg string
-
-// focusWorkspaceMsg asks the root to show a workspace.
-type focusWorkspaceMsg struct{ id string }
-
-func errCmd(err error) tea.Cmd { return func() tea.Msg { return errMsg{err} } }
 
 // Update routes messages: overlays first, then global keys, then the
 // focused pane; core events go to the panes they concern. Afterwards it
 // saves state that changed (the inbox's read marks).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
-	if save := m.inbox.saveCmd(); save != nil {
+	if save := m.Inbox.saveCmd(); save != nil {
 		return m, tea.Batch(cmd, save)
 	}
 	return m, cmd
@@ -231,50 +203,50 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		return m, m.layout()
 	case tea.BackgroundColorMsg:
-		m.st = NewStyles(msg.IsDark())
-		m.chat.invalidate()
+		m.St = kit.NewStyles(msg.IsDark())
+		m.Chat.Invalidate()
 		return m, nil
-	case tickMsg:
-		return m, tea.Batch(m.tick(), m.loadStatus(), m.portfolio.load(), m.inbox.renderDocs(), m.refreshPage(), m.settings.tick())
+	case TickMsg:
+		return m, tea.Batch(m.tick(), m.LoadStatus(), m.Portfolio.Load(), m.Inbox.renderDocs(), m.refreshPage(), m.Settings.tick())
 	case statusMsg:
-		m.status = StatusInfo(msg)
+		m.Status = StatusInfo(msg)
 		return m, nil
-	case coreEventMsg:
-		return m, tea.Batch(m.waitEvent(), m.handleEvent(msg.ev))
-	case errMsg:
-		if msg.err == nil {
+	case CoreEventMsg:
+		return m, tea.Batch(m.WaitEvent(), m.handleEvent(msg.Ev))
+	case kit.ErrMsg:
+		if msg.Err == nil {
 			return m, nil
 		}
-		return m, m.toasts.push(toastError, friendlyError(msg.err), m.now())
-	case flashMsg:
-		return m, m.toasts.push(toastInfo, string(msg), m.now())
-	case toastExpiredMsg:
-		m.toasts.expire(msg.id)
+		return m, m.Toasts.Push(kit.ToastError, kit.FriendlyError(msg.Err), m.now())
+	case kit.FlashMsg:
+		return m, m.Toasts.Push(kit.ToastInfo, string(msg), m.now())
+	case kit.ToastExpiredMsg:
+		m.Toasts.Expire(msg.ID)
 		return m, nil
-	case workMsg:
-		return m, m.work.update(msg)
+	case kit.WorkMsg:
+		return m, m.Work.Update(msg)
 	case wsCreatedMsg:
-		m.work.end("workspace-create")
-		return m, m.workspaces.Update(msg)
-	case focusWorkspaceMsg:
-		m.setFocus(focusWorkspaces)
-		m.workspaces.selectID(msg.id)
+		m.Work.End("workspace-create")
+		return m, m.Workspaces.Update(msg)
+	case kit.FocusWorkspaceMsg:
+		m.SetFocus(FocusWorkspaces)
+		m.Workspaces.selectID(msg.ID)
 		return m, nil
 	case dialogResultMsg:
 		return m, msg.then
 	case askAliceMsg:
-		m.setFocus(focusChat)
-		m.chat.prefill(msg.text)
+		m.SetFocus(FocusChat)
+		m.Chat.prefill(msg.text)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
 		switch {
-		case m.palette != nil:
-			return m, m.palette.update(msg)
-		case m.help != nil:
-			return m, m.help.update(msg)
-		case m.dialog != nil || m.quitDlg != nil:
+		case m.Palette != nil:
+			return m, m.Palette.update(msg)
+		case m.Help != nil:
+			return m, m.Help.update(msg)
+		case m.Dialog != nil || m.QuitDlg != nil:
 			return m, nil
 		}
 		return m, m.cur().Update(msg)
@@ -284,8 +256,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// Pane-specific messages: offer them to every pane (each ignores the
 	// ones it does not own).
 	var cmds []tea.Cmd
-	for _, t := range m.tabs {
-		cmds = append(cmds, t.p.Update(msg))
+	for _, t := range m.Tabs {
+		cmds = append(cmds, t.P.Update(msg))
 	}
 	return m, tea.Batch(cmds...)
 }
@@ -293,41 +265,41 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) handleEvent(ev any) tea.Cmd {
 	switch e := ev.(type) {
 	case InboxChangedEvent:
-		return m.inbox.load()
+		return m.Inbox.Load()
 	case TradingChangedEvent:
 		var cmd tea.Cmd
 		if e.ApprovalRequested {
-			cmd = m.toasts.push(toastInfo, "A commit is waiting for your approval in Portfolio (alt+3)", m.now())
+			cmd = m.Toasts.Push(kit.ToastInfo, "A commit is waiting for your approval in Portfolio (alt+3)", m.now())
 		}
-		return tea.Batch(cmd, m.portfolio.load())
+		return tea.Batch(cmd, m.Portfolio.Load())
 	case WorkspacesChangedEvent:
-		return m.workspaces.load()
+		return m.Workspaces.Load()
 	case NotificationEvent:
-		return m.toasts.push(toastInfo, "🔔 "+e.Text, m.now())
+		return m.Toasts.Push(kit.ToastInfo, "🔔 "+e.Text, m.now())
 	case ActivityChangedEvent:
-		return m.activity.load()
+		return m.Activity.Load()
 	}
 	return nil
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	g := m.keys.Global
-	attached := m.focus == focusWorkspaces && m.workspaces.attached()
+	attached := m.Focus == FocusWorkspaces && m.Workspaces.Attached()
 	switch {
-	case m.quitDlg != nil:
-		return m.quitDlg.handle(msg)
+	case m.QuitDlg != nil:
+		return m.QuitDlg.handle(msg)
 	case key.Matches(msg, g.Quit) && !attached:
 		// ctrl+c works from every overlay (it closes them and asks).
-		m.dialog, m.palette, m.help = nil, nil, nil
+		m.Dialog, m.Palette, m.Help = nil, nil, nil
 		return m.requestQuit()
 	}
 	switch {
-	case m.dialog != nil:
-		return m.dialog.handle(msg, m.now())
-	case m.palette != nil:
-		return m.palette.update(msg)
-	case m.help != nil:
-		return m.help.update(msg)
+	case m.Dialog != nil:
+		return m.Dialog.handle(msg, m.now())
+	case m.Palette != nil:
+		return m.Palette.update(msg)
+	case m.Help != nil:
+		return m.Help.update(msg)
 	}
 	cur := m.cur()
 	// An attached terminal gets every key except detach (handled by the pane).
@@ -335,10 +307,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cur.Update(msg)
 	}
 	// The create form is modal: tab cycles templates, esc leaves.
-	if m.focus == focusWorkspaces && m.workspaces.mode == wsCreate {
+	if m.Focus == FocusWorkspaces && m.Workspaces.Mode == wsCreate {
 		cmd := cur.Update(msg)
 		if msg.String() == "enter" && cmd != nil {
-			return tea.Batch(m.work.begin("workspace-create", "creating the workspace", m.now()), cmd)
+			return tea.Batch(m.Work.Begin("workspace-create", "creating the workspace", m.now()), cmd)
 		}
 		return cmd
 	}
@@ -354,18 +326,18 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.openPalette()
 		return nil
 	case key.Matches(msg, g.Next):
-		m.setFocus((m.focus + 1) % focus(len(m.tabs)))
+		m.SetFocus((m.Focus + 1) % Focus(len(m.Tabs)))
 		return nil
 	case key.Matches(msg, g.Prev):
-		m.setFocus((m.focus + focus(len(m.tabs)) - 1) % focus(len(m.tabs)))
+		m.SetFocus((m.Focus + Focus(len(m.Tabs)) - 1) % Focus(len(m.Tabs)))
 		return nil
 	case key.Matches(msg, g.GoTo):
-		if n, ok := goToIndex(msg.String()); ok && n < len(m.tabs) {
-			m.setFocus(focus(n))
+		if n, ok := goToIndex(msg.String()); ok && n < len(m.Tabs) {
+			m.SetFocus(Focus(n))
 		}
 		return nil
-	case key.Matches(msg, g.Dismiss) && m.toasts.hasError():
-		m.toasts.dismiss()
+	case key.Matches(msg, g.Dismiss) && m.Toasts.HasError():
+		m.Toasts.Dismiss()
 		return nil
 	case key.Matches(msg, g.Messages):
 		m.openHelp(helpMessages)
@@ -377,36 +349,36 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cur.Update(msg)
 }
 
-func (m *Model) setFocus(f focus) {
-	if f == m.focus || f < 0 || int(f) >= len(m.tabs) {
+func (m *Model) SetFocus(f Focus) {
+	if f == m.Focus || f < 0 || int(f) >= len(m.Tabs) {
 		return
 	}
 	m.cur().Blur()
-	m.focus = f
+	m.Focus = f
 	m.cur().Focus()
-	if f == focusInbox {
-		m.inbox.markVisibleRead()
+	if f == FocusInbox {
+		m.Inbox.markVisibleRead()
 	}
 }
 
 // openDialog shows a confirmation that ignores stray keys for a grace period.
-func (m *Model) openDialog(title, body string, onYes tea.Cmd) {
-	m.dialog = newConfirmDialog(m, title, body, onYes, m.now())
+func (m *Model) OpenDialog(title, body string, onYes tea.Cmd) {
+	m.Dialog = newConfirmDialog(m, title, body, onYes, m.now())
 }
 
 // layout gives every pane the inside of the frame and returns the Cmd that
 // resizes a live terminal.
 func (m *Model) layout() tea.Cmd {
-	w, h := m.bodySize()
-	for _, t := range m.tabs {
-		t.p.SetSize(w, h)
+	w, h := m.BodySize()
+	for _, t := range m.Tabs {
+		t.P.SetSize(w, h)
 	}
-	return tea.Batch(m.workspaces.resizeTerm(), m.inbox.renderDocs())
+	return tea.Batch(m.Workspaces.resizeTerm(), m.Inbox.renderDocs())
 }
 
 // overlayOpen reports whether a dialog, the palette or help has the keys.
 func (m *Model) overlayOpen() bool {
-	return m.dialog != nil || m.quitDlg != nil || m.palette != nil || m.help != nil
+	return m.Dialog != nil || m.QuitDlg != nil || m.Palette != nil || m.Help != nil
 }
 
 // View renders tabs, the framed pane, overlays, the footer and status bar.
@@ -418,10 +390,10 @@ func (m *Model) View() tea.View {
 		v.Content = "starting alice…"
 		return v
 	}
-	v.Content = m.render()
-	if m.focus == focusWorkspaces && !m.overlayOpen() {
-		if x, y, ok := m.workspaces.cursor(); ok {
-			v.Cursor = tea.NewCursor(x+frameLeft, y+frameTop)
+	v.Content = m.Render()
+	if m.Focus == FocusWorkspaces && !m.overlayOpen() {
+		if x, y, ok := m.Workspaces.cursor(); ok {
+			v.Cursor = tea.NewCursor(x+FrameLeft, y+FrameTop)
 		}
 	}
 	return v

@@ -1,23 +1,25 @@
-package tui
+package tui_test
 
 import (
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/stretchr/testify/require"
 )
 
-func startPagesFlow(t *testing.T) (*teatest.TestModel, *fakePages, *clock, *screen) {
+func startPagesFlow(t *testing.T) (*teatest.TestModel, *tuitest.FakePages, *clock, *screen) {
 	t.Helper()
-	f := newFakePages()
-	f.mu.Lock()
-	f.pending = nil
-	f.mu.Unlock()
-	clk := &clock{now: t0}
+	f := tuitest.NewFakePages()
+	f.Mu.Lock()
+	f.PendingCommits = nil
+	f.Mu.Unlock()
+	clk := &clock{now: tuitest.T0}
 	dark := true
-	m := New(f, Options{Version: "test", Dark: &dark, Now: clk.Now})
+	m := tui.New(f, tui.Options{Version: "test", Dark: &dark, Now: clk.Now})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 40),
 		teatest.WithProgramOptions(tea.WithEnvironment([]string{"TERM=xterm-256color"})))
 	t.Cleanup(m.Close)
@@ -60,13 +62,13 @@ func TestFlowMarketSearchIndicatorStageOrder(t *testing.T) {
 	scr.waitFor("placeOrder BUY 7 AAPL (MKT)")
 
 	quit(t, tm, scr)
-	f.pmu.Lock()
-	defer f.pmu.Unlock()
-	require.Len(t, f.tickets, 1)
-	require.Equal(t, "BUY 7 AAPL MKT on sim-paper", f.tickets[0].describe())
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	require.Empty(t, f.approved, "nothing executes without the approval")
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	require.Len(t, f.Tickets, 1)
+	require.Equal(t, "BUY 7 AAPL MKT on sim-paper", f.Tickets[0].Describe())
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	require.Empty(t, f.Approved, "nothing executes without the approval")
 }
 
 // TestFlowActivityShowsNewRunsLive: a run recorded while the pane is open
@@ -78,11 +80,11 @@ func TestFlowActivityShowsNewRunsLive(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: ']', Text: "]"})
 	scr.waitFor("✓ delivered → tui")
 
-	req := f.addEvent("agent.work.requested", `{"source":"task","prompt":"webhook: TSLA halted"}`, 0)
-	f.events <- ActivityChangedEvent{Seq: req.Seq}
+	req := f.AddEvent("agent.work.requested", `{"source":"task","prompt":"webhook: TSLA halted"}`, 0)
+	f.EventCh <- tui.ActivityChangedEvent{Seq: req.Seq}
 	scr.waitFor("webhook: TSLA halted                  … running")
-	f.addEvent("agent.work.error", `{"source":"task","error":"No AI provider is configured","durationMs":12}`, req.Seq)
-	f.events <- ActivityChangedEvent{}
+	f.AddEvent("agent.work.error", `{"source":"task","error":"No AI provider is configured","durationMs":12}`, req.Seq)
+	f.EventCh <- tui.ActivityChangedEvent{}
 	scr.waitFor("webhook: TSLA halted                  ✗ No AI provider is configured")
 	quit(t, tm, scr)
 }

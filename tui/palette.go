@@ -7,72 +7,53 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sahilm/fuzzy"
 )
 
-// Action is one thing the command palette (ctrl+p) can do. Every feature
-// should be reachable here, so panes contribute their actions by
-// implementing actionProvider; the root adds the global ones.
-type Action struct {
-	ID    string // stable, unique: "chat.compact", "pane.inbox"
-	Title string // what the user reads: "Compact this session"
-	Group string // shown dimmed: "Chat", "Go to", "App"
-	// Key is the binding shown next to the title ("ctrl+s"); empty when
-	// the action has no direct key.
-	Key string
-	// Keywords are extra words the fuzzy filter matches ("exit" for Quit).
-	Keywords string
-	// Run executes on the UI goroutine inside Update (it may change the
-	// model, e.g. focus a pane) and returns the Cmd that does the IO.
-	Run func() tea.Cmd
-}
-
 // actionProvider is a pane that lists actions in the palette. Actions are
 // asked for each time the palette opens, so they may depend on state
 // (only offer "Approve" when something is pending).
-type actionProvider interface{ Actions() []Action }
-
-// keyOf is the help key of a binding, for Action.Key.
-func keyOf(b key.Binding) string { return b.Help().Key }
+type actionProvider interface{ Actions() []kit.Action }
 
 // actions lists the focused pane's actions, the pane switches, the other
 // panes' actions (tab order) and the app's.
-func (m *Model) actions() []Action {
-	var out []Action
-	paneActions := func(i int) []Action {
-		if ap, ok := m.tabs[i].p.(actionProvider); ok {
+func (m *Model) actions() []kit.Action {
+	var out []kit.Action
+	paneActions := func(i int) []kit.Action {
+		if ap, ok := m.Tabs[i].P.(actionProvider); ok {
 			return ap.Actions()
 		}
 		return nil
 	}
-	out = append(out, paneActions(int(m.focus))...)
-	for i, t := range m.tabs {
-		f := focus(i)
+	out = append(out, paneActions(int(m.Focus))...)
+	for i, t := range m.Tabs {
+		f := Focus(i)
 		k := ""
 		if i < 9 {
 			k = "alt+" + string(rune('1'+i))
 		}
-		out = append(out, Action{ID: "pane." + strings.ToLower(t.name), Title: "Go to " + t.name, Group: "Go to", Key: k,
-			Keywords: "switch pane tab", Run: func() tea.Cmd { m.setFocus(f); return nil }})
+		out = append(out, kit.Action{ID: "pane." + strings.ToLower(t.Name), Title: "Go to " + t.Name, Group: "Go to", Key: k,
+			Keywords: "switch pane tab", Run: func() tea.Cmd { m.SetFocus(f); return nil }})
 	}
-	for i := range m.tabs {
-		if i != int(m.focus) {
+	for i := range m.Tabs {
+		if i != int(m.Focus) {
 			out = append(out, paneActions(i)...)
 		}
 	}
 	g := m.keys.Global
 	out = append(out,
-		Action{ID: "app.help", Title: "Show keys (help)", Group: "App", Key: keyOf(g.Help), Keywords: "keys shortcuts bindings",
+		kit.Action{ID: "app.help", Title: "Show keys (help)", Group: "App", Key: kit.KeyOf(g.Help), Keywords: "keys shortcuts bindings",
 			Run: func() tea.Cmd { m.openHelp(helpKeys); return nil }},
-		Action{ID: "app.messages", Title: "Show message history", Group: "App", Key: keyOf(g.Messages), Keywords: "errors toasts log notifications",
+		kit.Action{ID: "app.messages", Title: "Show message history", Group: "App", Key: kit.KeyOf(g.Messages), Keywords: "errors toasts log notifications",
 			Run: func() tea.Cmd { m.openHelp(helpMessages); return nil }},
-		Action{ID: "app.quit", Title: "Quit alice", Group: "App", Key: keyOf(g.Quit), Keywords: "exit close",
+		kit.Action{ID: "app.quit", Title: "Quit alice", Group: "App", Key: kit.KeyOf(g.Quit), Keywords: "exit close",
 			Run: func() tea.Cmd { return m.requestQuit() }},
 	)
-	if m.toasts.hasError() {
-		out = append(out, Action{ID: "app.dismiss", Title: "Dismiss the error", Group: "App", Key: keyOf(g.Dismiss),
-			Run: func() tea.Cmd { m.toasts.dismiss(); return nil }})
+	if m.Toasts.HasError() {
+		out = append(out, kit.Action{ID: "app.dismiss", Title: "Dismiss the error", Group: "App", Key: kit.KeyOf(g.Dismiss),
+			Run: func() tea.Cmd { m.Toasts.Dismiss(); return nil }})
 	}
 	return out
 }
@@ -81,12 +62,12 @@ func (m *Model) actions() []Action {
 type palette struct {
 	m       *Model
 	input   textinput.Model
-	all     []Action
-	matches []fuzzy.Match // nil filter → every action in order
+	All     []kit.Action
+	Matches []fuzzy.Match // nil filter → every action in order
 	sel     int
 }
 
-type actionSource []Action
+type actionSource []kit.Action
 
 func (a actionSource) Len() int { return len(a) }
 func (a actionSource) String(i int) string {
@@ -98,21 +79,21 @@ func (m *Model) openPalette() {
 	in.Prompt = "› "
 	in.Placeholder = "type to filter commands"
 	in.Focus()
-	m.palette = &palette{m: m, input: in, all: m.actions()}
-	m.palette.filter()
+	m.Palette = &palette{m: m, input: in, All: m.actions()}
+	m.Palette.filter()
 }
 
 func (p *palette) filter() {
 	q := strings.TrimSpace(p.input.Value())
 	p.sel = 0
 	if q == "" {
-		p.matches = make([]fuzzy.Match, len(p.all))
-		for i := range p.all {
-			p.matches[i] = fuzzy.Match{Index: i}
+		p.Matches = make([]fuzzy.Match, len(p.All))
+		for i := range p.All {
+			p.Matches[i] = fuzzy.Match{Index: i}
 		}
 		return
 	}
-	p.matches = fuzzy.FindFrom(q, actionSource(p.all))
+	p.Matches = fuzzy.FindFrom(q, actionSource(p.All))
 }
 
 func (p *palette) update(msg tea.Msg) tea.Cmd {
@@ -120,22 +101,22 @@ func (p *palette) update(msg tea.Msg) tea.Cmd {
 	if kp, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(kp, k.Close):
-			p.m.palette = nil
+			p.m.Palette = nil
 			return nil
 		case key.Matches(kp, k.Up):
-			if n := len(p.matches); n > 0 {
+			if n := len(p.Matches); n > 0 {
 				p.sel = (p.sel + n - 1) % n
 			}
 			return nil
 		case key.Matches(kp, k.Down):
-			if n := len(p.matches); n > 0 {
+			if n := len(p.Matches); n > 0 {
 				p.sel = (p.sel + 1) % n
 			}
 			return nil
 		case key.Matches(kp, k.Run):
-			p.m.palette = nil
-			if p.sel < len(p.matches) {
-				if a := p.all[p.matches[p.sel].Index]; a.Run != nil {
+			p.m.Palette = nil
+			if p.sel < len(p.Matches) {
+				if a := p.All[p.Matches[p.sel].Index]; a.Run != nil {
 					return a.Run()
 				}
 			}
@@ -152,9 +133,9 @@ func (p *palette) update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *palette) view() string {
-	st := p.m.st
+	st := p.m.St
 	w := min(72, max(30, p.m.width-8))
-	_, bodyH := p.m.bodySize()
+	_, bodyH := p.m.BodySize()
 	rows := max(3, min(16, bodyH-8))
 	p.input.SetWidth(w - 4)
 	lines := []string{st.Title.Render("Commands"), p.input.View(), ""}
@@ -162,12 +143,12 @@ func (p *palette) view() string {
 	if p.sel >= rows {
 		start = p.sel - rows + 1
 	}
-	if len(p.matches) == 0 {
+	if len(p.Matches) == 0 {
 		lines = append(lines, st.Muted.Render("no command matches"))
 	}
-	for i := start; i < len(p.matches) && i < start+rows; i++ {
-		mt := p.matches[i]
-		a := p.all[mt.Index]
+	for i := start; i < len(p.Matches) && i < start+rows; i++ {
+		mt := p.Matches[i]
+		a := p.All[mt.Index]
 		title := highlight(st, a.Title, mt.MatchedIndexes)
 		right := st.Muted.Render(a.Group)
 		if a.Key != "" {
@@ -180,7 +161,7 @@ func (p *palette) view() string {
 		}
 		lines = append(lines, ansi.Truncate(row, w, "…"))
 	}
-	if n := len(p.matches); n > rows {
+	if n := len(p.Matches); n > rows {
 		lines = append(lines, st.Muted.Render(strings.Repeat(" ", 2)+strconv.Itoa(p.sel+1)+"/"+strconv.Itoa(n)))
 	}
 	return st.Help.Render(strings.Join(lines, "\n"))
@@ -188,7 +169,7 @@ func (p *palette) view() string {
 
 // highlight marks the matched runes of s (indexes into the filter string,
 // whose first part is the title).
-func highlight(st Styles, s string, idx []int) string {
+func highlight(st kit.Styles, s string, idx []int) string {
 	if len(idx) == 0 {
 		return s
 	}

@@ -6,13 +6,15 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/shopspring/decimal"
 )
 
 // portfolioPane shows accounts, positions, orders, the equity curve, the
 // Trading-as-Git log and the commits waiting for approval.
 type portfolioPane struct {
-	m          *Model
+	m          kit.Host
+	core       portfolioCore
 	w, h       int
 	focused    bool
 	accounts   []AccountSummary
@@ -21,7 +23,7 @@ type portfolioPane struct {
 	orders     []Order
 	pending    []PendingCommit
 	log        []CommitLogEntry
-	curve      []EquityPoint
+	curve      []kit.EquityPoint
 	loadedFor  string
 	history    map[string][]float64 // symbol → recent prices (PositionHistoryCore)
 	historyFor string
@@ -34,18 +36,20 @@ type portfolioMsg struct {
 	orders    []Order
 	pending   []PendingCommit
 	log       []CommitLogEntry
-	curve     []EquityPoint
+	curve     []kit.EquityPoint
 	err       error
 }
 
-func newPortfolioPane(m *Model) *portfolioPane { return &portfolioPane{m: m} }
+func newPortfolioPane(m kit.Host, core portfolioCore) *portfolioPane {
+	return &portfolioPane{m: m, core: core}
+}
 
 func (p *portfolioPane) SetSize(w, h int) { p.w, p.h = w, h }
 func (p *portfolioPane) Focus()           { p.focused = true }
 func (p *portfolioPane) Blur()            { p.focused = false }
 func (p *portfolioPane) Capturing() bool  { return false }
 func (p *portfolioPane) ShortHelp() []key.Binding {
-	k := p.m.keys.Portfolio
+	k := p.m.KeyMap().Portfolio
 	return []key.Binding{k.PrevAccount, k.NextAccount, k.Approve, k.Reject, k.Refresh}
 }
 
@@ -58,12 +62,12 @@ func (p *portfolioPane) current() string {
 
 // load fetches everything for the selected account in one Cmd (and the
 // positions' price history in another).
-func (p *portfolioPane) load() tea.Cmd {
+func (p *portfolioPane) Load() tea.Cmd {
 	return tea.Batch(p.loadAll(), p.loadHistory())
 }
 
 func (p *portfolioPane) loadAll() tea.Cmd {
-	core, want := p.m.core, p.current()
+	core, want := p.core, p.current()
 	return func() tea.Msg {
 		var r portfolioMsg
 		if r.accounts, r.err = core.Accounts(); r.err != nil {
@@ -116,15 +120,15 @@ func (p *portfolioPane) Update(msg tea.Msg) tea.Cmd {
 			hist = p.loadHistory()
 		}
 		if msg.err != nil {
-			return tea.Batch(hist, errCmd(msg.err))
+			return tea.Batch(hist, kit.ErrCmd(msg.err))
 		}
 		return hist
 	case snapshotDoneMsg:
-		p.m.work.end("snapshot")
+		p.m.EndWork("snapshot")
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
-		return tea.Batch(p.load(), func() tea.Msg { return flashMsg("snapshot taken") })
+		return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg("snapshot taken") })
 	case positionHistoryMsg:
 		if msg.account == p.current() || p.current() == "" {
 			p.history = msg.prices
@@ -132,7 +136,7 @@ func (p *portfolioPane) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case approvedMsg:
 		text := msg.text
-		return tea.Batch(msg.reload, func() tea.Msg { return flashMsg(text) })
+		return tea.Batch(msg.reload, func() tea.Msg { return kit.FlashMsg(text) })
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
 	}
@@ -152,43 +156,43 @@ func (p *portfolioPane) pendingFor(acct string) (PendingCommit, bool) {
 }
 
 func (p *portfolioPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := p.m.keys.Portfolio
+	k := p.m.KeyMap().Portfolio
 	switch {
 	case key.Matches(msg, k.PrevAccount):
 		if p.acct > 0 {
 			p.acct--
-			return p.load()
+			return p.Load()
 		}
 	case key.Matches(msg, k.NextAccount):
 		if p.acct < len(p.accounts)-1 {
 			p.acct++
-			return p.load()
+			return p.Load()
 		}
 	case key.Matches(msg, k.Refresh):
-		return p.load()
+		return p.Load()
 	case key.Matches(msg, k.Approve):
 		pc, ok := p.pendingFor(p.current())
 		if !ok {
-			return func() tea.Msg { return flashMsg("nothing is waiting for approval") }
+			return func() tea.Msg { return kit.FlashMsg("nothing is waiting for approval") }
 		}
-		core, ctx, reload := p.m.core, p.m.ctx, p.load()
+		core, ctx, reload := p.core, p.m.AppContext(), p.Load()
 		body := fmt.Sprintf("Push commit %s on %s?\n%s\n\n%s", pc.Hash, pc.Account, pc.Message, strings.Join(pc.Operations, "\n"))
-		p.m.openDialog("Approve and execute these orders?", body, func() tea.Msg {
+		p.m.OpenDialog("Approve and execute these orders?", body, func() tea.Msg {
 			res, err := core.Approve(ctx, pc.Account, pc.Hash)
 			if err != nil {
-				return errMsg{err}
+				return kit.ErrMsg{Err: err}
 			}
 			return approvedMsg{res, reload}
 		})
 	case key.Matches(msg, k.Reject):
 		pc, ok := p.pendingFor(p.current())
 		if !ok {
-			return func() tea.Msg { return flashMsg("nothing is waiting for approval") }
+			return func() tea.Msg { return kit.FlashMsg("nothing is waiting for approval") }
 		}
-		core, ctx, reload := p.m.core, p.m.ctx, p.load()
-		p.m.openDialog("Reject this commit?", fmt.Sprintf("%s on %s: %s", pc.Hash, pc.Account, pc.Message), func() tea.Msg {
+		core, ctx, reload := p.core, p.m.AppContext(), p.Load()
+		p.m.OpenDialog("Reject this commit?", fmt.Sprintf("%s on %s: %s", pc.Hash, pc.Account, pc.Message), func() tea.Msg {
 			if err := core.Reject(ctx, pc.Account, pc.Hash, "rejected in the alice UI"); err != nil {
-				return errMsg{err}
+				return kit.ErrMsg{Err: err}
 			}
 			return approvedMsg{"commit " + pc.Hash + " rejected", reload}
 		})
@@ -202,11 +206,15 @@ type approvedMsg struct {
 	reload tea.Cmd
 }
 
-func (p *portfolioPane) pnl(d decimal.Decimal) string { return p.pnlPad(d, 0) }
+func (p *portfolioPane) pnl(d decimal.Decimal) string { return pnlPad(p.m.Styles(), d, 0) }
+
+func (p *portfolioPane) pnlPad(d decimal.Decimal, width int) string {
+	return pnlPad(p.m.Styles(), d, width)
+}
 
 // pnlPad colours a P&L value after right-aligning it to width cells, so
 // table columns stay aligned despite the escape codes.
-func (p *portfolioPane) pnlPad(d decimal.Decimal, width int) string {
+func pnlPad(st *kit.Styles, d decimal.Decimal, width int) string {
 	s := money(d)
 	if d.Sign() > 0 {
 		s = "+" + s
@@ -214,9 +222,9 @@ func (p *portfolioPane) pnlPad(d decimal.Decimal, width int) string {
 	s = fmt.Sprintf("%*s", width, s)
 	switch d.Sign() {
 	case 1:
-		return p.m.st.Profit.Render(s)
+		return st.Profit.Render(s)
 	case -1:
-		return p.m.st.Loss.Render(s)
+		return st.Loss.Render(s)
 	}
 	return s
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -32,13 +33,13 @@ type snapshotDoneMsg struct{ err error }
 // takeSnapshot runs a manual snapshot with the progress line showing, then
 // reloads the pane (the curve gains a point).
 func (p *portfolioPane) takeSnapshot() tea.Cmd {
-	sc, ok := p.m.core.(SnapshotCore)
+	sc, ok := p.core.(SnapshotCore)
 	acct := p.current()
 	if !ok || acct == "" {
 		return nil
 	}
-	ctx := p.m.ctx
-	return tea.Batch(p.m.work.begin("snapshot", "taking a snapshot of "+acct, p.m.now()), func() tea.Msg {
+	ctx := p.m.AppContext()
+	return tea.Batch(p.m.BeginWork("snapshot", "taking a snapshot of "+acct), func() tea.Msg {
 		return snapshotDoneMsg{sc.TakeSnapshot(ctx, acct)}
 	})
 }
@@ -49,7 +50,7 @@ type positionHistoryMsg struct {
 }
 
 func (p *portfolioPane) loadHistory() tea.Cmd {
-	hc, ok := p.m.core.(PositionHistoryCore)
+	hc, ok := p.core.(PositionHistoryCore)
 	acct := p.current()
 	if !ok || acct == "" {
 		return nil
@@ -64,9 +65,9 @@ func (p *portfolioPane) loadHistory() tea.Cmd {
 }
 
 func (p *portfolioPane) View() string {
-	st := p.m.st
+	st := p.m.Styles()
 	if len(p.accounts) == 0 {
-		return stack(st.Muted.Render("No trading accounts. Add one to accounts.json."))
+		return kit.Stack(st.Muted.Render("No trading accounts. Add one to accounts.json."))
 	}
 	a := p.accounts[min(p.acct, len(p.accounts)-1)]
 	var tabs []string
@@ -100,7 +101,7 @@ func (p *portfolioPane) View() string {
 	rest := p.h - len(lines)
 	chartH := min(30, max(5, rest-tablesH-1))
 	lines = append(lines, p.chartView(p.w, chartH), "", tables)
-	return fitHeight(strings.Join(lines, "\n"), p.h)
+	return kit.FitHeight(strings.Join(lines, "\n"), p.h)
 }
 
 // tablesView lays out positions, orders and log for the pane's width.
@@ -114,7 +115,7 @@ func (p *portfolioPane) tablesView() string {
 		cw := (p.w - gap) / 2
 		return columns([]string{p.positionsView(cw), p.ordersView(p.w - cw - gap)}, []int{cw}, gap) + "\n\n" + p.logView(p.w)
 	}
-	return stack(p.positionsView(p.w), "", p.ordersView(p.w), "", p.logView(p.w))
+	return kit.Stack(p.positionsView(p.w), "", p.ordersView(p.w), "", p.logView(p.w))
 }
 
 // columns joins blocks side by side; widths are those of all but the last.
@@ -134,7 +135,7 @@ func columns(blocks []string, widths []int, gap int) string {
 				cell = split[i][r]
 			}
 			if i < len(widths) {
-				cell = pad(ansi.Truncate(cell, widths[i], "…"), widths[i], false) + strings.Repeat(" ", gap)
+				cell = kit.Pad(ansi.Truncate(cell, widths[i], "…"), widths[i], false) + strings.Repeat(" ", gap)
 			}
 			b.WriteString(cell)
 		}
@@ -155,7 +156,7 @@ type col struct {
 // table renders rows in w cells: every column gets its natural width, a
 // flex column up to 40 more, and what is left is shared evenly (k9s-style:
 // tables fill the view without one huge gap).
-func table(st Styles, title string, cols []col, rows [][]string, w int) string {
+func table(st kit.Styles, title string, cols []col, rows [][]string, w int) string {
 	widths := make([]int, len(cols))
 	used := 2 + len(cols) - 1 // indent and separators
 	for i, c := range cols {
@@ -178,7 +179,7 @@ func table(st Styles, title string, cols []col, rows [][]string, w int) string {
 		b.WriteString("  ")
 		for i, c := range cells {
 			cell := ansi.Truncate(c, widths[i], "…")
-			b.WriteString(pad(cell, widths[i], cols[i].right))
+			b.WriteString(kit.Pad(cell, widths[i], cols[i].right))
 			if i < len(cells)-1 {
 				b.WriteByte(' ')
 			}
@@ -197,9 +198,9 @@ func table(st Styles, title string, cols []col, rows [][]string, w int) string {
 }
 
 func (p *portfolioPane) positionsView(w int) string {
-	st := p.m.st
+	st := p.m.Styles()
 	if len(p.positions) == 0 {
-		return stack(st.Accent.Render("Positions"), st.Muted.Render("  none"))
+		return kit.Stack(st.Accent.Render("Positions"), st.Muted.Render("  none"))
 	}
 	cols := []col{{"Symbol", 8, false, false}, {"Side", 5, false, false}, {"Qty", 8, true, false},
 		{"Price", 10, true, false}, {"Value", 11, true, false}, {"P&L", 10, true, false}}
@@ -210,7 +211,7 @@ func (p *portfolioPane) positionsView(w int) string {
 	for _, ps := range p.positions {
 		r := []string{ps.Symbol, ps.Side, ps.Quantity.String(), money(ps.MarketPrice), money(ps.MarketValue), p.pnlPad(ps.UnrealizedPnL, 0)}
 		if p.history != nil {
-			spark := sparkline(p.history[ps.Symbol], 40)
+			spark := kit.Sparkline(p.history[ps.Symbol], 40)
 			if spark == "" {
 				spark = st.Muted.Render("—")
 			} else {
@@ -220,13 +221,13 @@ func (p *portfolioPane) positionsView(w int) string {
 		}
 		rows = append(rows, r)
 	}
-	return table(st, "Positions", cols, rows, w)
+	return table(*st, "Positions", cols, rows, w)
 }
 
 func (p *portfolioPane) ordersView(w int) string {
-	st := p.m.st
+	st := p.m.Styles()
 	if len(p.orders) == 0 {
-		return stack(st.Accent.Render("Open orders"), st.Muted.Render("  none"))
+		return kit.Stack(st.Accent.Render("Open orders"), st.Muted.Render("  none"))
 	}
 	cols := []col{{"Order", 10, false, true}, {"Side", 4, false, false}, {"Symbol", 7, false, false}, {"Type", 4, false, false},
 		{"Qty", 7, true, false}, {"Limit", 9, true, false}, {"Status", 9, false, false}}
@@ -238,14 +239,14 @@ func (p *portfolioPane) ordersView(w int) string {
 		}
 		rows = append(rows, []string{o.ID, o.Action, o.Symbol, o.Type, o.Quantity.String(), limit, o.Status})
 	}
-	return table(st, "Open orders", cols, rows, w)
+	return table(*st, "Open orders", cols, rows, w)
 }
 
 func (p *portfolioPane) logView(w int) string {
-	st := p.m.st
+	st := p.m.Styles()
 	rows := []string{st.Accent.Render("Trading log")}
 	if len(p.log) == 0 {
-		return stack(rows[0], st.Muted.Render("  no commits yet"))
+		return kit.Stack(rows[0], st.Muted.Render("  no commits yet"))
 	}
 	for _, c := range p.log {
 		rows = append(rows, ansi.Truncate(fmt.Sprintf("  %s %s %s", st.Warn.Render(c.Hash), st.Muted.Render(c.Time.Format("01-02 15:04")), c.Message), w, "…"))
@@ -258,10 +259,10 @@ func (p *portfolioPane) logView(w int) string {
 
 // chartView is the equity curve with its period high, low and change.
 func (p *portfolioPane) chartView(w, h int) string {
-	st := p.m.st
+	st := p.m.Styles()
 	title := st.Accent.Render("Equity")
 	if len(p.curve) < 2 {
-		return stack(title, st.Muted.Render("  collecting snapshots… (the curve appears after the second one)"))
+		return kit.Stack(title, st.Muted.Render("  collecting snapshots… (the curve appears after the second one)"))
 	}
 	hiI, loI := 0, 0
 	for i, pt := range p.curve {
@@ -289,8 +290,8 @@ func (p *portfolioPane) chartView(w, h int) string {
 	head := title + st.Muted.Render(fmt.Sprintf("  %s → %s  high ", first.Time.Format(stamp), last.Time.Format(stamp))) +
 		fmt.Sprintf("%.2f", p.curve[hiI].Equity) + st.Muted.Render(" ("+p.curve[hiI].Time.Format(stamp)+")  low ") +
 		fmt.Sprintf("%.2f", p.curve[loI].Equity) + st.Muted.Render(" ("+p.curve[loI].Time.Format(stamp)+")  change ") + chg
-	chart := lineChart(st, p.curve, w, h-1, func(v float64) string { return fmt.Sprintf("%.2f", v) })
-	return stack(ansi.Truncate(head, w, "…"), chart)
+	chart := kit.LineChart(*st, p.curve, w, h-1, func(v float64) string { return fmt.Sprintf("%.2f", v) })
+	return kit.Stack(ansi.Truncate(head, w, "…"), chart)
 }
 
 // sideBySide joins two blocks in columns, the left padded to lw.
@@ -306,7 +307,7 @@ func sideBySide(left, right string, lw int) string {
 		if i < len(r) {
 			b = r[i]
 		}
-		out[i] = pad(ansi.Truncate(a, lw, ""), lw, false) + b
+		out[i] = kit.Pad(ansi.Truncate(a, lw, ""), lw, false) + b
 	}
 	return strings.Join(out, "\n")
 }

@@ -20,12 +20,12 @@ type quitDialog struct {
 
 // runningWork names what quitting would stop: a reply being written and
 // the live workspace sessions.
-func (m *Model) runningWork() []string {
+func (m *Model) RunningWork() []string {
 	var out []string
-	if m.chat.busy {
-		out = append(out, "Alice's reply in "+m.chat.session)
+	if m.Chat.Busy {
+		out = append(out, "Alice's reply in "+m.Chat.Session)
 	}
-	for _, w := range m.workspaces.list {
+	for _, w := range m.Workspaces.List {
 		for _, s := range w.Sessions {
 			// "sh1 running": a live process unless it has ended.
 			f := strings.Fields(s)
@@ -43,12 +43,12 @@ func (m *Model) runningWork() []string {
 }
 
 func (m *Model) requestQuit() tea.Cmd {
-	running := m.runningWork()
+	running := m.RunningWork()
 	if len(running) == 0 {
 		return m.quitNow()
 	}
-	m.palette, m.help = nil, nil
-	m.quitDlg = &quitDialog{m: m, running: running}
+	m.Palette, m.Help = nil, nil
+	m.QuitDlg = &quitDialog{m: m, running: running}
 	return nil
 }
 
@@ -60,16 +60,16 @@ func (m *Model) quitNow() tea.Cmd {
 func (d *quitDialog) handle(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "y", "Y", "ctrl+c", "enter":
-		d.m.quitDlg = nil
+		d.m.QuitDlg = nil
 		return d.m.quitNow()
 	case "n", "N", "esc", "q":
-		d.m.quitDlg = nil
+		d.m.QuitDlg = nil
 	}
 	return nil
 }
 
 func (d *quitDialog) view() string {
-	s := d.m.st
+	s := d.m.St
 	var b strings.Builder
 	b.WriteString(s.Warn.Render("Quit alice?") + "\n\nThis stops:\n")
 	const maxShown = 8

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -15,8 +16,8 @@ import (
 // with y (OSC 52, so it works over ssh too).
 type scrollView struct {
 	title     string
-	lines     []string
-	cur       int // cursor line
+	Lines     []string
+	Cur       int // cursor line
 	top       int // first visible line
 	anchor    int // selection anchor, -1 for none
 	query     string
@@ -51,13 +52,13 @@ func (k scrollKeyMap) help() []key.Binding {
 func newScrollView(title string, lines []string) *scrollView {
 	in := textinput.New()
 	in.Prompt = "/"
-	v := &scrollView{title: title, lines: lines, anchor: -1, input: in, h: 10}
-	v.cur = max(0, len(lines)-1)
+	v := &scrollView{title: title, Lines: lines, anchor: -1, input: in, h: 10}
+	v.Cur = max(0, len(lines)-1)
 	return v
 }
 
 func (v *scrollView) move(d int) {
-	v.cur = min(max(0, v.cur+d), max(0, len(v.lines)-1))
+	v.Cur = min(max(0, v.Cur+d), max(0, len(v.Lines)-1))
 }
 
 func (v *scrollView) wheel(b tea.MouseButton) {
@@ -72,14 +73,14 @@ func (v *scrollView) wheel(b tea.MouseButton) {
 // find moves the cursor to the next (dir 1) or previous (-1) line holding
 // the query, wrapping around; false when nothing matches.
 func (v *scrollView) find(dir int) bool {
-	if v.query == "" || len(v.lines) == 0 {
+	if v.query == "" || len(v.Lines) == 0 {
 		return false
 	}
 	q := strings.ToLower(v.query)
-	for i := 1; i <= len(v.lines); i++ {
-		j := ((v.cur+dir*i)%len(v.lines) + len(v.lines)) % len(v.lines)
-		if strings.Contains(strings.ToLower(v.lines[j]), q) {
-			v.cur = j
+	for i := 1; i <= len(v.Lines); i++ {
+		j := ((v.Cur+dir*i)%len(v.Lines) + len(v.Lines)) % len(v.Lines)
+		if strings.Contains(strings.ToLower(v.Lines[j]), q) {
+			v.Cur = j
 			return true
 		}
 	}
@@ -87,20 +88,20 @@ func (v *scrollView) find(dir int) bool {
 }
 
 // selection is the selected lines (the cursor line without an anchor).
-func (v *scrollView) selection() []string {
-	if len(v.lines) == 0 {
+func (v *scrollView) Selection() []string {
+	if len(v.Lines) == 0 {
 		return nil
 	}
-	a, b := v.cur, v.cur
+	a, b := v.Cur, v.Cur
 	if v.anchor >= 0 {
-		a, b = min(v.anchor, v.cur), max(v.anchor, v.cur)
+		a, b = min(v.anchor, v.Cur), max(v.anchor, v.Cur)
 	}
-	return v.lines[a : b+1]
+	return v.Lines[a : b+1]
 }
 
 // onScrollKey drives the viewer; esc returns to where it was opened.
-func (p *workspacesPane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
-	v, k := p.scroll, scrollKeys
+func (p *WorkspacesPane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
+	v, k := p.Scroll, scrollKeys
 	if v.searching {
 		switch msg.String() {
 		case "esc":
@@ -111,7 +112,7 @@ func (p *workspacesPane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
 			v.searching, v.query = false, v.input.Value()
 			v.input.Blur()
 			if !v.find(-1) {
-				return errCmd(fmt.Errorf("not found: %s", v.query))
+				return kit.ErrCmd(fmt.Errorf("not found: %s", v.query))
 			}
 			return nil
 		}
@@ -121,7 +122,7 @@ func (p *workspacesPane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Close):
-		p.mode, p.scroll = p.back, nil
+		p.Mode, p.Scroll = p.back, nil
 	case key.Matches(msg, k.Up):
 		v.move(-1)
 	case key.Matches(msg, k.Down):
@@ -131,9 +132,9 @@ func (p *workspacesPane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PageDown):
 		v.move(v.h)
 	case key.Matches(msg, k.Top):
-		v.cur = 0
+		v.Cur = 0
 	case key.Matches(msg, k.Bottom):
-		v.move(len(v.lines))
+		v.move(len(v.Lines))
 	case key.Matches(msg, k.Search):
 		v.searching = true
 		v.input.SetValue("")
@@ -144,57 +145,57 @@ func (p *workspacesPane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
 			dir = -1
 		}
 		if !v.find(dir) {
-			return errCmd(fmt.Errorf("not found: %s", v.query))
+			return kit.ErrCmd(fmt.Errorf("not found: %s", v.query))
 		}
 	case key.Matches(msg, k.Select):
 		if v.anchor >= 0 {
 			v.anchor = -1
 		} else {
-			v.anchor = v.cur
+			v.anchor = v.Cur
 		}
 	case key.Matches(msg, k.Copy):
-		sel := v.selection()
+		sel := v.Selection()
 		v.anchor = -1
 		text := strings.Join(sel, "\n")
-		return tea.Batch(tea.SetClipboard(text), func() tea.Msg { return flashMsg(fmt.Sprintf("copied %d line(s)", len(sel))) })
+		return tea.Batch(tea.SetClipboard(text), func() tea.Msg { return kit.FlashMsg(fmt.Sprintf("copied %d line(s)", len(sel))) })
 	}
 	return nil
 }
 
-func (v *scrollView) view(st Styles, w, h int) string {
+func (v *scrollView) view(st kit.Styles, w, h int) string {
 	bodyH := max(1, h-2)
 	v.h = bodyH
-	if v.cur < v.top {
-		v.top = v.cur
+	if v.Cur < v.top {
+		v.top = v.Cur
 	}
-	if v.cur >= v.top+bodyH {
-		v.top = v.cur - bodyH + 1
+	if v.Cur >= v.top+bodyH {
+		v.top = v.Cur - bodyH + 1
 	}
-	title := st.Title.Render("Scrollback · "+v.title) + st.Muted.Render(fmt.Sprintf("  line %d/%d", v.cur+1, len(v.lines)))
+	title := st.Title.Render("Scrollback · "+v.title) + st.Muted.Render(fmt.Sprintf("  line %d/%d", v.Cur+1, len(v.Lines)))
 	rows := []string{ansi.Truncate(title, w, "")}
-	a, b := v.cur, v.cur
+	a, b := v.Cur, v.Cur
 	if v.anchor >= 0 {
-		a, b = min(v.anchor, v.cur), max(v.anchor, v.cur)
+		a, b = min(v.anchor, v.Cur), max(v.anchor, v.Cur)
 	}
 	q := strings.ToLower(v.query)
-	for i := v.top; i < min(len(v.lines), v.top+bodyH); i++ {
-		l := ansi.Truncate(v.lines[i], w-2, "…")
+	for i := v.top; i < min(len(v.Lines), v.top+bodyH); i++ {
+		l := ansi.Truncate(v.Lines[i], w-2, "…")
 		switch {
 		case i >= a && i <= b:
 			l = st.Selected.Render("▌ " + l)
-		case q != "" && strings.Contains(strings.ToLower(v.lines[i]), q):
+		case q != "" && strings.Contains(strings.ToLower(v.Lines[i]), q):
 			l = st.Accent.Render("  " + l)
 		default:
 			l = "  " + l
 		}
 		rows = append(rows, l)
 	}
-	body := fitHeight(strings.Join(rows, "\n"), h-1)
+	body := kit.FitHeight(strings.Join(rows, "\n"), h-1)
 	foot := st.Muted.Render("/ search · n/N next/prev · V select · y copy · esc close")
 	if v.searching {
 		foot = v.input.View()
 	} else if v.query != "" {
 		foot = st.Muted.Render("search: "+v.query+" · ") + foot
 	}
-	return stack(body, ansi.Truncate(foot, w, ""))
+	return kit.Stack(body, ansi.Truncate(foot, w, ""))
 }

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -42,9 +43,9 @@ type sentMsg struct {
 
 // openSend targets the selected session, or else the workspace's newest
 // live one.
-func (p *workspacesPane) openSend() tea.Cmd {
+func (p *WorkspacesPane) openSend() tea.Cmd {
 	if _, ok := p.agentCore(); !ok {
-		return errCmd(errors.New("this core cannot type into sessions"))
+		return kit.ErrCmd(errors.New("this core cannot type into sessions"))
 	}
 	var target *SessionInfo
 	if s, ok := p.selectedSession(); ok {
@@ -59,23 +60,23 @@ func (p *workspacesPane) openSend() tea.Cmd {
 		}
 	}
 	if target == nil || !isLive(target.State) {
-		return errCmd(errors.New("no running session to type into: start one (s, c, x) or select one with ↓"))
+		return kit.ErrCmd(errors.New("no running session to type into: start one (s, c, x) or select one with ↓"))
 	}
 	in := textinput.New()
 	in.Prompt = target.Name + " › "
 	in.Placeholder = "prompt for the agent"
 	in.CharLimit = 16 << 10
 	in.SetWidth(max(10, p.w-ansi.StringWidth(in.Prompt)-2))
-	p.send = &sendLine{in: in, targetID: target.ID, name: target.Name}
-	return p.send.in.Focus()
+	p.Send = &sendLine{in: in, targetID: target.ID, name: target.Name}
+	return p.Send.in.Focus()
 }
 
 // onSendKey handles keys while the send line is open.
-func (p *workspacesPane) onSendKey(msg tea.KeyPressMsg) tea.Cmd {
-	s := p.send
+func (p *WorkspacesPane) onSendKey(msg tea.KeyPressMsg) tea.Cmd {
+	s := p.Send
 	switch {
 	case key.Matches(msg, sendKeys.Cancel):
-		p.send = nil
+		p.Send = nil
 		return nil
 	case key.Matches(msg, sendKeys.Submit), key.Matches(msg, sendKeys.Draft):
 		if s.busy {
@@ -95,29 +96,29 @@ func (p *workspacesPane) onSendKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-func (p *workspacesPane) onSent(msg sentMsg) tea.Cmd {
+func (p *WorkspacesPane) onSent(msg sentMsg) tea.Cmd {
 	if msg.err != nil {
-		if p.send != nil {
-			p.send.busy = false
+		if p.Send != nil {
+			p.Send.busy = false
 		}
-		return errCmd(msg.err)
+		return kit.ErrCmd(msg.err)
 	}
-	p.send = nil
+	p.Send = nil
 	text := "sent to " + msg.name
 	if !msg.enter {
 		text = "typed into " + msg.name + " (not submitted)"
 	}
-	return tea.Batch(func() tea.Msg { return flashMsg(text) }, p.load())
+	return tea.Batch(func() tea.Msg { return kit.FlashMsg(text) }, p.Load())
 }
 
 // sendView puts the input line under the list.
-func (p *workspacesPane) sendView(list string) string {
-	st := p.m.st
-	lines := strings.Split(fitHeight(list, p.h), "\n")
+func (p *WorkspacesPane) sendView(list string) string {
+	st := p.m.Styles()
+	lines := strings.Split(kit.FitHeight(list, p.h), "\n")
 	if len(lines) < 3 {
 		return list
 	}
 	lines = lines[:len(lines)-2]
-	lines = append(lines, st.Muted.Render(strings.Repeat("─", max(0, p.w))), ansi.Truncate(p.send.in.View(), p.w, "…"))
+	lines = append(lines, st.Muted.Render(strings.Repeat("─", max(0, p.w))), ansi.Truncate(p.Send.in.View(), p.w, "…"))
 	return strings.Join(lines, "\n")
 }

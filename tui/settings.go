@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -22,10 +23,10 @@ const (
 	pageNews
 	pageTools
 	pagePersona
-	settingsPageCount
+	SettingsPageCount
 )
 
-var settingsPageNames = [settingsPageCount]string{"AI provider", "Accounts", "Automation", "Connectors", "News", "Tools", "Persona"}
+var settingsPageNames = [SettingsPageCount]string{"AI provider", "Accounts", "Automation", "Connectors", "News", "Tools", "Persona"}
 
 // SettingsKeys drive the Settings pane and its forms.
 type SettingsKeys struct {
@@ -69,14 +70,15 @@ func DefaultSettingsKeys() SettingsKeys {
 // without hand-edited JSON. Pages are rows plus single-key actions; edits
 // open a modal form; irreversible actions confirm through openDialog.
 type settingsPane struct {
-	m       *Model
+	m       kit.Host
+	core    any
 	sc      SettingsCore
 	keys    SettingsKeys
 	w, h    int
 	focused bool
 	page    settingsPage
 	sel     int
-	form    *settingsForm
+	Form    *settingsForm
 	notice  string // shown once (a new token, a test result)
 
 	prov    ProviderSettings
@@ -92,9 +94,9 @@ type settingsPane struct {
 	loadErr                  string
 }
 
-func newSettingsPane(m *Model) *settingsPane {
-	p := &settingsPane{m: m, keys: DefaultSettingsKeys()}
-	p.sc, _ = m.core.(SettingsCore)
+func newSettingsPane(m kit.Host, core any) *settingsPane {
+	p := &settingsPane{m: m, core: core, keys: DefaultSettingsKeys()}
+	p.sc, _ = core.(SettingsCore)
 	return p
 }
 
@@ -103,15 +105,15 @@ func (p *settingsPane) Focus()           { p.focused = true }
 func (p *settingsPane) Blur()            { p.focused = false }
 
 // Capturing: a form takes every key (typing "a" into a field is text).
-func (p *settingsPane) Capturing() bool { return p.form != nil }
+func (p *settingsPane) Capturing() bool { return p.Form != nil }
 
 // modal reports that the pane wants tab/shift+tab too (form navigation).
-func (p *settingsPane) modal() bool { return p.form != nil }
+func (p *settingsPane) modal() bool { return p.Form != nil }
 
 // ShortHelp lists the keys of the current page.
 func (p *settingsPane) ShortHelp() []key.Binding {
 	k := p.keys
-	if p.form != nil {
+	if p.Form != nil {
 		return []key.Binding{k.NextField, k.PrevField, k.Submit, k.Cancel}
 	}
 	common := []key.Binding{k.PrevPage, k.NextPage, k.Up, k.Down, k.Refresh}
@@ -158,14 +160,14 @@ type settingsDoneMsg struct {
 // settingsPreviewMsg is a live preview for the open form, computed for
 // the form's edit number seq (previews run concurrently and may arrive out
 // of order; only the one for the latest edit is shown).
-type settingsPreviewMsg struct {
-	form *settingsForm
-	seq  int
-	text string
+type SettingsPreviewMsg struct {
+	Form *settingsForm
+	Seq  int
+	Text string
 }
 
 // load reads all pages (small local files) in one Cmd.
-func (p *settingsPane) load() tea.Cmd {
+func (p *settingsPane) Load() tea.Cmd {
 	sc := p.sc
 	if sc == nil {
 		return nil
@@ -206,7 +208,7 @@ func (p *settingsPane) load() tea.Cmd {
 
 // do runs an action off the UI goroutine and reports it as settingsDoneMsg.
 func (p *settingsPane) do(fromForm bool, fn func(ctx context.Context) (string, error)) tea.Cmd {
-	ctx := p.m.ctx
+	ctx := p.m.AppContext()
 	return func() tea.Msg {
 		text, err := fn(ctx)
 		return settingsDoneMsg{text: text, err: err, form: fromForm}
@@ -227,52 +229,52 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 		p.clampSel()
 		return nil
 	case settingsDoneMsg:
-		if msg.form && p.form != nil {
-			p.form.busy = false
+		if msg.form && p.Form != nil {
+			p.Form.busy = false
 			if msg.err != nil {
-				p.form.err = msg.err.Error()
-				return p.load() // a conflict shows the file's current state behind the form
+				p.Form.err = msg.err.Error()
+				return p.Load() // a conflict shows the file's current state behind the form
 			}
-			p.form = nil
+			p.Form = nil
 		}
 		if msg.err != nil {
-			return tea.Batch(errCmd(msg.err), p.load())
+			return tea.Batch(kit.ErrCmd(msg.err), p.Load())
 		}
 		if msg.notice != "" {
 			p.notice = msg.notice
 		}
 		text := msg.text
-		cmds := []tea.Cmd{p.load(), p.m.loadStatus()}
+		cmds := []tea.Cmd{p.Load(), p.m.LoadStatus()}
 		if text != "" {
-			cmds = append(cmds, func() tea.Msg { return flashMsg(text) })
+			cmds = append(cmds, func() tea.Msg { return kit.FlashMsg(text) })
 		}
 		return tea.Batch(cmds...)
-	case personaOpenMsg:
+	case PersonaOpenMsg:
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
-		return p.openEditor(msg.path)
+		return p.openEditor(msg.Path)
 	case personaEditedMsg:
 		if msg.err != nil {
-			return tea.Batch(errCmd(fmt.Errorf("editor: %w", msg.err)), p.load())
+			return tea.Batch(kit.ErrCmd(fmt.Errorf("editor: %w", msg.err)), p.Load())
 		}
-		return tea.Batch(p.load(), func() tea.Msg { return flashMsg("persona reloaded: the next message uses it") })
+		return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg("persona reloaded: the next message uses it") })
 	case settingsNoticeMsg:
 		p.notice = string(msg)
-		return p.load()
-	case settingsPreviewMsg:
-		if msg.form == p.form && p.form != nil && msg.seq == p.form.seq {
-			p.form.extra = msg.text
+		return p.Load()
+	case SettingsPreviewMsg:
+		if msg.Form == p.Form && p.Form != nil && msg.Seq == p.Form.Seq {
+			p.Form.Extra = msg.Text
 		}
 		return nil
 	case settingsOpenFormMsg:
-		p.form = msg.form
+		p.Form = msg.form
 		return msg.init
 	case tea.KeyPressMsg, tea.PasteMsg:
-		if p.form != nil {
-			cmd, closed := p.form.update(msg)
+		if p.Form != nil {
+			cmd, closed := p.Form.update(msg)
 			if closed {
-				p.form = nil
+				p.Form = nil
 			}
 			return cmd
 		}
@@ -325,10 +327,10 @@ func (p *settingsPane) onKey(k tea.KeyPressMsg) tea.Cmd {
 	ks := p.keys
 	switch {
 	case key.Matches(k, ks.PrevPage):
-		p.page, p.sel, p.notice = (p.page+settingsPageCount-1)%settingsPageCount, 0, ""
+		p.page, p.sel, p.notice = (p.page+SettingsPageCount-1)%SettingsPageCount, 0, ""
 		return nil
 	case key.Matches(k, ks.NextPage):
-		p.page, p.sel, p.notice = (p.page+1)%settingsPageCount, 0, ""
+		p.page, p.sel, p.notice = (p.page+1)%SettingsPageCount, 0, ""
 		return nil
 	case key.Matches(k, ks.Up):
 		if p.sel > 0 {
@@ -342,7 +344,7 @@ func (p *settingsPane) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, ks.Refresh):
 		p.notice = ""
-		return p.load()
+		return p.Load()
 	}
 	switch p.page {
 	case pageProvider:
@@ -365,10 +367,10 @@ func (p *settingsPane) onKey(k tea.KeyPressMsg) tea.Cmd {
 // tick reloads the shown page (files edited on disk, cron results) unless
 // a form is open, so nothing changes under the user's cursor mid-edit.
 func (p *settingsPane) tick() tea.Cmd {
-	if !p.focused || p.form != nil {
+	if !p.focused || p.Form != nil {
 		return nil
 	}
-	return p.load()
+	return p.Load()
 }
 
 // showPage jumps to a page (palette actions, tests).
@@ -378,7 +380,7 @@ func (p *settingsPane) showPage(pg settingsPage) {
 
 // View renders the page tabs, the page (or the open form) and a key hint.
 func (p *settingsPane) View() string {
-	st := p.m.st
+	st := p.m.Styles()
 	if p.sc == nil {
 		return st.Muted.Render("Settings are not available with this core.")
 	}
@@ -393,8 +395,8 @@ func (p *settingsPane) View() string {
 	}
 	head := strings.Join(tabs, " ") + st.Muted.Render("   [ ] pages")
 	var body string
-	if p.form != nil {
-		body = p.form.view(st, p.w)
+	if p.Form != nil {
+		body = p.Form.view(*st, p.w)
 	} else {
 		switch p.page {
 		case pageProvider:
@@ -434,30 +436,30 @@ func (p *settingsPane) View() string {
 // row renders one selectable row.
 func (p *settingsPane) row(i int, text string) string {
 	if i == p.sel {
-		return p.m.st.Selected.Render("▸ " + text)
+		return p.m.Styles().Selected.Render("▸ " + text)
 	}
 	return "  " + text
 }
 
 // Actions lists every Settings page (and the main action of each) in the
 // command palette.
-func (p *settingsPane) Actions() []Action {
+func (p *settingsPane) Actions() []kit.Action {
 	m, k := p.m, p.keys
 	if p.sc == nil {
 		return nil
 	}
 	open := func(pg settingsPage) func() tea.Cmd {
 		return func() tea.Cmd {
-			m.setFocus(m.paneIndex(p))
-			p.form = nil
+			m.Show(p)
+			p.Form = nil
 			p.showPage(pg)
-			return p.load()
+			return p.Load()
 		}
 	}
 	then := func(pg settingsPage, b key.Binding) func() tea.Cmd {
-		return func() tea.Cmd { return tea.Batch(open(pg)(), press(p, b)) }
+		return func() tea.Cmd { return tea.Batch(open(pg)(), kit.Press(p, b)) }
 	}
-	return []Action{
+	return []kit.Action{
 		{ID: "settings.ai", Title: "Settings: AI provider", Group: "Settings", Keywords: "model llm profile openai anthropic ollama", Run: open(pageProvider)},
 		{ID: "settings.ai.add", Title: "Add an AI profile", Group: "Settings", Keywords: "model llm provider", Run: then(pageProvider, k.Add)},
 		{ID: "settings.accounts", Title: "Settings: trading accounts", Group: "Settings", Keywords: "broker uta alpaca simulator guards autoapprove", Run: open(pageAccounts)},

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 func (p *settingsPane) selectedAccount() (AccountSetting, bool) {
@@ -22,7 +23,7 @@ func (p *settingsPane) accountsKey(k tea.KeyPressMsg) tea.Cmd {
 	a, have := p.selectedAccount()
 	switch {
 	case key.Matches(k, ks.Add):
-		p.form = p.presetChoiceForm()
+		p.Form = p.presetChoiceForm()
 	case key.Matches(k, ks.Toggle) && have:
 		id, on := a.ID, !a.Enabled
 		verb := map[bool]string{true: "started", false: "stopped"}[on]
@@ -37,10 +38,10 @@ func (p *settingsPane) accountsKey(k tea.KeyPressMsg) tea.Cmd {
 		if !on {
 			return act // turning the safety back on needs no confirmation
 		}
-		p.m.openDialog("Turn ON autoApprove?", fmt.Sprintf("Account %s will execute the agent's orders WITHOUT asking you.\nGuards still apply. Money moves with no human approval.", id), act)
+		p.m.OpenDialog("Turn ON autoApprove?", fmt.Sprintf("Account %s will execute the agent's orders WITHOUT asking you.\nGuards still apply. Money moves with no human approval.", id), act)
 	case key.Matches(k, ks.Guards) && have:
 		id := a.ID
-		p.form = newSettingsForm(p.keys, "Guards for "+id,
+		p.Form = newSettingsForm(p.keys, "Guards for "+id,
 			`A JSON array, e.g. [{"type":"max-order-value","options":{"maxValue":"5000"}}]. Applied live.`,
 			[]formField{textField("guards", "Guards", a.GuardsJSON, "types: max-position-size, max-order-value, daily-loss, cooldown, symbol-whitelist")},
 			func(v map[string]string) tea.Cmd {
@@ -55,7 +56,7 @@ func (p *settingsPane) accountsKey(k tea.KeyPressMsg) tea.Cmd {
 		})
 	case key.Matches(k, ks.Delete) && have:
 		id := a.ID
-		p.m.openDialog("Remove account?", fmt.Sprintf("Remove %s from accounts.json and stop it?\nIts history stays on disk.", id),
+		p.m.OpenDialog("Remove account?", fmt.Sprintf("Remove %s from accounts.json and stop it?\nIts history stays on disk.", id),
 			p.do(false, func(ctx context.Context) (string, error) { return "removed " + id, sc.RemoveAccount(ctx, id) }))
 	}
 	return nil
@@ -87,14 +88,14 @@ func (p *settingsPane) presetChoiceForm() *settingsForm {
 				desc = pr.Name + ": " + pr.Description
 			}
 		}
-		form, seq := f, f.seq
-		return func() tea.Msg { return settingsPreviewMsg{form: form, seq: seq, text: desc} }
+		form, seq := f, f.Seq
+		return func() tea.Msg { return SettingsPreviewMsg{Form: form, Seq: seq, Text: desc} }
 	}
 	if len(p.presets) > 0 {
-		f.extra = p.presets[0].Name + ": " + p.presets[0].Description
+		f.Extra = p.presets[0].Name + ": " + p.presets[0].Description
 		for _, pr := range p.presets {
 			if pr.ID == "simulator" {
-				f.extra = pr.Name + ": " + pr.Description
+				f.Extra = pr.Name + ": " + pr.Description
 			}
 		}
 	}
@@ -141,7 +142,7 @@ func (p *settingsPane) accountForm(pr AccountPreset) *settingsForm {
 }
 
 func (p *settingsPane) accountsView() string {
-	st := p.m.st
+	st := p.m.Styles()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Trading accounts") + st.Muted.Render("  applied live, no restart") + "\n\n")
 	if len(p.accts) == 0 {
@@ -160,7 +161,7 @@ func (p *settingsPane) accountsView() string {
 		if a.AutoApprove {
 			auto = st.Warn.Render(" autoApprove ON")
 		}
-		line := fmt.Sprintf("%-16s %-22s %-10s ", a.ID, clipText(orDash(a.Label), 22), a.Preset)
+		line := fmt.Sprintf("%-16s %-22s %-10s ", a.ID, clipText(kit.OrDash(a.Label), 22), a.Preset)
 		b.WriteString(p.row(i, line) + hs.Render(health) + auto + "\n")
 		if a.Error != "" && i == p.sel {
 			b.WriteString("    " + st.Error.Render(clipText(a.Error, max(20, p.w-6))) + "\n")

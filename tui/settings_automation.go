@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // The Automation page: row 0 is the heartbeat, rows 1.. are cron jobs.
@@ -25,13 +26,13 @@ func (p *settingsPane) automationKey(k tea.KeyPressMsg) tea.Cmd {
 	onHeartbeat := p.sel == 0
 	switch {
 	case key.Matches(k, ks.Add):
-		p.form = p.cronForm(CronJobInput{Enabled: true, Schedule: "0 9 * * 1-5"})
-		return p.form.changed()
+		p.Form = p.cronForm(CronJobInput{Enabled: true, Schedule: "0 9 * * 1-5"})
+		return p.Form.changed()
 	case key.Matches(k, ks.Edit) && onHeartbeat:
-		p.form = p.heartbeatForm()
+		p.Form = p.heartbeatForm()
 	case key.Matches(k, ks.Edit) && isJob:
-		p.form = p.cronForm(CronJobInput{ID: job.ID, Name: job.Name, Schedule: job.Schedule, Prompt: job.Prompt, Enabled: job.Enabled})
-		return p.form.changed()
+		p.Form = p.cronForm(CronJobInput{ID: job.ID, Name: job.Name, Schedule: job.Schedule, Prompt: job.Prompt, Enabled: job.Enabled})
+		return p.Form.changed()
 	case key.Matches(k, ks.Toggle) && onHeartbeat:
 		hb := p.hb
 		hb.Enabled = !hb.Enabled
@@ -52,7 +53,7 @@ func (p *settingsPane) automationKey(k tea.KeyPressMsg) tea.Cmd {
 		})
 	case key.Matches(k, ks.Delete) && isJob:
 		id, name := job.ID, job.Name
-		p.m.openDialog("Delete cron job?", fmt.Sprintf("Delete %q (%s)?", name, job.Schedule),
+		p.m.OpenDialog("Delete cron job?", fmt.Sprintf("Delete %q (%s)?", name, job.Schedule),
 			p.do(false, func(context.Context) (string, error) { return "deleted job " + name, sc.DeleteCronJob(id) }))
 	}
 	return nil
@@ -83,20 +84,20 @@ func (p *settingsPane) cronForm(in CronJobInput) *settingsForm {
 		job := CronJobInput{ID: in.ID, Name: v["name"], Schedule: v["schedule"], Prompt: v["prompt"], Enabled: v["enabled"] == "yes"}
 		return p.do(true, func(context.Context) (string, error) { return "saved job " + job.Name, sc.SaveCronJob(job) })
 	}
-	st := p.m.st
+	st := p.m.Styles()
 	f.change = func(v map[string]string) tea.Cmd {
-		expr, form, seq := v["schedule"], f, f.seq
+		expr, form, seq := v["schedule"], f, f.Seq
 		return func() tea.Msg {
 			times, err := sc.PreviewSchedule(expr, 5)
 			if err != nil {
-				return settingsPreviewMsg{form: form, seq: seq, text: st.Error.Render("✗ " + err.Error())}
+				return SettingsPreviewMsg{Form: form, Seq: seq, Text: st.Error.Render("✗ " + err.Error())}
 			}
 			var b strings.Builder
 			b.WriteString(st.Accent.Render("Next runs") + "\n")
 			for _, t := range times {
 				b.WriteString("  " + t.Format("Mon 2006-01-02 15:04 MST") + "\n")
 			}
-			return settingsPreviewMsg{form: form, seq: seq, text: strings.TrimRight(b.String(), "\n")}
+			return SettingsPreviewMsg{Form: form, Seq: seq, Text: strings.TrimRight(b.String(), "\n")}
 		}
 	}
 	return f
@@ -119,12 +120,12 @@ func (p *settingsPane) heartbeatForm() *settingsForm {
 }
 
 func (p *settingsPane) automationView() string {
-	st := p.m.st
+	st := p.m.Styles()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Heartbeat") + "\n")
 	hours := "always"
 	if p.hb.Start != "" {
-		hours = fmt.Sprintf("%s–%s %s", p.hb.Start, p.hb.End, orDash(p.hb.Timezone))
+		hours = fmt.Sprintf("%s–%s %s", p.hb.Start, p.hb.End, kit.OrDash(p.hb.Timezone))
 	}
 	hbLine := fmt.Sprintf("%-4s every %-8s active %s", onOff(p.hb.Enabled), p.hb.Every, hours)
 	b.WriteString(p.row(0, hbLine) + "\n\n")
@@ -139,7 +140,7 @@ func (p *settingsPane) automationView() string {
 		}
 		last := "never run"
 		if !j.LastRun.IsZero() {
-			last = j.LastRun.Format("01-02 15:04") + " " + orDash(j.LastStatus)
+			last = j.LastRun.Format("01-02 15:04") + " " + kit.OrDash(j.LastStatus)
 		}
 		line := fmt.Sprintf("%-4s %-18s %-16s next %-11s last %s", onOff(j.Enabled), clipText(j.Name, 18), clipText(j.Schedule, 16), next, last)
 		b.WriteString(p.row(i+1, line) + "\n")

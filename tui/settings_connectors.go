@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // connRowKind is one row of the Connectors page.
@@ -43,7 +44,7 @@ func (p *settingsPane) connectorsKey(k tea.KeyPressMsg) tea.Cmd {
 	r := rows[p.sel]
 	switch {
 	case key.Matches(k, ks.Edit) && (r.kind == connAsk || r.kind == connTelegram):
-		p.form = p.connectorsForm()
+		p.Form = p.connectorsForm()
 	case key.Matches(k, ks.Test) && r.kind == connTelegram:
 		p.notice = "sending a test message…"
 		return p.do(false, func(ctx context.Context) (string, error) {
@@ -68,11 +69,11 @@ func (p *settingsPane) connectorsKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(k, ks.Revoke) && (r.kind == connMainToken || r.kind == connAskToken):
 		which := map[connRowKind]string{connMainToken: "main", connAskToken: "ask"}[r.kind]
-		p.m.openDialog("Revoke MCP token?", fmt.Sprintf("Remove the %s MCP listener's bearer token?\nWithin a second it accepts loopback clients without a token.", which),
+		p.m.OpenDialog("Revoke MCP token?", fmt.Sprintf("Remove the %s MCP listener's bearer token?\nWithin a second it accepts loopback clients without a token.", which),
 			p.do(false, func(context.Context) (string, error) { return which + " MCP token revoked", sc.RevokeMCPToken(which) }))
 	case key.Matches(k, ks.Revoke) && r.kind == connWebhook:
 		id := r.id
-		p.m.openDialog("Revoke webhook token?", "Revoke "+id+"? Callers using it get 401 at once.",
+		p.m.OpenDialog("Revoke webhook token?", "Revoke "+id+"? Callers using it get 401 at once.",
 			p.do(false, func(context.Context) (string, error) { return "revoked " + id, sc.RevokeWebhookToken(id) }))
 	}
 	return nil
@@ -103,7 +104,7 @@ func (p *settingsPane) connectorsForm() *settingsForm {
 }
 
 func (p *settingsPane) connectorsView() string {
-	st, c := p.m.st, p.conn
+	st, c := p.m.Styles(), p.conn
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Connectors") + st.Muted.Render("  "+c.ConnectorsFile) + "\n\n")
 	ask := "off"
@@ -115,11 +116,11 @@ func (p *settingsPane) connectorsView() string {
 	}
 	tg := "off"
 	if c.TelegramEnabled {
-		tg = "on, token from $" + orDash(c.TelegramTokenEnv)
+		tg = "on, token from $" + kit.OrDash(c.TelegramTokenEnv)
 		if c.TelegramHasToken {
 			tg = "on, token stored in file ⚠"
 		}
-		tg += ", chats " + orDash(c.TelegramChatIDs)
+		tg += ", chats " + kit.OrDash(c.TelegramChatIDs)
 	}
 	if c.TelegramRunning {
 		tg += "  (running)"

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // Forms in the Settings pane are a small bubbles/textinput form rather
@@ -86,8 +87,8 @@ type settingsForm struct {
 	fields  []formField
 	cur     int
 	err     string
-	extra   string // live preview text under the fields
-	seq     int    // bumped on every edit; previews for older edits are dropped
+	Extra   string // live preview text under the fields
+	Seq     int    // bumped on every edit; previews for older edits are dropped
 	busy    bool
 	submit  func(values map[string]string) tea.Cmd
 	change  func(values map[string]string) tea.Cmd
@@ -173,7 +174,7 @@ func (f *settingsForm) changed() tea.Cmd {
 	if f.change == nil {
 		return nil
 	}
-	f.seq++
+	f.Seq++
 	return f.change(f.values())
 }
 
@@ -183,7 +184,7 @@ func (f *settingsForm) doSubmit() tea.Cmd {
 }
 
 // view renders the form at width w.
-func (f *settingsForm) view(st Styles, w int) string {
+func (f *settingsForm) view(st kit.Styles, w int) string {
 	var b strings.Builder
 	b.WriteString(st.Title.Render(f.title) + "\n")
 	if f.intro != "" {
@@ -221,8 +222,8 @@ func (f *settingsForm) view(st Styles, w int) string {
 			b.WriteString(strings.Repeat(" ", labelW+4) + st.Warn.Render("⚠ "+fl.warn) + "\n")
 		}
 	}
-	if f.extra != "" {
-		b.WriteString("\n" + f.extra + "\n")
+	if f.Extra != "" {
+		b.WriteString("\n" + f.Extra + "\n")
 	}
 	if f.err != "" {
 		b.WriteString("\n" + st.Error.Render("✗ "+f.err) + "\n")

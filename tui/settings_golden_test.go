@@ -1,11 +1,12 @@
-package tui
+package tui_test
 
 import (
 	"fmt"
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/charmbracelet/x/exp/golden"
 )
 
@@ -13,37 +14,35 @@ import (
 // over the fake, with fixed data so the goldens are stable.
 func TestGoldenSettings(t *testing.T) {
 	for _, size := range [][2]int{{100, 30}, {160, 45}} {
-		for pg := range settingsPageCount {
+		for pg := range tui.SettingsPageCount {
 			t.Run(fmt.Sprintf("page%d_%dx%d", int(pg), size[0], size[1]), func(t *testing.T) {
 				h, fs := newSettingsHarness(t)
-				fs.profiles["local"] = ProfileSetting{Name: "local", Backend: "openai", Model: "llama3", BaseURL: "http://127.0.0.1:11434/v1"}
-				fs.profiles["claude"] = ProfileSetting{Name: "claude", Backend: "anthropic", APIKeyEnv: "ANTHROPIC_API_KEY"}
+				fs.profiles["local"] = tui.ProfileSetting{Name: "local", Backend: "openai", Model: "llama3", BaseURL: "http://127.0.0.1:11434/v1"}
+				fs.profiles["claude"] = tui.ProfileSetting{Name: "claude", Backend: "anthropic", APIKeyEnv: "ANTHROPIC_API_KEY"}
 				fs.active = "claude"
 				fs.channels["telegram"] = "local"
-				fs.accounts = append(fs.accounts, AccountSetting{ID: "alpaca-1", Label: "Alpaca paper", Preset: "alpaca", Enabled: true,
+				fs.accounts = append(fs.accounts, tui.AccountSetting{ID: "alpaca-1", Label: "Alpaca paper", Preset: "alpaca", Enabled: true,
 					Health: "offline", Error: "no API key: set apiKey, or apiKeyEnv", GuardsJSON: "[]"})
-				fs.jobs = []CronJobSetting{{ID: "j1", Name: "morning brief", Schedule: "0 9 * * 1-5", Prompt: "summarise the news", Enabled: true,
-					Next: t0.Add(18 * time.Hour), LastRun: t0.Add(-6 * time.Hour), LastStatus: "ok"}}
-				fs.hb = HeartbeatSetting{Enabled: true, Every: "30m", Prompt: "look around", Start: "09:00", End: "17:30", Timezone: "America/New_York"}
-				fs.conn.WebhookTokens = []WebhookTokenSetting{{ID: "wh-1", CreatedAt: t0}}
-				fs.feeds = []FeedSetting{{Name: "Reuters", URL: "https://example.test/reuters.rss", Enabled: true}}
-				h.send(windowSize(size[0], size[1]))
-				h.key("r")
+				fs.jobs = []tui.CronJobSetting{{ID: "j1", Name: "morning brief", Schedule: "0 9 * * 1-5", Prompt: "summarise the news", Enabled: true,
+					Next: tuitest.T0.Add(18 * time.Hour), LastRun: tuitest.T0.Add(-6 * time.Hour), LastStatus: "ok"}}
+				fs.hb = tui.HeartbeatSetting{Enabled: true, Every: "30m", Prompt: "look around", Start: "09:00", End: "17:30", Timezone: "America/New_York"}
+				fs.conn.WebhookTokens = []tui.WebhookTokenSetting{{ID: "wh-1", CreatedAt: tuitest.T0}}
+				fs.feeds = []tui.FeedSetting{{Name: "Reuters", URL: "https://example.test/reuters.rss", Enabled: true}}
+				h.Send(tuitest.WindowSize(size[0], size[1]))
+				h.Key("r")
 				for range int(pg) {
-					h.key("]")
+					h.Key("]")
 				}
-				golden.RequireEqual(t, []byte(h.screen()))
+				golden.RequireEqual(t, []byte(h.Screen()))
 			})
 		}
 		t.Run(fmt.Sprintf("cronform_%dx%d", size[0], size[1]), func(t *testing.T) {
 			h, _ := newSettingsHarness(t)
-			h.send(windowSize(size[0], size[1]))
-			h.key("]", "]", "a")
-			h.typeText("hourly")
-			h.key("tab")
-			golden.RequireEqual(t, []byte(h.screen()))
+			h.Send(tuitest.WindowSize(size[0], size[1]))
+			h.Key("]", "]", "a")
+			h.TypeText("hourly")
+			h.Key("tab")
+			golden.RequireEqual(t, []byte(h.Screen()))
 		})
 	}
 }
-
-func windowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }

@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // The News feeds, Tools and Persona pages.
@@ -22,7 +23,7 @@ func (p *settingsPane) newsKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, ks.Add):
-		p.form = newSettingsForm(p.keys, "Add news feed", "An RSS or Atom URL; the collector picks it up on its next cycle.", []formField{
+		p.Form = newSettingsForm(p.keys, "Add news feed", "An RSS or Atom URL; the collector picks it up on its next cycle.", []formField{
 			textField("name", "Name", "", "shown as the article source"),
 			textField("url", "URL", "https://", ""),
 		}, func(v map[string]string) tea.Cmd {
@@ -38,7 +39,7 @@ func (p *settingsPane) newsKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, ks.Test) && have:
 		url := feed.URL
 		p.notice = "fetching " + url + "…"
-		ctx := p.m.ctx
+		ctx := p.m.AppContext()
 		return func() tea.Msg {
 			res, err := sc.TestFeed(ctx, url)
 			if err != nil {
@@ -53,14 +54,14 @@ func (p *settingsPane) newsKey(k tea.KeyPressMsg) tea.Cmd {
 		})
 	case key.Matches(k, ks.Delete) && have:
 		url := feed.URL
-		p.m.openDialog("Remove news feed?", "Remove "+feed.Name+" ("+url+") from news.json?\nCollected articles stay in the archive.",
+		p.m.OpenDialog("Remove news feed?", "Remove "+feed.Name+" ("+url+") from news.json?\nCollected articles stay in the archive.",
 			p.do(false, func(context.Context) (string, error) { return "removed " + feed.Name, sc.RemoveFeed(base, url) }))
 	}
 	return nil
 }
 
 func (p *settingsPane) newsView() string {
-	st := p.m.st
+	st := p.m.Styles()
 	var b strings.Builder
 	state := "collector on"
 	if !p.news.Enabled {
@@ -89,13 +90,13 @@ func (p *settingsPane) toolsKey(k tea.KeyPressMsg) tea.Cmd {
 
 // toolsView shows the tools grouped, scrolled so the selection is visible.
 func (p *settingsPane) toolsView() string {
-	st := p.m.st
+	st := p.m.Styles()
 	var lines []string
 	selLine, group := 0, "\x00"
 	for i, t := range p.tools {
 		if t.Group != group {
 			group = t.Group
-			lines = append(lines, st.Accent.Render(orDash(group)))
+			lines = append(lines, st.Accent.Render(kit.OrDash(group)))
 		}
 		if i == p.sel {
 			selLine = len(lines)
@@ -117,8 +118,8 @@ func (p *settingsPane) toolsView() string {
 }
 
 // personaOpenMsg: the persona file exists (created if it was missing).
-type personaOpenMsg struct {
-	path string
+type PersonaOpenMsg struct {
+	Path string
 	err  error
 }
 
@@ -132,7 +133,7 @@ func (p *settingsPane) personaKey(k tea.KeyPressMsg) tea.Cmd {
 	sc := p.sc
 	return func() tea.Msg {
 		path, _, err := sc.PersonaFile(true)
-		return personaOpenMsg{path, err}
+		return PersonaOpenMsg{path, err}
 	}
 }
 
@@ -156,7 +157,7 @@ func firstNonEmptyEnv(names ...string) string {
 }
 
 func (p *settingsPane) personaView() string {
-	st := p.m.st
+	st := p.m.Styles()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Persona") + st.Muted.Render("  "+p.personaPath) + "\n")
 	b.WriteString(st.Muted.Render("The agent's system prompt, re-read on every message. e/enter opens it in $EDITOR.") + "\n\n")

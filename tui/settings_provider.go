@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // backendNames are the values ai-provider.json accepts for "backend".
@@ -27,12 +28,12 @@ func (p *settingsPane) providerKey(k tea.KeyPressMsg) tea.Cmd {
 	prof, have := p.selectedProfile()
 	switch {
 	case key.Matches(k, ks.Add):
-		p.form = p.profileForm(ProfileSetting{Backend: "openai"}, "")
+		p.Form = p.profileForm(ProfileSetting{Backend: "openai"}, "")
 	case key.Matches(k, ks.Edit) && have:
-		p.form = p.profileForm(prof, prof.Name)
+		p.Form = p.profileForm(prof, prof.Name)
 	case key.Matches(k, ks.Delete) && have:
 		name := prof.Name
-		p.m.openDialog("Delete AI profile?", fmt.Sprintf("Remove profile %q from ai-provider.json?\nChannel overrides that use it are removed too.", name),
+		p.m.OpenDialog("Delete AI profile?", fmt.Sprintf("Remove profile %q from ai-provider.json?\nChannel overrides that use it are removed too.", name),
 			p.do(false, func(context.Context) (string, error) { return "deleted profile " + name, sc.DeleteProfile(base, name) }))
 	case key.Matches(k, ks.SetActive) && have:
 		name := prof.Name
@@ -42,7 +43,7 @@ func (p *settingsPane) providerKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, ks.Test) && have:
 		name := prof.Name
 		p.notice = "testing " + name + "…"
-		ctx := p.m.ctx
+		ctx := p.m.AppContext()
 		return func() tea.Msg {
 			r, err := sc.TestProfile(ctx, name)
 			if err != nil {
@@ -55,7 +56,7 @@ func (p *settingsPane) providerKey(k tea.KeyPressMsg) tea.Cmd {
 		if have {
 			cur = prof.Name
 		}
-		p.form = newSettingsForm(p.keys, "Channel override",
+		p.Form = newSettingsForm(p.keys, "Channel override",
 			"Route one channel to a profile (empty profile removes the override).",
 			[]formField{
 				choiceField("channel", "Channel", []string{"tui", "telegram", "mcp-ask", "heartbeat", "cron"}, "tui"),
@@ -97,7 +98,7 @@ func (p *settingsPane) profileForm(ps ProfileSetting, oldName string) *settingsF
 }
 
 func (p *settingsPane) providerView() string {
-	st := p.m.st
+	st := p.m.Styles()
 	var b strings.Builder
 	b.WriteString(st.Title.Render("AI profiles") + st.Muted.Render("  "+p.prov.File) + "\n\n")
 	if len(p.prov.Profiles) == 0 {
@@ -119,7 +120,7 @@ func (p *settingsPane) providerView() string {
 		if model == "" {
 			model = "default model"
 		}
-		line := fmt.Sprintf("%s%-14s %-10s %-22s %-28s %s", mark, pr.Name, pr.Backend, clipText(model, 22), clipText(orDash(pr.BaseURL), 28), keyInfo)
+		line := fmt.Sprintf("%s%-14s %-10s %-22s %-28s %s", mark, pr.Name, pr.Backend, clipText(model, 22), clipText(kit.OrDash(pr.BaseURL), 28), keyInfo)
 		b.WriteString(p.row(i, line) + "\n")
 	}
 	if len(p.prov.Channels) > 0 {

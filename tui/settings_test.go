@@ -1,4 +1,4 @@
-package tui
+package tui_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,28 +20,28 @@ import (
 // version counter lets tests check that the pane passes back the version
 // it showed (and that a stale one is refused).
 type fakeSettings struct {
-	*fakeCore
+	*tuitest.FakeCore
 	smu      sync.Mutex
 	version  int
 	active   string
-	profiles map[string]ProfileSetting
+	profiles map[string]tui.ProfileSetting
 	channels map[string]string
-	accounts []AccountSetting
-	jobs     []CronJobSetting
-	hb       HeartbeatSetting
-	conn     ConnectorSetting
+	accounts []tui.AccountSetting
+	jobs     []tui.CronJobSetting
+	hb       tui.HeartbeatSetting
+	conn     tui.ConnectorSetting
 	tested   []string
 	ran      []string
-	feeds    []FeedSetting
-	toolList []ToolSetting
+	feeds    []tui.FeedSetting
+	toolList []tui.ToolSetting
 }
 
 func newFakeSettings() *fakeSettings {
-	return &fakeSettings{fakeCore: newFakeCore(), profiles: map[string]ProfileSetting{}, channels: map[string]string{},
-		accounts: []AccountSetting{{ID: "sim-paper", Label: "Simulated paper", Preset: "simulator", Enabled: true, Health: "healthy", GuardsJSON: "[]"}},
-		hb:       HeartbeatSetting{Every: "30m", Prompt: "look around"},
-		conn:     ConnectorSetting{AskEnabled: true, AskPort: 3003},
-		toolList: []ToolSetting{{Name: "getQuote", Group: "market", Enabled: true}, {Name: "placeOrder", Group: "trading", Enabled: true}}}
+	return &fakeSettings{FakeCore: tuitest.NewFakeCore(), profiles: map[string]tui.ProfileSetting{}, channels: map[string]string{},
+		accounts: []tui.AccountSetting{{ID: "sim-paper", Label: "Simulated paper", Preset: "simulator", Enabled: true, Health: "healthy", GuardsJSON: "[]"}},
+		hb:       tui.HeartbeatSetting{Every: "30m", Prompt: "look around"},
+		conn:     tui.ConnectorSetting{AskEnabled: true, AskPort: 3003},
+		toolList: []tui.ToolSetting{{Name: "getQuote", Group: "market", Enabled: true}, {Name: "placeOrder", Group: "trading", Enabled: true}}}
 }
 
 var errStale = errors.New("config changed on disk since it was loaded; reload and edit again")
@@ -60,10 +62,10 @@ func (f *fakeSettings) edit(base string, fn func() error) error {
 	return nil
 }
 
-func (f *fakeSettings) AIProviders() (ProviderSettings, error) {
+func (f *fakeSettings) AIProviders() (tui.ProviderSettings, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	out := ProviderSettings{Version: f.ver(), Active: f.active, Channels: map[string]string{}, File: "/cfg/ai-provider.json"}
+	out := tui.ProviderSettings{Version: f.ver(), Active: f.active, Channels: map[string]string{}, File: "/cfg/ai-provider.json"}
 	for _, p := range f.profiles {
 		out.Profiles = append(out.Profiles, p)
 	}
@@ -73,7 +75,7 @@ func (f *fakeSettings) AIProviders() (ProviderSettings, error) {
 	}
 	return out, nil
 }
-func (f *fakeSettings) SaveProfile(base, old string, p ProfileSetting) error {
+func (f *fakeSettings) SaveProfile(base, old string, p tui.ProfileSetting) error {
 	return f.edit(base, func() error {
 		if p.Name == "" {
 			return errors.New("a profile needs a name")
@@ -95,34 +97,34 @@ func (f *fakeSettings) SetActiveProfile(base, name string) error {
 func (f *fakeSettings) SetChannelProfile(base, ch, p string) error {
 	return f.edit(base, func() error { f.channels[ch] = p; return nil })
 }
-func (f *fakeSettings) TestProfile(ctx context.Context, name string) (ProbeReport, error) {
+func (f *fakeSettings) TestProfile(ctx context.Context, name string) (tui.ProbeReport, error) {
 	f.smu.Lock()
 	f.tested = append(f.tested, name)
 	f.smu.Unlock()
 	if name == "broken" {
-		return ProbeReport{}, errors.New("401 invalid api key")
+		return tui.ProbeReport{}, errors.New("401 invalid api key")
 	}
-	return ProbeReport{Label: name + " (openai m)", Latency: 42 * time.Millisecond, Reply: "pong"}, nil
+	return tui.ProbeReport{Label: name + " (openai m)", Latency: 42 * time.Millisecond, Reply: "pong"}, nil
 }
-func (f *fakeSettings) AccountPresets() []AccountPreset {
-	return []AccountPreset{{ID: "simulator", Name: "Simulator (paper)", Description: "offline",
-		Fields: []PresetFieldSetting{{Key: "cash", Label: "Starting cash", Kind: "decimal", Default: "100000"}}}}
+func (f *fakeSettings) AccountPresets() []tui.AccountPreset {
+	return []tui.AccountPreset{{ID: "simulator", Name: "Simulator (paper)", Description: "offline",
+		Fields: []tui.PresetFieldSetting{{Key: "cash", Label: "Starting cash", Kind: "decimal", Default: "100000"}}}}
 }
-func (f *fakeSettings) AccountSettings() ([]AccountSetting, error) {
+func (f *fakeSettings) AccountSettings() ([]tui.AccountSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	return append([]AccountSetting(nil), f.accounts...), nil
+	return append([]tui.AccountSetting(nil), f.accounts...), nil
 }
-func (f *fakeSettings) AddAccount(ctx context.Context, a NewAccountInput) error {
+func (f *fakeSettings) AddAccount(ctx context.Context, a tui.NewAccountInput) error {
 	return f.edit("", func() error {
 		if a.Values["cash"] == "lots" {
 			return errors.New(`key "[1].presetConfig.cash": must be a decimal amount`)
 		}
-		f.accounts = append(f.accounts, AccountSetting{ID: a.ID, Label: a.Label, Preset: a.PresetID, Enabled: true, Health: "healthy", GuardsJSON: a.Values["cash"]})
+		f.accounts = append(f.accounts, tui.AccountSetting{ID: a.ID, Label: a.Label, Preset: a.PresetID, Enabled: true, Health: "healthy", GuardsJSON: a.Values["cash"]})
 		return nil
 	})
 }
-func (f *fakeSettings) findAccount(id string) *AccountSetting {
+func (f *fakeSettings) findAccount(id string) *tui.AccountSetting {
 	for i := range f.accounts {
 		if f.accounts[i].ID == id {
 			return &f.accounts[i]
@@ -153,17 +155,17 @@ func (f *fakeSettings) RemoveAccount(ctx context.Context, id string) error {
 func (f *fakeSettings) ReconnectAccount(ctx context.Context, id string) error {
 	return f.edit("", func() error { f.findAccount(id).Health = "healthy"; f.findAccount(id).Error = ""; return nil })
 }
-func (f *fakeSettings) CronJobs() ([]CronJobSetting, error) {
+func (f *fakeSettings) CronJobs() ([]tui.CronJobSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	return append([]CronJobSetting(nil), f.jobs...), nil
+	return append([]tui.CronJobSetting(nil), f.jobs...), nil
 }
-func (f *fakeSettings) SaveCronJob(j CronJobInput) error {
+func (f *fakeSettings) SaveCronJob(j tui.CronJobInput) error {
 	return f.edit("", func() error {
 		if _, err := f.PreviewSchedule(j.Schedule, 1); err != nil {
 			return err
 		}
-		f.jobs = append(f.jobs, CronJobSetting{ID: fmt.Sprint("j", len(f.jobs)), Name: j.Name, Schedule: j.Schedule, Prompt: j.Prompt, Enabled: j.Enabled})
+		f.jobs = append(f.jobs, tui.CronJobSetting{ID: fmt.Sprint("j", len(f.jobs)), Name: j.Name, Schedule: j.Schedule, Prompt: j.Prompt, Enabled: j.Enabled})
 		return nil
 	})
 }
@@ -185,8 +187,8 @@ func (f *fakeSettings) PreviewSchedule(s string, n int) ([]time.Time, error) {
 	case "every 1h":
 	case "0 9 * * 1-5": // t0 is a Friday 14:30: weekdays at 09:00
 		out := []time.Time{}
-		for d := t0.Truncate(24 * time.Hour).Add(9 * time.Hour); len(out) < n; d = d.Add(24 * time.Hour) {
-			if d.After(t0) && d.Weekday() != time.Saturday && d.Weekday() != time.Sunday {
+		for d := tuitest.T0.Truncate(24 * time.Hour).Add(9 * time.Hour); len(out) < n; d = d.Add(24 * time.Hour) {
+			if d.After(tuitest.T0) && d.Weekday() != time.Saturday && d.Weekday() != time.Sunday {
 				out = append(out, d)
 			}
 		}
@@ -196,28 +198,28 @@ func (f *fakeSettings) PreviewSchedule(s string, n int) ([]time.Time, error) {
 	}
 	var out []time.Time
 	for i := 1; i <= n; i++ {
-		out = append(out, t0.Add(time.Duration(i)*step))
+		out = append(out, tuitest.T0.Add(time.Duration(i)*step))
 	}
 	return out, nil
 }
-func (f *fakeSettings) Heartbeat() (HeartbeatSetting, error) {
+func (f *fakeSettings) Heartbeat() (tui.HeartbeatSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
 	h := f.hb
 	h.Version = f.ver()
 	return h, nil
 }
-func (f *fakeSettings) SaveHeartbeat(base string, h HeartbeatSetting) error {
+func (f *fakeSettings) SaveHeartbeat(base string, h tui.HeartbeatSetting) error {
 	return f.edit(base, func() error { f.hb = h; return nil })
 }
-func (f *fakeSettings) Connectors() (ConnectorSetting, error) {
+func (f *fakeSettings) Connectors() (tui.ConnectorSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
 	c := f.conn
 	c.Version = f.ver()
 	return c, nil
 }
-func (f *fakeSettings) SaveConnectors(base string, c ConnectorSetting) error {
+func (f *fakeSettings) SaveConnectors(base string, c tui.ConnectorSetting) error {
 	return f.edit(base, func() error {
 		if c.AskPort < 0 || c.AskPort > 65535 {
 			return fmt.Errorf(`config connectors.json: key "mcpAsk.port": must be 0..65535, got %d`, c.AskPort)
@@ -232,10 +234,10 @@ func (f *fakeSettings) NewMCPToken(l string) (string, error) {
 func (f *fakeSettings) RevokeMCPToken(l string) error {
 	return f.edit("", func() error { f.conn.MainTokenSet = false; return nil })
 }
-func (f *fakeSettings) CreateWebhookToken() (WebhookTokenSetting, error) {
-	t := WebhookTokenSetting{ID: "wh-1", CreatedAt: t0, Token: "secret-wh", Curl: "curl -X POST http://x/api/events/ingest -H 'Authorization: Bearer secret-wh'"}
+func (f *fakeSettings) CreateWebhookToken() (tui.WebhookTokenSetting, error) {
+	t := tui.WebhookTokenSetting{ID: "wh-1", CreatedAt: tuitest.T0, Token: "secret-wh", Curl: "curl -X POST http://x/api/events/ingest -H 'Authorization: Bearer secret-wh'"}
 	return t, f.edit("", func() error {
-		f.conn.WebhookTokens = append(f.conn.WebhookTokens, WebhookTokenSetting{ID: t.ID, CreatedAt: t0})
+		f.conn.WebhookTokens = append(f.conn.WebhookTokens, tui.WebhookTokenSetting{ID: t.ID, CreatedAt: tuitest.T0})
 		return nil
 	})
 }
@@ -246,35 +248,27 @@ func (f *fakeSettings) TelegramTest(ctx context.Context) error {
 	return errors.New("telegram sendMessage: 401 Unauthorized")
 }
 
-func newSettingsHarness(t *testing.T) (*harness, *fakeSettings) {
+func newSettingsHarness(t *testing.T) (*tuitest.Harness, *fakeSettings) {
 	fs := newFakeSettings()
-	hs := newHarnessOver(t, fs, fs.fakeCore, 120, 36)
-	hs.run(hs.m.loadAll())
-	hs.send(tea.KeyPressMsg{Code: '8', Mod: tea.ModAlt})
-	require.Equal(t, hs.m.paneIndex(hs.m.settings), hs.m.focus)
+	hs := tuitest.NewHarnessOver(t, fs, fs.FakeCore, 120, 36)
+	hs.Run(hs.M.LoadAll())
+	hs.Send(tea.KeyPressMsg{Code: '8', Mod: tea.ModAlt})
+	require.Equal(t, hs.M.PaneIndex(hs.M.Settings), hs.M.Focus)
 	return hs, fs
 }
 
-func space() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "} }
-func ctrlS() tea.KeyPressMsg { return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl} }
+var _ tui.SettingsCore = (*fakeSettings)(nil)
 
-// confirm answers an open dialog after its grace period.
-func (h *harness) confirm() {
-	h.t.Helper()
-	require.NotNil(h.t, h.m.dialog, "a confirmation is open")
-	h.now = h.now.Add(time.Second)
-	h.key("y")
-}
-
-var _ SettingsCore = (*fakeSettings)(nil)
-
-func (f *fakeSettings) NewsFeeds() (NewsSetting, error) {
+func (f *fakeSettings) NewsFeeds() (tui.NewsSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	return NewsSetting{Version: f.ver(), Enabled: true, Feeds: append([]FeedSetting(nil), f.feeds...)}, nil
+	return tui.NewsSetting{Version: f.ver(), Enabled: true, Feeds: append([]tui.FeedSetting(nil), f.feeds...)}, nil
 }
 func (f *fakeSettings) AddFeed(base, name, url string) error {
-	return f.edit(base, func() error { f.feeds = append(f.feeds, FeedSetting{Name: name, URL: url, Enabled: true}); return nil })
+	return f.edit(base, func() error {
+		f.feeds = append(f.feeds, tui.FeedSetting{Name: name, URL: url, Enabled: true})
+		return nil
+	})
 }
 func (f *fakeSettings) RemoveFeed(base, url string) error {
 	return f.edit(base, func() error { f.feeds = nil; return nil })
@@ -288,10 +282,10 @@ func (f *fakeSettings) TestFeed(ctx context.Context, url string) (string, error)
 	}
 	return `"OK feed": 3 items`, nil
 }
-func (f *fakeSettings) ToolList() ([]ToolSetting, error) {
+func (f *fakeSettings) ToolList() ([]tui.ToolSetting, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	return append([]ToolSetting(nil), f.toolList...), nil
+	return append([]tui.ToolSetting(nil), f.toolList...), nil
 }
 func (f *fakeSettings) SetToolEnabled(name string, on bool) error {
 	return f.edit("", func() error {

@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // termFrame bounds terminal redraws to about 30 per second: output bursts
@@ -16,18 +17,18 @@ const termFrame = 33 * time.Millisecond
 // termChangedMsg is the coalesced "the screen changed" nudge for the
 // session shown in the workspaces pane. gen identifies which attachment
 // armed it, so a nudge for a session that is no longer shown is dropped.
-type termChangedMsg struct {
-	id  string
-	gen int
+type TermChangedMsg struct {
+	ID  string
+	Gen int
 }
 
 // termSize is the pane's inner size for the emulator (one line is the
 // title), clamped so tiny windows never produce a zero-sized pty.
-func (p *workspacesPane) termSize() (int, int) { return max(20, p.w), max(5, p.h-1) }
+func (p *WorkspacesPane) termSize() (int, int) { return max(20, p.w), max(5, p.h-1) }
 
 // resizeTerm resizes the shown session to the pane, in a Cmd because it
 // touches the pty. Unchanged sizes are skipped.
-func (p *workspacesPane) resizeTerm() tea.Cmd {
+func (p *WorkspacesPane) resizeTerm() tea.Cmd {
 	t := p.term
 	if t == nil || p.w == 0 || p.zoomed {
 		return p.resizeAll()
@@ -41,8 +42,8 @@ func (p *workspacesPane) resizeTerm() tea.Cmd {
 }
 
 // cursor is the terminal cursor in pane coordinates when attached.
-func (p *workspacesPane) cursor() (int, int, bool) {
-	if !p.attached() {
+func (p *WorkspacesPane) cursor() (int, int, bool) {
+	if !p.Attached() {
 		return 0, 0, false
 	}
 	x, y, vis := p.term.Cursor()
@@ -50,32 +51,32 @@ func (p *workspacesPane) cursor() (int, int, bool) {
 }
 
 // attach shows t in the pane and forwards keys to it until detach.
-func (p *workspacesPane) attach(t Terminal) tea.Cmd {
+func (p *WorkspacesPane) attach(t Terminal) tea.Cmd {
 	if p.term == nil || p.term.ID() != t.ID() {
-		p.term, p.termGen, p.waiting = t, p.termGen+1, false
+		p.term, p.TermGen, p.Waiting = t, p.TermGen+1, false
 		p.termCols, p.termRows = 0, 0
 	}
-	p.mode = wsAttached
-	return tea.Batch(p.resizeTerm(), p.watch(), p.acknowledge(t))
+	p.Mode = wsAttached
+	return tea.Batch(p.resizeTerm(), p.Watch(), p.acknowledge(t))
 }
 
 // detach leaves passthrough mode; the session keeps running and stays
 // watched so re-attaching shows a fresh screen.
-func (p *workspacesPane) detach() tea.Cmd {
-	p.mode = wsList
-	return tea.Batch(p.unwatch(), func() tea.Msg { return flashMsg("detached; the session keeps running (enter re-attaches)") })
+func (p *WorkspacesPane) detach() tea.Cmd {
+	p.Mode = WsList
+	return tea.Batch(p.unwatch(), func() tea.Msg { return kit.FlashMsg("detached; the session keeps running (enter re-attaches)") })
 }
 
 // watch arms the single in-flight wait for the shown session's next
 // change, then sleeps one frame so bursts coalesce into one redraw. It ends
 // with the model's context, so no goroutine outlives the program.
-func (p *workspacesPane) watch() tea.Cmd {
+func (p *WorkspacesPane) Watch() tea.Cmd {
 	t := p.term
-	if t == nil || p.waiting {
+	if t == nil || p.Waiting {
 		return nil
 	}
-	p.waiting = true
-	ctx, gen, id := p.m.ctx, p.termGen, t.ID()
+	p.Waiting = true
+	ctx, gen, id := p.m.AppContext(), p.TermGen, t.ID()
 	return func() tea.Msg {
 		select {
 		case <-ctx.Done():
@@ -89,23 +90,23 @@ func (p *workspacesPane) watch() tea.Cmd {
 			return nil
 		case <-timer.C:
 		}
-		return termChangedMsg{id: id, gen: gen}
+		return TermChangedMsg{ID: id, Gen: gen}
 	}
 }
 
 // onTermChanged re-arms the watch; the redraw itself happens in View.
-func (p *workspacesPane) onTermChanged(msg termChangedMsg) tea.Cmd {
-	if p.term == nil || msg.gen != p.termGen {
+func (p *WorkspacesPane) onTermChanged(msg TermChangedMsg) tea.Cmd {
+	if p.term == nil || msg.Gen != p.TermGen {
 		return nil
 	}
-	p.waiting = false
-	return p.watch()
+	p.Waiting = false
+	return p.Watch()
 }
 
 // onTermList attaches to (or zooms into) the newest live session.
-func (p *workspacesPane) onTermList(msg termListMsg) tea.Cmd {
+func (p *WorkspacesPane) onTermList(msg termListMsg) tea.Cmd {
 	if len(msg.terms) == 0 {
-		return errCmd(fmt.Errorf("no running session in %s: start one with s (shell), c (claude) or x (codex)", msg.ws.Tag))
+		return kit.ErrCmd(fmt.Errorf("no running session in %s: start one with s (shell), c (claude) or x (codex)", msg.ws.Tag))
 	}
 	t := msg.terms[len(msg.terms)-1]
 	if !msg.zoom {
@@ -116,7 +117,7 @@ func (p *workspacesPane) onTermList(msg termListMsg) tea.Cmd {
 		return p.attach(t)
 	}
 	if p.term == nil || p.term.ID() != t.ID() {
-		p.term, p.termGen, p.waiting = t, p.termGen+1, false
+		p.term, p.TermGen, p.Waiting = t, p.TermGen+1, false
 	}
 	p.zoomed = true
 	return tea.Exec(ex, func(err error) tea.Msg { return zoomDoneMsg{err} })

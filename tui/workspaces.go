@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -14,29 +15,30 @@ import (
 type wsMode int
 
 const (
-	wsList wsMode = iota
+	WsList wsMode = iota
 	wsCreate
 	wsAttached
 	wsFiles
 	wsGit
-	wsScroll
+	WsScroll
 )
 
 // workspacesPane lists workspaces, starts agent sessions and embeds a live
 // terminal with keys forwarded (ctrl+q detaches).
-type workspacesPane struct {
-	m         *Model
+type WorkspacesPane struct {
+	m         kit.Host
+	core      workspacesCore
 	w, h      int
 	focused   bool
-	list      []WorkspaceInfo
-	sel       int
-	mode      wsMode
+	List      []WorkspaceInfo
+	Sel       int
+	Mode      wsMode
 	tag       textinput.Model
 	template  int
 	tmpls     []string // loaded with the list; never read from core in View
 	term      Terminal // the session shown in the pane (attached or last attached)
-	termGen   int      // bumps when term changes so stale nudges are dropped
-	waiting   bool     // a Changed() read is in flight for term
+	TermGen   int      // bumps when term changes so stale nudges are dropped
+	Waiting   bool     // a Changed() read is in flight for term
 	termCols  int
 	termRows  int
 	files     []FileInfo
@@ -44,12 +46,12 @@ type workspacesPane struct {
 	pendingID string
 
 	details map[string]WorkspaceDetail // sessions per workspace (SessionCore only)
-	ssel    int                        // selected session within the workspace; -1 = the workspace row
-	scroll  *scrollView                // the scrollback viewer (mode wsScroll)
+	Ssel    int                        // selected session within the workspace; -1 = the workspace row
+	Scroll  *scrollView                // the scrollback viewer (mode wsScroll)
 	back    wsMode                     // where the viewer returns to
 	zoomed  bool                       // term is in full-screen zoom
-	diff    *diffView                  // open diff view (agents.go)
-	send    *sendLine                  // open send line (sendline.go)
+	Diff    *diffView                  // open diff view (agents.go)
+	Send    *sendLine                  // open send line (sendline.go)
 	// watchedID is the attached session the alerter leaves alone (agents.go).
 	watchedID string
 }
@@ -85,26 +87,26 @@ type wsGitMsg struct {
 }
 type zoomDoneMsg struct{ err error }
 
-func newWorkspacesPane(m *Model) *workspacesPane {
+func newWorkspacesPane(m kit.Host, core workspacesCore) *WorkspacesPane {
 	in := textinput.New()
 	in.Placeholder = "research-aapl"
 	in.Prompt = "tag › "
 	in.CharLimit = 33
-	return &workspacesPane{m: m, tag: in, ssel: -1}
+	return &WorkspacesPane{m: m, core: core, tag: in, Ssel: -1}
 }
 
-func (p *workspacesPane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *WorkspacesPane) SetSize(w, h int) { p.w, p.h = w, h }
 
-func (p *workspacesPane) Focus() { p.focused = true }
-func (p *workspacesPane) Blur()  { p.focused = false }
-func (p *workspacesPane) Capturing() bool {
-	return p.mode == wsCreate || p.mode == wsAttached || p.mode == wsScroll || p.diff != nil || p.send != nil
+func (p *WorkspacesPane) Focus() { p.focused = true }
+func (p *WorkspacesPane) Blur()  { p.focused = false }
+func (p *WorkspacesPane) Capturing() bool {
+	return p.Mode == wsCreate || p.Mode == wsAttached || p.Mode == WsScroll || p.Diff != nil || p.Send != nil
 }
-func (p *workspacesPane) attached() bool { return p.mode == wsAttached && p.term != nil }
+func (p *WorkspacesPane) Attached() bool { return p.Mode == wsAttached && p.term != nil }
 
-func (p *workspacesPane) ShortHelp() []key.Binding {
-	k := p.m.keys.Workspaces
-	if p.mode == wsScroll {
+func (p *WorkspacesPane) ShortHelp() []key.Binding {
+	k := p.m.KeyMap().Workspaces
+	if p.Mode == WsScroll {
 		return scrollKeys.help()
 	}
 	if h, ok := p.agentHelp(); ok {
@@ -118,8 +120,8 @@ func (p *workspacesPane) ShortHelp() []key.Binding {
 	return out
 }
 
-func (p *workspacesPane) load() tea.Cmd {
-	core := p.m.core
+func (p *WorkspacesPane) Load() tea.Cmd {
+	core := p.core
 	sc, hasSC := p.sessionCore()
 	return func() tea.Msg {
 		l, err := core.Workspaces()
@@ -134,69 +136,69 @@ func (p *workspacesPane) load() tea.Cmd {
 	}
 }
 
-func (p *workspacesPane) selectID(id string) {
+func (p *WorkspacesPane) selectID(id string) {
 	p.pendingID = id
-	for i, w := range p.list {
+	for i, w := range p.List {
 		if w.ID == id {
-			p.sel, p.pendingID, p.ssel = i, "", -1
+			p.Sel, p.pendingID, p.Ssel = i, "", -1
 		}
 	}
 }
 
-func (p *workspacesPane) current() (WorkspaceInfo, bool) {
-	if p.sel < 0 || p.sel >= len(p.list) {
+func (p *WorkspacesPane) current() (WorkspaceInfo, bool) {
+	if p.Sel < 0 || p.Sel >= len(p.List) {
 		return WorkspaceInfo{}, false
 	}
-	return p.list[p.sel], true
+	return p.List[p.Sel], true
 }
 
-func (p *workspacesPane) Update(msg tea.Msg) tea.Cmd {
+func (p *WorkspacesPane) Update(msg tea.Msg) tea.Cmd {
 	if cmd, ok := p.updateAgentUI(msg); ok {
 		return cmd
 	}
 	switch msg := msg.(type) {
 	case workspacesMsg:
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
-		p.list, p.tmpls, p.details = msg.list, msg.tmpls, msg.details
+		p.List, p.tmpls, p.details = msg.list, msg.tmpls, msg.details
 		if p.pendingID != "" {
 			p.selectID(p.pendingID)
 		}
-		if p.sel >= len(p.list) {
-			p.sel = max(0, len(p.list)-1)
+		if p.Sel >= len(p.List) {
+			p.Sel = max(0, len(p.List)-1)
 		}
-		p.ssel = min(p.ssel, len(p.sessions())-1)
+		p.Ssel = min(p.Ssel, len(p.sessions())-1)
 		return tea.Batch(p.preview(), p.resizeAll())
 	case wsCreatedMsg:
 		if msg.err != nil {
-			p.mode = wsCreate
-			return errCmd(msg.err)
+			p.Mode = wsCreate
+			return kit.ErrCmd(msg.err)
 		}
-		p.mode, p.pendingID = wsList, msg.ws.ID
-		return tea.Batch(p.load(), func() tea.Msg { return flashMsg("workspace " + msg.ws.Tag + " created") })
+		p.Mode, p.pendingID = WsList, msg.ws.ID
+		return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg("workspace " + msg.ws.Tag + " created") })
 	case termStartedMsg:
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
-		return tea.Batch(p.attach(msg.t), p.load())
+		return tea.Batch(p.attach(msg.t), p.Load())
 	case sessionActionMsg:
 		return p.onSessionAction(msg)
 	case termListMsg:
 		return p.onTermList(msg)
-	case termChangedMsg:
+	case TermChangedMsg:
 		return p.onTermChanged(msg)
 	case wsFilesMsg:
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
-		p.files, p.mode = msg.files, wsFiles
+		p.files, p.Mode = msg.files, wsFiles
 		return nil
 	case wsGitMsg:
 		if msg.err != nil {
-			return errCmd(msg.err)
+			return kit.ErrCmd(msg.err)
 		}
-		p.gitText, p.mode = msg.text, wsGit
+		p.gitText, p.Mode = msg.text, wsGit
 		return nil
 	case zoomDoneMsg:
 		// Full screen resized the session to the whole terminal; give it
@@ -204,11 +206,11 @@ func (p *workspacesPane) Update(msg tea.Msg) tea.Cmd {
 		p.termCols, p.termRows, p.zoomed = 0, 0, false
 		cmd := p.resizeTerm()
 		if msg.err != nil {
-			return tea.Batch(cmd, errCmd(msg.err))
+			return tea.Batch(cmd, kit.ErrCmd(msg.err))
 		}
 		return cmd
 	case tea.PasteMsg:
-		if p.attached() {
+		if p.Attached() {
 			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
 		}
 		return nil
@@ -218,16 +220,16 @@ func (p *workspacesPane) Update(msg tea.Msg) tea.Cmd {
 		return p.onKey(msg)
 	case fmt.Stringer:
 		// Detach sequences the key decoder did not understand arrive raw.
-		if p.attached() && isRawDetach(msg.String()) {
+		if p.Attached() && isRawDetach(msg.String()) {
 			return p.detach()
 		}
 	}
 	return nil
 }
 
-func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := p.m.keys.Workspaces
-	switch p.mode {
+func (p *WorkspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.m.KeyMap().Workspaces
+	switch p.Mode {
 	case wsAttached:
 		if isDetach(msg, k.Detach) {
 			return p.detach()
@@ -236,17 +238,17 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// inline keeps keystroke order exact.
 		p.term.SendKey(msg)
 		return nil
-	case wsScroll:
+	case WsScroll:
 		return p.onScrollKey(msg)
 	case wsCreate:
 		switch msg.String() {
 		case "esc":
-			p.mode = wsList
+			p.Mode = WsList
 			return nil
 		case "enter":
 			tag := strings.TrimSpace(p.tag.Value())
 			tmpl := p.templates()[p.template%len(p.templates())]
-			core, ctx := p.m.core, p.m.ctx
+			core, ctx := p.core, p.m.AppContext()
 			return func() tea.Msg {
 				ws, err := core.CreateWorkspace(ctx, tag, tmpl)
 				return wsCreatedMsg{ws, err}
@@ -260,7 +262,7 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case wsFiles, wsGit:
 		if key.Matches(msg, k.Back) {
-			p.mode = wsList
+			p.Mode = WsList
 		}
 		return nil
 	}
@@ -275,16 +277,16 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.moveDown()
 		return p.preview()
 	case key.Matches(msg, k.Create):
-		p.mode, p.template = wsCreate, 0
+		p.Mode, p.template = wsCreate, 0
 		p.tag.SetValue("")
 		return p.tag.Focus()
 	case key.Matches(msg, k.Shell), key.Matches(msg, k.Claude), key.Matches(msg, k.Codex):
 		ws, ok := p.current()
 		if !ok {
-			return errCmd(fmt.Errorf("create a workspace first (n)"))
+			return kit.ErrCmd(fmt.Errorf("create a workspace first (n)"))
 		}
 		agent := map[string]string{"s": "shell", "c": "claude", "x": "codex"}[msg.String()]
-		core := p.m.core
+		core := p.core
 		if sc, ok := p.sessionCore(); ok {
 			// The pty gets the pane's inner size before the child starts.
 			cols, rows := p.termSize()
@@ -299,44 +301,44 @@ func (p *workspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		core, zoom := p.m.core, key.Matches(msg, k.Zoom)
+		core, zoom := p.core, key.Matches(msg, k.Zoom)
 		if s, ok := p.selectedSession(); ok {
 			if s.Term == nil || !isLive(s.State) {
-				return errCmd(fmt.Errorf("session %s is %s: R restarts it", s.Name, s.State))
+				return kit.ErrCmd(fmt.Errorf("session %s is %s: R restarts it", s.Name, s.State))
 			}
 			return func() tea.Msg { return termListMsg{ws, []Terminal{s.Term}, zoom} }
 		}
 		return func() tea.Msg { return termListMsg{ws, core.Terminals(ws.ID), zoom} }
 	case key.Matches(msg, k.Files):
 		if ws, ok := p.current(); ok {
-			core := p.m.core
+			core := p.core
 			return func() tea.Msg { f, err := core.Files(ws.ID, "."); return wsFilesMsg{f, err} }
 		}
 	case key.Matches(msg, k.Git):
 		if ws, ok := p.current(); ok {
-			core := p.m.core
+			core := p.core
 			return func() tea.Msg { s, err := core.GitSummary(ws.ID); return wsGitMsg{s, err} }
 		}
 	}
 	return nil
 }
 
-func (p *workspacesPane) templates() []string {
+func (p *WorkspacesPane) templates() []string {
 	if len(p.tmpls) == 0 {
 		return []string{"chat"}
 	}
 	return p.tmpls
 }
 
-func (p *workspacesPane) View() string {
-	st := p.m.st
-	switch p.mode {
+func (p *WorkspacesPane) View() string {
+	st := p.m.Styles()
+	switch p.Mode {
 	case wsAttached:
 		title := st.Title.Render(p.term.Name()) + st.Muted.Render(" · "+p.term.State()+" · ctrl+q detach")
-		return stack(ansi.Truncate(title, p.w, ""), fitHeight(clipWidth(p.term.Render(), p.w), p.h-1))
+		return kit.Stack(ansi.Truncate(title, p.w, ""), kit.FitHeight(clipWidth(p.term.Render(), p.w), p.h-1))
 	case wsCreate:
 		tmpls := p.templates()
-		return fitHeight(stack(st.Title.Render("New workspace"), "", p.tag.View(), "",
+		return kit.FitHeight(kit.Stack(st.Title.Render("New workspace"), "", p.tag.View(), "",
 			st.Muted.Render("template: ")+st.Accent.Render(tmpls[p.template%len(tmpls)])+st.Muted.Render("  (tab to change) · enter create · esc cancel")), p.h)
 	case wsFiles:
 		ws, _ := p.current()
@@ -348,19 +350,19 @@ func (p *workspacesPane) View() string {
 			}
 			rows = append(rows, fmt.Sprintf("  %-40s %8d", name, f.Size))
 		}
-		return fitHeight(strings.Join(rows, "\n")+"\n\n"+st.Muted.Render("esc back"), p.h)
+		return kit.FitHeight(strings.Join(rows, "\n")+"\n\n"+st.Muted.Render("esc back"), p.h)
 	case wsGit:
 		ws, _ := p.current()
-		return fitHeight(st.Title.Render("Git · "+ws.Tag)+"\n\n"+p.gitText+"\n\n"+st.Muted.Render("esc back"), p.h)
-	case wsScroll:
-		return p.scroll.view(st, p.w, p.h)
+		return kit.FitHeight(st.Title.Render("Git · "+ws.Tag)+"\n\n"+p.gitText+"\n\n"+st.Muted.Render("esc back"), p.h)
+	case WsScroll:
+		return p.Scroll.view(*st, p.w, p.h)
 	}
 	header := st.Title.Render("Workspaces") + st.Muted.Render("  n new · s shell · c claude · x codex · enter attach · z zoom · f files · l git")
 	if v, ok := p.agentView(func() string { return p.listView(header) }); ok {
 		return v
 	}
-	if len(p.list) == 0 {
-		return fitHeight(stack(header, "", st.Muted.Render("No workspaces yet. Press n to create one (a git-initialised directory wired to alice's MCP servers).")), p.h)
+	if len(p.List) == 0 {
+		return kit.FitHeight(kit.Stack(header, "", st.Muted.Render("No workspaces yet. Press n to create one (a git-initialised directory wired to alice's MCP servers).")), p.h)
 	}
 	return p.listView(header)
 }

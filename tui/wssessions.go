@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -86,13 +87,13 @@ type sessionActionMsg struct {
 	err  error
 }
 
-func (p *workspacesPane) sessionCore() (SessionCore, bool) {
-	sc, ok := p.m.core.(SessionCore)
+func (p *WorkspacesPane) sessionCore() (SessionCore, bool) {
+	sc, ok := p.core.(SessionCore)
 	return sc, ok
 }
 
 // sessions of the selected workspace (empty without a SessionCore).
-func (p *workspacesPane) sessions() []SessionInfo {
+func (p *WorkspacesPane) sessions() []SessionInfo {
 	ws, ok := p.current()
 	if !ok {
 		return nil
@@ -100,12 +101,12 @@ func (p *workspacesPane) sessions() []SessionInfo {
 	return p.details[ws.ID].Sessions
 }
 
-func (p *workspacesPane) selectedSession() (SessionInfo, bool) {
+func (p *WorkspacesPane) selectedSession() (SessionInfo, bool) {
 	ss := p.sessions()
-	if p.ssel < 0 || p.ssel >= len(ss) {
+	if p.Ssel < 0 || p.Ssel >= len(ss) {
 		return SessionInfo{}, false
 	}
-	return ss[p.ssel], true
+	return ss[p.Ssel], true
 }
 
 func isLive(state string) bool {
@@ -114,27 +115,27 @@ func isLive(state string) bool {
 }
 
 // moveDown and moveUp walk workspace rows and their session rows in order.
-func (p *workspacesPane) moveDown() {
-	if p.ssel+1 < len(p.sessions()) {
-		p.ssel++
-	} else if p.sel < len(p.list)-1 {
-		p.sel, p.ssel = p.sel+1, -1
+func (p *WorkspacesPane) moveDown() {
+	if p.Ssel+1 < len(p.sessions()) {
+		p.Ssel++
+	} else if p.Sel < len(p.List)-1 {
+		p.Sel, p.Ssel = p.Sel+1, -1
 	}
 }
 
-func (p *workspacesPane) moveUp() {
+func (p *WorkspacesPane) moveUp() {
 	switch {
-	case p.ssel >= 0:
-		p.ssel--
-	case p.sel > 0:
-		p.sel--
-		p.ssel = len(p.sessions()) - 1
+	case p.Ssel >= 0:
+		p.Ssel--
+	case p.Sel > 0:
+		p.Sel--
+		p.Ssel = len(p.sessions()) - 1
 	}
 }
 
 // previewTarget is the session shown in the thumbnail: the selected one,
 // else the workspace's newest live session.
-func (p *workspacesPane) previewTarget() Terminal {
+func (p *WorkspacesPane) previewTarget() Terminal {
 	if s, ok := p.selectedSession(); ok {
 		return s.Term
 	}
@@ -149,8 +150,8 @@ func (p *workspacesPane) previewTarget() Terminal {
 
 // preview points the watched terminal at the selection so the thumbnail
 // redraws live (the same one-Cmd-per-shown-session watch as attach).
-func (p *workspacesPane) preview() tea.Cmd {
-	if p.mode != wsList {
+func (p *WorkspacesPane) preview() tea.Cmd {
+	if p.Mode != WsList {
 		return nil
 	}
 	t := p.previewTarget()
@@ -160,15 +161,15 @@ func (p *workspacesPane) preview() tea.Cmd {
 	if p.term != nil && p.term.ID() == t.ID() {
 		return nil
 	}
-	p.term, p.termGen, p.waiting = t, p.termGen+1, false
+	p.term, p.TermGen, p.Waiting = t, p.TermGen+1, false
 	p.termCols, p.termRows = 0, 0
-	return tea.Batch(p.resizeTerm(), p.watch())
+	return tea.Batch(p.resizeTerm(), p.Watch())
 }
 
 // resizeAll gives every live session the pane's inner size, attached or
 // not, so a session shown later is already laid out for the pane. The
 // zoomed session keeps the full terminal until zoom ends.
-func (p *workspacesPane) resizeAll() tea.Cmd {
+func (p *WorkspacesPane) resizeAll() tea.Cmd {
 	if p.w == 0 {
 		return nil
 	}
@@ -193,10 +194,10 @@ func (p *workspacesPane) resizeAll() tea.Cmd {
 }
 
 // onSessionKey handles the session-management keys in list mode.
-func (p *workspacesPane) onSessionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+func (p *WorkspacesPane) onSessionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := sessionKeys
 	if key.Matches(msg, k.Scrollback) {
-		return p.openScrollback(wsList), true
+		return p.openScrollback(WsList), true
 	}
 	sc, ok := p.sessionCore()
 	if !ok {
@@ -208,20 +209,20 @@ func (p *workspacesPane) onSessionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, k.Kill):
 		if !hasSess || s.Term == nil || !isLive(s.State) {
-			return errCmd(fmt.Errorf("select a running session (↓) to kill")), true
+			return kit.ErrCmd(fmt.Errorf("select a running session (↓) to kill")), true
 		}
 		id, name := s.ID, s.Name
-		p.m.openDialog("Kill session "+name+"?", "Its whole process tree is ended (SIGHUP, SIGTERM, then SIGKILL after 2 s).\nR restarts it later.",
+		p.m.OpenDialog("Kill session "+name+"?", "Its whole process tree is ended (SIGHUP, SIGTERM, then SIGKILL after 2 s).\nR restarts it later.",
 			func() tea.Msg { return done("session "+name+" killed", sc.StopSession(id)) })
 		return nil, true
 	case key.Matches(msg, k.Restart):
 		if !hasSess {
-			return errCmd(fmt.Errorf("select a session (↓) to restart")), true
+			return kit.ErrCmd(fmt.Errorf("select a session (↓) to restart")), true
 		}
 		id, name := s.ID, s.Name
 		restart := func() tea.Msg { _, err := sc.RestartSession(id); return done("session "+name+" restarted", err) }
 		if s.Term != nil && isLive(s.State) {
-			p.m.openDialog("Restart session "+name+"?", "The running process is stopped and started again.", restart)
+			p.m.OpenDialog("Restart session "+name+"?", "The running process is stopped and started again.", restart)
 			return nil, true
 		}
 		return restart, true
@@ -235,7 +236,7 @@ func (p *workspacesPane) onSessionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			body = "Its sessions are stopped and its directory is DELETED:\n" + ws.Dir
 		}
 		id, tag := ws.ID, ws.Tag
-		p.m.openDialog("Delete workspace "+tag+"?", body,
+		p.m.OpenDialog("Delete workspace "+tag+"?", body,
 			func() tea.Msg { return done("workspace "+tag+" deleted", sc.RemoveWorkspace(id, removeDir)) })
 		return nil, true
 	case key.Matches(msg, k.Archive):
@@ -246,30 +247,30 @@ func (p *workspacesPane) onSessionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if p.details[ws.ID].Archived {
 			return func() tea.Msg { return done("workspace "+tag+" unarchived", sc.ArchiveWorkspace(id, false)) }, true
 		}
-		p.m.openDialog("Archive workspace "+tag+"?", "Its sessions are stopped; the directory stays. A again unarchives.",
+		p.m.OpenDialog("Archive workspace "+tag+"?", "Its sessions are stopped; the directory stays. A again unarchives.",
 			func() tea.Msg { return done("workspace "+tag+" archived", sc.ArchiveWorkspace(id, true)) })
 		return nil, true
 	}
 	return nil, false
 }
 
-func (p *workspacesPane) onSessionAction(msg sessionActionMsg) tea.Cmd {
+func (p *WorkspacesPane) onSessionAction(msg sessionActionMsg) tea.Cmd {
 	if msg.err != nil {
-		return tea.Batch(errCmd(msg.err), p.load())
+		return tea.Batch(kit.ErrCmd(msg.err), p.Load())
 	}
-	return tea.Batch(func() tea.Msg { return flashMsg(msg.text) }, p.load())
+	return tea.Batch(func() tea.Msg { return kit.FlashMsg(msg.text) }, p.Load())
 }
 
 // onMouse forwards mouse events to an attached child that asked for them;
 // otherwise the wheel scrolls the scrollback. The root hands every mouse
 // event over in pane coordinates; the terminal starts one row below the
 // pane's title line.
-func (p *workspacesPane) onMouse(msg tea.MouseMsg) tea.Cmd {
+func (p *WorkspacesPane) onMouse(msg tea.MouseMsg) tea.Cmd {
 	m := msg.Mouse()
-	switch p.mode {
-	case wsScroll:
+	switch p.Mode {
+	case WsScroll:
 		if _, ok := msg.(tea.MouseWheelMsg); ok {
-			p.scroll.wheel(m.Button)
+			p.Scroll.wheel(m.Button)
 		}
 		return nil
 	case wsAttached:
@@ -291,8 +292,8 @@ func (p *workspacesPane) onMouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		if _, ok := msg.(tea.MouseWheelMsg); ok && m.Button == tea.MouseWheelUp {
 			cmd := p.openScrollback(wsAttached)
-			if p.scroll != nil {
-				p.scroll.wheel(m.Button)
+			if p.Scroll != nil {
+				p.Scroll.wheel(m.Button)
 			}
 			return cmd
 		}
@@ -302,13 +303,13 @@ func (p *workspacesPane) onMouse(msg tea.MouseMsg) tea.Cmd {
 
 // openScrollback shows the viewer over the shown session's scrollback and
 // screen; esc returns to from.
-func (p *workspacesPane) openScrollback(from wsMode) tea.Cmd {
+func (p *WorkspacesPane) openScrollback(from wsMode) tea.Cmd {
 	t := p.term
-	if from == wsList {
+	if from == WsList {
 		t = p.previewTarget()
 	}
 	if t == nil {
-		return errCmd(fmt.Errorf("no session to read: select one with ↓"))
+		return kit.ErrCmd(fmt.Errorf("no session to read: select one with ↓"))
 	}
 	var lines []string
 	if sb, ok := t.(termScrollback); ok {
@@ -321,22 +322,22 @@ func (p *workspacesPane) openScrollback(from wsMode) tea.Cmd {
 	for _, l := range screen {
 		lines = append(lines, strings.TrimRight(l, " "))
 	}
-	p.scroll = newScrollView(t.Name(), lines)
-	p.back, p.mode = from, wsScroll
+	p.Scroll = newScrollView(t.Name(), lines)
+	p.back, p.Mode = from, WsScroll
 	return nil
 }
 
 // listView is the workspace list with session rows and, when the pane is
 // wide enough, a live preview of the selected session beside it.
-func (p *workspacesPane) listView(header string) string {
-	st := p.m.st
+func (p *WorkspacesPane) listView(header string) string {
+	st := p.m.Styles()
 	listW := p.w
 	showPreview := p.w >= 90 && p.term != nil && p.previewTarget() != nil
 	if showPreview {
 		listW = p.w * 45 / 100
 	}
 	rows := []string{header, ""}
-	for i, w := range p.list {
+	for i, w := range p.List {
 		d, hasDetail := p.details[w.ID]
 		sessions := st.Muted.Render("no sessions")
 		switch {
@@ -353,16 +354,16 @@ func (p *workspacesPane) listView(header string) string {
 			sessions += st.Muted.Render(" · archived")
 		}
 		row := fmt.Sprintf("%-20s %-11s %s", ansi.Truncate(w.Tag, 20, "…"), w.Template, sessions)
-		rows = append(rows, p.selRow(ansi.Truncate(row, listW-2, "…"), i == p.sel && p.ssel < 0))
+		rows = append(rows, p.selRow(ansi.Truncate(row, listW-2, "…"), i == p.Sel && p.Ssel < 0))
 		for j, s := range d.Sessions {
-			row := fmt.Sprintf("%s %-5s %-11s %-7s %s", p.sessionGlyph(s), s.Name, sessionStateText(s), s.Agent, age(p.m.now().Sub(s.Created)))
-			rows = append(rows, p.selRow(ansi.Truncate(row, listW-2, "…"), i == p.sel && j == p.ssel))
+			row := fmt.Sprintf("%s %-5s %-11s %-7s %s", p.sessionGlyph(s), s.Name, sessionStateText(s), s.Agent, age(p.m.Clock().Sub(s.Created)))
+			rows = append(rows, p.selRow(ansi.Truncate(row, listW-2, "…"), i == p.Sel && j == p.Ssel))
 		}
 	}
 	if ws, ok := p.current(); ok {
 		rows = append(rows, "", st.Muted.Render(ansi.Truncate(ws.Dir, listW, "…")))
 	}
-	list := fitHeight(strings.Join(rows, "\n"), p.h)
+	list := kit.FitHeight(strings.Join(rows, "\n"), p.h)
 	if !showPreview {
 		return list
 	}
@@ -374,10 +375,10 @@ func (p *workspacesPane) listView(header string) string {
 	if len(screen) > ph-1 {
 		screen = screen[len(screen)-(ph-1):]
 	}
-	box := stack(st.Title.Render(ansi.Truncate("preview · "+p.term.Name()+" · "+p.term.State(), pw, "…")),
-		fitHeight(clipWidth(strings.Join(screen, "\n"), pw), ph-1))
+	box := kit.Stack(st.Title.Render(ansi.Truncate("preview · "+p.term.Name()+" · "+p.term.State(), pw, "…")),
+		kit.FitHeight(clipWidth(strings.Join(screen, "\n"), pw), ph-1))
 	left := strings.Split(list, "\n")
-	right := strings.Split(fitHeight(box, ph), "\n")
+	right := strings.Split(kit.FitHeight(box, ph), "\n")
 	out := make([]string, ph)
 	for i := range out {
 		l := left[i]
@@ -389,9 +390,9 @@ func (p *workspacesPane) listView(header string) string {
 	return strings.Join(out, "\n")
 }
 
-func (p *workspacesPane) selRow(row string, selected bool) string {
+func (p *WorkspacesPane) selRow(row string, selected bool) string {
 	if selected {
-		return p.m.st.Selected.Render("› " + row)
+		return p.m.Styles().Selected.Render("› " + row)
 	}
 	return "  " + row
 }

@@ -1,4 +1,4 @@
-package tui
+package tui_test
 
 import (
 	"errors"
@@ -9,15 +9,17 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/require"
 )
 
 // fakeSessions adds SessionCore to fakeCore, recording every call.
 type fakeSessions struct {
-	*fakeCore
+	*tuitest.FakeCore
 	smu      sync.Mutex
-	sess     map[string][]*SessionInfo
+	sess     map[string][]*tui.SessionInfo
 	archived map[string]bool
 	started  [][2]int
 	stopped  []string
@@ -27,7 +29,7 @@ type fakeSessions struct {
 
 // richTerm is a fakeTerm with scrollback and mouse reporting.
 type richTerm struct {
-	*fakeTerm
+	*tuitest.FakeTerm
 	sb    []string
 	mouse bool
 	mice  []tea.MouseMsg
@@ -38,33 +40,33 @@ func (t *richTerm) MouseReporting() bool     { return t.mouse }
 func (t *richTerm) SendMouse(m tea.MouseMsg) { t.mice = append(t.mice, m) }
 
 func newFakeSessions() *fakeSessions {
-	return &fakeSessions{fakeCore: newFakeCore(), sess: map[string][]*SessionInfo{}, archived: map[string]bool{}, removed: map[string]bool{}}
+	return &fakeSessions{FakeCore: tuitest.NewFakeCore(), sess: map[string][]*tui.SessionInfo{}, archived: map[string]bool{}, removed: map[string]bool{}}
 }
 
-func (f *fakeSessions) StartSessionSize(ws, agent string, cols, rows int) (Terminal, error) {
+func (f *fakeSessions) StartSessionSize(ws, agent string, cols, rows int) (tui.Terminal, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	ft := &fakeTerm{id: ws + "-" + agent, changed: make(chan struct{}, 1), screen: "$ ", cols: cols, rows: rows}
-	t := &richTerm{fakeTerm: ft, sb: []string{"old line 1", "the needle is here", "old line 3"}}
+	ft := &tuitest.FakeTerm{TermID: ws + "-" + agent, ChangedCh: make(chan struct{}, 1), Screen: "$ ", Cols: cols, Rows: rows}
+	t := &richTerm{FakeTerm: ft, sb: []string{"old line 1", "the needle is here", "old line 3"}}
 	f.started = append(f.started, [2]int{cols, rows})
-	f.sess[ws] = append(f.sess[ws], &SessionInfo{ID: ft.id, Name: "sh1", Agent: agent, State: "running", Created: t0, Term: t})
-	f.fakeCore.mu.Lock()
-	f.terms[ws] = append(f.terms[ws], t)
-	f.fakeCore.mu.Unlock()
+	f.sess[ws] = append(f.sess[ws], &tui.SessionInfo{ID: ft.TermID, Name: "sh1", Agent: agent, State: "running", Created: tuitest.T0, Term: t})
+	f.FakeCore.Mu.Lock()
+	f.Terms[ws] = append(f.Terms[ws], t)
+	f.FakeCore.Mu.Unlock()
 	return t, nil
 }
 
-func (f *fakeSessions) WorkspaceDetail(ws string) WorkspaceDetail {
+func (f *fakeSessions) WorkspaceDetail(ws string) tui.WorkspaceDetail {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	d := WorkspaceDetail{Archived: f.archived[ws]}
+	d := tui.WorkspaceDetail{Archived: f.archived[ws]}
 	for _, s := range f.sess[ws] {
 		d.Sessions = append(d.Sessions, *s)
 	}
 	return d
 }
 
-func (f *fakeSessions) find(id string) *SessionInfo {
+func (f *fakeSessions) find(id string) *tui.SessionInfo {
 	for _, ss := range f.sess {
 		for _, s := range ss {
 			if s.ID == id {
@@ -87,7 +89,7 @@ func (f *fakeSessions) StopSession(id string) error {
 	return nil
 }
 
-func (f *fakeSessions) RestartSession(id string) (Terminal, error) {
+func (f *fakeSessions) RestartSession(id string) (tui.Terminal, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
 	s := f.find(id)
@@ -103,9 +105,9 @@ func (f *fakeSessions) RemoveWorkspace(id string, removeDir bool) error {
 	f.smu.Lock()
 	f.removed[id] = removeDir
 	f.smu.Unlock()
-	f.fakeCore.mu.Lock()
-	defer f.fakeCore.mu.Unlock()
-	f.workspace = slices.DeleteFunc(f.workspace, func(w WorkspaceInfo) bool { return w.ID == id })
+	f.FakeCore.Mu.Lock()
+	defer f.FakeCore.Mu.Unlock()
+	f.Workspace = slices.DeleteFunc(f.Workspace, func(w tui.WorkspaceInfo) bool { return w.ID == id })
 	return nil
 }
 
@@ -116,123 +118,123 @@ func (f *fakeSessions) ArchiveWorkspace(id string, archived bool) error {
 	return nil
 }
 
-func newSessionHarness(t *testing.T, w, h int) (*harness, *fakeSessions) {
+func newSessionHarness(t *testing.T, w, h int) (*tuitest.Harness, *fakeSessions) {
 	f := newFakeSessions()
-	hs := newHarnessOver(t, f, f.fakeCore, w, h)
-	hs.run(hs.m.workspaces.load())
-	hs.m.setFocus(focusWorkspaces)
+	hs := tuitest.NewHarnessOver(t, f, f.FakeCore, w, h)
+	hs.Run(hs.M.Workspaces.Load())
+	hs.M.SetFocus(tui.FocusWorkspaces)
 	return hs, f
 }
 
 func TestSessionStartsAtThePaneSize(t *testing.T) {
 	h, f := newSessionHarness(t, 120, 40)
-	h.key("s")
-	w, ht := h.m.bodySize()
+	h.Key("s")
+	w, ht := h.M.BodySize()
 	require.Equal(t, [][2]int{{w, ht - 1}}, f.started, "pty sized to the pane's inner area (body minus the title line) before the child starts")
-	require.True(t, h.m.workspaces.attached())
+	require.True(t, h.M.Workspaces.Attached())
 }
 
 func TestKillRestartFromTheList(t *testing.T) {
 	h, f := newSessionHarness(t, 100, 30)
-	h.key("s", "ctrl+q")
-	h.run(h.m.workspaces.load())
-	require.Contains(t, h.screen(), "sh1   running")
-	h.key("down")
-	require.Equal(t, 0, h.m.workspaces.ssel)
-	h.typeText("K")
-	require.NotNil(t, h.m.dialog, "kill asks first")
+	h.Key("s", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	require.Contains(t, h.Screen(), "sh1   running")
+	h.Key("down")
+	require.Equal(t, 0, h.M.Workspaces.Ssel)
+	h.TypeText("K")
+	require.NotNil(t, h.M.Dialog, "kill asks first")
 	require.Empty(t, f.stopped, "nothing killed before the confirm")
-	h.confirm()
+	h.Confirm()
 	require.Equal(t, []string{"ws1-shell"}, f.stopped)
-	require.Contains(t, h.screen(), "sh1   stopped")
+	require.Contains(t, h.Screen(), "sh1   stopped")
 	// enter on a stopped session explains instead of attaching.
-	h.key("enter")
-	require.False(t, h.m.workspaces.attached())
-	require.Contains(t, h.toast(), "R restarts")
-	h.typeText("R") // not running: no confirm needed
+	h.Key("enter")
+	require.False(t, h.M.Workspaces.Attached())
+	require.Contains(t, h.Toast(), "R restarts")
+	h.TypeText("R") // not running: no confirm needed
 	require.Equal(t, []string{"ws1-shell"}, f.restarts)
-	require.Contains(t, h.screen(), "sh1   running")
+	require.Contains(t, h.Screen(), "sh1   running")
 }
 
 func TestDeleteKeepsTheDirectoryUnlessAsked(t *testing.T) {
 	h, f := newSessionHarness(t, 100, 30)
-	h.typeText("D")
-	require.Contains(t, h.screen(), "The directory is kept")
-	h.confirm()
+	h.TypeText("D")
+	require.Contains(t, h.Screen(), "The directory is kept")
+	h.Confirm()
 	require.Equal(t, map[string]bool{"ws1": false}, f.removed)
-	require.Contains(t, h.screen(), "No workspaces yet")
+	require.Contains(t, h.Screen(), "No workspaces yet")
 
 	h2, f2 := newSessionHarness(t, 100, 30)
-	h2.send(tea.KeyPressMsg{Code: 'd', Mod: tea.ModAlt})
-	require.Contains(t, h2.screen(), "DELETED")
-	h2.key("esc")
+	h2.Send(tea.KeyPressMsg{Code: 'd', Mod: tea.ModAlt})
+	require.Contains(t, h2.Screen(), "DELETED")
+	h2.Key("esc")
 	require.Empty(t, f2.removed, "cancel deletes nothing")
-	h2.send(tea.KeyPressMsg{Code: 'd', Mod: tea.ModAlt})
-	h2.confirm()
+	h2.Send(tea.KeyPressMsg{Code: 'd', Mod: tea.ModAlt})
+	h2.Confirm()
 	require.Equal(t, map[string]bool{"ws1": true}, f2.removed)
 }
 
 func TestArchiveToggles(t *testing.T) {
 	h, f := newSessionHarness(t, 100, 30)
-	h.typeText("A")
-	h.confirm()
+	h.TypeText("A")
+	h.Confirm()
 	require.True(t, f.archived["ws1"])
-	require.Contains(t, h.screen(), "archived")
-	h.typeText("A") // unarchive needs no confirm
+	require.Contains(t, h.Screen(), "archived")
+	h.TypeText("A") // unarchive needs no confirm
 	require.False(t, f.archived["ws1"])
 }
 
 func TestPreviewShowsTheSelectedSession(t *testing.T) {
 	h, _ := newSessionHarness(t, 160, 45)
-	h.key("s")
-	h.typeText("echo preview-me")
-	h.key("enter", "ctrl+q")
-	h.run(h.m.workspaces.load())
-	s := h.screen()
+	h.Key("s")
+	h.TypeText("echo preview-me")
+	h.Key("enter", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	s := h.Screen()
 	require.Contains(t, s, "preview · sh1")
 	require.Contains(t, s, "preview-me")
 }
 
 func TestScrollbackViewerSearchSelectCopy(t *testing.T) {
 	h, _ := newSessionHarness(t, 100, 30)
-	h.key("s", "ctrl+q")
-	h.run(h.m.workspaces.load())
-	h.key("down")
-	h.typeText("v")
-	require.Equal(t, wsScroll, h.m.workspaces.mode)
-	require.Contains(t, h.screen(), "Scrollback · sh1")
-	require.Contains(t, h.screen(), "old line 1")
-	h.typeText("/needle")
-	h.key("enter")
-	v := h.m.workspaces.scroll
-	require.Equal(t, "the needle is here", v.lines[v.cur])
-	h.typeText("V")
-	h.key("up")
-	require.Equal(t, []string{"old line 1", "the needle is here"}, v.selection())
-	h.typeText("y")
-	require.Contains(t, h.toast(), "copied 2 line(s)")
-	h.key("esc")
-	require.Equal(t, wsList, h.m.workspaces.mode)
+	h.Key("s", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.Key("down")
+	h.TypeText("v")
+	require.Equal(t, tui.WsScroll, h.M.Workspaces.Mode)
+	require.Contains(t, h.Screen(), "Scrollback · sh1")
+	require.Contains(t, h.Screen(), "old line 1")
+	h.TypeText("/needle")
+	h.Key("enter")
+	v := h.M.Workspaces.Scroll
+	require.Equal(t, "the needle is here", v.Lines[v.Cur])
+	h.TypeText("V")
+	h.Key("up")
+	require.Equal(t, []string{"old line 1", "the needle is here"}, v.Selection())
+	h.TypeText("y")
+	require.Contains(t, h.Toast(), "copied 2 line(s)")
+	h.Key("esc")
+	require.Equal(t, tui.WsList, h.M.Workspaces.Mode)
 }
 
 func TestMouseGoesToTheChildOnlyWhenItAsked(t *testing.T) {
 	h, f := newSessionHarness(t, 100, 30)
-	h.key("s")
+	h.Key("s")
 	term := f.sess["ws1"][0].Term.(*richTerm)
 	// No mouse reporting: the wheel opens the scrollback instead.
-	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelUp, X: 5, Y: 10})
-	require.Equal(t, wsScroll, h.m.workspaces.mode)
+	h.Send(tea.MouseWheelMsg{Button: tea.MouseWheelUp, X: 5, Y: 10})
+	require.Equal(t, tui.WsScroll, h.M.Workspaces.Mode)
 	require.Empty(t, term.mice)
-	h.key("esc")
-	require.True(t, h.m.workspaces.attached(), "esc returns to the attached terminal")
+	h.Key("esc")
+	require.True(t, h.M.Workspaces.Attached(), "esc returns to the attached terminal")
 	term.mouse = true
 	// A click on screen cell (x, y) is terminal cell (x-frameLeft, y-frameTop-1):
 	// the frame, then the pane's title line.
-	h.send(tea.MouseClickMsg{Button: tea.MouseLeft, X: 7, Y: 12})
-	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 7, Y: 12})
+	h.Send(tea.MouseClickMsg{Button: tea.MouseLeft, X: 7, Y: 12})
+	h.Send(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 7, Y: 12})
 	require.Len(t, term.mice, 2)
 	for _, m := range term.mice {
-		require.Equal(t, [2]int{7 - frameLeft, 12 - frameTop - 1}, [2]int{m.Mouse().X, m.Mouse().Y})
+		require.Equal(t, [2]int{7 - tui.FrameLeft, 12 - tui.FrameTop - 1}, [2]int{m.Mouse().X, m.Mouse().Y})
 	}
 }
 
@@ -240,13 +242,13 @@ func TestGoldenSessionList(t *testing.T) {
 	for _, size := range [][2]int{{100, 30}, {160, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			h, _ := newSessionHarness(t, size[0], size[1])
-			h.key("s")
-			h.typeText("echo golden")
-			h.key("enter", "ctrl+q")
-			h.now = t0.Add(5 * time.Minute)
-			h.run(h.m.workspaces.load())
-			h.key("down")
-			golden.RequireEqual(t, []byte(h.screen()))
+			h.Key("s")
+			h.TypeText("echo golden")
+			h.Key("enter", "ctrl+q")
+			h.Now = tuitest.T0.Add(5 * time.Minute)
+			h.Run(h.M.Workspaces.Load())
+			h.Key("down")
+			golden.RequireEqual(t, []byte(h.Screen()))
 		})
 	}
 }

@@ -65,7 +65,14 @@ type ResumeHint struct {
 type launch struct {
 	path string
 	args []string
+	env  []string // added to sessionEnv (a provider override's key, base URL)
 }
+
+// AgentOverride is how an agent CLI is started in one workspace under a
+// provider profile (channels.json "workspaces"): extra arguments (the
+// model) and environment (key, base URL). It is resolved at every spawn,
+// so an edit applies to the next start or respawn.
+type AgentOverride func(ws Workspace, agent Agent) (args, env []string, err error)
 
 // commandFor resolves the command line for one spawn. resume is true when
 // the session is being resumed or respawned rather than started fresh.
@@ -99,6 +106,14 @@ func (m *Manager) commandFor(agent Agent, ws Workspace, hint *ResumeHint, resume
 		return launch{}, fmt.Errorf("%w: %s", ErrAgentNotInstalled, installHints[agent])
 	}
 	args := append([]string(nil), base[1:]...)
+	var env []string
+	if m.opts.AgentOverride != nil && agent != AgentShell {
+		oargs, oenv, err := m.opts.AgentOverride(ws, agent)
+		if err != nil {
+			return launch{}, fmt.Errorf("workspace %s: %w", ws.Tag, err)
+		}
+		args, env = append(args, oargs...), oenv
+	}
 	mcp := m.mcpURL()
 	switch agent {
 	case AgentClaude:
@@ -119,7 +134,7 @@ func (m *Manager) commandFor(agent Agent, ws Workspace, hint *ResumeHint, resume
 			args = append(args, "resume", "--last")
 		}
 	}
-	return launch{path: path, args: args}, nil
+	return launch{path: path, args: args, env: env}, nil
 }
 
 // claudeTranscriptExists checks ~/.claude/projects/<cwd with / and . as

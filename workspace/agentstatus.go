@@ -50,6 +50,7 @@ type statusHub struct {
 	watched   map[string]int // sessions a person is looking at (attached)
 	stop      chan struct{}
 	done      chan struct{}
+	wake      chan struct{} // capacity 1: output arrived while the loop slept
 	closed    bool
 }
 
@@ -66,7 +67,7 @@ func newStatusHub(m *Manager) *statusHub {
 		m.log.Warn("workspace: agent state rules", "err", err)
 	}
 	h := &statusHub{m: m, rules: rules, byID: map[string]*tracked{}, watched: map[string]int{},
-		stop: make(chan struct{}), done: make(chan struct{})}
+		stop: make(chan struct{}), done: make(chan struct{}), wake: make(chan struct{}, 1)}
 	go h.loop()
 	return h
 }
@@ -78,6 +79,10 @@ func (h *statusHub) attach(s *Session) {
 	t.cancel = s.Observe(func(p []byte) {
 		t.tr.Output(p)
 		t.lastOut.Store(time.Now().UnixNano())
+		select {
+		case h.wake <- struct{}{}:
+		default:
+		}
 	})
 	h.mu.Lock()
 	if old, ok := h.byID[s.id]; ok {
@@ -136,30 +141,50 @@ func (h *statusHub) changed(s *Session, c agentstate.Change) {
 }
 
 // loop re-applies the screen rules to sessions that wrote something in
-// the last second (the emulator may lag the raw stream slightly).
+// the last second (the emulator may lag the raw stream slightly). It ticks
+// only while some session has fresh output and sleeps on wake otherwise,
+// so an idle alice runs no timer here.
 func (h *statusHub) loop() {
 	defer close(h.done)
 	tk := time.NewTicker(screenEvery)
+	tk.Stop()
 	defer tk.Stop()
+	ticking := false
 	for {
 		select {
 		case <-h.stop:
 			return
+		case <-h.wake:
+			if !ticking {
+				tk.Reset(screenEvery)
+				ticking = true
+			}
+			continue
 		case <-tk.C:
 		}
-		cutoff := time.Now().Add(-time.Second).UnixNano()
-		h.mu.Lock()
-		var fresh []*tracked
-		for _, t := range h.byID {
-			if t.lastOut.Load() >= cutoff {
-				fresh = append(fresh, t)
-			}
-		}
-		h.mu.Unlock()
-		for _, t := range fresh {
-			t.tr.Screen(t.s.ScreenText(screenLines))
+		if !h.screens() {
+			tk.Stop()
+			ticking = false
 		}
 	}
+}
+
+// screens applies the screen rules to the sessions with fresh output and
+// reports whether there were any.
+func (h *statusHub) screens() bool {
+	cutoff := time.Now().Add(-time.Second).UnixNano()
+	h.mu.Lock()
+	var fresh []*tracked
+	for _, t := range h.byID {
+		if t.lastOut.Load() >= cutoff {
+			fresh = append(fresh, t)
+		}
+	}
+	h.mu.Unlock()
+	for _, t := range fresh {
+		t.tr.Screen(t.s.ScreenText(screenLines))
+	}
+	return len(fresh) > 0
 }
 
 func (h *statusHub) close() {

@@ -52,6 +52,7 @@ type Alerter struct {
 	lastAlert  map[string]time.Time    // by session id
 	recent     []time.Time             // alerts in the last minute
 	suppressed int
+	wake       chan struct{} // capacity 1: an alert became pending
 }
 
 type pendingAlert struct {
@@ -79,7 +80,8 @@ func NewAlerter(m *Manager, n HumanNotifier, opts AlertOptions) *Alerter {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	a := &Alerter{m: m, n: n, opts: opts, pending: map[string]pendingAlert{}, lastAlert: map[string]time.Time{}}
+	a := &Alerter{m: m, n: n, opts: opts, pending: map[string]pendingAlert{}, lastAlert: map[string]time.Time{},
+		wake: make(chan struct{}, 1)}
 	m.OnAgentState(a.observe)
 	return a
 }
@@ -90,21 +92,42 @@ func (a *Alerter) observe(c AgentStateChange) {
 	defer a.mu.Unlock()
 	if c.To.State.Alerting() {
 		a.pending[c.To.SessionID] = pendingAlert{status: c.To, at: a.opts.Now()}
+		select {
+		case a.wake <- struct{}{}:
+		default:
+		}
 	} else {
 		delete(a.pending, c.To.SessionID)
 	}
 }
 
-// Run delivers settled alerts until ctx ends.
+// Run delivers settled alerts until ctx ends. It ticks only while an
+// alert is pending; otherwise it sleeps until one is.
 func (a *Alerter) Run(ctx context.Context) {
-	tk := time.NewTicker(max(a.opts.Settle/4, 20*time.Millisecond))
+	every := max(a.opts.Settle/4, 20*time.Millisecond)
+	tk := time.NewTicker(every)
+	tk.Stop()
 	defer tk.Stop()
+	ticking := false
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-a.wake:
+			if !ticking {
+				tk.Reset(every)
+				ticking = true
+			}
+			continue
 		case <-tk.C:
 			a.flush(ctx)
+		}
+		a.mu.Lock()
+		idle := len(a.pending) == 0
+		a.mu.Unlock()
+		if idle {
+			tk.Stop()
+			ticking = false
 		}
 	}
 }

@@ -61,6 +61,10 @@ func (q *feedQueue) take() ([]byte, bool) {
 		q.mu.Lock()
 	}
 	batch := q.buf
+	// A big burst's buffer is not kept for an idle session.
+	if cap(q.spare) > batchBytes {
+		q.spare = nil
+	}
 	q.buf, q.spare = q.spare[:0], batch
 	q.cond.Broadcast()
 	return batch, !(q.closed && len(batch) == 0)

@@ -67,6 +67,9 @@ type Options struct {
 	CodexCommand  []string
 	// ExtraEnv is appended to every session's environment.
 	ExtraEnv []string
+	// AgentOverride, when set, adds a provider profile's model and
+	// credentials to claude and codex sessions of a workspace.
+	AgentOverride AgentOverride
 	// RespawnDelay is the wait before respawning a crashed child (1 s).
 	RespawnDelay time.Duration
 	// ScrollbackLines caps each session's scrollback (default 10,000).

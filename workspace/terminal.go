@@ -46,6 +46,11 @@ type Terminal struct {
 	modes         map[ansi.Mode]bool // modes the child set (callbacks)
 	altScreen     bool
 	ring          *scrollRing
+	// gen counts changes to the screen; rendered caches Render for
+	// renderedGen, so a TUI view between two changes costs nothing.
+	gen         uint64
+	rendered    string
+	renderedGen uint64
 
 	outMu sync.Mutex
 	out   io.Writer // the current pty master; nil between processes
@@ -192,6 +197,7 @@ func (t *Terminal) writeLocked(p []byte) {
 			t.log.Warn("terminal emulator panicked on input", "panic", fmt.Sprint(r))
 		}
 	}()
+	t.gen++
 	_, _ = t.emu.Write(p)
 	t.drainLocked()
 }
@@ -273,11 +279,15 @@ func (t *Terminal) nudge() {
 // Changed is a coalesced notification (capacity 1) that the screen changed.
 func (t *Terminal) Changed() <-chan struct{} { return t.changed }
 
-// Render returns the screen as an ANSI-styled string.
+// Render returns the screen as an ANSI-styled string. It is rendered at
+// most once per change.
 func (t *Terminal) Render() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.emu.Render()
+	if t.renderedGen != t.gen || t.rendered == "" {
+		t.rendered, t.renderedGen = t.emu.Render(), t.gen
+	}
+	return t.rendered
 }
 
 // String returns the screen as plain text.
@@ -360,6 +370,7 @@ func (t *Terminal) Resize(cols, rows int) {
 	t.mu.Lock()
 	if !t.closed && (cols != t.emu.Width() || rows != t.emu.Height()) {
 		t.emu.Resize(cols, rows)
+		t.gen++
 	}
 	t.mu.Unlock()
 	t.nudge()

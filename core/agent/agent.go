@@ -58,6 +58,15 @@ type Deps struct {
 	DataDir string
 	ToolLog *ToolLog
 	Logger  *slog.Logger
+	// Channels returns a channel's channels.json entry (core/channel's
+	// Service); nil means no channel configuration.
+	Channels ChannelLookup
+}
+
+// ChannelLookup finds a channel's configuration; false means the channel
+// has no entry (nothing overridden).
+type ChannelLookup interface {
+	Lookup(id string) (config.Channel, bool, error)
 }
 
 // Options tune one request.
@@ -75,6 +84,38 @@ type Options struct {
 	DisabledTools []string
 	// Profile forces an ai-provider profile, overriding channel routing.
 	Profile string
+	// ChannelID names the channels.json entry whose profile, disabled
+	// tools and persona addition apply ("" means Channel: "telegram" and
+	// "mcp-ask" are channel ids as well as routing names).
+	ChannelID string
+
+	persona string // the channel's persona addition (set by withChannel)
+}
+
+// withChannel applies a channel's configuration to opts: its disabled
+// tools are added, its profile is used unless one was forced, its persona
+// addition (or OpenAlice's systemPrompt replacement) is set.
+func (c *Center) withChannel(opts Options) (Options, error) {
+	id := opts.ChannelID
+	if id == "" {
+		id = opts.Channel
+	}
+	if c.d.Channels == nil || id == "" {
+		return opts, nil
+	}
+	ch, ok, err := c.d.Channels.Lookup(id)
+	if err != nil || !ok {
+		return opts, err
+	}
+	opts.DisabledTools = append(append([]string(nil), opts.DisabledTools...), ch.DisabledTools...)
+	if opts.Profile == "" {
+		opts.Profile = ch.Profile
+	}
+	if opts.SystemPrompt == "" {
+		opts.SystemPrompt = ch.SystemPrompt
+	}
+	opts.persona = ch.Persona
+	return opts, nil
 }
 
 // EventKind enumerates stream events.
@@ -181,9 +222,19 @@ func New(d Deps) *Center {
 func (c *Center) Sessions() *session.Store { return c.d.Sessions }
 
 // ProviderLabel describes what a channel would use right now, e.g.
-// "claude (anthropic claude-sonnet-4-5)" or "not configured".
-func (c *Center) ProviderLabel(channel string) string {
-	r, err := c.d.Router.Resolve("", channel)
+// "claude (anthropic claude-sonnet-4-5)" or "not configured". channel is
+// a routing name ("tui", "telegram") or a session id; channelID names the
+// channels.json entry whose profile wins ("" = channel).
+func (c *Center) ProviderLabel(channel string, channelID ...string) string {
+	opts := Options{Channel: channel}
+	if len(channelID) > 0 {
+		opts.ChannelID = channelID[0]
+	}
+	opts, err := c.withChannel(opts)
+	if err != nil {
+		return "error: " + firstLine(err.Error())
+	}
+	r, err := c.d.Router.Resolve(opts.Profile, channel)
 	if err != nil {
 		if errors.Is(err, provider.ErrNoProvider) {
 			return "not configured"
@@ -242,6 +293,9 @@ func (c *Center) run(ctx context.Context, prompt, sessionID string, opts Options
 	if channel == "" {
 		channel = sessionID
 	}
+	if opts, err = c.withChannel(opts); err != nil {
+		return Result{}, err
+	}
 	res, err := c.d.Router.Resolve(opts.Profile, channel)
 	if err != nil {
 		return Result{}, err
@@ -259,7 +313,7 @@ func (c *Center) run(ctx context.Context, prompt, sessionID string, opts Options
 	}
 	system := c.systemPrompt(opts)
 	if _, ok := res.Provider.(provider.SelfLooping); ok {
-		return c.runSelfLooping(ctx, sessionID, res, system, entries, agentCfg, out)
+		return c.runSelfLooping(ctx, sessionID, res, system, entries, agentCfg, opts.DisabledTools, out)
 	}
 	return c.runToolLoop(ctx, sessionID, res, system, entries, agentCfg, opts, out)
 }
@@ -270,6 +324,9 @@ func (c *Center) systemPrompt(opts Options) string {
 		parts = append(parts, opts.SystemPrompt)
 	} else if p := c.d.Persona(); p != "" {
 		parts = append(parts, p)
+	}
+	if opts.persona != "" {
+		parts = append(parts, opts.persona)
 	}
 	if opts.Preamble != "" {
 		parts = append(parts, opts.Preamble)
@@ -317,9 +374,20 @@ func collect(ctx context.Context, res provider.Resolved, system, prompt string) 
 // as far as the rows need: a tool row takes its output from a later
 // entry, which is always read before the call it answers.
 func (c *Center) History(sessionID string, limit int) ([]session.ChatItem, error) {
+	return c.chatRows(sessionID, limit, c.d.Sessions.EachActive)
+}
+
+// Transcript is History across compactions: the newest limit rows of the
+// whole session, older messages before each compaction row, so a person
+// can still scroll to what a summary replaced.
+func (c *Center) Transcript(sessionID string, limit int) ([]session.ChatItem, error) {
+	return c.chatRows(sessionID, limit, c.d.Sessions.EachAll)
+}
+
+func (c *Center) chatRows(sessionID string, limit int, each func(string, func(session.Entry) bool) error) ([]session.ChatItem, error) {
 	var rev []session.Entry
 	rows := 0
-	err := c.d.Sessions.EachActive(sessionID, func(e session.Entry) bool {
+	err := each(sessionID, func(e session.Entry) bool {
 		rev = append(rev, e)
 		rows += len(session.ToChatItems([]session.Entry{e}))
 		return limit <= 0 || rows < limit

@@ -301,6 +301,23 @@ func TestCompactionManualAndAuto(t *testing.T) {
 	require.Contains(t, active[1].Message.Content.Text, "User holds 10 AAPL at 190.25.")
 	require.True(t, active[1].IsCompactSummary)
 
+	// The model's view is the summary; a person's transcript keeps the
+	// older messages above the compaction row.
+	hist, err := f.center.History("c", 0)
+	require.NoError(t, err)
+	require.Len(t, hist, 1)
+	require.Equal(t, "compaction", hist[0].Kind)
+	tr, err := f.center.Transcript("c", 0)
+	require.NoError(t, err)
+	require.Len(t, tr, 7, "3 questions, 3 answers, the compaction row")
+	require.Equal(t, "user", tr[0].Kind)
+	require.True(t, strings.HasPrefix(tr[0].Text, "message x"))
+	require.Equal(t, "compaction", tr[6].Kind)
+	require.Contains(t, tr[6].Summary, "User holds 10 AAPL")
+	tail, err := f.center.Transcript("c", 2)
+	require.NoError(t, err)
+	require.Equal(t, []string{"assistant", "compaction"}, []string{tail[0].Kind, tail[1].Kind})
+
 	// One exchange after the summary, then a tiny threshold makes the next
 	// request compact first.
 	s0, err := f.center.AskWithSession(ctx, "after the summary", "c", Options{})

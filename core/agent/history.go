@@ -134,7 +134,7 @@ func (r *selfLoopRecorder) flush() {
 
 // runSelfLooping sends one flattened prompt to a CLI backend and records
 // the tool calls it reports (they ran against alice's MCP endpoint).
-func (c *Center) runSelfLooping(ctx context.Context, sessionID string, res provider.Resolved, system string, entries []session.Entry, cfg config.Agent, out chan<- Event) (Result, error) {
+func (c *Center) runSelfLooping(ctx context.Context, sessionID string, res provider.Resolved, system string, entries []session.Entry, cfg config.Agent, disabled []string, out chan<- Event) (Result, error) {
 	history, prompt := FlattenHistory(entries, cfg.MaxHistoryEntries)
 	if history != "" {
 		prompt = history + "\n\n" + prompt
@@ -146,7 +146,7 @@ func (c *Center) runSelfLooping(ctx context.Context, sessionID string, res provi
 	inputs := map[string][]byte{}
 	started := map[string]time.Time{}
 	var streamErr error
-	for ev := range res.Provider.Stream(ctx, provider.Request{Model: res.Model, System: system, Messages: []provider.Message{{Role: provider.RoleUser, Text: prompt}}}) {
+	for ev := range res.Provider.Stream(ctx, provider.Request{Model: res.Model, System: system, Messages: []provider.Message{{Role: provider.RoleUser, Text: prompt}}, DisabledTools: disabled}) {
 		switch ev.Kind {
 		case provider.EventText:
 			texts = append(texts, ev.Text)

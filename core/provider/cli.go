@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -56,11 +57,17 @@ func NewClaudeCLI(o CLIOptions) *ClaudeCLI {
 func (c *ClaudeCLI) Name() string { return "claude-cli" }
 func (c *ClaudeCLI) SelfLooping() {}
 
-// Args is the argv (without the executable) for one request.
-func (c *ClaudeCLI) Args(system string) []string {
+// Args is the argv (without the executable) for one request. disabled
+// tools (a channel's) are both refused by the CLI and hidden by alice's
+// MCP endpoint (WithoutTools).
+func (c *ClaudeCLI) Args(system string, disabled ...string) []string {
+	deny := append([]string(nil), claudeDisallowed...)
+	for _, d := range disabled {
+		deny = append(deny, "mcp__alice__"+d)
+	}
 	args := []string{"-p", "--output-format", "stream-json", "--verbose",
-		"--disallowedTools", strings.Join(claudeDisallowed, ",")}
-	if u := c.o.mcpURL(); u != "" {
+		"--disallowedTools", strings.Join(deny, ",")}
+	if u := WithoutTools(c.o.mcpURL(), disabled); u != "" {
 		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"alice": map[string]string{"type": "http", "url": u}}})
 		args = append(args, "--mcp-config", string(cfg), "--strict-mcp-config", "--allowedTools", "mcp__alice")
 	}
@@ -79,7 +86,7 @@ func (c *ClaudeCLI) Args(system string) []string {
 // Stream runs one print-mode invocation. The last user message carries the
 // flattened history and prompt (see agent.FlattenHistory).
 func (c *ClaudeCLI) Stream(ctx context.Context, req Request) <-chan Event {
-	return runJSONL(ctx, c.o, c.Args(req.System), lastUserText(req.Messages), parseClaudeLine)
+	return runJSONL(ctx, c.o, c.Args(req.System, req.DisabledTools...), lastUserText(req.Messages), parseClaudeLine)
 }
 
 type claudeBlock struct {
@@ -155,9 +162,9 @@ func (c *CodexCLI) SelfLooping() {}
 // Args is the argv (without the executable) for one request. The sandbox
 // is read-only: codex may look around but alice's tools are its only way
 // to act.
-func (c *CodexCLI) Args() []string {
+func (c *CodexCLI) Args(disabled ...string) []string {
 	args := []string{"exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only"}
-	if u := c.o.mcpURL(); u != "" {
+	if u := WithoutTools(c.o.mcpURL(), disabled); u != "" {
 		args = append(args, "-c", fmt.Sprintf("mcp_servers.alice.url=%q", u))
 	}
 	if c.o.Model != "" {
@@ -173,7 +180,7 @@ func (c *CodexCLI) Stream(ctx context.Context, req Request) <-chan Event {
 	if req.System != "" {
 		prompt = "<instructions>\n" + req.System + "\n</instructions>\n\n" + prompt
 	}
-	return runJSONL(ctx, c.o, c.Args(), prompt, parseCodexLine)
+	return runJSONL(ctx, c.o, c.Args(req.DisabledTools...), prompt, parseCodexLine)
 }
 
 func parseCodexLine(line []byte) ([]Event, bool) {
@@ -222,6 +229,26 @@ func parseCodexLine(line []byte) ([]Event, bool) {
 		return []Event{{Kind: EventError, Err: errors.New("codex CLI: " + msg)}}, true
 	}
 	return nil, false
+}
+
+// WithoutToolsParam is the query parameter of alice's main MCP endpoint
+// that hides tools from that client (comma-separated names). It can only
+// take tools away, so any client may use it.
+const WithoutToolsParam = "without"
+
+// WithoutTools adds the tools to hide to an MCP endpoint URL.
+func WithoutTools(mcpURL string, tools []string) string {
+	if mcpURL == "" || len(tools) == 0 {
+		return mcpURL
+	}
+	u, err := url.Parse(mcpURL)
+	if err != nil {
+		return mcpURL
+	}
+	q := u.Query()
+	q.Set(WithoutToolsParam, strings.Join(tools, ","))
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // tailBuffer keeps the last n bytes written (a CLI's stderr for errors).

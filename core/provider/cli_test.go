@@ -229,3 +229,52 @@ func TestExampleConfigIsValid(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "claude", res.Profile)
 }
+
+// A channel's disabled tools are refused by the claude CLI and hidden by
+// alice's MCP endpoint for both CLIs.
+func TestCLIArgsCarryDisabledTools(t *testing.T) {
+	t.Parallel()
+	mcp := func() string { return "http://127.0.0.1:3001/mcp" }
+	claude := NewClaudeCLI(CLIOptions{MCPURL: mcp}).Args("sys", "placeOrder", "tradingPush")
+	joined := strings.Join(claude, " ")
+	require.Contains(t, joined, "mcp__alice__placeOrder,mcp__alice__tradingPush")
+	require.Contains(t, joined, `"url":"http://127.0.0.1:3001/mcp?without=placeOrder%2CtradingPush"`)
+	require.NotContains(t, strings.Join(NewClaudeCLI(CLIOptions{MCPURL: mcp}).Args("sys"), " "), "without=")
+
+	codex := strings.Join(NewCodexCLI(CLIOptions{MCPURL: mcp}).Args("placeOrder"), " ")
+	require.Contains(t, codex, `mcp_servers.alice.url="http://127.0.0.1:3001/mcp?without=placeOrder"`)
+	require.Equal(t, "", WithoutTools("", []string{"x"}))
+}
+
+func TestWorkspaceAgentOverride(t *testing.T) {
+	t.Parallel()
+	store := config.NewStore(t.TempDir())
+	require.NoError(t, os.WriteFile(store.Path(config.AIProviderFile), []byte(`{"profiles":{
+	  "haiku":{"backend":"anthropic","model":"claude-haiku","apiKeyEnv":"K","baseUrl":"http://gw"},
+	  "bearer":{"backend":"claude-cli","apiKey":"tok","authMode":"bearer"},
+	  "mini":{"backend":"openai","model":"gpt-mini","apiKey":"sk","baseUrl":"http://oa"},
+	  "cx":{"backend":"codex-cli"}}}`), 0o600))
+	r := NewRouter(store, nil).WithGetenv(func(k string) string { return map[string]string{"K": "secret"}[k] })
+	cases := []struct {
+		profile, agent string
+		want           AgentLaunch
+		err            string
+	}{
+		{"haiku", "claude", AgentLaunch{Args: []string{"--model", "claude-haiku"}, Env: []string{"ANTHROPIC_API_KEY=secret", "ANTHROPIC_BASE_URL=http://gw"}}, ""},
+		{"bearer", "claude", AgentLaunch{Env: []string{"ANTHROPIC_AUTH_TOKEN=tok"}}, ""},
+		{"mini", "codex", AgentLaunch{Args: []string{"-m", "gpt-mini"}, Env: []string{"OPENAI_API_KEY=sk", "CODEX_API_KEY=sk", "OPENAI_BASE_URL=http://oa"}}, ""},
+		{"cx", "codex", AgentLaunch{}, ""},
+		{"mini", "claude", AgentLaunch{}, `profile "mini" (openai) cannot start claude`},
+		{"haiku", "codex", AgentLaunch{}, `profile "haiku" (anthropic) cannot start codex`},
+		{"nope", "claude", AgentLaunch{}, `no profile named "nope"`},
+	}
+	for _, tc := range cases {
+		got, err := r.WorkspaceAgent(tc.profile, tc.agent)
+		if tc.err != "" {
+			require.ErrorContains(t, err, tc.err)
+			continue
+		}
+		require.NoError(t, err)
+		require.Equal(t, tc.want, got, tc.profile+"/"+tc.agent)
+	}
+}

@@ -66,6 +66,10 @@ type Request struct {
 	Messages  []Message
 	Tools     []core.Tool
 	MaxTokens int
+	// DisabledTools are a channel's refused tools, for self-looping
+	// backends that reach alice's tools over MCP (API backends simply do
+	// not get them in Tools).
+	DisabledTools []string
 }
 
 // EventKind enumerates stream events.

@@ -210,3 +210,61 @@ func (r *Router) build(name string, p config.Profile) (Resolved, error) {
 	}
 	return res, nil
 }
+
+// AgentLaunch is what a profile adds to an agent CLI started in a
+// workspace: arguments (the model) and environment (key, base URL).
+type AgentLaunch struct {
+	Args []string
+	Env  []string
+}
+
+// WorkspaceAgent resolves a per-workspace override (channels.json
+// "workspaces") for the agent CLI Alice starts there: claude takes an
+// anthropic or claude-cli profile, codex an openai or codex-cli one. Any
+// other pairing is refused with the reason rather than started on
+// something the user did not choose.
+func (r *Router) WorkspaceAgent(profile, agent string) (AgentLaunch, error) {
+	cfg, err := r.store.AIProvider()
+	if err != nil {
+		return AgentLaunch{}, err
+	}
+	p, ok := cfg.Profiles[profile]
+	if !ok {
+		return AgentLaunch{}, &config.Error{File: r.store.Path(config.ChannelsFile), Key: "workspaces", Msg: fmt.Sprintf("no profile named %q in %s", profile, config.AIProviderFile)}
+	}
+	var out AgentLaunch
+	key := r.key(p)
+	switch agent {
+	case "claude":
+		if p.Backend != config.BackendAnthropic && p.Backend != config.BackendClaudeCLI {
+			return out, fmt.Errorf("profile %q (%s) cannot start claude: choose an anthropic or claude-cli profile in %s", profile, p.Backend, r.store.Path(config.ChannelsFile))
+		}
+		if p.Model != "" {
+			out.Args = append(out.Args, "--model", p.Model)
+		}
+		if key != "" {
+			if p.AuthMode == "bearer" {
+				out.Env = append(out.Env, "ANTHROPIC_AUTH_TOKEN="+key)
+			} else {
+				out.Env = append(out.Env, "ANTHROPIC_API_KEY="+key)
+			}
+		}
+		if p.BaseURL != "" {
+			out.Env = append(out.Env, "ANTHROPIC_BASE_URL="+p.BaseURL)
+		}
+	case "codex":
+		if p.Backend != config.BackendOpenAI && p.Backend != config.BackendCodexCLI {
+			return out, fmt.Errorf("profile %q (%s) cannot start codex: choose an openai or codex-cli profile in %s", profile, p.Backend, r.store.Path(config.ChannelsFile))
+		}
+		if p.Model != "" {
+			out.Args = append(out.Args, "-m", p.Model)
+		}
+		if key != "" {
+			out.Env = append(out.Env, "OPENAI_API_KEY="+key, "CODEX_API_KEY="+key)
+		}
+		if p.BaseURL != "" {
+			out.Env = append(out.Env, "OPENAI_BASE_URL="+p.BaseURL)
+		}
+	}
+	return out, nil
+}

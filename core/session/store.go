@@ -25,6 +25,9 @@ type Store struct {
 	files  map[string]*jsonl.File
 	healed map[string]jsonl.HealReport
 	now    func() time.Time
+	// summaries caches each session's browser summary with the offset it
+	// was read to (browse.go).
+	summaries map[string]*summaryState
 }
 
 // sessionLock is a per-session mutex (a one-slot channel, so waiting can
@@ -44,7 +47,7 @@ func NewStore(dir string) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{dir: dir, locks: map[string]*sessionLock{}, files: map[string]*jsonl.File{},
-		healed: map[string]jsonl.HealReport{}, now: time.Now}
+		healed: map[string]jsonl.HealReport{}, now: time.Now, summaries: map[string]*summaryState{}}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
 			return err
@@ -184,6 +187,17 @@ func isConversation(e Entry) bool {
 // returns false. It reads the file backwards, so stopping early costs
 // only what was read.
 func (s *Store) EachActive(id string, fn func(Entry) bool) error {
+	return s.eachBackward(id, true, fn)
+}
+
+// EachAll is EachActive across compact boundaries: every conversation
+// entry of the session, newest first (what a person scrolls back through;
+// the model sees only the active window).
+func (s *Store) EachAll(id string, fn func(Entry) bool) error {
+	return s.eachBackward(id, false, fn)
+}
+
+func (s *Store) eachBackward(id string, stopAtBoundary bool, fn func(Entry) bool) error {
 	p, err := s.Path(id)
 	if err != nil {
 		return err
@@ -198,7 +212,7 @@ func (s *Store) EachActive(id string, fn func(Entry) bool) error {
 		if json.Unmarshal(sc.Line(), &e) != nil || !isConversation(e) {
 			continue
 		}
-		if !fn(e) || isBoundary(e) {
+		if !fn(e) || (stopAtBoundary && isBoundary(e)) {
 			break
 		}
 	}

@@ -118,9 +118,22 @@ func (b *Broker) ContractDetails(ctx context.Context, q trading.Contract) (*trad
 }
 
 // Capabilities lists what the adapter maps.
-func (b *Broker) Capabilities() trading.Capabilities {
-	return trading.Capabilities{SupportedSecTypes: []string{"STK", "CRYPTO"},
-		SupportedOrderTypes: []trading.OrderType{trading.Market, trading.Limit, trading.Stop, trading.StopLimit, trading.Trail}}
+func (b *Broker) Capabilities() trading.Capabilities { return Declared() }
+
+// Declared is what Alpaca accepts per asset class (its orders API):
+// equities take every mapped type, DAY/GTC/IOC/FOK/OPG, notional (cash)
+// orders, extended hours and brackets; crypto takes MKT, LMT and STP LMT
+// with GTC or IOC only.
+func Declared() trading.Capabilities {
+	return trading.Declare("Alpaca",
+		trading.ClassCaps{Class: trading.Equity,
+			OrderTypes: []trading.OrderType{trading.Market, trading.Limit, trading.Stop, trading.StopLimit, trading.Trail},
+			TIFs:       []trading.TIF{trading.Day, trading.GTC, trading.IOC, trading.FOK, trading.OPG}, DefaultTIF: trading.Day,
+			Fractional: true, CashOrders: true, ExtendedHours: true, Brackets: true},
+		trading.ClassCaps{Class: trading.Crypto,
+			OrderTypes: []trading.OrderType{trading.Market, trading.Limit, trading.StopLimit},
+			TIFs:       []trading.TIF{trading.GTC, trading.IOC}, DefaultTIF: trading.GTC,
+			Fractional: true, CashOrders: true})
 }
 
 // NativeKey is the Alpaca symbol.

@@ -169,9 +169,16 @@ func (b *Broker) ContractDetails(ctx context.Context, q trading.Contract) (*trad
 }
 
 // Capabilities lists what the v5 order endpoint maps to.
-func (b *Broker) Capabilities() trading.Capabilities {
-	return trading.Capabilities{SupportedSecTypes: []string{"CRYPTO"},
-		SupportedOrderTypes: []trading.OrderType{trading.Market, trading.Limit, trading.Stop, trading.StopLimit}}
+func (b *Broker) Capabilities() trading.Capabilities { return Declared() }
+
+// Declared is what alice sends to Bybit's v5 order endpoint: a 24/7
+// market with no DAY time in force, orders sized in base units (no cash
+// amounts), take-profit/stop-loss attached to the order.
+func Declared() trading.Capabilities {
+	return trading.Declare("Bybit", trading.ClassCaps{Class: trading.Crypto,
+		OrderTypes: []trading.OrderType{trading.Market, trading.Limit, trading.Stop, trading.StopLimit},
+		TIFs:       []trading.TIF{trading.GTC, trading.IOC, trading.FOK}, DefaultTIF: trading.GTC,
+		Fractional: true, Brackets: true})
 }
 
 // NativeKey is the Bybit symbol (BTCUSDT).

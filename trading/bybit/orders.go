@@ -26,13 +26,10 @@ func (b *Broker) PlaceOrder(ctx context.Context, c trading.Contract, o trading.O
 	if o.TotalQuantity.IsZero() {
 		return trading.OrderResult{}, broker.Errorf(broker.CodeExchange, "Bybit orders need totalQuantity (cashQty is not supported)")
 	}
-	tif := trading.GTC
-	if o.TIF != "" {
-		tif = o.TIF
-	}
-	wtif, ok := tifToWire[tif]
-	if !ok {
-		return trading.OrderResult{}, broker.Errorf(broker.CodeExchange, "time in force %s is not supported by Bybit (GTC, IOC, FOK; DAY is treated as GTC)", tif)
+	wtif, ok := tifToWire[o.TIF]
+	// market and stop-market orders carry no time in force on the wire
+	if !ok && (o.TIF != "" || (o.OrderType != trading.Market && o.OrderType != trading.Stop)) {
+		return trading.OrderResult{}, broker.Errorf(broker.CodeExchange, "time in force %q is not supported by Bybit (it accepts GTC, IOC, FOK)", o.TIF)
 	}
 	req := map[string]any{"category": b.category(), "symbol": in.Symbol, "side": sideToWire(o.Action), "qty": o.TotalQuantity.String()}
 	switch o.OrderType {

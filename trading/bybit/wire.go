@@ -138,7 +138,7 @@ func sideToWire(a trading.Action) string {
 	return "Buy"
 }
 
-var tifToWire = map[trading.TIF]string{trading.GTC: "GTC", trading.Day: "GTC", trading.IOC: "IOC", trading.FOK: "FOK"}
+var tifToWire = map[trading.TIF]string{trading.GTC: "GTC", trading.IOC: "IOC", trading.FOK: "FOK"}
 
 func str(d decimal.Decimal) string {
 	if d.IsZero() {

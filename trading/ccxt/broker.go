@@ -237,10 +237,7 @@ func (b *Broker) MarketClock(context.Context) (trading.MarketClock, error) {
 
 // Capabilities lists what the unified API expresses for every exchange;
 // an exchange that lacks trigger orders refuses STP at placement.
-func (b *Broker) Capabilities() trading.Capabilities {
-	return trading.Capabilities{SupportedSecTypes: []string{"CRYPTO"},
-		SupportedOrderTypes: []trading.OrderType{trading.Market, trading.Limit, trading.Stop, trading.StopLimit}}
-}
+func (b *Broker) Capabilities() trading.Capabilities { return Declared() }
 
 // NativeKey is CCXT's unified symbol (BTC/USDT, BTC/USDT:USDT).
 func (b *Broker) NativeKey(c trading.Contract) string { return c.Symbol }

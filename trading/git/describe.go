@@ -11,8 +11,8 @@ import (
 // "placeOrder BUY 10 AAPL @190.5 (LMT)" or "closePosition MSFT all".
 // It is all a person sees before approving (Telegram /trading, the
 // Portfolio pane), so every field that changes what executes is in it:
-// stop and trailing prices, attached take-profit/stop-loss legs, a time
-// in force other than DAY, and each change of a modifyOrder.
+// stop and trailing prices, attached take-profit/stop-loss legs, the time
+// in force, and each change of a modifyOrder.
 func (op Operation) Describe() string {
 	switch {
 	case op.Order != nil && op.Contract != nil:
@@ -102,12 +102,10 @@ func (op Operation) Describe() string {
 	}
 }
 
-// timeInForce is "" for the default (DAY), else the TIF and its date.
+// timeInForce is the TIF (always shown: a person approves what executes,
+// and venues differ in their defaults) and its date.
 func timeInForce(tif trading.TIF, gtd string) string {
-	s := ""
-	if tif != "" && tif != trading.Day {
-		s = string(tif)
-	}
+	s := string(tif)
 	switch {
 	case gtd == "":
 	case s == "":

@@ -12,7 +12,7 @@ import (
 // What a person approves (Telegram /trading, the Portfolio pane) is the
 // Describe line, so every field that changes what executes must be in it:
 // a stop price, trailing amounts, attached take-profit/stop-loss legs, a
-// time in force other than DAY, and what a modifyOrder changes.
+// time in force (always), and what a modifyOrder changes.
 func TestDescribeShowsEverythingThatExecutes(t *testing.T) {
 	d := decimal.RequireFromString
 	aapl := &trading.Contract{Symbol: "AAPL"}
@@ -22,7 +22,7 @@ func TestDescribeShowsEverythingThatExecutes(t *testing.T) {
 		want string
 	}{
 		{"stop", Operation{Action: PlaceOrder, Contract: aapl, Order: &trading.Order{Action: "SELL", OrderType: "STP", TotalQuantity: d("10"), AuxPrice: d("150"), TIF: trading.Day}},
-			"placeOrder SELL 10 AAPL (STP) stop 150"},
+			"placeOrder SELL 10 AAPL (STP) stop 150 DAY"},
 		{"stop limit gtc outside rth", Operation{Action: PlaceOrder, Contract: aapl, Order: &trading.Order{Action: "SELL", OrderType: "STP LMT", TotalQuantity: d("10"), LmtPrice: d("149"), AuxPrice: d("150"), TIF: trading.GTC, OutsideRTH: true}},
 			"placeOrder SELL 10 AAPL @149 (STP LMT) stop 150 GTC outside RTH"},
 		{"trailing", Operation{Action: PlaceOrder, Contract: aapl, Order: &trading.Order{Action: "SELL", OrderType: "TRAIL", TotalQuantity: d("1"), TrailingPercent: d("2.5"), TIF: trading.GTD, GoodTillDate: "20260301 16:00:00"}},

@@ -28,44 +28,38 @@ func newMaxPositionSize(opts map[string]any) (Guard, error) {
 
 func (g *maxPositionSize) Type() string { return "max-position-size" }
 
-func (g *maxPositionSize) Check(ctx context.Context, gc Context) string {
-	op := gc.Op
-	if op.Action != git.PlaceOrder || op.Order.Action != trading.Buy || !gc.Account.NetLiquidation.IsPositive() {
-		return ""
+func (g *maxPositionSize) Assess(ctx context.Context, gc Context) Verdict {
+	v := Verdict{Guard: g.Type(), Limit: g.maxPct, Unit: "%"}
+	o, c, ok := gc.Executes()
+	if !ok || o.Action != trading.Buy {
+		return v
 	}
-	var existing *trading.Position
-	for i := range gc.Positions {
-		if strings.EqualFold(gc.Positions[i].Contract.Symbol, op.Contract.Symbol) {
-			existing = &gc.Positions[i]
-		}
+	v.Applies = true
+	if !gc.Account.NetLiquidation.IsPositive() {
+		v.Reject = "account equity is not positive; no buy fits within a share of it"
+		return v
 	}
-	added := op.Order.CashQty
-	if added.IsZero() {
-		price := decimal.Zero
-		switch {
-		case existing != nil:
-			price = existing.MarketPrice
-		case op.Order.LmtPrice.IsPositive():
-			price = op.Order.LmtPrice
-		case gc.Price != nil:
-			if p, err := gc.Price(ctx, *op.Contract); err == nil {
-				price = p
-			}
-		}
-		added = op.Order.TotalQuantity.Mul(price)
-	}
-	if added.IsZero() {
-		return "" // value unknown: cannot judge
+	added, err := gc.Notional(ctx)
+	if err != nil {
+		v.Reject = err.Error()
+		return v
 	}
 	total := added
-	if existing != nil {
-		total = total.Add(existing.MarketValue)
+	for _, p := range gc.Positions {
+		if strings.EqualFold(p.Contract.Symbol, c.Symbol) {
+			total = total.Add(p.MarketValue.Abs())
+		}
 	}
 	pct := total.Div(gc.Account.NetLiquidation).Mul(hundred)
+	v.Value = pct.Round(1)
 	if pct.GreaterThan(g.maxPct) {
-		return fmt.Sprintf("Position for %s would be %s%% of equity (limit: %s%%)", op.Contract.Symbol, pct.StringFixed(1), g.maxPct)
+		v.Reject = fmt.Sprintf("Position for %s would be %s%% of equity (limit: %s%%)", c.Symbol, pct.StringFixed(1), g.maxPct)
 	}
-	return ""
+	return v
+}
+
+func (g *maxPositionSize) Check(ctx context.Context, gc Context) string {
+	return g.Assess(ctx, gc).Reject
 }
 
 // cooldown spaces orders in the same symbol. It remembers the last
@@ -86,19 +80,35 @@ func newCooldown(opts map[string]any) (Guard, error) {
 
 func (g *cooldown) Type() string { return "cooldown" }
 
-func (g *cooldown) Check(_ context.Context, gc Context) string {
+func (g *cooldown) Assess(_ context.Context, gc Context) Verdict {
+	v := Verdict{Guard: g.Type(), Limit: decimal.NewFromInt(int64(g.interval / time.Second)), Unit: "s since the last order"}
 	if gc.Op.Action != git.PlaceOrder {
-		return ""
+		return v
 	}
+	v.Applies = true
 	sym := strings.ToUpper(gc.Op.Symbol())
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	if t, ok := g.last[sym]; ok {
-		if left := g.interval - gc.Now.Sub(t); left > 0 {
-			return fmt.Sprintf("Cooldown active for %s: %ds remaining", sym, int((left+time.Second-1)/time.Second))
-		}
+	t, ok := g.last[sym]
+	g.mu.Unlock()
+	if !ok {
+		v.Limit, v.Unit = decimal.Zero, ""
+		return v
 	}
-	g.last[sym] = gc.Now
+	since := gc.Now.Sub(t)
+	v.Value = decimal.NewFromInt(int64(since / time.Second))
+	if left := g.interval - since; left > 0 {
+		v.Reject = fmt.Sprintf("Cooldown active for %s: %ds remaining", sym, int((left+time.Second-1)/time.Second))
+	}
+	return v
+}
+
+func (g *cooldown) Check(ctx context.Context, gc Context) string {
+	if r := g.Assess(ctx, gc).Reject; r != "" || gc.Op.Action != git.PlaceOrder {
+		return r
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.last[strings.ToUpper(gc.Op.Symbol())] = gc.Now
 	return ""
 }
 
@@ -126,15 +136,25 @@ func newSymbolWhitelist(opts map[string]any) (Guard, error) {
 
 func (g *symbolWhitelist) Type() string { return "symbol-whitelist" }
 
-func (g *symbolWhitelist) Check(_ context.Context, gc Context) string {
+func (g *symbolWhitelist) Assess(_ context.Context, gc Context) Verdict {
+	v := Verdict{Guard: g.Type()}
 	sym := gc.Op.Symbol()
-	if sym == "unknown" || g.allowed[strings.ToUpper(sym)] {
-		return ""
+	if sym == "unknown" {
+		return v
 	}
-	return fmt.Sprintf("Symbol %s is not in the whitelist", sym)
+	v.Applies = true
+	if !g.allowed[strings.ToUpper(sym)] {
+		v.Reject = fmt.Sprintf("Symbol %s is not in the whitelist", sym)
+	}
+	return v
 }
 
-// maxOrderValue caps a single order's notional value.
+func (g *symbolWhitelist) Check(ctx context.Context, gc Context) string {
+	return g.Assess(ctx, gc).Reject
+}
+
+// maxOrderValue caps a single order's notional value: what will execute,
+// valued by trading.Order.Notional.
 type maxOrderValue struct{ max decimal.Decimal }
 
 func newMaxOrderValue(opts map[string]any) (Guard, error) {
@@ -150,30 +170,27 @@ func newMaxOrderValue(opts map[string]any) (Guard, error) {
 
 func (g *maxOrderValue) Type() string { return "max-order-value" }
 
-func (g *maxOrderValue) Check(ctx context.Context, gc Context) string {
-	op := gc.Op
-	if op.Action != git.PlaceOrder {
-		return ""
+func (g *maxOrderValue) Assess(ctx context.Context, gc Context) Verdict {
+	v := Verdict{Guard: g.Type(), Limit: g.max}
+	_, c, ok := gc.Executes()
+	if !ok {
+		return v
 	}
-	value := op.Order.CashQty
-	if value.IsZero() {
-		price := op.Order.LmtPrice
-		if price.IsZero() {
-			price = op.Order.AuxPrice
-		}
-		if price.IsZero() && gc.Price != nil {
-			p, err := gc.Price(ctx, *op.Contract)
-			if err != nil {
-				return fmt.Sprintf("cannot value order for %s: %v", op.Contract.Symbol, err)
-			}
-			price = p
-		}
-		value = op.Order.TotalQuantity.Mul(price)
+	v.Applies = true
+	value, err := gc.Notional(ctx)
+	if err != nil {
+		v.Reject = err.Error()
+		return v
 	}
+	v.Value = value
 	if value.GreaterThan(g.max) {
-		return fmt.Sprintf("Order value %s for %s exceeds the limit %s", value.StringFixed(2), op.Contract.Symbol, g.max)
+		v.Reject = fmt.Sprintf("Order value %s for %s exceeds the limit %s", value.StringFixed(2), c.Symbol, g.max)
 	}
-	return ""
+	return v
+}
+
+func (g *maxOrderValue) Check(ctx context.Context, gc Context) string {
+	return g.Assess(ctx, gc).Reject
 }
 
 // dailyLoss blocks new buys once today's equity drop reaches the limit;
@@ -205,31 +222,53 @@ func newDailyLoss(opts map[string]any) (Guard, error) {
 
 func (g *dailyLoss) Type() string { return "daily-loss" }
 
-func (g *dailyLoss) Check(_ context.Context, gc Context) string {
-	equity := gc.Account.NetLiquidation
+// base is today's starting equity: the snapshot's when known, else the
+// first equity this guard saw today (recorded by Check only).
+func (g *dailyLoss) base(gc Context, record bool) decimal.Decimal {
+	if gc.DayStartEquity.IsPositive() {
+		return gc.DayStartEquity
+	}
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	day := gc.Now.UTC().Format(time.DateOnly)
 	if g.day != day {
-		g.day, g.baseline = day, equity
+		if !record {
+			return gc.Account.NetLiquidation
+		}
+		g.day, g.baseline = day, gc.Account.NetLiquidation
 	}
-	base := g.baseline
-	g.mu.Unlock()
-	if gc.DayStartEquity.IsPositive() {
-		base = gc.DayStartEquity
+	return g.baseline
+}
+
+func (g *dailyLoss) assess(gc Context, record bool) Verdict {
+	v := Verdict{Guard: g.Type()}
+	base := g.base(gc, record)
+	o, _, ok := gc.Executes()
+	if !ok || o.Action != trading.Buy || !base.IsPositive() {
+		return v
 	}
-	if gc.Op.Action != git.PlaceOrder || gc.Op.Order.Action != trading.Buy || !base.IsPositive() {
-		return ""
+	v.Applies = true
+	loss := decimal.Max(base.Sub(gc.Account.NetLiquidation), decimal.Zero)
+	pct := loss.Div(base).Mul(hundred)
+	if g.maxLoss.IsPositive() {
+		v.Value, v.Limit, v.Unit = loss, g.maxLoss, "lost today"
+	} else {
+		v.Value, v.Limit, v.Unit = pct.Round(2), g.maxPct, "%"
 	}
-	loss := base.Sub(equity)
 	if !loss.IsPositive() {
-		return ""
+		return v
 	}
 	if g.maxLoss.IsPositive() && loss.GreaterThanOrEqual(g.maxLoss) {
-		return fmt.Sprintf("Daily loss %s reached the limit %s; only closing trades are allowed today", loss.StringFixed(2), g.maxLoss)
+		v.Reject = fmt.Sprintf("Daily loss %s reached the limit %s; only closing trades are allowed today", loss.StringFixed(2), g.maxLoss)
+		return v
 	}
-	pct := loss.Div(base).Mul(hundred)
 	if g.maxPct.IsPositive() && pct.GreaterThanOrEqual(g.maxPct) {
-		return fmt.Sprintf("Daily loss %s%% reached the limit %s%%; only closing trades are allowed today", pct.StringFixed(2), g.maxPct)
+		v.Value, v.Limit, v.Unit = pct.Round(2), g.maxPct, "%"
+		v.Reject = fmt.Sprintf("Daily loss %s%% reached the limit %s%%; only closing trades are allowed today", pct.StringFixed(2), g.maxPct)
 	}
-	return ""
+	return v
 }
+
+func (g *dailyLoss) Assess(_ context.Context, gc Context) Verdict { return g.assess(gc, false) }
+
+func (g *dailyLoss) Check(_ context.Context, gc Context) string { return g.assess(gc, true).Reject }

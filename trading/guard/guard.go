@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/alice-trading/alice/config"
@@ -26,16 +27,125 @@ type Context struct {
 	Positions []trading.Position
 	Account   trading.AccountInfo
 	Now       time.Time
-	// Price estimates the execution price of a symbol (the mark); may be nil.
-	Price func(ctx context.Context, c trading.Contract) (decimal.Decimal, error)
+	// Order and Contract are what will execute: the staged order of a
+	// placeOrder, or the open order with a modifyOrder's changes applied.
+	// Nil for operations that place nothing (cancel, close).
+	Order    *trading.Order
+	Contract *trading.Contract
+	// Quote reads the current quote; may be nil.
+	Quote func(ctx context.Context, c trading.Contract) (trading.Quote, error)
 	// DayStartEquity is today's opening net liquidation when known (from
 	// snapshots); zero lets the daily-loss guard use its own baseline.
 	DayStartEquity decimal.Decimal
 }
 
-// Guard checks one operation; a non-empty string rejects it.
+// Executes returns the order and contract the operation will execute, or
+// false when it places nothing.
+func (gc Context) Executes() (trading.Order, trading.Contract, bool) {
+	if gc.Order != nil && gc.Contract != nil {
+		return *gc.Order, *gc.Contract, true
+	}
+	if gc.Op.Action == git.PlaceOrder && gc.Op.Order != nil && gc.Op.Contract != nil {
+		return *gc.Op.Order, *gc.Op.Contract, true
+	}
+	return trading.Order{}, trading.Contract{}, false
+}
+
+// Notional values what will execute (trading.Order.Notional): a cash
+// order's cash, else quantity × the price it can fill at, reading the
+// quote when the order alone does not say. An order that cannot be valued
+// is an error: a guard never passes what it cannot measure.
+func (gc Context) Notional(ctx context.Context) (decimal.Decimal, error) {
+	o, c, ok := gc.Executes()
+	if !ok {
+		return decimal.Zero, nil
+	}
+	var q trading.Quote
+	var qerr error
+	if gc.Quote != nil && o.CashQty.IsZero() {
+		q, qerr = gc.Quote(ctx, c)
+	}
+	v := o.Notional(q)
+	if !v.IsPositive() {
+		if qerr == nil {
+			qerr = fmt.Errorf("no price")
+		}
+		return decimal.Zero, fmt.Errorf("cannot value the %s order for %s: %v", o.OrderType, c.Symbol, qerr)
+	}
+	return v, nil
+}
+
+// Verdict is one guard's judgement of one operation, with its headroom,
+// for the approval evidence. Assessing has no side effects.
+type Verdict struct {
+	Guard string `json:"guard"`
+	// Applies is false when the operation is outside the guard's scope.
+	Applies bool            `json:"applies"`
+	Value   decimal.Decimal `json:"value,omitzero"`
+	Limit   decimal.Decimal `json:"limit,omitzero"`
+	Unit    string          `json:"unit,omitempty"`
+	Reject  string          `json:"reject,omitempty"`
+}
+
+// String renders "max-order-value: 18,720 of 5,000 USD → would be rejected".
+func (v Verdict) String() string {
+	s := v.Guard + ": "
+	switch {
+	case !v.Applies:
+		return s + "does not apply"
+	case !v.Limit.IsZero():
+		s += fmt.Sprintf("%s of %s%s", group(v.Value), group(v.Limit), unit(v.Unit))
+	}
+	if v.Reject != "" {
+		if !v.Limit.IsZero() {
+			return s + " → would be rejected"
+		}
+		return s + v.Reject + " → would be rejected"
+	}
+	if !v.Limit.IsZero() {
+		return s + " → ok"
+	}
+	return s + "ok"
+}
+
+func unit(u string) string {
+	if u == "%" {
+		return "%"
+	}
+	if u != "" {
+		return " " + u
+	}
+	return ""
+}
+
+// group renders a decimal with thousands separators and at most 2 places.
+func group(d decimal.Decimal) string {
+	s := d.Round(2).String()
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if frac != "" {
+		out += "." + frac
+	}
+	if neg {
+		out = "-" + out
+	}
+	return out
+}
+
+// Guard checks one operation. Assess judges without side effects (for
+// evidence); Check is what a push runs and may record state (cooldown).
 type Guard interface {
 	Type() string
+	Assess(ctx context.Context, gc Context) Verdict
 	Check(ctx context.Context, gc Context) string
 }
 
@@ -108,6 +218,15 @@ func (p *Pipeline) Has(typ string) bool {
 
 // Len is the number of active guards.
 func (p *Pipeline) Len() int { return len(p.guards) }
+
+// Assess is every guard's verdict on one operation, in order.
+func (p *Pipeline) Assess(ctx context.Context, gc Context) []Verdict {
+	out := make([]Verdict, 0, len(p.guards))
+	for _, g := range p.guards {
+		out = append(out, g.Assess(ctx, gc))
+	}
+	return out
+}
 
 // Check returns "" or the first rejection, prefixed with the guard type.
 func (p *Pipeline) Check(ctx context.Context, gc Context) string {

@@ -35,11 +35,11 @@ func place(sym string, action trading.Action, qty, lmt, cash string) git.Operati
 
 func ctxWith(op git.Operation, equity string, pos ...trading.Position) Context {
 	return Context{Op: op, Positions: pos, Account: trading.AccountInfo{NetLiquidation: d(equity)}, Now: t0,
-		Price: func(_ context.Context, c trading.Contract) (decimal.Decimal, error) {
+		Quote: func(_ context.Context, c trading.Contract) (trading.Quote, error) {
 			if c.Symbol == "BAD" {
-				return decimal.Zero, errors.New("no quote")
+				return trading.Quote{}, errors.New("no quote")
 			}
-			return d("100"), nil
+			return trading.Quote{Last: d("100"), Bid: d("100"), Ask: d("100")}, nil
 		}}
 }
 
@@ -142,7 +142,7 @@ func TestMaxOrderValue(t *testing.T) {
 		{"limit order valued at limit", place("AAPL", trading.Buy, "20", "300", ""), "6000.00"},
 		{"cash quantity", place("AAPL", trading.Buy, "", "", "4999"), ""},
 		{"sells are valued too", place("AAPL", trading.Sell, "60", "", ""), "6000.00"},
-		{"unpriceable order is refused", place("BAD", trading.Buy, "1", "", ""), "cannot value order"},
+		{"unpriceable order is refused", place("BAD", trading.Buy, "1", "", ""), "cannot value the MKT order for BAD"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -156,6 +156,72 @@ func TestMaxOrderValue(t *testing.T) {
 	}
 	_, err := DefaultRegistry()["max-order-value"](map[string]any{})
 	assert.Error(t, err)
+}
+
+// The guards value what will execute: the price an order can fill at, and
+// for a modifyOrder the open order as it will be after the change.
+func TestGuardsValueWhatExecutes(t *testing.T) {
+	mov := build(t, "max-order-value", map[string]any{"maxValue": "5000"})
+	withQuote := func(op git.Operation, bid, ask string) Context {
+		gc := ctxWith(op, "100000")
+		gc.Quote = func(context.Context, trading.Contract) (trading.Quote, error) {
+			return trading.Quote{Bid: d(bid), Ask: d(ask), Last: d(bid)}, nil
+		}
+		return gc
+	}
+	stop := func(action trading.Action, qty, aux string) git.Operation {
+		op := place("AAPL", action, qty, "", "")
+		op.Order.OrderType, op.Order.AuxPrice = trading.Stop, d(aux)
+		return op
+	}
+	sellLimit := place("AAPL", trading.Sell, "10", "400", "")
+	cases := []struct {
+		name   string
+		gc     Context
+		reject string
+	}{
+		{"buy market at the ask, not the bid", withQuote(place("AAPL", trading.Buy, "10", "", ""), "490", "510"), "5100.00"},
+		{"buy stop below the ask fills at the ask", withQuote(stop(trading.Buy, "10", "450"), "505", "510"), "5100.00"},
+		{"buy stop above the ask at its stop", withQuote(stop(trading.Buy, "10", "520"), "505", "510"), "5200.00"},
+		{"sell limit below the bid fills at the bid", withQuote(sellLimit, "520", "530"), "5200.00"},
+		{"buy limit never pays more than its limit", withQuote(place("AAPL", trading.Buy, "10", "490", ""), "505", "510"), ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := mov.Check(context.Background(), tc.gc)
+			if tc.reject == "" {
+				assert.Empty(t, got)
+			} else {
+				assert.Contains(t, got, tc.reject)
+			}
+		})
+	}
+	// modifyOrder: the resulting order is what the guard values
+	gc := ctxWith(git.Operation{Action: git.ModifyOrder, OrderID: "7", Changes: &trading.OrderChanges{TotalQuantity: d("80")}}, "100000")
+	next := trading.Order{Action: trading.Buy, OrderType: trading.Limit, TotalQuantity: d("80"), LmtPrice: d("100")}
+	gc.Order, gc.Contract = &next, &trading.Contract{Symbol: "AAPL"}
+	assert.Contains(t, mov.Check(context.Background(), gc), "8000.00")
+	// a cancel places nothing
+	assert.Empty(t, mov.Check(context.Background(), ctxWith(git.Operation{Action: git.CancelOrder, OrderID: "7"}, "100000")))
+}
+
+func TestVerdictHeadroom(t *testing.T) {
+	mov := build(t, "max-order-value", map[string]any{"maxValue": "5000"})
+	v := mov.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "187.2", "", ""), "100000"))
+	assert.Equal(t, "max-order-value: 18,720 of 5,000 → would be rejected", v.String())
+	v = mov.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "10", "", ""), "100000"))
+	assert.Equal(t, "max-order-value: 1,000 of 5,000 → ok", v.String())
+	mps := build(t, "max-position-size", map[string]any{"maxPercentOfEquity": 25.0})
+	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "30", "", ""), "10000"))
+	assert.Equal(t, "max-position-size: 30 of 25% → would be rejected", v.String())
+	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Sell, "30", "", ""), "10000"))
+	assert.Equal(t, "max-position-size: does not apply", v.String())
+	cd := build(t, "cooldown", map[string]any{"minIntervalMs": 60000.0})
+	gc := ctxWith(place("AAPL", trading.Buy, "1", "", ""), "10000")
+	assert.Equal(t, "cooldown: ok", cd.Assess(context.Background(), gc).String())
+	assert.Empty(t, cd.Check(context.Background(), gc), "Assess recorded nothing, so the first Check passes")
+	gc.Now = gc.Now.Add(10 * time.Second)
+	assert.Equal(t, "cooldown: 10 of 60 s since the last order → would be rejected", cd.Assess(context.Background(), gc).String())
 }
 
 func TestDailyLoss(t *testing.T) {

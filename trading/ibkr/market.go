@@ -133,10 +133,26 @@ func (b *Broker) ContractDetails(ctx context.Context, q trading.Contract) (*trad
 }
 
 // Capabilities lists the order types mapped to IB's.
-func (b *Broker) Capabilities() trading.Capabilities {
-	return trading.Capabilities{SupportedSecTypes: []string{"STK", "OPT", "FUT", "CASH", "CRYPTO", "BOND"},
-		SupportedOrderTypes: []trading.OrderType{trading.Market, trading.Limit, trading.Stop, trading.StopLimit,
-			trading.Trail, trading.TrailLimit, trading.MarketOnClose}}
+func (b *Broker) Capabilities() trading.Capabilities { return Declared() }
+
+// Declared is what alice sends to TWS per asset class. Stocks take every
+// mapped type and TIF, cash quantities, outside-RTH and brackets, in whole
+// shares (the API's fractional trading needs an account permission alice
+// cannot see); forex and commodities trade without cash amounts; IB's
+// crypto (Paxos) takes MKT and LMT with IOC/GTC and cash-amount buys.
+func Declared() trading.Capabilities {
+	all := []trading.OrderType{trading.Market, trading.Limit, trading.Stop, trading.StopLimit, trading.Trail, trading.TrailLimit, trading.MarketOnClose}
+	basic := []trading.OrderType{trading.Market, trading.Limit, trading.Stop, trading.StopLimit}
+	return trading.Declare("IBKR",
+		trading.ClassCaps{Class: trading.Equity, OrderTypes: all,
+			TIFs: []trading.TIF{trading.Day, trading.GTC, trading.IOC, trading.FOK, trading.OPG, trading.GTD}, DefaultTIF: trading.Day,
+			CashOrders: true, ExtendedHours: true, Brackets: true},
+		trading.ClassCaps{Class: trading.Currency, OrderTypes: basic,
+			TIFs: []trading.TIF{trading.Day, trading.GTC, trading.IOC}, DefaultTIF: trading.Day, Brackets: true},
+		trading.ClassCaps{Class: trading.Commodity, OrderTypes: basic,
+			TIFs: []trading.TIF{trading.Day, trading.GTC, trading.IOC}, DefaultTIF: trading.Day, Brackets: true},
+		trading.ClassCaps{Class: trading.Crypto, OrderTypes: []trading.OrderType{trading.Market, trading.Limit},
+			TIFs: []trading.TIF{trading.IOC, trading.GTC}, DefaultTIF: trading.IOC, Fractional: true, CashOrders: true})
 }
 
 // NativeKey is the conId (OpenAlice's choice), or the symbol until TWS

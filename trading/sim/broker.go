@@ -287,18 +287,40 @@ func (b *Broker) ContractDetails(_ context.Context, q trading.Contract) (*tradin
 	if err != nil {
 		return nil, err
 	}
-	return &trading.ContractDetails{
-		Contract: b.contractFor(in), MinTick: decimal.New(1, -in.Decimals), Multiplier: "1",
-		Tradable: true, Fractionable: true, OrderTypes: b.Capabilities().SupportedOrderTypes,
-	}, nil
+	return detailsOf(b.contractFor(in), in), nil
+}
+
+// detailsOf is an instrument's specification with lot sizes like real
+// venues': fractional equities in 0.0001 shares (IBKR's grain), crypto in
+// 0.000001 units, currencies in whole units, commodities in 0.01; the
+// tick is the price precision.
+func detailsOf(c trading.Contract, in simmarket.Instrument) *trading.ContractDetails {
+	lot := decimal.New(1, -4)
+	switch in.AssetClass {
+	case trading.Crypto:
+		lot = decimal.New(1, -6)
+	case trading.Currency:
+		lot = decimal.NewFromInt(1)
+	case trading.Commodity:
+		lot = decimal.New(1, -2)
+	}
+	return &trading.ContractDetails{Contract: c, MinTick: decimal.New(1, -in.Decimals), LotSize: lot, MinQty: lot,
+		Multiplier: "1", Tradable: true, Fractionable: lot.LessThan(decimal.NewFromInt(1)), OrderTypes: Declared().SupportedOrderTypes}
 }
 
 // Capabilities lists what the simulator executes.
-func (b *Broker) Capabilities() trading.Capabilities {
-	return trading.Capabilities{
-		SupportedSecTypes:   []string{"STK", "CRYPTO", "CASH", "CMDTY"},
-		SupportedOrderTypes: []trading.OrderType{trading.Market, trading.Limit, trading.Stop, trading.StopLimit, trading.MarketOnClose},
+func (b *Broker) Capabilities() trading.Capabilities { return Declared() }
+
+// Declared is what the simulator executes, per asset class. Its market
+// trades around the clock: a DAY order expires at the end of its UTC day,
+// IOC cancels whatever does not fill at once; it has no session hours.
+func Declared() trading.Capabilities {
+	class := func(c trading.AssetClass) trading.ClassCaps {
+		return trading.ClassCaps{Class: c,
+			OrderTypes: []trading.OrderType{trading.Market, trading.Limit, trading.Stop, trading.StopLimit, trading.MarketOnClose},
+			TIFs:       []trading.TIF{trading.Day, trading.GTC, trading.IOC}, DefaultTIF: trading.Day, Fractional: true, CashOrders: true, Brackets: true}
 	}
+	return trading.Declare("the simulator", class(trading.Equity), class(trading.Crypto), class(trading.Currency), class(trading.Commodity))
 }
 
 // NativeKey is the symbol.

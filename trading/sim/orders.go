@@ -4,15 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/trading/broker"
 
 	"github.com/shopspring/decimal"
 )
-
-// qtyPlaces bounds fractional quantities derived from cashQty.
-const qtyPlaces = 6
 
 func rejectErr(format string, args ...any) error {
 	return broker.Errorf(broker.CodeExchange, format, args...)
@@ -24,32 +22,35 @@ func rejectErr(format string, args ...any) error {
 // limit fills immediately). A repeated ClientOrderID returns the original
 // order instead of submitting twice.
 func (b *Broker) PlaceOrder(_ context.Context, c trading.Contract, o trading.Order, tpsl *trading.TPSL) (trading.OrderResult, error) {
-	if o.TIF == "" {
-		o.TIF = trading.Day
-	}
 	if err := o.Validate(); err != nil {
 		return trading.OrderResult{}, broker.Errorf(broker.CodeExchange, "invalid order: %v", err)
-	}
-	supported := false
-	for _, t := range b.Capabilities().SupportedOrderTypes {
-		supported = supported || t == o.OrderType
-	}
-	if !supported {
-		return trading.OrderResult{}, rejectErr("order type %s is not supported by the simulator", o.OrderType)
 	}
 	in, err := b.lookup(c.Symbol)
 	if err != nil {
 		return trading.OrderResult{}, err
 	}
+	d := detailsOf(b.contractFor(in), in)
+	if o.TIF == "" { // direct callers (tests, closes); staging always names one
+		if cc, ok := b.Capabilities().For(d.Contract.AssetClass); ok {
+			o.TIF = cc.DefaultTIF
+		}
+	}
+	if err := b.Capabilities().Check(d.Contract.AssetClass, o, tpsl); err != nil {
+		return trading.OrderResult{}, rejectErr("%v", err)
+	}
+	if err := o.ValidateFor(*d); err != nil {
+		return trading.OrderResult{}, rejectErr("%v", err)
+	}
 	b.mu.Lock()
-	res, fills, err := b.placeLocked(b.contractFor(in), o, tpsl)
+	res, fills, err := b.placeLocked(d, o, tpsl)
 	b.saveLocked()
 	b.mu.Unlock()
 	b.emit(fills)
 	return res, err
 }
 
-func (b *Broker) placeLocked(c trading.Contract, o trading.Order, tpsl *trading.TPSL) (trading.OrderResult, []Fill, error) {
+func (b *Broker) placeLocked(d *trading.ContractDetails, o trading.Order, tpsl *trading.TPSL) (trading.OrderResult, []Fill, error) {
+	c := d.Contract
 	if o.ClientOrderID != "" {
 		for _, id := range b.st.OrderIDs {
 			if ex := b.st.Orders[id]; ex.Order.ClientOrderID == o.ClientOrderID {
@@ -62,12 +63,17 @@ func (b *Broker) placeLocked(c trading.Contract, o trading.Order, tpsl *trading.
 		return trading.OrderResult{}, nil, err
 	}
 	if o.TotalQuantity.IsZero() {
-		px := mark
-		if o.LmtPrice.IsPositive() {
-			px = o.LmtPrice
+		// a cash order buys (or sells) whole lots at the highest price it
+		// can fill at — the same valuation the guards use — so what it
+		// executes never exceeds its cash
+		q := b.quoteLocked(c.Symbol, b.opts.Now())
+		px := o.FillPrice(trading.Quote{Last: q.Last, Bid: q.Bid, Ask: q.Ask})
+		if !px.IsPositive() {
+			px = mark
 		}
-		o.TotalQuantity = o.CashQty.Div(px).RoundDown(qtyPlaces)
-		if !o.TotalQuantity.IsPositive() {
+		lot := d.LotStep()
+		o.TotalQuantity = o.CashQty.Div(px).Div(lot).Floor().Mul(lot)
+		if !o.TotalQuantity.IsPositive() || (d.MinQty.IsPositive() && o.TotalQuantity.LessThan(d.MinQty)) {
 			return trading.OrderResult{}, nil, rejectErr("cashQty %s buys less than one unit at %s", o.CashQty, px)
 		}
 	}
@@ -95,8 +101,20 @@ func (b *Broker) placeLocked(c trading.Contract, o trading.Order, tpsl *trading.
 		fills = append(fills, f...)
 	} else {
 		fills = b.matchLocked()
+		if oo.Order.TIF == trading.IOC && oo.Status.Pending() {
+			oo.Status, oo.RejectReason, oo.UpdatedAt = trading.StatusCancelled, "IOC: the unfilled rest was cancelled", now
+		}
 	}
 	return resultOf(oo), fills, nil
+}
+
+// expired reports whether a DAY order placed at created has outlived its
+// day: the simulated market trades around the clock, so its session is the
+// UTC calendar day.
+func expired(created, now time.Time) bool {
+	y1, m1, d1 := created.UTC().Date()
+	y2, m2, d2 := now.UTC().Date()
+	return y1 != y2 || m1 != m2 || d1 != d2
 }
 
 func resultOf(o *trading.OpenOrder) trading.OrderResult {
@@ -246,9 +264,14 @@ func (b *Broker) triggeredLocked(o *trading.OpenOrder, mark decimal.Decimal) boo
 // An order that can no longer be funded is rejected rather than retried.
 func (b *Broker) matchLocked() []Fill {
 	var fills []Fill
+	now := b.opts.Now()
 	for i := 0; i < len(b.st.OrderIDs); i++ { // children may be appended
 		o := b.st.Orders[b.st.OrderIDs[i]]
 		if !o.Status.Pending() {
+			continue
+		}
+		if o.Order.TIF == trading.Day && expired(o.CreatedAt, now) {
+			o.Status, o.RejectReason, o.UpdatedAt = trading.StatusCancelled, "DAY order expired at the end of its day (UTC)", now
 			continue
 		}
 		mark, err := b.markLocked(o.Contract.Symbol)

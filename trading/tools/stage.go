@@ -17,6 +17,12 @@ var hundred = decimal.NewFromInt(100)
 
 const decimalProp = `{"type":"string","description":"Decimal > 0 as a string; \"\" means unset"}`
 
+// qtyProp and cashProp say that exactly one of the two decides the fill.
+const (
+	qtyProp  = `{"type":"string","description":"Units to trade (decimal string). Set exactly one of totalQuantity and cashQty"}`
+	cashProp = `{"type":"string","description":"Amount of money to trade instead of units (decimal string, at most 2 decimals). Set exactly one of totalQuantity and cashQty"}`
+)
+
 func (h *handlers) stageTools() []core.Tool {
 	srcReq := `"source":{"type":"string","description":"Account id (see listUTAs)"}`
 	return []core.Tool{
@@ -26,9 +32,9 @@ func (h *handlers) stageTools() []core.Tool {
 			"symbol":{"type":"string"},
 			"action":{"type":"string","enum":["BUY","SELL"]},
 			"orderType":{"type":"string","enum":["MKT","LMT","STP","STP LMT","TRAIL","TRAIL LIMIT","MOC"]},
-			"totalQuantity":`+decimalProp+`,"cashQty":`+decimalProp+`,"lmtPrice":`+decimalProp+`,"auxPrice":`+decimalProp+`,
+			"totalQuantity":`+qtyProp+`,"cashQty":`+cashProp+`,"lmtPrice":`+decimalProp+`,"auxPrice":`+decimalProp+`,
 			"trailStopPrice":`+decimalProp+`,"trailingPercent":`+decimalProp+`,
-			"tif":{"type":"string","enum":["DAY","GTC","IOC","FOK","OPG","GTD"],"default":"DAY"},
+			"tif":{"type":"string","enum":["DAY","GTC","IOC","FOK","OPG","GTD"],"description":"Time in force; omitted: the venue's default for the asset class (the result says which)"},
 			"goodTillDate":{"type":"string"},"outsideRth":{"type":"boolean"},"parentId":{"type":"string"},"ocaGroup":{"type":"string"},
 			"takeProfit":{"type":"object","properties":{"price":{"type":"string"}},"required":["price"]},
 			"stopLoss":{"type":"object","properties":{"price":{"type":"string"},"limitPrice":{"type":"string"}},"required":["price"]}},
@@ -100,8 +106,10 @@ func (h *handlers) placeOrder(ctx context.Context, args json.RawMessage) (any, e
 	if o.OrderType, err = trading.ParseOrderType(a.OrderType); err != nil {
 		return nil, err
 	}
-	if o.TIF, err = trading.ParseTIF(a.TIF); err != nil {
-		return nil, err
+	if a.TIF != "" { // empty: the venue's default, resolved and said at staging
+		if o.TIF, err = trading.ParseTIF(a.TIF); err != nil {
+			return nil, err
+		}
 	}
 	for _, f := range []struct {
 		name string
@@ -112,9 +120,6 @@ func (h *handlers) placeOrder(ctx context.Context, args json.RawMessage) (any, e
 		if *f.dst, err = trading.ParsePositive(f.name, f.s); err != nil {
 			return nil, err
 		}
-	}
-	if o.TIF == trading.GTD && o.GoodTillDate == "" {
-		return nil, fmt.Errorf("tif GTD needs goodTillDate")
 	}
 	var tpsl *trading.TPSL
 	if a.TakeProfit != nil || a.StopLoss != nil {
@@ -138,7 +143,7 @@ func (h *handlers) placeOrder(ctx context.Context, args json.RawMessage) (any, e
 			tpsl.StopLoss = &trading.PriceLeg{Price: p, LimitPrice: lp}
 		}
 	}
-	return u.Git().Stage(git.Operation{Action: git.PlaceOrder, Contract: &c, Order: &o, TPSL: tpsl})
+	return u.Stage(ctx, git.Operation{Action: git.PlaceOrder, Contract: &c, Order: &o, TPSL: tpsl})
 }
 
 func requiredPositive(field, s string) (decimal.Decimal, error) {
@@ -196,7 +201,7 @@ func (h *handlers) modifyOrder(ctx context.Context, args json.RawMessage) (any, 
 	if ch == (trading.OrderChanges{}) {
 		return nil, fmt.Errorf("nothing to modify: pass at least one of totalQuantity, lmtPrice, auxPrice, trailStopPrice, trailingPercent, orderType, tif, goodTillDate")
 	}
-	return u.Git().Stage(git.Operation{Action: git.ModifyOrder, OrderID: a.OrderID, Changes: &ch, SymbolHint: h.orderSymbol(ctx, u, a.OrderID)})
+	return u.Stage(ctx, git.Operation{Action: git.ModifyOrder, OrderID: a.OrderID, Changes: &ch, SymbolHint: h.orderSymbol(ctx, u, a.OrderID)})
 }
 
 func (h *handlers) closePosition(ctx context.Context, args json.RawMessage) (any, error) {
@@ -224,7 +229,7 @@ func (h *handlers) closePosition(ctx context.Context, args json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
-	return u.Git().Stage(git.Operation{Action: git.ClosePosition, Contract: &c, Quantity: qty})
+	return u.Stage(ctx, git.Operation{Action: git.ClosePosition, Contract: &c, Quantity: qty})
 }
 
 func (h *handlers) cancelOrder(ctx context.Context, args json.RawMessage) (any, error) {
@@ -242,7 +247,7 @@ func (h *handlers) cancelOrder(ctx context.Context, args json.RawMessage) (any, 
 	if strings.TrimSpace(a.OrderID) == "" {
 		return nil, fmt.Errorf("orderId is required")
 	}
-	return u.Git().Stage(git.Operation{Action: git.CancelOrder, OrderID: a.OrderID, SymbolHint: h.orderSymbol(ctx, u, a.OrderID)})
+	return u.Stage(ctx, git.Operation{Action: git.CancelOrder, OrderID: a.OrderID, SymbolHint: h.orderSymbol(ctx, u, a.OrderID)})
 }
 
 // orderSymbol best-effort labels order-id operations with their symbol so

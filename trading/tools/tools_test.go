@@ -215,7 +215,7 @@ func TestAutoApprovePushExecutes(t *testing.T) {
 	assert.Equal(t, "pushed", out["status"])
 	sub := out["result"].(map[string]any)["submitted"].([]any)
 	require.Len(t, sub, 1)
-	assert.Equal(t, "4.99975", sub[0].(map[string]any)["filledQty"], "$1000 buys at the ask (200.01), not at the last (200)")
+	assert.Equal(t, "4.9997", sub[0].(map[string]any)["filledQty"], "$1000 buys at the ask (200.01), not at the last (200), in whole lots of 0.0001 shares")
 }
 
 func TestSimulatePriceChangeIsADryRun(t *testing.T) {

@@ -43,6 +43,8 @@ type UTA struct {
 	snaps  *snapshot.Store
 	now    func() time.Time
 	logger *slog.Logger
+	// gate refuses staging account-wide (the kill switch); nil allows.
+	gate func(ctx context.Context) error
 
 	mu       sync.Mutex
 	health   Health
@@ -153,17 +155,9 @@ func (u *UTA) dispatch(ctx context.Context, op git.Operation) git.Result {
 		return git.Result{Action: op.Action, Status: git.StatusRejected, Error: msg}
 	}
 	if u.guards.Len() > 0 {
-		pos, err := u.broker.Positions(ctx)
+		gc, err := u.guardContext(ctx, op)
 		if err != nil {
-			return fail("guard check failed reading positions: " + err.Error())
-		}
-		acct, err := u.broker.Account(ctx)
-		if err != nil {
-			return fail("guard check failed reading account: " + err.Error())
-		}
-		gc := guard.Context{Op: op, Positions: pos, Account: acct, Now: u.now(), Price: u.markPrice}
-		if u.guards.Has("daily-loss") {
-			gc.DayStartEquity = u.dayStartEquity()
+			return fail(err.Error())
 		}
 		if reason := u.guards.Check(ctx, gc); reason != "" {
 			return fail(reason)
@@ -212,15 +206,39 @@ func (u *UTA) reconcile(ctx context.Context, op git.Operation) (git.Result, bool
 		Status: git.FromOrderStatus(o.Status), FilledQty: o.FilledQty, FilledPrice: o.AvgFillPrice, Error: o.RejectReason}, true
 }
 
-func (u *UTA) markPrice(ctx context.Context, c trading.Contract) (decimal.Decimal, error) {
-	q, err := u.broker.Quote(ctx, c)
+// guardContext gathers what the guards judge an operation by: positions,
+// account, and for a modifyOrder the open order as it will be after the
+// change (so raising a quantity is valued like a new order).
+func (u *UTA) guardContext(ctx context.Context, op git.Operation) (guard.Context, error) {
+	pos, err := u.broker.Positions(ctx)
 	if err != nil {
-		return decimal.Zero, err
+		return guard.Context{}, fmt.Errorf("guard check failed reading positions: %w", err)
 	}
-	if q.Last.IsPositive() {
-		return q.Last, nil
+	acct, err := u.broker.Account(ctx)
+	if err != nil {
+		return guard.Context{}, fmt.Errorf("guard check failed reading account: %w", err)
 	}
-	return q.Ask, nil
+	gc := guard.Context{Op: op, Positions: pos, Account: acct, Now: u.now(), Quote: u.quote}
+	if op.Action == git.ModifyOrder && op.Changes != nil {
+		open, err := u.broker.Order(ctx, op.OrderID)
+		if err != nil || open == nil {
+			return guard.Context{}, fmt.Errorf("guard check failed reading order %s: %v", op.OrderID, err)
+		}
+		next := op.Changes.Apply(open.Order)
+		if rest := next.TotalQuantity.Sub(open.FilledQty); rest.IsPositive() && !next.TotalQuantity.IsZero() {
+			next.TotalQuantity = rest
+		}
+		c := open.Contract
+		gc.Order, gc.Contract = &next, &c
+	}
+	if u.guards.Has("daily-loss") {
+		gc.DayStartEquity = u.dayStartEquity()
+	}
+	return gc, nil
+}
+
+func (u *UTA) quote(ctx context.Context, c trading.Contract) (trading.Quote, error) {
+	return u.broker.Quote(ctx, c)
 }
 
 // dayStartEquity is the first snapshot's equity today (UTC), or zero.

@@ -100,7 +100,7 @@ func tailLines(path string, max int64) ([][]byte, error) {
 // its channel. A notification with no channel had no connector; one whose
 // agent run reported delivered:false failed to send.
 func (c *Core) NotificationLog(limit int) ([]tui.NotificationRecord, error) {
-	ns, err := c.channels.Recent(limit)
+	ns, err := c.connectors.Recent(limit)
 	if err != nil {
 		return nil, err
 	}

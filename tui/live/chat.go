@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/core/agent"
+	"github.com/alice-trading/alice/core/channel"
 	"github.com/alice-trading/alice/tui"
 )
 
@@ -30,9 +31,10 @@ func (c *Core) Sessions() ([]string, error) {
 	return ids, nil
 }
 
-// History converts a session's active window to chat rows.
+// History converts a session's newest rows to chat rows, across
+// compactions (older messages stay scrollable above the summary row).
 func (c *Core) History(session string, limit int) ([]tui.ChatMessage, error) {
-	items, err := c.chat.History(session, limit)
+	items, err := c.chat.Transcript(session, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +64,7 @@ func (c *Core) History(session string, limit int) ([]tui.ChatMessage, error) {
 // Send starts an agent turn and converts its events.
 func (c *Core) Send(ctx context.Context, session, text string) (<-chan tui.ChatEvent, error) {
 	c.a.Touch("tui", session)
-	s, err := c.chat.AskWithSession(ctx, text, session, agent.Options{Channel: "tui"})
+	s, err := c.chat.AskWithSession(ctx, text, session, agent.Options{Channel: "tui", ChannelID: channel.FromSession(session)})
 	if err != nil {
 		return nil, err
 	}

@@ -9,8 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// After a restart the chat history starts at the compaction: the TUI must
-// get the summary (to show collapsed) and then the newer messages.
+// After a compaction (and a restart) the chat keeps the older messages
+// scrollable: the TUI gets them, then the summary (shown collapsed), then
+// the newer messages. The model's window still starts at the summary.
 func TestHistoryCarriesTheCompactionSummary(t *testing.T) {
 	home := apptest.Home(t, nil)
 	store, err := session.NewStore(apptest.Paths(t, home).DataPath("sessions"))
@@ -26,9 +27,14 @@ func TestHistoryCarriesTheCompactionSummary(t *testing.T) {
 
 	msgs, err := New(a).History("tui/default", 50)
 	require.NoError(t, err)
-	require.Len(t, msgs, 2)
-	require.Equal(t, tui.RoleCompaction, msgs[0].Role)
-	require.Equal(t, "The user asked about **AAPL**.", msgs[0].Text)
-	require.Equal(t, tui.RoleUser, msgs[1].Role)
-	require.Equal(t, "and now?", msgs[1].Text)
+	require.Len(t, msgs, 3)
+	require.Equal(t, tui.RoleUser, msgs[0].Role)
+	require.Equal(t, "what did AAPL do?", msgs[0].Text)
+	require.Equal(t, tui.RoleCompaction, msgs[1].Role)
+	require.Equal(t, "The user asked about **AAPL**.", msgs[1].Text)
+	require.Equal(t, tui.RoleUser, msgs[2].Role)
+	require.Equal(t, "and now?", msgs[2].Text)
+	active, err := store.ReadActive("tui/default")
+	require.NoError(t, err)
+	require.Equal(t, "compact_boundary", active[0].Subtype)
 }

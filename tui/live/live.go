@@ -12,12 +12,12 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
 	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -29,6 +29,7 @@ type Core struct {
 	trading    app.Trading
 	ws         app.Workspaces
 	chat       app.Chat
+	connectors app.Connectors
 	channels   app.Channels
 	inbox      app.Inbox
 	tools      app.Tools
@@ -41,7 +42,7 @@ var _ tui.Core = (*Core)(nil)
 
 // New wraps a started App.
 func New(a *app.App) *Core {
-	return &Core{a: a, trading: a.Trading(), ws: a.Workspaces(), chat: a.Chat(), channels: a.Channels(),
+	return &Core{a: a, trading: a.Trading(), ws: a.Workspaces(), chat: a.Chat(), connectors: a.Connectors(), channels: a.Channels(),
 		inbox: a.Inbox(), tools: a.Tools(), activity: a.Activity(), settings: a.Settings(), automation: a.Automation()}
 }
 
@@ -252,15 +253,15 @@ func (c *Core) TradingLog(account string, limit int) ([]tui.CommitLogEntry, erro
 	return out, nil
 }
 
-func (c *Core) EquityCurve(account string) ([]tui.EquityPoint, error) {
+func (c *Core) EquityCurve(account string) ([]kit.EquityPoint, error) {
 	pts, err := c.trading.EquityCurve(account, time.Now().Add(-30*24*time.Hour))
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.EquityPoint, 0, len(pts)+1)
+	out := make([]kit.EquityPoint, 0, len(pts)+1)
 	for _, p := range pts {
 		f, _ := p.Equity.Float64()
-		out = append(out, tui.EquityPoint{Time: p.Time, Equity: f})
+		out = append(out, kit.EquityPoint{Time: p.Time, Equity: f})
 	}
 	// End the curve at the live value so it moves between snapshots (and
 	// shows from the first snapshot on).
@@ -268,7 +269,7 @@ func (c *Core) EquityCurve(account string) ([]tui.EquityPoint, error) {
 	defer cancel()
 	if info, err := c.trading.Account(ctx, account); err == nil && len(out) > 0 {
 		f, _ := info.NetLiquidation.Float64()
-		out = append(out, tui.EquityPoint{Time: time.Now(), Equity: f})
+		out = append(out, kit.EquityPoint{Time: time.Now(), Equity: f})
 	}
 	return out, nil
 }

@@ -49,7 +49,7 @@ func TestPortfolioApprovalThroughTheAdapter(t *testing.T) {
 	pending, err := c.Pending()
 	require.NoError(t, err)
 	require.Len(t, pending, 1)
-	require.Equal(t, []string{"placeOrder BUY 2 MSFT (MKT)"}, pending[0].Operations)
+	require.Equal(t, []string{"placeOrder BUY 2 MSFT (MKT) DAY"}, pending[0].Operations)
 	msg, err := c.Approve(ctx, "sim-paper", pending[0].Hash)
 	require.NoError(t, err)
 	require.Contains(t, msg, "1 submitted")

@@ -154,7 +154,7 @@ func TestActivityAdapterReadsTheLogs(t *testing.T) {
 	require.True(t, calls[1].Error)
 	require.Equal(t, "cron/default", calls[1].Session)
 
-	_, err = a.Channels().Notify(context.Background(), "AAPL crossed 200", "normal", "cron")
+	_, err = a.Connectors().Notify(context.Background(), "AAPL crossed 200", "normal", "cron")
 	require.NoError(t, err)
 	notes, err := c.NotificationLog(10)
 	require.NoError(t, err)

@@ -248,7 +248,7 @@ func (c *Core) Connectors() (tui.ConnectorSetting, error) {
 			out.AskURL = l.URL
 		}
 	}
-	for _, ch := range c.channels.Channels() {
+	for _, ch := range c.connectors.Channels() {
 		if ch == telegram.Channel {
 			out.TelegramRunning = true
 		}

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const (
+	aliceT = "alice" // outer session running alice
+	tmuxT  = "tmux"  // outer session running a client of the bare tmux
+	innerT = "in"    // the bare tmux's session
+)
+
+type bench struct {
+	cfg          config
+	outer, inner tmuxServer
+	icols, irows int // the pane's inner size
+	alicePID     int
+	serverPID    int
+	clientPID    int
+	res          []result
+}
+
+type result struct {
+	name        string
+	alice, tmux float64
+	unit        string
+}
+
+func (b *bench) add(name, unit string, a, t float64) {
+	b.res = append(b.res, result{name, a, t, unit})
+	fmt.Printf("  %-30s alice %9.2f %-4s tmux %9.2f %-4s\n", name, a, unit, t, unit)
+}
+
+func (b *bench) close() {
+	if b.alicePID > 0 {
+		_ = b.outer.keys(aliceT, "C-q")
+		_ = b.outer.keys(aliceT, "C-c")
+		_ = b.outer.keys(aliceT, "y")
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) && procAlive(b.alicePID) {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	b.inner.kill()
+	b.outer.kill()
+}
+
+func procAlive(pid int) bool {
+	_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
+	return err == nil
+}
+
+func (b *bench) run() error {
+	if err := b.setup(); err != nil {
+		return err
+	}
+	fmt.Printf("alice %s: outer %dx%d, pane inner %dx%d; bare tmux pane %dx%d\n",
+		b.cfg.alice, b.cfg.cols, b.cfg.rows, b.icols, b.irows, b.icols, b.irows)
+	time.Sleep(3 * time.Second)
+	b.add("RSS, 1 session", "MB", float64(rssKB(b.alicePID))/1024, float64(rssKB(b.serverPID))/1024)
+	b.idleCPU()
+	if err := b.echo("echo idle"); err != nil {
+		return err
+	}
+	if err := b.frames(); err != nil {
+		return err
+	}
+	for _, coloured := range []bool{false, true} {
+		if err := b.cat(coloured); err != nil {
+			return err
+		}
+	}
+	if err := b.startBusy(); err != nil {
+		return err
+	}
+	time.Sleep(3 * time.Second)
+	b.add(fmt.Sprintf("RSS, %d sessions", b.cfg.busy+2), "MB", float64(rssKB(b.alicePID))/1024, float64(rssKB(b.serverPID))/1024)
+	if err := b.echo(fmt.Sprintf("echo, %d busy", b.cfg.busy)); err != nil {
+		return err
+	}
+	b.report()
+	return nil
+}
+
+func (b *bench) report() {
+	fmt.Println()
+	fmt.Printf("%-32s %10s %10s %12s\n", "measure", "alice", "tmux", "alice/tmux")
+	for _, r := range b.res {
+		ratio := "-"
+		if r.tmux > 0 {
+			ratio = fmt.Sprintf("%.2f", r.alice/r.tmux)
+		}
+		fmt.Printf("%-32s %10.2f %10.2f %12s  %s\n", r.name, r.alice, r.tmux, ratio, r.unit)
+	}
+}
+
+// idleCPU measures both sides over the same quiet window.
+func (b *bench) idleCPU() {
+	a0, s0, c0 := cpuNS(b.alicePID), cpuNS(b.serverPID), cpuNS(b.clientPID)
+	start := time.Now()
+	time.Sleep(b.cfg.idle)
+	el := float64(time.Since(start).Nanoseconds())
+	a := float64(cpuNS(b.alicePID)-a0) / el * 100
+	t := float64(cpuNS(b.serverPID)-s0+cpuNS(b.clientPID)-c0) / el * 100
+	b.add(fmt.Sprintf("idle CPU over %s", b.cfg.idle), "%", a, t)
+}
+
+// echo types one character at a time into each side in turn and times
+// until the outer screen shows it.
+func (b *bench) echo(name string) error {
+	var da, dt []time.Duration
+	for _, side := range []string{aliceT, tmuxT} {
+		if err := b.clearScreen(side); err != nil {
+			return err
+		}
+	}
+	bases := map[string]int{}
+	for i := 0; i < b.cfg.echo; i++ {
+		for _, side := range []string{aliceT, tmuxT} {
+			if i%20 == 0 {
+				if err := b.clearLine(side); err != nil {
+					return err
+				}
+				bases[side] = strings.Count(b.outer.capture(side), ch)
+			}
+			want := bases[side] + i%20 + 1
+			start := time.Now()
+			if err := b.outer.text(side, ch); err != nil {
+				return err
+			}
+			seen := func(s string) bool { return strings.Count(s, ch) >= want }
+			if b.outer.waitScreen(side, 3*time.Second, "echo", seen) != nil {
+				// A lost keystroke is reported, typed again and timed
+				// from the second try.
+				fmt.Printf("  %s: keystroke %d not echoed within 3 s; typing it again\n", side, i)
+				start = time.Now()
+				if err := b.outer.text(side, ch); err != nil {
+					return err
+				}
+				if err := b.outer.waitScreen(side, 10*time.Second, "echo", seen); err != nil {
+					return err
+				}
+			}
+			if side == aliceT {
+				da = append(da, time.Since(start))
+			} else {
+				dt = append(dt, time.Since(start))
+			}
+		}
+	}
+	b.add(name+" p50", "ms", ms(pct(da, 50)), ms(pct(dt, 50)))
+	b.add(name+" p90", "ms", ms(pct(da, 90)), ms(pct(dt, 90)))
+	return b.clearLine(aliceT)
+}
+
+// ch is the echoed key: in none of the bench's own output.
+const ch = "^"
+
+func (b *bench) clearLine(side string) error {
+	if err := b.outer.keys(side, "C-u"); err != nil {
+		return err
+	}
+	return b.outer.waitScreen(side, 10*time.Second, "a clear line", func(s string) bool { return !strings.Contains(s, ch) })
+}
+
+// clearScreen runs clear and waits until the sentinel is gone.
+func (b *bench) clearScreen(side string) error {
+	if err := b.outer.line(side, "clear"); err != nil {
+		return err
+	}
+	return b.outer.waitScreen(side, 10*time.Second, "a cleared screen", func(s string) bool { return !strings.Contains(s, sentinel) })
+}
+
+// timed types cmd and returns the time until the sentinel shows.
+func (b *bench) timed(side, cmd string) (time.Duration, error) {
+	if err := b.clearScreen(side); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	if err := b.outer.line(side, cmd); err != nil {
+		return 0, err
+	}
+	err := b.outer.waitScreen(side, 5*time.Minute, sentinel, func(s string) bool { return strings.Contains(s, sentinel) })
+	return time.Since(start), err
+}
+
+var frameRe = regexp.MustCompile(`([A-Z])FRAME (\d{6})([A-Z])`)
+
+func (b *bench) frames() error {
+	var fa, fb []time.Duration
+	var na, nb []float64
+	cmd := fmt.Sprintf("%s -frames %d", b.cfg.self, b.cfg.frames)
+	for r := 0; r < b.cfg.runs; r++ {
+		for _, side := range []string{aliceT, tmuxT} {
+			out := filepath.Join(b.cfg.work, fmt.Sprintf("frames-%s-%d.out", side, r))
+			if err := b.clearScreen(side); err != nil {
+				return err
+			}
+			if err := b.outer.run("pipe-pane", "-O", "-t", side, "cat > "+out); err != nil {
+				return err
+			}
+			d, err := b.timed(side, cmd)
+			_ = b.outer.run("pipe-pane", "-t", side)
+			if err != nil {
+				return err
+			}
+			n := countFrames(out)
+			if side == aliceT {
+				fa, na = append(fa, d), append(na, float64(n))
+			} else {
+				fb, nb = append(fb, d), append(nb, float64(n))
+			}
+		}
+	}
+	b.add(fmt.Sprintf("%d frames: finish", b.cfg.frames), "s", pct(fa, 50).Seconds(), pct(fb, 50).Seconds())
+	b.add("frames drawn", "", median(na), median(nb))
+	b.add("frames drawn per second", "/s", median(na)/pct(fa, 50).Seconds(), median(nb)/pct(fb, 50).Seconds())
+	return nil
+}
+
+// countFrames counts distinct frame labels in what the pane wrote to the
+// outer terminal, escape sequences removed.
+func countFrames(path string) int {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	seen := map[int]bool{}
+	for _, m := range frameRe.FindAllStringSubmatch(stripANSI(string(raw)), -1) {
+		n, _ := strconv.Atoi(m[2])
+		if m[1] == m[3] && m[1][0] == byte('A'+n%26) {
+			seen[n] = true
+		}
+	}
+	return len(seen)
+}
+
+var ansiRe = regexp.MustCompile(`\x1b(\[[0-9;:?<=>]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78DEHMNOZc])`)
+
+func stripANSI(s string) string { return ansiRe.ReplaceAllString(s, "") }
+
+func (b *bench) cat(coloured bool) error {
+	name := "plain"
+	if coloured {
+		name = "coloured"
+	}
+	file := filepath.Join(b.cfg.work, name+".txt")
+	if err := writeCatFile(file, b.cfg.catMB, coloured); err != nil {
+		return err
+	}
+	cmd := fmt.Sprintf("cat %s; printf 'DONE-%%s\\n' $((40+2))", file)
+	var da, dt []time.Duration
+	for r := 0; r < b.cfg.runs; r++ {
+		for _, side := range []string{aliceT, tmuxT} {
+			d, err := b.timed(side, cmd)
+			if err != nil {
+				return err
+			}
+			if side == aliceT {
+				da = append(da, d)
+			} else {
+				dt = append(dt, d)
+			}
+		}
+	}
+	b.add(fmt.Sprintf("cat %d MB %s", b.cfg.catMB, name), "s", pct(da, 50).Seconds(), pct(dt, 50).Seconds())
+	return os.Remove(file)
+}

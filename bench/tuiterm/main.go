@@ -1,0 +1,90 @@
+// Command tuiterm measures an attached workspace session through the whole
+// alice TUI against a bare tmux pane of the same inner size, both shown in
+// an outer tmux server and read from there (capture-pane, pipe-pane):
+//
+//   - alice runs in outer session "alice"; a shell session is attached in
+//     its Workspaces pane.
+//   - a bare tmux server ("inner") runs /bin/sh in a window of exactly the
+//     pane's inner size; a tmux client attached to it runs in outer session
+//     "tmux" of that size.
+//
+// Measures, interleaved, medians: keystroke echo idle and with 20 busy
+// sessions, a full-screen coloured animation (finish time and frames drawn
+// to the outer terminal), cat of a plain and a coloured file, idle CPU,
+// RSS with 1 and 22 sessions. It prints alice/tmux ratios.
+//
+//	go run ./bench/tuiterm -alice ./alice [-runs 5 -echo 40 -idle 30s]
+//
+// The same binary is the load: -busy prints lines forever, -frames N draws
+// N full-screen frames and then a sentinel.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+const sentinel = "DONE-42"
+
+type config struct {
+	alice      string
+	self       string
+	cols, rows int // outer window of alice
+	runs       int
+	echo       int
+	frames     int
+	idle       time.Duration
+	catMB      int
+	busy       int
+	work       string
+}
+
+func main() {
+	var c config
+	busy := flag.Bool("busy", false, "load mode: print a line every few milliseconds forever")
+	frames := flag.Int("frames", 0, "load mode: draw N full-screen frames, then the sentinel")
+	flag.StringVar(&c.alice, "alice", "", "alice binary under test (required)")
+	flag.IntVar(&c.cols, "cols", 120, "outer window columns for alice")
+	flag.IntVar(&c.rows, "rows", 40, "outer window rows for alice")
+	flag.IntVar(&c.runs, "runs", 5, "runs per path for frames and cat (interleaved; median reported)")
+	flag.IntVar(&c.echo, "echo", 40, "keystrokes per path for echo latency")
+	flag.IntVar(&c.frames, "n", 2000, "frames in the full-screen run")
+	flag.DurationVar(&c.idle, "idle", 30*time.Second, "quiet window for idle CPU")
+	flag.IntVar(&c.catMB, "mb", 10, "size of each cat file in MB")
+	flag.IntVar(&c.busy, "sessions", 20, "busy sessions for the loaded echo run")
+	flag.Parse()
+	switch {
+	case *busy:
+		runBusy()
+		return
+	case *frames > 0:
+		runFrames(*frames)
+		return
+	}
+	if c.alice == "" {
+		fmt.Fprintln(os.Stderr, "usage: tuiterm -alice BINARY")
+		os.Exit(2)
+	}
+	var err error
+	if c.alice, err = filepath.Abs(c.alice); err == nil {
+		c.self, err = os.Executable()
+	}
+	if err == nil {
+		c.work, err = os.MkdirTemp("", "alice-tuibench")
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(c.work)
+	b := &bench{cfg: c}
+	err = b.run()
+	b.close()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tuiterm:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,254 @@
+package tuitest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/kit"
+	"github.com/shopspring/decimal"
+)
+
+var T0 = time.Date(2026, 11, 20, 14, 30, 0, 0, time.UTC)
+
+// fakeCore is an in-memory Core for model tests and goldens.
+type FakeCore struct {
+	Mu             sync.Mutex
+	Histories      map[string][]tui.ChatMessage
+	Script         []tui.ChatEvent
+	SendErr        error
+	Sent           []string
+	InboxEntries   []tui.InboxEntry
+	Deleted        []string
+	PendingCommits []tui.PendingCommit
+	Approved       []string
+	Rejected       []string
+	PositionList   []tui.Position
+	Workspace      []tui.WorkspaceInfo
+	Terms          map[string][]tui.Terminal
+	EventCh        chan any
+	Compacted      []string
+	DocBody        string
+	RenderWidth    int
+}
+
+func NewFakeCore() *FakeCore {
+	return &FakeCore{
+		Histories: map[string][]tui.ChatMessage{},
+		InboxEntries: []tui.InboxEntry{
+			{ID: "e2", WorkspaceID: "ws1", Workspace: "research-aapl", Docs: []string{"report.md"}, Comments: "AAPL earnings summary ready", Time: T0.Add(time.Hour)},
+			{ID: "e1", WorkspaceID: "ws1", Workspace: "research-aapl", Comments: "Started the research", Time: T0},
+		},
+		PendingCommits: []tui.PendingCommit{{Account: "sim-paper", Hash: "4d46698f", Message: "buy AAPL", Operations: []string{"placeOrder BUY 10 AAPL (MKT)"}}},
+		PositionList: []tui.Position{{Symbol: "MSFT", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("400"),
+			MarketPrice: decimal.RequireFromString("420.50"), MarketValue: decimal.RequireFromString("2102.50"), UnrealizedPnL: decimal.RequireFromString("102.50")}},
+		Workspace: []tui.WorkspaceInfo{{ID: "ws1", Tag: "research-aapl", Template: "chat", Dir: "/data/workspaces/ws1", Sessions: []string{"sh1 running"}}},
+		Terms:     map[string][]tui.Terminal{},
+		EventCh:   make(chan any, 8),
+	}
+}
+
+func (f *FakeCore) Status() tui.StatusInfo {
+	return tui.StatusInfo{MainMCP: "http://127.0.0.1:3001/mcp", AskMCP: "http://127.0.0.1:3003/mcp", Provider: "mock (openai m)"}
+}
+func (f *FakeCore) Events(ctx context.Context) <-chan any { return f.EventCh }
+func (f *FakeCore) Sessions() ([]string, error) {
+	return []string{"tui/default", "tui/research", "telegram/1"}, nil
+}
+func (f *FakeCore) History(s string, limit int) ([]tui.ChatMessage, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return append([]tui.ChatMessage(nil), f.Histories[s]...), nil
+}
+func (f *FakeCore) Send(ctx context.Context, session, text string) (<-chan tui.ChatEvent, error) {
+	f.Mu.Lock()
+	f.Sent = append(f.Sent, session+": "+text)
+	f.Mu.Unlock()
+	if f.SendErr != nil {
+		return nil, f.SendErr
+	}
+	ch := make(chan tui.ChatEvent, len(f.Script))
+	for _, ev := range f.Script {
+		ch <- ev
+	}
+	close(ch)
+	return ch, nil
+}
+func (f *FakeCore) Compact(ctx context.Context, s string) error {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	f.Compacted = append(f.Compacted, s)
+	return nil
+}
+func (f *FakeCore) Inbox(limit int) ([]tui.InboxEntry, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return append([]tui.InboxEntry(nil), f.InboxEntries...), nil
+}
+func (f *FakeCore) RenderInbox(id string, width int) ([]tui.RenderedDoc, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	f.RenderWidth = width
+	body := f.DocBody
+	if body == "" {
+		body = "# Report\nRevenue up 8%."
+	}
+	return []tui.RenderedDoc{{Path: "report.md", Body: body}, {Path: "gone.md", Tombstone: "File not found at this path."}}, nil
+}
+func (f *FakeCore) DeleteInbox(id string) error {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	f.Deleted = append(f.Deleted, id)
+	return nil
+}
+func (f *FakeCore) Accounts() ([]tui.AccountSummary, error) {
+	return []tui.AccountSummary{{ID: "sim-paper", Label: "Simulated paper", Broker: "simulator", Health: "healthy",
+		NetLiq: decimal.RequireFromString("100102.50"), Cash: decimal.RequireFromString("98000"), UnrealizedPnL: decimal.RequireFromString("102.50"), RealizedPnL: decimal.RequireFromString("-12.25")}}, nil
+}
+func (f *FakeCore) Positions(a string) ([]tui.Position, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return append([]tui.Position(nil), f.PositionList...), nil
+}
+func (f *FakeCore) Orders(a string) ([]tui.Order, error) {
+	return []tui.Order{{ID: "mock-ord-2", Symbol: "TSLA", Action: "BUY", Type: "LMT", Quantity: decimal.NewFromInt(3), Limit: decimal.RequireFromString("240"), Status: "Submitted"}}, nil
+}
+func (f *FakeCore) Pending() ([]tui.PendingCommit, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return append([]tui.PendingCommit(nil), f.PendingCommits...), nil
+}
+func (f *FakeCore) Approve(ctx context.Context, a, hash string) (string, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if err := f.staleLocked(hash); err != nil {
+		return "", err
+	}
+	f.Approved = append(f.Approved, a)
+	f.PendingCommits = nil
+	f.PositionList = append(f.PositionList, tui.Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(10)})
+	return "pushed 4d46698f: 1 submitted, 0 rejected", nil
+}
+
+// staleLocked refuses a decision about any commit but the pending one,
+// like the real core.
+func (f *FakeCore) staleLocked(hash string) error {
+	if len(f.PendingCommits) == 0 || f.PendingCommits[0].Hash != hash {
+		return fmt.Errorf("commit %s is no longer waiting; nothing was executed", hash)
+	}
+	return nil
+}
+func (f *FakeCore) Reject(ctx context.Context, a, hash, reason string) error {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if err := f.staleLocked(hash); err != nil {
+		return err
+	}
+	f.Rejected = append(f.Rejected, a)
+	f.PendingCommits = nil
+	return nil
+}
+func (f *FakeCore) TradingLog(a string, limit int) ([]tui.CommitLogEntry, error) {
+	return []tui.CommitLogEntry{{Hash: "a1b2c3d4", Message: "buy MSFT", Time: T0, Changes: []string{"MSFT BUY 5 @400"}}}, nil
+}
+func (f *FakeCore) EquityCurve(a string) ([]kit.EquityPoint, error) {
+	var pts []kit.EquityPoint
+	for i := 0; i < 40; i++ {
+		pts = append(pts, kit.EquityPoint{Time: T0.Add(time.Duration(i) * time.Hour), Equity: 100000 + float64((i*37)%23)*10})
+	}
+	return pts, nil
+}
+func (f *FakeCore) Templates() []string { return []string{"chat", "shell-only"} }
+func (f *FakeCore) Workspaces() ([]tui.WorkspaceInfo, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return append([]tui.WorkspaceInfo(nil), f.Workspace...), nil
+}
+func (f *FakeCore) CreateWorkspace(ctx context.Context, tag, tmpl string) (tui.WorkspaceInfo, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if tag == "" {
+		return tui.WorkspaceInfo{}, errors.New("tag is required")
+	}
+	w := tui.WorkspaceInfo{ID: "ws-" + tag, Tag: tag, Template: tmpl}
+	f.Workspace = append(f.Workspace, w)
+	return w, nil
+}
+func (f *FakeCore) StartSession(ws, agent string) (tui.Terminal, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	t := &FakeTerm{TermID: ws + "-" + agent, ChangedCh: make(chan struct{}, 1), Screen: "$ "}
+	f.Terms[ws] = append(f.Terms[ws], t)
+	return t, nil
+}
+func (f *FakeCore) Terminals(ws string) []tui.Terminal {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return append([]tui.Terminal(nil), f.Terms[ws]...)
+}
+func (f *FakeCore) Files(ws, rel string) ([]tui.FileInfo, error) {
+	return []tui.FileInfo{{Name: "docs", IsDir: true}, {Name: "CLAUDE.md", Size: 812}}, nil
+}
+func (f *FakeCore) GitSummary(ws string) (string, error) {
+	return "branch master · clean\n\n1a2b3c4 2026-11-20 14:30 chat: research-aapl (alice)", nil
+}
+
+// fakeTerm records keys and shows them on its "screen".
+type FakeTerm struct {
+	Mu        sync.Mutex
+	TermID    string
+	Keys      []string
+	Screen    string
+	ChangedCh chan struct{}
+	Cols      int
+	Rows      int
+}
+
+func (t *FakeTerm) ID() string    { return t.TermID }
+func (t *FakeTerm) Name() string  { return "sh1" }
+func (t *FakeTerm) State() string { return "running" }
+func (t *FakeTerm) Render() string {
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
+	return t.Screen
+}
+func (t *FakeTerm) Cursor() (int, int, bool) { return 2, 0, true }
+func (t *FakeTerm) Changed() <-chan struct{} {
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
+	return t.ChangedCh
+}
+func (t *FakeTerm) Paste(s string)          { t.SendKey(tea.KeyPressMsg{Text: s}) }
+func (t *FakeTerm) Attach() tea.ExecCommand { return nil }
+func (t *FakeTerm) Resize(cols, rows int) {
+	t.Mu.Lock()
+	t.Cols, t.Rows = cols, rows
+	t.Mu.Unlock()
+}
+func (t *FakeTerm) SendKey(k tea.KeyPressMsg) {
+	t.Mu.Lock()
+	t.Keys = append(t.Keys, k.String())
+	switch {
+	case k.Code == tea.KeyEnter:
+		// A tiny "shell": echo's argument appears on the next line.
+		line := t.Screen[strings.LastIndex(t.Screen, "$ ")+2:]
+		t.Screen += "\n"
+		if arg, ok := strings.CutPrefix(line, "echo "); ok {
+			t.Screen += arg + "\n"
+		}
+		t.Screen += "$ "
+	case k.Text != "":
+		t.Screen += k.Text
+	}
+	ch := t.ChangedCh
+	t.Mu.Unlock()
+	select { // nudge like a real session: coalesced, never blocking
+	case ch <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,154 @@
+package tuitest
+
+import (
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/require"
+)
+
+// harness drives the model synchronously: commands run with a short
+// deadline (ticks and spinners that sleep are dropped) and their messages
+// are fed back into Update.
+type Harness struct {
+	t   *testing.T
+	M   *tui.Model
+	F   *FakeCore
+	Now time.Time
+}
+
+func NewHarness(t *testing.T, w, h int) *Harness {
+	return NewHarnessCore(t, w, h, func(f *FakeCore) tui.Core { return f })
+}
+
+// newHarnessCore runs the model over wrap(fake), for optional interfaces.
+func NewHarnessCore(t *testing.T, w, h int, wrap func(*FakeCore) tui.Core) *Harness {
+	f := NewFakeCore()
+	hs := NewHarnessOver(t, wrap(f), f, w, h)
+	hs.Run(hs.M.LoadAll())
+	return hs
+}
+
+// newHarnessOver builds the model over core (a fake embedding f) at w×h
+// with the harness's clock and f's event channel; the caller runs the
+// loads its test needs.
+func NewHarnessOver(t *testing.T, core tui.Core, f *FakeCore, w, h int) *Harness {
+	dark := true
+	hs := &Harness{t: t, F: f, Now: T0}
+	m := tui.New(core, tui.Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.Now }})
+	hs.M = m
+	t.Cleanup(m.Close) // ends watch/bridge Cmds the harness left blocked
+	hs.Send(tea.WindowSizeMsg{Width: w, Height: h})
+	m.Events = f.EventCh
+	return hs
+}
+
+// toast is the text of the newest live toast.
+func (h *Harness) Toast() string {
+	t, _ := h.M.Toasts.Current()
+	return t.Text
+}
+
+func (h *Harness) Send(msg tea.Msg) {
+	_, cmd := h.M.Update(msg)
+	h.Run(cmd)
+}
+
+func (h *Harness) Run(cmd tea.Cmd) {
+	h.runDepth(cmd, 0)
+}
+
+func (h *Harness) runDepth(cmd tea.Cmd, depth int) {
+	if cmd == nil || depth > 50 {
+		return
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	var msg tea.Msg
+	select {
+	case msg = <-done:
+	case <-time.After(100 * time.Millisecond):
+		return // a tick or a blocking wait: not part of this step
+	}
+	switch msg := msg.(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.runDepth(c, depth+1)
+		}
+	case tui.TickMsg, tui.ChatSpinMsg:
+	default:
+		_, next := h.M.Update(msg)
+		h.runDepth(next, depth+1)
+	}
+}
+
+func (h *Harness) Key(keys ...string) {
+	for _, k := range keys {
+		h.Send(KeyMsg(k))
+	}
+}
+
+func (h *Harness) TypeText(s string) {
+	for _, r := range s {
+		h.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func KeyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdn":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "ctrl+q":
+		return tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "alt+3":
+		return tea.KeyPressMsg{Code: '3', Mod: tea.ModAlt}
+	case "alt+4":
+		return tea.KeyPressMsg{Code: '4', Mod: tea.ModAlt}
+	case "ctrl+s":
+		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
+	case "f1":
+		return tea.KeyPressMsg{Code: tea.KeyF1}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+func (h *Harness) Screen() string { return ansi.Strip(h.M.Render()) }
+
+func (h *Harness) Alt(r rune) { h.Send(tea.KeyPressMsg{Code: r, Mod: tea.ModAlt}) }
+
+func Space() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "} }
+
+func CtrlS() tea.KeyPressMsg { return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl} }
+
+// confirm answers an open dialog after its grace period.
+func (h *Harness) Confirm() {
+	h.t.Helper()
+	require.NotNil(h.t, h.M.Dialog, "a confirmation is open")
+	h.Now = h.Now.Add(time.Second)
+	h.Key("y")
+}
+
+func Ctrl(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl} }
+
+func WindowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }

@@ -1,0 +1,230 @@
+package tuitest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alice-trading/alice/tui"
+	"github.com/shopspring/decimal"
+)
+
+// fakePages extends fakeCore with the Market, Simulator, Activity and MCP
+// interfaces, so the new panes are tested without growing fake_test.go.
+type FakePages struct {
+	*FakeCore
+	Pmu          sync.Mutex
+	Tickets      []tui.OrderTicket
+	CandleSeries int // Candles calls
+	Sims         []string
+	evs          []tui.ActivityEvent
+	calls        []tui.ToolCallRecord
+	notes        []tui.NotificationRecord
+	clients      []tui.MCPClient
+}
+
+var (
+	_ tui.MarketCore   = (*FakePages)(nil)
+	_ tui.SimCore      = (*FakePages)(nil)
+	_ tui.ActivityCore = (*FakePages)(nil)
+	_ tui.MCPCore      = (*FakePages)(nil)
+)
+
+func NewFakePages() *FakePages {
+	f := &FakePages{FakeCore: NewFakeCore()}
+	f.evs = []tui.ActivityEvent{
+		{Seq: 1, Time: T0, Type: "cron.fire", Payload: `{"jobId":"j1","jobName":"morning","payload":"check AAPL"}`},
+		{Seq: 2, Time: T0.Add(time.Second), Type: "agent.work.requested", Payload: `{"source":"cron","prompt":"check AAPL"}`, CausedBy: 1},
+		{Seq: 3, Time: T0.Add(4 * time.Second), Type: "agent.work.done", Payload: `{"source":"cron","reply":"AAPL is up","durationMs":3000,"delivered":true,"channel":"tui"}`, CausedBy: 2},
+		{Seq: 4, Time: T0.Add(time.Minute), Type: "trade.commit", Payload: `{"accountId":"sim-paper","hash":"4d46698f"}`},
+	}
+	f.calls = []tui.ToolCallRecord{
+		{Seq: 1, Session: "cron/default", Name: "calculateIndicator", Input: `{"asset":"equity","formula":"RSI(CLOSE('AAPL','1d'),14)"}`, Output: `{"value":61.2}`, Duration: 12 * time.Millisecond, Time: T0.Add(2 * time.Second)},
+		{Seq: 2, Session: "tui/default", Name: "placeOrder", Input: `{"source":"sim-paper","aliceId":"sim-paper|AAPL"}`, Output: `guard rejected: max order value`, Error: true, Duration: 3 * time.Millisecond, Time: T0.Add(time.Minute)},
+	}
+	f.notes = []tui.NotificationRecord{
+		{Time: T0.Add(4 * time.Second), Text: "AAPL is up", Source: "cron", Channel: "tui", Delivered: true},
+		{Time: T0.Add(5 * time.Minute), Text: "Heartbeat: nothing to report", Source: "heartbeat"},
+	}
+	f.clients = []tui.MCPClient{{SessionID: "s1", Endpoint: "/mcp", Name: "alice-blackbox", Version: "1.0.0", Connected: T0.Add(-time.Minute),
+		LastCall: T0.Add(-10 * time.Second), Calls: map[string]int{"listUTAs": 2, "calculateIndicator": 1}}}
+	return f
+}
+
+// fakeCloses is a deterministic zig-zag price path.
+func fakeCloses(n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = 180 + 10*math.Sin(float64(i)/6) + float64(i%5)
+	}
+	return out
+}
+
+func (f *FakePages) SearchSymbols(ctx context.Context, q string) ([]tui.MarketInstrument, error) {
+	all := []tui.MarketInstrument{{Symbol: "AAPL", Name: "Apple Inc.", Class: "equity"}, {Symbol: "AMZN", Name: "Amazon.com", Class: "equity"},
+		{Symbol: "BTCUSD", Name: "Bitcoin", Class: "crypto"}}
+	var out []tui.MarketInstrument
+	for _, in := range all {
+		if strings.Contains(strings.ToLower(in.Symbol+" "+in.Name), strings.ToLower(q)) {
+			out = append(out, in)
+		}
+	}
+	return out, nil
+}
+
+func (f *FakePages) MarketQuote(ctx context.Context, sym, class string) (tui.MarketQuote, error) {
+	return tui.MarketQuote{Symbol: sym, Last: decimal.RequireFromString("187.25"), Change: decimal.RequireFromString("1.75"),
+		ChangePct: decimal.RequireFromString("0.94"), Bid: decimal.RequireFromString("187.20"), Ask: decimal.RequireFromString("187.30"),
+		Volume: decimal.NewFromInt(48_200_000), Time: T0}, nil
+}
+
+func (f *FakePages) Candles(ctx context.Context, sym, class, iv string, n int) ([]tui.Candle, error) {
+	f.Pmu.Lock()
+	f.CandleSeries++
+	f.Pmu.Unlock()
+	closes := fakeCloses(n)
+	step := map[string]time.Duration{"1m": time.Minute, "5m": 5 * time.Minute, "1h": time.Hour, "1d": 24 * time.Hour}[iv]
+	out := make([]tui.Candle, n)
+	for i, c := range closes {
+		o := c - 1.5
+		if i%3 == 0 {
+			o = c + 2
+		}
+		out[i] = tui.Candle{Time: T0.Add(time.Duration(i-n) * step), Open: o, Close: c, High: math.Max(o, c) + 1, Low: math.Min(o, c) - 1, Volume: 1000}
+	}
+	return out, nil
+}
+
+var smaRe = regexp.MustCompile(`^SMA\(CLOSE\('([A-Z]+)','(\w+)'\),(\d+)\)$`)
+
+// Indicator evaluates SMA(CLOSE(sym,iv),n) over the fake closes; anything
+// else is a formula error, like the real tool's.
+func (f *FakePages) Indicator(ctx context.Context, class, formula string, at []time.Time) ([]float64, error) {
+	m := smaRe.FindStringSubmatch(strings.ReplaceAll(formula, " ", ""))
+	if m == nil {
+		return nil, fmt.Errorf("formula error at 0: unsupported in the fake: %s", formula)
+	}
+	p, _ := strconv.Atoi(m[3])
+	closes := fakeCloses(tui.CandleCount)
+	// As of the k-th last candle's close: the mean of the p closes to it.
+	sma := func(end int) float64 {
+		if end < p {
+			return math.NaN()
+		}
+		s := 0.0
+		for _, c := range closes[end-p : end] {
+			s += c
+		}
+		return s / float64(p)
+	}
+	if len(at) == 0 {
+		return []float64{sma(len(closes))}, nil
+	}
+	out := make([]float64, len(at))
+	for i := range at {
+		out[i] = sma(len(closes) - len(at) + i + 1)
+	}
+	return out, nil
+}
+
+func (f *FakePages) SymbolNews(ctx context.Context, sym string, limit int) ([]tui.NewsItem, error) {
+	return []tui.NewsItem{{Title: sym + " beats estimates on services revenue", Source: "wire"}, {Title: "Chip suppliers rally as " + sym + " orders rise", Source: "rss"}}, nil
+}
+
+func (f *FakePages) StageOrder(ctx context.Context, t tui.OrderTicket) (string, error) {
+	f.Pmu.Lock()
+	f.Tickets = append(f.Tickets, t)
+	f.Pmu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	f.PendingCommits = []tui.PendingCommit{{Account: t.Account, Hash: "9f8e7d6c", Message: "UI: " + t.Describe(),
+		Operations: []string{fmt.Sprintf("placeOrder %s %s %s (%s)", t.Action, t.Quantity, t.Symbol, t.Type)}}}
+	return "staged " + t.Describe() + "; commit 9f8e7d6c is waiting for approval in Portfolio", nil
+}
+
+func (f *FakePages) IsSimulator(account string) bool { return account == "sim-paper" }
+
+func (f *FakePages) SimPrice(ctx context.Context, account, sym, change string) (string, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	f.Sims = append(f.Sims, "price "+account+" "+sym+" "+change)
+	return sym + " mark set " + change, nil
+}
+
+func (f *FakePages) SimCash(ctx context.Context, account string, amount decimal.Decimal) (string, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	if amount.LessThan(decimal.NewFromInt(-1_000_000)) {
+		return "", errors.New("withdrawal exceeds cash")
+	}
+	f.Sims = append(f.Sims, "cash "+account+" "+amount.String())
+	return "cash " + amount.String(), nil
+}
+
+func (f *FakePages) SimFill(ctx context.Context, account, sym string) (string, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	f.Sims = append(f.Sims, "fill "+account+" "+sym)
+	return "filled 1 resting order in " + sym, nil
+}
+
+func (f *FakePages) SimAdvance(ctx context.Context, account string, d time.Duration) (string, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	f.Sims = append(f.Sims, "advance "+account+" "+d.String())
+	return "clock advanced " + d.String(), nil
+}
+
+func (f *FakePages) RecentEvents(limit int) ([]tui.ActivityEvent, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	return append([]tui.ActivityEvent(nil), f.evs...), nil
+}
+
+func (f *FakePages) ToolCalls(limit int) ([]tui.ToolCallRecord, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	return append([]tui.ToolCallRecord(nil), f.calls...), nil
+}
+
+func (f *FakePages) NotificationLog(limit int) ([]tui.NotificationRecord, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	return append([]tui.NotificationRecord(nil), f.notes...), nil
+}
+
+func (f *FakePages) MCPEndpoints() tui.MCPEndpoints {
+	return tui.MCPEndpoints{Main: "http://127.0.0.1:3001/mcp", Ask: "http://127.0.0.1:3003/mcp",
+		Workspaces: []tui.WorkspaceEndpoint{{ID: "ws1", Tag: "research-aapl", URL: "http://127.0.0.1:3001/mcp/ws1"}}}
+}
+
+func (f *FakePages) MCPClients() []tui.MCPClient {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	return append([]tui.MCPClient(nil), f.clients...)
+}
+
+// addEvent appends an event as the core would and returns it.
+func (f *FakePages) AddEvent(typ, payload string, causedBy int64) tui.ActivityEvent {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	e := tui.ActivityEvent{Seq: f.evs[len(f.evs)-1].Seq + 1, Time: T0.Add(time.Duration(len(f.evs)) * time.Minute), Type: typ, Payload: payload, CausedBy: causedBy}
+	f.evs = append(f.evs, e)
+	return e
+}
+
+// newPagesHarness is newHarness over fakePages.
+func NewPagesHarness(t *testing.T, w, h int) (*Harness, *FakePages) {
+	t.Helper()
+	f := NewFakePages()
+	hs := NewHarnessOver(t, f, f.FakeCore, w, h)
+	hs.Run(hs.M.LoadAll())
+	return hs, f
+}

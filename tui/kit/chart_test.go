@@ -1,0 +1,65 @@
+package kit_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/alice-trading/alice/tui/kit"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLineChartHasValueAndTimeAxes(t *testing.T) {
+	st := kit.NewStyles(true)
+	pts := []kit.EquityPoint{
+		{Time: tuitest.T0, Equity: 1000},
+		{Time: tuitest.T0.Add(12 * time.Hour), Equity: 1500},
+		{Time: tuitest.T0.Add(24 * time.Hour), Equity: 900},
+		{Time: tuitest.T0.Add(48 * time.Hour), Equity: 1200},
+	}
+	out := ansi.Strip(kit.LineChart(st, pts, 60, 10, func(v float64) string { return strings.TrimRight(strings.TrimRight(ftoa(v), "0"), ".") }))
+	lines := strings.Split(out, "\n")
+	require.Len(t, lines, 10, "exactly the height asked for")
+	for _, l := range lines {
+		require.LessOrEqual(t, ansi.StringWidth(l), 60)
+	}
+	require.True(t, strings.HasPrefix(lines[0], "1500 ┤"), "the high labels the top row: %q", lines[0])
+	require.True(t, strings.HasPrefix(lines[7], " 900 ┤"), "the low labels the bottom row: %q", lines[7])
+	require.Contains(t, lines[8], "└───")
+	require.Contains(t, lines[9], "11-20 14:30", "start time")
+	require.Contains(t, lines[9], "11-22 14:30", "end time")
+	dots := 0
+	for _, r := range out {
+		if r > 0x2800 && r <= 0x28FF {
+			dots++
+		}
+	}
+	require.Greater(t, dots, 50, "a braille line, not a few blocks")
+	require.Empty(t, kit.LineChart(st, pts[:1], 60, 10, ftoa), "one point is not a line")
+}
+
+func TestBrailleLinesHaveNoGaps(t *testing.T) {
+	g := kit.NewBrailleGrid(2, 4)
+	g.Line(0, 0, 3, 15) // steep: every dot row must be lit
+	rows := map[int]bool{}
+	for y := 0; y < 16; y++ {
+		for x := 0; x < 4; x++ {
+			if g.Cells[(y/4)*g.W+x/2]&kit.BrailleBits[x%2][y%4] != 0 {
+				rows[y] = true
+			}
+		}
+	}
+	require.Len(t, rows, 16)
+}
+
+func TestSparkline(t *testing.T) {
+	require.Equal(t, "▁▃▆█", kit.Sparkline([]float64{1, 2, 3, 4}, 10))
+	require.Equal(t, "▁█", kit.Sparkline([]float64{9, 1, 2}, 2), "only the last w values")
+	require.Equal(t, "▅▅▅", kit.Sparkline([]float64{5, 5, 5}, 3), "a flat series is a flat mid line")
+	require.Empty(t, kit.Sparkline(nil, 5))
+}
+
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }

@@ -1,0 +1,18 @@
+package kit
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// Messages a pane returns for the root to show.
+
+// errMsg reports a failed core call as an error toast.
+type ErrMsg struct{ Err error }
+
+// flashMsg shows an info toast that expires.
+type FlashMsg string
+
+// focusWorkspaceMsg asks the root to show a workspace.
+type FocusWorkspaceMsg struct{ ID string }
+
+func ErrCmd(err error) tea.Cmd { return func() tea.Msg { return ErrMsg{err} } }
