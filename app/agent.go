@@ -12,6 +12,7 @@ import (
 	"github.com/alice-trading/alice/core/provider"
 	"github.com/alice-trading/alice/core/session"
 	"github.com/alice-trading/alice/mcp"
+	"github.com/alice-trading/alice/trading/watchlist"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -36,6 +37,7 @@ func (a *App) buildAgent() error {
 	}
 	a.router = provider.NewRouter(o.Store, a.mcp.URL).WithCLIDir(o.Paths.DataPath("brain"))
 	a.channels = channel.New(o.Store, sessions)
+	a.watchlist = watchlist.Open(o.Paths.Data)
 	a.agent = agent.New(agent.Deps{Sessions: sessions, Router: a.router, Tools: a.tools, Config: o.Store,
 		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.log.With("component", "agent"), Channels: a.channels})
 	aitools.Register(a.tools, sessions)
@@ -65,6 +67,9 @@ func (a *App) buildAgent() error {
 	}
 	return nil
 }
+
+// Watchlist is the Market pane's persisted watchlist.
+func (a *App) Watchlist() *watchlist.Store { return a.watchlist }
 
 // workspaceAgentOverride applies channels.json "workspaces" (by tag, else
 // id) to the claude or codex CLI started in a workspace.

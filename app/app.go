@@ -26,6 +26,7 @@ import (
 	"github.com/alice-trading/alice/trading/news"
 	"github.com/alice-trading/alice/trading/simmarket"
 	"github.com/alice-trading/alice/trading/uta"
+	"github.com/alice-trading/alice/trading/watchlist"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -64,11 +65,12 @@ type App struct {
 	sessions   *session.Store
 	router     *provider.Router
 	agent      *agent.Center
-	channels   *channel.Service
 	connectors *connector.Center
 	cron       *schedule.Engine
 
 	settings   *settings.Service
+	channels   *channel.Service
+	watchlist  *watchlist.Store
 	notes      *pubsub.Broker[connector.Notification]
 	worker     *schedule.Worker
 	heartbeat  *schedule.Heartbeat

@@ -10,47 +10,60 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func TestRotatingFileRotatesBySizeAndKeepsN(t *testing.T) {
+func TestRotatingLogRotatesBySizeAndKeepsN(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "alice.log")
-	w, err := OpenRotating(path, 1000, 2)
+	w, err := OpenRotating(path, 1, 2)
 	require.NoError(t, err)
-	line := strings.Repeat("x", 99) + "\n" // 100 bytes
-	for i := range 55 {
+	line := strings.Repeat("x", 100<<10-1) + "\n" // 100 KiB: ten fit in 1 MB
+	for i := range 45 {
 		_, err := w.Write([]byte(fmt.Sprintf("%02d", i) + line[2:]))
 		require.NoError(t, err)
 	}
 	require.NoError(t, w.Close())
-	for _, name := range []string{"alice.log", "alice.log.1", "alice.log.2"} {
-		info, err := os.Stat(filepath.Join(dir, name))
-		require.NoError(t, err, name)
-		assert.LessOrEqual(t, info.Size(), int64(1000), name)
+	cur, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(cur), "40"), "current file has the newest lines")
+	assert.Equal(t, 5, strings.Count(string(cur), "\n"))
+	// Old files are deleted in lumberjack's background pass: wait for it.
+	var backups []string
+	require.Eventually(t, func() bool {
+		backups, _ = filepath.Glob(filepath.Join(dir, "alice-*.log"))
+		return len(backups) == 2
+	}, 5*time.Second, 10*time.Millisecond, "only keep=2 old files")
+	for _, b := range append(backups, path) {
+		data, err := os.ReadFile(b)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, len(data), 1<<20, b)
+		assert.True(t, strings.HasSuffix(string(data), "\n"), "no record split across files: %s", b)
+		assert.Zero(t, len(data)%(100<<10), "whole records only: %s", b)
 	}
-	assert.NoFileExists(t, filepath.Join(dir, "alice.log.3"), "only keep=2 generations")
-	cur, _ := os.ReadFile(path)
-	assert.True(t, strings.HasPrefix(string(cur), "50"), "current file has the newest lines")
-	prev, _ := os.ReadFile(path + ".1")
-	assert.True(t, strings.HasPrefix(string(prev), "40"))
-	assert.Equal(t, 10, strings.Count(string(prev), "\n"), "no record split across files")
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm())
 }
 
-func TestRotatingFileAppendsAcrossRestarts(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "alice.log")
+func TestRotatingLogAppendsAcrossRestarts(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "logs", "alice.log")
 	for range 2 {
-		w, err := OpenRotating(path, 1<<20, 3)
+		w, err := OpenRotating(path, 1, 3)
 		require.NoError(t, err)
 		_, _ = w.Write([]byte("line\n"))
 		require.NoError(t, w.Close())
 	}
 	b, _ := os.ReadFile(path)
 	assert.Equal(t, "line\nline\n", string(b))
-	_, err := (&RotatingFile{}).Write([]byte("x"))
-	require.ErrorIs(t, err, os.ErrClosed)
+	info, err := os.Stat(filepath.Dir(path))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm())
 }
 
 func TestOpenLogConcurrentWritersProduceWholeJSONLines(t *testing.T) {

@@ -28,7 +28,11 @@ func (a *App) buildScheduling() error {
 		conns.Register(connector.NewQueue(mcp.AskChannel))
 	}
 	log := a.log.With("component", "schedule")
-	a.worker = schedule.NewWorker(scheduleAgent{a}, conns, a.events, log)
+	a.worker, err = schedule.NewWorker(scheduleAgent{a}, conns, a.events, log, schedule.WorkerOptions{DataDir: o.Paths.Data})
+	if err != nil {
+		return fmt.Errorf("work queue: %w", err)
+	}
+	schedule.RegisterWorkTools(a.tools, a.worker)
 	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.events, log, nil)
 	if err != nil {
 		return fmt.Errorf("cron: %w", err)
@@ -38,9 +42,9 @@ func (a *App) buildScheduling() error {
 	a.heartbeat = schedule.NewHeartbeat(o.Store, a.worker, a.events, log)
 	a.automation = schedule.NewAutomation(eng, a.heartbeat)
 	connector.RegisterTools(a.tools, conns)
-	// Accepted webhook requests are recorded in the event log; the worker's
-	// listener runs them (exactly once).
-	a.mcp.Handle("/api/events/ingest", schedule.NewWebhook(o.Store, a.events, nil))
+	// Accepted webhook requests are tasks of the durable queue, on disk
+	// before the caller hears 201.
+	a.mcp.Handle("/api/events/ingest", schedule.NewWebhook(o.Store, a.worker))
 	return nil
 }
 
@@ -49,7 +53,7 @@ func (a *App) Automation() *schedule.Automation { return a.automation }
 
 // startScheduling starts the cron and heartbeat loops.
 func (a *App) startScheduling(ctx context.Context) error {
-	a.worker.Start(ctx, a.events)
+	a.worker.Start(ctx)
 	a.onClose("agent work", func(context.Context) error { return a.worker.Close() })
 	a.cron.Start(ctx)
 	a.onClose("cron", func(context.Context) error { return a.cron.Close() })

@@ -2,8 +2,11 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
+	"slices"
+	"sort"
 )
 
 // AccountsFile is accounts.json: the trading accounts (UTAs).
@@ -13,6 +16,22 @@ const AccountsFile = "accounts.json"
 type Guard struct {
 	Type    string         `json:"type"`
 	Options map[string]any `json:"options,omitempty"`
+}
+
+// UnmarshalJSON refuses unknown keys ("option" for "options"), naming the
+// nearest known one, wherever a guard list is read (accounts.json, the
+// Settings guard form).
+func (g *Guard) UnmarshalJSON(b []byte) error {
+	if err := strictKeys(b, Guard{}, ""); err != nil {
+		return err
+	}
+	type plain Guard
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*g = Guard(p)
+	return nil
 }
 
 // Account configures one Unified Trading Account.
@@ -37,14 +56,77 @@ type Account struct {
 	PresetConfig json.RawMessage `json:"presetConfig,omitempty"`
 }
 
-// UnmarshalJSON defaults Enabled to true when the key is absent.
+// UnmarshalJSON defaults Enabled to true when the key is absent and
+// refuses unknown keys (a misspelt "readOnly" must not leave an account
+// trading), naming the nearest known key.
 func (a *Account) UnmarshalJSON(b []byte) error {
 	type plain Account
 	p := plain{Enabled: true}
+	if err := strictKeys(b, Account{}, ""); err != nil {
+		return err
+	}
+	var raw struct {
+		Guards []json.RawMessage `json:"guards"`
+	}
+	if err := json.Unmarshal(b, &raw); err == nil {
+		for j, g := range raw.Guards {
+			if err := strictKeys(g, Guard{}, fmt.Sprintf("guards[%d].", j)); err != nil {
+				return err
+			}
+		}
+	}
 	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
 	*a = Account(p)
+	return nil
+}
+
+// strictKeys refuses keys of the JSON object b that typ does not declare.
+func strictKeys(b []byte, typ any, prefix string) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil // not an object: the typed decode reports it
+	}
+	known := JSONKeys(typ)
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Contains(known, k) && k != "$schema" {
+			return &keyError{Key: prefix + k, Msg: Unknown("key", k, known)}
+		}
+	}
+	return nil
+}
+
+// UnmarshalJSON decodes accounts one by one so an error names the
+// account's index: "[1].zzzJunk".
+func (c *Accounts) UnmarshalJSON(b []byte) error {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(b, &raws); err != nil {
+		return err
+	}
+	out := make(Accounts, len(raws))
+	for i, r := range raws {
+		if err := json.Unmarshal(r, &out[i]); err != nil {
+			var ke *keyError
+			if errors.As(err, &ke) {
+				id := ""
+				var probe struct {
+					ID string `json:"id"`
+				}
+				if json.Unmarshal(r, &probe) == nil && probe.ID != "" {
+					id = fmt.Sprintf(" (account %q)", probe.ID)
+				}
+				return &keyError{Key: fmt.Sprintf("[%d].%s", i, ke.Key), Msg: ke.Msg + id}
+			}
+			return err
+		}
+	}
+	*c = out
 	return nil
 }
 

@@ -125,3 +125,13 @@ func TestResolvePaths(t *testing.T) {
 	require.True(t, strings.HasPrefix(p.Logs, filepath.Join(xdgHome, "s")))
 	require.NoError(t, p.Ensure())
 }
+
+func TestUnknownNamesTheNearest(t *testing.T) {
+	t.Parallel()
+	if got := Unknown("key", "readonly", JSONKeys(Account{})); !strings.Contains(got, `did you mean "readOnly"?`) {
+		t.Errorf("Unknown: %s", got)
+	}
+	if got := Unknown("guard type", "max-order-valu", []string{"cooldown", "max-order-value"}); got != `unknown guard type "max-order-valu" (did you mean "max-order-value"?); known: cooldown, max-order-value` {
+		t.Errorf("Unknown: %s", got)
+	}
+}

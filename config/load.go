@@ -122,6 +122,7 @@ func decodeStrict(data []byte, v any) error {
 func describeDecodeError(path string, data []byte, err error) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
+	var keyErr *keyError
 	switch {
 	case errors.As(err, &typeErr):
 		return &Error{File: path, Key: typeErr.Field,
@@ -129,6 +130,8 @@ func describeDecodeError(path string, data []byte, err error) error {
 	case errors.As(err, &syntaxErr):
 		line := 1 + bytes.Count(data[:min(int(syntaxErr.Offset), len(data))], []byte("\n"))
 		return &Error{File: path, Msg: fmt.Sprintf("invalid JSON at line %d: %v", line, syntaxErr)}
+	case errors.As(err, &keyErr):
+		return &Error{File: path, Key: keyErr.Key, Msg: keyErr.Msg}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		key := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 		return &Error{File: path, Key: key, Msg: "unknown key (misspelt?)"}

@@ -91,7 +91,7 @@ func TestEditValidatesWithTheCheckCode(t *testing.T) {
 func TestEditMergesAccountsByID(t *testing.T) {
 	s := NewStore(t.TempDir())
 	const file = `[
-  {"id": "one", "presetId": "simulator", "enabled": true, "guards": [], "note": "keep me"},
+  {"id": "one", "presetId": "simulator", "enabled": true, "guards": [], "label": "keep me"},
   {"id": "two", "presetId": "simulator", "enabled": true, "guards": []}
 ]`
 	if err := os.WriteFile(s.Path(AccountsFile), []byte(file), 0o600); err != nil {
@@ -108,7 +108,7 @@ func TestEditMergesAccountsByID(t *testing.T) {
 	}
 	out, _ := os.ReadFile(s.Path(AccountsFile))
 	got := string(out)
-	if !strings.Contains(got, `"note": "keep me"`) || !strings.Contains(got, `"three"`) {
+	if !strings.Contains(got, `"label": "keep me"`) || !strings.Contains(got, `"three"`) {
 		t.Fatalf("merge lost data:\n%s", got)
 	}
 	if strings.Index(got, `"two"`) > strings.Index(got, `"one"`) {

@@ -78,7 +78,7 @@ func NewMain(o MainOptions) *Server {
 		if o.Tools != nil {
 			tools = o.Tools.Tools(append(without(r), o.DisabledForMCP...)...)
 		}
-		mainCat.serve(w, r, tools)
+		mainCat.serve(w, s.withCaller(r, "mcp"), tools)
 	}))
 	s.mountMCP("/mcp/{wsId}", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("wsId")
@@ -95,9 +95,21 @@ func NewMain(o MainOptions) *Server {
 			ws.ID = id
 		}
 		r = r.WithContext(WithWorkspace(r.Context(), ws))
-		wsCat.serve(w, r, o.Workspaces.ToolsFor(ws))
+		wsCat.serve(w, s.withCaller(r, "workspace/"+ws.ID), o.Workspaces.ToolsFor(ws))
 	}))
 	return s
+}
+
+// withCaller tells tools who is calling: the channel (the endpoint), the
+// MCP session and the client's name from its initialize handshake.
+func (s *Server) withCaller(r *http.Request, channel string) *http.Request {
+	c := core.Caller{Channel: channel}
+	ref := clientFrom(r.Context())
+	c.Agent = ref.name
+	if ref.session != "" {
+		c.Session = "mcp:" + ref.session
+	}
+	return r.WithContext(core.WithCaller(r.Context(), c))
 }
 
 // WithoutParam is the query parameter that hides tools from one client

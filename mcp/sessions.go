@@ -304,6 +304,31 @@ func (s *sessions) noteStateless(endpoint string, p rpcPeek) {
 	}
 }
 
+// clientRef is the MCP client behind a request: its session id (none in
+// the session-less protocol) and the clientInfo name it gave.
+type clientRef struct{ session, name string }
+
+type clientKey struct{}
+
+func withClient(ctx context.Context, c clientRef) context.Context {
+	return context.WithValue(ctx, clientKey{}, c)
+}
+
+func clientFrom(ctx context.Context) clientRef {
+	c, _ := ctx.Value(clientKey{}).(clientRef)
+	return c
+}
+
+// clientName is the clientInfo name a live session gave at initialize.
+func (s *sessions) clientName(id string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.live[id]; ok {
+		return st.info.Name
+	}
+	return ""
+}
+
 // list returns the live sessions, oldest first.
 func (s *sessions) list() []ClientInfo {
 	now := s.now()
@@ -369,6 +394,7 @@ func (s *sessions) gate(next http.Handler) http.Handler {
 			}
 			if modern || mcpgo.IsModernProtocol(peek.Params.Meta.ProtocolVersion) {
 				s.noteStateless(endpoint, peek)
+				r = r.WithContext(withClient(r.Context(), clientRef{name: peek.Params.Meta.ClientInfo.Name}))
 				break
 			}
 			if peek.Method == string(mcpgo.MethodInitialize) {
@@ -386,6 +412,7 @@ func (s *sessions) gate(next http.Handler) http.Handler {
 			if !s.check(w, id, endpoint, tool) {
 				return
 			}
+			r = r.WithContext(withClient(r.Context(), clientRef{session: id, name: s.clientName(id)}))
 		case http.MethodGet:
 			if modern {
 				break

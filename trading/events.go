@@ -12,6 +12,9 @@ const (
 	EventRejected        EventType = "trade.reject"
 	EventSynced          EventType = "trade.sync"
 	EventOrderFilled     EventType = "trade.fill"
+	// EventExternalOrders: orders placed outside alice (the venue's own
+	// app, another tool) were found at the broker and recorded.
+	EventExternalOrders  EventType = "trade.external"
 	EventSnapshotTaken   EventType = "snapshot.taken"
 	EventSnapshotError   EventType = "snapshot.error"
 	EventAccountsChanged EventType = "trade.accounts"

@@ -241,6 +241,43 @@ type Position struct {
 	UnrealizedPnL decimal.Decimal `json:"unrealizedPnL"`
 	RealizedPnL   decimal.Decimal `json:"realizedPnL"`
 	Multiplier    string          `json:"multiplier"`
+	// Risk is the venue's leverage, liquidation price and margin mode for
+	// a leveraged position; nil for spot/cash holdings and for venues that
+	// do not report them per position (never an implied 1×).
+	Risk *PositionRisk `json:"risk,omitempty"`
+}
+
+// MarginMode is how a leveraged position is margined.
+type MarginMode string
+
+const (
+	Cross    MarginMode = "cross"
+	Isolated MarginMode = "isolated"
+)
+
+// PositionRisk is OpenAlice's position risk block: each field is set only
+// when the venue reports it (a zero decimal is "not reported").
+type PositionRisk struct {
+	Leverage         decimal.Decimal `json:"leverage,omitzero"`
+	LiquidationPrice decimal.Decimal `json:"liquidationPrice,omitzero"`
+	MarginMode       MarginMode      `json:"marginMode,omitempty"`
+}
+
+// NewPositionRisk returns the risk block for the fields a venue reported,
+// or nil when it reported none of them (zero leverage or liquidation
+// price means "not reported", as CCXT and Bybit send them).
+func NewPositionRisk(leverage, liquidation decimal.Decimal, mode MarginMode) *PositionRisk {
+	r := PositionRisk{MarginMode: mode}
+	if leverage.IsPositive() {
+		r.Leverage = leverage
+	}
+	if liquidation.IsPositive() {
+		r.LiquidationPrice = liquidation
+	}
+	if r.Leverage.IsZero() && r.LiquidationPrice.IsZero() && r.MarginMode == "" {
+		return nil
+	}
+	return &r
 }
 
 // AccountInfo is the account summary.

@@ -71,3 +71,37 @@ func TestUnsetDecimalsAreOmitted(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &back))
 	assert.True(t, back.TotalQuantity.Equal(decimal.RequireFromString("2.5")))
 }
+
+// A risk block carries only what the venue reported; nothing reported is
+// no block at all (never an implied 1×), and it serialises with
+// OpenAlice's field names.
+func TestNewPositionRisk(t *testing.T) {
+	d := decimal.RequireFromString
+	cases := []struct {
+		name     string
+		lev, liq decimal.Decimal
+		mode     MarginMode
+		want     string // JSON, "" for nil
+	}{
+		{"nothing reported", decimal.Zero, decimal.Zero, "", ""},
+		{"all", d("10"), d("45000.5"), Isolated, `{"leverage":"10","liquidationPrice":"45000.5","marginMode":"isolated"}`},
+		{"zero liquidation is unreported", d("5"), decimal.Zero, Cross, `{"leverage":"5","marginMode":"cross"}`},
+		{"mode only", decimal.Zero, decimal.Zero, Cross, `{"marginMode":"cross"}`},
+		{"negative is unreported", d("-1"), d("-3"), "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := NewPositionRisk(c.lev, c.liq, c.mode)
+			if c.want == "" {
+				require.Nil(t, r)
+				b, err := json.Marshal(Position{Risk: r})
+				require.NoError(t, err)
+				require.NotContains(t, string(b), "risk")
+				return
+			}
+			b, err := json.Marshal(r)
+			require.NoError(t, err)
+			require.JSONEq(t, c.want, string(b))
+		})
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -64,22 +63,35 @@ func (s *syncBuf) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(
 func (s *syncBuf) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 func TestFollowSurvivesRotation(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "alice.log")
-	w, err := app.OpenRotating(path, 300, 2)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "alice.log")
+	w, err := app.OpenRotating(path, 1, 2)
 	require.NoError(t, err)
 	defer w.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncBuf{}
 	done := make(chan error, 1)
 	go func() { done <- followLog(ctx, path, slog.LevelDebug, out, 5*time.Millisecond) }()
-	time.Sleep(30 * time.Millisecond)
-	for i := range 20 {
+	line := func(i int) {
 		fmt.Fprintf(w, `{"time":"2026-01-01T00:00:00Z","level":"INFO","msg":"m","i":%d}`+"\n", i)
-		time.Sleep(3 * time.Millisecond)
+	}
+	// The follower starts at the end of the file: write line 0 until it
+	// shows up, so the follower is known to be running.
+	require.Eventually(t, func() bool { line(0); return strings.Contains(out.String(), "i=0") }, 5*time.Second, 20*time.Millisecond)
+	for i := 1; i < 20; i++ {
+		line(i)
+		if i == 10 {
+			// Wait until the follower has read up to here, then rotate.
+			require.Eventually(t, func() bool { return strings.Contains(out.String(), "i=10") }, 5*time.Second, 5*time.Millisecond)
+			require.NoError(t, w.Rotate())
+		}
 	}
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "i=19") }, 5*time.Second, 10*time.Millisecond)
 	cancel()
 	require.NoError(t, <-done)
-	_, err = os.Stat(path + ".1")
-	require.NoError(t, err, "the log did rotate while followed")
+	for i := 1; i < 20; i++ {
+		require.Equal(t, 1, strings.Count(out.String(), fmt.Sprintf(" i=%d\n", i)), "line %d exactly once:\n%s", i, out.String())
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, "alice-*.log"))
+	require.Len(t, old, 1, "the log did rotate while followed")
 }

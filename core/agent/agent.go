@@ -312,6 +312,8 @@ func (c *Center) run(ctx context.Context, prompt, sessionID string, opts Options
 		}
 	}
 	system := c.systemPrompt(opts)
+	// Tools see who asked (trading records it on what it stages).
+	ctx = core.WithCaller(ctx, core.Caller{Session: sessionID, Channel: channel, Agent: res.Label()})
 	if _, ok := res.Provider.(provider.SelfLooping); ok {
 		return c.runSelfLooping(ctx, sessionID, res, system, entries, agentCfg, opts.DisabledTools, out)
 	}

@@ -50,7 +50,8 @@ func WithLocation(loc *time.Location) EngineOption {
 	}
 }
 
-// NewEngine loads <data>/cron/jobs.json. A file that does not parse is an
+// NewEngine loads <data>/cron/jobs.json (removing temp files a crash left
+// next to it). A file that does not parse is an
 // error (it is never overwritten). Overdue jobs are rescheduled from now
 // rather than caught up: a laptop waking from sleep should not fire a
 // burst of stale jobs. now may be nil (time.Now).
@@ -66,6 +67,10 @@ func NewEngine(dataDir string, worker *Worker, events EventLog, log *slog.Logger
 	for _, o := range opts {
 		o(e)
 	}
+	// A crash between an atomic write's temp file and its rename leaves
+	// ".jobs.json.tmp-*" behind; this process owns the data dir, so no
+	// write is in flight.
+	removeStaleTemps(e.path)
 	b, err := os.ReadFile(e.path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
@@ -276,7 +281,7 @@ func (e *Engine) RunNow(ctx context.Context, id string) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	return e.fire(ctx, job), nil
+	return e.fire(ctx, job, false), nil
 }
 
 // runDetached fires a job in the background, tracked so Close waits for
@@ -292,26 +297,35 @@ func (e *Engine) runDetached(id string) error {
 	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
-		out := e.fire(ctx, job)
+		out := e.fire(ctx, job, false)
 		e.log.Info("Cron job run on request", "job", job.Name, "outcome", out.String())
 	}()
 	return nil
 }
 
-// fire runs one job and records its state: cron.fire, then the Worker
-// records agent.work.requested (caused by it) and done/skip/error.
-func (e *Engine) fire(ctx context.Context, j Job) Outcome {
+// fire runs one job and records its state: cron.fire, then the Worker's
+// task (agent.work.requested caused by it, started, outcome). A scheduled
+// fire's idempotency key is the job id and its scheduled time, so one
+// slot never runs twice; a run on request gets a unique key.
+func (e *Engine) fire(ctx context.Context, j Job, scheduled bool) Outcome {
 	meta := map[string]any{"jobId": j.ID, "jobName": j.Name}
 	ev, err := e.events.Append("cron.fire", map[string]any{"jobId": j.ID, "jobName": j.Name, "payload": j.Payload})
 	if err != nil {
 		e.log.Error("Recording cron.fire failed", "job", j.Name, "err", err)
 	}
-	out := e.worker.Run(ctx, Request{Source: SourceCron, Prompt: j.Payload, Metadata: meta, CausedBy: ev.Seq})
+	key := ""
+	if scheduled && j.State.NextRunAtMs != nil {
+		key = fmt.Sprintf("cron:%s:%d", j.ID, *j.State.NextRunAtMs)
+	}
+	out := e.worker.RunKeyed(ctx, Request{Source: SourceCron, Prompt: j.Payload, Metadata: meta, CausedBy: ev.Seq}, key)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	cur := e.findLocked(j.ID)
 	if cur == nil {
 		return out // removed while running
+	}
+	if ctx.Err() != nil && out.Err != nil {
+		return out // shutting down: the task's own outcome is recorded by the queue
 	}
 	now := e.clock()
 	ms := now.UnixMilli()
@@ -382,7 +396,7 @@ func (e *Engine) Run(ctx context.Context) {
 			if ctx.Err() != nil {
 				return
 			}
-			out := e.fire(ctx, j)
+			out := e.fire(ctx, j, true)
 			e.log.Info("Cron job fired", "job", j.Name, "outcome", out.String())
 		}
 		if len(due) > 0 {

@@ -108,7 +108,10 @@ func newEnv(t *testing.T) *env {
 	e := &env{dir: dir, store: store, log: log, agent: &fakeAgent{}, conns: conns, tui: &recConn{ch: "tui"}, tg: &recConn{ch: "telegram"}}
 	conns.Register(e.tui)
 	conns.Register(e.tg)
-	e.worker = NewWorker(e.agent, conns, log, nil)
+	w, err := NewWorker(e.agent, conns, log, nil, WorkerOptions{DataDir: dir})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = w.Close() })
+	e.worker = w
 	return e
 }
 
@@ -216,17 +219,16 @@ func TestCronJobFiresThroughTheAgentToTheLastUsedChannel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { eng.Run(ctx); close(done) }()
-	require.Eventually(t, func() bool {
-		e.tg.mu.Lock()
-		defer e.tg.mu.Unlock()
-		return len(e.tg.got) == 1
+	require.Eventually(t, func() bool { // the job's state is saved after the task's outcome
+		jobs := eng.List()
+		return len(jobs) == 1 && jobs[0].State.LastStatus != nil
 	}, 5*time.Second, 10*time.Millisecond)
 	cancel()
 	<-done
 	require.Equal(t, "Portfolio: 5 MSFT, up 2%.", e.tg.got[0])
 	require.Empty(t, e.tui.got)
 	require.Equal(t, []string{"cron/default: Summarise my portfolio"}, e.agent.calls)
-	require.Equal(t, []string{"cron.fire", "agent.work.requested", "agent.work.done"}, e.types())
+	require.Equal(t, []string{"cron.fire", "agent.work.requested", "agent.work.started", "agent.work.done"}, e.types())
 	caused := e.log.Recent()
 	require.Equal(t, caused[0].Seq, caused[1].CausedBy)
 

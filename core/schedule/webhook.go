@@ -2,7 +2,6 @@ package schedule
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
@@ -19,18 +18,26 @@ import (
 // {type, payload} with "Authorization: Bearer <token>" or
 // "X-Alice-Token: <token>". Tokens come from webhook.json, read on every
 // request so adding or revoking one needs no restart.
+//
+// An accepted request becomes a task of the durable queue (Worker.Submit):
+// it is on disk before the caller hears 201 {queued:true, taskId, key,
+// seq}. A caller that may resend sends an idempotency key (the
+// Idempotency-Key header or payload.idempotencyKey); a key the queue
+// already holds is answered 200 {duplicate:true, taskId, state} and not run
+// again. A full queue answers 429 with Retry-After.
 type Webhook struct {
-	store  *config.Store
-	events EventLog
-	run    func(ctx context.Context, req Request)
+	store *config.Store
+	queue Submitter
 }
 
-// NewWebhook builds the handler. With run == nil the request is recorded
-// as a queued agent.work.requested event for the Worker's listener
-// (Worker.Start); otherwise run receives it at once, asynchronously.
-// Either way the HTTP caller gets 201 with the recorded event.
-func NewWebhook(store *config.Store, events EventLog, run func(ctx context.Context, req Request)) *Webhook {
-	return &Webhook{store: store, events: events, run: run}
+// Submitter is the queue the webhook feeds (*Worker).
+type Submitter interface {
+	Submit(req Request, opt SubmitOptions) (Task, bool, error)
+}
+
+// NewWebhook builds the handler.
+func NewWebhook(store *config.Store, queue Submitter) *Webhook {
+	return &Webhook{store: store, queue: queue}
 }
 
 // MaxWebhookBody caps one ingest body.
@@ -41,9 +48,12 @@ const maxPromptRunes = 16000
 
 // internalTypes are event types that exist but only Alice may record.
 var internalTypes = map[string]bool{
-	"cron.fire": true, "message.received": true, "message.sent": true,
-	"agent.work.done": true, "agent.work.skip": true, "agent.work.error": true,
+	"cron.fire": true, "message.received": true, "message.sent": true, "agent.work.started": true,
+	"agent.work.done": true, "agent.work.skip": true, "agent.work.error": true, "agent.work.abandoned": true,
 }
+
+// retryAfterSeconds is what a 429 asks the caller to wait.
+const retryAfterSeconds = 5
 
 func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
@@ -96,23 +106,46 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusForbidden, fmt.Sprintf("event type %q cannot be ingested (allowed: agent.work.requested, task.requested)", body.Type))
 		return
 	}
-	req, err := parseWorkPayload(body.Type, body.Payload)
+	req, key, err := parseWorkPayload(body.Type, body.Payload)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, "payload: "+err.Error())
 		return
 	}
-	entry, err := h.events.Append("agent.work.requested", requestPayload{Source: req.Source, Prompt: req.Prompt, Metadata: req.Metadata, Queued: h.run == nil})
-	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
+	if hk := strings.TrimSpace(r.Header.Get("Idempotency-Key")); hk != "" {
+		if key != "" && key != hk {
+			httpError(w, http.StatusBadRequest, "the Idempotency-Key header and payload.idempotencyKey differ; send one")
+			return
+		}
+		key = hk
+	}
+	if err := ValidKey(key); err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	if h.run != nil {
-		req.Seq = entry.Seq
-		go h.run(context.WithoutCancel(r.Context()), req)
+	if key != "" {
+		key = "webhook:" + key
+	}
+	task, dup, err := h.queue.Submit(req, SubmitOptions{Key: key})
+	var full QueueFullError
+	switch {
+	case errors.As(err, &full):
+		w.Header().Set("Retry-After", fmt.Sprint(retryAfterSeconds))
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_ = json.NewEncoder(w).Encode(map[string]any{"error": full.Error(), "waiting": full.Waiting, "limit": full.Limit, "retryAfterSeconds": retryAfterSeconds})
+		return
+	case err != nil:
+		httpError(w, http.StatusServiceUnavailable, err.Error())
+		return
+	}
+	code := http.StatusCreated
+	if dup {
+		code = http.StatusOK
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusCreated)
-	_ = json.NewEncoder(w).Encode(entry)
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(map[string]any{"queued": !dup, "duplicate": dup, "taskId": task.ID, "key": task.Key,
+		"state": task.State, "seq": task.RequestedSeq, "type": "agent.work.requested"})
 }
 
 // presentedToken reads the bearer token or the X-Alice-Token header
@@ -140,35 +173,36 @@ func tokenMatches(tok string, tokens []config.WebhookToken) bool {
 	return match == 1
 }
 
-// parseWorkPayload validates {source?, prompt, metadata?}. External
-// callers may only request task or manual work: heartbeat and cron runs
-// have their own gates.
-func parseWorkPayload(typ string, raw json.RawMessage) (Request, error) {
+// parseWorkPayload validates {source?, prompt, metadata?,
+// idempotencyKey?}. External callers may only request task or manual work:
+// heartbeat and cron runs have their own gates.
+func parseWorkPayload(typ string, raw json.RawMessage) (Request, string, error) {
 	var p struct {
 		Source   Source         `json:"source"`
 		Prompt   string         `json:"prompt"`
 		Metadata map[string]any `json:"metadata"`
+		Key      string         `json:"idempotencyKey"`
 	}
 	if len(raw) == 0 || string(raw) == "null" {
-		return Request{}, errors.New("required: {prompt, source?, metadata?}")
+		return Request{}, "", errors.New("required: {prompt, source?, metadata?, idempotencyKey?}")
 	}
 	if err := strictJSON(raw, &p); err != nil {
-		return Request{}, err
+		return Request{}, "", err
 	}
 	if typ == "task.requested" || p.Source == "" {
 		p.Source = SourceTask
 	}
 	if p.Source != SourceTask && p.Source != SourceManual {
-		return Request{}, fmt.Errorf("source must be task or manual, got %q", p.Source)
+		return Request{}, "", fmt.Errorf("source must be task or manual, got %q", p.Source)
 	}
 	p.Prompt = strings.TrimSpace(p.Prompt)
 	if p.Prompt == "" {
-		return Request{}, errors.New("prompt must be a non-empty string")
+		return Request{}, "", errors.New("prompt must be a non-empty string")
 	}
 	if n := len([]rune(p.Prompt)); n > maxPromptRunes {
-		return Request{}, fmt.Errorf("prompt is %d characters, the limit is %d", n, maxPromptRunes)
+		return Request{}, "", fmt.Errorf("prompt is %d characters, the limit is %d", n, maxPromptRunes)
 	}
-	return Request{Source: p.Source, Prompt: p.Prompt, Metadata: p.Metadata}, nil
+	return Request{Source: p.Source, Prompt: p.Prompt, Metadata: p.Metadata}, strings.TrimSpace(p.Key), nil
 }
 
 // strictJSON decodes one JSON value, rejecting unknown fields and

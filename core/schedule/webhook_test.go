@@ -1,20 +1,16 @@
 package schedule
 
 import (
-	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/eventlog"
 )
 
 func post(h http.Handler, method string, headers map[string]string, body string) *httptest.ResponseRecorder {
@@ -27,16 +23,31 @@ func post(h http.Handler, method string, headers map[string]string, body string)
 	return rec
 }
 
+// recSubmitter records what the webhook submits.
+type recSubmitter struct {
+	mu   sync.Mutex
+	got  []Request
+	keys []string
+}
+
+func (r *recSubmitter) Submit(req Request, opt SubmitOptions) (Task, bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, req)
+	r.keys = append(r.keys, opt.Key)
+	return Task{ID: "t" + string(rune('0'+len(r.got))), Key: opt.Key, State: TaskQueued, RequestedSeq: int64(len(r.got))}, false, nil
+}
+
 func TestWebhookAuthAndValidation(t *testing.T) {
 	e := newEnv(t)
-	var mu sync.Mutex
-	var got []Request
-	h := NewWebhook(e.store, e.log, func(_ context.Context, r Request) { mu.Lock(); got = append(got, r); mu.Unlock() })
+	sub := &recSubmitter{}
+	h := NewWebhook(e.store, sub)
 	good := `{"type":"task.requested","payload":{"prompt":"rebalance"}}`
 	bearer := map[string]string{"Authorization": "Bearer secret-token"}
 	require.Equal(t, http.StatusServiceUnavailable, post(h, http.MethodPost, bearer, good).Code, "no tokens configured")
 	require.NoError(t, os.WriteFile(e.store.Path(config.WebhookFile), []byte(`{"tokens":[{"id":"a","token":"other-token-1","createdAt":1},{"id":"b","token":"secret-token","createdAt":1}]}`), 0o600))
 
+	keyed := map[string]string{"Authorization": "Bearer secret-token", "Idempotency-Key": "order-7"}
 	cases := []struct {
 		name    string
 		method  string
@@ -50,6 +61,7 @@ func TestWebhookAuthAndValidation(t *testing.T) {
 		{"prefix of a token", "", map[string]string{"Authorization": "Bearer secret"}, good, 403, "invalid token"},
 		{"GET", http.MethodGet, bearer, good, 405, "POST"},
 		{"internal type", "", bearer, `{"type":"cron.fire","payload":{}}`, 403, "internal"},
+		{"internal outcome type", "", bearer, `{"type":"agent.work.abandoned","payload":{}}`, 403, "internal"},
 		{"unknown type", "", bearer, `{"type":"orders.place","payload":{}}`, 403, "cannot be ingested"},
 		{"empty prompt", "", bearer, `{"type":"task.requested","payload":{"prompt":"  "}}`, 400, "non-empty"},
 		{"no payload", "", bearer, `{"type":"agent.work.requested"}`, 400, "prompt"},
@@ -58,9 +70,14 @@ func TestWebhookAuthAndValidation(t *testing.T) {
 		{"not json", "", bearer, `not json`, 400, "JSON"},
 		{"trailing data", "", bearer, good + `{}`, 400, "trailing"},
 		{"too large", "", bearer, `{"type":"task.requested","payload":{"prompt":"` + strings.Repeat("x", MaxWebhookBody) + `"}}`, 413, "exceeds"},
+		{"key header and field differ", "", keyed, `{"type":"task.requested","payload":{"prompt":"x","idempotencyKey":"other"}}`, 400, "differ"},
+		{"key too long", "", bearer, `{"type":"task.requested","payload":{"prompt":"x","idempotencyKey":"` + strings.Repeat("k", 201) + `"}}`, 400, "longer than 200"},
+		{"key with control char", "", map[string]string{"Authorization": "Bearer secret-token"}, `{"type":"task.requested","payload":{"prompt":"x","idempotencyKey":"a\u0007b"}}`, 400, "control character"},
 		{"X-Alice-Token", "", map[string]string{"X-Alice-Token": "secret-token"}, good, 201, ""},
 		{"lower-case bearer", "", map[string]string{"Authorization": "bearer other-token-1"}, good, 201, ""},
 		{"legacy header", "", map[string]string{"X-OpenAlice-Token": "secret-token"}, `{"type":"agent.work.requested","payload":{"source":"manual","prompt":"hi","metadata":{"from":"ci"}}}`, 201, ""},
+		{"key header", "", keyed, good, 201, ""},
+		{"key field", "", bearer, `{"type":"task.requested","payload":{"prompt":"x","idempotencyKey":"abc"}}`, 201, ""},
 	}
 	for _, tc := range cases {
 		method := tc.method
@@ -73,52 +90,13 @@ func TestWebhookAuthAndValidation(t *testing.T) {
 			require.Contains(t, rec.Body.String(), tc.errHas, tc.name)
 		}
 	}
-	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(got) == 3 }, 5*time.Second, 5*time.Millisecond)
-
-	// Each accepted request is recorded once as agent.work.requested and
-	// handed over with that event's seq, so the worker records no second one.
-	var reqs []eventlog.Entry
-	for _, en := range e.log.Recent() {
-		if en.Type == "agent.work.requested" {
-			reqs = append(reqs, en)
-		}
-	}
-	require.Len(t, reqs, 3)
-	mu.Lock()
-	defer mu.Unlock()
-	seqs := map[int64]Request{}
-	for _, r := range got {
-		seqs[r.Seq] = r
-	}
-	for _, en := range reqs {
-		r, ok := seqs[en.Seq]
-		require.True(t, ok, "request %d handed to run", en.Seq)
-		var p requestPayload
-		require.NoError(t, json.Unmarshal(en.Payload, &p))
-		require.False(t, p.Queued, "run handles it; the listener must not")
-		require.Equal(t, p.Source, r.Source)
-	}
-	var manual []Request
-	for _, r := range got {
-		if r.Source == SourceManual {
-			manual = append(manual, r)
-		}
-	}
-	require.Len(t, manual, 1)
-	require.Equal(t, map[string]any{"from": "ci"}, manual[0].Metadata)
-}
-
-func TestWebhookResponseIsTheRecordedEvent(t *testing.T) {
-	e := newEnv(t)
-	require.NoError(t, os.WriteFile(e.store.Path(config.WebhookFile), []byte(`{"tokens":[{"id":"a","token":"secret-token","createdAt":1}]}`), 0o600))
-	h := NewWebhook(e.store, e.log, nil)
-	rec := post(h, http.MethodPost, map[string]string{"Authorization": "Bearer secret-token"}, `{"type":"task.requested","payload":{"prompt":"rebalance"}}`)
-	require.Equal(t, http.StatusCreated, rec.Code)
-	var en eventlog.Entry
-	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &en))
-	require.Equal(t, "agent.work.requested", en.Type)
-	require.JSONEq(t, `{"source":"task","prompt":"rebalance","queued":true}`, string(en.Payload))
-	require.Equal(t, e.log.LastSeq(), en.Seq)
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	require.Len(t, sub.got, 5, "only accepted requests reach the queue")
+	require.Equal(t, []string{"", "", "", "webhook:order-7", "webhook:abc"}, sub.keys)
+	require.Equal(t, SourceManual, sub.got[2].Source)
+	require.Equal(t, map[string]any{"from": "ci"}, sub.got[2].Metadata)
+	require.Equal(t, SourceTask, sub.got[0].Source)
 }
 
 func TestTokenMatches(t *testing.T) {

@@ -11,6 +11,7 @@ package schedule
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -46,6 +47,8 @@ type Notifier interface {
 type EventLog interface {
 	Append(typ string, payload any) (eventlog.Entry, error)
 	AppendCaused(typ string, payload any, causedBy int64) (eventlog.Entry, error)
+	// Read finds outcome events at recovery (see Worker.recover).
+	Read(opts eventlog.ReadOptions) ([]eventlog.Entry, error)
 }
 
 // Source identifies what requested work.
@@ -74,53 +77,157 @@ type Request struct {
 	Metadata map[string]any
 	// CausedBy is the event that led to this request (cron.fire, …).
 	CausedBy int64
-	// Seq is set when the agent.work.requested event is already recorded
-	// (the webhook records it before answering 201); Run then does not
-	// record another one.
-	Seq int64
 }
 
-// requestPayload is agent.work.requested's payload. Queued marks a request
-// recorded for the Listener to pick up; requests run by Run directly are
-// recorded without it so they are never handled twice.
+// requestPayload is agent.work.requested's payload. Every request is a
+// queued task now; Queued stays for readers of older logs.
 type requestPayload struct {
 	Source   Source         `json:"source"`
 	Prompt   string         `json:"prompt"`
 	Metadata map[string]any `json:"metadata,omitempty"`
 	Queued   bool           `json:"queued,omitempty"`
+	TaskID   string         `json:"taskId,omitempty"`
+	Key      string         `json:"key,omitempty"`
+	RetryOf  string         `json:"retryOf,omitempty"`
 }
 
-// Worker runs work requests one at a time per source. A heartbeat or cron
-// run arriving while the previous one of its source still runs is skipped
-// ("busy": overlapping fires would otherwise pile up); task and manual
-// requests wait their turn instead, because each one is somebody's request.
+// WorkerOptions configure the queue.
+type WorkerOptions struct {
+	// DataDir holds schedule/tasks.jsonl and the heartbeat's sent record.
+	DataDir string
+	// MaxQueued bounds waiting tasks (DefaultMaxQueued when 0); Submit
+	// answers QueueFullError beyond it.
+	MaxQueued int
+	// MaxRunning bounds tasks running at once (DefaultMaxRunning when 0).
+	MaxRunning int
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// ShutdownGrace is how long Close lets running tasks finish before
+	// cancelling them (DefaultShutdownGrace when 0).
+	ShutdownGrace time.Duration
+}
+
+// Worker is the durable work queue and the agent runs it makes (see
+// queue.go for the life of a task and the restart rule). Each source has
+// its own lane, so a session never runs two turns at once; lanes share
+// MaxRunning run slots.
 type Worker struct {
 	agent  Agent
 	notify Notifier
 	events EventLog
 	log    *slog.Logger
 	now    func() time.Time
+	opts   WorkerOptions
+	store  *taskStore
+	sent   *sentStore
 
-	lanes map[Source]chan struct{} // one-slot semaphores, fixed at construction
+	mu        sync.Mutex
+	tasks     map[string]*Task
+	byKey     map[string]string
+	lanes     map[string]*lane
+	queued    int
+	waiters   map[string][]chan Outcome
+	resumable []*Task
+	closed    bool
 
-	mu      sync.Mutex
-	lastMsg string
-	lastAt  time.Time
-
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	slots        chan struct{}
+	dispatchCtx  context.Context // ends when Close stops taking tasks
+	stopDispatch context.CancelFunc
+	runCtx       context.Context // ends when Close gives up on running tasks
+	cancelRuns   context.CancelFunc
+	startOnce    sync.Once
+	wg           sync.WaitGroup
 }
 
-// NewWorker builds a worker.
-func NewWorker(agent Agent, notify Notifier, events EventLog, log *slog.Logger) *Worker {
+// NewWorker opens the queue under opts.DataDir and applies the restart
+// rule to what the last process left: running tasks are settled (their
+// recorded outcome adopted, else abandoned), queued ones wait for Start.
+func NewWorker(agent Agent, notify Notifier, events EventLog, log *slog.Logger, opts WorkerOptions) (*Worker, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	lanes := map[Source]chan struct{}{}
-	for _, src := range []Source{SourceHeartbeat, SourceCron, SourceTask, SourceManual} {
-		lanes[src] = make(chan struct{}, 1)
+	if opts.MaxQueued <= 0 {
+		opts.MaxQueued = DefaultMaxQueued
 	}
-	return &Worker{agent: agent, notify: notify, events: events, log: log, now: time.Now, lanes: lanes}
+	if opts.MaxRunning <= 0 {
+		opts.MaxRunning = DefaultMaxRunning
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.ShutdownGrace <= 0 {
+		opts.ShutdownGrace = DefaultShutdownGrace
+	}
+	if opts.DataDir == "" {
+		return nil, errors.New("schedule: WorkerOptions.DataDir is required")
+	}
+	store, tasks, err := openTaskStore(opts.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	sent, err := openSentStore(opts.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	w := &Worker{agent: agent, notify: notify, events: events, log: log, now: opts.Now, opts: opts, store: store, sent: sent,
+		tasks: tasks, byKey: map[string]string{}, lanes: map[string]*lane{}, waiters: map[string][]chan Outcome{},
+		slots: make(chan struct{}, opts.MaxRunning)}
+	w.dispatchCtx, w.stopDispatch = context.WithCancel(context.Background())
+	w.runCtx, w.cancelRuns = context.WithCancel(context.Background())
+	if err := w.recover(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// Start resumes the tasks that were queued when the last process stopped,
+// oldest first. ctx ending closes the worker as Close does.
+func (w *Worker) Start(ctx context.Context) {
+	w.startOnce.Do(func() {
+		w.mu.Lock()
+		for _, t := range w.resumable {
+			if t.State == TaskQueued {
+				w.enqueueLocked(t)
+			}
+		}
+		n := len(w.resumable)
+		w.resumable = nil
+		w.mu.Unlock()
+		if n > 0 {
+			w.log.Info("Resumed queued agent work", "tasks", n)
+		}
+		w.wg.Add(1)
+		go func() {
+			defer w.wg.Done()
+			select {
+			case <-ctx.Done():
+				w.stopDispatch()
+			case <-w.dispatchCtx.Done():
+			}
+		}()
+	})
+}
+
+// Close stops taking queued tasks (they stay queued on disk), gives
+// running ones ShutdownGrace to finish, cancels the rest (recorded as
+// abandoned) and waits for every goroutine.
+func (w *Worker) Close() error {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+	w.stopDispatch()
+	done := make(chan struct{})
+	go func() { w.wg.Wait(); close(done) }()
+	t := time.NewTimer(w.opts.ShutdownGrace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		w.cancelRuns()
+		<-done
+	}
+	w.cancelRuns()
+	return nil
 }
 
 // sessionFor picks the session and history preamble for a source; each
@@ -143,56 +250,49 @@ func sessionFor(req Request) (session, preamble string) {
 // Outcome is what a run ended with, for callers and tests.
 type Outcome struct {
 	Delivered bool
-	Skip      string // ack | empty | duplicate | busy | outside-active-hours
+	Skip      string // ack | empty | duplicate | busy | outside-active-hours | already-submitted
 	Channel   string
 	Text      string
 	Err       error
+	TaskID    string
 }
 
-// Run executes one request synchronously.
+// Run submits a request and waits for its outcome. Heartbeat and cron
+// requests are skipped ("busy") while their lane has work.
 func (w *Worker) Run(ctx context.Context, req Request) Outcome {
-	req.Prompt = strings.TrimSpace(req.Prompt)
-	if req.Seq == 0 {
-		reqEv, err := w.events.AppendCaused("agent.work.requested", requestPayload{Source: req.Source, Prompt: req.Prompt, Metadata: req.Metadata}, req.CausedBy)
-		if err != nil {
-			w.log.Error("Recording agent.work.requested failed", "source", req.Source, "err", err)
-		}
-		req.Seq = reqEv.Seq
-	}
-	lane, ok := w.lanes[req.Source]
-	if !ok {
-		err := fmt.Errorf("unknown work source %q", req.Source)
-		_, _ = w.events.AppendCaused("agent.work.error", map[string]any{"source": req.Source, "error": err.Error(), "durationMs": 0, "metadata": req.Metadata}, req.Seq)
+	return w.RunKeyed(ctx, req, "")
+}
+
+// RunKeyed is Run with an idempotency key: a key already submitted is
+// answered Skip "already-submitted" and not run again.
+func (w *Worker) RunKeyed(ctx context.Context, req Request, key string) Outcome {
+	t, dup, err := w.Submit(req, SubmitOptions{Key: key, SkipIfBusy: req.Source == SourceHeartbeat || req.Source == SourceCron})
+	if err != nil {
 		return Outcome{Err: err}
 	}
-	if req.Source == SourceHeartbeat || req.Source == SourceCron {
-		select {
-		case lane <- struct{}{}:
-		default:
-			w.skip(req, req.Seq, "busy")
-			return Outcome{Skip: "busy"}
-		}
-	} else {
-		select {
-		case lane <- struct{}{}:
-		case <-ctx.Done():
-			_, _ = w.events.AppendCaused("agent.work.error", map[string]any{"source": req.Source, "error": ctx.Err().Error(), "durationMs": 0, "metadata": req.Metadata}, req.Seq)
-			return Outcome{Err: ctx.Err()}
-		}
+	if dup {
+		return Outcome{Skip: "already-submitted", TaskID: t.ID}
 	}
-	defer func() { <-lane }()
+	out, err := w.Wait(ctx, t.ID)
+	if err != nil {
+		return Outcome{Err: err, TaskID: t.ID}
+	}
+	out.TaskID = t.ID
+	return out
+}
 
+// execute runs one request through the agent, the output gate and the
+// connectors, and says which outcome to record.
+func (w *Worker) execute(ctx context.Context, req Request) (TaskState, map[string]any, Outcome) {
 	start := w.now()
 	session, preamble := sessionFor(req)
 	res, err := w.agent.AskWithSession(ctx, req.Prompt, session, preamble)
 	if err != nil {
-		_, _ = w.events.AppendCaused("agent.work.error", map[string]any{"source": req.Source, "error": err.Error(), "durationMs": w.now().Sub(start).Milliseconds(), "metadata": req.Metadata}, req.Seq)
-		return Outcome{Err: err}
+		return TaskFailed, map[string]any{"error": err.Error(), "durationMs": w.now().Sub(start).Milliseconds()}, Outcome{Err: err}
 	}
 	text, urgency, skip := w.gate(req.Source, res)
 	if skip != "" {
-		w.skip(req, req.Seq, skip)
-		return Outcome{Skip: skip, Text: res.Text}
+		return TaskSkipped, map[string]any{"reason": skip}, Outcome{Skip: skip, Text: res.Text}
 	}
 	ch, err := w.notify.Notify(ctx, text, urgency, string(req.Source))
 	delivered := err == nil
@@ -201,12 +301,8 @@ func (w *Worker) Run(ctx context.Context, req Request) Outcome {
 	} else {
 		w.log.Warn("Notification not delivered", "source", req.Source, "err", err)
 	}
-	_, _ = w.events.AppendCaused("agent.work.done", map[string]any{"source": req.Source, "reply": text, "durationMs": w.now().Sub(start).Milliseconds(), "delivered": delivered, "channel": ch, "metadata": req.Metadata}, req.Seq)
-	return Outcome{Delivered: delivered, Channel: ch, Text: text, Err: err}
-}
-
-func (w *Worker) skip(req Request, cause int64, reason string) {
-	_, _ = w.events.AppendCaused("agent.work.skip", map[string]any{"source": req.Source, "reason": reason, "metadata": req.Metadata}, cause)
+	return TaskDone, map[string]any{"reply": text, "durationMs": w.now().Sub(start).Milliseconds(), "delivered": delivered, "channel": ch},
+		Outcome{Delivered: delivered, Channel: ch, Text: text, Err: err}
 }
 
 // notifyCall is the last notify_user call's input, if any.
@@ -232,7 +328,8 @@ func notifyCall(res Result) (text, urgency string, ok bool) {
 }
 
 // gate decides what reaches the user. The heartbeat speaks only through
-// notify_user (no call = "ack"), never repeats itself within 24 h, and
+// notify_user (no call = "ack"), never repeats a text it delivered within
+// 24 h (sentStore: on disk, so across restarts too), and
 // never sends empty text. Cron and tasks deliver the agent's reply, or,
 // when it ended silently, what it passed to notify_user.
 func (w *Worker) gate(src Source, res Result) (text, urgency, skip string) {
@@ -253,27 +350,22 @@ func (w *Worker) gate(src Source, res Result) (text, urgency, skip string) {
 	if in.Text == "" {
 		return "", "", "empty"
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if in.Text == w.lastMsg && w.now().Sub(w.lastAt) < dedupWindow {
+	if w.sent.seen(in.Text, w.now()) {
 		return "", "", "duplicate"
 	}
 	return in.Text, in.Urgency, ""
 }
 
-// dedupWindow is how long the heartbeat stays quiet about a message it
-// already delivered.
-const dedupWindow = 24 * time.Hour
-
-// delivered remembers the heartbeat's last delivered text for the
-// duplicate gate; a failed delivery is not remembered, so it is retried.
+// delivered remembers a heartbeat text the user received, on disk, for
+// the duplicate gate; a failed delivery is not remembered, so it is
+// retried.
 func (w *Worker) delivered(src Source, text string) {
 	if src != SourceHeartbeat {
 		return
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.lastMsg, w.lastAt = text, w.now()
+	if err := w.sent.record(text, w.now()); err != nil {
+		w.log.Warn("Recording the heartbeat's sent text failed; it may be repeated after a restart", "err", err)
+	}
 }
 
 // String helps logs.

@@ -4,15 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/alice-trading/alice/config"
 )
 
 // TestCronFiresThroughAgentNotifyUserToLastTouchedChannel is the
@@ -46,11 +42,12 @@ func TestCronFiresThroughAgentNotifyUserToLastTouchedChannel(t *testing.T) {
 	require.Equal(t, []string{"cron/default: Check the pre-market movers"}, e.agent.calls)
 	require.Equal(t, "You are operating in the cron job context (session: cron/default, job: open bell). This is an automated cron job execution.", e.agent.preambles[0])
 	entries := e.log.Recent()
-	require.Equal(t, []string{"cron.fire", "agent.work.requested", "agent.work.done"}, e.types())
+	require.Equal(t, []string{"cron.fire", "agent.work.requested", "agent.work.started", "agent.work.done"}, e.types())
 	require.Equal(t, entries[0].Seq, entries[1].CausedBy)
 	require.Equal(t, entries[1].Seq, entries[2].CausedBy)
+	require.Equal(t, entries[1].Seq, entries[3].CausedBy)
 	var done map[string]any
-	require.NoError(t, json.Unmarshal(entries[2].Payload, &done))
+	require.NoError(t, json.Unmarshal(entries[3].Payload, &done))
 	require.Equal(t, true, done["delivered"])
 	require.Equal(t, "telegram", done["channel"])
 
@@ -59,28 +56,6 @@ func TestCronFiresThroughAgentNotifyUserToLastTouchedChannel(t *testing.T) {
 	require.Len(t, stored, 1)
 	require.Equal(t, "cron", stored[0].Source)
 	require.Equal(t, "important", stored[0].Urgency)
-}
-
-func TestListenerRunsQueuedWebhookRequests(t *testing.T) {
-	e := newEnv(t)
-	require.NoError(t, os.WriteFile(e.store.Path(config.WebhookFile), []byte(`{"tokens":[{"id":"a","token":"secret-token","createdAt":1}]}`), 0o600))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	e.worker.Start(ctx, e.log)
-	e.agent.set(Result{Text: "Rebalanced: sold 2 AAPL."}, nil)
-
-	// An inline Run is recorded unqueued; the listener must not run it again.
-	out := e.worker.Run(ctx, Request{Source: SourceManual, Prompt: "inline"})
-	require.True(t, out.Delivered)
-
-	h := NewWebhook(e.store, e.log, nil)
-	rec := post(h, http.MethodPost, map[string]string{"Authorization": "Bearer secret-token"}, `{"type":"task.requested","payload":{"prompt":"rebalance"}}`)
-	require.Equal(t, http.StatusCreated, rec.Code)
-	require.Eventually(t, func() bool { return len(e.tui.texts()) == 2 }, 5*time.Second, 5*time.Millisecond)
-	require.NoError(t, e.worker.Close())
-	require.Equal(t, 2, e.agent.count(), "each request ran exactly once")
-	require.Equal(t, "task/default: rebalance", e.agent.calls[1])
-	require.Equal(t, []string{"agent.work.requested", "agent.work.done", "agent.work.requested", "agent.work.done"}, e.types())
 }
 
 func TestWorkerOutcomes(t *testing.T) {

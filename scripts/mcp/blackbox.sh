@@ -81,6 +81,7 @@ if [ "$MODE" = demo ]; then
 	(cd "$NODE_DIR" && node sdk-client.mjs demo "$MAIN_URL" "$ASK_URL") || FAIL=1
 else
 	(cd "$NODE_DIR" && node sdk-client.mjs probe "$MAIN_URL") || FAIL=1
+	(cd "$NODE_DIR" && node sdk-client.mjs trading "$MAIN_URL") || FAIL=1
 	(cd "$NODE_DIR" && node sdk-client.mjs probe "$ASK_URL" listSessions '{}') || FAIL=1
 fi
 

@@ -4,6 +4,7 @@
 //
 //   node sdk-client.mjs demo  <mainURL> <askURL>   full assertions against bench/mcp/server
 //   node sdk-client.mjs probe <url> [tool] [argsJSON]   list (and call) on any server, e.g. `alice serve`
+//   node sdk-client.mjs trading <mainURL>               OpenAlice's trading surface on `alice serve` (sim-paper)
 //
 // Env ALICE_MCP_TOKEN adds "Authorization: Bearer <token>".
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -98,6 +99,46 @@ async function demo(mainURL, askURL) {
   await s.close();
 }
 
+// trading checks OpenAlice's current (v0.89) trading surface on a live
+// `alice serve`: the tool names and parameter names as the SDK sees them in
+// tools/list, then stage-and-commit, the hash-less reject and the history
+// views.
+async function trading(url) {
+  const s = await open(url);
+  const { tools } = await s.client.listTools();
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema ?? {}]));
+  const has = (tool, param) => Object.hasOwn(byName[tool]?.properties ?? {}, param);
+  for (const [tool, params] of Object.entries({
+    orderHistory: ["source", "limit"],
+    tradeHistory: ["source", "limit"],
+    placeOrder: ["source", "aliceId", "action", "orderType", "totalQuantity", "commitMessage", "subAccountId"],
+    modifyOrder: ["source", "orderId", "commitMessage"],
+    closePosition: ["source", "aliceId", "qty", "commitMessage"],
+    cancelOrder: ["source", "orderId", "commitMessage"],
+    tradingReject: ["source", "reason"],
+  })) {
+    const missing = params.filter((p) => !has(tool, p));
+    check(missing.length === 0, `${tool}(${params.join(", ")})`, missing);
+  }
+  check(JSON.stringify(byName.tradingReject?.required) === JSON.stringify(["source"]), "tradingReject needs only source", byName.tradingReject?.required);
+  check(!(byName.placeOrder?.required ?? []).includes("source"), "placeOrder's source is optional", byName.placeOrder?.required);
+
+  let res = await s.client.callTool({ name: "placeOrder", arguments: { aliceId: "sim-paper|AAPL", action: "BUY", orderType: "MKT", totalQuantity: "1", commitMessage: "sdk: entry" } });
+  const staged = JSON.parse(text(res));
+  check(!res.isError && staged.committed?.message === "sdk: entry" && staged.source === "sim-paper", "placeOrder with commitMessage stages and commits", staged);
+  check(staged.operation?.stagedBy?.agent === "alice-blackbox" && staged.operation?.stagedBy?.channel === "mcp", "the staging MCP client is recorded", staged.operation?.stagedBy);
+  res = await s.client.callTool({ name: "tradingReject", arguments: { source: "sim-paper", reason: "sdk: changed my mind" } });
+  check(!res.isError && /\[rejected\] sdk: entry/.test(JSON.parse(text(res)).message ?? ""), "tradingReject without a hash", text(res));
+  res = await s.client.callTool({ name: "orderHistory", arguments: { source: "sim-paper", limit: 5 } });
+  const rows = JSON.parse(text(res));
+  check(!res.isError && Array.isArray(rows) && rows[0]?.status === "user-rejected" && rows[0]?.source === "alice", "orderHistory shows the rejected order", rows);
+  res = await s.client.callTool({ name: "tradeHistory", arguments: {} });
+  check(!res.isError && Array.isArray(JSON.parse(text(res)).trades), "tradeHistory answers (no fills yet)", text(res));
+  res = await s.client.callTool({ name: "orderHistory", arguments: { limit: 1000 } });
+  check(res.isError === true && /between 1 and 200/.test(text(res)), "orderHistory limit is checked", text(res));
+  await s.close();
+}
+
 async function probe(url, tool, args) {
   const s = await open(url);
   const tools = await names(s.client);
@@ -115,8 +156,9 @@ const [mode, ...rest] = process.argv.slice(2);
 try {
   if (mode === "demo") await demo(rest[0], rest[1]);
   else if (mode === "probe") await probe(rest[0], rest[1], rest[2]);
+  else if (mode === "trading") await trading(rest[0]);
   else {
-    console.error("usage: sdk-client.mjs demo <mainURL> <askURL> | probe <url> [tool] [argsJSON]");
+    console.error("usage: sdk-client.mjs demo <mainURL> <askURL> | probe <url> [tool] [argsJSON] | trading <mainURL>");
     process.exit(2);
   }
 } catch (e) {

@@ -65,10 +65,19 @@ func (b *Broker) Positions(ctx context.Context) ([]trading.Position, error) {
 		in := wireInstrument{Symbol: p.Symbol, QuoteCoin: b.c.cfg.SettleCoin, SettleCoin: b.c.cfg.SettleCoin}
 		out = append(out, trading.Position{Contract: b.contractOf(in), Currency: b.c.cfg.SettleCoin, Side: side, Quantity: size,
 			AvgCost: p.AvgPrice.dec(), MarketPrice: p.MarkPrice.dec(), MarketValue: p.PositionValue.dec(),
-			UnrealizedPnL: p.UnrealisedPnl.dec(), RealizedPnL: p.CumRealisedPnl.dec(), Multiplier: "1"})
+			UnrealizedPnL: p.UnrealisedPnl.dec(), RealizedPnL: p.CumRealisedPnl.dec(), Multiplier: "1",
+			Risk: trading.NewPositionRisk(p.Leverage.dec(), p.LiqPrice.dec(), marginMode(p.TradeMode))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Contract.Symbol < out[j].Contract.Symbol })
 	return out, nil
+}
+
+// marginMode maps Bybit's tradeMode (0 cross, 1 isolated).
+func marginMode(tradeMode int) trading.MarginMode {
+	if tradeMode == 1 {
+		return trading.Isolated
+	}
+	return trading.Cross
 }
 
 func (b *Broker) spotPositions(ctx context.Context) ([]trading.Position, error) {

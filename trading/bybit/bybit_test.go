@@ -75,6 +75,11 @@ func TestShortPerpetualAndWireDetails(t *testing.T) {
 	require.Equal(t, trading.Short, ps[0].Side)
 	require.Equal(t, "0.05", ps[0].Quantity.String())
 	require.Equal(t, "USDT", ps[0].Currency)
+	// Bybit reports leverage, liquidation price and margin mode per position.
+	require.NotNil(t, ps[0].Risk)
+	require.Equal(t, "10", ps[0].Risk.Leverage.String())
+	require.True(t, ps[0].Risk.LiquidationPrice.GreaterThan(ps[0].AvgCost), "a short liquidates above entry: %s", ps[0].Risk.LiquidationPrice)
+	require.Equal(t, trading.Isolated, ps[0].Risk.MarginMode)
 
 	// Price falls: the short gains, and equity (in USDT) shows it.
 	f.v.SetPrice("BTCUSDT", decimal.RequireFromString("90000"))

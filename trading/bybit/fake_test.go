@@ -182,7 +182,9 @@ func (f *fakeBybit) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			out = append(out, map[string]any{"symbol": p.Symbol, "side": side, "size": p.Qty.Abs().String(), "avgPrice": p.AvgPrice.String(),
 				"markPrice": mid.String(), "positionValue": p.Qty.Abs().Mul(mid).String(), "unrealisedPnl": mid.Sub(p.AvgPrice).Mul(p.Qty).String(),
-				"cumRealisedPnl": p.Realized.String(), "leverage": "10"})
+				"cumRealisedPnl": p.Realized.String(), "leverage": "10", "tradeMode": 1,
+				// a short at 10× is liquidated ~10% above entry, a long ~10% below
+				"liqPrice": p.AvgPrice.Mul(decimal.RequireFromString(map[string]string{"Buy": "0.9", "Sell": "1.1"}[side])).String()})
 		}
 		f.reply(w, 0, "OK", map[string]any{"category": "linear", "list": out})
 	case "/v5/order/create":

@@ -64,6 +64,8 @@ type wirePosition struct {
 	UnrealisedPnl  num    `json:"unrealisedPnl"`
 	CumRealisedPnl num    `json:"cumRealisedPnl"`
 	Leverage       num    `json:"leverage"`
+	LiqPrice       num    `json:"liqPrice"`
+	TradeMode      int    `json:"tradeMode"` // 0 cross margin, 1 isolated (v5 position/list)
 }
 
 type wireOrder struct {

@@ -90,7 +90,9 @@ func (b *Broker) positionsFrom(ctx context.Context, bal ccxtlib.Balances) ([]tra
 				}
 				mark := dec(p.MarkPrice)
 				out = append(out, trading.Position{Contract: c, Currency: c.Currency, Side: sd, Quantity: qty.Abs(), AvgCost: dec(p.EntryPrice),
-					MarketPrice: mark, MarketValue: mark.Mul(qty.Abs()), UnrealizedPnL: dec(p.UnrealizedPnl), RealizedPnL: dec(p.RealizedPnl), Multiplier: "1"})
+					MarketPrice: mark, MarketValue: mark.Mul(qty.Abs()), UnrealizedPnL: dec(p.UnrealizedPnl), RealizedPnL: dec(p.RealizedPnl), Multiplier: "1",
+					Risk: trading.NewPositionRisk(dec(p.Leverage), dec(p.LiquidationPrice), trading.MarginMode(marginModeOf(p.MarginMode))),
+				})
 			}
 		}
 		if b.cfg.MarketType == "swap" {
@@ -123,4 +125,12 @@ func (b *Broker) positionsFrom(ctx context.Context, bal ccxtlib.Balances) ([]tra
 		return nil
 	})
 	return out, err
+}
+
+// marginModeOf keeps CCXT's marginMode only when it is one OpenAlice names.
+func marginModeOf(s *string) string {
+	if m := str(s); m == "cross" || m == "isolated" {
+		return m
+	}
+	return ""
 }

@@ -41,7 +41,33 @@ const (
 	ClosePosition OpAction = "closePosition"
 	CancelOrder   OpAction = "cancelOrder"
 	SyncOrders    OpAction = "syncOrders"
+	// ObserveExternalOrder records an order found at the broker that was
+	// not placed through alice (the venue's own app, another tool). It is
+	// never staged: RecordObserved writes it straight into the history.
+	ObserveExternalOrder OpAction = "observeExternalOrder"
 )
+
+// Provenance is who staged an operation: the agent session, the channel
+// it came through (tui, telegram, mcp, cron, …) and the agent or client
+// that asked. Empty fields are unknown.
+type Provenance struct {
+	Session string `json:"session,omitempty"`
+	Channel string `json:"channel,omitempty"`
+	Agent   string `json:"agent,omitempty"`
+}
+
+// Key is the session the provenance names, else its channel, else "unknown".
+func (p *Provenance) Key() string {
+	switch {
+	case p == nil:
+		return "unknown"
+	case p.Session != "":
+		return p.Session
+	case p.Channel != "":
+		return p.Channel
+	}
+	return "unknown"
+}
 
 // Operation is one staged item (inventory §2 "Operation").
 type Operation struct {
@@ -56,6 +82,8 @@ type Operation struct {
 	// Symbol is recorded for order-id operations so logs and guards can
 	// filter by symbol; "unknown" when the stager could not tell.
 	SymbolHint string `json:"symbol,omitempty"`
+	// StagedBy records the session/channel/agent that staged it.
+	StagedBy *Provenance `json:"stagedBy,omitempty"`
 }
 
 // Symbol is the instrument the operation concerns, or "unknown".
@@ -92,6 +120,8 @@ func (op Operation) Validate() error {
 		if op.OrderID == "" {
 			return fmt.Errorf("cancelOrder needs orderId")
 		}
+	case ObserveExternalOrder, SyncOrders:
+		return fmt.Errorf("%s is recorded from the broker, never staged", op.Action)
 	default:
 		return fmt.Errorf("unknown operation %q", op.Action)
 	}
@@ -241,6 +271,14 @@ func change(op Operation, r Result) string {
 		fmt.Fprintf(&b, "modified %s", op.OrderID)
 	case CancelOrder:
 		fmt.Fprintf(&b, "cancelled order %s", op.OrderID)
+	case ObserveExternalOrder:
+		fmt.Fprintf(&b, "observed external order %s", r.OrderID)
+		if o := op.Order; o != nil {
+			fmt.Fprintf(&b, ": %s %s %s", o.Action, o.TotalQuantity, o.OrderType)
+			if o.LmtPrice.IsPositive() {
+				fmt.Fprintf(&b, " @%s", o.LmtPrice)
+			}
+		}
 	case SyncOrders:
 		fmt.Fprintf(&b, "synced %s → %s", r.OrderID, r.Status)
 		if r.FilledPrice.IsPositive() {

@@ -182,9 +182,19 @@ type Pipeline struct {
 	guards []Guard
 }
 
-// NewPipeline builds guards from config. An unknown type is skipped with a
-// warning (as the reference does); invalid options are an error naming the
-// guard index so the caller can report "[i].guards[j].options".
+// UnknownTypeError is a guard type the registry does not know. A
+// misspelt guard would protect nothing, so it is an error everywhere
+// (alice check, start-up, Settings), never skipped.
+type UnknownTypeError struct {
+	Type  string
+	Known []string
+}
+
+func (e *UnknownTypeError) Error() string { return config.Unknown("guard type", e.Type, e.Known) }
+
+// NewPipeline builds guards from config. An unknown type or invalid
+// options are an error naming the guard index so the caller can report
+// "[i].guards[j].type" (an *UnknownTypeError) or "[i].guards[j].options".
 func NewPipeline(reg Registry, cfg []config.Guard, logger *slog.Logger) (*Pipeline, int, error) {
 	if logger == nil {
 		logger = slog.Default()
@@ -193,8 +203,7 @@ func NewPipeline(reg Registry, cfg []config.Guard, logger *slog.Logger) (*Pipeli
 	for i, gc := range cfg {
 		f, ok := reg[gc.Type]
 		if !ok {
-			logger.Warn("trading: unknown guard type skipped", "type", gc.Type, "known", reg.Types())
-			continue
+			return nil, i, &UnknownTypeError{Type: gc.Type, Known: reg.Types()}
 		}
 		g, err := f(gc.Options)
 		if err != nil {
@@ -275,7 +284,7 @@ func knownOptions(opts map[string]any, keys ...string) error {
 			found = found || k == want
 		}
 		if !found {
-			return fmt.Errorf("unknown option %q (known: %v)", k, keys)
+			return fmt.Errorf("%s", config.Unknown("option", k, keys))
 		}
 	}
 	return nil

@@ -262,11 +262,10 @@ func TestDailyLoss(t *testing.T) {
 func TestPipelineShortCircuitsInOrder(t *testing.T) {
 	p, _, err := NewPipeline(DefaultRegistry(), []config.Guard{
 		{Type: "symbol-whitelist", Options: map[string]any{"symbols": []any{"AAPL"}}},
-		{Type: "no-such-guard"},
 		{Type: "cooldown", Options: map[string]any{"minIntervalMs": 1000.0}},
 	}, nil)
 	require.NoError(t, err)
-	assert.Equal(t, 2, p.Len(), "unknown guard skipped")
+	assert.Equal(t, 2, p.Len())
 	ctx := context.Background()
 	assert.Equal(t, "[guard:symbol-whitelist] Symbol TSLA is not in the whitelist",
 		p.Check(ctx, ctxWith(place("TSLA", trading.Buy, "1", "", ""), "1000")))
@@ -274,6 +273,22 @@ func TestPipelineShortCircuitsInOrder(t *testing.T) {
 	// and its second is stopped by cooldown.
 	assert.Empty(t, p.Check(ctx, ctxWith(place("AAPL", trading.Buy, "1", "", ""), "1000")))
 	assert.Contains(t, p.Check(ctx, ctxWith(place("AAPL", trading.Buy, "1", "", ""), "1000")), "[guard:cooldown]")
+}
+
+// A misspelt guard protects nothing, so it is an error naming the guard,
+// its index and the nearest known type — never skipped.
+func TestUnknownGuardTypeIsAnError(t *testing.T) {
+	_, idx, err := NewPipeline(DefaultRegistry(), []config.Guard{
+		{Type: "cooldown", Options: map[string]any{"minIntervalMs": 1000.0}},
+		{Type: "max-order-valu", Options: map[string]any{"maxValue": 5000}},
+	}, nil)
+	require.Error(t, err)
+	assert.Equal(t, 1, idx)
+	var ut *UnknownTypeError
+	require.ErrorAs(t, err, &ut)
+	assert.Contains(t, err.Error(), `unknown guard type "max-order-valu" (did you mean "max-order-value"?)`)
+	_, _, err = NewPipeline(DefaultRegistry(), []config.Guard{{Type: "max-position-size", Options: map[string]any{"maxPercentOfEquty": 5}}}, nil)
+	assert.Contains(t, err.Error(), `unknown option "maxPercentOfEquty" (did you mean "maxPercentOfEquity"?)`)
 }
 
 func TestPipelineConfigErrors(t *testing.T) {

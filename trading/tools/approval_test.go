@@ -97,13 +97,48 @@ func TestAgentWithdrawsWithTradingReject(t *testing.T) {
 	require.NoError(t, err)
 	_, err = tc.Call(ctx, "tradingReject", json.RawMessage(`{"source":"sim-paper","hash":"0000beef"}`))
 	assert.ErrorContains(t, err, "no longer the prepared commit")
-	_, err = tc.Call(ctx, "tradingReject", json.RawMessage(`{"source":"sim-paper"}`))
-	assert.ErrorContains(t, err, "hash is required")
 	obj, _, err := call(t, tc, "tradingReject", `{"source":"sim-paper","hash":"`+h+`"}`)
 	require.NoError(t, err)
 	assert.Equal(t, "[rejected] buy 7 — withdrawn by the agent", obj["message"])
 	_, err = stage(t, tc, "13")
 	assert.NoError(t, err, "the staging area is open again")
+}
+
+// OpenAlice's tradingReject(source, reason?) has no hash: it discards
+// whatever is there — a commit waiting for a person, or a bare staging
+// area (committed first so the log records what was discarded).
+func TestTradingRejectWithoutHash(t *testing.T) {
+	tc, m := setup(t, false)
+	obj, _, err := call(t, tc, "tradingReject", `{"source":"sim-paper"}`)
+	require.NoError(t, err)
+	assert.Equal(t, "Nothing staged to reject.", obj["message"])
+
+	_, err = stage(t, tc, "7")
+	require.NoError(t, err)
+	obj, _, err = call(t, tc, "tradingReject", `{"source":"sim-paper","reason":"wrong size"}`)
+	require.NoError(t, err)
+	assert.Equal(t, "[rejected] discarding staged operations: wrong size — wrong size", obj["message"])
+	u, _ := m.Get("sim-paper")
+	assert.Empty(t, u.Git().Status().Staged)
+
+	_, err = stage(t, tc, "8")
+	require.NoError(t, err)
+	_, _, err = call(t, tc, "tradingCommit", `{"message":"buy 8"}`)
+	require.NoError(t, err)
+	_, _, err = call(t, tc, "tradingPush", `{}`)
+	require.NoError(t, err)
+	require.True(t, u.Git().Status().AwaitingApproval)
+	obj, _, err = call(t, tc, "tradingReject", `{"source":"sim-paper"}`)
+	require.NoError(t, err)
+	assert.Equal(t, "[rejected] buy 8 — withdrawn by the agent", obj["message"])
+	assert.Empty(t, m.Pending(), "nothing waits and nothing executed")
+	oh, err := m.OrderHistory("sim-paper", 10)
+	require.NoError(t, err)
+	require.Len(t, oh, 2)
+	for _, o := range oh {
+		assert.Equal(t, "user-rejected", string(o.Status))
+		assert.Empty(t, o.OrderID)
+	}
 }
 
 // TestEmptyResultsAreArrays: no trading tool answers JSON null for an

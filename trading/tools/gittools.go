@@ -29,9 +29,15 @@ func (h *handlers) gitTools() []core.Tool {
 		tool("tradingShow", "Show one commit by hash (like git show).",
 			`{"type":"object","properties":{`+sourceProp+`,"hash":{"type":"string","description":"8-character commit hash"}},"required":["hash"]}`,
 			h.show),
-		tool("tradingReject", "Withdraw the commit waiting for approval on one account (like a person's reject): it is recorded as rejected, nothing executes and the staging area is cleared. Pass the hash tradingPush showed.",
-			`{"type":"object","properties":{"source":{"type":"string","description":"Account id (see listUTAs)"},"hash":{"type":"string","description":"8-character commit hash"},"reason":{"type":"string"}},"required":["source","hash"]}`,
+		tool("tradingReject", "Discard one account's staged and committed-but-unpushed operations (like \"git reset\", or a person's reject): nothing reaches the broker, the rejection is recorded in the trading log and the staging area is cleared. Without hash it discards whatever is staged or waiting; with hash only that commit (refused if the prepared commit is no longer it).",
+			`{"type":"object","properties":{"source":{"type":"string","description":"Account id (see listUTAs)"},"reason":{"type":"string","description":"Why the operations are discarded"},"hash":{"type":"string","description":"Optional: the 8-character commit hash tradingPush showed"}},"required":["source"]}`,
 			h.reject),
+		tool("orderHistory", "Order history: one row per order with its lifecycle collapsed (submitted → filled/cancelled/rejected, fill price and quantity, source \"external\" for orders placed outside alice, stagedBy = the session/channel/agent that staged it). Prefer this over tradingLog to see what happened to orders.",
+			`{"type":"object","properties":{`+sourceProp+`,"limit":{"type":"integer","minimum":1,"maximum":200,"description":"Max rows per account (default 50)"}}}`,
+			h.orderHistory),
+		tool("tradeHistory", "Trade history: fills only, with execution price, quantity and value (source \"order\" for alice's orders, \"external\" for orders placed outside alice), attributed to the session that staged them.",
+			`{"type":"object","properties":{`+sourceProp+`,"limit":{"type":"integer","minimum":1,"maximum":200,"description":"Max rows per account (default 50)"}}}`,
+			h.tradeHistory),
 		tool("tradingStatus", "Staged operations and pending commit (like git status).",
 			`{"type":"object","properties":{`+sourceProp+`}}`,
 			func(ctx context.Context, args json.RawMessage) (any, error) {
@@ -169,18 +175,87 @@ func (h *handlers) reject(ctx context.Context, args json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(a.Hash) == "" {
-		return nil, fmt.Errorf("hash is required: the commit tradingPush showed (see tradingStatus)")
-	}
 	reason := strings.TrimSpace(a.Reason)
 	if reason == "" {
 		reason = "withdrawn by the agent"
 	}
-	c, err := h.m.Reject(ctx, u.ID(), a.Hash, reason)
+	hash := strings.TrimSpace(a.Hash)
+	if hash == "" {
+		// OpenAlice's form: discard whatever is there. A staging area
+		// without a commit is committed first so the log records what was
+		// discarded; rejecting never executes anything.
+		st := u.Git().Status()
+		switch {
+		case st.PendingHash != "":
+			hash = st.PendingHash
+		case len(st.Staged) > 0:
+			cs, err := h.m.Commit(u.ID(), "discarding staged operations: "+reason)
+			if err != nil {
+				return nil, fmt.Errorf("account %s: %w", u.ID(), err)
+			}
+			hash = cs[0].Hash
+		default:
+			return map[string]any{"source": u.ID(), "message": "Nothing staged to reject."}, nil
+		}
+	}
+	c, err := h.m.Reject(ctx, u.ID(), hash, reason)
 	if err != nil {
 		return nil, fmt.Errorf("account %s: %w", u.ID(), err)
 	}
 	return uta.AccountCommit{AccountID: u.ID(), Commit: c}, nil
+}
+
+type historyArgs struct {
+	Source string `json:"source"`
+	Limit  *int   `json:"limit"`
+}
+
+func (a historyArgs) limit() (int, error) {
+	if a.Limit == nil {
+		return 50, nil
+	}
+	if *a.Limit < 1 || *a.Limit > 200 {
+		return 0, fmt.Errorf("limit must be between 1 and 200")
+	}
+	return *a.Limit, nil
+}
+
+func (h *handlers) orderHistory(_ context.Context, args json.RawMessage) (any, error) {
+	var a historyArgs
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	limit, err := a.limit()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := h.m.OrderHistory(a.Source, limit)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return map[string]any{"orders": rows, "message": "No order history yet."}, nil
+	}
+	return rows, nil
+}
+
+func (h *handlers) tradeHistory(_ context.Context, args json.RawMessage) (any, error) {
+	var a historyArgs
+	if err := decode(args, &a); err != nil {
+		return nil, err
+	}
+	limit, err := a.limit()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := h.m.TradeHistory(a.Source, limit)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return map[string]any{"trades": rows, "message": "No trades yet."}, nil
+	}
+	return rows, nil
 }
 
 func (h *handlers) sync(ctx context.Context, args json.RawMessage) (any, error) {

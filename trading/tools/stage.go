@@ -25,9 +25,12 @@ const (
 
 func (h *handlers) stageTools() []core.Tool {
 	srcReq := `"source":{"type":"string","description":"Account id (see listUTAs)"}`
+	srcOpt := `"source":{"type":"string","description":"Account id (see listUTAs); defaults to the account inside aliceId"}`
+	commitProp := `"commitMessage":{"type":"string","description":"Stage AND commit in one step with this message (your trading thesis). tradingPush (and approval) is still required."}`
+	subAcct := `"subAccountId":{"type":"string","description":"Wallet on multi-wallet venues; alice accounts are single-wallet (one per market), so it is accepted and ignored"}`
 	return []core.Tool{
-		tool("placeOrder", "Stage an order (nothing executes until tradingCommit + an approved push).",
-			`{"type":"object","properties":{`+srcReq+`,
+		tool("placeOrder", "Stage an order (nothing executes until tradingCommit + an approved push; commitMessage stages and commits in one step).",
+			`{"type":"object","properties":{`+srcOpt+`,`+commitProp+`,`+subAcct+`,
 			"aliceId":{"type":"string","description":"\"accountId|symbol\" from searchContracts"},
 			"symbol":{"type":"string"},
 			"action":{"type":"string","enum":["BUY","SELL"]},
@@ -38,20 +41,20 @@ func (h *handlers) stageTools() []core.Tool {
 			"goodTillDate":{"type":"string"},"outsideRth":{"type":"boolean"},"parentId":{"type":"string"},"ocaGroup":{"type":"string"},
 			"takeProfit":{"type":"object","properties":{"price":{"type":"string"}},"required":["price"]},
 			"stopLoss":{"type":"object","properties":{"price":{"type":"string"},"limitPrice":{"type":"string"}},"required":["price"]}},
-			"required":["source","aliceId","action","orderType"]}`,
+			"required":["aliceId","action","orderType"]}`,
 			h.placeOrder),
-		tool("modifyOrder", "Stage a modification of an open order.",
-			`{"type":"object","properties":{`+srcReq+`,"orderId":{"type":"string"},
+		tool("modifyOrder", "Stage a modification of an open order (commitMessage also commits it).",
+			`{"type":"object","properties":{`+srcReq+`,`+commitProp+`,"orderId":{"type":"string"},
 			"totalQuantity":`+decimalProp+`,"lmtPrice":`+decimalProp+`,"auxPrice":`+decimalProp+`,"trailStopPrice":`+decimalProp+`,"trailingPercent":`+decimalProp+`,
 			"orderType":{"type":"string","enum":["MKT","LMT","STP","STP LMT","TRAIL","TRAIL LIMIT","MOC"]},
 			"tif":{"type":"string","enum":["DAY","GTC","IOC","FOK","OPG","GTD"]},"goodTillDate":{"type":"string"}},
 			"required":["source","orderId"]}`,
 			h.modifyOrder),
-		tool("closePosition", "Stage closing a position (all of it unless qty is given).",
-			`{"type":"object","properties":{`+srcReq+`,"aliceId":{"type":"string"},"symbol":{"type":"string"},"qty":`+decimalProp+`},"required":["source","aliceId"]}`,
+		tool("closePosition", "Stage closing a position (all of it unless qty is given; commitMessage also commits it).",
+			`{"type":"object","properties":{`+srcOpt+`,`+commitProp+`,`+subAcct+`,"aliceId":{"type":"string"},"symbol":{"type":"string"},"qty":`+decimalProp+`},"required":["aliceId"]}`,
 			h.closePosition),
-		tool("cancelOrder", "Stage cancelling an open order.",
-			`{"type":"object","properties":{`+srcReq+`,"orderId":{"type":"string"}},"required":["source","orderId"]}`,
+		tool("cancelOrder", "Stage cancelling an open order (commitMessage also commits it).",
+			`{"type":"object","properties":{`+srcReq+`,`+commitProp+`,"orderId":{"type":"string"}},"required":["source","orderId"]}`,
 			h.cancelOrder),
 	}
 }
@@ -81,16 +84,18 @@ func (h *handlers) placeOrder(ctx context.Context, args json.RawMessage) (any, e
 		OCAGroup        string        `json:"ocaGroup"`
 		TakeProfit      *priceLegArgs `json:"takeProfit"`
 		StopLoss        *priceLegArgs `json:"stopLoss"`
+		CommitMessage   string        `json:"commitMessage"`
+		SubAccountID    string        `json:"subAccountId"`
 	}
 	if err := decode(args, &a); err != nil {
 		return nil, err
 	}
-	u, err := h.one(a.Source)
+	if a.AliceID == "" {
+		return nil, fmt.Errorf("aliceId is required (e.g. %q; find one with searchContracts)", "sim-paper|AAPL")
+	}
+	u, err := h.oneFor(a.Source, a.AliceID)
 	if err != nil {
 		return nil, err
-	}
-	if a.AliceID == "" {
-		return nil, fmt.Errorf("aliceId is required (e.g. %q; find one with searchContracts)", trading.AliceID(u.ID(), "AAPL"))
 	}
 	c, err := u.ContractFromAliceID(ctx, a.AliceID)
 	if err != nil {
@@ -143,7 +148,7 @@ func (h *handlers) placeOrder(ctx context.Context, args json.RawMessage) (any, e
 			tpsl.StopLoss = &trading.PriceLeg{Price: p, LimitPrice: lp}
 		}
 	}
-	return u.Stage(ctx, git.Operation{Action: git.PlaceOrder, Contract: &c, Order: &o, TPSL: tpsl})
+	return h.stage(ctx, u, git.Operation{Action: git.PlaceOrder, Contract: &c, Order: &o, TPSL: tpsl}, a.CommitMessage)
 }
 
 func requiredPositive(field, s string) (decimal.Decimal, error) {
@@ -165,6 +170,7 @@ func (h *handlers) modifyOrder(ctx context.Context, args json.RawMessage) (any, 
 		OrderType       string `json:"orderType"`
 		TIF             string `json:"tif"`
 		GoodTillDate    string `json:"goodTillDate"`
+		CommitMessage   string `json:"commitMessage"`
 	}
 	if err := decode(args, &a); err != nil {
 		return nil, err
@@ -201,7 +207,7 @@ func (h *handlers) modifyOrder(ctx context.Context, args json.RawMessage) (any, 
 	if ch == (trading.OrderChanges{}) {
 		return nil, fmt.Errorf("nothing to modify: pass at least one of totalQuantity, lmtPrice, auxPrice, trailStopPrice, trailingPercent, orderType, tif, goodTillDate")
 	}
-	return u.Stage(ctx, git.Operation{Action: git.ModifyOrder, OrderID: a.OrderID, Changes: &ch, SymbolHint: h.orderSymbol(ctx, u, a.OrderID)})
+	return h.stage(ctx, u, git.Operation{Action: git.ModifyOrder, OrderID: a.OrderID, Changes: &ch, SymbolHint: h.orderSymbol(ctx, u, a.OrderID)}, a.CommitMessage)
 }
 
 func (h *handlers) closePosition(ctx context.Context, args json.RawMessage) (any, error) {
@@ -210,16 +216,19 @@ func (h *handlers) closePosition(ctx context.Context, args json.RawMessage) (any
 		AliceID string `json:"aliceId"`
 		Symbol  string `json:"symbol"`
 		Qty     string `json:"qty"`
+
+		CommitMessage string `json:"commitMessage"`
+		SubAccountID  string `json:"subAccountId"`
 	}
 	if err := decode(args, &a); err != nil {
 		return nil, err
 	}
-	u, err := h.one(a.Source)
-	if err != nil {
-		return nil, err
-	}
 	if a.AliceID == "" {
 		return nil, fmt.Errorf("aliceId is required")
+	}
+	u, err := h.oneFor(a.Source, a.AliceID)
+	if err != nil {
+		return nil, err
 	}
 	c, err := u.ContractFromAliceID(ctx, a.AliceID)
 	if err != nil {
@@ -229,13 +238,15 @@ func (h *handlers) closePosition(ctx context.Context, args json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
-	return u.Stage(ctx, git.Operation{Action: git.ClosePosition, Contract: &c, Quantity: qty})
+	return h.stage(ctx, u, git.Operation{Action: git.ClosePosition, Contract: &c, Quantity: qty}, a.CommitMessage)
 }
 
 func (h *handlers) cancelOrder(ctx context.Context, args json.RawMessage) (any, error) {
 	var a struct {
 		Source  string `json:"source"`
 		OrderID string `json:"orderId"`
+
+		CommitMessage string `json:"commitMessage"`
 	}
 	if err := decode(args, &a); err != nil {
 		return nil, err
@@ -247,7 +258,7 @@ func (h *handlers) cancelOrder(ctx context.Context, args json.RawMessage) (any, 
 	if strings.TrimSpace(a.OrderID) == "" {
 		return nil, fmt.Errorf("orderId is required")
 	}
-	return u.Stage(ctx, git.Operation{Action: git.CancelOrder, OrderID: a.OrderID, SymbolHint: h.orderSymbol(ctx, u, a.OrderID)})
+	return h.stage(ctx, u, git.Operation{Action: git.CancelOrder, OrderID: a.OrderID, SymbolHint: h.orderSymbol(ctx, u, a.OrderID)}, a.CommitMessage)
 }
 
 // orderSymbol best-effort labels order-id operations with their symbol so

@@ -56,7 +56,7 @@ func TestAllToolsRegistered(t *testing.T) {
 	tc, _ := setup(t, false)
 	want := []string{"listUTAs", "searchContracts", "getContractDetails", "getAccount", "getPortfolio", "getOrders", "getQuote",
 		"getMarketClock", "placeOrder", "modifyOrder", "closePosition", "cancelOrder", "tradingCommit", "tradingPush",
-		"tradingLog", "tradingShow", "tradingReject", "tradingStatus", "tradingSync", "simulatePriceChange"}
+		"tradingLog", "tradingShow", "tradingReject", "tradingStatus", "tradingSync", "simulatePriceChange", "orderHistory", "tradeHistory"}
 	for _, n := range want {
 		tool, ok := tc.Get(n)
 		require.True(t, ok, n)
@@ -72,7 +72,11 @@ func TestBadArguments(t *testing.T) {
 		{"wrong type", "tradingLog", `{"limit":"ten"}`, "limit"},
 		{"non-positive limit", "tradingLog", `{"limit":0}`, "limit must be > 0"},
 		{"unknown source", "getAccount", `{"source":"nope"}`, "no enabled account"},
-		{"missing source", "placeOrder", `{"aliceId":"sim-paper|AAPL","action":"BUY","orderType":"MKT","totalQuantity":"1"}`, "source is required"},
+		{"no source, bad aliceId", "placeOrder", `{"aliceId":"AAPL","action":"BUY","orderType":"MKT","totalQuantity":"1"}`, "invalid aliceId"},
+		{"close without source or aliceId", "closePosition", `{}`, "aliceId is required"},
+		{"history limit", "orderHistory", `{"limit":500}`, "between 1 and 200"},
+		{"trade history limit", "tradeHistory", `{"limit":0}`, "between 1 and 200"},
+		{"modify needs source", "modifyOrder", `{"orderId":"x","lmtPrice":"1"}`, "source is required"},
 		{"bad aliceId", "placeOrder", `{"source":"sim-paper","aliceId":"AAPL","action":"BUY","orderType":"MKT","totalQuantity":"1"}`, "invalid aliceId"},
 		{"foreign aliceId", "placeOrder", `{"source":"sim-paper","aliceId":"other|AAPL","action":"BUY","orderType":"MKT","totalQuantity":"1"}`, "belongs to account"},
 		{"unknown symbol", "placeOrder", `{"source":"sim-paper","aliceId":"sim-paper|ZZZZ","action":"BUY","orderType":"MKT","totalQuantity":"1"}`, "unknown symbol"},

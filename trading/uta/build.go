@@ -3,6 +3,7 @@ package uta
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -138,6 +139,10 @@ func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA
 	pipe, gi, err := guard.NewPipeline(guard.DefaultRegistry(), acct.Guards, u.logger)
 	if err != nil {
 		b.Close()
+		var ut *guard.UnknownTypeError
+		if errors.As(err, &ut) {
+			return nil, cfgErr(fmt.Sprintf(".guards[%d].type", gi), err)
+		}
 		return nil, cfgErr(fmt.Sprintf(".guards[%d].options", gi), err)
 	}
 	u.guards = pipe

@@ -61,6 +61,9 @@ type Manager struct {
 	simTick   time.Duration
 	clocks    simClocks // simulator accounts' clock offsets (simclock.go)
 
+	syncEvery    time.Duration // order poll lanes (poll.go); ≤ 0 is off
+	observeEvery time.Duration
+
 	mu       sync.RWMutex
 	accounts map[string]*entry
 	order    []config.Account // accounts.json order, including disabled
@@ -78,7 +81,8 @@ func NewManager(store *config.Store, paths config.Paths, market *simmarket.Marke
 	}
 	m := &Manager{store: store, paths: paths, market: market, events: events, logger: logger,
 		bus: pubsub.New[trading.Event](), factories: DefaultFactories(), now: time.Now, getenv: os.Getenv,
-		simTick: time.Second, accounts: map[string]*entry{}, broken: map[string]error{}}
+		simTick: time.Second, accounts: map[string]*entry{}, broken: map[string]error{},
+		syncEvery: DefaultSyncEvery, observeEvery: DefaultObserveEvery}
 	for _, o := range opts {
 		o(m)
 	}
@@ -101,6 +105,11 @@ func (m *Manager) Start(ctx context.Context) error {
 	go func() {
 		defer m.wg.Done()
 		m.snapshotLoop(m.runCtx)
+	}()
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		m.pollLoop(m.runCtx)
 	}()
 	return err
 }

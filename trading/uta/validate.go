@@ -88,6 +88,10 @@ func ValidateAccount(file string, idx int, acct config.Account, getenv func(stri
 	}
 	quiet := slog.New(slog.DiscardHandler)
 	if _, gi, err := guard.NewPipeline(guard.DefaultRegistry(), acct.Guards, quiet); err != nil {
+		var ut *guard.UnknownTypeError
+		if errors.As(err, &ut) {
+			return cfgErr(fmt.Sprintf(".guards[%d].type", gi), err)
+		}
 		return cfgErr(fmt.Sprintf(".guards[%d].options", gi), err)
 	}
 	return nil

@@ -51,7 +51,7 @@ func TestDelegateScript(t *testing.T) {
 // workspace, run a command in a shell there, read its screen and report
 // the diff — through the same agent pipeline the chat pane uses.
 func TestAliceDelegatesFromTheChat(t *testing.T) {
-	llm := httptest.NewServer(newMux())
+	llm := httptest.NewServer(Handler())
 	t.Cleanup(llm.Close) // after the app has shut down
 	a := apptest.Start(t, map[string]string{
 		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"mock","baseUrl":"` + llm.URL + `/v1"}}}`,

@@ -147,8 +147,9 @@ func delegateStep(lastTool, tag, command string, msgs []message) (reply, bool) {
 	return reply{}, false
 }
 
-// newMux serves the scripted API.
-func newMux() *http.ServeMux {
+// newMux serves the scripted API, pausing wordDelay between streamed
+// words (0: at once).
+func newMux(wordDelay time.Duration) *http.ServeMux {
 	var n atomic.Int64
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
@@ -169,13 +170,20 @@ func newMux() *http.ServeMux {
 			writeJSON(w, id, req.Model, rep)
 			return
 		}
-		writeSSE(w, id, req.Model, rep)
+		writeSSE(w, id, req.Model, rep, wordDelay)
 	})
 	return mux
 }
 
+// DefaultWordDelay paces streamed words so a TUI shows them arriving.
+const DefaultWordDelay = 15 * time.Millisecond
+
 // Handler serves the scripted API under /v1.
-func Handler() http.Handler { return newMux() }
+func Handler() http.Handler { return newMux(DefaultWordDelay) }
+
+// HandlerWithDelay is Handler with another pause between streamed words
+// (0 for load tests that run hundreds of turns).
+func HandlerWithDelay(wordDelay time.Duration) http.Handler { return newMux(wordDelay) }
 
 func writeJSON(w http.ResponseWriter, id, model string, rep reply) {
 	msg := map[string]any{"role": "assistant", "content": rep.text}
@@ -190,7 +198,7 @@ func writeJSON(w http.ResponseWriter, id, model string, rep reply) {
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}})
 }
 
-func writeSSE(w http.ResponseWriter, id, model string, rep reply) {
+func writeSSE(w http.ResponseWriter, id, model string, rep reply, wordDelay time.Duration) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	fl, _ := w.(http.Flusher)
 	send := func(delta map[string]any, finish any) {
@@ -206,7 +214,9 @@ func writeSSE(w http.ResponseWriter, id, model string, rep reply) {
 	for _, word := range strings.SplitAfter(rep.text, " ") {
 		if word != "" {
 			send(map[string]any{"content": word}, nil)
-			time.Sleep(15 * time.Millisecond)
+			if wordDelay > 0 {
+				time.Sleep(wordDelay)
+			}
 		}
 	}
 	finish := "stop"
