@@ -55,3 +55,23 @@ func (t telegramAgent) AskStreaming(ctx context.Context, prompt, sessionID strin
 	}
 	return res.Text, err
 }
+
+// TestTelegram sends text to every chat connectors.json allows (the
+// Settings pane's "send a test message"), whether or not the bot runs.
+func (a *App) TestTelegram(ctx context.Context, text string) error {
+	cn, _, err := a.settings.Connectors()
+	if err != nil {
+		return err
+	}
+	return telegram.SendTest(ctx, cn.Telegram, text)
+}
+
+// TelegramRunning reports whether the Telegram bot is running.
+func (a *App) TelegramRunning() bool {
+	for _, ch := range a.connectors.Channels() {
+		if ch == telegram.Channel {
+			return true
+		}
+	}
+	return false
+}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/connector/telegram"
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/trading/news"
 	"github.com/alice-trading/alice/trading/uta"
@@ -248,11 +247,7 @@ func (c *Core) Connectors() (tui.ConnectorSetting, error) {
 			out.AskURL = l.URL
 		}
 	}
-	for _, ch := range c.connectors.Channels() {
-		if ch == telegram.Channel {
-			out.TelegramRunning = true
-		}
-	}
+	out.TelegramRunning = c.a.TelegramRunning()
 	for _, t := range wh.Tokens {
 		out.WebhookTokens = append(out.WebhookTokens, tui.WebhookTokenSetting{ID: t.ID, CreatedAt: time.UnixMilli(t.CreatedAt)})
 	}
@@ -298,13 +293,9 @@ func (c *Core) RevokeWebhookToken(id string) error { return c.settings.RevokeWeb
 
 // TelegramTest sends a test message to every allowed chat.
 func (c *Core) TelegramTest(ctx context.Context) error {
-	cn, _, err := c.settings.Connectors()
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	return telegram.SendTest(ctx, cn.Telegram, "alice: test message from Settings ✓")
+	return c.a.TestTelegram(ctx, "alice: test message from Settings ✓")
 }
 
 // NewsFeeds reads news.json.
