@@ -13,7 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/app"
-	"github.com/alice-trading/alice/app/settings"
+	appsettings "github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/tui"
@@ -34,7 +34,7 @@ type Core struct {
 	inbox      app.Inbox
 	tools      app.Tools
 	activity   app.Activity
-	settings   *settings.Service
+	settings   *appsettings.Service
 	automation *schedule.Automation
 }
 

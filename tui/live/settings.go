@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/alice-trading/alice/app/settings"
+	appsettings "github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/trading/news"
@@ -49,7 +49,7 @@ func (c *Core) AIProviders() (tui.ProviderSettings, error) {
 // SaveProfile adds or edits (and possibly renames) a profile; fields the
 // form does not show (authMode, maxTokens, command) are kept.
 func (c *Core) SaveProfile(base, oldName string, s tui.ProfileSetting) error {
-	return c.settings.SaveProfile(ver(base), oldName, settings.Profile{Name: s.Name, Backend: s.Backend, Model: s.Model,
+	return c.settings.SaveProfile(ver(base), oldName, appsettings.Profile{Name: s.Name, Backend: s.Backend, Model: s.Model,
 		BaseURL: s.BaseURL, APIKeyEnv: s.APIKeyEnv, APIKey: s.APIKey})
 }
 
@@ -199,7 +199,7 @@ func (c *Core) PreviewSchedule(text string, n int) ([]time.Time, error) {
 
 // Heartbeat reads heartbeat.json.
 func (c *Core) Heartbeat() (tui.HeartbeatSetting, error) {
-	h, v, err := c.settings.Heartbeat()
+	h, v, err := c.appsettings.Heartbeat()
 	if err != nil {
 		return tui.HeartbeatSetting{}, err
 	}
@@ -213,13 +213,13 @@ func (c *Core) Heartbeat() (tui.HeartbeatSetting, error) {
 // SaveHeartbeat writes heartbeat.json; the settings service wakes the
 // heartbeat loop.
 func (c *Core) SaveHeartbeat(base string, s tui.HeartbeatSetting) error {
-	return c.settings.SaveHeartbeat(ver(base), settings.Heartbeat{Enabled: s.Enabled, Every: s.Every, Prompt: s.Prompt,
+	return c.settings.SaveHeartbeat(ver(base), appsettings.Heartbeat{Enabled: s.Enabled, Every: s.Every, Prompt: s.Prompt,
 		Start: s.Start, End: s.End, Timezone: s.Timezone})
 }
 
 // Connectors reads connectors.json, mcp.json and webhook.json.
 func (c *Core) Connectors() (tui.ConnectorSetting, error) {
-	cn, v, err := c.settings.Connectors()
+	cn, v, err := c.appsettings.Connectors()
 	if err != nil {
 		return tui.ConnectorSetting{}, err
 	}
@@ -256,13 +256,13 @@ func (c *Core) Connectors() (tui.ConnectorSetting, error) {
 
 // SaveConnectors writes the Ask and Telegram settings.
 func (c *Core) SaveConnectors(base string, s tui.ConnectorSetting) error {
-	return c.settings.SaveConnectors(ver(base), settings.Connectors{AskEnabled: s.AskEnabled, AskPort: s.AskPort,
+	return c.settings.SaveConnectors(ver(base), appsettings.Connectors{AskEnabled: s.AskEnabled, AskPort: s.AskPort,
 		TelegramEnabled: s.TelegramEnabled, TelegramTokenEnv: s.TelegramTokenEnv, TelegramChatIDs: s.TelegramChatIDs})
 }
 
 // NewMCPToken stores a fresh bearer token for a listener and returns it.
 func (c *Core) NewMCPToken(listener string) (string, error) {
-	l, err := settings.ParseListener(listener)
+	l, err := appsettings.ParseListener(listener)
 	if err != nil {
 		return "", err
 	}
@@ -271,7 +271,7 @@ func (c *Core) NewMCPToken(listener string) (string, error) {
 
 // RevokeMCPToken removes a listener's bearer token.
 func (c *Core) RevokeMCPToken(listener string) error {
-	l, err := settings.ParseListener(listener)
+	l, err := appsettings.ParseListener(listener)
 	if err != nil {
 		return err
 	}
