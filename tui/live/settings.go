@@ -199,7 +199,7 @@ func (c *Core) PreviewSchedule(text string, n int) ([]time.Time, error) {
 
 // Heartbeat reads heartbeat.json.
 func (c *Core) Heartbeat() (tui.HeartbeatSetting, error) {
-	h, v, err := c.appsettings.Heartbeat()
+	h, v, err := c.settings.Heartbeat()
 	if err != nil {
 		return tui.HeartbeatSetting{}, err
 	}
@@ -219,7 +219,7 @@ func (c *Core) SaveHeartbeat(base string, s tui.HeartbeatSetting) error {
 
 // Connectors reads connectors.json, mcp.json and webhook.json.
 func (c *Core) Connectors() (tui.ConnectorSetting, error) {
-	cn, v, err := c.appsettings.Connectors()
+	cn, v, err := c.settings.Connectors()
 	if err != nil {
 		return tui.ConnectorSetting{}, err
 	}
