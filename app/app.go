@@ -16,6 +16,7 @@ import (
 	"github.com/alice-trading/alice/core/agent"
 	"github.com/alice-trading/alice/core/channel"
 	"github.com/alice-trading/alice/core/connector"
+	"github.com/alice-trading/alice/core/connector/telegram"
 	"github.com/alice-trading/alice/core/eventlog"
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/core/provider"
@@ -76,6 +77,7 @@ type App struct {
 	heartbeat  *schedule.Heartbeat
 	automation *schedule.Automation
 	news       *news.Collector
+	telegram   *telegram.Bot // nil unless connectors.json enables it
 
 	problems []string
 

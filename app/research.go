@@ -27,12 +27,12 @@ func (a *App) buildResearch() error {
 	// One Yahoo client (one cache, one rate limit) when market data and
 	// research both read Yahoo at the same address.
 	var yc *yahoo.Client
-	if mdCfg.Backend == "yahoo" && (rCfg.Yahoo.BaseURL == "" || rCfg.Yahoo.BaseURL == mdCfg.BaseURL) {
+	if (mdCfg.Backend == "yahoo" || mdCfg.Backend == "auto") && (rCfg.Yahoo.BaseURL == "" || rCfg.Yahoo.BaseURL == mdCfg.BaseURL) {
 		if yc, err = yahoo.New(yahoo.Options{BaseURL: mdCfg.BaseURL}); err != nil {
 			return fmt.Errorf("market data: %w", err)
 		}
 	}
-	src, err := marketdata.Open(mdCfg, a.market, marketdata.Options{Yahoo: yc})
+	src, err := marketdata.Open(mdCfg, a.market, marketdata.Options{Yahoo: yc, Logger: a.log.With("component", "market-data")})
 	if err != nil {
 		return fmt.Errorf("market data: %w", err)
 	}

@@ -28,7 +28,7 @@ func (a *App) buildScheduling() error {
 		conns.Register(connector.NewQueue(mcp.AskChannel))
 	}
 	log := a.log.With("component", "schedule")
-	a.worker, err = schedule.NewWorker(scheduleAgent{a}, conns, a.events, log, schedule.WorkerOptions{DataDir: o.Paths.Data})
+	a.worker, err = schedule.NewWorker(scheduleAgent{a}, conns, a.events, log, schedule.WorkerOptions{DataDir: o.Paths.Data, Runner: workRunner{a}})
 	if err != nil {
 		return fmt.Errorf("work queue: %w", err)
 	}

@@ -34,7 +34,8 @@ import (
 // channels), agent.Center and session.Store (chat).
 
 // Trading is the trading use case: accounts and their state, the approval
-// queue (approve = push the exact commit shown, reject), history,
+// queue (approve = push the exact commit shown, reject), the kill switch,
+// history,
 // snapshots, live account configuration and the simulator's controls.
 // Implemented by uta.Manager.
 type Trading interface {
@@ -48,6 +49,12 @@ type Trading interface {
 	Push(ctx context.Context, accountID, hash string) (git.PushResult, error)
 	Reject(ctx context.Context, accountID, hash, reason string) (git.Commit, error)
 	Log(source string, limit int, symbol string) ([]uta.AccountLogEntry, error)
+
+	// The kill switch: freeze staging on every account and cancel resting
+	// orders; only a person resumes.
+	Halt(ctx context.Context, by, reason string) (uta.HaltReport, error)
+	Resume(by string) (uta.HaltState, error)
+	Halted() (uta.HaltState, error)
 
 	EquityCurve(id string, since time.Time) ([]snapshot.Point, error)
 	Snapshots(id string, since time.Time, limit int) ([]snapshot.Snapshot, error)
@@ -167,6 +174,7 @@ type Tools interface {
 type Activity interface {
 	Append(typ string, payload any) (eventlog.Entry, error)
 	Recent() []eventlog.Entry
+	Read(opts eventlog.ReadOptions) ([]eventlog.Entry, error)
 	Subscribe(ctx context.Context) <-chan eventlog.Entry
 }
 

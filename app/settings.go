@@ -63,7 +63,10 @@ func (a *App) ConnectorLines() []string {
 		case "tui":
 			continue
 		case telegram.Channel:
-			line := "telegram: polling the Bot API"
+			line := a.TelegramLine()
+			if line == "" {
+				line = "telegram: not started"
+			}
 			if c, err := a.opts.Store.Connectors(); err == nil {
 				ids := make([]string, 0, len(c.Telegram.ChatIDs))
 				for _, id := range c.Telegram.ChatIDs {

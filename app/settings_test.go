@@ -42,7 +42,7 @@ func TestServeBannerListsConnectors(t *testing.T) {
 	store := config.NewStore(a.Paths().Config)
 	lines := strings.Join(a.ConnectorLines(), "\n")
 	assert.Contains(t, lines, "mcp-ask: Ask connector at http://127.0.0.1:")
-	assert.Contains(t, lines, "telegram: polling the Bot API, allowed chats 42,43")
+	assert.Contains(t, lines, "telegram: connected as @AliceBot, polling the Bot API, allowed chats 42,43")
 	assert.NotContains(t, lines, "tui")
 
 	cmds := app.TelegramCommands(a)

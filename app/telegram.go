@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/agent"
@@ -31,11 +33,50 @@ func (a *App) startTelegram(ctx context.Context) {
 		return
 	}
 	a.connectors.Register(bot)
+	// Start never gives up on the Bot API: an unreachable API or a 401 at
+	// start is retried with backoff and shown by TelegramHealth.
 	if err := bot.Start(ctx); err != nil {
-		a.reportStartupProblem(fmt.Errorf("telegram (check botToken in %s): %w", a.opts.Store.Path(config.ConnectorsFile), err))
+		a.reportStartupProblem(fmt.Errorf("telegram: %w", err))
 		return
 	}
+	a.mu.Lock()
+	a.telegram = bot
+	a.mu.Unlock()
 	a.onClose("telegram", func(context.Context) error { return bot.Close() })
+}
+
+// TelegramHealth reports the Telegram link (ok false when the connector
+// is not running).
+func (a *App) TelegramHealth() (telegram.Health, bool) {
+	a.mu.Lock()
+	bot := a.telegram
+	a.mu.Unlock()
+	if bot == nil {
+		return telegram.Health{}, false
+	}
+	return bot.Health(), true
+}
+
+// TelegramLine describes the link in one line ("" when off), for `alice
+// serve`'s start-up lines and the status bar.
+func (a *App) TelegramLine() string {
+	h, ok := a.TelegramHealth()
+	if !ok {
+		return ""
+	}
+	switch h.State {
+	case telegram.LinkUp:
+		return "telegram: connected as @" + h.Bot + ", polling the Bot API"
+	case telegram.LinkDown:
+		hint := ""
+		var ae *telegram.APIError
+		if errors.As(h.Err, &ae) && (ae.Code == 401 || ae.Code == 404) {
+			hint = " (check botToken in " + a.opts.Store.Path(config.ConnectorsFile) + ")"
+		}
+		return fmt.Sprintf("telegram: Bot API not reachable: %v%s; retrying with backoff (next try in %s)", h.Err, hint, time.Until(h.NextRetry).Round(time.Second))
+	default:
+		return "telegram: " + string(h.State)
+	}
 }
 
 type telegramAgent struct{ a *App }

@@ -199,7 +199,10 @@ const MarketDataFile = "market-data.json"
 
 // MarketData picks the market data backend for bars, quotes and research.
 type MarketData struct {
-	// Backend is "simulated" (default, offline) or a real HTTP backend.
+	// Backend is "auto" (default: real keyless Yahoo prices when Yahoo
+	// answers, else the simulated market, labelled), "simulated" (offline),
+	// "yahoo", "alpaca" or "openbb" (an OpenBB Platform REST API server at
+	// baseUrl; apiKey/apiKeyEnv is its bearer token).
 	Backend string `json:"backend"`
 	// BaseURL overrides the backend's endpoint (tests, proxies).
 	BaseURL      string `json:"baseUrl,omitempty"`
@@ -207,18 +210,32 @@ type MarketData struct {
 	APIKeyEnv    string `json:"apiKeyEnv,omitempty"`
 	APISecret    string `json:"apiSecret,omitempty"`
 	APISecretEnv string `json:"apiSecretEnv,omitempty"`
+	// Provider is OpenBB's provider choice (yfinance, fmp, polygon, …);
+	// "" lets the OpenBB server use its default.
+	Provider string `json:"provider,omitempty"`
 	// Seed drives the simulated market so prices are reproducible.
 	Seed int64 `json:"seed"`
 }
 
-// DefaultMarketData is the offline simulated market.
-func DefaultMarketData() MarketData { return MarketData{Backend: "simulated", Seed: 42} }
+// DefaultMarketData is real keyless prices with the simulated market as
+// the fallback (seed 42).
+func DefaultMarketData() MarketData { return MarketData{Backend: "auto", Seed: 42} }
 
-// Validate checks the backend name.
+// Validate checks the backend name and the OpenBB provider choice.
 func (c *MarketData) Validate() (string, error) {
 	switch c.Backend {
-	case "simulated", "alpaca", "yahoo":
+	case "auto", "simulated", "alpaca", "yahoo":
+		if c.Provider != "" {
+			return "provider", fmt.Errorf("provider is OpenBB's provider choice; it needs backend \"openbb\" (backend is %q)", c.Backend)
+		}
+		return "", nil
+	case "openbb":
+		for _, r := range c.Provider {
+			if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_' {
+				return "provider", fmt.Errorf("invalid OpenBB provider %q (e.g. yfinance, fmp, polygon, intrinio)", c.Provider)
+			}
+		}
 		return "", nil
 	}
-	return "backend", fmt.Errorf("unknown backend %q (want simulated, alpaca or yahoo)", c.Backend)
+	return "backend", fmt.Errorf("unknown backend %q (want auto, simulated, yahoo, alpaca or openbb)", c.Backend)
 }

@@ -17,10 +17,15 @@ type Agent struct {
 	MaxSteps int `json:"maxSteps"`
 	// MaxHistoryEntries bounds history sent to text-only providers.
 	MaxHistoryEntries int `json:"maxHistoryEntries"`
+	// AITrading lets tools called by an agent (alice's own, MCP clients,
+	// workspaces) stage orders. Off: they refuse, while a person can still
+	// trade from the alice UI or Telegram. Re-read on every staging.
+	AITrading bool `json:"aiTrading"`
 }
 
-// DefaultAgent allows 20 steps.
-func DefaultAgent() Agent { return Agent{MaxSteps: 20, MaxHistoryEntries: 50} }
+// DefaultAgent allows 20 steps and AI trading (every push still needs a
+// person unless the account auto-approves).
+func DefaultAgent() Agent { return Agent{MaxSteps: 20, MaxHistoryEntries: 50, AITrading: true} }
 
 // Validate checks bounds.
 func (c *Agent) Validate() (string, error) {

@@ -49,6 +49,7 @@ func (s *Store) loaders() []fileLoader {
 		{NewsFile, func() error { _, err := s.News(); return err }},
 		{ResearchFile, func() error { _, err := s.Research(); return err }},
 		{ChannelsFile, func() error { _, err := s.Channels(); return err }},
+		{AttachFile, func() error { _, err := s.Attach(); return err }},
 	}
 }
 

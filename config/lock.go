@@ -135,3 +135,22 @@ func (l *DataLock) Release() error {
 	l.fl = nil
 	return err
 }
+
+// LockHeld reports whether a process holds dir's lock. It probes with a
+// shared lock for an instant and writes nothing (LockDataDir would
+// rewrite the owner file).
+func LockHeld(dir string) (bool, error) {
+	path := filepath.Join(dir, LockFile)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	fl := flock.New(path)
+	ok, err := fl.TryRLock()
+	if err != nil {
+		return false, fmt.Errorf("lock %s: %w", dir, err)
+	}
+	if ok {
+		_ = fl.Unlock()
+	}
+	return !ok, nil
+}

@@ -37,6 +37,7 @@ func schemaFiles() map[string]any {
 		NewsFile:       DefaultNews(),
 		ResearchFile:   DefaultResearch(),
 		WorkspacesFile: DefaultWorkspaces(),
+		AttachFile:     DefaultAttach(),
 		ChannelsFile:   DefaultChannels(),
 	}
 }

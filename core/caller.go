@@ -11,6 +11,10 @@ type Caller struct {
 	Session string `json:"session,omitempty"`
 	Channel string `json:"channel,omitempty"`
 	Agent   string `json:"agent,omitempty"`
+	// Person is set only by a surface acting on a person's direct input
+	// (the Market pane's ticket, a Telegram command), never for a model:
+	// with AI trading off, only such calls may stage orders.
+	Person bool `json:"person,omitempty"`
 }
 
 type callerKey struct{}

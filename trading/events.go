@@ -14,7 +14,12 @@ const (
 	EventOrderFilled     EventType = "trade.fill"
 	// EventExternalOrders: orders placed outside alice (the venue's own
 	// app, another tool) were found at the broker and recorded.
-	EventExternalOrders  EventType = "trade.external"
+	EventExternalOrders EventType = "trade.external"
+	EventHalted         EventType = "trade.halt"
+	EventResumed        EventType = "trade.resume"
+	// EventVenueData is a venue answer alice could not parse strictly (a
+	// field that would otherwise have become zero).
+	EventVenueData       EventType = "trade.venue-data"
 	EventSnapshotTaken   EventType = "snapshot.taken"
 	EventSnapshotError   EventType = "snapshot.error"
 	EventAccountsChanged EventType = "trade.accounts"

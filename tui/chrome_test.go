@@ -13,6 +13,7 @@ import (
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/workspaces"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 )
@@ -181,7 +182,7 @@ func TestQuitAsksOnlyWhenSomethingRuns(t *testing.T) {
 	require.Nil(t, h.M.QuitDlg)
 	require.Equal(t, "q", h.M.Chat.Input.Value())
 
-	h.M.Workspaces.List = []tui.WorkspaceInfo{{Tag: "w", Sessions: []string{"sh1 exited", "claude1 stopped", "sh2 restarting"}}}
+	h.M.Workspaces.List = []workspaces.WorkspaceInfo{{Tag: "w", Sessions: []string{"sh1 exited", "claude1 stopped", "sh2 restarting"}}}
 	require.Equal(t, []string{"sh2 in workspace w"}, h.M.RunningWork(), "ended sessions do not count, respawning ones do")
 	h.M.Workspaces.List = nil
 	_, cmd := h.M.Update(tuitest.KeyMsg("ctrl+c"))

@@ -7,6 +7,11 @@ package tui
 
 import (
 	"context"
+
+	"github.com/alice-trading/alice/tui/chat"
+	"github.com/alice-trading/alice/tui/inbox"
+	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/alice-trading/alice/tui/workspaces"
 )
 
 // Core is everything the UI needs from alice's core.
@@ -32,10 +37,10 @@ type Core interface {
 	// ctx ends. The root model reads one event per Cmd and re-arms.
 	Events(ctx context.Context) <-chan any
 
-	chatCore
-	inboxCore
-	portfolioCore
-	workspacesCore
+	chat.ChatCore
+	inbox.InboxCore
+	portfolio.PortfolioCore
+	workspaces.WorkspacesCore
 }
 
 // StatusInfo feeds the status bar.

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/charmbracelet/x/vt"
@@ -105,11 +106,11 @@ func TestFlowChatStageApprove(t *testing.T) {
 	scr.waitFor("MCP http://127.0.0.1:3001/mcp")
 
 	f.Mu.Lock()
-	f.Script = []tui.ChatEvent{
-		{Kind: tui.ChatDelta, Text: "Staging the order."},
-		{Kind: tui.ChatToolUse, Tool: "placeOrder", ToolID: "1", Input: `{"symbol":"AAPL","totalQuantity":"10"}`},
-		{Kind: tui.ChatToolResult, Tool: "placeOrder", ToolID: "1", Output: `{"staged":true}`},
-		{Kind: tui.ChatDone},
+	f.Script = []chat.ChatEvent{
+		{Kind: chat.ChatDelta, Text: "Staging the order."},
+		{Kind: chat.ChatToolUse, Tool: "placeOrder", ToolID: "1", Input: `{"symbol":"AAPL","totalQuantity":"10"}`},
+		{Kind: chat.ChatToolResult, Tool: "placeOrder", ToolID: "1", Output: `{"staged":true}`},
+		{Kind: chat.ChatDone},
 	}
 	f.Mu.Unlock()
 	tm.Type("buy 10 AAPL")
@@ -167,7 +168,7 @@ func TestFlowPasteThreeLinesPaletteAndQuitWithY(t *testing.T) {
 	tm, f, _, scr := startFlow(t)
 	scr.waitFor("Ask Alice")
 	f.Mu.Lock()
-	f.Script = []tui.ChatEvent{{Kind: tui.ChatDone, Text: "Three lines received."}}
+	f.Script = []chat.ChatEvent{{Kind: chat.ChatDone, Text: "Three lines received."}}
 	f.Mu.Unlock()
 	tm.Send(tea.PasteMsg{Content: "alpha\nbeta\ngamma"})
 	scr.waitFor("  gamma")

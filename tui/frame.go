@@ -192,6 +192,9 @@ func (m *Model) footer() string {
 			helpKey = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help"))
 		}
 		right = []key.Binding{g.Palette, helpKey, g.Quit}
+		if m.opts.Detachable {
+			right = append(right, g.Detach)
+		}
 	}
 	var hints []key.Binding
 	if !m.overlayOpen() {
@@ -251,7 +254,7 @@ func (m *Model) statusBar() string {
 	s := m.St
 	var parts []string
 	// Sessions that need a person come first: they are why you look.
-	if a := m.Workspaces.agentStatus(); a != "" {
+	if a := m.Workspaces.AgentStatus(); a != "" {
 		parts = append(parts, a)
 	}
 	if w := m.Work.View(s, m.now()); w != "" {

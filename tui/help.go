@@ -69,6 +69,9 @@ type helpSection struct {
 func (h *helpOverlay) sections() []helpSection {
 	g := h.m.keys.Global
 	out := []helpSection{{"Global", []key.Binding{g.Palette, g.Next, g.Prev, g.GoTo, g.Help, g.Messages, g.Dismiss, g.Quit, g.QuitQ}}}
+	if h.m.opts.Detachable {
+		out[0].keys = append(out[0].keys, g.Detach)
+	}
 	order := []int{int(h.m.Focus)}
 	for i := range h.m.Tabs {
 		if i != int(h.m.Focus) {

@@ -6,7 +6,15 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/activity"
+	"github.com/alice-trading/alice/tui/chat"
+	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/market"
+	"github.com/alice-trading/alice/tui/mcppage"
+	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/alice-trading/alice/tui/settings"
+	"github.com/alice-trading/alice/tui/workspaces"
 )
 
 // focus is the index of the visible pane in Model.tabs. The first four
@@ -25,7 +33,7 @@ type loader interface{ Load() tea.Cmd }
 
 // modalPane is a pane whose open form takes every key but ctrl+c,
 // tab and shift+tab included.
-type modalPane interface{ modal() bool }
+type modalPane interface{ Modal() bool }
 
 // badger is a pane whose tab title carries a short count or marker.
 type badger interface{ Badge() string }
@@ -43,6 +51,9 @@ type Options struct {
 	Now func() time.Time
 	// Dark forces the palette until the terminal reports its background.
 	Dark *bool
+	// Detachable: this UI is a client of a core that outlives it, so
+	// ctrl+z (and the palette) detach, and quitting stops the core.
+	Detachable bool
 }
 
 // Model is the root (and only) tea.Model.
@@ -58,14 +69,14 @@ type Model struct {
 	width, height int
 	Focus         Focus
 	Tabs          []tab
-	Chat          *chatPane
-	Inbox         *inboxPane
-	Portfolio     *portfolioPane
-	Workspaces    *WorkspacesPane
-	Settings      *settingsPane
-	Market        *marketPane
-	Activity      *activityPane
-	McpPage       *mcpPane
+	Chat          *chat.Pane
+	Inbox         *inbox.Pane
+	Portfolio     *portfolio.Pane
+	Workspaces    *workspaces.WorkspacesPane
+	Settings      *settings.Pane
+	Market        *market.Pane
+	Activity      *activity.Pane
+	McpPage       *mcppage.Pane
 
 	Status  StatusInfo
 	Toasts  kit.Toasts
@@ -74,7 +85,9 @@ type Model struct {
 	Palette *palette
 	Dialog  *confirmDialog
 	QuitDlg *quitDialog
-	Events  <-chan any
+	// quitRequested: the person quit alice (not a detach).
+	quitRequested bool
+	Events        <-chan any
 }
 
 // New builds the root model over a Core.
@@ -89,17 +102,17 @@ func New(core Core, opts Options) *Model {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Model{core: core, opts: opts, Ctx: ctx, cancel: cancel, keys: kit.DefaultKeyMap(), now: opts.Now}
 	m.St = kit.NewStyles(dark)
-	m.Chat = newChatPane(m, core)
-	m.Inbox = newInboxPane(m, core)
-	m.Portfolio = newPortfolioPane(m, core)
-	m.Workspaces = newWorkspacesPane(m, core)
-	m.Settings = newSettingsPane(m, core)
+	m.Chat = chat.New(m, core)
+	m.Inbox = inbox.New(m, core)
+	m.Portfolio = portfolio.New(m, core)
+	m.Workspaces = workspaces.New(m, core)
+	m.Settings = settings.New(m, core)
 	// The tab order; a new pane is one more line here (see addPane).
 	m.AddPane("Chat", m.Chat)
 	m.AddPane("Inbox", m.Inbox)
 	m.AddPane("Portfolio", m.Portfolio)
 	m.AddPane("Workspaces", m.Workspaces)
-	m.Market, m.Activity, m.McpPage = newMarketPane(m, core), newActivityPane(m, core), newMCPPane(m, core)
+	m.Market, m.Activity, m.McpPage = market.New(m, core), activity.New(m, core), mcppage.New(m, core)
 	m.AddPane("Market", m.Market)
 	m.AddPane("Activity", m.Activity)
 	m.AddPane("MCP", m.McpPage)
@@ -191,7 +204,7 @@ func (m *Model) tick() tea.Cmd {
 // saves state that changed (the inbox's read marks).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
-	if save := m.Inbox.saveCmd(); save != nil {
+	if save := m.Inbox.SaveCmd(); save != nil {
 		return m, tea.Batch(cmd, save)
 	}
 	return m, cmd
@@ -207,7 +220,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.Chat.Invalidate()
 		return m, nil
 	case TickMsg:
-		return m, tea.Batch(m.tick(), m.LoadStatus(), m.Portfolio.Load(), m.Inbox.renderDocs(), m.refreshPage(), m.Settings.tick())
+		return m, tea.Batch(m.tick(), m.LoadStatus(), m.Portfolio.Load(), m.Inbox.RenderDocs(), m.refreshPage(), m.Settings.Tick())
 	case statusMsg:
 		m.Status = StatusInfo(msg)
 		return m, nil
@@ -225,18 +238,18 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case kit.WorkMsg:
 		return m, m.Work.Update(msg)
-	case wsCreatedMsg:
+	case workspaces.WsCreatedMsg:
 		m.Work.End("workspace-create")
 		return m, m.Workspaces.Update(msg)
 	case kit.FocusWorkspaceMsg:
 		m.SetFocus(FocusWorkspaces)
-		m.Workspaces.selectID(msg.ID)
+		m.Workspaces.SelectID(msg.ID)
 		return m, nil
 	case dialogResultMsg:
 		return m, msg.then
-	case askAliceMsg:
+	case market.AskAliceMsg:
 		m.SetFocus(FocusChat)
-		m.Chat.prefill(msg.text)
+		m.Chat.Prefill(msg.Text)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
@@ -276,7 +289,7 @@ func (m *Model) handleEvent(ev any) tea.Cmd {
 		return m.Workspaces.Load()
 	case NotificationEvent:
 		return m.Toasts.Push(kit.ToastInfo, "🔔 "+e.Text, m.now())
-	case ActivityChangedEvent:
+	case activity.ActivityChangedEvent:
 		return m.Activity.Load()
 	}
 	return nil
@@ -288,6 +301,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.QuitDlg != nil:
 		return m.QuitDlg.handle(msg)
+	case m.opts.Detachable && key.Matches(msg, g.Detach) && !attached && m.QuitDlg == nil:
+		return m.detach()
 	case key.Matches(msg, g.Quit) && !attached:
 		// ctrl+c works from every overlay (it closes them and asks).
 		m.Dialog, m.Palette, m.Help = nil, nil, nil
@@ -307,7 +322,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cur.Update(msg)
 	}
 	// The create form is modal: tab cycles templates, esc leaves.
-	if m.Focus == FocusWorkspaces && m.Workspaces.Mode == wsCreate {
+	if m.Focus == FocusWorkspaces && m.Workspaces.Mode == workspaces.WsCreate {
 		cmd := cur.Update(msg)
 		if msg.String() == "enter" && cmd != nil {
 			return tea.Batch(m.Work.Begin("workspace-create", "creating the workspace", m.now()), cmd)
@@ -315,7 +330,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	// A pane's open form is modal: tab moves between its fields.
-	if mp, ok := cur.(modalPane); ok && mp.modal() && !key.Matches(msg, g.Quit) {
+	if mp, ok := cur.(modalPane); ok && mp.Modal() && !key.Matches(msg, g.Quit) {
 		return cur.Update(msg)
 	}
 	capturing := cur.Capturing()
@@ -357,7 +372,7 @@ func (m *Model) SetFocus(f Focus) {
 	m.Focus = f
 	m.cur().Focus()
 	if f == FocusInbox {
-		m.Inbox.markVisibleRead()
+		m.Inbox.MarkVisibleRead()
 	}
 }
 
@@ -373,7 +388,7 @@ func (m *Model) layout() tea.Cmd {
 	for _, t := range m.Tabs {
 		t.P.SetSize(w, h)
 	}
-	return tea.Batch(m.Workspaces.resizeTerm(), m.Inbox.renderDocs())
+	return tea.Batch(m.Workspaces.ResizeTerm(), m.Inbox.RenderDocs())
 }
 
 // overlayOpen reports whether a dialog, the palette or help has the keys.
@@ -392,7 +407,7 @@ func (m *Model) View() tea.View {
 	}
 	v.Content = m.Render()
 	if m.Focus == FocusWorkspaces && !m.overlayOpen() {
-		if x, y, ok := m.Workspaces.cursor(); ok {
+		if x, y, ok := m.Workspaces.Cursor(); ok {
 			v.Cursor = tea.NewCursor(x+FrameLeft, y+FrameTop)
 		}
 	}

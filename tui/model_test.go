@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/require"
@@ -40,10 +41,10 @@ func TestGoldenViews(t *testing.T) {
 			name := fmt.Sprintf("%s_%dx%d", strings.ToLower(h0.M.Tabs[f].Name), size[0], size[1])
 			t.Run(name, func(t *testing.T) {
 				h := tuitest.NewHarness(t, size[0], size[1])
-				h.F.Histories["tui/default"] = []tui.ChatMessage{
-					{Role: tui.RoleUser, Text: "What's my portfolio?"},
-					{Role: tui.RoleTool, Tool: "getPortfolio", Input: `{"source":"sim-paper"}`, Output: `[]`},
-					{Role: tui.RoleAssistant, Text: "You hold **5 MSFT** worth 2102.50."},
+				h.F.Histories["tui/default"] = []chat.ChatMessage{
+					{Role: chat.RoleUser, Text: "What's my portfolio?"},
+					{Role: chat.RoleTool, Tool: "getPortfolio", Input: `{"source":"sim-paper"}`, Output: `[]`},
+					{Role: chat.RoleAssistant, Text: "You hold **5 MSFT** worth 2102.50."},
 				}
 				h.Run(h.M.Chat.Load())
 				h.M.SetFocus(f)

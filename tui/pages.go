@@ -9,7 +9,7 @@ import (
 func (m *Model) refreshPage() tea.Cmd {
 	switch m.cur() {
 	case m.Market:
-		return m.Market.refresh(m.now())
+		return m.Market.Refresh(m.now())
 	case m.Activity:
 		return m.Activity.Load()
 	case m.McpPage:

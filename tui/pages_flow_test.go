@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/stretchr/testify/require"
@@ -81,10 +82,10 @@ func TestFlowActivityShowsNewRunsLive(t *testing.T) {
 	scr.waitFor("✓ delivered → tui")
 
 	req := f.AddEvent("agent.work.requested", `{"source":"task","prompt":"webhook: TSLA halted"}`, 0)
-	f.EventCh <- tui.ActivityChangedEvent{Seq: req.Seq}
+	f.EventCh <- activity.ActivityChangedEvent{Seq: req.Seq}
 	scr.waitFor("webhook: TSLA halted                  … running")
 	f.AddEvent("agent.work.error", `{"source":"task","error":"No AI provider is configured","durationMs":12}`, req.Seq)
-	f.EventCh <- tui.ActivityChangedEvent{}
+	f.EventCh <- activity.ActivityChangedEvent{}
 	scr.waitFor("webhook: TSLA halted                  ✗ No AI provider is configured")
 	quit(t, tm, scr)
 }

@@ -48,9 +48,13 @@ func (m *Model) actions() []kit.Action {
 			Run: func() tea.Cmd { m.openHelp(helpKeys); return nil }},
 		kit.Action{ID: "app.messages", Title: "Show message history", Group: "App", Key: kit.KeyOf(g.Messages), Keywords: "errors toasts log notifications",
 			Run: func() tea.Cmd { m.openHelp(helpMessages); return nil }},
-		kit.Action{ID: "app.quit", Title: "Quit alice", Group: "App", Key: kit.KeyOf(g.Quit), Keywords: "exit close",
+		kit.Action{ID: "app.quit", Title: "Quit alice", Group: "App", Key: kit.KeyOf(g.Quit), Keywords: "exit close stop",
 			Run: func() tea.Cmd { return m.requestQuit() }},
 	)
+	if m.opts.Detachable {
+		out = append(out, kit.Action{ID: "app.detach", Title: "Detach (alice keeps running)", Group: "App", Key: kit.KeyOf(g.Detach),
+			Keywords: "background leave close tmux", Run: func() tea.Cmd { return m.detach() }})
+	}
 	if m.Toasts.HasError() {
 		out = append(out, kit.Action{ID: "app.dismiss", Title: "Dismiss the error", Group: "App", Key: kit.KeyOf(g.Dismiss),
 			Run: func() tea.Cmd { m.Toasts.Dismiss(); return nil }})

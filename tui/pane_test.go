@@ -12,6 +12,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
+	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/exp/golden"
@@ -63,7 +65,7 @@ func TestStatusBarShowsListenersProviderAndErrors(t *testing.T) {
 func TestCoreEventsReloadPanesThroughTheBridge(t *testing.T) {
 	h := tuitest.NewHarness(t, 160, 30)
 	h.F.Mu.Lock()
-	h.F.InboxEntries = append([]tui.InboxEntry{{ID: "e3", Workspace: "btc", Comments: "new push", Time: tuitest.T0.Add(2 * time.Hour)}}, h.F.InboxEntries...)
+	h.F.InboxEntries = append([]inbox.InboxEntry{{ID: "e3", Workspace: "btc", Comments: "new push", Time: tuitest.T0.Add(2 * time.Hour)}}, h.F.InboxEntries...)
 	h.F.Mu.Unlock()
 	// One event through the real bridge Cmd (its re-armed successor is
 	// left waiting, as in the program).
@@ -138,7 +140,7 @@ func TestGoldenOverlays(t *testing.T) {
 		h := tuitest.NewHarness(t, 100, 30)
 		h.Send(tea.BackgroundColorMsg{Color: color.White})
 		require.False(t, h.M.St.Dark)
-		h.F.Histories["tui/default"] = []tui.ChatMessage{{Role: tui.RoleAssistant, Text: "# Title\n\n- one\n- two"}}
+		h.F.Histories["tui/default"] = []chat.ChatMessage{{Role: chat.RoleAssistant, Text: "# Title\n\n- one\n- two"}}
 		h.Run(h.M.Chat.Load())
 		golden.RequireEqual(t, []byte(strings.TrimRight(h.Screen(), " \n")))
 	})

@@ -53,9 +53,21 @@ func (m *Model) requestQuit() tea.Cmd {
 }
 
 func (m *Model) quitNow() tea.Cmd {
+	m.quitRequested = true
 	m.cancel()
 	return tea.Quit
 }
+
+// detach ends this client only: the core, its MCP ports, schedules and
+// workspace sessions keep running (Options.Detachable).
+func (m *Model) detach() tea.Cmd {
+	m.cancel()
+	return tea.Quit
+}
+
+// QuitRequested reports whether the person quit alice (as opposed to
+// detaching or losing the terminal): the core then stops too.
+func (m *Model) QuitRequested() bool { return m.quitRequested }
 
 func (d *quitDialog) handle(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
@@ -80,6 +92,10 @@ func (d *quitDialog) view() string {
 		}
 		b.WriteString("  • " + r + "\n")
 	}
-	b.WriteString("\n" + s.Muted.Render("y or ctrl+c quit · n/esc keep running"))
+	hint := "y or ctrl+c quit · n/esc keep running"
+	if d.m.opts.Detachable {
+		hint += " · ctrl+z detach instead (all of it keeps running)"
+	}
+	b.WriteString("\n" + s.Muted.Render(hint))
 	return s.Dialog.Render(b.String())
 }

@@ -20,9 +20,12 @@ import (
 )
 
 // defaults are the config files every test home gets unless the test
-// names its own: a free MCP port, no Ask connector, no news feeds.
+// names its own: a free MCP port, no Ask connector, no news feeds, and
+// the offline simulated market (the default "auto" backend would ask
+// Yahoo; tests never touch the network).
 func defaults() map[string]string {
 	return map[string]string{
+		config.MarketDataFile: `{"backend":"simulated","seed":42}`,
 		config.MCPFile:        `{"port":0}`,
 		config.ConnectorsFile: `{"mcpAsk":{"enabled":false}}`,
 		config.NewsFile:       `{"enabled":false,"intervalMinutes":10,"maxInMemory":10,"retentionDays":1,"feeds":[]}`,

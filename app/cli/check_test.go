@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -27,6 +28,37 @@ func TestCheckValidatesIBKRAccount(t *testing.T) {
 	require.Contains(t, errb.String(), accts)
 	require.Contains(t, errb.String(), `"[0].presetConfig.port"`)
 	require.Contains(t, errb.String(), "TCP port")
+}
+
+// `alice check` accepts the OpenBB market data backend (base URL, token
+// env, provider choice) and still rejects an unknown key, naming it.
+func TestCheckValidatesOpenBBMarketData(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(home, "config"), 0o700))
+	md := filepath.Join(home, "config", "market-data.json")
+	var out, errb bytes.Buffer
+	for _, ok := range []string{
+		`{"backend":"openbb","baseUrl":"http://127.0.0.1:6900","apiKeyEnv":"OPENBB_API_TOKEN","provider":"yfinance"}`,
+		`{"backend":"openbb"}`,
+		`{"backend":"auto","seed":7}`,
+	} {
+		require.NoError(t, os.WriteFile(md, []byte(ok), 0o600))
+		errb.Reset()
+		require.Equal(t, 0, run([]string{"check", "--home", home}, &out, &errb), "%s: %s", ok, errb.String())
+	}
+	for _, c := range []struct{ body, want string }{
+		{`{"backend":"openbb","token":"x"}`, `token`},
+		{`{"backend":"yahoo","provider":"fmp"}`, `provider`},
+		{`{"backend":"openbb","provider":"../x"}`, `invalid OpenBB provider`},
+		{`{"backend":"bloomberg"}`, `want auto, simulated, yahoo, alpaca or openbb`},
+	} {
+		require.NoError(t, os.WriteFile(md, []byte(c.body), 0o600))
+		errb.Reset()
+		require.Equal(t, 1, run([]string{"check", "--home", home}, &out, &errb), c.body)
+		require.Contains(t, errb.String(), md)
+		require.Contains(t, errb.String(), c.want)
+	}
 }
 
 // `alice check` refuses what would protect nothing or be ignored: an
@@ -62,4 +94,36 @@ func TestCheckRefusesUnknownGuardTypeAndAccountKey(t *testing.T) {
 			}
 		})
 	}
+}
+
+// `alice halt` asks for confirmation, then freezes staging; only `alice
+// resume` lifts it (here without a running alice: it works on the data
+// dir under the lock).
+func TestHaltAndResumeOffline(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	var out, errb bytes.Buffer
+	e := func(in string) int {
+		out.Reset()
+		errb.Reset()
+		return runWithInput([]string{"halt", "--home", home, "--reason", "drill"}, strings.NewReader(in), &out, &errb)
+	}
+	require.Equal(t, 1, e("no\n"))
+	require.Contains(t, errb.String(), "not confirmed; nothing was done")
+	_, err := os.Stat(filepath.Join(home, "data", "trading", "halt.json"))
+	require.True(t, os.IsNotExist(err))
+
+	require.Equal(t, 0, e("yes\n"), errb.String())
+	require.Contains(t, out.String(), "Trading halted since")
+	require.Contains(t, out.String(), "sim-paper: 0 resting order(s) cancelled")
+	require.FileExists(t, filepath.Join(home, "data", "trading", "halt.json"))
+	log, err := os.ReadFile(filepath.Join(home, "data", "event-log", "events.jsonl"))
+	require.NoError(t, err)
+	require.Contains(t, string(log), `"trade.halt"`)
+
+	out.Reset()
+	require.Equal(t, 0, run([]string{"resume", "--home", home}, &out, &errb), errb.String())
+	require.Contains(t, out.String(), "Trading resumed")
+	require.Equal(t, 1, run([]string{"resume", "--home", home}, &out, &errb))
+	require.Contains(t, errb.String(), "not halted")
 }

@@ -87,8 +87,7 @@ func runCheck(e *env, _ []string) int {
 	return 0
 }
 
-func runServe(e *env, _ []string) int      { return runCore(e, false) }
-func runTUICommand(e *env, _ []string) int { return runCore(e, true) }
+func runServe(e *env, _ []string) int { return runCore(e, false) }
 
 // runCore builds and starts the core, then runs the TUI over it or, for
 // serve, waits for a signal.
@@ -107,6 +106,10 @@ func runCore(e *env, tui bool) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	if !tui {
+		// A background core has no terminal: a client's hang-up is not ours.
+		signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
+	}
 
 	v := buildVersion()
 	a, err := app.New(app.Options{Paths: s.paths, Store: s.store, Logger: s.logger, Version: v.Version})
@@ -119,9 +122,19 @@ func runCore(e *env, tui bool) int {
 		return 1
 	}
 	defer shutdown(a, s.logger)
-	recordListeners(s.lock, a, s.logger)
+	relay, err := serveAttach(ctx, s, a, stop)
+	if err != nil {
+		e.errorf("%v", err)
+		return 1
+	}
+	defer relay.Close()
+	recordListeners(s.lock, a, relay, s.logger)
 
 	if !tui {
+		if e.flag("quiet") == "true" {
+			<-ctx.Done()
+			return 0
+		}
 		for _, l := range a.Listeners() {
 			fmt.Fprintf(e.stdout, "%s listening on %s\n", l.Name, l.URL)
 		}

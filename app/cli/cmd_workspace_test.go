@@ -31,7 +31,7 @@ func startInstance(t *testing.T, home string) *app.App {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = lock.Release() }) // after Shutdown
 	a := apptest.Run(t, home)
-	recordListeners(lock, a, slog.Default()) // as cmd_core does once bound
+	recordListeners(lock, a, nil, slog.Default()) // as cmd_core does once bound
 	return a
 }
 

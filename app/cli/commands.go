@@ -38,8 +38,11 @@ type flagDef struct {
 // commands is the CLI table. Keep one line per command.
 func commands() []command {
 	return []command{
-		{Name: "", Summary: "start the terminal UI (MCP ports stay open while it runs)", Run: runTUICommand},
-		{Name: "serve", Summary: "run the same core headless: MCP ports, scheduling, workspaces", Run: runServe},
+		{Name: "", Summary: "open the terminal UI on this data dir's core, starting the core in the background when none runs (ctrl+z detaches, quitting stops it)", Flags: []flagDef{{Name: "foreground", Help: "alice runs the core inside this terminal's process instead (it stops when the UI quits; no detach)"}}, Run: runTUICommand},
+		{Name: "serve", Summary: "run the same core headless: MCP ports, scheduling, workspaces; terminals attach with alice", Flags: []flagDef{{Name: "quiet", Help: "alice serve prints nothing (it is how alice starts a background core)"}}, Run: runServe},
+		{Name: "attach", Summary: "open the terminal UI on the running core (never starts one)", Run: runAttach},
+		{Name: "service", Args: "install|uninstall|status", Words: []string{"install", "uninstall", "status"}, Summary: "start the core on login: write (or remove) a systemd user unit / launchd agent for alice serve", Run: runService},
+		{Name: "stop", Summary: "stop the running core cleanly (its MCP ports, schedules and workspace sessions)", Run: runStop},
 		{Name: "check", Summary: "validate every config file and exit", Run: runCheck},
 		{Name: "version", Summary: "print version, commit, build date and Go version", Run: runVersion},
 		{Name: "doctor", Summary: "check data dir, lock, config, ports, AI provider, programs, MCP endpoints and accounts; print fixes", Run: runDoctor},
@@ -48,6 +51,8 @@ func commands() []command {
 		{Name: "completion", Args: "bash|zsh|fish", Words: []string{"bash", "zsh", "fish"}, Summary: "print a shell completion script", Run: runCompletion},
 		{Name: "man", Summary: "print the man page (roff) generated from this table", Run: runMan},
 		workspaceCommand,
+		haltCommand,
+		resumeCommand,
 	}
 }
 
@@ -68,6 +73,8 @@ type env struct {
 	debug          bool
 	// flags holds command-specific flag values by name.
 	flags map[string]*string
+	// stdin answers confirmations (os.Stdin when nil).
+	stdin io.Reader
 }
 
 // flag returns a command-specific flag's value ("" when unset).
@@ -95,7 +102,7 @@ func findCommand(name string) (command, bool) {
 // dispatch picks the command named by the first argument (the TUI when
 // the first argument is a flag or absent), parses flags wherever they
 // appear and runs it.
-func dispatch(args []string, stdout, stderr io.Writer) int {
+func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, _ := findCommand("")
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		c, ok := findCommand(args[0])
@@ -105,7 +112,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		}
 		cmd, args = c, args[1:]
 	}
-	e := &env{stdout: stdout, stderr: stderr, flags: map[string]*string{}}
+	e := &env{stdout: stdout, stderr: stderr, flags: map[string]*string{}, stdin: stdin}
 	fs := flag.NewFlagSet("alice", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&e.home, "home", "", "")
@@ -266,5 +273,10 @@ func Main(args []string, stdout, stderr io.Writer) int { return run(args, stdout
 
 // run is Main with its writers injected for tests.
 func run(args []string, stdout, stderr io.Writer) int {
-	return dispatch(args, stdout, stderr)
+	return dispatch(args, nil, stdout, stderr)
+}
+
+// runWithInput is run with confirmations read from stdin.
+func runWithInput(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return dispatch(args, stdin, stdout, stderr)
 }

@@ -7,17 +7,24 @@ import (
 	"strings"
 
 	"github.com/alice-trading/alice/app"
+	"github.com/alice-trading/alice/app/attach"
 	"github.com/alice-trading/alice/config"
 )
 
 // recordListeners writes the bound endpoints into the data dir lock's
 // owner file, so a second `alice`/`alice serve` on the same dir can say
-// where the running one listens. (The TUI does not attach to a running
-// core: it refuses with that message; see README.)
-func recordListeners(lock *config.DataLock, a *app.App, logger *slog.Logger) {
+// where the running one listens, and `alice`/`alice attach` find the
+// socket the core serves its TUI on.
+func recordListeners(lock *config.DataLock, a *app.App, relay *attach.Server, logger *slog.Logger) {
 	var ls []config.LockListener
 	for _, l := range a.Listeners() {
 		ls = append(ls, config.LockListener{Name: l.Name, URL: l.URL})
+	}
+	if relay != nil {
+		ls = append(ls, config.LockListener{Name: attachListener, URL: "unix://" + relay.SocketPath()})
+		if addr := relay.TCPAddr(); addr != "" {
+			ls = append(ls, config.LockListener{Name: "ssh", URL: "ssh://" + addr})
+		}
 	}
 	if err := lock.SetListeners(ls); err != nil {
 		logger.Warn("Recording listeners in the lock file failed", "err", err)

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -56,6 +58,9 @@ type doctorDeps struct {
 	// when there is one, else by starting them on a scratch data dir).
 	accounts func(ctx context.Context, d *doctorRun) ([]accountHealth, error)
 	timeout  time.Duration
+	// home is the --home the command was given (absolute; "" for XDG):
+	// the service check compares the installed unit with it.
+	home string
 }
 
 func defaultDoctorDeps() doctorDeps {
@@ -91,7 +96,11 @@ func runDoctor(e *env, _ []string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	results := doctorChecks(ctx, paths, defaultDoctorDeps())
+	deps := defaultDoctorDeps()
+	if e.home != "" {
+		deps.home, _ = filepath.Abs(e.home)
+	}
+	results := doctorChecks(ctx, paths, deps)
 	return printDoctor(e.stdout, paths, results)
 }
 
@@ -126,7 +135,9 @@ func doctorChecks(ctx context.Context, paths config.Paths, deps doctorDeps) []ch
 	out = append(out, d.checkProvider(ctx))
 	out = append(out, d.checkPrograms(ctx)...)
 	out = append(out, d.checkMCP(ctx)...)
+	out = append(out, d.checkTelegram(ctx))
 	out = append(out, d.checkAccounts(ctx)...)
+	out = append(out, d.checkService())
 	return out
 }
 
@@ -140,4 +151,26 @@ func commandVersion(ctx context.Context, path, flag string) (string, error) {
 		return line, fmt.Errorf("%s %s: %w", path, flag, err)
 	}
 	return line, nil
+}
+
+// checkService reports whether the core starts on login. Not installed is
+// fine (optional); a unit that starts another binary or home is a problem.
+func (d *doctorRun) checkService() checkResult {
+	exe, err := serviceExe()
+	if err != nil {
+		return checkResult{Name: "service", State: checkSkip, Detail: err.Error()}
+	}
+	home := d.deps.getenv("HOME")
+	svc, err := serviceFor(runtime.GOOS, home, exe, d.deps.home)
+	if err != nil {
+		return checkResult{Name: "service", State: checkSkip, Detail: err.Error()}
+	}
+	state, detail := serviceState(svc)
+	switch state {
+	case "installed":
+		return checkResult{Name: "service", State: checkOK, Detail: detail}
+	case "not installed":
+		return checkResult{Name: "service", State: checkSkip, Detail: detail}
+	}
+	return checkResult{Name: "service", State: checkFail, Detail: state + ": " + detail, Fix: "alice service install"}
 }

@@ -90,7 +90,15 @@ func TestServeStopsCleanlyOnSIGTERM(t *testing.T) {
 			t.Fatal("alice serve did not become ready")
 		}
 	}
-	for _, args := range [][]string{{"serve", "--home", home}, {"--home", home}} {
+	// A second core is refused; `alice` without a terminal says it needs
+	// one (with one, it attaches: scripts/attach/attach-e2e.sh).
+	tuiNoTTY := exec.Command(bin, "--home", home)
+	var terr bytes.Buffer
+	tuiNoTTY.Stderr = &terr
+	var exit1 *exec.ExitError
+	require.ErrorAs(t, tuiNoTTY.Run(), &exit1)
+	require.Contains(t, terr.String(), "needs a terminal")
+	for _, args := range [][]string{{"serve", "--home", home}} {
 		second := exec.Command(bin, args...)
 		var serr bytes.Buffer
 		second.Stderr = &serr

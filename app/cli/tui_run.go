@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/alice-trading/alice/app"
+	"github.com/alice-trading/alice/app/attach"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/live"
 )
@@ -24,4 +25,18 @@ func runTUI(ctx context.Context, a *app.App) error {
 		return nil
 	}
 	return err
+}
+
+// newClientUI builds the TUI for one attached terminal. Each client has its
+// own model (pane, selection, scroll) over the one core.
+func newClientUI(a *app.App, _ attach.Client) (attach.UI, error) {
+	model := tui.New(live.New(a), tui.Options{Version: buildVersion().Version, Detachable: true})
+	return attach.UI{
+		Model: model,
+		Quit: func(final tea.Model) bool {
+			q, ok := final.(interface{ QuitRequested() bool })
+			return ok && q.QuitRequested()
+		},
+		Close: model.Close,
+	}, nil
 }

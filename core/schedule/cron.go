@@ -155,8 +155,16 @@ func (e *Engine) checkFuture(s Schedule) error {
 	return nil
 }
 
-// Add creates a job.
+// Add creates a job that runs in the in-process Alice.
 func (e *Engine) Add(name, payload string, s Schedule, enabled bool) (Job, error) {
+	return e.AddTargeted(name, payload, s, enabled, nil)
+}
+
+// AddTargeted creates a job with an execution target (nil: Alice).
+func (e *Engine) AddTargeted(name, payload string, s Schedule, enabled bool, target *Target) (Job, error) {
+	if err := target.Validate(); err != nil {
+		return Job{}, err
+	}
 	name = strings.TrimSpace(name)
 	if name == "" || strings.TrimSpace(payload) == "" {
 		return Job{}, errors.New("name and payload are required")
@@ -172,7 +180,7 @@ func (e *Engine) Add(name, payload string, s Schedule, enabled bool) (Job, error
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	j := Job{ID: uuid.NewString()[:8], Name: name, Enabled: enabled, Schedule: s, Payload: payload, CreatedAt: e.now().UnixMilli()}
+	j := Job{ID: uuid.NewString()[:8], Name: name, Enabled: enabled, Schedule: s, Payload: payload, Target: target.normalized(), CreatedAt: e.now().UnixMilli()}
 	e.arm(&j, e.clock())
 	e.jobs = append(e.jobs, j)
 	if err := e.saveLocked(); err != nil {
@@ -189,6 +197,9 @@ type JobPatch struct {
 	Payload  *string   `json:"payload"`
 	Schedule *Schedule `json:"schedule"`
 	Enabled  *bool     `json:"enabled"`
+	// Target replaces the job's target ({"kind":"alice"} moves it back
+	// into the in-process Alice).
+	Target *Target `json:"target"`
 }
 
 // Update patches a job and re-arms it from now.
@@ -206,6 +217,9 @@ func (e *Engine) Update(id string, p JobPatch) (Job, error) {
 	}
 	if p.Payload != nil && strings.TrimSpace(*p.Payload) == "" {
 		return Job{}, errors.New("payload must not be empty")
+	}
+	if err := p.Target.Validate(); err != nil {
+		return Job{}, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -225,6 +239,9 @@ func (e *Engine) Update(id string, p JobPatch) (Job, error) {
 	}
 	if p.Enabled != nil {
 		j.Enabled = *p.Enabled
+	}
+	if p.Target != nil {
+		j.Target = p.Target.normalized()
 	}
 	e.arm(j, e.clock())
 	if err := e.saveLocked(); err != nil {
@@ -317,7 +334,7 @@ func (e *Engine) fire(ctx context.Context, j Job, scheduled bool) Outcome {
 	if scheduled && j.State.NextRunAtMs != nil {
 		key = fmt.Sprintf("cron:%s:%d", j.ID, *j.State.NextRunAtMs)
 	}
-	out := e.worker.RunKeyed(ctx, Request{Source: SourceCron, Prompt: j.Payload, Metadata: meta, CausedBy: ev.Seq}, key)
+	out := e.worker.RunKeyed(ctx, Request{Source: SourceCron, Prompt: j.Payload, Metadata: meta, CausedBy: ev.Seq, Target: j.Target}, key)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	cur := e.findLocked(j.ID)

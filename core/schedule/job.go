@@ -51,11 +51,13 @@ type JobState struct {
 
 // Job is one entry of cron/jobs.json.
 type Job struct {
-	ID        string   `json:"id"`
-	Name      string   `json:"name"`
-	Enabled   bool     `json:"enabled"`
-	Schedule  Schedule `json:"schedule"`
-	Payload   string   `json:"payload"`
+	ID       string   `json:"id"`
+	Name     string   `json:"name"`
+	Enabled  bool     `json:"enabled"`
+	Schedule Schedule `json:"schedule"`
+	Payload  string   `json:"payload"`
+	// Target runs the job in a workspace instead of the in-process Alice.
+	Target    *Target  `json:"target,omitempty"`
 	State     JobState `json:"state"`
 	CreatedAt int64    `json:"createdAt"`
 }

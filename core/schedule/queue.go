@@ -83,7 +83,23 @@ type lane struct {
 	running bool
 }
 
-func laneOf(t *Task) string { return string(t.Source) }
+// laneOf is a task's lane: its source's session for the in-process
+// Alice, else its workspace (and session), so a slow workspace run never
+// holds up the heartbeat or another workspace. A one-shot in a new
+// workspace gets a lane of its own.
+func laneOf(t *Task) string {
+	tg := t.Target
+	switch {
+	case !tg.InWorkspace():
+		return string(t.Source)
+	case tg.Kind == TargetOneShot && tg.Workspace == "":
+		return "workspace:new:" + t.ID
+	case tg.Kind == TargetSession:
+		return "workspace:" + tg.Workspace + ":" + tg.Session
+	default:
+		return "workspace:" + tg.Workspace
+	}
+}
 
 // ValidKey checks a caller-supplied idempotency key.
 func ValidKey(k string) error {
@@ -109,6 +125,10 @@ func (w *Worker) Submit(req Request, opt SubmitOptions) (task Task, dup bool, er
 	if err := ValidKey(opt.Key); err != nil {
 		return Task{}, false, err
 	}
+	if err := req.Target.Validate(); err != nil {
+		return Task{}, false, err
+	}
+	req.Target = req.Target.normalized()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -124,7 +144,7 @@ func (w *Worker) Submit(req Request, opt SubmitOptions) (task Task, dup bool, er
 	if key == "" {
 		key = string(req.Source) + ":" + id
 	}
-	t := &Task{ID: id, Key: key, Source: req.Source, Prompt: req.Prompt, Metadata: req.Metadata, State: TaskQueued,
+	t := &Task{ID: id, Key: key, Source: req.Source, Prompt: req.Prompt, Metadata: req.Metadata, Target: req.Target, State: TaskQueued,
 		CausedBy: req.CausedBy, CreatedMs: w.now().UnixMilli(), RetryOf: opt.RetryOf}
 	ln := w.lane(laneOf(t))
 	busy := ln.running || len(ln.ids) > 0
@@ -136,7 +156,7 @@ func (w *Worker) Submit(req Request, opt SubmitOptions) (task Task, dup bool, er
 	}
 	w.tasks[id], w.byKey[key] = t, id
 	ev, err := w.events.AppendCaused("agent.work.requested", requestPayload{Source: t.Source, Prompt: t.Prompt,
-		Metadata: t.Metadata, Queued: true, TaskID: id, Key: key, RetryOf: opt.RetryOf}, req.CausedBy)
+		Metadata: t.Metadata, Queued: true, TaskID: id, Key: key, RetryOf: opt.RetryOf, Target: t.Target}, req.CausedBy)
 	if err != nil {
 		w.log.Error("Recording agent.work.requested failed", "task", id, "err", err)
 	} else {
@@ -369,7 +389,7 @@ func (w *Worker) Retry(id string) (Task, error) {
 		w.mu.Unlock()
 		return Task{}, toolError(fmt.Sprintf("task %s was already retried as %s", id, by))
 	}
-	req := Request{Source: t.Source, Prompt: t.Prompt, Metadata: t.Metadata, CausedBy: t.OutcomeSeq}
+	req := Request{Source: t.Source, Prompt: t.Prompt, Metadata: t.Metadata, CausedBy: t.OutcomeSeq, Target: t.Target}
 	key := t.Key + "#retry"
 	w.mu.Unlock()
 	nt, dup, err := w.Submit(req, SubmitOptions{Key: key, RetryOf: id})

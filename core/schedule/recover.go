@@ -66,7 +66,7 @@ func (w *Worker) recover() error {
 		if t.RequestedSeq == 0 {
 			// Persisted, but the process died before agent.work.requested.
 			ev, err := w.events.AppendCaused("agent.work.requested", requestPayload{Source: t.Source, Prompt: t.Prompt,
-				Metadata: t.Metadata, Queued: true, TaskID: t.ID, Key: t.Key, RetryOf: t.RetryOf}, t.CausedBy)
+				Metadata: t.Metadata, Queued: true, TaskID: t.ID, Key: t.Key, RetryOf: t.RetryOf, Target: t.Target}, t.CausedBy)
 			if err == nil {
 				t.RequestedSeq = ev.Seq
 			}

@@ -77,6 +77,7 @@ type Task struct {
 	Source   Source         `json:"source"`
 	Prompt   string         `json:"prompt"`
 	Metadata map[string]any `json:"metadata,omitempty"`
+	Target   *Target        `json:"target,omitempty"`
 	State    TaskState      `json:"state"`
 	// CausedBy is the trigger's event (cron.fire, a failed task's outcome
 	// for a retry); RequestedSeq is this task's agent.work.requested
@@ -99,7 +100,7 @@ type Task struct {
 }
 
 func (t Task) request() Request {
-	return Request{Source: t.Source, Prompt: t.Prompt, Metadata: t.Metadata, CausedBy: t.CausedBy}
+	return Request{Source: t.Source, Prompt: t.Prompt, Metadata: t.Metadata, CausedBy: t.CausedBy, Target: t.Target}
 }
 
 // taskStore persists task states: one fsync'd append per state change.

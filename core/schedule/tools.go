@@ -9,6 +9,8 @@ import (
 
 const scheduleSchema = `{"type":"object","description":"when the job fires","properties":{"kind":{"type":"string","enum":["at","every","cron"]},"at":{"type":"string","description":"ISO timestamp (kind=at)"},"every":{"type":"string","description":"e.g. 30m, 2h, 5m30s (kind=every)"},"cron":{"type":"string","description":"5-field cron (min hour dom month dow) in local time, e.g. 0 9 * * 1-5; prefix CRON_TZ=America/New_York to pick a zone (kind=cron)"}},"required":["kind"]}`
 
+const targetSchema = `{"type":"object","description":"where the job runs: omit (or kind alice) for Alice herself; kind oneshot runs a headless agent CLI (claude -p, codex exec) or, with agent shell, the payload as a shell command in a workspace (new when workspace is omitted) and puts the files it wrote in the inbox; kind session types the payload into a persistent workspace session and captures the reply","properties":{"kind":{"type":"string","enum":["alice","oneshot","session"]},"workspace":{"type":"string","description":"workspace id or tag"},"agent":{"type":"string","enum":["claude","codex","shell"]},"session":{"type":"string","description":"live session id or name (c1, sh2) for kind session"},"model":{"type":"string","description":"model for the agent CLI"},"timeoutSec":{"type":"integer","minimum":0,"maximum":7200}},"required":["kind"]}`
+
 // RegisterTools adds cronList/cronAdd/cronUpdate/cronRemove/cronRunNow.
 func RegisterTools(reg core.ToolRegistry, e *Engine) {
 	reg.Register(
@@ -22,13 +24,14 @@ func RegisterTools(reg core.ToolRegistry, e *Engine) {
 				return map[string]any{"jobs": jobs}, nil
 			}},
 		core.Tool{Name: "cronAdd", Group: "cron", Description: "Schedule a job: at a time, every interval, or on a cron expression. The payload is the prompt Alice runs when it fires; replies go to the user's last-used channel.",
-			InputSchema: core.Schema(`{"type":"object","properties":{"name":{"type":"string"},"payload":{"type":"string"},"schedule":` + scheduleSchema + `,"enabled":{"type":"boolean"},"sessionTarget":{"type":"string","enum":["main","isolated"]}},"required":["name","payload","schedule"]}`),
+			InputSchema: core.Schema(`{"type":"object","properties":{"name":{"type":"string"},"payload":{"type":"string"},"schedule":` + scheduleSchema + `,"enabled":{"type":"boolean"},"target":` + targetSchema + `,"sessionTarget":{"type":"string","enum":["main","isolated"]}},"required":["name","payload","schedule"]}`),
 			Handler: func(_ context.Context, args json.RawMessage) (any, error) {
 				in := struct {
 					Name          string    `json:"name"`
 					Payload       string    `json:"payload"`
 					Schedule      *Schedule `json:"schedule"`
 					Enabled       *bool     `json:"enabled"`
+					Target        *Target   `json:"target"`
 					SessionTarget string    `json:"sessionTarget"`
 				}{}
 				if err := core.DecodeArgs(args, &in); err != nil {
@@ -37,14 +40,14 @@ func RegisterTools(reg core.ToolRegistry, e *Engine) {
 				if in.Schedule == nil {
 					return nil, errMissingSchedule
 				}
-				j, err := e.Add(in.Name, in.Payload, *in.Schedule, in.Enabled == nil || *in.Enabled)
+				j, err := e.AddTargeted(in.Name, in.Payload, *in.Schedule, in.Enabled == nil || *in.Enabled, in.Target)
 				if err != nil {
 					return nil, err
 				}
 				return map[string]any{"id": j.ID, "nextRunAtMs": j.State.NextRunAtMs}, nil
 			}},
 		core.Tool{Name: "cronUpdate", Group: "cron", Description: "Change a job's name, payload, schedule or enabled flag.",
-			InputSchema: core.Schema(`{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"},"payload":{"type":"string"},"schedule":` + scheduleSchema + `,"enabled":{"type":"boolean"},"sessionTarget":{"type":"string"}},"required":["id"]}`),
+			InputSchema: core.Schema(`{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"},"payload":{"type":"string"},"schedule":` + scheduleSchema + `,"enabled":{"type":"boolean"},"target":` + targetSchema + `,"sessionTarget":{"type":"string"}},"required":["id"]}`),
 			Handler: func(_ context.Context, args json.RawMessage) (any, error) {
 				var in struct {
 					ID string `json:"id"`

@@ -174,7 +174,7 @@ func tokenMatches(tok string, tokens []config.WebhookToken) bool {
 }
 
 // parseWorkPayload validates {source?, prompt, metadata?,
-// idempotencyKey?}. External callers may only request task or manual work:
+// idempotencyKey?, target?}. External callers may only request task or manual work:
 // heartbeat and cron runs have their own gates.
 func parseWorkPayload(typ string, raw json.RawMessage) (Request, string, error) {
 	var p struct {
@@ -182,6 +182,7 @@ func parseWorkPayload(typ string, raw json.RawMessage) (Request, string, error) 
 		Prompt   string         `json:"prompt"`
 		Metadata map[string]any `json:"metadata"`
 		Key      string         `json:"idempotencyKey"`
+		Target   *Target        `json:"target"`
 	}
 	if len(raw) == 0 || string(raw) == "null" {
 		return Request{}, "", errors.New("required: {prompt, source?, metadata?, idempotencyKey?}")
@@ -202,7 +203,10 @@ func parseWorkPayload(typ string, raw json.RawMessage) (Request, string, error) 
 	if n := len([]rune(p.Prompt)); n > maxPromptRunes {
 		return Request{}, "", fmt.Errorf("prompt is %d characters, the limit is %d", n, maxPromptRunes)
 	}
-	return Request{Source: p.Source, Prompt: p.Prompt, Metadata: p.Metadata}, strings.TrimSpace(p.Key), nil
+	if err := p.Target.Validate(); err != nil {
+		return Request{}, "", err
+	}
+	return Request{Source: p.Source, Prompt: p.Prompt, Metadata: p.Metadata, Target: p.Target}, strings.TrimSpace(p.Key), nil
 }
 
 // strictJSON decodes one JSON value, rejecting unknown fields and

@@ -77,6 +77,8 @@ type Request struct {
 	Metadata map[string]any
 	// CausedBy is the event that led to this request (cron.fire, …).
 	CausedBy int64
+	// Target is where it runs (nil: the in-process Alice).
+	Target *Target
 }
 
 // requestPayload is agent.work.requested's payload. Every request is a
@@ -89,6 +91,7 @@ type requestPayload struct {
 	TaskID   string         `json:"taskId,omitempty"`
 	Key      string         `json:"key,omitempty"`
 	RetryOf  string         `json:"retryOf,omitempty"`
+	Target   *Target        `json:"target,omitempty"`
 }
 
 // WorkerOptions configure the queue.
@@ -105,6 +108,9 @@ type WorkerOptions struct {
 	// ShutdownGrace is how long Close lets running tasks finish before
 	// cancelling them (DefaultShutdownGrace when 0).
 	ShutdownGrace time.Duration
+	// Runner runs tasks whose target is a workspace (nil: such tasks fail
+	// with a clear error).
+	Runner Runner
 }
 
 // Worker is the durable work queue and the agent runs it makes (see
@@ -284,6 +290,9 @@ func (w *Worker) RunKeyed(ctx context.Context, req Request, key string) Outcome 
 // execute runs one request through the agent, the output gate and the
 // connectors, and says which outcome to record.
 func (w *Worker) execute(ctx context.Context, req Request) (TaskState, map[string]any, Outcome) {
+	if req.Target.InWorkspace() {
+		return w.executeInWorkspace(ctx, req)
+	}
 	start := w.now()
 	session, preamble := sessionFor(req)
 	res, err := w.agent.AskWithSession(ctx, req.Prompt, session, preamble)
@@ -378,4 +387,33 @@ func (o Outcome) String() string {
 	default:
 		return fmt.Sprintf("delivered to %s", o.Channel)
 	}
+}
+
+// executeInWorkspace hands the task to the Runner and delivers its
+// summary like a cron reply.
+func (w *Worker) executeInWorkspace(ctx context.Context, req Request) (TaskState, map[string]any, Outcome) {
+	start := w.now()
+	if w.opts.Runner == nil {
+		err := errors.New("this alice has no workspace runner; the task's target needs workspaces")
+		return TaskFailed, map[string]any{"error": err.Error(), "target": req.Target}, Outcome{Err: err}
+	}
+	res, err := w.opts.Runner.RunTarget(ctx, *req.Target, req.Prompt, req.Metadata)
+	payload := map[string]any{"target": req.Target, "durationMs": w.now().Sub(start).Milliseconds()}
+	for k, v := range res.Detail {
+		payload[k] = v
+	}
+	if err != nil {
+		payload["error"] = err.Error()
+		return TaskFailed, payload, Outcome{Err: err}
+	}
+	text := strings.TrimSpace(res.Summary)
+	if text == "" {
+		return TaskSkipped, map[string]any{"reason": "empty", "target": req.Target}, Outcome{Skip: "empty"}
+	}
+	ch, nerr := w.notify.Notify(ctx, text, "info", string(req.Source))
+	payload["reply"], payload["delivered"], payload["channel"] = text, nerr == nil, ch
+	if nerr != nil {
+		w.log.Warn("Notification not delivered", "source", req.Source, "err", nerr)
+	}
+	return TaskDone, payload, Outcome{Delivered: nerr == nil, Channel: ch, Text: text, Err: nerr}
 }

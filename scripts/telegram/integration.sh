@@ -20,3 +20,7 @@ done
 
 cd "$root"
 ALICE_TELEGRAM_EMULATOR="http://127.0.0.1:$port" go test -race -count=1 -run "TestAgainstBotAPIEmulator|TestApprovalsReachPeopleAgainstBotAPIEmulator|TestNeedsYouAlertReachesTelegramEmulator" -v ./core/connector/telegram/ ./app/
+
+# Telegram that heals: alice started against a closed port recovers when
+# the emulator comes up there (its own emulator, on a free port).
+"$here/heal.sh"

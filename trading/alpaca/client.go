@@ -150,7 +150,8 @@ func (c *client) do(ctx context.Context, method, base, path string, q url.Values
 		return nil
 	}
 	if err := json.Unmarshal(resp.Body, out); err != nil {
-		return &broker.Error{Code: broker.CodeExchange, Msg: "decode " + path, Err: err}
+		return &broker.Error{Code: broker.CodeBadData, Msg: "decode " + path, Err: err,
+			Hint: "Alpaca's answer did not parse strictly; nothing was derived from it (no value became zero)"}
 	}
 	return nil
 }

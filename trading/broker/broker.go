@@ -53,7 +53,10 @@ const (
 	CodeExchange     Code = "EXCHANGE"
 	CodeMarketClosed Code = "MARKET_CLOSED"
 	CodeNotFound     Code = "NOT_FOUND"
-	CodeUnknown      Code = "UNKNOWN"
+	// CodeBadData: the venue answered with a value that does not parse
+	// (a number that is not one); the call fails rather than read zero.
+	CodeBadData Code = "BAD_DATA"
+	CodeUnknown Code = "UNKNOWN"
 )
 
 // Transient reports whether retrying later may succeed.

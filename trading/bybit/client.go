@@ -201,7 +201,8 @@ func (c *client) do(ctx context.Context, r httpjson.Request, out any) error {
 		return nil
 	}
 	if err := json.Unmarshal(env.Result, out); err != nil {
-		return &broker.Error{Code: broker.CodeExchange, Msg: "decode " + path, Err: err}
+		return &broker.Error{Code: broker.CodeBadData, Msg: "decode " + path, Err: err,
+			Hint: "Bybit's answer did not parse strictly; nothing was derived from it (no value became zero)"}
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package bybit
 
 import (
+	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -10,9 +12,37 @@ import (
 	"github.com/alice-trading/alice/trading"
 )
 
-// num is a v5 numeric string ("" for absent), decoded exactly.
+// num is a v5 numeric string ("" for absent), decoded exactly. Decoding
+// is strict: a value that is not a decimal fails the whole call (as
+// broker.CodeBadData), so it can never become a zero that feeds equity,
+// positions or the guards.
 type num string
 
+// UnmarshalJSON accepts a JSON string or number holding a decimal, "" or
+// null (absent); anything else is an error naming the value.
+func (n *num) UnmarshalJSON(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	switch {
+	case s == "null":
+		*n = ""
+		return nil
+	case strings.HasPrefix(s, `"`):
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		s = strings.TrimSpace(s)
+	}
+	if s != "" {
+		if _, err := decimal.NewFromString(s); err != nil {
+			return fmt.Errorf("Bybit sent %q where a number belongs", s)
+		}
+	}
+	*n = num(s)
+	return nil
+}
+
+// dec is the decoded value; "" (absent) is zero. Values reach here only
+// through UnmarshalJSON, which refused anything unparsable.
 func (n num) dec() decimal.Decimal {
 	d, err := decimal.NewFromString(strings.TrimSpace(string(n)))
 	if err != nil {
@@ -23,6 +53,22 @@ func (n num) dec() decimal.Decimal {
 
 // ms is a v5 millisecond timestamp string.
 type ms string
+
+// UnmarshalJSON refuses a timestamp that is not a whole number of
+// milliseconds ("" is absent).
+func (m *ms) UnmarshalJSON(b []byte) error {
+	var n num
+	if err := n.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	if n != "" {
+		if _, err := strconv.ParseInt(string(n), 10, 64); err != nil {
+			return fmt.Errorf("Bybit sent %q where a millisecond timestamp belongs", string(n))
+		}
+	}
+	*m = ms(n)
+	return nil
+}
 
 func (m ms) time() time.Time {
 	v, err := strconv.ParseInt(string(m), 10, 64)

@@ -237,6 +237,24 @@ func (g *Git) Stage(op Operation) (StageResult, error) {
 	return res, nil
 }
 
+// Unstage discards the staging area and an unpushed commit (the kill
+// switch stops what an agent had staged). A commit awaiting a person's
+// decision is refused (*AwaitingError): reject it first.
+func (g *Git) Unstage() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err := g.frozenLocked(); err != nil {
+		return err
+	}
+	old := g.f.work
+	g.f.Staged, g.f.Pending = nil, nil
+	if err := g.saveWork(); err != nil {
+		g.f.work = old
+		return err
+	}
+	return nil
+}
+
 // voidNote tells the stager that an unpushed commit is gone and exactly
 // what the next commit will hold.
 func voidNote(hash string, staged []Operation) string {

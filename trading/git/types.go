@@ -54,6 +54,8 @@ type Provenance struct {
 	Session string `json:"session,omitempty"`
 	Channel string `json:"channel,omitempty"`
 	Agent   string `json:"agent,omitempty"`
+	// Person: a person staged it directly (the Market pane, Telegram).
+	Person bool `json:"person,omitempty"`
 }
 
 // Key is the session the provenance names, else its channel, else "unknown".

@@ -2,6 +2,7 @@ package ibkr
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -78,15 +79,20 @@ func (b *Broker) cache(ctx context.Context) error {
 	return err
 }
 
-func (b *Broker) valueLocked(key string) decimal.Decimal {
+// valueLocked is one account value in the base currency; absent is zero,
+// but a value TWS sent that does not parse is an error (BAD_DATA), never
+// a zero that would feed equity and the guards.
+func (b *Broker) valueLocked(key string) (decimal.Decimal, error) {
 	for _, ccy := range []string{b.baseCcy, "BASE", ""} {
 		if v, ok := b.values[key+"|"+ccy]; ok {
-			if d, err := decimal.NewFromString(v); err == nil {
-				return d
+			d, err := decimal.NewFromString(strings.TrimSpace(v))
+			if err != nil {
+				return decimal.Zero, &broker.Error{Code: broker.CodeBadData, Msg: fmt.Sprintf("TWS sent %s = %q, which is not a number", key, v)}
 			}
+			return d, nil
 		}
 	}
-	return decimal.Zero
+	return decimal.Zero, nil
 }
 
 // Account reads the cached account values.
@@ -100,9 +106,19 @@ func (b *Broker) Account(ctx context.Context) (trading.AccountInfo, error) {
 	if ccy == "" {
 		ccy = "USD"
 	}
-	return trading.AccountInfo{BaseCurrency: ccy, NetLiquidation: b.valueLocked("NetLiquidation"),
-		TotalCashValue: b.valueLocked("TotalCashValue"), UnrealizedPnL: b.valueLocked("UnrealizedPnL"),
-		RealizedPnL: b.valueLocked("RealizedPnL"), BuyingPower: b.valueLocked("BuyingPower")}, nil
+	info := trading.AccountInfo{BaseCurrency: ccy}
+	for _, f := range []struct {
+		key string
+		dst *decimal.Decimal
+	}{{"NetLiquidation", &info.NetLiquidation}, {"TotalCashValue", &info.TotalCashValue}, {"UnrealizedPnL", &info.UnrealizedPnL},
+		{"RealizedPnL", &info.RealizedPnL}, {"BuyingPower", &info.BuyingPower}} {
+		v, err := b.valueLocked(f.key)
+		if err != nil {
+			return trading.AccountInfo{}, err
+		}
+		*f.dst = v
+	}
+	return info, nil
 }
 
 // Positions reads the cached portfolio.

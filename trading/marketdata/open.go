@@ -2,6 +2,7 @@ package marketdata
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 
@@ -14,6 +15,9 @@ import (
 const (
 	DefaultAlpacaKeyEnv    = "APCA_API_KEY_ID"
 	DefaultAlpacaSecretEnv = "APCA_API_SECRET_KEY"
+	// DefaultOpenBBTokenEnv holds the bearer token of an OpenBB API server
+	// behind auth (optional).
+	DefaultOpenBBTokenEnv = "OPENBB_API_TOKEN"
 )
 
 // Options are the optional dependencies of Open.
@@ -25,6 +29,8 @@ type Options struct {
 	// Yahoo, when set, is the shared Yahoo client the "yahoo" backend
 	// uses (its base URL then wins over cfg.BaseURL).
 	Yahoo *yahoo.Client
+	// Logger records when "auto" falls back to the simulated market.
+	Logger *slog.Logger
 }
 
 // Open builds the backend named by cfg. market is the shared simulated
@@ -49,8 +55,24 @@ func Open(cfg config.MarketData, market *simmarket.Market, opts Options) (Source
 			return YahooSource(opts.Yahoo), nil
 		}
 		return NewYahoo(cfg.BaseURL, opts.HTTPClient)
+	case "auto":
+		if market == nil {
+			market = simmarket.New(cfg.Seed)
+		}
+		var y *Yahoo
+		if opts.Yahoo != nil {
+			y = YahooSource(opts.Yahoo)
+		} else {
+			var err error
+			if y, err = NewYahoo(cfg.BaseURL, opts.HTTPClient); err != nil {
+				return nil, err
+			}
+		}
+		return NewFallback(y, NewSimulated(market, nil), opts.Logger), nil
+	case "openbb":
+		return NewOpenBB(cfg.BaseURL, secret(cfg.APIKey, cfg.APIKeyEnv, DefaultOpenBBTokenEnv, getenv), cfg.Provider, opts.HTTPClient)
 	}
-	return nil, fmt.Errorf("unknown market data backend %q (want simulated, alpaca or yahoo)", cfg.Backend)
+	return nil, fmt.Errorf("unknown market data backend %q (want auto, simulated, yahoo, alpaca or openbb)", cfg.Backend)
 }
 
 // secret prefers the literal value, then the named env var, then the

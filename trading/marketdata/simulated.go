@@ -73,6 +73,7 @@ func (s *Simulated) Quote(ctx context.Context, symbol string, class trading.Asse
 	return Quote{
 		Symbol: q.Symbol, AssetClass: in.AssetClass, Last: q.Last, Bid: q.Bid, Ask: q.Ask,
 		High: q.High, Low: q.Low, Volume: q.Volume, Currency: "USD", Time: q.Timestamp,
+		Source: s.Name(), Simulated: true,
 	}, ctx.Err()
 }
 
@@ -86,7 +87,7 @@ func (s *Simulated) Search(ctx context.Context, query string, class trading.Asse
 		if limit > 0 && len(out) >= limit {
 			break
 		}
-		out = append(out, Instrument{Symbol: in.Symbol, Name: in.Name, AssetClass: in.AssetClass, Exchange: "SIM"})
+		out = append(out, Instrument{Symbol: in.Symbol, Name: in.Name, AssetClass: in.AssetClass, Exchange: "SIM", Simulated: true})
 	}
 	return out, ctx.Err()
 }

@@ -65,6 +65,10 @@ type Quote struct {
 	Volume     decimal.Decimal    `json:"volume,omitzero"`
 	Currency   string             `json:"currency,omitempty"`
 	Time       time.Time          `json:"time"`
+	// Source is the backend that answered; Simulated marks a price from
+	// the offline simulated market (the real provider did not answer).
+	Source    string `json:"source,omitempty"`
+	Simulated bool   `json:"simulated,omitempty"`
 }
 
 // Instrument is one search hit.
@@ -73,6 +77,8 @@ type Instrument struct {
 	Name       string             `json:"name,omitempty"`
 	AssetClass trading.AssetClass `json:"assetClass"`
 	Exchange   string             `json:"exchange,omitempty"`
+	// Simulated marks a hit from the simulated market's catalogue.
+	Simulated bool `json:"simulated,omitempty"`
 }
 
 // Profile describes a company (or an instrument) for research.

@@ -37,6 +37,7 @@ func RegisterTools(reg core.ToolRegistry, src Source) {
 			return searchForResearch(ctx, src, a.Query, a.Limit)
 		},
 	})
+	registerQuoteTools(reg, src)
 	ps, ok := src.(ProfileSource)
 	if !ok {
 		return

@@ -31,7 +31,7 @@ func provenance(ctx context.Context) *git.Provenance {
 	if !ok || c == (core.Caller{}) {
 		return nil
 	}
-	return &git.Provenance{Session: c.Session, Channel: c.Channel, Agent: c.Agent}
+	return &git.Provenance{Session: c.Session, Channel: c.Channel, Agent: c.Agent, Person: c.Person}
 }
 
 // stageReply is what the staging tools return: the stage result, the

@@ -45,6 +45,9 @@ type UTA struct {
 	logger *slog.Logger
 	// gate refuses staging account-wide (the kill switch); nil allows.
 	gate func(ctx context.Context) error
+	// onBadData reports a venue answer that did not parse (an event);
+	// nil ignores it.
+	onBadData func(err error)
 
 	mu       sync.Mutex
 	health   Health
@@ -88,6 +91,9 @@ func (u *UTA) Health() (Health, string) {
 // observe tracks broker health: one failure degrades, three take the
 // account offline; a success heals.
 func (u *UTA) observe(err error) {
+	if err != nil && broker.CodeOf(err) == broker.CodeBadData && u.onBadData != nil {
+		u.onBadData(err)
+	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if err == nil {
@@ -211,10 +217,12 @@ func (u *UTA) reconcile(ctx context.Context, op git.Operation) (git.Result, bool
 // change (so raising a quantity is valued like a new order).
 func (u *UTA) guardContext(ctx context.Context, op git.Operation) (guard.Context, error) {
 	pos, err := u.broker.Positions(ctx)
+	u.observe(err)
 	if err != nil {
 		return guard.Context{}, fmt.Errorf("guard check failed reading positions: %w", err)
 	}
 	acct, err := u.broker.Account(ctx)
+	u.observe(err)
 	if err != nil {
 		return guard.Context{}, fmt.Errorf("guard check failed reading account: %w", err)
 	}
@@ -238,7 +246,9 @@ func (u *UTA) guardContext(ctx context.Context, op git.Operation) (guard.Context
 }
 
 func (u *UTA) quote(ctx context.Context, c trading.Contract) (trading.Quote, error) {
-	return u.broker.Quote(ctx, c)
+	q, err := u.broker.Quote(ctx, c)
+	u.observe(err)
+	return q, err
 }
 
 // dayStartEquity is the first snapshot's equity today (UTC), or zero.

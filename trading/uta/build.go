@@ -125,7 +125,11 @@ func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA
 		return nil, cfgErr(".presetId", fmt.Errorf("unknown preset %q (known: %s)", acct.Preset, strings.Join(m.presetNames(), ", ")))
 	}
 	dir := m.paths.DataPath("trading", acct.ID) // the id is validated by config.Accounts
-	u := &UTA{cfg: acct, now: m.now, logger: m.logger.With("account", acct.ID), health: Healthy}
+	u := &UTA{cfg: acct, now: m.now, logger: m.logger.With("account", acct.ID), health: Healthy, gate: m.stageGate}
+	u.onBadData = func(err error) {
+		u.logger.Warn("trading: venue answer did not parse", "err", err)
+		m.publish(trading.Event{Type: trading.EventVenueData, AccountID: acct.ID, Time: m.now(), Data: map[string]any{"error": err.Error()}}, false)
+	}
 	env := BuildEnv{Dir: dir, Market: m.market, Now: m.simNow(acct.ID), Logger: u.logger, Getenv: m.getenv,
 		OnFill: func(f sim.Fill) { m.onFill(acct.ID, f) }}
 	b, god, key, err := f(acct, env)

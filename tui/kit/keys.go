@@ -18,7 +18,7 @@ type KeyMap struct {
 
 // GlobalKeys work in every pane (unless a terminal is attached).
 type GlobalKeys struct {
-	Next, Prev, GoTo, Palette, Help, Quit, QuitQ, Dismiss, Messages key.Binding
+	Next, Prev, GoTo, Palette, Help, Quit, QuitQ, Detach, Dismiss, Messages key.Binding
 }
 
 // ChatKeys drive the chat pane.
@@ -67,6 +67,7 @@ func DefaultKeyMap() KeyMap {
 			Help:     b("?", "help", "?", "f1"),
 			Quit:     b("ctrl+c", "quit", "ctrl+c"),
 			QuitQ:    b("q", "quit (outside inputs)", "q"),
+			Detach:   b("ctrl+z", "detach (alice keeps running)", "ctrl+z"),
 			Dismiss:  b("ctrl+x", "dismiss error", "ctrl+x"),
 			Messages: b("alt+m", "message history", "alt+m"),
 		},

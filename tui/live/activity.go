@@ -11,21 +11,21 @@ import (
 	"strings"
 	"time"
 
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/activity"
 )
 
-var _ tui.ActivityCore = (*Core)(nil)
+var _ activity.ActivityCore = (*Core)(nil)
 
 // RecentEvents returns the newest event-log entries from the in-memory
 // ring (the last 500), oldest first.
-func (c *Core) RecentEvents(limit int) ([]tui.ActivityEvent, error) {
+func (c *Core) RecentEvents(limit int) ([]activity.ActivityEvent, error) {
 	evs := c.activity.Recent()
 	if limit > 0 && len(evs) > limit {
 		evs = evs[len(evs)-limit:]
 	}
-	out := make([]tui.ActivityEvent, len(evs))
+	out := make([]activity.ActivityEvent, len(evs))
 	for i, e := range evs {
-		out[i] = tui.ActivityEvent{Seq: e.Seq, Time: time.UnixMilli(e.TS), Type: e.Type, Payload: string(e.Payload), CausedBy: e.CausedBy}
+		out[i] = activity.ActivityEvent{Seq: e.Seq, Time: time.UnixMilli(e.TS), Type: e.Type, Payload: string(e.Payload), CausedBy: e.CausedBy}
 	}
 	return out, nil
 }
@@ -35,13 +35,13 @@ const toolLogTail = 2 << 20
 
 // ToolCalls reads the newest records of data/tool-calls/tool-calls.jsonl;
 // a torn last line (a writer mid-append) is skipped.
-func (c *Core) ToolCalls(limit int) ([]tui.ToolCallRecord, error) {
+func (c *Core) ToolCalls(limit int) ([]activity.ToolCallRecord, error) {
 	path := filepath.Join(c.a.Paths().Data, "tool-calls", "tool-calls.jsonl")
 	lines, err := tailLines(path, toolLogTail)
 	if err != nil {
 		return nil, err
 	}
-	var out []tui.ToolCallRecord
+	var out []activity.ToolCallRecord
 	for _, l := range lines {
 		var r struct {
 			Seq        int64           `json:"seq"`
@@ -57,7 +57,7 @@ func (c *Core) ToolCalls(limit int) ([]tui.ToolCallRecord, error) {
 			continue
 		}
 		ts, _ := time.Parse(time.RFC3339Nano, r.Timestamp)
-		out = append(out, tui.ToolCallRecord{Seq: r.Seq, Session: r.SessionID, Name: r.Name, Input: string(r.Input), Output: r.Output,
+		out = append(out, activity.ToolCallRecord{Seq: r.Seq, Session: r.SessionID, Name: r.Name, Input: string(r.Input), Output: r.Output,
 			Error: r.Status == "error", Duration: time.Duration(r.DurationMs) * time.Millisecond, Time: ts})
 	}
 	if limit > 0 && len(out) > limit {
@@ -99,7 +99,7 @@ func tailLines(path string, max int64) ([][]byte, error) {
 // NotificationLog returns stored notifications and whether each reached
 // its channel. A notification with no channel had no connector; one whose
 // agent run reported delivered:false failed to send.
-func (c *Core) NotificationLog(limit int) ([]tui.NotificationRecord, error) {
+func (c *Core) NotificationLog(limit int) ([]activity.NotificationRecord, error) {
 	ns, err := c.connectors.Recent(limit)
 	if err != nil {
 		return nil, err
@@ -117,9 +117,9 @@ func (c *Core) NotificationLog(limit int) ([]tui.NotificationRecord, error) {
 			failed[strings.TrimSpace(p.Reply)] = true
 		}
 	}
-	out := make([]tui.NotificationRecord, len(ns))
+	out := make([]activity.NotificationRecord, len(ns))
 	for i, n := range ns {
-		out[i] = tui.NotificationRecord{Time: time.UnixMilli(n.TS), Text: n.Text, Source: n.Source, Channel: n.Channel, To: n.To,
+		out[i] = activity.NotificationRecord{Time: time.UnixMilli(n.TS), Text: n.Text, Source: n.Source, Channel: n.Channel, To: n.To,
 			Delivered: n.Channel != "" && !failed[strings.TrimSpace(n.Text)]}
 	}
 	return out, nil

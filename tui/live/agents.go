@@ -1,34 +1,34 @@
 package live
 
 import (
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/workspaces"
 )
 
-var _ tui.AgentCore = (*Core)(nil)
+var _ workspaces.AgentCore = (*Core)(nil)
 
 // AgentStates lists the agent state of each live session of a workspace.
-func (c *Core) AgentStates(workspaceID string) []tui.AgentSessionState {
-	var out []tui.AgentSessionState
+func (c *Core) AgentStates(workspaceID string) []workspaces.AgentSessionState {
+	var out []workspaces.AgentSessionState
 	for _, s := range c.ws.Sessions(workspaceID) {
 		st, ok := c.ws.AgentStatus(s.ID())
 		if !ok {
 			continue
 		}
-		out = append(out, tui.AgentSessionState{SessionID: s.ID(), Name: s.Name(), Agent: string(s.Agent()),
+		out = append(out, workspaces.AgentSessionState{SessionID: s.ID(), Name: s.Name(), Agent: string(s.Agent()),
 			State: st.State.String(), Glyph: st.State.Glyph(), Detail: st.Detail})
 	}
 	return out
 }
 
 // WorkspaceDiff is the workspace's working tree against its diff base.
-func (c *Core) WorkspaceDiff(workspaceID string) (tui.WorkspaceDiff, error) {
+func (c *Core) WorkspaceDiff(workspaceID string) (workspaces.WorkspaceDiff, error) {
 	d, err := c.ws.Diff(workspaceID)
 	if err != nil {
-		return tui.WorkspaceDiff{}, err
+		return workspaces.WorkspaceDiff{}, err
 	}
-	out := tui.WorkspaceDiff{Base: d.Base, Files: make([]tui.DiffFile, 0, len(d.Files))}
+	out := workspaces.WorkspaceDiff{Base: d.Base, Files: make([]workspaces.DiffFile, 0, len(d.Files))}
 	for _, f := range d.Files {
-		out.Files = append(out.Files, tui.DiffFile{Path: f.Path, Change: f.Change, Binary: f.Binary, TooLarge: f.TooLarge,
+		out.Files = append(out.Files, workspaces.DiffFile{Path: f.Path, Change: f.Change, Binary: f.Binary, TooLarge: f.TooLarge,
 			Additions: f.Additions, Deletions: f.Deletions, Patch: f.Patch})
 	}
 	return out, nil

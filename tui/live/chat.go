@@ -9,7 +9,7 @@ import (
 
 	"github.com/alice-trading/alice/core/agent"
 	"github.com/alice-trading/alice/core/channel"
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
 )
 
 // Sessions lists sessions the chat can open, TUI ones first.
@@ -18,9 +18,9 @@ func (c *Core) Sessions() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := []string{tui.DefaultSession}
+	ids := []string{chat.DefaultSession}
 	for _, s := range list {
-		if s.ID != tui.DefaultSession {
+		if s.ID != chat.DefaultSession {
 			ids = append(ids, s.ID)
 		}
 	}
@@ -33,28 +33,28 @@ func (c *Core) Sessions() ([]string, error) {
 
 // History converts a session's newest rows to chat rows, across
 // compactions (older messages stay scrollable above the summary row).
-func (c *Core) History(session string, limit int) ([]tui.ChatMessage, error) {
+func (c *Core) History(session string, limit int) ([]chat.ChatMessage, error) {
 	items, err := c.chat.Transcript(session, limit)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.ChatMessage, 0, len(items))
+	out := make([]chat.ChatMessage, 0, len(items))
 	for _, it := range items {
 		ts, _ := time.Parse(time.RFC3339Nano, it.Timestamp)
-		m := tui.ChatMessage{Text: it.Text, Tool: it.Tool, Input: it.Input, Output: it.Output, IsError: it.IsError, Time: ts}
+		m := chat.ChatMessage{Text: it.Text, Tool: it.Tool, Input: it.Input, Output: it.Output, IsError: it.IsError, Time: ts}
 		switch it.Kind {
 		case "user":
-			m.Role = tui.RoleUser
+			m.Role = chat.RoleUser
 		case "assistant":
-			m.Role = tui.RoleAssistant
+			m.Role = chat.RoleAssistant
 		case "tool":
-			m.Role = tui.RoleTool
+			m.Role = chat.RoleTool
 		case "image":
-			m.Role, m.Text = tui.RoleImage, c.mediaPath(it.Text)
+			m.Role, m.Text = chat.RoleImage, c.mediaPath(it.Text)
 		case "compaction":
-			m.Role, m.Text = tui.RoleCompaction, it.Summary
+			m.Role, m.Text = chat.RoleCompaction, it.Summary
 		default:
-			m.Role = tui.RoleSystem
+			m.Role = chat.RoleSystem
 		}
 		out = append(out, m)
 	}
@@ -62,32 +62,32 @@ func (c *Core) History(session string, limit int) ([]tui.ChatMessage, error) {
 }
 
 // Send starts an agent turn and converts its events.
-func (c *Core) Send(ctx context.Context, session, text string) (<-chan tui.ChatEvent, error) {
+func (c *Core) Send(ctx context.Context, session, text string) (<-chan chat.ChatEvent, error) {
 	c.a.Touch("tui", session)
 	s, err := c.chat.AskWithSession(ctx, text, session, agent.Options{Channel: "tui", ChannelID: channel.FromSession(session)})
 	if err != nil {
 		return nil, err
 	}
-	out := make(chan tui.ChatEvent, 64)
+	out := make(chan chat.ChatEvent, 64)
 	go func() {
 		defer close(out)
 		for ev := range s.Events() {
-			var ce tui.ChatEvent
+			var ce chat.ChatEvent
 			switch ev.Kind {
 			case agent.TextDelta:
-				ce = tui.ChatEvent{Kind: tui.ChatDelta, Text: ev.Text}
+				ce = chat.ChatEvent{Kind: chat.ChatDelta, Text: ev.Text}
 			case agent.ToolUse:
-				ce = tui.ChatEvent{Kind: tui.ChatToolUse, Tool: ev.Tool, ToolID: ev.ToolID, Input: string(ev.Input)}
+				ce = chat.ChatEvent{Kind: chat.ChatToolUse, Tool: ev.Tool, ToolID: ev.ToolID, Input: string(ev.Input)}
 			case agent.ToolResult:
-				ce = tui.ChatEvent{Kind: tui.ChatToolResult, Tool: ev.Tool, ToolID: ev.ToolID, Output: ev.Content, IsError: ev.IsError}
+				ce = chat.ChatEvent{Kind: chat.ChatToolResult, Tool: ev.Tool, ToolID: ev.ToolID, Output: ev.Content, IsError: ev.IsError}
 				for _, ref := range agent.SavedImages(ev.Content) {
 					out <- ce
-					ce = tui.ChatEvent{Kind: tui.ChatImage, Text: c.mediaPath(ref)}
+					ce = chat.ChatEvent{Kind: chat.ChatImage, Text: c.mediaPath(ref)}
 				}
 			case agent.Done:
-				ce = tui.ChatEvent{Kind: tui.ChatDone, Text: ev.Text}
+				ce = chat.ChatEvent{Kind: chat.ChatDone, Text: ev.Text}
 			case agent.Error:
-				ce = tui.ChatEvent{Kind: tui.ChatError, Text: ev.Text}
+				ce = chat.ChatEvent{Kind: chat.ChatError, Text: ev.Text}
 			}
 			out <- ce
 		}

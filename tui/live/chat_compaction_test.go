@@ -5,7 +5,7 @@ import (
 
 	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/core/session"
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/stretchr/testify/require"
 )
 
@@ -28,11 +28,11 @@ func TestHistoryCarriesTheCompactionSummary(t *testing.T) {
 	msgs, err := New(a).History("tui/default", 50)
 	require.NoError(t, err)
 	require.Len(t, msgs, 3)
-	require.Equal(t, tui.RoleUser, msgs[0].Role)
+	require.Equal(t, chat.RoleUser, msgs[0].Role)
 	require.Equal(t, "what did AAPL do?", msgs[0].Text)
-	require.Equal(t, tui.RoleCompaction, msgs[1].Role)
+	require.Equal(t, chat.RoleCompaction, msgs[1].Role)
 	require.Equal(t, "The user asked about **AAPL**.", msgs[1].Text)
-	require.Equal(t, tui.RoleUser, msgs[2].Role)
+	require.Equal(t, chat.RoleUser, msgs[2].Role)
 	require.Equal(t, "and now?", msgs[2].Text)
 	active, err := store.ReadActive("tui/default")
 	require.NoError(t, err)

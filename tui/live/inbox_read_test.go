@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"github.com/alice-trading/alice/app/apptest"
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/stretchr/testify/require"
 )
 
-var _ tui.InboxReadCore = (*Core)(nil)
+var _ inbox.InboxReadCore = (*Core)(nil)
 
 func TestInboxReadMarksPersistInTheDataDir(t *testing.T) {
 	a := apptest.Start(t, nil)

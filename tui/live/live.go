@@ -17,7 +17,11 @@ import (
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/activity"
+	inboxpane "github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/alice-trading/alice/tui/workspaces"
 	"github.com/alice-trading/alice/workspace"
 )
 
@@ -109,7 +113,7 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 					evlog = nil
 					continue
 				}
-				send(tui.ActivityChangedEvent{Seq: e.Seq})
+				send(activity.ActivityChangedEvent{Seq: e.Seq})
 			}
 		}
 	}()
@@ -118,19 +122,19 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 
 // ---- inbox ----
 
-func (c *Core) Inbox(limit int) ([]tui.InboxEntry, error) {
+func (c *Core) Inbox(limit int) ([]inboxpane.InboxEntry, error) {
 	page, err := c.inbox.List(inbox.ListOptions{Limit: limit})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.InboxEntry, 0, len(page.Entries))
+	out := make([]inboxpane.InboxEntry, 0, len(page.Entries))
 	for _, e := range page.Entries {
 		out = append(out, c.inboxEntry(e))
 	}
 	return out, nil
 }
 
-func (c *Core) inboxEntry(e inbox.Entry) tui.InboxEntry {
+func (c *Core) inboxEntry(e inbox.Entry) inboxpane.InboxEntry {
 	name := e.WorkspaceLabel
 	if ws, ok := c.ws.Get(e.WorkspaceID); ok {
 		name = ws.DisplayName()
@@ -142,17 +146,17 @@ func (c *Core) inboxEntry(e inbox.Entry) tui.InboxEntry {
 	for _, d := range e.Docs {
 		docs = append(docs, d.Path)
 	}
-	return tui.InboxEntry{ID: e.ID, WorkspaceID: e.WorkspaceID, Workspace: name, Docs: docs, Comments: e.Comments, Time: time.UnixMilli(e.TS)}
+	return inboxpane.InboxEntry{ID: e.ID, WorkspaceID: e.WorkspaceID, Workspace: name, Docs: docs, Comments: e.Comments, Time: time.UnixMilli(e.TS)}
 }
 
-func (c *Core) RenderInbox(id string, width int) ([]tui.RenderedDoc, error) {
+func (c *Core) RenderInbox(id string, width int) ([]inboxpane.RenderedDoc, error) {
 	e, err := c.inbox.Get(id)
 	if err != nil {
 		return nil, err
 	}
-	var out []tui.RenderedDoc
+	var out []inboxpane.RenderedDoc
 	for _, d := range inbox.RenderDocs(e, c.ws.DocReader(), width) {
-		out = append(out, tui.RenderedDoc{Path: d.Path, Body: d.Body, Tombstone: d.Tombstone})
+		out = append(out, inboxpane.RenderedDoc{Path: d.Path, Body: d.Body, Tombstone: d.Tombstone})
 	}
 	return out, nil
 }
@@ -161,12 +165,12 @@ func (c *Core) DeleteInbox(id string) error { return c.inbox.Delete(id) }
 
 // ---- portfolio ----
 
-func (c *Core) Accounts() ([]tui.AccountSummary, error) {
+func (c *Core) Accounts() ([]portfolio.AccountSummary, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	var out []tui.AccountSummary
+	var out []portfolio.AccountSummary
 	for _, s := range c.trading.Accounts() {
-		a := tui.AccountSummary{ID: s.ID, Label: s.Label, Broker: s.Preset, Health: string(s.Health), AutoApprove: s.AutoApprove, Error: s.Error}
+		a := portfolio.AccountSummary{ID: s.ID, Label: s.Label, Broker: s.Preset, Health: string(s.Health), AutoApprove: s.AutoApprove, Error: s.Error}
 		if !s.Enabled {
 			a.Health = "disabled"
 		} else if info, err := c.trading.Account(ctx, s.ID); err == nil {
@@ -179,43 +183,43 @@ func (c *Core) Accounts() ([]tui.AccountSummary, error) {
 	return out, nil
 }
 
-func (c *Core) Positions(account string) ([]tui.Position, error) {
+func (c *Core) Positions(account string) ([]portfolio.Position, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	ps, err := c.trading.Positions(ctx, account)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.Position, 0, len(ps))
+	out := make([]portfolio.Position, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, tui.Position{Symbol: p.Contract.Symbol, Side: string(p.Side), Quantity: p.Quantity, AvgCost: p.AvgCost,
+		out = append(out, portfolio.Position{Symbol: p.Contract.Symbol, Side: string(p.Side), Quantity: p.Quantity, AvgCost: p.AvgCost,
 			MarketPrice: p.MarketPrice, MarketValue: p.MarketValue, UnrealizedPnL: p.UnrealizedPnL})
 	}
 	return out, nil
 }
 
-func (c *Core) Orders(account string) ([]tui.Order, error) {
+func (c *Core) Orders(account string) ([]portfolio.Order, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	os, err := c.trading.Orders(ctx, account, nil)
 	if err != nil {
 		return nil, err
 	}
-	var out []tui.Order
+	var out []portfolio.Order
 	for _, o := range os {
 		if !o.Status.Pending() {
 			continue
 		}
-		out = append(out, tui.Order{ID: o.Order.OrderID, Symbol: o.Contract.Symbol, Action: string(o.Order.Action), Type: string(o.Order.OrderType),
+		out = append(out, portfolio.Order{ID: o.Order.OrderID, Symbol: o.Contract.Symbol, Action: string(o.Order.Action), Type: string(o.Order.OrderType),
 			Quantity: o.Order.TotalQuantity, Limit: o.Order.LmtPrice, Status: string(o.Status)})
 	}
 	return out, nil
 }
 
-func (c *Core) Pending() ([]tui.PendingCommit, error) {
-	var out []tui.PendingCommit
+func (c *Core) Pending() ([]portfolio.PendingCommit, error) {
+	var out []portfolio.PendingCommit
 	for _, p := range c.trading.Pending() {
-		pc := tui.PendingCommit{Account: p.AccountID, Hash: p.Hash, Message: p.Message}
+		pc := portfolio.PendingCommit{Account: p.AccountID, Hash: p.Hash, Message: p.Message}
 		for _, op := range p.Operations {
 			pc.Operations = append(pc.Operations, op.Describe())
 		}
@@ -237,14 +241,14 @@ func (c *Core) Reject(ctx context.Context, account, hash, reason string) error {
 	return err
 }
 
-func (c *Core) TradingLog(account string, limit int) ([]tui.CommitLogEntry, error) {
+func (c *Core) TradingLog(account string, limit int) ([]portfolio.CommitLogEntry, error) {
 	entries, err := c.trading.Log(account, limit, "")
 	if err != nil {
 		return nil, err
 	}
-	var out []tui.CommitLogEntry
+	var out []portfolio.CommitLogEntry
 	for _, e := range entries {
-		ce := tui.CommitLogEntry{Hash: e.Hash, Message: e.Message, Time: e.Timestamp}
+		ce := portfolio.CommitLogEntry{Hash: e.Hash, Message: e.Message, Time: e.Timestamp}
 		for _, op := range e.Operations {
 			ce.Changes = append(ce.Changes, strings.TrimSpace(op.Symbol+" "+op.Change))
 		}
@@ -284,12 +288,12 @@ func (c *Core) Templates() []string {
 	return out
 }
 
-func (c *Core) Workspaces() ([]tui.WorkspaceInfo, error) {
+func (c *Core) Workspaces() ([]workspaces.WorkspaceInfo, error) {
 	list := c.ws.List()
 	sort.SliceStable(list, func(i, j int) bool { return list[i].CreatedAt.After(list[j].CreatedAt) })
-	out := make([]tui.WorkspaceInfo, 0, len(list))
+	out := make([]workspaces.WorkspaceInfo, 0, len(list))
 	for _, w := range list {
-		info := tui.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}
+		info := workspaces.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}
 		for _, s := range c.ws.Sessions(w.ID) {
 			st, _ := s.State()
 			info.Sessions = append(info.Sessions, s.Name()+" "+string(st))
@@ -299,15 +303,15 @@ func (c *Core) Workspaces() ([]tui.WorkspaceInfo, error) {
 	return out, nil
 }
 
-func (c *Core) CreateWorkspace(ctx context.Context, tag, template string) (tui.WorkspaceInfo, error) {
+func (c *Core) CreateWorkspace(ctx context.Context, tag, template string) (workspaces.WorkspaceInfo, error) {
 	w, err := c.ws.Create(ctx, tag, template, nil)
 	if err != nil {
-		return tui.WorkspaceInfo{}, err
+		return workspaces.WorkspaceInfo{}, err
 	}
-	return tui.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}, nil
+	return workspaces.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}, nil
 }
 
-func (c *Core) StartSession(workspaceID, agent string) (tui.Terminal, error) {
+func (c *Core) StartSession(workspaceID, agent string) (workspaces.Terminal, error) {
 	s, err := c.ws.StartSession(workspaceID, workspace.Agent(agent))
 	if err != nil {
 		return nil, err
@@ -315,8 +319,8 @@ func (c *Core) StartSession(workspaceID, agent string) (tui.Terminal, error) {
 	return terminal{s}, nil
 }
 
-func (c *Core) Terminals(workspaceID string) []tui.Terminal {
-	var out []tui.Terminal
+func (c *Core) Terminals(workspaceID string) []workspaces.Terminal {
+	var out []workspaces.Terminal
 	for _, s := range c.ws.Sessions(workspaceID) {
 		if st, _ := s.State(); st == workspace.StateRunning || st == workspace.StateStarting || st == workspace.StateRestarting {
 			out = append(out, terminal{s})
@@ -325,14 +329,14 @@ func (c *Core) Terminals(workspaceID string) []tui.Terminal {
 	return out
 }
 
-func (c *Core) Files(workspaceID, rel string) ([]tui.FileInfo, error) {
+func (c *Core) Files(workspaceID, rel string) ([]workspaces.FileInfo, error) {
 	fs, err := c.ws.Files(workspaceID, rel)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.FileInfo, 0, len(fs))
+	out := make([]workspaces.FileInfo, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, tui.FileInfo{Name: f.Name, IsDir: f.IsDir, Size: f.Size})
+		out = append(out, workspaces.FileInfo{Name: f.Name, IsDir: f.IsDir, Size: f.Size})
 	}
 	return out, nil
 }

@@ -10,18 +10,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/trading/analysis"
 	"github.com/alice-trading/alice/trading/marketdata"
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/market"
+	"github.com/shopspring/decimal"
 )
 
 var (
-	_ tui.MarketCore = (*Core)(nil)
-	_ tui.SimCore    = (*Core)(nil)
+	_ market.MarketCore = (*Core)(nil)
+	_ market.SimCore    = (*Core)(nil)
 )
 
 // callTool runs a ToolCenter tool (the same code path the agent and MCP
@@ -31,7 +30,8 @@ func (c *Core) callTool(ctx context.Context, name string, args any, out any) err
 	if err != nil {
 		return err
 	}
-	res, err := c.tools.Call(ctx, name, raw)
+	// the Market pane's ticket is a person's order, not an agent's
+	res, err := c.tools.Call(core.WithCaller(ctx, core.Caller{Channel: "tui", Agent: "a person (Market pane)", Person: true}), name, raw)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -52,30 +52,30 @@ func (c *Core) source() (marketdata.Source, error) {
 }
 
 // SearchSymbols runs marketSearchForResearch.
-func (c *Core) SearchSymbols(ctx context.Context, query string) ([]tui.MarketInstrument, error) {
+func (c *Core) SearchSymbols(ctx context.Context, query string) ([]market.MarketInstrument, error) {
 	var res marketdata.SearchResult
 	if err := c.callTool(ctx, "marketSearchForResearch", map[string]any{"query": query, "limit": 10}, &res); err != nil {
 		return nil, err
 	}
-	out := make([]tui.MarketInstrument, 0, len(res.Results))
+	out := make([]market.MarketInstrument, 0, len(res.Results))
 	for _, r := range res.Results {
-		out = append(out, tui.MarketInstrument{Symbol: r.Symbol, Name: r.Name, Class: string(r.AssetClass)})
+		out = append(out, market.MarketInstrument{Symbol: r.Symbol, Name: r.Name, Class: string(r.AssetClass)})
 	}
 	return out, nil
 }
 
 // MarketQuote is the latest quote plus the change from the previous
 // daily close.
-func (c *Core) MarketQuote(ctx context.Context, symbol, class string) (tui.MarketQuote, error) {
+func (c *Core) MarketQuote(ctx context.Context, symbol, class string) (market.MarketQuote, error) {
 	src, err := c.source()
 	if err != nil {
-		return tui.MarketQuote{}, err
+		return market.MarketQuote{}, err
 	}
 	q, err := src.Quote(ctx, symbol, trading.AssetClass(class))
 	if err != nil {
-		return tui.MarketQuote{}, err
+		return market.MarketQuote{}, err
 	}
-	out := tui.MarketQuote{Symbol: q.Symbol, Last: q.Last, Bid: q.Bid, Ask: q.Ask, Volume: q.Volume, Time: q.Time}
+	out := market.MarketQuote{Symbol: q.Symbol, Last: q.Last, Bid: q.Bid, Ask: q.Ask, Volume: q.Volume, Time: q.Time}
 	now := time.Now()
 	days, err := src.Bars(ctx, symbol, trading.AssetClass(class), marketdata.Interval{N: 1, Unit: marketdata.Day}, now.AddDate(0, 0, -10), now)
 	if err == nil && len(days) >= 2 && !q.Last.IsZero() {
@@ -89,7 +89,7 @@ func (c *Core) MarketQuote(ctx context.Context, symbol, class string) (tui.Marke
 }
 
 // Candles loads the last n bars of interval.
-func (c *Core) Candles(ctx context.Context, symbol, class, interval string, n int) ([]tui.Candle, error) {
+func (c *Core) Candles(ctx context.Context, symbol, class, interval string, n int) ([]market.Candle, error) {
 	iv, err := marketdata.ParseInterval(interval)
 	if err != nil {
 		return nil, err
@@ -109,9 +109,9 @@ func (c *Core) Candles(ctx context.Context, symbol, class, interval string, n in
 	if len(bars) > n {
 		bars = bars[len(bars)-n:]
 	}
-	out := make([]tui.Candle, len(bars))
+	out := make([]market.Candle, len(bars))
 	for i, b := range bars {
-		out[i] = tui.Candle{Time: b.Time, Open: b.Open, High: b.High, Low: b.Low, Close: b.Close, Volume: b.Volume}
+		out[i] = market.Candle{Time: b.Time, Open: b.Open, High: b.High, Low: b.Low, Close: b.Close, Volume: b.Volume}
 	}
 	return out, nil
 }
@@ -206,7 +206,7 @@ func (b *barCache) Bars(ctx context.Context, symbol string, class trading.AssetC
 }
 
 // SymbolNews greps the news archive for the symbol (none when news is off).
-func (c *Core) SymbolNews(ctx context.Context, symbol string, limit int) ([]tui.NewsItem, error) {
+func (c *Core) SymbolNews(ctx context.Context, symbol string, limit int) ([]market.NewsItem, error) {
 	if _, ok := c.tools.Get("grepNews"); !ok {
 		return nil, nil
 	}
@@ -219,13 +219,13 @@ func (c *Core) SymbolNews(ctx context.Context, symbol string, limit int) ([]tui.
 	if err := c.callTool(ctx, "grepNews", map[string]any{"pattern": pattern, "limit": limit}, &hits); err != nil {
 		return nil, err
 	}
-	out := make([]tui.NewsItem, 0, len(hits))
+	out := make([]market.NewsItem, 0, len(hits))
 	for _, h := range hits {
 		var meta struct {
 			Source string `json:"source"`
 		}
 		_ = json.Unmarshal([]byte(h.Metadata), &meta) // the summary may be clipped
-		out = append(out, tui.NewsItem{Title: h.Title, Excerpt: h.MatchedText, Source: meta.Source})
+		out = append(out, market.NewsItem{Title: h.Title, Excerpt: h.MatchedText, Source: meta.Source})
 	}
 	return out, nil
 }
@@ -233,7 +233,7 @@ func (c *Core) SymbolNews(ctx context.Context, symbol string, limit int) ([]tui.
 // StageOrder stages the ticket with placeOrder, commits and requests the
 // push, exactly as the agent would: guards run at push, and accounts
 // without autoApprove wait for the person in Portfolio.
-func (c *Core) StageOrder(ctx context.Context, t tui.OrderTicket) (string, error) {
+func (c *Core) StageOrder(ctx context.Context, t market.OrderTicket) (string, error) {
 	args := map[string]any{"source": t.Account, "aliceId": trading.AliceID(t.Account, t.Symbol), "symbol": t.Symbol,
 		"action": t.Action, "orderType": t.Type, "totalQuantity": t.Quantity.String()}
 	if t.Type == "LMT" {

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alice-trading/alice/app/apptest"
+	"github.com/alice-trading/alice/tui/activity"
+	"github.com/alice-trading/alice/tui/market"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
-
-	"github.com/alice-trading/alice/app/apptest"
-	"github.com/alice-trading/alice/tui"
 )
 
 func TestMarketAdapterAgainstARunningCore(t *testing.T) {
@@ -77,7 +77,7 @@ func TestMarketAdapterAgainstARunningCore(t *testing.T) {
 	require.Empty(t, news)
 
 	// Stage from the UI: the same tools, and it waits for approval.
-	res, err := c.StageOrder(ctx, tui.OrderTicket{Account: "sim-paper", Symbol: "AAPL", Action: "BUY", Type: "LMT",
+	res, err := c.StageOrder(ctx, market.OrderTicket{Account: "sim-paper", Symbol: "AAPL", Action: "BUY", Type: "LMT",
 		Quantity: decimal.NewFromInt(3), Limit: decimal.RequireFromString("1.5")})
 	require.NoError(t, err)
 	require.Contains(t, res, "waiting for your approval")
@@ -85,7 +85,7 @@ func TestMarketAdapterAgainstARunningCore(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, pend, 1)
 	require.Contains(t, strings.Join(pend[0].Operations, "\n"), "AAPL")
-	_, err = c.StageOrder(ctx, tui.OrderTicket{Account: "ghost", Symbol: "AAPL", Action: "BUY", Type: "MKT", Quantity: decimal.NewFromInt(1)})
+	_, err = c.StageOrder(ctx, market.OrderTicket{Account: "ghost", Symbol: "AAPL", Action: "BUY", Type: "MKT", Quantity: decimal.NewFromInt(1)})
 	require.Error(t, err)
 
 	// Approve, then force the resting limit (far below the market) to fill.
@@ -131,7 +131,7 @@ func TestActivityAdapterReadsTheLogs(t *testing.T) {
 	require.Eventually(t, func() bool {
 		select {
 		case ev := <-events:
-			_, ok := ev.(tui.ActivityChangedEvent)
+			_, ok := ev.(activity.ActivityChangedEvent)
 			return ok
 		default:
 			return false

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/app/apptest"
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/stretchr/testify/require"
 )
 
-var _ tui.PositionHistoryCore = (*Core)(nil)
+var _ portfolio.PositionHistoryCore = (*Core)(nil)
 
 func TestPositionHistoryComesFromSnapshots(t *testing.T) {
 	a := apptest.Start(t, nil)
@@ -39,7 +39,7 @@ func TestPositionHistoryComesFromSnapshots(t *testing.T) {
 	require.Greater(t, hist["MSFT"][0], 0.0)
 }
 
-var _ tui.SnapshotCore = (*Core)(nil)
+var _ portfolio.SnapshotCore = (*Core)(nil)
 
 func TestTakeSnapshotAddsAPoint(t *testing.T) {
 	a := apptest.Start(t, nil)

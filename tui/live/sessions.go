@@ -4,16 +4,15 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/vt"
-
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/workspaces"
 	"github.com/alice-trading/alice/workspace"
+	"github.com/charmbracelet/x/vt"
 )
 
-var _ tui.SessionCore = (*Core)(nil)
+var _ workspaces.SessionCore = (*Core)(nil)
 
 // StartSessionSize starts a session with its pty sized for the pane.
-func (c *Core) StartSessionSize(workspaceID, agent string, cols, rows int) (tui.Terminal, error) {
+func (c *Core) StartSessionSize(workspaceID, agent string, cols, rows int) (workspaces.Terminal, error) {
 	s, err := c.ws.StartSessionSize(workspaceID, workspace.Agent(agent), cols, rows)
 	if err != nil {
 		return nil, err
@@ -22,8 +21,8 @@ func (c *Core) StartSessionSize(workspaceID, agent string, cols, rows int) (tui.
 }
 
 // WorkspaceDetail lists live sessions and paused records of a workspace.
-func (c *Core) WorkspaceDetail(workspaceID string) tui.WorkspaceDetail {
-	var d tui.WorkspaceDetail
+func (c *Core) WorkspaceDetail(workspaceID string) workspaces.WorkspaceDetail {
+	var d workspaces.WorkspaceDetail
 	if w, ok := c.ws.Get(workspaceID); ok {
 		d.Archived = w.Archived
 	}
@@ -31,7 +30,7 @@ func (c *Core) WorkspaceDetail(workspaceID string) tui.WorkspaceDetail {
 	for _, s := range c.ws.Sessions(workspaceID) {
 		live[s.ID()] = true
 		st, _ := s.State()
-		info := tui.SessionInfo{ID: s.ID(), Name: s.Name(), Agent: string(s.Agent()),
+		info := workspaces.SessionInfo{ID: s.ID(), Name: s.Name(), Agent: string(s.Agent()),
 			State: string(st), Created: s.Created(), Term: terminal{s}}
 		if as, ok := c.ws.AgentStatus(s.ID()); ok {
 			info.AgentState, info.Glyph = as.State.String(), as.State.Glyph()
@@ -40,7 +39,7 @@ func (c *Core) WorkspaceDetail(workspaceID string) tui.WorkspaceDetail {
 	}
 	for _, r := range c.ws.SessionRecords(workspaceID) {
 		if !live[r.ID] {
-			d.Sessions = append(d.Sessions, tui.SessionInfo{ID: r.ID, Name: r.Name, Agent: string(r.Agent),
+			d.Sessions = append(d.Sessions, workspaces.SessionInfo{ID: r.ID, Name: r.Name, Agent: string(r.Agent),
 				State: "paused", Created: r.CreatedAt})
 		}
 	}
@@ -58,7 +57,7 @@ func (c *Core) StopSession(id string) error {
 }
 
 // RestartSession restarts a live session or resumes a paused record.
-func (c *Core) RestartSession(id string) (tui.Terminal, error) {
+func (c *Core) RestartSession(id string) (workspaces.Terminal, error) {
 	if s, ok := c.ws.Session(id); ok {
 		return terminal{s}, s.Restart()
 	}

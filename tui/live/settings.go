@@ -14,7 +14,7 @@ import (
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/trading/news"
 	"github.com/alice-trading/alice/trading/uta"
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/settings"
 )
 
 // The Settings pane's view of the core: a thin adapter over the settings
@@ -23,23 +23,23 @@ import (
 // does), the automation service (cron, heartbeat) and the trading
 // service's account editor (accounts apply live).
 
-var _ tui.SettingsCore = (*Core)(nil)
+var _ settings.SettingsCore = (*Core)(nil)
 
 func ver(v string) config.Version { return config.Version(v) }
 
 // AIProviders reads ai-provider.json.
-func (c *Core) AIProviders() (tui.ProviderSettings, error) {
+func (c *Core) AIProviders() (settings.ProviderSettings, error) {
 	cfg, v, err := c.settings.Providers()
 	if err != nil {
-		return tui.ProviderSettings{}, err
+		return settings.ProviderSettings{}, err
 	}
-	out := tui.ProviderSettings{Version: string(v), Active: cfg.ActiveProfile, Channels: map[string]string{},
+	out := settings.ProviderSettings{Version: string(v), Active: cfg.ActiveProfile, Channels: map[string]string{},
 		File: c.settings.Path(config.AIProviderFile)}
 	for ch, p := range cfg.Channels {
 		out.Channels[ch] = p
 	}
 	for name, p := range cfg.Profiles {
-		out.Profiles = append(out.Profiles, tui.ProfileSetting{Name: name, Backend: string(p.Backend), Model: p.Model,
+		out.Profiles = append(out.Profiles, settings.ProfileSetting{Name: name, Backend: string(p.Backend), Model: p.Model,
 			BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, APIKey: p.APIKey})
 	}
 	sort.Slice(out.Profiles, func(i, j int) bool { return out.Profiles[i].Name < out.Profiles[j].Name })
@@ -48,7 +48,7 @@ func (c *Core) AIProviders() (tui.ProviderSettings, error) {
 
 // SaveProfile adds or edits (and possibly renames) a profile; fields the
 // form does not show (authMode, maxTokens, command) are kept.
-func (c *Core) SaveProfile(base, oldName string, s tui.ProfileSetting) error {
+func (c *Core) SaveProfile(base, oldName string, s settings.ProfileSetting) error {
 	return c.settings.SaveProfile(ver(base), oldName, appsettings.Profile{Name: s.Name, Backend: s.Backend, Model: s.Model,
 		BaseURL: s.BaseURL, APIKeyEnv: s.APIKeyEnv, APIKey: s.APIKey})
 }
@@ -69,20 +69,20 @@ func (c *Core) SetChannelProfile(base, channel, profile string) error {
 }
 
 // TestProfile sends the probe prompt through a profile.
-func (c *Core) TestProfile(ctx context.Context, name string) (tui.ProbeReport, error) {
+func (c *Core) TestProfile(ctx context.Context, name string) (settings.ProbeReport, error) {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	r, err := c.chat.Probe(ctx, name, "tui")
-	return tui.ProbeReport{Label: r.Label, Latency: r.Latency, Reply: r.Reply}, err
+	return settings.ProbeReport{Label: r.Label, Latency: r.Latency, Reply: r.Reply}, err
 }
 
 // AccountPresets lists the broker presets with their form fields.
-func (c *Core) AccountPresets() []tui.AccountPreset {
-	var out []tui.AccountPreset
+func (c *Core) AccountPresets() []settings.AccountPreset {
+	var out []settings.AccountPreset
 	for _, p := range uta.Presets() {
-		ap := tui.AccountPreset{ID: p.ID, Name: p.Name, Description: p.Description}
+		ap := settings.AccountPreset{ID: p.ID, Name: p.Name, Description: p.Description}
 		for _, f := range p.Fields {
-			ap.Fields = append(ap.Fields, tui.PresetFieldSetting{Key: f.Key, Label: f.Label, Kind: string(f.Kind),
+			ap.Fields = append(ap.Fields, settings.PresetFieldSetting{Key: f.Key, Label: f.Label, Kind: string(f.Kind),
 				Default: f.Default, Help: f.Help, Required: f.Required, Options: f.Options})
 		}
 		out = append(out, ap)
@@ -91,7 +91,7 @@ func (c *Core) AccountPresets() []tui.AccountPreset {
 }
 
 // AccountSettings lists accounts.json with each account's live health.
-func (c *Core) AccountSettings() ([]tui.AccountSetting, error) {
+func (c *Core) AccountSettings() ([]settings.AccountSetting, error) {
 	accts, _, err := c.settings.Accounts()
 	if err != nil {
 		return nil, err
@@ -100,10 +100,10 @@ func (c *Core) AccountSettings() ([]tui.AccountSetting, error) {
 	for _, s := range c.trading.Accounts() {
 		health[s.ID] = s
 	}
-	out := make([]tui.AccountSetting, 0, len(accts))
+	out := make([]settings.AccountSetting, 0, len(accts))
 	for _, a := range accts {
 		g, _ := json.Marshal(a.Guards)
-		s := tui.AccountSetting{ID: a.ID, Label: a.Label, Preset: a.Preset, Enabled: a.Enabled, AutoApprove: a.AutoApprove,
+		s := settings.AccountSetting{ID: a.ID, Label: a.Label, Preset: a.Preset, Enabled: a.Enabled, AutoApprove: a.AutoApprove,
 			GuardsJSON: string(g), Health: "starting"}
 		if h, ok := health[a.ID]; ok {
 			s.Health, s.Error = string(h.Health), h.Error
@@ -114,7 +114,7 @@ func (c *Core) AccountSettings() ([]tui.AccountSetting, error) {
 }
 
 // AddAccount adds and starts an account.
-func (c *Core) AddAccount(ctx context.Context, a tui.NewAccountInput) error {
+func (c *Core) AddAccount(ctx context.Context, a settings.NewAccountInput) error {
 	return c.trading.AddAccount(ctx, uta.NewAccount{ID: strings.TrimSpace(a.ID), Label: strings.TrimSpace(a.Label),
 		PresetID: a.PresetID, Values: a.Values})
 }
@@ -153,10 +153,10 @@ func (c *Core) ReconnectAccount(ctx context.Context, id string) error {
 }
 
 // CronJobs lists the jobs with next run and last result.
-func (c *Core) CronJobs() ([]tui.CronJobSetting, error) {
-	var out []tui.CronJobSetting
+func (c *Core) CronJobs() ([]settings.CronJobSetting, error) {
+	var out []settings.CronJobSetting
 	for _, j := range c.automation.Jobs() {
-		s := tui.CronJobSetting{ID: j.ID, Name: j.Name, Schedule: j.Schedule.String(), Prompt: j.Payload, Enabled: j.Enabled}
+		s := settings.CronJobSetting{ID: j.ID, Name: j.Name, Schedule: j.Schedule.String(), Prompt: j.Payload, Enabled: j.Enabled}
 		if j.State.NextRunAtMs != nil {
 			s.Next = time.UnixMilli(*j.State.NextRunAtMs)
 		}
@@ -172,7 +172,7 @@ func (c *Core) CronJobs() ([]tui.CronJobSetting, error) {
 }
 
 // SaveCronJob adds (ID "") or edits a job.
-func (c *Core) SaveCronJob(in tui.CronJobInput) error {
+func (c *Core) SaveCronJob(in settings.CronJobInput) error {
 	_, err := c.automation.SaveJob(schedule.JobInput{ID: in.ID, Name: in.Name, Prompt: in.Prompt, Schedule: in.Schedule, Enabled: in.Enabled})
 	return err
 }
@@ -198,12 +198,12 @@ func (c *Core) PreviewSchedule(text string, n int) ([]time.Time, error) {
 }
 
 // Heartbeat reads heartbeat.json.
-func (c *Core) Heartbeat() (tui.HeartbeatSetting, error) {
+func (c *Core) Heartbeat() (settings.HeartbeatSetting, error) {
 	h, v, err := c.settings.Heartbeat()
 	if err != nil {
-		return tui.HeartbeatSetting{}, err
+		return settings.HeartbeatSetting{}, err
 	}
-	out := tui.HeartbeatSetting{Version: string(v), Enabled: h.Enabled, Every: h.Every, Prompt: h.Prompt}
+	out := settings.HeartbeatSetting{Version: string(v), Enabled: h.Enabled, Every: h.Every, Prompt: h.Prompt}
 	if h.ActiveHours != nil {
 		out.Start, out.End, out.Timezone = h.ActiveHours.Start, h.ActiveHours.End, h.ActiveHours.Timezone
 	}
@@ -212,30 +212,30 @@ func (c *Core) Heartbeat() (tui.HeartbeatSetting, error) {
 
 // SaveHeartbeat writes heartbeat.json; the settings service wakes the
 // heartbeat loop.
-func (c *Core) SaveHeartbeat(base string, s tui.HeartbeatSetting) error {
+func (c *Core) SaveHeartbeat(base string, s settings.HeartbeatSetting) error {
 	return c.settings.SaveHeartbeat(ver(base), appsettings.Heartbeat{Enabled: s.Enabled, Every: s.Every, Prompt: s.Prompt,
 		Start: s.Start, End: s.End, Timezone: s.Timezone})
 }
 
 // Connectors reads connectors.json, mcp.json and webhook.json.
-func (c *Core) Connectors() (tui.ConnectorSetting, error) {
+func (c *Core) Connectors() (settings.ConnectorSetting, error) {
 	cn, v, err := c.settings.Connectors()
 	if err != nil {
-		return tui.ConnectorSetting{}, err
+		return settings.ConnectorSetting{}, err
 	}
 	m, err := c.settings.MCP()
 	if err != nil {
-		return tui.ConnectorSetting{}, err
+		return settings.ConnectorSetting{}, err
 	}
 	wh, err := c.settings.Webhook()
 	if err != nil {
-		return tui.ConnectorSetting{}, err
+		return settings.ConnectorSetting{}, err
 	}
 	ids := make([]string, 0, len(cn.Telegram.ChatIDs))
 	for _, id := range cn.Telegram.ChatIDs {
 		ids = append(ids, strconv.FormatInt(id, 10))
 	}
-	out := tui.ConnectorSetting{Version: string(v), AskEnabled: cn.MCPAsk.Enabled, AskPort: cn.MCPAsk.Port,
+	out := settings.ConnectorSetting{Version: string(v), AskEnabled: cn.MCPAsk.Enabled, AskPort: cn.MCPAsk.Port,
 		TelegramEnabled: cn.Telegram.Enabled, TelegramTokenEnv: cn.Telegram.BotTokenEnv, TelegramHasToken: cn.Telegram.BotToken != "",
 		TelegramChatIDs: strings.Join(ids, ","), MainTokenSet: m.Token != "", AskTokenSet: cn.MCPAsk.Token != "",
 		ConnectorsFile: c.settings.Path(config.ConnectorsFile)}
@@ -249,13 +249,13 @@ func (c *Core) Connectors() (tui.ConnectorSetting, error) {
 	}
 	out.TelegramRunning = c.a.TelegramRunning()
 	for _, t := range wh.Tokens {
-		out.WebhookTokens = append(out.WebhookTokens, tui.WebhookTokenSetting{ID: t.ID, CreatedAt: time.UnixMilli(t.CreatedAt)})
+		out.WebhookTokens = append(out.WebhookTokens, settings.WebhookTokenSetting{ID: t.ID, CreatedAt: time.UnixMilli(t.CreatedAt)})
 	}
 	return out, nil
 }
 
 // SaveConnectors writes the Ask and Telegram settings.
-func (c *Core) SaveConnectors(base string, s tui.ConnectorSetting) error {
+func (c *Core) SaveConnectors(base string, s settings.ConnectorSetting) error {
 	return c.settings.SaveConnectors(ver(base), appsettings.Connectors{AskEnabled: s.AskEnabled, AskPort: s.AskPort,
 		TelegramEnabled: s.TelegramEnabled, TelegramTokenEnv: s.TelegramTokenEnv, TelegramChatIDs: s.TelegramChatIDs})
 }
@@ -280,12 +280,12 @@ func (c *Core) RevokeMCPToken(listener string) error {
 
 // CreateWebhookToken adds a webhook token and returns it with a ready curl
 // line (both shown once).
-func (c *Core) CreateWebhookToken() (tui.WebhookTokenSetting, error) {
+func (c *Core) CreateWebhookToken() (settings.WebhookTokenSetting, error) {
 	t, err := c.settings.CreateWebhookToken()
 	if err != nil {
-		return tui.WebhookTokenSetting{}, err
+		return settings.WebhookTokenSetting{}, err
 	}
-	return tui.WebhookTokenSetting{ID: t.ID, CreatedAt: t.CreatedAt, Token: t.Token, Curl: t.Curl}, nil
+	return settings.WebhookTokenSetting{ID: t.ID, CreatedAt: t.CreatedAt, Token: t.Token, Curl: t.Curl}, nil
 }
 
 // RevokeWebhookToken removes a webhook token (takes effect immediately).
@@ -299,14 +299,14 @@ func (c *Core) TelegramTest(ctx context.Context) error {
 }
 
 // NewsFeeds reads news.json.
-func (c *Core) NewsFeeds() (tui.NewsSetting, error) {
+func (c *Core) NewsFeeds() (settings.NewsSetting, error) {
 	n, v, err := c.settings.News()
 	if err != nil {
-		return tui.NewsSetting{}, err
+		return settings.NewsSetting{}, err
 	}
-	out := tui.NewsSetting{Version: string(v), Enabled: n.Enabled}
+	out := settings.NewsSetting{Version: string(v), Enabled: n.Enabled}
 	for _, f := range n.Feeds {
-		out.Feeds = append(out.Feeds, tui.FeedSetting{Name: f.Name, URL: f.URL, Enabled: f.Enabled})
+		out.Feeds = append(out.Feeds, settings.FeedSetting{Name: f.Name, URL: f.URL, Enabled: f.Enabled})
 	}
 	return out, nil
 }
@@ -334,10 +334,10 @@ func (c *Core) TestFeed(ctx context.Context, url string) (string, error) {
 }
 
 // ToolList lists every registered tool with its enabled state.
-func (c *Core) ToolList() ([]tui.ToolSetting, error) {
-	var out []tui.ToolSetting
+func (c *Core) ToolList() ([]settings.ToolSetting, error) {
+	var out []settings.ToolSetting
 	for _, t := range c.tools.Inventory() {
-		out = append(out, tui.ToolSetting{Name: t.Name, Group: t.Group, Description: t.Description, Enabled: !t.Disabled})
+		out = append(out, settings.ToolSetting{Name: t.Name, Group: t.Group, Description: t.Description, Enabled: !t.Disabled})
 	}
 	return out, nil
 }

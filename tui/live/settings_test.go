@@ -7,11 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/settings"
+	"github.com/stretchr/testify/require"
 )
 
 // TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys: the pane's
@@ -20,7 +19,7 @@ func TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys(t *testing.T) {
 	a := apptest.Start(t, nil)
 	c := New(a)
 	store := config.NewStore(a.Paths().Config)
-	require.NoError(t, c.SaveProfile("", "", tui.ProfileSetting{Name: "one", Backend: "openai", BaseURL: "http://127.0.0.1:1/v1"}))
+	require.NoError(t, c.SaveProfile("", "", settings.ProfileSetting{Name: "one", Backend: "openai", BaseURL: "http://127.0.0.1:1/v1"}))
 	shown, err := c.AIProviders()
 	require.NoError(t, err)
 	require.Equal(t, "one", shown.Active, "the first profile becomes active")
@@ -33,7 +32,7 @@ func TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys(t *testing.T) {
 	edited := strings.Replace(string(raw), `"backend": "openai"`, `"backend": "openai", "maxTokens": 777`, 1)
 	require.NoError(t, os.WriteFile(path, []byte(edited), 0o600))
 
-	err = c.SaveProfile(shown.Version, "one", tui.ProfileSetting{Name: "one", Backend: "openai", Model: "m2", BaseURL: "http://127.0.0.1:1/v1"})
+	err = c.SaveProfile(shown.Version, "one", settings.ProfileSetting{Name: "one", Backend: "openai", Model: "m2", BaseURL: "http://127.0.0.1:1/v1"})
 	require.True(t, errors.Is(err, config.ErrConflict), "%v", err)
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -42,7 +41,7 @@ func TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys(t *testing.T) {
 	// Reloaded, the same edit succeeds and keeps maxTokens.
 	fresh, err := c.AIProviders()
 	require.NoError(t, err)
-	require.NoError(t, c.SaveProfile(fresh.Version, "one", tui.ProfileSetting{Name: "one", Backend: "openai", Model: "m2", BaseURL: "http://127.0.0.1:1/v1"}))
+	require.NoError(t, c.SaveProfile(fresh.Version, "one", settings.ProfileSetting{Name: "one", Backend: "openai", Model: "m2", BaseURL: "http://127.0.0.1:1/v1"}))
 	cfg, err := store.AIProvider()
 	require.NoError(t, err)
 	require.Equal(t, 777, cfg.Profiles["one"].MaxTokens)

@@ -84,6 +84,9 @@ type Options struct {
 	// IdleDelay is the least time between two polls that returned nothing,
 	// so a server that does not long-poll (an emulator) is not hammered.
 	IdleDelay time.Duration
+	// MinBackoff and MaxBackoff bound the wait between reconnection
+	// attempts (DefaultMinBackoff, DefaultMaxBackoff).
+	MinBackoff, MaxBackoff time.Duration
 }
 
 // Bot is the Telegram connector. It implements connector.Connector.
@@ -99,6 +102,10 @@ type Bot struct {
 	wg     sync.WaitGroup
 	chats  map[int64]*sync.Mutex // serialises agent turns per chat
 	offset int64
+
+	health      Health
+	lastDownLog time.Time
+	strangers   strangerLog
 }
 
 // ResolveToken returns the bot token from botToken or the botTokenEnv
@@ -136,6 +143,12 @@ func New(o Options) (*Bot, error) {
 	if o.IdleDelay <= 0 {
 		o.IdleDelay = time.Second
 	}
+	if o.MinBackoff <= 0 {
+		o.MinBackoff = DefaultMinBackoff
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = DefaultMaxBackoff
+	}
 	base := o.Config.APIBaseURL
 	if base == "" {
 		base = "https://api.telegram.org"
@@ -150,6 +163,7 @@ func New(o Options) (*Bot, error) {
 		allowed: slices.Clone(o.Config.ChatIDs),
 		log:     o.Logger,
 		chats:   map[int64]*sync.Mutex{},
+		health:  Health{State: LinkConnecting, Since: time.Now()},
 	}, nil
 }
 
@@ -161,12 +175,12 @@ func (b *Bot) Capabilities() connector.Capabilities {
 	return connector.Capabilities{Push: true, Human: true}
 }
 
-// Up implements connector.Liveness: the bot is polling (Start succeeded
-// and Close has not been called).
+// Up implements connector.Liveness: the bot is polling the Bot API (its
+// last getMe/getUpdates succeeded) and Close has not been called.
 func (b *Bot) Up() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.cancel != nil && !b.closed
+	return b.cancel != nil && !b.closed && b.health.State == LinkUp
 }
 
 // Send delivers a notification to the chat the user last wrote from, or
@@ -190,26 +204,36 @@ func (b *Bot) Send(ctx context.Context, n connector.Notification) error {
 	return b.reply(ctx, chat, n.Text, nil)
 }
 
-// Start checks the token with getMe and starts polling until ctx ends or
-// Close is called.
+// Start makes a first getMe (bounded by a few seconds, so `alice serve`
+// can say truthfully whether the Bot API answered) and then keeps the link
+// in the background until ctx ends or Close: polling while it works,
+// retrying with backoff after any failure — at start too (closed port,
+// 401) — and reporting each change in Health, the log and the event log
+// (connector.down / connector.up). It fails only when already closed.
 func (b *Bot) Start(ctx context.Context) error {
-	me, err := b.api.getMe(ctx)
-	if err != nil {
-		return fmt.Errorf("telegram: checking the bot token: %w", err)
-	}
-	if len(b.allowed) == 0 {
-		b.log.Warn("Telegram allow list is empty: every message will be ignored", "bot", me.Username)
+	b.mu.Lock()
+	if b.closed || b.cancel != nil {
+		b.mu.Unlock()
+		return errors.New("telegram: bot already started or closed")
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	b.mu.Lock()
 	b.cancel = cancel
 	b.mu.Unlock()
+	if len(b.allowed) == 0 {
+		b.log.Warn("Telegram allow list is empty: every message will be ignored")
+	}
+	me, err := b.connectOnce(ctx)
+	var wait time.Duration
+	if err == nil {
+		b.markUp(me)
+	} else {
+		wait = b.markDown(err)
+	}
 	b.wg.Add(1)
 	go func() {
 		defer b.wg.Done()
-		b.poll(ctx)
+		b.supervise(ctx, err == nil, wait)
 	}()
-	b.log.Info("Telegram bot polling", "bot", me.Username)
 	return nil
 }
 
@@ -223,33 +247,25 @@ func (b *Bot) Close() error {
 		cancel()
 	}
 	b.wg.Wait()
+	b.mu.Lock()
+	b.health = Health{State: LinkStopped, Bot: b.health.Bot, Since: time.Now()}
+	b.mu.Unlock()
 	return nil
 }
 
 // poll long-polls getUpdates, advancing the offset past every update seen
-// so nothing is processed twice, and backs off on errors.
-func (b *Bot) poll(ctx context.Context) {
-	backoff := time.Second
+// so nothing is processed twice, until ctx ends (nil) or a call fails (the
+// error, for supervise to back off and reconnect).
+func (b *Bot) poll(ctx context.Context) error {
 	for ctx.Err() == nil {
 		start := time.Now()
 		ups, err := b.api.getUpdates(ctx, b.nextOffset(), b.o.PollTimeout)
 		if err != nil {
 			if ctx.Err() != nil {
-				return
+				return nil
 			}
-			wait := backoff
-			var ae *APIError
-			if errors.As(err, &ae) && ae.RetryAfter > 0 {
-				wait = time.Duration(ae.RetryAfter) * time.Second
-			}
-			b.log.Warn("Telegram getUpdates failed", "err", err, "retryIn", wait)
-			if !sleep(ctx, wait) {
-				return
-			}
-			backoff = min(backoff*2, 30*time.Second)
-			continue
+			return err
 		}
-		backoff = time.Second
 		handled := 0
 		for _, u := range ups {
 			if !b.advance(u.UpdateID) {
@@ -260,10 +276,11 @@ func (b *Bot) poll(ctx context.Context) {
 		}
 		if handled == 0 && time.Since(start) < b.o.IdleDelay {
 			if !sleep(ctx, b.o.IdleDelay-time.Since(start)) {
-				return
+				return nil
 			}
 		}
 	}
+	return nil
 }
 
 func (b *Bot) nextOffset() int64 {
@@ -306,7 +323,9 @@ func (b *Bot) handle(ctx context.Context, u Update) {
 	case u.Message != nil && strings.TrimSpace(u.Message.Text) != "":
 		m := u.Message
 		if !b.isAllowed(m.Chat.ID) {
-			b.log.Warn("Ignoring Telegram message from a chat not on the allow list", "chat", m.Chat.ID)
+			if n, ok := b.strangers.note(m.Chat.ID, time.Now()); ok {
+				b.log.Warn("Ignoring Telegram messages from a chat not on the allow list", "chat", m.Chat.ID, "ignoredSinceLastLine", n)
+			}
 			return
 		}
 		text := strings.TrimSpace(m.Text)

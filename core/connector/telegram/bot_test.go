@@ -64,8 +64,8 @@ func TestConversationFromAllowedChat(t *testing.T) {
 	require.Equal(t, []string{"telegram/42: how is my portfolio?"}, h.agent.Calls(), "the stranger never reaches the agent")
 	require.Empty(t, h.api.sentTo(strangerChat), "nothing is written to a chat off the allow list")
 	require.Equal(t, []string{"telegram:42"}, h.center.Touches())
-	eventually(t, func() bool { return len(h.events.Types()) == 2 }, "events recorded")
-	require.Equal(t, []string{"message.received", "message.sent"}, h.events.Types())
+	eventually(t, func() bool { return len(h.events.Types()) == 3 }, "events recorded")
+	require.Equal(t, []string{"connector.up", "message.received", "message.sent"}, h.events.Types())
 }
 
 func TestUpdatesAreHandledOnceEvenIfTheServerIgnoresOffset(t *testing.T) {
@@ -201,15 +201,20 @@ func TestErrorsNeverLeakTheToken(t *testing.T) {
 	err = bot.Send(context.Background(), connector.Notification{Text: "x"})
 	require.Error(t, err)
 	require.NotContains(t, err.Error(), "TOPSECRET")
-	err = bot.Start(context.Background())
-	require.Error(t, err)
-	require.NotContains(t, err.Error(), "TOPSECRET")
+	require.NoError(t, bot.Start(context.Background()), "an unreachable API is retried, not a start failure")
+	t.Cleanup(func() { _ = bot.Close() })
+	h := bot.Health()
+	require.Equal(t, LinkDown, h.State)
+	require.Error(t, h.Err)
+	require.NotContains(t, h.Err.Error(), "TOPSECRET")
+	require.False(t, bot.Up())
 
 	_, srv := newFakeAPI(t)
 	bad, _ := New(Options{Token: "wrong", Agent: &fakeAgent{}, Center: &fakeCenter{}, Config: config.Telegram{APIBaseURL: srv.URL}})
-	err = bad.Start(context.Background())
+	require.NoError(t, bad.Start(context.Background()))
+	t.Cleanup(func() { _ = bad.Close() })
 	var ae *APIError
-	require.ErrorAs(t, err, &ae)
+	require.ErrorAs(t, bad.Health().Err, &ae)
 	require.Equal(t, 401, ae.Code)
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 const helpText = `Alice on Telegram. Write anything to talk to her.
@@ -146,7 +147,9 @@ func (b *Bot) onCallback(ctx context.Context, q *CallbackQuery) {
 		chat = q.Message.Chat.ID
 	}
 	if !b.isAllowed(chat) {
-		b.log.Warn("Ignoring Telegram button from a chat not on the allow list", "chat", chat)
+		if n, ok := b.strangers.note(chat, time.Now()); ok {
+			b.log.Warn("Ignoring Telegram buttons from a chat not on the allow list", "chat", chat, "ignoredSinceLastLine", n)
+		}
 		_ = b.api.answerCallbackQuery(ctx, q.ID, "Not allowed.")
 		return
 	}

@@ -36,3 +36,22 @@ func SendTest(ctx context.Context, cfg config.Telegram, text string) error {
 	}
 	return nil
 }
+
+// Probe asks the configured Bot API who the bot is (getMe), independent
+// of a running bot: `alice doctor` uses it. The error never quotes the
+// token.
+func Probe(ctx context.Context, cfg config.Telegram) (User, error) {
+	tok, err := ResolveToken(cfg)
+	if err != nil {
+		return User{}, err
+	}
+	base := cfg.APIBaseURL
+	if base == "" {
+		base = "https://api.telegram.org"
+	}
+	c, err := newClient(base, tok, &http.Client{Timeout: 10 * time.Second})
+	if err != nil {
+		return User{}, err
+	}
+	return c.getMe(ctx)
+}

@@ -10,7 +10,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
+	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/alice-trading/alice/tui/workspaces"
 	"github.com/shopspring/decimal"
 )
 
@@ -19,18 +23,18 @@ var T0 = time.Date(2026, 11, 20, 14, 30, 0, 0, time.UTC)
 // fakeCore is an in-memory Core for model tests and goldens.
 type FakeCore struct {
 	Mu             sync.Mutex
-	Histories      map[string][]tui.ChatMessage
-	Script         []tui.ChatEvent
+	Histories      map[string][]chat.ChatMessage
+	Script         []chat.ChatEvent
 	SendErr        error
 	Sent           []string
-	InboxEntries   []tui.InboxEntry
+	InboxEntries   []inbox.InboxEntry
 	Deleted        []string
-	PendingCommits []tui.PendingCommit
+	PendingCommits []portfolio.PendingCommit
 	Approved       []string
 	Rejected       []string
-	PositionList   []tui.Position
-	Workspace      []tui.WorkspaceInfo
-	Terms          map[string][]tui.Terminal
+	PositionList   []portfolio.Position
+	Workspace      []workspaces.WorkspaceInfo
+	Terms          map[string][]workspaces.Terminal
 	EventCh        chan any
 	Compacted      []string
 	DocBody        string
@@ -39,16 +43,16 @@ type FakeCore struct {
 
 func NewFakeCore() *FakeCore {
 	return &FakeCore{
-		Histories: map[string][]tui.ChatMessage{},
-		InboxEntries: []tui.InboxEntry{
+		Histories: map[string][]chat.ChatMessage{},
+		InboxEntries: []inbox.InboxEntry{
 			{ID: "e2", WorkspaceID: "ws1", Workspace: "research-aapl", Docs: []string{"report.md"}, Comments: "AAPL earnings summary ready", Time: T0.Add(time.Hour)},
 			{ID: "e1", WorkspaceID: "ws1", Workspace: "research-aapl", Comments: "Started the research", Time: T0},
 		},
-		PendingCommits: []tui.PendingCommit{{Account: "sim-paper", Hash: "4d46698f", Message: "buy AAPL", Operations: []string{"placeOrder BUY 10 AAPL (MKT)"}}},
-		PositionList: []tui.Position{{Symbol: "MSFT", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("400"),
+		PendingCommits: []portfolio.PendingCommit{{Account: "sim-paper", Hash: "4d46698f", Message: "buy AAPL", Operations: []string{"placeOrder BUY 10 AAPL (MKT)"}}},
+		PositionList: []portfolio.Position{{Symbol: "MSFT", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("400"),
 			MarketPrice: decimal.RequireFromString("420.50"), MarketValue: decimal.RequireFromString("2102.50"), UnrealizedPnL: decimal.RequireFromString("102.50")}},
-		Workspace: []tui.WorkspaceInfo{{ID: "ws1", Tag: "research-aapl", Template: "chat", Dir: "/data/workspaces/ws1", Sessions: []string{"sh1 running"}}},
-		Terms:     map[string][]tui.Terminal{},
+		Workspace: []workspaces.WorkspaceInfo{{ID: "ws1", Tag: "research-aapl", Template: "chat", Dir: "/data/workspaces/ws1", Sessions: []string{"sh1 running"}}},
+		Terms:     map[string][]workspaces.Terminal{},
 		EventCh:   make(chan any, 8),
 	}
 }
@@ -60,19 +64,19 @@ func (f *FakeCore) Events(ctx context.Context) <-chan any { return f.EventCh }
 func (f *FakeCore) Sessions() ([]string, error) {
 	return []string{"tui/default", "tui/research", "telegram/1"}, nil
 }
-func (f *FakeCore) History(s string, limit int) ([]tui.ChatMessage, error) {
+func (f *FakeCore) History(s string, limit int) ([]chat.ChatMessage, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return append([]tui.ChatMessage(nil), f.Histories[s]...), nil
+	return append([]chat.ChatMessage(nil), f.Histories[s]...), nil
 }
-func (f *FakeCore) Send(ctx context.Context, session, text string) (<-chan tui.ChatEvent, error) {
+func (f *FakeCore) Send(ctx context.Context, session, text string) (<-chan chat.ChatEvent, error) {
 	f.Mu.Lock()
 	f.Sent = append(f.Sent, session+": "+text)
 	f.Mu.Unlock()
 	if f.SendErr != nil {
 		return nil, f.SendErr
 	}
-	ch := make(chan tui.ChatEvent, len(f.Script))
+	ch := make(chan chat.ChatEvent, len(f.Script))
 	for _, ev := range f.Script {
 		ch <- ev
 	}
@@ -85,12 +89,12 @@ func (f *FakeCore) Compact(ctx context.Context, s string) error {
 	f.Compacted = append(f.Compacted, s)
 	return nil
 }
-func (f *FakeCore) Inbox(limit int) ([]tui.InboxEntry, error) {
+func (f *FakeCore) Inbox(limit int) ([]inbox.InboxEntry, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return append([]tui.InboxEntry(nil), f.InboxEntries...), nil
+	return append([]inbox.InboxEntry(nil), f.InboxEntries...), nil
 }
-func (f *FakeCore) RenderInbox(id string, width int) ([]tui.RenderedDoc, error) {
+func (f *FakeCore) RenderInbox(id string, width int) ([]inbox.RenderedDoc, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	f.RenderWidth = width
@@ -98,7 +102,7 @@ func (f *FakeCore) RenderInbox(id string, width int) ([]tui.RenderedDoc, error) 
 	if body == "" {
 		body = "# Report\nRevenue up 8%."
 	}
-	return []tui.RenderedDoc{{Path: "report.md", Body: body}, {Path: "gone.md", Tombstone: "File not found at this path."}}, nil
+	return []inbox.RenderedDoc{{Path: "report.md", Body: body}, {Path: "gone.md", Tombstone: "File not found at this path."}}, nil
 }
 func (f *FakeCore) DeleteInbox(id string) error {
 	f.Mu.Lock()
@@ -106,22 +110,22 @@ func (f *FakeCore) DeleteInbox(id string) error {
 	f.Deleted = append(f.Deleted, id)
 	return nil
 }
-func (f *FakeCore) Accounts() ([]tui.AccountSummary, error) {
-	return []tui.AccountSummary{{ID: "sim-paper", Label: "Simulated paper", Broker: "simulator", Health: "healthy",
+func (f *FakeCore) Accounts() ([]portfolio.AccountSummary, error) {
+	return []portfolio.AccountSummary{{ID: "sim-paper", Label: "Simulated paper", Broker: "simulator", Health: "healthy",
 		NetLiq: decimal.RequireFromString("100102.50"), Cash: decimal.RequireFromString("98000"), UnrealizedPnL: decimal.RequireFromString("102.50"), RealizedPnL: decimal.RequireFromString("-12.25")}}, nil
 }
-func (f *FakeCore) Positions(a string) ([]tui.Position, error) {
+func (f *FakeCore) Positions(a string) ([]portfolio.Position, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return append([]tui.Position(nil), f.PositionList...), nil
+	return append([]portfolio.Position(nil), f.PositionList...), nil
 }
-func (f *FakeCore) Orders(a string) ([]tui.Order, error) {
-	return []tui.Order{{ID: "mock-ord-2", Symbol: "TSLA", Action: "BUY", Type: "LMT", Quantity: decimal.NewFromInt(3), Limit: decimal.RequireFromString("240"), Status: "Submitted"}}, nil
+func (f *FakeCore) Orders(a string) ([]portfolio.Order, error) {
+	return []portfolio.Order{{ID: "mock-ord-2", Symbol: "TSLA", Action: "BUY", Type: "LMT", Quantity: decimal.NewFromInt(3), Limit: decimal.RequireFromString("240"), Status: "Submitted"}}, nil
 }
-func (f *FakeCore) Pending() ([]tui.PendingCommit, error) {
+func (f *FakeCore) Pending() ([]portfolio.PendingCommit, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return append([]tui.PendingCommit(nil), f.PendingCommits...), nil
+	return append([]portfolio.PendingCommit(nil), f.PendingCommits...), nil
 }
 func (f *FakeCore) Approve(ctx context.Context, a, hash string) (string, error) {
 	f.Mu.Lock()
@@ -131,7 +135,7 @@ func (f *FakeCore) Approve(ctx context.Context, a, hash string) (string, error) 
 	}
 	f.Approved = append(f.Approved, a)
 	f.PendingCommits = nil
-	f.PositionList = append(f.PositionList, tui.Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(10)})
+	f.PositionList = append(f.PositionList, portfolio.Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(10)})
 	return "pushed 4d46698f: 1 submitted, 0 rejected", nil
 }
 
@@ -153,8 +157,8 @@ func (f *FakeCore) Reject(ctx context.Context, a, hash, reason string) error {
 	f.PendingCommits = nil
 	return nil
 }
-func (f *FakeCore) TradingLog(a string, limit int) ([]tui.CommitLogEntry, error) {
-	return []tui.CommitLogEntry{{Hash: "a1b2c3d4", Message: "buy MSFT", Time: T0, Changes: []string{"MSFT BUY 5 @400"}}}, nil
+func (f *FakeCore) TradingLog(a string, limit int) ([]portfolio.CommitLogEntry, error) {
+	return []portfolio.CommitLogEntry{{Hash: "a1b2c3d4", Message: "buy MSFT", Time: T0, Changes: []string{"MSFT BUY 5 @400"}}}, nil
 }
 func (f *FakeCore) EquityCurve(a string) ([]kit.EquityPoint, error) {
 	var pts []kit.EquityPoint
@@ -164,35 +168,35 @@ func (f *FakeCore) EquityCurve(a string) ([]kit.EquityPoint, error) {
 	return pts, nil
 }
 func (f *FakeCore) Templates() []string { return []string{"chat", "shell-only"} }
-func (f *FakeCore) Workspaces() ([]tui.WorkspaceInfo, error) {
+func (f *FakeCore) Workspaces() ([]workspaces.WorkspaceInfo, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return append([]tui.WorkspaceInfo(nil), f.Workspace...), nil
+	return append([]workspaces.WorkspaceInfo(nil), f.Workspace...), nil
 }
-func (f *FakeCore) CreateWorkspace(ctx context.Context, tag, tmpl string) (tui.WorkspaceInfo, error) {
+func (f *FakeCore) CreateWorkspace(ctx context.Context, tag, tmpl string) (workspaces.WorkspaceInfo, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	if tag == "" {
-		return tui.WorkspaceInfo{}, errors.New("tag is required")
+		return workspaces.WorkspaceInfo{}, errors.New("tag is required")
 	}
-	w := tui.WorkspaceInfo{ID: "ws-" + tag, Tag: tag, Template: tmpl}
+	w := workspaces.WorkspaceInfo{ID: "ws-" + tag, Tag: tag, Template: tmpl}
 	f.Workspace = append(f.Workspace, w)
 	return w, nil
 }
-func (f *FakeCore) StartSession(ws, agent string) (tui.Terminal, error) {
+func (f *FakeCore) StartSession(ws, agent string) (workspaces.Terminal, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	t := &FakeTerm{TermID: ws + "-" + agent, ChangedCh: make(chan struct{}, 1), Screen: "$ "}
 	f.Terms[ws] = append(f.Terms[ws], t)
 	return t, nil
 }
-func (f *FakeCore) Terminals(ws string) []tui.Terminal {
+func (f *FakeCore) Terminals(ws string) []workspaces.Terminal {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return append([]tui.Terminal(nil), f.Terms[ws]...)
+	return append([]workspaces.Terminal(nil), f.Terms[ws]...)
 }
-func (f *FakeCore) Files(ws, rel string) ([]tui.FileInfo, error) {
-	return []tui.FileInfo{{Name: "docs", IsDir: true}, {Name: "CLAUDE.md", Size: 812}}, nil
+func (f *FakeCore) Files(ws, rel string) ([]workspaces.FileInfo, error) {
+	return []workspaces.FileInfo{{Name: "docs", IsDir: true}, {Name: "CLAUDE.md", Size: 812}}, nil
 }
 func (f *FakeCore) GitSummary(ws string) (string, error) {
 	return "branch master · clean\n\n1a2b3c4 2026-11-20 14:30 chat: research-aapl (alice)", nil

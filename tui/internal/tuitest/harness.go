@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/chat"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 )
@@ -79,7 +80,7 @@ func (h *Harness) runDepth(cmd tea.Cmd, depth int) {
 		for _, c := range msg {
 			h.runDepth(c, depth+1)
 		}
-	case tui.TickMsg, tui.ChatSpinMsg:
+	case tui.TickMsg, chat.ChatSpinMsg:
 	default:
 		_, next := h.M.Update(msg)
 		h.runDepth(next, depth+1)

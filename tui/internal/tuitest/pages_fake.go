@@ -12,7 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/activity"
+	"github.com/alice-trading/alice/tui/market"
+	"github.com/alice-trading/alice/tui/mcppage"
+	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/shopspring/decimal"
 )
 
@@ -21,39 +24,39 @@ import (
 type FakePages struct {
 	*FakeCore
 	Pmu          sync.Mutex
-	Tickets      []tui.OrderTicket
+	Tickets      []market.OrderTicket
 	CandleSeries int // Candles calls
 	Sims         []string
-	evs          []tui.ActivityEvent
-	calls        []tui.ToolCallRecord
-	notes        []tui.NotificationRecord
-	clients      []tui.MCPClient
+	evs          []activity.ActivityEvent
+	calls        []activity.ToolCallRecord
+	notes        []activity.NotificationRecord
+	clients      []mcppage.MCPClient
 }
 
 var (
-	_ tui.MarketCore   = (*FakePages)(nil)
-	_ tui.SimCore      = (*FakePages)(nil)
-	_ tui.ActivityCore = (*FakePages)(nil)
-	_ tui.MCPCore      = (*FakePages)(nil)
+	_ market.MarketCore     = (*FakePages)(nil)
+	_ market.SimCore        = (*FakePages)(nil)
+	_ activity.ActivityCore = (*FakePages)(nil)
+	_ mcppage.MCPCore       = (*FakePages)(nil)
 )
 
 func NewFakePages() *FakePages {
 	f := &FakePages{FakeCore: NewFakeCore()}
-	f.evs = []tui.ActivityEvent{
+	f.evs = []activity.ActivityEvent{
 		{Seq: 1, Time: T0, Type: "cron.fire", Payload: `{"jobId":"j1","jobName":"morning","payload":"check AAPL"}`},
 		{Seq: 2, Time: T0.Add(time.Second), Type: "agent.work.requested", Payload: `{"source":"cron","prompt":"check AAPL"}`, CausedBy: 1},
 		{Seq: 3, Time: T0.Add(4 * time.Second), Type: "agent.work.done", Payload: `{"source":"cron","reply":"AAPL is up","durationMs":3000,"delivered":true,"channel":"tui"}`, CausedBy: 2},
 		{Seq: 4, Time: T0.Add(time.Minute), Type: "trade.commit", Payload: `{"accountId":"sim-paper","hash":"4d46698f"}`},
 	}
-	f.calls = []tui.ToolCallRecord{
+	f.calls = []activity.ToolCallRecord{
 		{Seq: 1, Session: "cron/default", Name: "calculateIndicator", Input: `{"asset":"equity","formula":"RSI(CLOSE('AAPL','1d'),14)"}`, Output: `{"value":61.2}`, Duration: 12 * time.Millisecond, Time: T0.Add(2 * time.Second)},
 		{Seq: 2, Session: "tui/default", Name: "placeOrder", Input: `{"source":"sim-paper","aliceId":"sim-paper|AAPL"}`, Output: `guard rejected: max order value`, Error: true, Duration: 3 * time.Millisecond, Time: T0.Add(time.Minute)},
 	}
-	f.notes = []tui.NotificationRecord{
+	f.notes = []activity.NotificationRecord{
 		{Time: T0.Add(4 * time.Second), Text: "AAPL is up", Source: "cron", Channel: "tui", Delivered: true},
 		{Time: T0.Add(5 * time.Minute), Text: "Heartbeat: nothing to report", Source: "heartbeat"},
 	}
-	f.clients = []tui.MCPClient{{SessionID: "s1", Endpoint: "/mcp", Name: "alice-blackbox", Version: "1.0.0", Connected: T0.Add(-time.Minute),
+	f.clients = []mcppage.MCPClient{{SessionID: "s1", Endpoint: "/mcp", Name: "alice-blackbox", Version: "1.0.0", Connected: T0.Add(-time.Minute),
 		LastCall: T0.Add(-10 * time.Second), Calls: map[string]int{"listUTAs": 2, "calculateIndicator": 1}}}
 	return f
 }
@@ -67,10 +70,10 @@ func fakeCloses(n int) []float64 {
 	return out
 }
 
-func (f *FakePages) SearchSymbols(ctx context.Context, q string) ([]tui.MarketInstrument, error) {
-	all := []tui.MarketInstrument{{Symbol: "AAPL", Name: "Apple Inc.", Class: "equity"}, {Symbol: "AMZN", Name: "Amazon.com", Class: "equity"},
+func (f *FakePages) SearchSymbols(ctx context.Context, q string) ([]market.MarketInstrument, error) {
+	all := []market.MarketInstrument{{Symbol: "AAPL", Name: "Apple Inc.", Class: "equity"}, {Symbol: "AMZN", Name: "Amazon.com", Class: "equity"},
 		{Symbol: "BTCUSD", Name: "Bitcoin", Class: "crypto"}}
-	var out []tui.MarketInstrument
+	var out []market.MarketInstrument
 	for _, in := range all {
 		if strings.Contains(strings.ToLower(in.Symbol+" "+in.Name), strings.ToLower(q)) {
 			out = append(out, in)
@@ -79,25 +82,25 @@ func (f *FakePages) SearchSymbols(ctx context.Context, q string) ([]tui.MarketIn
 	return out, nil
 }
 
-func (f *FakePages) MarketQuote(ctx context.Context, sym, class string) (tui.MarketQuote, error) {
-	return tui.MarketQuote{Symbol: sym, Last: decimal.RequireFromString("187.25"), Change: decimal.RequireFromString("1.75"),
+func (f *FakePages) MarketQuote(ctx context.Context, sym, class string) (market.MarketQuote, error) {
+	return market.MarketQuote{Symbol: sym, Last: decimal.RequireFromString("187.25"), Change: decimal.RequireFromString("1.75"),
 		ChangePct: decimal.RequireFromString("0.94"), Bid: decimal.RequireFromString("187.20"), Ask: decimal.RequireFromString("187.30"),
 		Volume: decimal.NewFromInt(48_200_000), Time: T0}, nil
 }
 
-func (f *FakePages) Candles(ctx context.Context, sym, class, iv string, n int) ([]tui.Candle, error) {
+func (f *FakePages) Candles(ctx context.Context, sym, class, iv string, n int) ([]market.Candle, error) {
 	f.Pmu.Lock()
 	f.CandleSeries++
 	f.Pmu.Unlock()
 	closes := fakeCloses(n)
 	step := map[string]time.Duration{"1m": time.Minute, "5m": 5 * time.Minute, "1h": time.Hour, "1d": 24 * time.Hour}[iv]
-	out := make([]tui.Candle, n)
+	out := make([]market.Candle, n)
 	for i, c := range closes {
 		o := c - 1.5
 		if i%3 == 0 {
 			o = c + 2
 		}
-		out[i] = tui.Candle{Time: T0.Add(time.Duration(i-n) * step), Open: o, Close: c, High: math.Max(o, c) + 1, Low: math.Min(o, c) - 1, Volume: 1000}
+		out[i] = market.Candle{Time: T0.Add(time.Duration(i-n) * step), Open: o, Close: c, High: math.Max(o, c) + 1, Low: math.Min(o, c) - 1, Volume: 1000}
 	}
 	return out, nil
 }
@@ -112,7 +115,7 @@ func (f *FakePages) Indicator(ctx context.Context, class, formula string, at []t
 		return nil, fmt.Errorf("formula error at 0: unsupported in the fake: %s", formula)
 	}
 	p, _ := strconv.Atoi(m[3])
-	closes := fakeCloses(tui.CandleCount)
+	closes := fakeCloses(market.CandleCount)
 	// As of the k-th last candle's close: the mean of the p closes to it.
 	sma := func(end int) float64 {
 		if end < p {
@@ -134,17 +137,17 @@ func (f *FakePages) Indicator(ctx context.Context, class, formula string, at []t
 	return out, nil
 }
 
-func (f *FakePages) SymbolNews(ctx context.Context, sym string, limit int) ([]tui.NewsItem, error) {
-	return []tui.NewsItem{{Title: sym + " beats estimates on services revenue", Source: "wire"}, {Title: "Chip suppliers rally as " + sym + " orders rise", Source: "rss"}}, nil
+func (f *FakePages) SymbolNews(ctx context.Context, sym string, limit int) ([]market.NewsItem, error) {
+	return []market.NewsItem{{Title: sym + " beats estimates on services revenue", Source: "wire"}, {Title: "Chip suppliers rally as " + sym + " orders rise", Source: "rss"}}, nil
 }
 
-func (f *FakePages) StageOrder(ctx context.Context, t tui.OrderTicket) (string, error) {
+func (f *FakePages) StageOrder(ctx context.Context, t market.OrderTicket) (string, error) {
 	f.Pmu.Lock()
 	f.Tickets = append(f.Tickets, t)
 	f.Pmu.Unlock()
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	f.PendingCommits = []tui.PendingCommit{{Account: t.Account, Hash: "9f8e7d6c", Message: "UI: " + t.Describe(),
+	f.PendingCommits = []portfolio.PendingCommit{{Account: t.Account, Hash: "9f8e7d6c", Message: "UI: " + t.Describe(),
 		Operations: []string{fmt.Sprintf("placeOrder %s %s %s (%s)", t.Action, t.Quantity, t.Symbol, t.Type)}}}
 	return "staged " + t.Describe() + "; commit 9f8e7d6c is waiting for approval in Portfolio", nil
 }
@@ -182,40 +185,40 @@ func (f *FakePages) SimAdvance(ctx context.Context, account string, d time.Durat
 	return "clock advanced " + d.String(), nil
 }
 
-func (f *FakePages) RecentEvents(limit int) ([]tui.ActivityEvent, error) {
+func (f *FakePages) RecentEvents(limit int) ([]activity.ActivityEvent, error) {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
-	return append([]tui.ActivityEvent(nil), f.evs...), nil
+	return append([]activity.ActivityEvent(nil), f.evs...), nil
 }
 
-func (f *FakePages) ToolCalls(limit int) ([]tui.ToolCallRecord, error) {
+func (f *FakePages) ToolCalls(limit int) ([]activity.ToolCallRecord, error) {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
-	return append([]tui.ToolCallRecord(nil), f.calls...), nil
+	return append([]activity.ToolCallRecord(nil), f.calls...), nil
 }
 
-func (f *FakePages) NotificationLog(limit int) ([]tui.NotificationRecord, error) {
+func (f *FakePages) NotificationLog(limit int) ([]activity.NotificationRecord, error) {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
-	return append([]tui.NotificationRecord(nil), f.notes...), nil
+	return append([]activity.NotificationRecord(nil), f.notes...), nil
 }
 
-func (f *FakePages) MCPEndpoints() tui.MCPEndpoints {
-	return tui.MCPEndpoints{Main: "http://127.0.0.1:3001/mcp", Ask: "http://127.0.0.1:3003/mcp",
-		Workspaces: []tui.WorkspaceEndpoint{{ID: "ws1", Tag: "research-aapl", URL: "http://127.0.0.1:3001/mcp/ws1"}}}
+func (f *FakePages) MCPEndpoints() mcppage.MCPEndpoints {
+	return mcppage.MCPEndpoints{Main: "http://127.0.0.1:3001/mcp", Ask: "http://127.0.0.1:3003/mcp",
+		Workspaces: []mcppage.WorkspaceEndpoint{{ID: "ws1", Tag: "research-aapl", URL: "http://127.0.0.1:3001/mcp/ws1"}}}
 }
 
-func (f *FakePages) MCPClients() []tui.MCPClient {
+func (f *FakePages) MCPClients() []mcppage.MCPClient {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
-	return append([]tui.MCPClient(nil), f.clients...)
+	return append([]mcppage.MCPClient(nil), f.clients...)
 }
 
 // addEvent appends an event as the core would and returns it.
-func (f *FakePages) AddEvent(typ, payload string, causedBy int64) tui.ActivityEvent {
+func (f *FakePages) AddEvent(typ, payload string, causedBy int64) activity.ActivityEvent {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
-	e := tui.ActivityEvent{Seq: f.evs[len(f.evs)-1].Seq + 1, Time: T0.Add(time.Duration(len(f.evs)) * time.Minute), Type: typ, Payload: payload, CausedBy: causedBy}
+	e := activity.ActivityEvent{Seq: f.evs[len(f.evs)-1].Seq + 1, Time: T0.Add(time.Duration(len(f.evs)) * time.Minute), Type: typ, Payload: payload, CausedBy: causedBy}
 	f.evs = append(f.evs, e)
 	return e
 }

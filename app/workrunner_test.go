@@ -1,0 +1,126 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/app"
+	"github.com/alice-trading/alice/app/apptest"
+	"github.com/alice-trading/alice/core/eventlog"
+	"github.com/alice-trading/alice/core/inbox"
+	"github.com/alice-trading/alice/core/schedule"
+	"github.com/alice-trading/alice/workspace"
+)
+
+// lastOutcome is the outcome event of a task.
+func lastOutcome(t *testing.T, log app.Activity, taskID string) (string, map[string]any) {
+	t.Helper()
+	all, err := log.Read(eventlog.ReadOptions{})
+	require.NoError(t, err)
+	for i := len(all) - 1; i >= 0; i-- {
+		var p map[string]any
+		require.NoError(t, json.Unmarshal(all[i].Payload, &p))
+		if p["taskId"] == taskID && strings.HasPrefix(all[i].Type, "agent.work.") && all[i].Type != "agent.work.requested" && all[i].Type != "agent.work.started" {
+			return all[i].Type, p
+		}
+	}
+	t.Fatalf("no outcome for task %s", taskID)
+	return "", nil
+}
+
+// TestCronJobRunsAShellOneShotInAWorkspace: a cron job targeting a new
+// workspace runs its payload as a shell command; the file it wrote is in
+// the inbox entry (a live pointer) and in the task's done event.
+func TestCronJobRunsAShellOneShotInAWorkspace(t *testing.T) {
+	t.Parallel()
+	a := apptest.Start(t, nil)
+	job, err := a.Automation().SaveJob(schedule.JobInput{Name: "nightly report", Prompt: "printf 'AAPL 231.40\\n' > report.txt && echo wrote report",
+		Schedule: "every 24h", Enabled: true, Target: &schedule.Target{Kind: schedule.TargetOneShot, Agent: "shell", TimeoutSec: 60}})
+	require.NoError(t, err)
+	out, err := a.Automation().RunJobNow(context.Background(), job.ID)
+	require.NoError(t, err)
+	require.NoError(t, out.Err)
+	require.Contains(t, out.Text, "1 file(s) changed")
+
+	typ, p := lastOutcome(t, a.Activity(), out.TaskID)
+	require.Equal(t, "agent.work.done", typ)
+	require.Equal(t, []any{"report.txt"}, p["files"])
+	require.EqualValues(t, 0, p["exitCode"])
+	wsID := p["workspaceId"].(string)
+	ws, ok := a.Workspaces().Get(wsID)
+	require.True(t, ok)
+	b, err := os.ReadFile(filepath.Join(ws.Dir, "report.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "AAPL 231.40\n", string(b))
+
+	page, err := a.Inbox().List(inbox.ListOptions{})
+	require.NoError(t, err)
+	require.Len(t, page.Entries, 1)
+	e := page.Entries[0]
+	require.Equal(t, p["inboxId"], e.ID)
+	require.Equal(t, wsID, e.WorkspaceID)
+	require.Equal(t, []inbox.Doc{{Path: "report.txt"}}, e.Docs)
+	require.Contains(t, e.Comments, "Cron job **nightly report**")
+	require.Contains(t, e.Comments, "wrote report")
+}
+
+// TestCronJobContinuesAPersistentShellSession: the job's payload is typed
+// into a running shell session (a real pty) and the reply is captured.
+func TestCronJobContinuesAPersistentShellSession(t *testing.T) {
+	t.Parallel()
+	a := apptest.Start(t, nil)
+	ws, err := a.Workspaces().Create(context.Background(), "desk", "shell-only", []workspace.Agent{workspace.AgentShell})
+	require.NoError(t, err)
+	job, err := a.Automation().SaveJob(schedule.JobInput{Name: "ask the desk", Prompt: "echo desk-answer-$((6*7))",
+		Schedule: "every 1h", Enabled: true, Target: &schedule.Target{Kind: schedule.TargetSession, Workspace: "desk", Agent: "shell", TimeoutSec: 60}})
+	require.NoError(t, err)
+	out, err := a.Automation().RunJobNow(context.Background(), job.ID)
+	require.NoError(t, err)
+	require.NoError(t, out.Err)
+	require.Contains(t, out.Text, "desk-answer-42")
+
+	typ, p := lastOutcome(t, a.Activity(), out.TaskID)
+	require.Equal(t, "agent.work.done", typ)
+	require.Contains(t, p["reply"], "desk-answer-42")
+	require.Equal(t, ws.ID, p["workspaceId"])
+	sessions := a.Workspaces().Sessions(ws.ID)
+	require.Len(t, sessions, 1, "the session stays for the next turn")
+
+	// A second turn continues the same session.
+	out, err = a.Automation().RunJobNow(context.Background(), job.ID)
+	require.NoError(t, err)
+	require.NoError(t, out.Err)
+	require.Len(t, a.Workspaces().Sessions(ws.ID), 1)
+}
+
+// TestClaudeOneShotWithoutAKeyEndsInARecordedError runs the real claude
+// CLI (when installed) with an empty config: the task fails with the CLI's
+// own readable message in agent.work.error.
+func TestClaudeOneShotWithoutAKeyEndsInARecordedError(t *testing.T) {
+	if _, err := exec.LookPath("claude"); err != nil {
+		t.Skip("claude CLI not installed (npm i -g @anthropic-ai/claude-code)")
+	}
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	a := apptest.Start(t, nil)
+	job, err := a.Automation().SaveJob(schedule.JobInput{Name: "claude digest", Prompt: "Summarise the repository in one line.",
+		Schedule: "every 24h", Enabled: true, Target: &schedule.Target{Kind: schedule.TargetOneShot, Agent: "claude", TimeoutSec: 120}})
+	require.NoError(t, err)
+	out, err := a.Automation().RunJobNow(context.Background(), job.ID)
+	require.NoError(t, err)
+	require.Error(t, out.Err)
+	typ, p := lastOutcome(t, a.Activity(), out.TaskID)
+	require.Equal(t, "agent.work.error", typ)
+	msg := p["error"].(string)
+	t.Logf("recorded error: %s", msg)
+	require.Contains(t, msg, "claude -p exited")
+	require.NotContains(t, msg, "(no output)", "the CLI's own message is recorded")
+}

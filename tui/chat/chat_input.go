@@ -1,0 +1,219 @@
+package chat
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
+)
+
+// The chat input: a textarea that grows to inputMaxLines, enter sends,
+// ctrl+j / alt+enter / shift+enter insert a newline, bracketed paste keeps
+// its newlines and a very large paste becomes a collapsed attachment.
+
+const (
+	inputMaxLines = 6
+	// A paste over pasteMaxLines lines or with a line over pasteMaxCols
+	// columns is attached instead of typed (as crush does).
+	pasteMaxLines = 10
+	pasteMaxCols  = 1000
+)
+
+// pastedBlock is a large paste sent with the next message.
+type pastedBlock struct {
+	name string
+	text string
+}
+
+func (b pastedBlock) lines() int { return strings.Count(b.text, "\n") + 1 }
+
+func newChatInput(st kit.Styles) textarea.Model {
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.Placeholder = "Ask Alice… (/help for commands)"
+	ta.CharLimit = 0
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
+	ta.MaxHeight = inputMaxLines
+	ta.SetPromptFunc(2, func(pi textarea.PromptInfo) string {
+		if pi.LineNumber == 0 {
+			return "› "
+		}
+		return "  "
+	})
+	km := textarea.DefaultKeyMap()
+	// enter sends (the pane handles it); these insert a newline instead.
+	km.InsertNewline = key.NewBinding(key.WithKeys("ctrl+j", "alt+enter", "shift+enter"))
+	km.LineEnd = key.NewBinding(key.WithKeys("end")) // ctrl+e opens $EDITOR
+	km.LinePrevious = key.NewBinding(key.WithKeys("up"))
+	km.LineNext = key.NewBinding(key.WithKeys("down"))
+	ta.KeyMap = km
+	ta.SetStyles(st.Input)
+	ta.SetHeight(1)
+	return ta
+}
+
+// onPaste types a paste into the input, keeping newlines; a very large one
+// is attached as a block shown collapsed above the input.
+func (c *Pane) onPaste(text string) tea.Cmd {
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	if isLargePaste(text) {
+		c.Pasted = append(c.Pasted, pastedBlock{name: fmt.Sprintf("paste %d", len(c.Pasted)+1), text: text})
+		c.relayout()
+		return nil
+	}
+	c.Input.InsertString(text)
+	c.relayout()
+	return nil
+}
+
+func isLargePaste(text string) bool {
+	if strings.Count(text, "\n") >= pasteMaxLines {
+		return true
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if len(l) > pasteMaxCols {
+			return true
+		}
+	}
+	return false
+}
+
+// message is what enter sends: the typed text plus any attached pastes.
+func (c *Pane) message() string {
+	text := strings.TrimSpace(c.Input.Value())
+	for _, b := range c.Pasted {
+		if text != "" {
+			text += "\n\n"
+		}
+		text += b.text
+	}
+	return text
+}
+
+// attachmentsView is the one-line summary of attached pastes.
+func (c *Pane) attachmentsView() string {
+	if len(c.Pasted) == 0 {
+		return ""
+	}
+	parts := make([]string, len(c.Pasted))
+	for i, b := range c.Pasted {
+		parts[i] = c.m.Styles().Selected.Render(fmt.Sprintf(" ▤ %s · %s ", b.name, Plural(b.lines(), "line")))
+	}
+	return strings.Join(parts, " ") + c.m.Styles().Muted.Render("  backspace on an empty input removes the last")
+}
+
+// relayout resizes the textarea to its content (1…inputMaxLines rows).
+func (c *Pane) relayout() {
+	lines := 1
+	if v := c.Input.Value(); v != "" {
+		lines = c.Input.LineCount()
+	}
+	c.Input.SetHeight(min(inputMaxLines, max(1, lines)))
+}
+
+// editorDoneMsg returns the text edited in $EDITOR.
+type editorDoneMsg struct {
+	text string
+	err  error
+}
+
+// editorCommand builds the $VISUAL/$EDITOR command line for path.
+func EditorCommand(path string) *exec.Cmd {
+	ed := os.Getenv("VISUAL")
+	if ed == "" {
+		ed = os.Getenv("EDITOR")
+	}
+	if ed == "" {
+		ed = "vi"
+	}
+	args := strings.Fields(ed)
+	return exec.Command(args[0], append(args[1:], path)...)
+}
+
+// openEditor writes the draft to a temp file (in a Cmd), then runs the
+// editor on the real terminal and reads the result back.
+func (c *Pane) openEditor() tea.Cmd {
+	draft := c.Input.Value()
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "alice-message-*.md")
+		if err != nil {
+			return editorDoneMsg{err: err}
+		}
+		_, err = f.WriteString(draft)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			_ = os.Remove(f.Name())
+			return editorDoneMsg{err: err}
+		}
+		return EditorReadyMsg{Path: f.Name()}
+	}
+}
+
+// editorReadyMsg: the draft file exists; run the editor on it.
+type EditorReadyMsg struct{ Path string }
+
+func runEditor(path string) tea.Cmd {
+	return tea.ExecProcess(EditorCommand(path), func(err error) tea.Msg { return EditorFinished(path, err) })
+}
+
+// editorFinished reads the edited file back and removes it.
+func EditorFinished(path string, err error) tea.Msg {
+	defer os.Remove(path)
+	if err != nil {
+		return editorDoneMsg{err: fmt.Errorf("the editor failed: %w", err)}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return editorDoneMsg{err: err}
+	}
+	return editorDoneMsg{text: strings.TrimRight(string(b), "\n")}
+}
+
+// historyKey handles ↑/↓: input history only from the first (↑) or last
+// (↓) line, so moving inside a multi-line draft still works.
+func (c *Pane) historyKey(up bool) bool {
+	if up {
+		if c.Input.Line() != 0 || len(c.history) == 0 || c.histIdx == 0 {
+			return false
+		}
+		c.histIdx--
+		c.Input.SetValue(c.history[c.histIdx])
+		c.relayout()
+		return true
+	}
+	if c.Input.Line() != c.Input.LineCount()-1 || c.histIdx >= len(c.history) {
+		return false
+	}
+	c.histIdx++
+	if c.histIdx < len(c.history) {
+		c.Input.SetValue(c.history[c.histIdx])
+	} else {
+		c.Input.SetValue("")
+	}
+	c.relayout()
+	return true
+}
+
+// plural formats a count with its noun: "1 entry", "2 entries".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	switch {
+	case strings.HasSuffix(noun, "y") && !strings.HasSuffix(noun, "ey"):
+		noun = noun[:len(noun)-1] + "ies"
+	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"), strings.HasSuffix(noun, "ch"):
+		noun += "es"
+	default:
+		noun += "s"
+	}
+	return fmt.Sprintf("%d %s", n, noun)
+}

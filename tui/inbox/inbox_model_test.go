@@ -1,0 +1,61 @@
+package inbox_test
+
+import (
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/stretchr/testify/require"
+)
+
+func TestInboxOpenDeleteAndJump(t *testing.T) {
+	h := tuitest.NewHarness(t, 100, 30)
+	require.Equal(t, 2, h.M.Inbox.Unread())
+	require.Contains(t, h.Screen(), "Inbox (2)")
+	h.Key("tab")
+	require.Equal(t, 1, h.M.Inbox.Unread(), "the selected entry is read once shown")
+	h.Key("enter")
+	s := h.Screen()
+	require.Contains(t, s, "Revenue up 8%.")
+	require.Contains(t, s, "File not found at this path.")
+	h.Key("esc", "d")
+	h.Now = h.Now.Add(time.Second)
+	h.Key("y")
+	require.Equal(t, []string{"e2"}, h.F.Deleted)
+	h.Key("w")
+	require.Equal(t, tui.FocusWorkspaces, h.M.Focus)
+	require.Equal(t, "ws1", h.M.Workspaces.List[h.M.Workspaces.Sel].ID)
+}
+
+func TestInboxMouseSelects(t *testing.T) {
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("tab")
+	require.Equal(t, 0, h.M.Inbox.Sel)
+	h.Send(tea.MouseWheelMsg{Button: tea.MouseWheelDown, Y: 4})
+	require.Equal(t, 1, h.M.Inbox.Sel)
+	require.Equal(t, 0, h.M.Inbox.Unread())
+	// Screen row 3 is the pane's first list row (tabs, frame top, header).
+	h.Send(tea.MouseClickMsg{Button: tea.MouseLeft, Y: 3, X: 10})
+	require.Equal(t, 0, h.M.Inbox.Sel)
+	// Clicking a tab title focuses that pane.
+	h.Send(tea.MouseClickMsg{Button: tea.MouseLeft, Y: 0, X: 2})
+	require.Equal(t, tui.FocusChat, h.M.Focus)
+}
+
+func TestInboxDetailFollowsTheFiles(t *testing.T) {
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("tab", "enter")
+	require.Contains(t, h.Screen(), "Revenue up 8%.")
+	h.F.Mu.Lock()
+	h.F.DocBody = "# Report\nRevenue up 9%."
+	h.F.Mu.Unlock()
+	h.F.EventCh <- tui.InboxChangedEvent{}
+	h.Run(h.M.WaitEvent())
+	require.Contains(t, h.Screen(), "Revenue up 9%.")
+	h.Send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.F.Mu.Lock()
+	defer h.F.Mu.Unlock()
+	require.Equal(t, 112, h.F.RenderWidth, "re-rendered at the new width (inside the frame)")
+}

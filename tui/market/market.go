@@ -1,0 +1,337 @@
+package market
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/shopspring/decimal"
+)
+
+// marketBase is what the Market pane reads for the symbol's position and
+// orders (the Portfolio pane's calls).
+type marketBase interface {
+	Accounts() ([]portfolio.AccountSummary, error)
+	Positions(account string) ([]portfolio.Position, error)
+	Orders(account string) ([]portfolio.Order, error)
+}
+
+// MarketCore is what the Market pane needs beyond Core. The root Core
+// provides it when it can (tui/live does); otherwise the pane explains that
+// market data is unavailable. Every call goes through the same tools the
+// agent uses, so what the pane shows and stages is what Alice would see
+// and stage.
+type MarketCore interface {
+	// SearchSymbols runs marketSearchForResearch.
+	SearchSymbols(ctx context.Context, query string) ([]MarketInstrument, error)
+	// MarketQuote is the latest quote with the change since the previous
+	// daily close.
+	MarketQuote(ctx context.Context, symbol, class string) (MarketQuote, error)
+	// Candles returns up to n bars of interval ("1m", "5m", "1h", "1d"),
+	// oldest first, ending now.
+	Candles(ctx context.Context, symbol, class, interval string, n int) ([]Candle, error)
+	// Indicator evaluates a calculateIndicator formula as of each time in
+	// at (oldest first), so a scalar formula such as SMA(CLOSE('AAPL','1d'),20)
+	// becomes a line over the chart; values[i] is NaN where the formula
+	// cannot be evaluated. With no times it returns the current value. A
+	// formula that yields a series returns that series.
+	Indicator(ctx context.Context, class, formula string, at []time.Time) ([]float64, error)
+	// SymbolNews is the archive's recent items mentioning symbol.
+	SymbolNews(ctx context.Context, symbol string, limit int) ([]NewsItem, error)
+	// StageOrder stages the ticket with placeOrder, commits it and
+	// requests a push: guards and the human approval apply as usual.
+	StageOrder(ctx context.Context, t OrderTicket) (string, error)
+}
+
+// MarketInstrument is one search hit.
+type MarketInstrument struct {
+	Symbol string
+	Name   string
+	Class  string // equity | crypto | currency | commodity
+}
+
+// MarketQuote is a quote with its daily change; zero means not provided.
+type MarketQuote struct {
+	Symbol    string
+	Last      decimal.Decimal
+	Change    decimal.Decimal
+	ChangePct decimal.Decimal
+	Bid, Ask  decimal.Decimal
+	Volume    decimal.Decimal
+	Time      time.Time
+}
+
+// Candle is one OHLCV bar (floats: charting only).
+type Candle struct {
+	Time                   time.Time
+	Open, High, Low, Close float64
+	Volume                 float64
+}
+
+// NewsItem is one headline about a symbol.
+type NewsItem struct {
+	Title   string
+	Excerpt string
+	Source  string
+}
+
+// OrderTicket is what the stage-order form submits (placeOrder's fields).
+type OrderTicket struct {
+	Account  string
+	Symbol   string
+	Action   string // BUY | SELL
+	Type     string // MKT | LMT
+	Quantity decimal.Decimal
+	Limit    decimal.Decimal
+}
+
+// marketIntervals are the chart's bar sizes, cycled with t.
+var MarketIntervals = []string{"1m", "5m", "1h", "1d"}
+
+// marketMode is what the pane's keys currently drive.
+type marketMode int
+
+const (
+	MkBrowse    marketMode = iota
+	mkSearch               // typing a search query
+	mkIndicator            // typing a formula
+	MkOrder                // the stage-order form
+	MkSim                  // a simulator command
+)
+
+// overlay is one indicator drawn over the candles.
+type overlay struct {
+	formula string
+	Values  []float64
+	Err     string
+}
+
+// marketPane: search, quote, candles with indicator overlays, news,
+// the symbol's position and orders, and the order/simulator forms.
+type Pane struct {
+	m       kit.Host
+	base    marketBase
+	w, h    int
+	focused bool
+	Mode    marketMode
+	keys    marketKeys
+	Input   textinput.Model
+
+	results  []MarketInstrument
+	sel      int
+	Symbol   string
+	class    string
+	quote    MarketQuote
+	Candles  []Candle
+	Interval int
+	Zoom     int // columns per candle, 1..4
+	Overlays []overlay
+	news     []NewsItem
+
+	accounts  []portfolio.AccountSummary
+	acct      int
+	positions []portfolio.Position
+	orders    []portfolio.Order
+
+	Form      orderForm
+	simNote   string
+	refreshed time.Time // last periodic symbol reload (pages.go)
+}
+
+func New(m kit.Host, core marketBase) *Pane {
+	in := textinput.New()
+	in.Prompt = "› "
+	in.CharLimit = 400
+	return &Pane{m: m, base: core, keys: DefaultMarketKeys(), Input: in, Interval: 3, Zoom: 2}
+}
+
+// core returns the MarketCore, if the root Core implements it.
+func (p *Pane) core() (MarketCore, bool) {
+	mc, ok := p.base.(MarketCore)
+	return mc, ok
+}
+
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.Input.SetWidth(max(10, w-6)) }
+func (p *Pane) Focus()           { p.focused = true }
+func (p *Pane) Blur()            { p.focused = false; p.Input.Blur() }
+func (p *Pane) Capturing() bool  { return p.Mode != MkBrowse }
+
+func (p *Pane) ShortHelp() []key.Binding {
+	k := p.keys
+	switch p.Mode {
+	case MkOrder:
+		return []key.Binding{k.FormNext, k.FormPrev, k.FormCycle, k.Submit, k.Back}
+	case mkSearch, mkIndicator, MkSim:
+		return []key.Binding{k.Submit, k.Back}
+	}
+	return []key.Binding{k.Search, k.Up, k.Down, k.Interval, k.ZoomIn, k.ZoomOut, k.Indicator, k.DropIndicator,
+		k.Ask, k.Order, k.Sim, k.PrevAccount, k.NextAccount, k.Refresh}
+}
+
+// current is the selected trading account's id.
+func (p *Pane) current() string {
+	if p.acct < len(p.accounts) {
+		return p.accounts[p.acct].ID
+	}
+	return ""
+}
+
+// Messages the pane's Cmds return.
+type (
+	marketSearchMsg struct {
+		query   string
+		results []MarketInstrument
+		err     error
+	}
+	marketDataMsg struct {
+		symbol, interval string
+		quote            MarketQuote
+		candles          []Candle
+		news             []NewsItem
+		err              error
+	}
+	marketIndicatorMsg struct {
+		formula string
+		values  []float64
+		err     error
+	}
+	marketAccountMsg struct {
+		accounts  []portfolio.AccountSummary
+		account   string
+		positions []portfolio.Position
+		orders    []portfolio.Order
+		err       error
+	}
+	// askAliceMsg asks the root to open the chat with text prefilled.
+	AskAliceMsg struct{ Text string }
+	// orderStagedMsg reports a staged order and reloads the portfolio.
+	orderStagedMsg struct{ text string }
+)
+
+// load refreshes the accounts part (positions and orders in the symbol).
+func (p *Pane) Load() tea.Cmd {
+	core, want := p.base, p.current()
+	return func() tea.Msg {
+		var r marketAccountMsg
+		if r.accounts, r.err = core.Accounts(); r.err != nil {
+			return r
+		}
+		if want == "" && len(r.accounts) > 0 {
+			want = r.accounts[0].ID
+		}
+		r.account = want
+		if want == "" {
+			return r
+		}
+		var err error
+		if r.positions, err = core.Positions(want); err != nil {
+			r.err = err
+		}
+		if r.orders, err = core.Orders(want); err != nil && r.err == nil {
+			r.err = err
+		}
+		return r
+	}
+}
+
+// search runs marketSearchForResearch in a Cmd.
+func (p *Pane) search(q string) tea.Cmd {
+	mc, ok := p.core()
+	if !ok {
+		return kit.ErrCmd(errNoMarket)
+	}
+	ctx := p.m.AppContext()
+	return func() tea.Msg {
+		res, err := mc.SearchSymbols(ctx, q)
+		return marketSearchMsg{query: q, results: res, err: err}
+	}
+}
+
+// candleCount is how many bars a load asks for: enough for the widest
+// chart at the densest zoom.
+const CandleCount = 400
+
+// loadSymbol fetches quote, candles and news for the shown symbol.
+func (p *Pane) loadSymbol() tea.Cmd {
+	mc, ok := p.core()
+	if !ok || p.Symbol == "" {
+		return nil
+	}
+	ctx, sym, class, iv := p.m.AppContext(), p.Symbol, p.class, MarketIntervals[p.Interval]
+	return func() tea.Msg {
+		r := marketDataMsg{symbol: sym, interval: iv}
+		var errs []error
+		var err error
+		if r.quote, err = mc.MarketQuote(ctx, sym, class); err != nil {
+			errs = append(errs, err)
+		}
+		if r.candles, err = mc.Candles(ctx, sym, class, iv, CandleCount); err != nil {
+			errs = append(errs, err)
+		}
+		if r.news, err = mc.SymbolNews(ctx, sym, 5); err != nil {
+			errs = append(errs, err)
+		}
+		if len(errs) > 0 {
+			r.err = errs[0]
+		}
+		return r
+	}
+}
+
+// evalIndicator runs one formula in a Cmd.
+func (p *Pane) evalIndicator(formula string) tea.Cmd {
+	mc, ok := p.core()
+	if !ok {
+		return kit.ErrCmd(errNoMarket)
+	}
+	ctx, class, at := p.m.AppContext(), p.class, overlayTimes(p.Candles, OverlayBars)
+	if class == "" {
+		class = "equity"
+	}
+	return func() tea.Msg {
+		vals, err := mc.Indicator(ctx, class, formula, at)
+		return marketIndicatorMsg{formula: formula, values: vals, err: err}
+	}
+}
+
+// overlayBars caps how many candles an overlay is evaluated at (the
+// widest chart shows about this many).
+const OverlayBars = 160
+
+// overlayTimes are the as-of times for the last n candles: each candle's
+// close, i.e. the next candle's open (the last one extrapolated).
+func overlayTimes(cs []Candle, n int) []time.Time {
+	if len(cs) < 2 {
+		return nil
+	}
+	start := max(0, len(cs)-n)
+	out := make([]time.Time, 0, len(cs)-start)
+	for i := start; i < len(cs); i++ {
+		if i+1 < len(cs) {
+			out = append(out, cs[i+1].Time)
+		} else {
+			out = append(out, cs[i].Time.Add(cs[i].Time.Sub(cs[i-1].Time)))
+		}
+	}
+	return out
+}
+
+// reloadIndicators re-evaluates every overlay (after a refresh).
+func (p *Pane) reloadIndicators() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, o := range p.Overlays {
+		cmds = append(cmds, p.evalIndicator(o.formula))
+	}
+	return tea.Batch(cmds...)
+}
+
+// marketError is a typed error for the pane's own failures.
+type marketError string
+
+func (e marketError) Error() string { return string(e) }
+
+const errNoMarket = marketError("market data is not available in this build of the core")

@@ -1,0 +1,287 @@
+package market_test
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/activity"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/market"
+	"github.com/alice-trading/alice/tui/mcppage"
+	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/require"
+)
+
+// openAAPL searches "apple" in the Market pane and picks the hit.
+func openAAPL(h *tuitest.Harness) {
+	h.Alt('5')
+	h.Key("/")
+	h.TypeText("apple")
+	h.Key("enter", "enter")
+}
+
+func TestPageBindingsHaveHelpText(t *testing.T) {
+	for _, group := range []any{market.DefaultMarketKeys(), activity.DefaultActivityKeys(), mcppage.DefaultMCPKeys()} {
+		v := reflect.ValueOf(group)
+		for i := 0; i < v.NumField(); i++ {
+			b := v.Field(i).Interface().(key.Binding)
+			name := v.Type().Name() + "." + v.Type().Field(i).Name
+			require.NotEmpty(t, b.Keys(), name)
+			require.NotEmpty(t, b.Help().Key, name)
+			require.NotEmpty(t, b.Help().Desc, name)
+		}
+	}
+}
+
+func TestMarketSearchQuoteChartIndicatorAndAsk(t *testing.T) {
+	h, _ := tuitest.NewPagesHarness(t, 120, 36)
+	openAAPL(h)
+	p := h.M.Market
+	require.Equal(t, h.M.PaneIndex(h.M.Market), h.M.Focus)
+	require.Equal(t, "AAPL", p.Symbol)
+	s := h.Screen()
+	require.Contains(t, s, "AAPL Apple Inc. · equity")
+	require.Contains(t, s, "187.25 +1.75 (+0.94%)")
+	require.Contains(t, s, "vol 48.2M")
+	require.Contains(t, s, "AAPL beats estimates", "news for the symbol")
+	require.Contains(t, s, "┃", "candles are drawn")
+
+	// The formula prompt is prefilled with the shown symbol and interval.
+	h.Key("i")
+	require.Equal(t, "SMA(CLOSE('AAPL','1d'),20)", p.Input.Value())
+	h.Key("enter")
+	require.Len(t, p.Overlays, 1)
+	require.Empty(t, p.Overlays[0].Err)
+	require.Len(t, p.Overlays[0].Values, market.OverlayBars, "evaluated as of each recent candle")
+	require.Contains(t, h.Screen(), "• SMA(CLOSE('AAPL','1d'),20)")
+	require.Contains(t, h.Screen(), "•", "overlay dots drawn")
+
+	// A bad formula is shown as an error and keeps the good overlay.
+	h.Key("i")
+	p.Input.SetValue("RSI(")
+	h.Key("enter")
+	require.Len(t, p.Overlays, 2)
+	require.Contains(t, p.Overlays[1].Err, "formula error")
+	require.Contains(t, h.Toast(), "formula error")
+	h.Key("D")
+	require.Len(t, p.Overlays, 1)
+
+	// Interval and zoom.
+	h.Key("t")
+	require.Equal(t, "1m", market.MarketIntervals[p.Interval])
+	require.NotEmpty(t, p.Candles, "bars reloaded for the new interval")
+	h.Key("+", "+", "+", "+")
+	require.Equal(t, 4, p.Zoom)
+	h.Key("-", "-", "-", "-", "-")
+	require.Equal(t, 1, p.Zoom)
+
+	// Ask Alice prefills the chat input and focuses the chat.
+	h.Key("a")
+	require.Equal(t, tui.FocusChat, h.M.Focus)
+	v := h.M.Chat.Input.Value()
+	require.Contains(t, v, "What do you think about AAPL (last 187.25, +0.94% today)")
+	require.Contains(t, v, "SMA(CLOSE('AAPL','1d'),20)")
+	require.Empty(t, h.F.Sent, "prefilled, not sent")
+}
+
+func TestMarketNeedsASymbolBeforeActions(t *testing.T) {
+	h, _ := tuitest.NewPagesHarness(t, 100, 30)
+	h.Alt('5')
+	for _, k := range []string{"i", "a", "o", "s"} {
+		h.Key(k)
+		require.Contains(t, h.Toast(), "pick a symbol first", k)
+		require.Equal(t, market.MkBrowse, h.M.Market.Mode)
+	}
+	h.Key("/")
+	h.TypeText("zzz")
+	h.Key("enter")
+	require.Contains(t, h.Toast(), `no symbol matches "zzz"`)
+}
+
+func TestMarketStageOrderNeedsConfirmAndWaitsInPortfolio(t *testing.T) {
+	h, f := tuitest.NewPagesHarness(t, 120, 36)
+	f.Mu.Lock()
+	f.PendingCommits = nil
+	f.Mu.Unlock()
+	h.Run(h.M.Portfolio.Load())
+	openAAPL(h)
+	h.Key("o")
+	require.Equal(t, market.MkOrder, h.M.Market.Mode)
+	require.True(t, h.M.Market.Capturing(), "global letter keys are off while typing")
+	require.Contains(t, h.Screen(), "Stage an order")
+
+	// Invalid quantity is refused with a clear error and nothing staged.
+	h.Key("enter")
+	require.Contains(t, h.Screen(), "quantity must be a number > 0")
+	// Switch to a limit order: up to Type, change it, then quantity and limit.
+	h.Key("up", "right", "down")
+	h.TypeText("1x0")
+	require.Equal(t, "10", h.M.Market.Form.Qty, "only digits are accepted")
+	h.Key("enter")
+	h.TypeText("185.5")
+	h.Key("enter")
+	require.NotNil(t, h.M.Dialog)
+	require.Contains(t, h.Screen(), "BUY 10 AAPL LMT @185.50 on sim-paper")
+	h.Key("y") // too soon: a stray key
+	require.Empty(t, f.Tickets)
+	h.Now = h.Now.Add(time.Second)
+	h.Key("y")
+	require.Len(t, f.Tickets, 1)
+	tk := f.Tickets[0]
+	require.Equal(t, market.OrderTicket{Account: "sim-paper", Symbol: "AAPL", Action: "BUY", Type: "LMT",
+		Quantity: decimal.NewFromInt(10), Limit: decimal.RequireFromString("185.5")}.Describe(), tk.Describe())
+	require.Contains(t, h.Toast(), "waiting for approval")
+	require.Empty(t, f.Approved, "staging never pushes")
+
+	h.Key("alt+3")
+	s := h.Screen()
+	require.Contains(t, s, "Pending approval: sim-paper 9f8e7d6c")
+	require.Contains(t, s, "placeOrder BUY 10 AAPL (LMT)")
+}
+
+func TestSimCommandParsing(t *testing.T) {
+	cases := []struct {
+		in, kind, change, amount, err string
+	}{
+		{in: "@150", kind: "price", change: "@150"},
+		{in: " +5% ", kind: "price", change: "+5%"},
+		{in: "-3.5%", kind: "price", change: "-3.5%"},
+		{in: "deposit 1000", kind: "cash", amount: "1000"},
+		{in: "WITHDRAW 250.5", kind: "cash", amount: "-250.5"},
+		{in: "fill", kind: "fill"},
+		{in: "advance 90m", kind: "advance"},
+		{in: "advance 2d", kind: "advance"},
+		{in: "advance soon", err: "advance needs a duration"},
+		{in: "advance -1h", err: "advance needs a duration"},
+		{in: "@0", err: "price must be"},
+		{in: "@abc", err: "price must be"},
+		{in: "-100%", err: "cannot fall"},
+		{in: "+x%", err: "move must look like"},
+		{in: "deposit -5", err: "needs an amount > 0"},
+		{in: "teleport", err: "unknown simulator command"},
+		{in: "", err: "empty"},
+	}
+	for _, c := range cases {
+		got, err := market.ParseSimCommand(c.in)
+		if c.err != "" {
+			require.ErrorContains(t, err, c.err, c.in)
+			continue
+		}
+		require.NoError(t, err, c.in)
+		require.Equal(t, c.kind, got.Kind, c.in)
+		require.Equal(t, c.change, got.Change, c.in)
+		if c.amount != "" {
+			require.Equal(t, c.amount, got.Amount.String(), c.in)
+		}
+	}
+}
+
+func TestMarketSimulatorControls(t *testing.T) {
+	h, f := tuitest.NewPagesHarness(t, 120, 36)
+	openAAPL(h)
+	for _, cmd := range []string{"@150", "-5%", "deposit 1000", "withdraw 2000000", "advance 2h", "fill"} {
+		h.Key("s")
+		require.Equal(t, market.MkSim, h.M.Market.Mode)
+		h.TypeText(cmd)
+		h.Key("enter")
+	}
+	require.Equal(t, []string{"price sim-paper AAPL @150", "price sim-paper AAPL -5%", "cash sim-paper 1000", "advance sim-paper 2h0m0s", "fill sim-paper AAPL"}, f.Sims)
+	require.Contains(t, h.Toast(), "filled 1 resting order")
+	// The position line shows the account's mark, which a simulator may pin.
+	f.Mu.Lock()
+	f.PositionList = append(f.PositionList, portfolio.Position{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("199.82"),
+		MarketPrice: decimal.RequireFromString("219.79"), MarketValue: decimal.RequireFromString("1098.95"), UnrealizedPnL: decimal.RequireFromString("99.85")})
+	f.Mu.Unlock()
+	h.Key("r")
+	require.Contains(t, h.Screen(), "long 5 @ 199.82  mark 219.79  value 1098.95  P&L +99.85")
+	h.Key("s")
+	h.TypeText("bogus")
+	h.Key("enter")
+	require.Contains(t, h.Toast(), "unknown simulator command")
+}
+
+func TestCandleChartDrawsBodiesWicksAndOverlay(t *testing.T) {
+	c := market.CandleChart{W: 4 + market.AxisWidth, H: 4, Cw: 1, Candles: []market.Candle{
+		{Open: 10, Close: 14, High: 16, Low: 8},  // up
+		{Open: 14, Close: 10, High: 14, Low: 10}, // down, no wicks
+	}, Overlays: [][]float64{{12}}}
+	g, lo, hi := c.Grid()
+	require.Equal(t, 8.0, lo)
+	require.Equal(t, 16.0, hi)
+	col := func(x int) string {
+		var b strings.Builder
+		for r := range g {
+			b.WriteRune(g[r][x].R)
+		}
+		return b.String()
+	}
+	require.Equal(t, "│┃┃│", col(0), "wick top, body, wick bottom")
+	require.Equal(t, market.CellUp, g[1][0].Kind)
+	require.Equal(t, " ┃• ", col(1), "overlay value 12 drawn on the last candle")
+	require.Equal(t, market.CellOverlay0, g[2][1].Kind)
+	require.Equal(t, market.CellDown, g[1][1].Kind)
+	// An overlay on another scale is left out instead of flattening candles.
+	c.Overlays = [][]float64{{1000, 1001}}
+	g, lo, hi = c.Grid()
+	require.Equal(t, 8.0, lo)
+	require.Equal(t, 16.0, hi)
+	require.NotContains(t, col(0)+col(1), "•")
+	out := ansi.Strip(c.Render(kit.NewStyles(true)))
+	require.Contains(t, out, "16.000")
+	require.Contains(t, out, "8.000")
+}
+
+func TestGoldenPageViews(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 45}} {
+		for _, name := range []string{"market", "activity", "mcp"} {
+			name := fmt.Sprintf("%s_%dx%d", name, size[0], size[1])
+			t.Run(name, func(t *testing.T) {
+				h, _ := tuitest.NewPagesHarness(t, size[0], size[1])
+				p := map[string]kit.Pane{"market": h.M.Market, "activity": h.M.Activity, "mcp": h.M.McpPage}[strings.Split(name, "_")[0]]
+				if p == h.M.Market {
+					openAAPL(h)
+					h.Key("i", "enter")
+				}
+				h.M.SetFocus(h.M.PaneIndex(p))
+				golden.RequireEqual(t, []byte(h.Screen()))
+			})
+		}
+	}
+	t.Run("market_order_80x24", func(t *testing.T) {
+		h, _ := tuitest.NewPagesHarness(t, 80, 24)
+		openAAPL(h)
+		h.Key("o")
+		h.TypeText("10")
+		golden.RequireEqual(t, []byte(h.Screen()))
+	})
+	t.Run("activity_detail_160x45", func(t *testing.T) {
+		h, _ := tuitest.NewPagesHarness(t, 160, 45)
+		h.Alt('6')
+		h.Key("down", "down", "enter")
+		golden.RequireEqual(t, []byte(h.Screen()))
+	})
+}
+
+func TestMarketTickRefreshesQuotesAtMostEvery30s(t *testing.T) {
+	h, f := tuitest.NewPagesHarness(t, 100, 30)
+	openAAPL(h)
+	count := func() int { f.Pmu.Lock(); defer f.Pmu.Unlock(); return f.CandleSeries }
+	base := count()
+	h.Send(tui.TickMsg(h.Now))
+	require.Equal(t, base+1, count(), "the first tick reloads the symbol")
+	h.Now = h.Now.Add(5 * time.Second)
+	h.Send(tui.TickMsg(h.Now))
+	require.Equal(t, base+1, count(), "5 s later only positions reload")
+	h.Now = h.Now.Add(30 * time.Second)
+	h.Send(tui.TickMsg(h.Now))
+	require.Equal(t, base+2, count())
+}

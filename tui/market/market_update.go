@@ -1,0 +1,266 @@
+package market
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
+)
+
+// marketKeys are the Market pane's bindings (kept next to the pane so
+// panes added by different people do not collide in keys.go).
+type marketKeys struct {
+	Search, Up, Down, Select, Interval, ZoomIn, ZoomOut, Indicator, DropIndicator,
+	Ask, Order, Sim, PrevAccount, NextAccount, Refresh,
+	Submit, Back, FormNext, FormPrev, FormCycle key.Binding
+}
+
+func DefaultMarketKeys() marketKeys {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return marketKeys{
+		Search:        b("/", "search symbol", "/"),
+		Up:            b("↑/k", "previous result", "up", "k"),
+		Down:          b("↓/j", "next result", "down", "j"),
+		Select:        b("enter", "show symbol", "enter"),
+		Interval:      b("t", "interval 1m/5m/1h/1d", "t"),
+		ZoomIn:        b("+", "zoom in", "+", "="),
+		ZoomOut:       b("-", "zoom out", "-"),
+		Indicator:     b("i", "add indicator formula", "i"),
+		DropIndicator: b("D", "remove last indicator", "D"),
+		Ask:           b("a", "ask Alice about this", "a"),
+		Order:         b("o", "stage an order", "o"),
+		Sim:           b("s", "simulator controls", "s"),
+		PrevAccount:   b("[", "previous account", "["),
+		NextAccount:   b("]", "next account", "]"),
+		Refresh:       b("r", "refresh", "r"),
+		Submit:        b("enter", "submit", "enter"),
+		Back:          b("esc", "cancel", "esc"),
+		FormNext:      b("↓", "next field", "down"),
+		FormPrev:      b("↑", "previous field", "up"),
+		FormCycle:     b("←/→/space", "change choice", "left", "right", "space"),
+	}
+}
+
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case marketAccountMsg:
+		p.accounts = msg.accounts
+		for i, a := range p.accounts {
+			if a.ID == msg.account {
+				p.acct = i
+			}
+		}
+		p.positions, p.orders = msg.positions, msg.orders
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+	case marketSearchMsg:
+		p.results, p.sel = msg.results, 0
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+		if len(p.results) == 0 {
+			return FlashCmd(fmt.Sprintf("no symbol matches %q", msg.query))
+		}
+	case marketDataMsg:
+		if msg.symbol != p.Symbol || msg.interval != MarketIntervals[p.Interval] {
+			return nil // a stale answer for a symbol or interval no longer shown
+		}
+		p.quote, p.Candles, p.news = msg.quote, msg.candles, msg.news
+		if msg.err != nil {
+			return tea.Batch(kit.ErrCmd(msg.err), p.reloadIndicators())
+		}
+		return p.reloadIndicators()
+	case marketIndicatorMsg:
+		o := overlay{formula: msg.formula, Values: msg.values}
+		if msg.err != nil {
+			o.Err, o.Values = msg.err.Error(), nil
+		}
+		for i := range p.Overlays {
+			if p.Overlays[i].formula == msg.formula {
+				p.Overlays[i] = o
+				return nil
+			}
+		}
+		p.Overlays = append(p.Overlays, o)
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+	case orderStagedMsg:
+		text := msg.text
+		return tea.Batch(p.Load(), p.m.ReloadPortfolio(), FlashCmd(text))
+	case simDoneMsg:
+		p.simNote = msg.text
+		return tea.Batch(p.Load(), p.loadSymbol(), p.m.ReloadPortfolio(), FlashCmd(msg.text))
+	case tea.KeyPressMsg:
+		return p.onKey(msg)
+	}
+	return nil
+}
+
+func FlashCmd(s string) tea.Cmd { return func() tea.Msg { return kit.FlashMsg(s) } }
+
+func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.keys
+	switch p.Mode {
+	case MkOrder:
+		return p.Form.onKey(p, msg)
+	case mkSearch, mkIndicator, MkSim:
+		switch {
+		case key.Matches(msg, k.Back):
+			p.Mode = MkBrowse
+			p.Input.Blur()
+			return nil
+		case key.Matches(msg, k.Submit):
+			return p.submitInput()
+		}
+		var cmd tea.Cmd
+		p.Input, cmd = p.Input.Update(msg)
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.Search):
+		return p.openInput(mkSearch, "symbol or name, e.g. AAPL, apple, bitcoin", "")
+	case key.Matches(msg, k.Up):
+		if p.sel > 0 {
+			p.sel--
+		}
+	case key.Matches(msg, k.Down):
+		if p.sel < len(p.results)-1 {
+			p.sel++
+		}
+	case key.Matches(msg, k.Select):
+		if p.sel < len(p.results) {
+			return p.show(p.results[p.sel])
+		}
+	case key.Matches(msg, k.Interval):
+		if p.Symbol == "" {
+			return nil
+		}
+		p.Interval = (p.Interval + 1) % len(MarketIntervals)
+		p.Candles = nil
+		return p.loadSymbol()
+	case key.Matches(msg, k.ZoomIn):
+		p.Zoom = min(p.Zoom+1, 4)
+	case key.Matches(msg, k.ZoomOut):
+		p.Zoom = max(p.Zoom-1, 1)
+	case key.Matches(msg, k.Indicator):
+		if p.Symbol == "" {
+			return FlashCmd("search and pick a symbol first (/)")
+		}
+		return p.openInput(mkIndicator, "formula", fmt.Sprintf("SMA(CLOSE('%s','%s'),20)", p.Symbol, MarketIntervals[p.Interval]))
+	case key.Matches(msg, k.DropIndicator):
+		if n := len(p.Overlays); n > 0 {
+			p.Overlays = p.Overlays[:n-1]
+		}
+	case key.Matches(msg, k.Ask):
+		if p.Symbol == "" {
+			return FlashCmd("search and pick a symbol first (/)")
+		}
+		text := p.askText()
+		return func() tea.Msg { return AskAliceMsg{text} }
+	case key.Matches(msg, k.Order):
+		if p.Symbol == "" {
+			return FlashCmd("search and pick a symbol first (/)")
+		}
+		if p.current() == "" {
+			return FlashCmd("no trading account to stage an order on")
+		}
+		p.Form = newOrderForm(p.current(), p.Symbol)
+		p.Mode = MkOrder
+	case key.Matches(msg, k.Sim):
+		if p.Symbol == "" {
+			return FlashCmd("search and pick a symbol first (/)")
+		}
+		if !p.onSimulator() {
+			return FlashCmd("simulator controls work on simulator accounts only")
+		}
+		return p.openInput(MkSim, "@150 · +5% · -3% · deposit 1000 · withdraw 500 · fill · advance 1h", "")
+	case key.Matches(msg, k.PrevAccount):
+		if p.acct > 0 {
+			p.acct--
+			return p.Load()
+		}
+	case key.Matches(msg, k.NextAccount):
+		if p.acct < len(p.accounts)-1 {
+			p.acct++
+			return p.Load()
+		}
+	case key.Matches(msg, k.Refresh):
+		return tea.Batch(p.Load(), p.loadSymbol(), p.reloadIndicators())
+	}
+	return nil
+}
+
+func (p *Pane) openInput(mode marketMode, placeholder, value string) tea.Cmd {
+	p.Mode = mode
+	p.Input.Placeholder = placeholder
+	p.Input.SetValue(value)
+	p.Input.CursorEnd()
+	return p.Input.Focus()
+}
+
+// submitInput acts on the search, formula or simulator line.
+func (p *Pane) submitInput() tea.Cmd {
+	text := strings.TrimSpace(p.Input.Value())
+	mode := p.Mode
+	p.Mode = MkBrowse
+	p.Input.Blur()
+	if text == "" {
+		return nil
+	}
+	switch mode {
+	case mkSearch:
+		return p.search(text)
+	case mkIndicator:
+		return p.evalIndicator(text)
+	case MkSim:
+		return p.runSim(text)
+	}
+	return nil
+}
+
+// show makes inst the shown symbol and loads its data.
+func (p *Pane) show(inst MarketInstrument) tea.Cmd {
+	if inst.Symbol != p.Symbol {
+		p.Overlays = nil
+		p.quote, p.Candles, p.news = MarketQuote{}, nil, nil
+	}
+	p.Symbol, p.class = inst.Symbol, inst.Class
+	return tea.Batch(p.loadSymbol(), p.Load())
+}
+
+// askText is the chat prefill for "ask Alice about this".
+func (p *Pane) askText() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "What do you think about %s", p.Symbol)
+	if !p.quote.Last.IsZero() {
+		fmt.Fprintf(&b, " (last %s, %s%% today)", p.quote.Last.StringFixed(2), signed(p.quote.ChangePct.StringFixed(2)))
+	}
+	if len(p.Overlays) > 0 {
+		var fs []string
+		for _, o := range p.Overlays {
+			fs = append(fs, o.formula)
+		}
+		fmt.Fprintf(&b, "? I'm watching %s", strings.Join(fs, ", "))
+	}
+	b.WriteString("?")
+	return strings.ReplaceAll(b.String(), "??", "?")
+}
+
+func signed(s string) string {
+	if s != "" && s[0] != '-' && strings.Trim(s, "0.") != "" {
+		return "+" + s
+	}
+	return s
+}
+
+// onSimulator reports whether the selected account is a simulator.
+func (p *Pane) onSimulator() bool {
+	sc, ok := p.base.(SimCore)
+	return ok && p.current() != "" && sc.IsSimulator(p.current())
+}

@@ -1,0 +1,213 @@
+package portfolio
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
+	"github.com/shopspring/decimal"
+)
+
+// portfolioPane shows accounts, positions, orders, the equity curve, the
+// Trading-as-Git log and the commits waiting for approval.
+type Pane struct {
+	m          kit.Host
+	core       PortfolioCore
+	w, h       int
+	focused    bool
+	accounts   []AccountSummary
+	acct       int
+	positions  []Position
+	orders     []Order
+	pending    []PendingCommit
+	log        []CommitLogEntry
+	curve      []kit.EquityPoint
+	loadedFor  string
+	history    map[string][]float64 // symbol → recent prices (PositionHistoryCore)
+	historyFor string
+}
+
+type portfolioMsg struct {
+	accounts  []AccountSummary
+	account   string
+	positions []Position
+	orders    []Order
+	pending   []PendingCommit
+	log       []CommitLogEntry
+	curve     []kit.EquityPoint
+	err       error
+}
+
+func New(m kit.Host, core PortfolioCore) *Pane {
+	return &Pane{m: m, core: core}
+}
+
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) Focus()           { p.focused = true }
+func (p *Pane) Blur()            { p.focused = false }
+func (p *Pane) Capturing() bool  { return false }
+func (p *Pane) ShortHelp() []key.Binding {
+	k := p.m.KeyMap().Portfolio
+	return []key.Binding{k.PrevAccount, k.NextAccount, k.Approve, k.Reject, k.Refresh}
+}
+
+func (p *Pane) current() string {
+	if p.acct < len(p.accounts) {
+		return p.accounts[p.acct].ID
+	}
+	return ""
+}
+
+// load fetches everything for the selected account in one Cmd (and the
+// positions' price history in another).
+func (p *Pane) Load() tea.Cmd {
+	return tea.Batch(p.loadAll(), p.loadHistory())
+}
+
+func (p *Pane) loadAll() tea.Cmd {
+	core, want := p.core, p.current()
+	return func() tea.Msg {
+		var r portfolioMsg
+		if r.accounts, r.err = core.Accounts(); r.err != nil {
+			return r
+		}
+		if want == "" && len(r.accounts) > 0 {
+			want = r.accounts[0].ID
+		}
+		r.account = want
+		if want == "" {
+			return r
+		}
+		var errs []error
+		var err error
+		if r.positions, err = core.Positions(want); err != nil {
+			errs = append(errs, err)
+		}
+		if r.orders, err = core.Orders(want); err != nil {
+			errs = append(errs, err)
+		}
+		if r.pending, err = core.Pending(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.log, err = core.TradingLog(want, 8); err != nil {
+			errs = append(errs, err)
+		}
+		if r.curve, err = core.EquityCurve(want); err != nil {
+			errs = append(errs, err)
+		}
+		if len(errs) > 0 {
+			r.err = errs[0]
+		}
+		return r
+	}
+}
+
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case portfolioMsg:
+		p.accounts = msg.accounts
+		for i, a := range p.accounts {
+			if a.ID == msg.account {
+				p.acct = i
+			}
+		}
+		p.positions, p.orders, p.pending, p.log, p.curve, p.loadedFor = msg.positions, msg.orders, msg.pending, msg.log, msg.curve, msg.account
+		var hist tea.Cmd
+		if p.historyFor != msg.account {
+			p.historyFor = msg.account // the first load had no account yet
+			hist = p.loadHistory()
+		}
+		if msg.err != nil {
+			return tea.Batch(hist, kit.ErrCmd(msg.err))
+		}
+		return hist
+	case snapshotDoneMsg:
+		p.m.EndWork("snapshot")
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+		return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg("snapshot taken") })
+	case positionHistoryMsg:
+		if msg.account == p.current() || p.current() == "" {
+			p.history = msg.prices
+		}
+		return nil
+	case approvedMsg:
+		text := msg.text
+		return tea.Batch(msg.reload, func() tea.Msg { return kit.FlashMsg(text) })
+	case tea.KeyPressMsg:
+		return p.onKey(msg)
+	}
+	return nil
+}
+
+func (p *Pane) pendingFor(acct string) (PendingCommit, bool) {
+	for _, pc := range p.pending {
+		if pc.Account == acct {
+			return pc, true
+		}
+	}
+	if len(p.pending) > 0 {
+		return p.pending[0], true
+	}
+	return PendingCommit{}, false
+}
+
+func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.m.KeyMap().Portfolio
+	switch {
+	case key.Matches(msg, k.PrevAccount):
+		if p.acct > 0 {
+			p.acct--
+			return p.Load()
+		}
+	case key.Matches(msg, k.NextAccount):
+		if p.acct < len(p.accounts)-1 {
+			p.acct++
+			return p.Load()
+		}
+	case key.Matches(msg, k.Refresh):
+		return p.Load()
+	case key.Matches(msg, k.Approve):
+		pc, ok := p.pendingFor(p.current())
+		if !ok {
+			return func() tea.Msg { return kit.FlashMsg("nothing is waiting for approval") }
+		}
+		core, ctx, reload := p.core, p.m.AppContext(), p.Load()
+		body := fmt.Sprintf("Push commit %s on %s?\n%s\n\n%s", pc.Hash, pc.Account, pc.Message, strings.Join(pc.Operations, "\n"))
+		p.m.OpenDialog("Approve and execute these orders?", body, func() tea.Msg {
+			res, err := core.Approve(ctx, pc.Account, pc.Hash)
+			if err != nil {
+				return kit.ErrMsg{Err: err}
+			}
+			return approvedMsg{res, reload}
+		})
+	case key.Matches(msg, k.Reject):
+		pc, ok := p.pendingFor(p.current())
+		if !ok {
+			return func() tea.Msg { return kit.FlashMsg("nothing is waiting for approval") }
+		}
+		core, ctx, reload := p.core, p.m.AppContext(), p.Load()
+		p.m.OpenDialog("Reject this commit?", fmt.Sprintf("%s on %s: %s", pc.Hash, pc.Account, pc.Message), func() tea.Msg {
+			if err := core.Reject(ctx, pc.Account, pc.Hash, "rejected in the alice UI"); err != nil {
+				return kit.ErrMsg{Err: err}
+			}
+			return approvedMsg{"commit " + pc.Hash + " rejected", reload}
+		})
+	}
+	return nil
+}
+
+// approvedMsg reports a push/reject outcome and reloads the pane.
+type approvedMsg struct {
+	text   string
+	reload tea.Cmd
+}
+
+func (p *Pane) pnl(d decimal.Decimal) string { return kit.PnlPad(p.m.Styles(), d, 0) }
+
+func (p *Pane) pnlPad(d decimal.Decimal, width int) string {
+	return kit.PnlPad(p.m.Styles(), d, width)
+}

@@ -1,0 +1,295 @@
+package portfolio
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Portfolio layout: header, account summary and pending approval on top;
+// the equity line chart across the full width; then positions, orders and
+// the trading log — three columns on wide terminals, two on medium (log
+// below), stacked on narrow ones. Tables stretch to their column's width.
+
+// PositionHistoryCore gives recent prices per held symbol for the
+// positions' sparklines (optional: without it the column is omitted).
+type PositionHistoryCore interface {
+	PositionHistory(account string) (map[string][]float64, error)
+}
+
+// SnapshotCore takes a snapshot on demand (optional: the palette offers
+// "Take a snapshot now" only when the core can).
+type SnapshotCore interface {
+	TakeSnapshot(ctx context.Context, account string) error
+}
+
+// snapshotDoneMsg ends a manual snapshot.
+type snapshotDoneMsg struct{ err error }
+
+// takeSnapshot runs a manual snapshot with the progress line showing, then
+// reloads the pane (the curve gains a point).
+func (p *Pane) takeSnapshot() tea.Cmd {
+	sc, ok := p.core.(SnapshotCore)
+	acct := p.current()
+	if !ok || acct == "" {
+		return nil
+	}
+	ctx := p.m.AppContext()
+	return tea.Batch(p.m.BeginWork("snapshot", "taking a snapshot of "+acct), func() tea.Msg {
+		return snapshotDoneMsg{sc.TakeSnapshot(ctx, acct)}
+	})
+}
+
+type positionHistoryMsg struct {
+	account string
+	prices  map[string][]float64
+}
+
+func (p *Pane) loadHistory() tea.Cmd {
+	hc, ok := p.core.(PositionHistoryCore)
+	acct := p.current()
+	if !ok || acct == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		prices, err := hc.PositionHistory(acct)
+		if err != nil {
+			return positionHistoryMsg{account: acct} // sparklines are optional: no toast
+		}
+		return positionHistoryMsg{acct, prices}
+	}
+}
+
+func (p *Pane) View() string {
+	st := p.m.Styles()
+	if len(p.accounts) == 0 {
+		return kit.Stack(st.Muted.Render("No trading accounts. Add one to accounts.json."))
+	}
+	a := p.accounts[min(p.acct, len(p.accounts)-1)]
+	var tabs []string
+	for i, acc := range p.accounts {
+		if i == p.acct {
+			tabs = append(tabs, st.Selected.Render(" "+acc.ID+" "))
+		} else {
+			tabs = append(tabs, st.Muted.Render(" "+acc.ID+" "))
+		}
+	}
+	header := strings.Join(tabs, "") + st.Muted.Render("  [ ] switch · a approve · x reject · r refresh")
+	summary := fmt.Sprintf("%s %s   %s %s   %s %s   %s %s   %s",
+		st.Muted.Render("Net liq"), kit.Money(a.NetLiq), st.Muted.Render("Cash"), kit.Money(a.Cash),
+		st.Muted.Render("Unrealized"), p.pnl(a.UnrealizedPnL), st.Muted.Render("Realized"), p.pnl(a.RealizedPnL),
+		st.Muted.Render(a.Broker+" · "+a.Health))
+	lines := []string{header, summary}
+	if a.Error != "" {
+		lines = append(lines, st.Error.Render(a.Error))
+	}
+	if pc, ok := p.pendingFor(a.ID); ok {
+		lines = append(lines, st.Warn.Render(fmt.Sprintf("⏳ Pending approval: %s %s — %s", pc.Account, pc.Hash, pc.Message)))
+		for _, op := range pc.Operations {
+			lines = append(lines, "   "+op)
+		}
+		lines = append(lines, st.Muted.Render("   press a to approve (push) or x to reject"))
+	}
+	lines = append(lines, "")
+
+	tables := p.tablesView()
+	tablesH := strings.Count(tables, "\n") + 1
+	rest := p.h - len(lines)
+	chartH := min(30, max(5, rest-tablesH-1))
+	lines = append(lines, p.chartView(p.w, chartH), "", tables)
+	return kit.FitHeight(strings.Join(lines, "\n"), p.h)
+}
+
+// tablesView lays out positions, orders and log for the pane's width.
+func (p *Pane) tablesView() string {
+	const gap = 3
+	switch {
+	case p.w >= 190: // three columns of ≥ 62 cells (a position row is ~60)
+		cw := (p.w - 2*gap) / 3
+		return columns([]string{p.positionsView(cw), p.ordersView(cw), p.logView(p.w - 2*(cw+gap))}, []int{cw, cw}, gap)
+	case p.w >= 124:
+		cw := (p.w - gap) / 2
+		return columns([]string{p.positionsView(cw), p.ordersView(p.w - cw - gap)}, []int{cw}, gap) + "\n\n" + p.logView(p.w)
+	}
+	return kit.Stack(p.positionsView(p.w), "", p.ordersView(p.w), "", p.logView(p.w))
+}
+
+// columns joins blocks side by side; widths are those of all but the last.
+func columns(blocks []string, widths []int, gap int) string {
+	split := make([][]string, len(blocks))
+	n := 0
+	for i, b := range blocks {
+		split[i] = strings.Split(b, "\n")
+		n = max(n, len(split[i]))
+	}
+	out := make([]string, n)
+	for r := 0; r < n; r++ {
+		var b strings.Builder
+		for i := range blocks {
+			cell := ""
+			if r < len(split[i]) {
+				cell = split[i][r]
+			}
+			if i < len(widths) {
+				cell = kit.Pad(ansi.Truncate(cell, widths[i], "…"), widths[i], false) + strings.Repeat(" ", gap)
+			}
+			b.WriteString(cell)
+		}
+		out[r] = b.String()
+	}
+	return strings.Join(out, "\n")
+}
+
+// col is one table column: a header, a natural width, alignment and
+// whether it takes the spare width.
+type col struct {
+	title string
+	width int
+	right bool
+	flex  bool
+}
+
+// table renders rows in w cells: every column gets its natural width, a
+// flex column up to 40 more, and what is left is shared evenly (k9s-style:
+// tables fill the view without one huge gap).
+func table(st kit.Styles, title string, cols []col, rows [][]string, w int) string {
+	widths := make([]int, len(cols))
+	used := 2 + len(cols) - 1 // indent and separators
+	for i, c := range cols {
+		widths[i] = c.width
+		used += c.width
+	}
+	spare := max(0, w-used)
+	for i, c := range cols {
+		if c.flex {
+			extra := min(spare, 40)
+			widths[i] += extra
+			spare -= extra
+		}
+	}
+	for i := range widths {
+		widths[i] += spare / len(widths)
+	}
+	line := func(cells []string, style func(string) string) string {
+		var b strings.Builder
+		b.WriteString("  ")
+		for i, c := range cells {
+			cell := ansi.Truncate(c, widths[i], "…")
+			b.WriteString(kit.Pad(cell, widths[i], cols[i].right))
+			if i < len(cells)-1 {
+				b.WriteByte(' ')
+			}
+		}
+		return style(b.String())
+	}
+	heads := make([]string, len(cols))
+	for i, c := range cols {
+		heads[i] = c.title
+	}
+	out := []string{st.Accent.Render(title), line(heads, func(s string) string { return st.Muted.Render(s) })}
+	for _, r := range rows {
+		out = append(out, ansi.Truncate(line(r, func(s string) string { return s }), w, "…"))
+	}
+	return strings.Join(out, "\n")
+}
+
+func (p *Pane) positionsView(w int) string {
+	st := p.m.Styles()
+	if len(p.positions) == 0 {
+		return kit.Stack(st.Accent.Render("Positions"), st.Muted.Render("  none"))
+	}
+	cols := []col{{"Symbol", 8, false, false}, {"Side", 5, false, false}, {"Qty", 8, true, false},
+		{"Price", 10, true, false}, {"Value", 11, true, false}, {"P&L", 10, true, false}}
+	if p.history != nil {
+		cols = append(cols, col{"Trend", 6, false, true})
+	}
+	var rows [][]string
+	for _, ps := range p.positions {
+		r := []string{ps.Symbol, ps.Side, ps.Quantity.String(), kit.Money(ps.MarketPrice), kit.Money(ps.MarketValue), p.pnlPad(ps.UnrealizedPnL, 0)}
+		if p.history != nil {
+			spark := kit.Sparkline(p.history[ps.Symbol], 40)
+			if spark == "" {
+				spark = st.Muted.Render("—")
+			} else {
+				spark = st.Chart.Render(spark)
+			}
+			r = append(r, spark)
+		}
+		rows = append(rows, r)
+	}
+	return table(*st, "Positions", cols, rows, w)
+}
+
+func (p *Pane) ordersView(w int) string {
+	st := p.m.Styles()
+	if len(p.orders) == 0 {
+		return kit.Stack(st.Accent.Render("Open orders"), st.Muted.Render("  none"))
+	}
+	cols := []col{{"Order", 10, false, true}, {"Side", 4, false, false}, {"Symbol", 7, false, false}, {"Type", 4, false, false},
+		{"Qty", 7, true, false}, {"Limit", 9, true, false}, {"Status", 9, false, false}}
+	var rows [][]string
+	for _, o := range p.orders {
+		limit := ""
+		if !o.Limit.IsZero() {
+			limit = kit.Money(o.Limit)
+		}
+		rows = append(rows, []string{o.ID, o.Action, o.Symbol, o.Type, o.Quantity.String(), limit, o.Status})
+	}
+	return table(*st, "Open orders", cols, rows, w)
+}
+
+func (p *Pane) logView(w int) string {
+	st := p.m.Styles()
+	rows := []string{st.Accent.Render("Trading log")}
+	if len(p.log) == 0 {
+		return kit.Stack(rows[0], st.Muted.Render("  no commits yet"))
+	}
+	for _, c := range p.log {
+		rows = append(rows, ansi.Truncate(fmt.Sprintf("  %s %s %s", st.Warn.Render(c.Hash), st.Muted.Render(c.Time.Format("01-02 15:04")), c.Message), w, "…"))
+		for _, ch := range c.Changes {
+			rows = append(rows, st.Muted.Render(ansi.Truncate("      "+ch, w, "…")))
+		}
+	}
+	return strings.Join(rows, "\n")
+}
+
+// chartView is the equity curve with its period high, low and change.
+func (p *Pane) chartView(w, h int) string {
+	st := p.m.Styles()
+	title := st.Accent.Render("Equity")
+	if len(p.curve) < 2 {
+		return kit.Stack(title, st.Muted.Render("  collecting snapshots… (the curve appears after the second one)"))
+	}
+	hiI, loI := 0, 0
+	for i, pt := range p.curve {
+		if pt.Equity > p.curve[hiI].Equity {
+			hiI = i
+		}
+		if pt.Equity < p.curve[loI].Equity {
+			loI = i
+		}
+	}
+	first, last := p.curve[0], p.curve[len(p.curve)-1]
+	change := last.Equity - first.Equity
+	pct := 0.0
+	if first.Equity != 0 {
+		pct = change / first.Equity * 100
+	}
+	chg := fmt.Sprintf("%+.2f (%+.2f%%)", change, pct)
+	switch {
+	case change > 0:
+		chg = st.Profit.Render(chg)
+	case change < 0:
+		chg = st.Loss.Render(chg)
+	}
+	stamp := "01-02 15:04"
+	head := title + st.Muted.Render(fmt.Sprintf("  %s → %s  high ", first.Time.Format(stamp), last.Time.Format(stamp))) +
+		fmt.Sprintf("%.2f", p.curve[hiI].Equity) + st.Muted.Render(" ("+p.curve[hiI].Time.Format(stamp)+")  low ") +
+		fmt.Sprintf("%.2f", p.curve[loI].Equity) + st.Muted.Render(" ("+p.curve[loI].Time.Format(stamp)+")  change ") + chg
+	chart := kit.LineChart(*st, p.curve, w, h-1, func(v float64) string { return fmt.Sprintf("%.2f", v) })
+	return kit.Stack(ansi.Truncate(head, w, "…"), chart)
+}

@@ -1,0 +1,528 @@
+package settings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// settingsPage names a page of the Settings pane.
+type settingsPage int
+
+const (
+	pageProvider settingsPage = iota
+	pageAccounts
+	pageAutomation
+	pageConnectors
+	pageNews
+	pageTools
+	pagePersona
+	SettingsPageCount
+)
+
+var settingsPageNames = [SettingsPageCount]string{"AI provider", "Accounts", "Automation", "Connectors", "News", "Tools", "Persona"}
+
+// SettingsKeys drive the Settings pane and its forms.
+type SettingsKeys struct {
+	PrevPage, NextPage, Up, Down, Add, Edit, Toggle, Delete, Test, SetActive, Channel, RunNow,
+	AutoApprove, Guards, NewToken, Revoke, Refresh, Reconnect key.Binding
+	NextField, PrevField, Submit, Cancel key.Binding
+}
+
+// DefaultSettingsKeys is the Settings pane's layout.
+func DefaultSettingsKeys() SettingsKeys {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return SettingsKeys{
+		PrevPage:    b("[", "previous page", "[", "left"),
+		NextPage:    b("]", "next page", "]", "right"),
+		Up:          b("↑/k", "up", "up", "k"),
+		Down:        b("↓/j", "down", "down", "j"),
+		Add:         b("a", "add", "a"),
+		Edit:        b("e/enter", "edit", "e", "enter"),
+		Toggle:      b("space", "enable/disable", "space", " "),
+		Delete:      b("d", "delete", "d"),
+		Test:        b("t", "test", "t"),
+		SetActive:   b("s", "make active", "s"),
+		Channel:     b("c", "channel override", "c"),
+		RunNow:      b("n", "run now", "n"),
+		AutoApprove: b("A", "toggle autoApprove", "A"),
+		Guards:      b("g", "edit guards", "g"),
+		NewToken:    b("T", "new token", "T"),
+		Revoke:      b("x", "revoke", "x"),
+		Refresh:     b("r", "reload from disk", "r"),
+		Reconnect:   b("R", "reconnect", "R"),
+		NextField:   b("tab/enter", "next field", "tab", "enter", "down"),
+		PrevField:   b("shift+tab", "previous field", "shift+tab", "up"),
+		Submit:      b("ctrl+s", "save", "ctrl+s"),
+		Cancel:      b("esc", "cancel", "esc"),
+	}
+}
+
+// settingsPane is the Settings tab: every configuration a user changes,
+// without hand-edited JSON. Pages are rows plus single-key actions; edits
+// open a modal form; irreversible actions confirm through openDialog.
+type Pane struct {
+	m       kit.Host
+	core    any
+	sc      SettingsCore
+	keys    SettingsKeys
+	w, h    int
+	focused bool
+	page    settingsPage
+	sel     int
+	Form    *settingsForm
+	notice  string // shown once (a new token, a test result)
+
+	prov    ProviderSettings
+	accts   []AccountSetting
+	presets []AccountPreset
+	jobs    []CronJobSetting
+	hb      HeartbeatSetting
+	conn    ConnectorSetting
+	news    NewsSetting
+	tools   []ToolSetting
+
+	personaPath, personaText string
+	loadErr                  string
+}
+
+func New(m kit.Host, core any) *Pane {
+	p := &Pane{m: m, core: core, keys: DefaultSettingsKeys()}
+	p.sc, _ = core.(SettingsCore)
+	return p
+}
+
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) Focus()           { p.focused = true }
+func (p *Pane) Blur()            { p.focused = false }
+
+// Capturing: a form takes every key (typing "a" into a field is text).
+func (p *Pane) Capturing() bool { return p.Form != nil }
+
+// modal reports that the pane wants tab/shift+tab too (form navigation).
+func (p *Pane) Modal() bool { return p.Form != nil }
+
+// ShortHelp lists the keys of the current page.
+func (p *Pane) ShortHelp() []key.Binding {
+	k := p.keys
+	if p.Form != nil {
+		return []key.Binding{k.NextField, k.PrevField, k.Submit, k.Cancel}
+	}
+	common := []key.Binding{k.PrevPage, k.NextPage, k.Up, k.Down, k.Refresh}
+	switch p.page {
+	case pageProvider:
+		return append([]key.Binding{k.Add, k.Edit, k.Delete, k.SetActive, k.Test, k.Channel}, common...)
+	case pageAccounts:
+		return append([]key.Binding{k.Add, k.Toggle, k.AutoApprove, k.Guards, k.Reconnect, k.Delete}, common...)
+	case pageAutomation:
+		return append([]key.Binding{k.Add, k.Edit, k.Toggle, k.RunNow, k.Delete}, common...)
+	case pageNews:
+		return append([]key.Binding{k.Add, k.Toggle, k.Test, k.Delete}, common...)
+	case pageTools:
+		return append([]key.Binding{k.Toggle}, common...)
+	case pagePersona:
+		return append([]key.Binding{k.Edit}, common...)
+	default:
+		return append([]key.Binding{k.Edit, k.Test, k.NewToken, k.Revoke, k.Add}, common...)
+	}
+}
+
+// settingsLoadedMsg carries every page's data.
+type settingsLoadedMsg struct {
+	prov    ProviderSettings
+	accts   []AccountSetting
+	presets []AccountPreset
+	jobs    []CronJobSetting
+	hb      HeartbeatSetting
+	conn    ConnectorSetting
+	news    NewsSetting
+	tools   []ToolSetting
+	persona [2]string
+	err     error
+}
+
+// settingsDoneMsg is the result of a save or an action.
+type settingsDoneMsg struct {
+	text   string // flash on success
+	notice string // shown in the pane until the next action
+	err    error
+	form   bool // the action came from the open form
+}
+
+// settingsPreviewMsg is a live preview for the open form, computed for
+// the form's edit number seq (previews run concurrently and may arrive out
+// of order; only the one for the latest edit is shown).
+type SettingsPreviewMsg struct {
+	Form *settingsForm
+	Seq  int
+	Text string
+}
+
+// load reads all pages (small local files) in one Cmd.
+func (p *Pane) Load() tea.Cmd {
+	sc := p.sc
+	if sc == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		var r settingsLoadedMsg
+		var errs []error
+		var err error
+		if r.prov, err = sc.AIProviders(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.accts, err = sc.AccountSettings(); err != nil {
+			errs = append(errs, err)
+		}
+		r.presets = sc.AccountPresets()
+		if r.jobs, err = sc.CronJobs(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.hb, err = sc.Heartbeat(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.conn, err = sc.Connectors(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.news, err = sc.NewsFeeds(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.tools, err = sc.ToolList(); err != nil {
+			errs = append(errs, err)
+		}
+		if r.persona[0], r.persona[1], err = sc.PersonaFile(false); err != nil {
+			errs = append(errs, err)
+		}
+		r.err = errors.Join(errs...)
+		return r
+	}
+}
+
+// do runs an action off the UI goroutine and reports it as settingsDoneMsg.
+func (p *Pane) do(fromForm bool, fn func(ctx context.Context) (string, error)) tea.Cmd {
+	ctx := p.m.AppContext()
+	return func() tea.Msg {
+		text, err := fn(ctx)
+		return settingsDoneMsg{text: text, err: err, form: fromForm}
+	}
+}
+
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case settingsLoadedMsg:
+		keep := p.selectedKey()
+		p.prov, p.accts, p.presets, p.jobs, p.hb, p.conn = msg.prov, msg.accts, msg.presets, msg.jobs, msg.hb, msg.conn
+		p.news, p.tools, p.personaPath, p.personaText = msg.news, msg.tools, msg.persona[0], msg.persona[1]
+		p.loadErr = ""
+		if msg.err != nil {
+			p.loadErr = msg.err.Error()
+		}
+		p.reselect(keep)
+		p.clampSel()
+		return nil
+	case settingsDoneMsg:
+		if msg.form && p.Form != nil {
+			p.Form.busy = false
+			if msg.err != nil {
+				p.Form.err = msg.err.Error()
+				return p.Load() // a conflict shows the file's current state behind the form
+			}
+			p.Form = nil
+		}
+		if msg.err != nil {
+			return tea.Batch(kit.ErrCmd(msg.err), p.Load())
+		}
+		if msg.notice != "" {
+			p.notice = msg.notice
+		}
+		text := msg.text
+		cmds := []tea.Cmd{p.Load(), p.m.LoadStatus()}
+		if text != "" {
+			cmds = append(cmds, func() tea.Msg { return kit.FlashMsg(text) })
+		}
+		return tea.Batch(cmds...)
+	case PersonaOpenMsg:
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+		return p.openEditor(msg.Path)
+	case personaEditedMsg:
+		if msg.err != nil {
+			return tea.Batch(kit.ErrCmd(fmt.Errorf("editor: %w", msg.err)), p.Load())
+		}
+		return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg("persona reloaded: the next message uses it") })
+	case settingsNoticeMsg:
+		p.notice = string(msg)
+		return p.Load()
+	case SettingsPreviewMsg:
+		if msg.Form == p.Form && p.Form != nil && msg.Seq == p.Form.Seq {
+			p.Form.Extra = msg.Text
+		}
+		return nil
+	case settingsOpenFormMsg:
+		p.Form = msg.form
+		return msg.init
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if p.Form != nil {
+			cmd, closed := p.Form.update(msg)
+			if closed {
+				p.Form = nil
+			}
+			return cmd
+		}
+		if k, ok := msg.(tea.KeyPressMsg); ok {
+			return p.onKey(k)
+		}
+	}
+	return nil
+}
+
+// settingsNoticeMsg shows a one-time notice (a token) and reloads.
+type settingsNoticeMsg string
+
+// settingsOpenFormMsg opens a form after an async step (the account
+// preset choice opens the preset's own form).
+type settingsOpenFormMsg struct {
+	form *settingsForm
+	init tea.Cmd
+}
+
+func (p *Pane) rows() int {
+	switch p.page {
+	case pageProvider:
+		return len(p.prov.Profiles)
+	case pageAccounts:
+		return len(p.accts)
+	case pageAutomation:
+		return 1 + len(p.jobs) // heartbeat + jobs
+	case pageNews:
+		return len(p.news.Feeds)
+	case pageTools:
+		return len(p.tools)
+	case pagePersona:
+		return 0
+	default:
+		return len(p.connRows())
+	}
+}
+
+func (p *Pane) clampSel() {
+	if n := p.rows(); p.sel >= n {
+		p.sel = max(0, n-1)
+	}
+}
+
+func (p *Pane) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if p.sc == nil {
+		return nil
+	}
+	ks := p.keys
+	switch {
+	case key.Matches(k, ks.PrevPage):
+		p.page, p.sel, p.notice = (p.page+SettingsPageCount-1)%SettingsPageCount, 0, ""
+		return nil
+	case key.Matches(k, ks.NextPage):
+		p.page, p.sel, p.notice = (p.page+1)%SettingsPageCount, 0, ""
+		return nil
+	case key.Matches(k, ks.Up):
+		if p.sel > 0 {
+			p.sel--
+		}
+		return nil
+	case key.Matches(k, ks.Down):
+		if p.sel < p.rows()-1 {
+			p.sel++
+		}
+		return nil
+	case key.Matches(k, ks.Refresh):
+		p.notice = ""
+		return p.Load()
+	}
+	switch p.page {
+	case pageProvider:
+		return p.providerKey(k)
+	case pageAccounts:
+		return p.accountsKey(k)
+	case pageAutomation:
+		return p.automationKey(k)
+	case pageNews:
+		return p.newsKey(k)
+	case pageTools:
+		return p.toolsKey(k)
+	case pagePersona:
+		return p.personaKey(k)
+	default:
+		return p.connectorsKey(k)
+	}
+}
+
+// tick reloads the shown page (files edited on disk, cron results) unless
+// a form is open, so nothing changes under the user's cursor mid-edit.
+func (p *Pane) Tick() tea.Cmd {
+	if !p.focused || p.Form != nil {
+		return nil
+	}
+	return p.Load()
+}
+
+// showPage jumps to a page (palette actions, tests).
+func (p *Pane) showPage(pg settingsPage) {
+	p.page, p.sel, p.notice = pg, 0, ""
+}
+
+// View renders the page tabs, the page (or the open form) and a key hint.
+func (p *Pane) View() string {
+	st := p.m.Styles()
+	if p.sc == nil {
+		return st.Muted.Render("Settings are not available with this core.")
+	}
+	var tabs []string
+	for i, n := range settingsPageNames {
+		label := fmt.Sprintf(" %s ", n)
+		if settingsPage(i) == p.page {
+			tabs = append(tabs, st.Selected.Render(label))
+		} else {
+			tabs = append(tabs, st.TitleDim.Render(label))
+		}
+	}
+	head := strings.Join(tabs, " ") + st.Muted.Render("   [ ] pages")
+	var body string
+	if p.Form != nil {
+		body = p.Form.view(*st, p.w)
+	} else {
+		switch p.page {
+		case pageProvider:
+			body = p.providerView()
+		case pageAccounts:
+			body = p.accountsView()
+		case pageAutomation:
+			body = p.automationView()
+		case pageNews:
+			body = p.newsView()
+		case pageTools:
+			body = p.toolsView()
+		case pagePersona:
+			body = p.personaView()
+		default:
+			body = p.connectorsView()
+		}
+		if p.notice != "" {
+			body += "\n\n" + st.Warn.Render(p.notice)
+		}
+		if p.loadErr != "" {
+			body += "\n\n" + st.Error.Render("✗ "+p.loadErr)
+		}
+		var hints []string
+		for _, b := range p.ShortHelp()[:min(6, len(p.ShortHelp()))] {
+			hints = append(hints, b.Help().Key+" "+b.Help().Desc)
+		}
+		body += "\n\n" + st.Muted.Render(strings.Join(hints, " · "))
+	}
+	lines := strings.Split(head+"\n\n"+body, "\n")
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, p.w, "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// row renders one selectable row.
+func (p *Pane) row(i int, text string) string {
+	if i == p.sel {
+		return p.m.Styles().Selected.Render("▸ " + text)
+	}
+	return "  " + text
+}
+
+// Actions lists every Settings page (and the main action of each) in the
+// command palette.
+func (p *Pane) Actions() []kit.Action {
+	m, k := p.m, p.keys
+	if p.sc == nil {
+		return nil
+	}
+	open := func(pg settingsPage) func() tea.Cmd {
+		return func() tea.Cmd {
+			m.Show(p)
+			p.Form = nil
+			p.showPage(pg)
+			return p.Load()
+		}
+	}
+	then := func(pg settingsPage, b key.Binding) func() tea.Cmd {
+		return func() tea.Cmd { return tea.Batch(open(pg)(), kit.Press(p, b)) }
+	}
+	return []kit.Action{
+		{ID: "settings.ai", Title: "Settings: AI provider", Group: "Settings", Keywords: "model llm profile openai anthropic ollama", Run: open(pageProvider)},
+		{ID: "settings.ai.add", Title: "Add an AI profile", Group: "Settings", Keywords: "model llm provider", Run: then(pageProvider, k.Add)},
+		{ID: "settings.accounts", Title: "Settings: trading accounts", Group: "Settings", Keywords: "broker uta alpaca simulator guards autoapprove", Run: open(pageAccounts)},
+		{ID: "settings.accounts.add", Title: "Add a trading account", Group: "Settings", Keywords: "broker paper simulator alpaca", Run: then(pageAccounts, k.Add)},
+		{ID: "settings.automation", Title: "Settings: automation (cron, heartbeat)", Group: "Settings", Keywords: "schedule job cron heartbeat", Run: open(pageAutomation)},
+		{ID: "settings.automation.add", Title: "Add a cron job", Group: "Settings", Keywords: "schedule", Run: then(pageAutomation, k.Add)},
+		{ID: "settings.connectors", Title: "Settings: connectors and tokens", Group: "Settings", Keywords: "telegram ask mcp webhook token", Run: open(pageConnectors)},
+		{ID: "settings.news", Title: "Settings: news feeds", Group: "Settings", Keywords: "rss atom feed", Run: open(pageNews)},
+		{ID: "settings.tools", Title: "Settings: enable/disable tools", Group: "Settings", Keywords: "tools disable", Run: open(pageTools)},
+		{ID: "settings.persona", Title: "Edit the persona in $EDITOR", Group: "Settings", Keywords: "persona system prompt editor", Run: then(pagePersona, k.Edit)},
+	}
+}
+
+// selectedKey names the selected row (a profile, account, job, feed or
+// tool), so a reload that reorders or inserts rows keeps the cursor on it.
+func (p *Pane) selectedKey() string {
+	keys := p.rowKeys()
+	if p.sel < len(keys) {
+		return keys[p.sel]
+	}
+	return ""
+}
+
+func (p *Pane) reselect(k string) {
+	if k == "" {
+		return
+	}
+	for i, x := range p.rowKeys() {
+		if x == k {
+			p.sel = i
+			return
+		}
+	}
+}
+
+func (p *Pane) rowKeys() []string {
+	var out []string
+	switch p.page {
+	case pageProvider:
+		for _, x := range p.prov.Profiles {
+			out = append(out, x.Name)
+		}
+	case pageAccounts:
+		for _, x := range p.accts {
+			out = append(out, x.ID)
+		}
+	case pageAutomation:
+		out = append(out, "\x00heartbeat")
+		for _, x := range p.jobs {
+			out = append(out, x.ID)
+		}
+	case pageNews:
+		for _, x := range p.news.Feeds {
+			out = append(out, x.URL)
+		}
+	case pageTools:
+		for _, x := range p.tools {
+			out = append(out, x.Name)
+		}
+	case pageConnectors:
+		for _, r := range p.connRows() {
+			out = append(out, fmt.Sprint(r.kind, r.id))
+		}
+	}
+	return out
+}

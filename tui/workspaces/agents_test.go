@@ -1,0 +1,269 @@
+package workspaces_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/workspaces"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeAgents adds AgentCore to fakeSessions and records every call.
+type fakeAgents struct {
+	*fakeSessions
+	amu       sync.Mutex
+	diff      workspaces.WorkspaceDiff
+	commits   int
+	discarded [][]string
+	sent      []sentText
+	acks      []string
+	watching  map[string]bool
+}
+
+type sentText struct {
+	id, text string
+	enter    bool
+}
+
+func (f *fakeAgents) AgentStates(ws string) []workspaces.AgentSessionState { return nil }
+
+func (f *fakeAgents) WorkspaceDiff(ws string) (workspaces.WorkspaceDiff, error) {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	return f.diff, nil
+}
+
+func (f *fakeAgents) CommitWorkspace(ws, msg string) (string, error) {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.commits++
+	f.diff = workspaces.WorkspaceDiff{Base: "feedface00"}
+	return "feedface00", nil
+}
+
+func (f *fakeAgents) DiscardWorkspace(ws string, paths []string) ([]string, error) {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.discarded = append(f.discarded, paths)
+	var kept []workspaces.DiffFile
+	for _, fl := range f.diff.Files {
+		drop := len(paths) == 0
+		for _, p := range paths {
+			drop = drop || p == fl.Path
+		}
+		if !drop {
+			kept = append(kept, fl)
+		}
+	}
+	f.diff.Files = kept
+	return paths, nil
+}
+
+func (f *fakeAgents) SendText(id, text string, enter bool) error {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.sent = append(f.sent, sentText{id, text, enter})
+	return nil
+}
+
+func (f *fakeAgents) WatchSession(id string, on bool) {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	if f.watching == nil {
+		f.watching = map[string]bool{}
+	}
+	f.watching[id] = on
+}
+
+func (f *fakeAgents) AcknowledgeSession(id string) {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	f.acks = append(f.acks, id)
+}
+
+func newAgentHarness(t *testing.T, w, h int) (*tuitest.Harness, *fakeAgents) {
+	f := &fakeAgents{fakeSessions: newFakeSessions()}
+	f.diff = workspaces.WorkspaceDiff{Base: "0123456789abcdef", Files: []workspaces.DiffFile{
+		{Path: "main.go", Change: "modified", Additions: 1, Deletions: 1,
+			Patch: "--- a/main.go\n+++ b/main.go\n@@ -1,3 +1,3 @@\n package main\n-func old() {}\n+func main() { println(\"hi\") }\n"},
+		{Path: "notes.md", Change: "added", Additions: 1, Patch: "--- /dev/null\n+++ b/notes.md\n@@ -0,0 +1 @@\n+# findings\n"},
+		{Path: "chart.png", Change: "added", Binary: true},
+	}}
+	hs := tuitest.NewHarnessOver(t, f, f.FakeCore, w, h)
+	hs.Run(hs.M.Workspaces.Load())
+	hs.M.SetFocus(tui.FocusWorkspaces)
+	return hs, f
+}
+
+// setAgent gives the nth session of ws1 an agent state.
+func (f *fakeAgents) setAgent(n int, state, glyph string) {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	s := f.sess["ws1"][n]
+	s.AgentState, s.Glyph = state, glyph
+}
+
+func TestAgentGlyphsBadgeAndStatusBar(t *testing.T) {
+	h, f := newAgentHarness(t, 120, 30)
+	h.Key("s", "ctrl+q")
+	h.Key("c", "ctrl+q")
+	f.setAgent(0, "needs-you", "!")
+	f.setAgent(1, "working", "◐")
+	h.Run(h.M.Workspaces.Load())
+	s := h.Screen()
+	assert.Contains(t, s, "! sh1   needs-you")
+	assert.Contains(t, s, "◐ sh1   working")
+	assert.Contains(t, s, "research-aapl        chat        ! sh1 needs-you", "the workspace row lists glyph + name + state")
+	assert.Contains(t, s, "4 Workspaces !1", "the tab badge shows the most pressing state by shape")
+	assert.Contains(t, s, "Agents ! 1 needs you", "the status bar counts sessions that need a person")
+
+	f.setAgent(0, "done", "✓")
+	f.setAgent(1, "errored", "✗")
+	h.Run(h.M.Workspaces.Load())
+	s = h.Screen()
+	assert.Contains(t, s, "4 Workspaces ✗1", "errored outranks done")
+	assert.Contains(t, s, "✗ 1 errored · ✓ 1 done")
+
+	f.setAgent(0, "idle", "○")
+	f.setAgent(1, "working", "◐")
+	h.Run(h.M.Workspaces.Load())
+	assert.NotContains(t, h.Screen(), "Agents ", "nothing to report: no status segment")
+	assert.NotContains(t, h.Screen(), "Workspaces ◐")
+}
+
+func TestGoldenAgentStates(t *testing.T) {
+	h, f := newAgentHarness(t, 100, 30)
+	h.Key("s", "ctrl+q")
+	h.Key("c", "ctrl+q")
+	h.Key("x", "ctrl+q")
+	f.setAgent(0, "needs-you", "!")
+	f.setAgent(1, "working", "◐")
+	f.setAgent(2, "done", "✓")
+	h.Now = tuitest.T0.Add(3 * time.Minute)
+	h.Run(h.M.Workspaces.Load())
+	golden.RequireEqual(t, []byte(h.Screen()))
+}
+
+func TestDiffViewCommitAndDiscard(t *testing.T) {
+	h, f := newAgentHarness(t, 100, 30)
+	h.TypeText("d")
+	require.NotNil(t, h.M.Workspaces.Diff)
+	s := h.Screen()
+	assert.Contains(t, s, "Diff · research-aapl · since 01234567 · 3 file(s) +2 −1")
+	assert.Contains(t, s, "M  main.go")
+	assert.Contains(t, s, "A  notes.md")
+	assert.Contains(t, s, "binary")
+	assert.Contains(t, s, "+func main() { println(\"hi\") }")
+	assert.Contains(t, s, "−func old() {}")
+	assert.True(t, strings.Contains(h.M.Render(), "\x1b[38;2;"), "code is syntax highlighted")
+	assert.Contains(t, s, "c commit", "footer shows the diff keys")
+
+	// Discard one file: asks first, then restores only that file.
+	h.TypeText("j")
+	assert.Contains(t, h.Screen(), "+# findings")
+	h.TypeText("x")
+	require.NotNil(t, h.M.Dialog)
+	assert.Contains(t, h.Screen(), "Discard the changes to notes.md?")
+	assert.Empty(t, f.discarded, "nothing discarded before the confirm")
+	h.Confirm()
+	assert.Equal(t, [][]string{{"notes.md"}}, f.discarded)
+	assert.Contains(t, h.Toast(), "discarded notes.md")
+	assert.NotContains(t, h.Screen(), "A  notes.md")
+
+	// Cancel a commit, then commit.
+	h.TypeText("c")
+	assert.Contains(t, h.Screen(), "Commit 2 changed file(s) in research-aapl?")
+	h.Now = h.Now.Add(time.Second)
+	h.Key("esc")
+	assert.Zero(t, f.commits)
+	h.TypeText("c")
+	h.Confirm()
+	assert.Equal(t, 1, f.commits)
+	assert.Contains(t, h.Screen(), "No changes since the sessions started")
+
+	h.Key("esc")
+	assert.Nil(t, h.M.Workspaces.Diff)
+	assert.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
+}
+
+func TestGoldenDiffView(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h, _ := newAgentHarness(t, size[0], size[1])
+			h.TypeText("d")
+			golden.RequireEqual(t, []byte(h.Screen()))
+		})
+	}
+}
+
+func TestSendLineTypesIntoASession(t *testing.T) {
+	h, f := newAgentHarness(t, 100, 30)
+	h.TypeText("i")
+	assert.Contains(t, h.Toast(), "no running session")
+	assert.Nil(t, h.M.Workspaces.Send)
+
+	h.Key("s", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.TypeText("i")
+	require.NotNil(t, h.M.Workspaces.Send)
+	assert.True(t, h.M.Workspaces.Capturing(), "typed keys go to the line, not the pane")
+	assert.Contains(t, h.Screen(), "sh1 ›")
+	h.TypeText("review the diff")
+	h.Key("enter")
+	assert.Equal(t, []sentText{{"ws1-shell", "review the diff", true}}, f.sent)
+	assert.Contains(t, h.Toast(), "sent to sh1")
+	assert.Nil(t, h.M.Workspaces.Send)
+
+	h.TypeText("i")
+	h.TypeText("draft only")
+	h.Key("ctrl+s")
+	assert.Equal(t, sentText{"ws1-shell", "draft only", false}, f.sent[1])
+	assert.Contains(t, h.Toast(), "not submitted")
+
+	h.TypeText("i")
+	h.TypeText("never")
+	h.Key("esc")
+	assert.Len(t, f.sent, 2, "esc sends nothing")
+	assert.Nil(t, h.M.Workspaces.Send)
+}
+
+func TestAttachAcknowledgesTheSession(t *testing.T) {
+	h, f := newAgentHarness(t, 100, 30)
+	h.Key("s", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	f.amu.Lock()
+	f.acks = nil
+	f.amu.Unlock()
+	h.Key("down", "enter")
+	require.True(t, h.M.Workspaces.Attached())
+	f.amu.Lock()
+	assert.Equal(t, []string{"ws1-shell"}, f.acks)
+	assert.True(t, f.watching["ws1-shell"], "attached: no alerts about it")
+	f.amu.Unlock()
+	h.Key("ctrl+q")
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	assert.False(t, f.watching["ws1-shell"], "detached: alerts again")
+}
+
+func TestPaletteOpensTheDiff(t *testing.T) {
+	h, _ := newAgentHarness(t, 100, 30)
+	var diff *kit.Action
+	for _, a := range h.M.Workspaces.Actions() {
+		if a.ID == "workspaces.diff" {
+			diff = &a
+		}
+	}
+	require.NotNil(t, diff)
+	h.Run(diff.Run())
+	require.NotNil(t, h.M.Workspaces.Diff)
+	assert.Contains(t, h.Screen(), "Diff · research-aapl")
+}

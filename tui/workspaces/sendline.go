@@ -1,0 +1,124 @@
+package workspaces
+
+import (
+	"errors"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// sendLine is the one-line input at the bottom of the Workspaces pane that
+// types a prompt into a session without attaching to it.
+type sendLine struct {
+	in       textinput.Model
+	targetID string
+	name     string
+	busy     bool
+}
+
+// sendKeyMap holds the send line's bindings, with help text.
+type sendKeyMap struct {
+	Open, Submit, Draft, Cancel key.Binding
+}
+
+var sendKeys = sendKeyMap{
+	Open:   key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "type into session")),
+	Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send + Enter")),
+	Draft:  key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "type without Enter (draft)")),
+	Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+}
+
+func (k sendKeyMap) help() []key.Binding { return []key.Binding{k.Submit, k.Draft, k.Cancel} }
+
+// sentMsg reports a finished send.
+type sentMsg struct {
+	name  string
+	enter bool
+	err   error
+}
+
+// openSend targets the selected session, or else the workspace's newest
+// live one.
+func (p *WorkspacesPane) openSend() tea.Cmd {
+	if _, ok := p.agentCore(); !ok {
+		return kit.ErrCmd(errors.New("this core cannot type into sessions"))
+	}
+	var target *SessionInfo
+	if s, ok := p.selectedSession(); ok {
+		target = &s
+	} else {
+		ss := p.sessions()
+		for i := len(ss) - 1; i >= 0; i-- {
+			if ss[i].Term != nil && isLive(ss[i].State) {
+				target = &ss[i]
+				break
+			}
+		}
+	}
+	if target == nil || !isLive(target.State) {
+		return kit.ErrCmd(errors.New("no running session to type into: start one (s, c, x) or select one with ↓"))
+	}
+	in := textinput.New()
+	in.Prompt = target.Name + " › "
+	in.Placeholder = "prompt for the agent"
+	in.CharLimit = 16 << 10
+	in.SetWidth(max(10, p.w-ansi.StringWidth(in.Prompt)-2))
+	p.Send = &sendLine{in: in, targetID: target.ID, name: target.Name}
+	return p.Send.in.Focus()
+}
+
+// onSendKey handles keys while the send line is open.
+func (p *WorkspacesPane) onSendKey(msg tea.KeyPressMsg) tea.Cmd {
+	s := p.Send
+	switch {
+	case key.Matches(msg, sendKeys.Cancel):
+		p.Send = nil
+		return nil
+	case key.Matches(msg, sendKeys.Submit), key.Matches(msg, sendKeys.Draft):
+		if s.busy {
+			return nil
+		}
+		ac, _ := p.agentCore()
+		text, enter := s.in.Value(), key.Matches(msg, sendKeys.Submit)
+		if strings.TrimSpace(text) == "" && !enter {
+			return nil
+		}
+		s.busy = true
+		id, name := s.targetID, s.name
+		return func() tea.Msg { return sentMsg{name: name, enter: enter, err: ac.SendText(id, text, enter)} }
+	}
+	var cmd tea.Cmd
+	s.in, cmd = s.in.Update(msg)
+	return cmd
+}
+
+func (p *WorkspacesPane) onSent(msg sentMsg) tea.Cmd {
+	if msg.err != nil {
+		if p.Send != nil {
+			p.Send.busy = false
+		}
+		return kit.ErrCmd(msg.err)
+	}
+	p.Send = nil
+	text := "sent to " + msg.name
+	if !msg.enter {
+		text = "typed into " + msg.name + " (not submitted)"
+	}
+	return tea.Batch(func() tea.Msg { return kit.FlashMsg(text) }, p.Load())
+}
+
+// sendView puts the input line under the list.
+func (p *WorkspacesPane) sendView(list string) string {
+	st := p.m.Styles()
+	lines := strings.Split(kit.FitHeight(list, p.h), "\n")
+	if len(lines) < 3 {
+		return list
+	}
+	lines = lines[:len(lines)-2]
+	lines = append(lines, st.Muted.Render(strings.Repeat("─", max(0, p.w))), ansi.Truncate(p.Send.in.View(), p.w, "…"))
+	return strings.Join(lines, "\n")
+}

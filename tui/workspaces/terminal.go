@@ -1,0 +1,149 @@
+package workspaces
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
+)
+
+// termFrame bounds terminal redraws to about 30 per second: output bursts
+// (a build, a redraw) collapse into one frame instead of flooding Update.
+const termFrame = 33 * time.Millisecond
+
+// termChangedMsg is the coalesced "the screen changed" nudge for the
+// session shown in the workspaces pane. gen identifies which attachment
+// armed it, so a nudge for a session that is no longer shown is dropped.
+type TermChangedMsg struct {
+	ID  string
+	Gen int
+}
+
+// termSize is the pane's inner size for the emulator (one line is the
+// title), clamped so tiny windows never produce a zero-sized pty.
+func (p *WorkspacesPane) termSize() (int, int) { return max(20, p.w), max(5, p.h-1) }
+
+// resizeTerm resizes the shown session to the pane, in a Cmd because it
+// touches the pty. Unchanged sizes are skipped.
+func (p *WorkspacesPane) ResizeTerm() tea.Cmd {
+	t := p.term
+	if t == nil || p.w == 0 || p.zoomed {
+		return p.resizeAll()
+	}
+	cols, rows := p.termSize()
+	if cols == p.termCols && rows == p.termRows {
+		return p.resizeAll()
+	}
+	p.termCols, p.termRows = cols, rows
+	return tea.Batch(func() tea.Msg { t.Resize(cols, rows); return nil }, p.resizeAll())
+}
+
+// cursor is the terminal cursor in pane coordinates when attached.
+func (p *WorkspacesPane) Cursor() (int, int, bool) {
+	if !p.Attached() {
+		return 0, 0, false
+	}
+	x, y, vis := p.term.Cursor()
+	return x, y + 1, vis
+}
+
+// attach shows t in the pane and forwards keys to it until detach.
+func (p *WorkspacesPane) attach(t Terminal) tea.Cmd {
+	if p.term == nil || p.term.ID() != t.ID() {
+		p.term, p.TermGen, p.Waiting = t, p.TermGen+1, false
+		p.termCols, p.termRows = 0, 0
+	}
+	p.Mode = wsAttached
+	return tea.Batch(p.ResizeTerm(), p.Watch(), p.acknowledge(t))
+}
+
+// detach leaves passthrough mode; the session keeps running and stays
+// watched so re-attaching shows a fresh screen.
+func (p *WorkspacesPane) detach() tea.Cmd {
+	p.Mode = WsList
+	return tea.Batch(p.unwatch(), func() tea.Msg { return kit.FlashMsg("detached; the session keeps running (enter re-attaches)") })
+}
+
+// watch arms the single in-flight wait for the shown session's next
+// change, then sleeps one frame so bursts coalesce into one redraw. It ends
+// with the model's context, so no goroutine outlives the program.
+func (p *WorkspacesPane) Watch() tea.Cmd {
+	t := p.term
+	if t == nil || p.Waiting {
+		return nil
+	}
+	p.Waiting = true
+	ctx, gen, id := p.m.AppContext(), p.TermGen, t.ID()
+	return func() tea.Msg {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.Changed():
+		}
+		timer := time.NewTimer(termFrame)
+		defer timer.Stop()
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-timer.C:
+		}
+		return TermChangedMsg{ID: id, Gen: gen}
+	}
+}
+
+// onTermChanged re-arms the watch; the redraw itself happens in View.
+func (p *WorkspacesPane) onTermChanged(msg TermChangedMsg) tea.Cmd {
+	if p.term == nil || msg.Gen != p.TermGen {
+		return nil
+	}
+	p.Waiting = false
+	return p.Watch()
+}
+
+// onTermList attaches to (or zooms into) the newest live session.
+func (p *WorkspacesPane) onTermList(msg termListMsg) tea.Cmd {
+	if len(msg.terms) == 0 {
+		return kit.ErrCmd(fmt.Errorf("no running session in %s: start one with s (shell), c (claude) or x (codex)", msg.ws.Tag))
+	}
+	t := msg.terms[len(msg.terms)-1]
+	if !msg.zoom {
+		return p.attach(t)
+	}
+	ex := t.Attach()
+	if ex == nil {
+		return p.attach(t)
+	}
+	if p.term == nil || p.term.ID() != t.ID() {
+		p.term, p.TermGen, p.Waiting = t, p.TermGen+1, false
+	}
+	p.zoomed = true
+	return tea.Exec(ex, func(err error) tea.Msg { return zoomDoneMsg{err} })
+}
+
+// isDetach matches the detach binding on the decoded key, plus ctrl+q
+// reported with lock modifiers (caps/num lock under the kitty protocol).
+func isDetach(msg tea.KeyPressMsg, b key.Binding) bool {
+	if key.Matches(msg, b) {
+		return true
+	}
+	k := msg.Key()
+	const locks = tea.ModCapsLock | tea.ModNumLock | tea.ModScrollLock
+	return k.Code == 'q' && k.Mod&^locks == tea.ModCtrl
+}
+
+// isRawDetach recognises ctrl+q in encodings that may reach the model
+// undecoded: the C0 byte, kitty CSI u and xterm modifyOtherKeys.
+func isRawDetach(s string) bool {
+	switch {
+	case s == "\x11":
+		return true
+	case strings.HasPrefix(s, "\x1b[113;5") && strings.HasSuffix(s, "u"):
+		return true
+	case s == "\x1b[27;5;113~":
+		return true
+	}
+	return false
+}

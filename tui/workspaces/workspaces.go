@@ -1,0 +1,377 @@
+package workspaces
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// wsMode is what the workspaces pane shows.
+type wsMode int
+
+const (
+	WsList wsMode = iota
+	WsCreate
+	wsAttached
+	wsFiles
+	wsGit
+	WsScroll
+)
+
+// workspacesPane lists workspaces, starts agent sessions and embeds a live
+// terminal with keys forwarded (ctrl+q detaches).
+type WorkspacesPane struct {
+	m         kit.Host
+	core      WorkspacesCore
+	w, h      int
+	focused   bool
+	List      []WorkspaceInfo
+	Sel       int
+	Mode      wsMode
+	tag       textinput.Model
+	template  int
+	tmpls     []string // loaded with the list; never read from core in View
+	term      Terminal // the session shown in the pane (attached or last attached)
+	TermGen   int      // bumps when term changes so stale nudges are dropped
+	Waiting   bool     // a Changed() read is in flight for term
+	termCols  int
+	termRows  int
+	files     []FileInfo
+	gitText   string
+	pendingID string
+
+	details map[string]WorkspaceDetail // sessions per workspace (SessionCore only)
+	Ssel    int                        // selected session within the workspace; -1 = the workspace row
+	Scroll  *scrollView                // the scrollback viewer (mode wsScroll)
+	back    wsMode                     // where the viewer returns to
+	zoomed  bool                       // term is in full-screen zoom
+	Diff    *diffView                  // open diff view (agents.go)
+	Send    *sendLine                  // open send line (sendline.go)
+	// watchedID is the attached session the alerter leaves alone (agents.go).
+	watchedID string
+}
+
+type workspacesMsg struct {
+	list    []WorkspaceInfo
+	tmpls   []string
+	details map[string]WorkspaceDetail
+	err     error
+}
+type WsCreatedMsg struct {
+	ws  WorkspaceInfo
+	err error
+}
+type termStartedMsg struct {
+	t   Terminal
+	err error
+}
+
+// termListMsg answers "attach" or "zoom": the workspace's live sessions.
+type termListMsg struct {
+	ws    WorkspaceInfo
+	terms []Terminal
+	zoom  bool
+}
+type wsFilesMsg struct {
+	files []FileInfo
+	err   error
+}
+type wsGitMsg struct {
+	text string
+	err  error
+}
+type zoomDoneMsg struct{ err error }
+
+func New(m kit.Host, core WorkspacesCore) *WorkspacesPane {
+	in := textinput.New()
+	in.Placeholder = "research-aapl"
+	in.Prompt = "tag › "
+	in.CharLimit = 33
+	return &WorkspacesPane{m: m, core: core, tag: in, Ssel: -1}
+}
+
+func (p *WorkspacesPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+func (p *WorkspacesPane) Focus() { p.focused = true }
+func (p *WorkspacesPane) Blur()  { p.focused = false }
+func (p *WorkspacesPane) Capturing() bool {
+	return p.Mode == WsCreate || p.Mode == wsAttached || p.Mode == WsScroll || p.Diff != nil || p.Send != nil
+}
+func (p *WorkspacesPane) Attached() bool { return p.Mode == wsAttached && p.term != nil }
+
+func (p *WorkspacesPane) ShortHelp() []key.Binding {
+	k := p.m.KeyMap().Workspaces
+	if p.Mode == WsScroll {
+		return scrollKeys.help()
+	}
+	if h, ok := p.agentHelp(); ok {
+		return h
+	}
+	out := []key.Binding{k.Create, k.Shell, k.Claude, k.Codex, k.Attach, k.Detach, k.Zoom, k.Files, k.Git, k.Back}
+	out = append(out, p.agentListKeys()...)
+	if _, ok := p.sessionCore(); ok {
+		out = append(out, sessionKeys.help()...)
+	}
+	return out
+}
+
+func (p *WorkspacesPane) Load() tea.Cmd {
+	core := p.core
+	sc, hasSC := p.sessionCore()
+	return func() tea.Msg {
+		l, err := core.Workspaces()
+		var details map[string]WorkspaceDetail
+		if hasSC && err == nil {
+			details = map[string]WorkspaceDetail{}
+			for _, w := range l {
+				details[w.ID] = sc.WorkspaceDetail(w.ID)
+			}
+		}
+		return workspacesMsg{l, core.Templates(), details, err}
+	}
+}
+
+func (p *WorkspacesPane) SelectID(id string) {
+	p.pendingID = id
+	for i, w := range p.List {
+		if w.ID == id {
+			p.Sel, p.pendingID, p.Ssel = i, "", -1
+		}
+	}
+}
+
+func (p *WorkspacesPane) current() (WorkspaceInfo, bool) {
+	if p.Sel < 0 || p.Sel >= len(p.List) {
+		return WorkspaceInfo{}, false
+	}
+	return p.List[p.Sel], true
+}
+
+func (p *WorkspacesPane) Update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := p.updateAgentUI(msg); ok {
+		return cmd
+	}
+	switch msg := msg.(type) {
+	case workspacesMsg:
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+		p.List, p.tmpls, p.details = msg.list, msg.tmpls, msg.details
+		if p.pendingID != "" {
+			p.SelectID(p.pendingID)
+		}
+		if p.Sel >= len(p.List) {
+			p.Sel = max(0, len(p.List)-1)
+		}
+		p.Ssel = min(p.Ssel, len(p.sessions())-1)
+		return tea.Batch(p.preview(), p.resizeAll())
+	case WsCreatedMsg:
+		if msg.err != nil {
+			p.Mode = WsCreate
+			return kit.ErrCmd(msg.err)
+		}
+		p.Mode, p.pendingID = WsList, msg.ws.ID
+		return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg("workspace " + msg.ws.Tag + " created") })
+	case termStartedMsg:
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+		return tea.Batch(p.attach(msg.t), p.Load())
+	case sessionActionMsg:
+		return p.onSessionAction(msg)
+	case termListMsg:
+		return p.onTermList(msg)
+	case TermChangedMsg:
+		return p.onTermChanged(msg)
+	case wsFilesMsg:
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+		p.files, p.Mode = msg.files, wsFiles
+		return nil
+	case wsGitMsg:
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+		p.gitText, p.Mode = msg.text, wsGit
+		return nil
+	case zoomDoneMsg:
+		// Full screen resized the session to the whole terminal; give it
+		// the pane's size back.
+		p.termCols, p.termRows, p.zoomed = 0, 0, false
+		cmd := p.ResizeTerm()
+		if msg.err != nil {
+			return tea.Batch(cmd, kit.ErrCmd(msg.err))
+		}
+		return cmd
+	case tea.PasteMsg:
+		if p.Attached() {
+			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
+		}
+		return nil
+	case tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseWheelMsg, tea.MouseMotionMsg:
+		return p.onMouse(msg.(tea.MouseMsg))
+	case tea.KeyPressMsg:
+		return p.onKey(msg)
+	case fmt.Stringer:
+		// Detach sequences the key decoder did not understand arrive raw.
+		if p.Attached() && isRawDetach(msg.String()) {
+			return p.detach()
+		}
+	}
+	return nil
+}
+
+func (p *WorkspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.m.KeyMap().Workspaces
+	switch p.Mode {
+	case wsAttached:
+		if isDetach(msg, k.Detach) {
+			return p.detach()
+		}
+		// SendKey only queues into the emulator (no pty IO), so forwarding
+		// inline keeps keystroke order exact.
+		p.term.SendKey(msg)
+		return nil
+	case WsScroll:
+		return p.onScrollKey(msg)
+	case WsCreate:
+		switch msg.String() {
+		case "esc":
+			p.Mode = WsList
+			return nil
+		case "enter":
+			tag := strings.TrimSpace(p.tag.Value())
+			tmpl := p.templates()[p.template%len(p.templates())]
+			core, ctx := p.core, p.m.AppContext()
+			return func() tea.Msg {
+				ws, err := core.CreateWorkspace(ctx, tag, tmpl)
+				return WsCreatedMsg{ws, err}
+			}
+		case "ctrl+t", "tab":
+			p.template++
+			return nil
+		}
+		var cmd tea.Cmd
+		p.tag, cmd = p.tag.Update(msg)
+		return cmd
+	case wsFiles, wsGit:
+		if key.Matches(msg, k.Back) {
+			p.Mode = WsList
+		}
+		return nil
+	}
+	if cmd, ok := p.onSessionKey(msg); ok {
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.Up):
+		p.moveUp()
+		return p.preview()
+	case key.Matches(msg, k.Down):
+		p.moveDown()
+		return p.preview()
+	case key.Matches(msg, k.Create):
+		p.Mode, p.template = WsCreate, 0
+		p.tag.SetValue("")
+		return p.tag.Focus()
+	case key.Matches(msg, k.Shell), key.Matches(msg, k.Claude), key.Matches(msg, k.Codex):
+		ws, ok := p.current()
+		if !ok {
+			return kit.ErrCmd(fmt.Errorf("create a workspace first (n)"))
+		}
+		agent := map[string]string{"s": "shell", "c": "claude", "x": "codex"}[msg.String()]
+		core := p.core
+		if sc, ok := p.sessionCore(); ok {
+			// The pty gets the pane's inner size before the child starts.
+			cols, rows := p.termSize()
+			return func() tea.Msg {
+				t, err := sc.StartSessionSize(ws.ID, agent, cols, rows)
+				return termStartedMsg{t, err}
+			}
+		}
+		return func() tea.Msg { t, err := core.StartSession(ws.ID, agent); return termStartedMsg{t, err} }
+	case key.Matches(msg, k.Attach), key.Matches(msg, k.Zoom):
+		ws, ok := p.current()
+		if !ok {
+			return nil
+		}
+		core, zoom := p.core, key.Matches(msg, k.Zoom)
+		if s, ok := p.selectedSession(); ok {
+			if s.Term == nil || !isLive(s.State) {
+				return kit.ErrCmd(fmt.Errorf("session %s is %s: R restarts it", s.Name, s.State))
+			}
+			return func() tea.Msg { return termListMsg{ws, []Terminal{s.Term}, zoom} }
+		}
+		return func() tea.Msg { return termListMsg{ws, core.Terminals(ws.ID), zoom} }
+	case key.Matches(msg, k.Files):
+		if ws, ok := p.current(); ok {
+			core := p.core
+			return func() tea.Msg { f, err := core.Files(ws.ID, "."); return wsFilesMsg{f, err} }
+		}
+	case key.Matches(msg, k.Git):
+		if ws, ok := p.current(); ok {
+			core := p.core
+			return func() tea.Msg { s, err := core.GitSummary(ws.ID); return wsGitMsg{s, err} }
+		}
+	}
+	return nil
+}
+
+func (p *WorkspacesPane) templates() []string {
+	if len(p.tmpls) == 0 {
+		return []string{"chat"}
+	}
+	return p.tmpls
+}
+
+func (p *WorkspacesPane) View() string {
+	st := p.m.Styles()
+	switch p.Mode {
+	case wsAttached:
+		title := st.Title.Render(p.term.Name()) + st.Muted.Render(" · "+p.term.State()+" · ctrl+q detach")
+		return kit.Stack(ansi.Truncate(title, p.w, ""), kit.FitHeight(clipWidth(p.term.Render(), p.w), p.h-1))
+	case WsCreate:
+		tmpls := p.templates()
+		return kit.FitHeight(kit.Stack(st.Title.Render("New workspace"), "", p.tag.View(), "",
+			st.Muted.Render("template: ")+st.Accent.Render(tmpls[p.template%len(tmpls)])+st.Muted.Render("  (tab to change) · enter create · esc cancel")), p.h)
+	case wsFiles:
+		ws, _ := p.current()
+		rows := []string{st.Title.Render("Files · " + ws.Tag + " · " + ws.Dir), ""}
+		for _, f := range p.files {
+			name := f.Name
+			if f.IsDir {
+				name = st.Accent.Render(name + "/")
+			}
+			rows = append(rows, fmt.Sprintf("  %-40s %8d", name, f.Size))
+		}
+		return kit.FitHeight(strings.Join(rows, "\n")+"\n\n"+st.Muted.Render("esc back"), p.h)
+	case wsGit:
+		ws, _ := p.current()
+		return kit.FitHeight(st.Title.Render("Git · "+ws.Tag)+"\n\n"+p.gitText+"\n\n"+st.Muted.Render("esc back"), p.h)
+	case WsScroll:
+		return p.Scroll.view(*st, p.w, p.h)
+	}
+	header := st.Title.Render("Workspaces") + st.Muted.Render("  n new · s shell · c claude · x codex · enter attach · z zoom · f files · l git")
+	if v, ok := p.agentView(func() string { return p.listView(header) }); ok {
+		return v
+	}
+	if len(p.List) == 0 {
+		return kit.FitHeight(kit.Stack(header, "", st.Muted.Render("No workspaces yet. Press n to create one (a git-initialised directory wired to alice's MCP servers).")), p.h)
+	}
+	return p.listView(header)
+}
+
+// clipWidth truncates every line of s to w cells.
+func clipWidth(s string, w int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "")
+	}
+	return strings.Join(lines, "\n")
+}

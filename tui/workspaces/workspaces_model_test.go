@@ -1,0 +1,132 @@
+package workspaces_test
+
+import (
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/alice-trading/alice/tui/workspaces"
+	"github.com/stretchr/testify/require"
+)
+
+func TestWorkspaceAttachForwardsKeysIncludingEsc(t *testing.T) {
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("alt+4")
+	require.Equal(t, tui.FocusWorkspaces, h.M.Focus)
+	h.Key("s")
+	require.True(t, h.M.Workspaces.Attached())
+	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
+	require.Equal(t, 96, term.Cols, "resized to the inside of the frame")
+	h.TypeText("echo hi")
+	h.Key("enter", "esc", "tab", "?")
+	require.Equal(t, tui.FocusWorkspaces, h.M.Focus, "tab went to the terminal, not the UI")
+	require.Nil(t, h.M.Help)
+	require.Contains(t, term.Keys, "esc")
+	require.Contains(t, term.Keys, "tab")
+	require.Contains(t, h.Screen(), "$ echo hi")
+	require.Contains(t, h.Screen(), "● input")
+	h.Key("ctrl+q")
+	require.False(t, h.M.Workspaces.Attached())
+	require.NotContains(t, term.Keys, "ctrl+q", "detach is not forwarded")
+	h.Key("enter")
+	require.True(t, h.M.Workspaces.Attached(), "enter re-attaches to the running session")
+}
+
+func TestCreateWorkspace(t *testing.T) {
+	h := tuitest.NewHarness(t, 100, 30)
+	h.M.SetFocus(tui.FocusWorkspaces)
+	h.Key("n")
+	h.TypeText("btc-notes")
+	h.Key("tab", "enter")
+	require.Len(t, h.F.Workspace, 2)
+	require.Equal(t, "shell-only", h.F.Workspace[1].Template)
+	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
+}
+
+// rawSeq stands in for an input sequence the key decoder did not
+// understand (ultraviolet's UnknownEvent is a Stringer like this).
+type rawSeq string
+
+func (r rawSeq) String() string { return string(r) }
+
+func TestTerminalNudgesRedrawAndResizeFollowsLayout(t *testing.T) {
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("alt+4", "s")
+	require.True(t, h.M.Workspaces.Attached())
+	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
+	require.Equal(t, [2]int{96, 24}, [2]int{term.Cols, term.Rows}, "inside the frame, minus the title line")
+
+	// Output arrives: the core nudges Changed; the armed watch delivers one
+	// coalesced message and re-arms.
+	require.True(t, h.M.Workspaces.Waiting)
+	term.Mu.Lock()
+	term.Screen = "$ echo hi\nhi\n$ "
+	// The harness dropped the attach's watch Cmd still blocked on the old
+	// channel; a fresh channel makes this test's watch the only reader.
+	term.ChangedCh = make(chan struct{}, 1)
+	term.ChangedCh <- struct{}{}
+	term.Mu.Unlock()
+	msg := waitMsg(t, h.M.Workspaces, term)
+	require.Equal(t, workspaces.TermChangedMsg{ID: term.TermID, Gen: h.M.Workspaces.TermGen}, msg)
+	h.Send(msg)
+	require.Contains(t, h.Screen(), "│ hi   ")
+
+	// A stale nudge (an older attachment) does not re-arm.
+	h.M.Workspaces.Waiting = false
+	h.Send(workspaces.TermChangedMsg{ID: term.TermID, Gen: h.M.Workspaces.TermGen - 1})
+	require.False(t, h.M.Workspaces.Waiting)
+
+	h.Send(tea.WindowSizeMsg{Width: 160, Height: 45})
+	term.Mu.Lock()
+	defer term.Mu.Unlock()
+	require.Equal(t, [2]int{156, 39}, [2]int{term.Cols, term.Rows})
+}
+
+// waitMsg runs a fresh watch Cmd for term and returns its message.
+func waitMsg(t *testing.T, p *workspaces.WorkspacesPane, term *tuitest.FakeTerm) tea.Msg {
+	t.Helper()
+	p.Waiting = false
+	cmd := p.Watch()
+	require.NotNil(t, cmd)
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	select {
+	case m := <-done:
+		return m
+	case <-time.After(5 * time.Second):
+		t.Fatal("watch never fired")
+		return nil
+	}
+}
+
+func TestDetachAcceptsDecodedAndRawForms(t *testing.T) {
+	for name, msg := range map[string]tea.Msg{
+		"decoded":        tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl},
+		"caps lock on":   tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl | tea.ModCapsLock},
+		"raw C0":         rawSeq("\x11"),
+		"kitty CSI u":    rawSeq("\x1b[113;5u"),
+		"modifyOtherKey": rawSeq("\x1b[27;5;113~"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := tuitest.NewHarness(t, 100, 30)
+			h.Key("alt+4", "s")
+			require.True(t, h.M.Workspaces.Attached())
+			h.Send(msg)
+			require.False(t, h.M.Workspaces.Attached())
+		})
+	}
+}
+
+func TestWorkspaceFilesAndGitViews(t *testing.T) {
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("alt+4", "f")
+	s := h.Screen()
+	require.Contains(t, s, "docs/")
+	require.Contains(t, s, "CLAUDE.md")
+	h.Key("esc", "l")
+	require.Contains(t, h.Screen(), "branch master · clean")
+	h.Key("esc")
+	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
+}

@@ -1,0 +1,255 @@
+package workspaces_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/alice-trading/alice/tui/workspaces"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeSessions adds SessionCore to fakeCore, recording every call.
+type fakeSessions struct {
+	*tuitest.FakeCore
+	smu      sync.Mutex
+	sess     map[string][]*workspaces.SessionInfo
+	archived map[string]bool
+	started  [][2]int
+	stopped  []string
+	restarts []string
+	removed  map[string]bool // id → removeDir
+}
+
+// richTerm is a fakeTerm with scrollback and mouse reporting.
+type richTerm struct {
+	*tuitest.FakeTerm
+	sb    []string
+	mouse bool
+	mice  []tea.MouseMsg
+}
+
+func (t *richTerm) Scrollback() []string     { return t.sb }
+func (t *richTerm) MouseReporting() bool     { return t.mouse }
+func (t *richTerm) SendMouse(m tea.MouseMsg) { t.mice = append(t.mice, m) }
+
+func newFakeSessions() *fakeSessions {
+	return &fakeSessions{FakeCore: tuitest.NewFakeCore(), sess: map[string][]*workspaces.SessionInfo{}, archived: map[string]bool{}, removed: map[string]bool{}}
+}
+
+func (f *fakeSessions) StartSessionSize(ws, agent string, cols, rows int) (workspaces.Terminal, error) {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	ft := &tuitest.FakeTerm{TermID: ws + "-" + agent, ChangedCh: make(chan struct{}, 1), Screen: "$ ", Cols: cols, Rows: rows}
+	t := &richTerm{FakeTerm: ft, sb: []string{"old line 1", "the needle is here", "old line 3"}}
+	f.started = append(f.started, [2]int{cols, rows})
+	f.sess[ws] = append(f.sess[ws], &workspaces.SessionInfo{ID: ft.TermID, Name: "sh1", Agent: agent, State: "running", Created: tuitest.T0, Term: t})
+	f.FakeCore.Mu.Lock()
+	f.Terms[ws] = append(f.Terms[ws], t)
+	f.FakeCore.Mu.Unlock()
+	return t, nil
+}
+
+func (f *fakeSessions) WorkspaceDetail(ws string) workspaces.WorkspaceDetail {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	d := workspaces.WorkspaceDetail{Archived: f.archived[ws]}
+	for _, s := range f.sess[ws] {
+		d.Sessions = append(d.Sessions, *s)
+	}
+	return d
+}
+
+func (f *fakeSessions) find(id string) *workspaces.SessionInfo {
+	for _, ss := range f.sess {
+		for _, s := range ss {
+			if s.ID == id {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+func (f *fakeSessions) StopSession(id string) error {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	s := f.find(id)
+	if s == nil {
+		return errors.New("no such session")
+	}
+	s.State = "stopped"
+	f.stopped = append(f.stopped, id)
+	return nil
+}
+
+func (f *fakeSessions) RestartSession(id string) (workspaces.Terminal, error) {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	s := f.find(id)
+	if s == nil {
+		return nil, errors.New("no such session")
+	}
+	s.State = "running"
+	f.restarts = append(f.restarts, id)
+	return s.Term, nil
+}
+
+func (f *fakeSessions) RemoveWorkspace(id string, removeDir bool) error {
+	f.smu.Lock()
+	f.removed[id] = removeDir
+	f.smu.Unlock()
+	f.FakeCore.Mu.Lock()
+	defer f.FakeCore.Mu.Unlock()
+	f.Workspace = slices.DeleteFunc(f.Workspace, func(w workspaces.WorkspaceInfo) bool { return w.ID == id })
+	return nil
+}
+
+func (f *fakeSessions) ArchiveWorkspace(id string, archived bool) error {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	f.archived[id] = archived
+	return nil
+}
+
+func newSessionHarness(t *testing.T, w, h int) (*tuitest.Harness, *fakeSessions) {
+	f := newFakeSessions()
+	hs := tuitest.NewHarnessOver(t, f, f.FakeCore, w, h)
+	hs.Run(hs.M.Workspaces.Load())
+	hs.M.SetFocus(tui.FocusWorkspaces)
+	return hs, f
+}
+
+func TestSessionStartsAtThePaneSize(t *testing.T) {
+	h, f := newSessionHarness(t, 120, 40)
+	h.Key("s")
+	w, ht := h.M.BodySize()
+	require.Equal(t, [][2]int{{w, ht - 1}}, f.started, "pty sized to the pane's inner area (body minus the title line) before the child starts")
+	require.True(t, h.M.Workspaces.Attached())
+}
+
+func TestKillRestartFromTheList(t *testing.T) {
+	h, f := newSessionHarness(t, 100, 30)
+	h.Key("s", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	require.Contains(t, h.Screen(), "sh1   running")
+	h.Key("down")
+	require.Equal(t, 0, h.M.Workspaces.Ssel)
+	h.TypeText("K")
+	require.NotNil(t, h.M.Dialog, "kill asks first")
+	require.Empty(t, f.stopped, "nothing killed before the confirm")
+	h.Confirm()
+	require.Equal(t, []string{"ws1-shell"}, f.stopped)
+	require.Contains(t, h.Screen(), "sh1   stopped")
+	// enter on a stopped session explains instead of attaching.
+	h.Key("enter")
+	require.False(t, h.M.Workspaces.Attached())
+	require.Contains(t, h.Toast(), "R restarts")
+	h.TypeText("R") // not running: no confirm needed
+	require.Equal(t, []string{"ws1-shell"}, f.restarts)
+	require.Contains(t, h.Screen(), "sh1   running")
+}
+
+func TestDeleteKeepsTheDirectoryUnlessAsked(t *testing.T) {
+	h, f := newSessionHarness(t, 100, 30)
+	h.TypeText("D")
+	require.Contains(t, h.Screen(), "The directory is kept")
+	h.Confirm()
+	require.Equal(t, map[string]bool{"ws1": false}, f.removed)
+	require.Contains(t, h.Screen(), "No workspaces yet")
+
+	h2, f2 := newSessionHarness(t, 100, 30)
+	h2.Send(tea.KeyPressMsg{Code: 'd', Mod: tea.ModAlt})
+	require.Contains(t, h2.Screen(), "DELETED")
+	h2.Key("esc")
+	require.Empty(t, f2.removed, "cancel deletes nothing")
+	h2.Send(tea.KeyPressMsg{Code: 'd', Mod: tea.ModAlt})
+	h2.Confirm()
+	require.Equal(t, map[string]bool{"ws1": true}, f2.removed)
+}
+
+func TestArchiveToggles(t *testing.T) {
+	h, f := newSessionHarness(t, 100, 30)
+	h.TypeText("A")
+	h.Confirm()
+	require.True(t, f.archived["ws1"])
+	require.Contains(t, h.Screen(), "archived")
+	h.TypeText("A") // unarchive needs no confirm
+	require.False(t, f.archived["ws1"])
+}
+
+func TestPreviewShowsTheSelectedSession(t *testing.T) {
+	h, _ := newSessionHarness(t, 160, 45)
+	h.Key("s")
+	h.TypeText("echo preview-me")
+	h.Key("enter", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	s := h.Screen()
+	require.Contains(t, s, "preview · sh1")
+	require.Contains(t, s, "preview-me")
+}
+
+func TestScrollbackViewerSearchSelectCopy(t *testing.T) {
+	h, _ := newSessionHarness(t, 100, 30)
+	h.Key("s", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.Key("down")
+	h.TypeText("v")
+	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
+	require.Contains(t, h.Screen(), "Scrollback · sh1")
+	require.Contains(t, h.Screen(), "old line 1")
+	h.TypeText("/needle")
+	h.Key("enter")
+	v := h.M.Workspaces.Scroll
+	require.Equal(t, "the needle is here", v.Lines[v.Cur])
+	h.TypeText("V")
+	h.Key("up")
+	require.Equal(t, []string{"old line 1", "the needle is here"}, v.Selection())
+	h.TypeText("y")
+	require.Contains(t, h.Toast(), "copied 2 line(s)")
+	h.Key("esc")
+	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
+}
+
+func TestMouseGoesToTheChildOnlyWhenItAsked(t *testing.T) {
+	h, f := newSessionHarness(t, 100, 30)
+	h.Key("s")
+	term := f.sess["ws1"][0].Term.(*richTerm)
+	// No mouse reporting: the wheel opens the scrollback instead.
+	h.Send(tea.MouseWheelMsg{Button: tea.MouseWheelUp, X: 5, Y: 10})
+	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
+	require.Empty(t, term.mice)
+	h.Key("esc")
+	require.True(t, h.M.Workspaces.Attached(), "esc returns to the attached terminal")
+	term.mouse = true
+	// A click on screen cell (x, y) is terminal cell (x-frameLeft, y-frameTop-1):
+	// the frame, then the pane's title line.
+	h.Send(tea.MouseClickMsg{Button: tea.MouseLeft, X: 7, Y: 12})
+	h.Send(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 7, Y: 12})
+	require.Len(t, term.mice, 2)
+	for _, m := range term.mice {
+		require.Equal(t, [2]int{7 - tui.FrameLeft, 12 - tui.FrameTop - 1}, [2]int{m.Mouse().X, m.Mouse().Y})
+	}
+}
+
+func TestGoldenSessionList(t *testing.T) {
+	for _, size := range [][2]int{{100, 30}, {160, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h, _ := newSessionHarness(t, size[0], size[1])
+			h.Key("s")
+			h.TypeText("echo golden")
+			h.Key("enter", "ctrl+q")
+			h.Now = tuitest.T0.Add(5 * time.Minute)
+			h.Run(h.M.Workspaces.Load())
+			h.Key("down")
+			golden.RequireEqual(t, []byte(h.Screen()))
+		})
+	}
+}
