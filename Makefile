@@ -18,7 +18,7 @@ RELEASE_FLAGS := -trimpath -ldflags "-s -w $(LDFLAGS)"
 DIST_MAX_BYTES ?= 88000000
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
-.PHONY: build build-ccxt install dist release-check run serve test test-ccxt test-short bench lint fmt blackbox e2e clean
+.PHONY: vet-ccxt build build-ccxt install dist release-check run serve test test-ccxt test-short bench lint fmt blackbox e2e clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -60,6 +60,11 @@ test:
 test-ccxt:
 	$(GO) test -race -count=1 -tags ccxt ./trading/ccxt/ ./trading/uta/
 
+## vet-ccxt: compile and vet the CCXT-tagged packages (no tests)
+vet-ccxt:
+	$(GO) build -tags ccxt ./trading/ccxt/ ./trading/uta/
+	$(GO) vet -tags ccxt ./trading/ccxt/ ./trading/uta/
+
 ## build-ccxt: alice with the CCXT presets
 build-ccxt:
 	$(GO) build -tags ccxt -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -72,7 +77,10 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	@for s in bench/*.sh; do [ -f "$$s" ] && bash "$$s" || true; done
 
-lint:
+## lint: vet + gofmt, and the CCXT build compiled and vetted under its tag
+## so that code cannot rot unseen (vet-ccxt: measured 5 s with a warm build
+## cache; cold, CCXT's module costs ~3 min and ~10 GB of compiler memory)
+lint: vet-ccxt
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
@@ -85,8 +93,8 @@ blackbox: build
 
 ## e2e: the tmux end-to-end flow through the real binary
 e2e: build
-	bash scripts/tui/e2e.sh
-	bash scripts/tui/settings-e2e.sh
+	ALICE_BIN=$(CURDIR)/$(BIN) bash scripts/tui/e2e.sh
+	ALICE_BIN=$(CURDIR)/$(BIN) bash scripts/tui/settings-e2e.sh
 
 clean:
 	rm -rf bin dist

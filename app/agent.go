@@ -41,6 +41,7 @@ func (a *App) buildAgent() error {
 	a.agent = agent.New(agent.Deps{Sessions: sessions, Router: a.router, Tools: a.tools, Config: o.Store,
 		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.log.With("component", "agent"), Channels: a.channels})
 	aitools.Register(a.tools, sessions)
+	a.registerCostTools()
 
 	conn, err := o.Store.Connectors()
 	if err != nil {

@@ -96,6 +96,7 @@ func callText(t *testing.T, c *client.Client, name string, args map[string]any) 
 // real MCP clients: the tool catalogue, a workspace's inbox_push, the Ask
 // connector through the agent pipeline, and webhook → agent → notification.
 func TestAppEndToEnd(t *testing.T) {
+	t.Parallel()
 	llm := echoLLM(t)
 	a := apptest.Start(t, map[string]string{
 		config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d}}`, freePort(t)),

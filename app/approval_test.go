@@ -16,6 +16,7 @@ import (
 // commit; a person's approval bound to an old hash is refused; after the
 // reject, "buy 13" is one operation and exactly 13 shares are bought.
 func TestIssue15SequenceOverMCP(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	ctx := t.Context()
 	agent := mcpClient(t, a.MCPURL())

@@ -16,6 +16,7 @@ import (
 // OpenAlice's toTextHistory produces, so an external client sees what
 // Alice did, not only what she said.
 func TestAskHistoryIncludesToolSummaryLines(t *testing.T) {
+	t.Parallel()
 	llm := echoLLM(t)
 	a := apptest.Start(t, map[string]string{
 		config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d}}`, freePort(t)),

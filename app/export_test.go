@@ -2,6 +2,7 @@ package app
 
 import (
 	"github.com/alice-trading/alice/core/connector/telegram"
+	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/trading/uta"
 )
 
@@ -13,3 +14,6 @@ func TelegramCommands(a *App) telegram.SettingsCommands { return telegramCommand
 // simulator's prices, place an order outside alice): what no surface may
 // do, so it is not part of the Trading service.
 func TradingManager(a *App) *uta.Manager { return a.trading }
+
+// MarketCalendar exposes the accounts' market calendar to external tests.
+func MarketCalendar(a *App) schedule.MarketCalendar { return marketCalendar{a} }

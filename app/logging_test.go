@@ -67,6 +67,7 @@ func TestRotatingLogAppendsAcrossRestarts(t *testing.T) {
 }
 
 func TestOpenLogConcurrentWritersProduceWholeJSONLines(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	logger, c, err := OpenLog(dir, slog.LevelInfo)
 	require.NoError(t, err)

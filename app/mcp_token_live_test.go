@@ -17,6 +17,7 @@ import (
 // A bearer token written to mcp.json (as the Settings pane does) guards
 // the running listener within a second, and revoking it opens it again.
 func TestMCPTokenAppliesWithoutRestart(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	initialize := func(token string) int {
 		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`

@@ -9,6 +9,7 @@ import (
 )
 
 func TestLiveTokenKeepsTheLastGoodValue(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(0, 0)
 	val, err := "a", error(nil)
 	lt := newLiveToken("a", func() (string, error) { return val, err })

@@ -10,6 +10,7 @@ import (
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/mcp"
 	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/git"
 	"github.com/alice-trading/alice/trading/uta"
 )
 
@@ -33,13 +34,14 @@ func (a *App) buildScheduling() error {
 		return fmt.Errorf("work queue: %w", err)
 	}
 	schedule.RegisterWorkTools(a.tools, a.worker)
-	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.events, log, nil)
+	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.events, log, nil, schedule.WithMarketCalendar(marketCalendar{a}))
 	if err != nil {
 		return fmt.Errorf("cron: %w", err)
 	}
 	a.cron = eng
 	schedule.RegisterTools(a.tools, eng)
 	a.heartbeat = schedule.NewHeartbeat(o.Store, a.worker, a.events, log)
+	a.heartbeat.SetMarketCalendar(marketCalendar{a})
 	a.automation = schedule.NewAutomation(eng, a.heartbeat)
 	connector.RegisterTools(a.tools, conns)
 	// Accepted webhook requests are tasks of the durable queue, on disk
@@ -76,13 +78,32 @@ func (a *App) forwardApprovals(ctx context.Context) {
 	go func() {
 		defer close(sent)
 		for ev := range queue {
-			if _, err := a.connectors.NotifyHumans(ctx, approvalText(ev), "important", "trading"); err != nil {
+			text := approvalText(ev)
+			if res, ok := ev.Data.(git.PushResult); ok {
+				text = "On " + ev.AccountID + ": " + pushSummary(res)
+			}
+			if _, err := a.connectors.NotifyHumans(ctx, text, "important", "trading"); err != nil {
 				a.log.Warn("Approval notice not delivered", "err", err)
 			}
 		}
 	}()
 	for ev := range a.trading.Subscribe(ctx) {
-		if ev.Type != trading.EventApprovalRequest {
+		switch ev.Type {
+		case trading.EventApprovalRequest:
+			if p, ok := ev.Data.(uta.PendingApproval); ok {
+				// the evidence is read now, while the quote is the one the
+				// person will judge by
+				if e, err := a.trading.Evidence(ctx, p.AccountID, p.Hash); err == nil {
+					ev.Data = approvalWithEvidence{p, e}
+				}
+			}
+		case trading.EventPushed:
+			// a guard that stops an approved operation must reach the
+			// person as a notification that stays, not a fading line
+			if res, ok := ev.Data.(git.PushResult); !ok || len(res.Rejected) == 0 {
+				continue
+			}
+		default:
 			continue
 		}
 		select {
@@ -102,7 +123,9 @@ func approvalText(ev trading.Event) string {
 	if ev.AccountID != "" {
 		text += " on " + ev.AccountID
 	}
-	if p, ok := ev.Data.(uta.PendingApproval); ok {
+	if pe, ok := ev.Data.(approvalWithEvidence); ok {
+		text += fmt.Sprintf(": %s %q\n%s\n", pe.p.Hash, pe.p.Message, pe.e.Text())
+	} else if p, ok := ev.Data.(uta.PendingApproval); ok {
 		text += fmt.Sprintf(": %s %q", p.Hash, p.Message)
 		for _, op := range p.Operations {
 			text += "\n• " + op.Describe()
@@ -112,6 +135,23 @@ func approvalText(ev trading.Event) string {
 		text += " "
 	}
 	return text + "(Portfolio pane, or /trading in Telegram)."
+}
+
+// approvalWithEvidence is an approval request with the evidence read when
+// it was announced.
+type approvalWithEvidence struct {
+	p uta.PendingApproval
+	e uta.Evidence
+}
+
+// pushSummary says what a push did, naming every operation a guard or the
+// broker refused and why.
+func pushSummary(res git.PushResult) string {
+	s := fmt.Sprintf("Pushed %s: %d submitted, %d rejected.", res.Hash, len(res.Submitted), len(res.Rejected))
+	for _, r := range res.Rejected {
+		s += fmt.Sprintf("\n✗ %s %s: %s", r.Action, r.Symbol, r.Error)
+	}
+	return s
 }
 
 // scheduleAgent adapts the AgentCenter for scheduled work.

@@ -46,9 +46,14 @@ type Trading interface {
 	Subscribe(ctx context.Context) <-chan trading.Event
 
 	Pending() []uta.PendingApproval
+	// Evidence is what a person judges a pending commit by: notional at
+	// the current quote, position and cash after, each guard's verdict.
+	Evidence(ctx context.Context, accountID, hash string) (uta.Evidence, error)
 	Push(ctx context.Context, accountID, hash string) (git.PushResult, error)
 	Reject(ctx context.Context, accountID, hash, reason string) (git.Commit, error)
 	Log(source string, limit int, symbol string) ([]uta.AccountLogEntry, error)
+	OrderHistory(source string, limit int) ([]uta.AccountOrder, error)
+	TradeHistory(source string, limit int) ([]uta.AccountTrade, error)
 
 	// The kill switch: freeze staging on every account and cancel resting
 	// orders; only a person resumes.

@@ -23,6 +23,7 @@ import (
 // prints beside the MCP URLs, and that /settings' notifications switch
 // lands in connectors.json.
 func TestServeBannerListsConnectors(t *testing.T) {
+	t.Parallel()
 	bot := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		switch {

@@ -125,12 +125,18 @@ func (t telegramCommands) SetHeartbeat(enabled bool) error {
 
 type telegramApprovals struct{ a *App }
 
-func (t telegramApprovals) Pending(context.Context) ([]telegram.PendingCommit, error) {
+func (t telegramApprovals) Pending(ctx context.Context) ([]telegram.PendingCommit, error) {
 	var out []telegram.PendingCommit
 	for _, p := range t.a.Trading().Pending() {
 		pc := telegram.PendingCommit{Account: p.AccountID, Label: p.Label, Hash: p.Hash, Message: p.Message}
-		for _, op := range p.Operations {
-			pc.Operations = append(pc.Operations, op.Describe())
+		if ev, err := t.a.Trading().Evidence(ctx, p.AccountID, p.Hash); err == nil {
+			for _, oe := range ev.Ops {
+				pc.Operations = append(pc.Operations, strings.TrimPrefix(oe.Text(), "• "))
+			}
+		} else {
+			for _, op := range p.Operations {
+				pc.Operations = append(pc.Operations, op.Describe()+" (evidence unavailable: "+err.Error()+")")
+			}
 		}
 		out = append(out, pc)
 	}
@@ -142,7 +148,7 @@ func (t telegramApprovals) Approve(ctx context.Context, account, hash string) (s
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("Pushed %s: %d submitted, %d rejected.", res.Hash, len(res.Submitted), len(res.Rejected)), nil
+	return pushSummary(res), nil
 }
 
 func (t telegramApprovals) Reject(ctx context.Context, account, hash string) (string, error) {

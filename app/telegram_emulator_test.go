@@ -63,6 +63,13 @@ type botAPIMessage struct {
 // next waits for the bot's next message to the chat.
 func (p *botAPIPerson) next() botAPIMessage {
 	p.t.Helper()
+	return p.nextN(1)[0]
+}
+
+// nextN waits for the bot's next n messages (in whatever order they were
+// sent).
+func (p *botAPIPerson) nextN(n int) []botAPIMessage {
+	p.t.Helper()
 	var got []botAPIMessage
 	require.Eventually(p.t, func() bool {
 		var env struct {
@@ -74,10 +81,10 @@ func (p *botAPIPerson) next() botAPIMessage {
 		for _, r := range env.Result {
 			got = append(got, r.Message)
 		}
-		return len(got) > 0
+		return len(got) >= n
 	}, 15*time.Second, 50*time.Millisecond, "waiting for the bot")
-	require.Len(p.t, got, 1, "one message at a time")
-	return got[0]
+	require.Len(p.t, got, n, "%d message(s) at a time", n)
+	return got
 }
 
 // TestApprovalsReachPeopleAgainstBotAPIEmulator runs the whole core with
@@ -87,6 +94,7 @@ func (p *botAPIPerson) next() botAPIMessage {
 // refused; only the commit the person saw executes. Run with
 // scripts/telegram/integration.sh (skips without ALICE_TELEGRAM_EMULATOR).
 func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
+	t.Parallel()
 	base := strings.TrimRight(os.Getenv("ALICE_TELEGRAM_EMULATOR"), "/")
 	if base == "" {
 		t.Skip("ALICE_TELEGRAM_EMULATOR not set; see scripts/telegram/README.md to run the Bot API emulator")
@@ -133,7 +141,14 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 	tool("placeOrder", buy("7"))
 	h7 := hashOf(tool("tradingCommit", map[string]any{"message": "buy 7"}))
 	tool("tradingPush", map[string]any{})
-	require.Contains(t, me.next().Text, "waiting for your approval on sim-paper: "+h7)
+	approval := me.next().Text
+	require.Contains(t, approval, "waiting for your approval on sim-paper: "+h7)
+	// the evidence a person judges by: notional at the quote, position and
+	// cash after, each guard's verdict with headroom, TIF and who staged it
+	for _, want := range []string{"placeOrder BUY 7 AAPL (MKT) DAY", "est. ", "at the current quote", "position AAPL 0 → 7; cash 100,000.00 → ",
+		"max-position-size: ", "% → ok", "max-order-value: ", "of 50,000 → ok", "staged by ", "time in force DAY"} {
+		require.Contains(t, approval, want)
+	}
 	toldTUI(h7)
 	out, isErr = callText(t, agent, "placeOrder", buy("13"))
 	require.True(t, isErr, out)
@@ -142,6 +157,7 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 	me.say("/trading")
 	panel := me.next()
 	require.Contains(t, panel.Text, "commit "+h7)
+	require.Contains(t, panel.Text, "max-order-value: ", "the /trading panel carries the evidence too")
 	oldPush, reject := panel.Markup.InlineKeyboard[0][0].CallbackData, panel.Markup.InlineKeyboard[0][1].CallbackData
 	require.Equal(t, "trading:push:sim-paper:"+h7, oldPush)
 	me.tap(reject)
@@ -163,4 +179,19 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, pos, 1)
 	require.Equal(t, "13", pos[0].Quantity.String(), "exactly what the person approved")
+
+	// a guard that stops an approved order reaches the person in a
+	// message that stays (the reply and a notification), not a status line
+	tool("placeOrder", buy("1000"))
+	h1000 := hashOf(tool("tradingCommit", map[string]any{"message": "buy 1000"}))
+	tool("tradingPush", map[string]any{})
+	require.Contains(t, me.next().Text, "would be rejected", "the approval request already says so")
+	toldTUI(h1000)
+	me.say("/trading")
+	me.tap(me.next().Markup.InlineKeyboard[0][0].CallbackData)
+	two := me.nextN(2)
+	got := two[0].Text + "\n" + two[1].Text
+	require.Contains(t, got, "Pushed "+h1000+": 0 submitted, 1 rejected.")
+	require.Contains(t, got, "✗ placeOrder AAPL: [guard:")
+	require.Contains(t, got, "On sim-paper: Pushed "+h1000)
 }

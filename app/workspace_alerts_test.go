@@ -41,6 +41,7 @@ func ringBell(t *testing.T, a *app.App, tag string) *workspace.Session {
 // becomes one toast-bound notification with the workspace, agent and
 // screen; the Ask connector (an agent) never gets it.
 func TestNeedsYouAlertReachesTheTUI(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, map[string]string{})
 	a.Touch("mcp-ask", "other-agent") // the last channel is an agent: alerts still go to people
 	ctx, cancel := context.WithCancel(context.Background())
@@ -65,6 +66,7 @@ func TestNeedsYouAlertReachesTheTUI(t *testing.T) {
 // TestNeedsYouAlertReachesTelegramEmulator runs against telegram-test-api
 // (scripts/telegram: ALICE_TELEGRAM_EMULATOR=http://127.0.0.1:9000).
 func TestNeedsYouAlertReachesTelegramEmulator(t *testing.T) {
+	t.Parallel()
 	base := strings.TrimRight(os.Getenv("ALICE_TELEGRAM_EMULATOR"), "/")
 	if base == "" {
 		t.Skip("ALICE_TELEGRAM_EMULATOR not set; see scripts/telegram/README.md to run the Bot API emulator")

@@ -42,6 +42,7 @@ func callJSON(t *testing.T, c interface {
 // shell with a command, reads its screen and sees the file it wrote in the
 // workspace diff — the flow Alice uses to delegate work.
 func TestDelegationThroughMCP(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, map[string]string{})
 	c := mcpClient(t, a.MCPURL())
 
@@ -149,6 +150,7 @@ func TestDelegationThroughMCP(t *testing.T) {
 // TestDelegationToolsObeyToolsJSON: tools.json disables a delegation tool
 // like any other, read on each call.
 func TestDelegationToolsObeyToolsJSON(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, map[string]string{config.ToolsFile: `{"disabled":["workspaceStartAgent","inbox_read"]}`})
 	c := mcpClient(t, a.MCPURL())
 	tools, err := c.ListTools(context.Background(), mcpgo.ListToolsRequest{})

@@ -90,9 +90,24 @@ const HeartbeatFile = "heartbeat.json"
 // ActiveHours limits the heartbeat to a daily window; End before Start
 // wraps past midnight.
 type ActiveHours struct {
-	Start    string `json:"start"`
-	End      string `json:"end"`
-	Timezone string `json:"timezone"` // IANA name or "local"
+	Start    string `json:"start,omitempty"`
+	End      string `json:"end,omitempty"`
+	Timezone string `json:"timezone,omitempty"` // IANA name or "local"
+	// Market, instead of start/end, makes the heartbeat active while this
+	// account's market is open (its broker's calendar: trading days,
+	// holidays and early closes).
+	Market string `json:"market,omitempty"`
+}
+
+// WorkTarget runs scheduled work in a workspace instead of the in-process
+// Alice (the same fields as a cron job's target; see core/schedule.Target).
+type WorkTarget struct {
+	Kind       string `json:"kind"` // alice | oneshot | session
+	Workspace  string `json:"workspace,omitempty"`
+	Agent      string `json:"agent,omitempty"` // claude | codex | shell
+	Session    string `json:"session,omitempty"`
+	Model      string `json:"model,omitempty"`
+	TimeoutSec int    `json:"timeoutSec,omitempty"`
 }
 
 // Heartbeat is the periodic self-check.
@@ -101,6 +116,8 @@ type Heartbeat struct {
 	Every       string       `json:"every"`
 	Prompt      string       `json:"prompt"`
 	ActiveHours *ActiveHours `json:"activeHours"`
+	// Target, when set, runs the heartbeat in a workspace.
+	Target *WorkTarget `json:"target,omitempty"`
 }
 
 // DefaultHeartbeatPrompt asks for a notify_user call only when useful.
@@ -128,6 +145,27 @@ func ParseHHMM(s string) (int, error) {
 func (c *Heartbeat) Validate() (string, error) {
 	if _, err := ParseEvery(c.Every); err != nil {
 		return "every", err
+	}
+	if c.Target != nil {
+		switch c.Target.Kind {
+		case "alice", "oneshot", "session":
+		default:
+			return "target.kind", fmt.Errorf("want alice, oneshot or session, got %q", c.Target.Kind)
+		}
+		switch c.Target.Agent {
+		case "", "claude", "codex", "shell":
+		default:
+			return "target.agent", fmt.Errorf("want claude, codex or shell, got %q", c.Target.Agent)
+		}
+		if c.Target.Kind == "session" && c.Target.Workspace == "" {
+			return "target.workspace", fmt.Errorf("required for kind session")
+		}
+	}
+	if c.ActiveHours != nil && c.ActiveHours.Market != "" {
+		if c.ActiveHours.Start != "" || c.ActiveHours.End != "" {
+			return "activeHours.market", fmt.Errorf("use start/end or market, not both")
+		}
+		return "", nil
 	}
 	if c.ActiveHours != nil {
 		if _, err := ParseHHMM(c.ActiveHours.Start); err != nil {

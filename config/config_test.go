@@ -39,6 +39,8 @@ func TestMalformedConfigNamesFileAndKey(t *testing.T) {
 		{"out of range", MCPFile, `{"port":70000}`, "port", "0..65535", func(s *Store) error { _, err := s.MCP(); return err }},
 		{"bad profile ref", AIProviderFile, `{"activeProfile":"x","profiles":{}}`, "activeProfile", "no profile", func(s *Store) error { _, err := s.AIProvider(); return err }},
 		{"bad backend", AIProviderFile, `{"profiles":{"a":{"backend":"gpt"}}}`, "profiles.a.backend", "unknown backend", func(s *Store) error { _, err := s.AIProvider(); return err }},
+		{"market and window", HeartbeatFile, `{"every":"30m","activeHours":{"start":"09:00","end":"17:00","market":"sim-paper"}}`, "activeHours.market", "not both", func(s *Store) error { _, err := s.Heartbeat(); return err }},
+		{"bad heartbeat target", HeartbeatFile, `{"every":"30m","target":{"kind":"cloud"}}`, "target.kind", "oneshot", func(s *Store) error { _, err := s.Heartbeat(); return err }},
 		{"bad tz", HeartbeatFile, `{"every":"30m","activeHours":{"start":"09:00","end":"17:00","timezone":"Mars/Base"}}`, "activeHours.timezone", "IANA", func(s *Store) error { _, err := s.Heartbeat(); return err }},
 		{"bad duration", SnapshotFile, `{"enabled":true,"every":"15 minutes"}`, "every", "duration", func(s *Store) error { _, err := s.Snapshot(); return err }},
 		{"bad account id", AccountsFile, `[{"id":"../x","presetId":"simulator","guards":[]}]`, "[0].id", "must match", func(s *Store) error { _, err := s.Accounts(); return err }},

@@ -1,8 +1,12 @@
-// Package tui is alice's terminal surface: one Bubble Tea root model with
-// four panes (chat, inbox, portfolio, workspaces), a help overlay and a
-// status bar. It talks to the running core only through the Core interface
-// declared here; tui/live adapts the real app.App to it and tests use
-// a fake. No IO happens inside Update: every Core call runs in a tea.Cmd.
+// Package tui is alice's terminal surface: the one Bubble Tea root model
+// (Model) with the tab bar, the rounded frame, the footer of key hints, the
+// status bar, the command palette, help, the confirmation dialog and quit.
+// Each pane lives in its own package (tui/chat, tui/inbox, tui/portfolio,
+// tui/workspaces, tui/market, tui/activity, tui/mcppage, tui/settings) and
+// shares tui/kit; the root wires them in New. It talks to the running
+// core only through Core, which embeds each pane's own core interface;
+// tui/live adapts the real app.App to it and tests use tui/internal/tuitest.
+// No IO happens inside Update: every Core call runs in a tea.Cmd.
 package tui
 
 import (
@@ -37,10 +41,10 @@ type Core interface {
 	// ctx ends. The root model reads one event per Cmd and re-arms.
 	Events(ctx context.Context) <-chan any
 
-	chat.ChatCore
-	inbox.InboxCore
-	portfolio.PortfolioCore
-	workspaces.WorkspacesCore
+	chat.Core
+	inbox.Core
+	portfolio.Core
+	workspaces.Core
 }
 
 // StatusInfo feeds the status bar.

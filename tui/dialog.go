@@ -8,7 +8,7 @@ import (
 	"github.com/alice-trading/alice/tui/kit"
 )
 
-// graceQuiet is how long input must be quiet before a confirmation accepts
+// GraceQuiet is how long input must be quiet before a confirmation accepts
 // keys: keystrokes already in flight when the dialog opens (typing in the
 // chat, a held key) must never approve an order by accident.
 const GraceQuiet = 500 * time.Millisecond

@@ -25,12 +25,12 @@ const (
 	chromeRows = 5 // tab bar, two borders, footer, status bar
 )
 
-// bodySize is the pane area inside the frame.
+// BodySize is the pane area inside the frame.
 func (m *Model) BodySize() (int, int) {
 	return max(10, m.width-2*FrameLeft), max(3, m.height-chromeRows)
 }
 
-// render is View's content, separated so tests and benchmarks can use it.
+// Render is View's content, separated so tests and benchmarks can use it.
 func (m *Model) Render() string {
 	w, h := m.BodySize()
 	body := kit.FitHeight(m.cur().View(), h)

@@ -84,7 +84,7 @@ func (h *helpOverlay) sections() []helpSection {
 	return out
 }
 
-// lines renders the filtered content (before scrolling).
+// Lines renders the filtered content (before scrolling).
 func (h *helpOverlay) Lines() []string {
 	st := h.m.St
 	q := strings.ToLower(strings.TrimSpace(h.input.Value()))

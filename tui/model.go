@@ -17,8 +17,8 @@ import (
 	"github.com/alice-trading/alice/tui/workspaces"
 )
 
-// focus is the index of the visible pane in Model.tabs. The first four
-// are fixed; panes added with addPane get the following indices.
+// Focus is the index of the visible pane in Model.tabs. The first four
+// are fixed; panes added with AddPane get the following indices.
 type Focus int
 
 const (
@@ -72,11 +72,11 @@ type Model struct {
 	Chat          *chat.Pane
 	Inbox         *inbox.Pane
 	Portfolio     *portfolio.Pane
-	Workspaces    *workspaces.WorkspacesPane
+	Workspaces    *workspaces.Pane
 	Settings      *settings.Pane
 	Market        *market.Pane
 	Activity      *activity.Pane
-	McpPage       *mcppage.Pane
+	MCPPage       *mcppage.Pane
 
 	Status  StatusInfo
 	Toasts  kit.Toasts
@@ -107,27 +107,27 @@ func New(core Core, opts Options) *Model {
 	m.Portfolio = portfolio.New(m, core)
 	m.Workspaces = workspaces.New(m, core)
 	m.Settings = settings.New(m, core)
-	// The tab order; a new pane is one more line here (see addPane).
+	// The tab order; a new pane is one more line here (see AddPane).
 	m.AddPane("Chat", m.Chat)
 	m.AddPane("Inbox", m.Inbox)
 	m.AddPane("Portfolio", m.Portfolio)
 	m.AddPane("Workspaces", m.Workspaces)
-	m.Market, m.Activity, m.McpPage = market.New(m, core), activity.New(m, core), mcppage.New(m, core)
+	m.Market, m.Activity, m.MCPPage = market.New(m, core), activity.New(m, core), mcppage.New(m, core)
 	m.AddPane("Market", m.Market)
 	m.AddPane("Activity", m.Activity)
-	m.AddPane("MCP", m.McpPage)
+	m.AddPane("MCP", m.MCPPage)
 	m.AddPane("Settings", m.Settings)
 	m.Chat.Focus()
 	return m
 }
 
-// addPane appends a tab and returns its index (alt+N goes to tab N).
+// AddPane appends a tab and returns its index (alt+N goes to tab N).
 func (m *Model) AddPane(name string, p kit.Pane) Focus {
 	m.Tabs = append(m.Tabs, tab{name, p})
 	return Focus(len(m.Tabs) - 1)
 }
 
-// paneIndex finds a pane's tab; -1 when it is not in the tab bar.
+// PaneIndex finds a pane's tab; -1 when it is not in the tab bar.
 func (m *Model) PaneIndex(p kit.Pane) Focus {
 	for i, t := range m.Tabs {
 		if t.P == p {
@@ -154,7 +154,7 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// loadAll reads the status and every pane that loads data.
+// LoadAll reads the status and every pane that loads data.
 func (m *Model) LoadAll() tea.Cmd {
 	cmds := []tea.Cmd{m.LoadStatus()}
 	for _, t := range m.Tabs {
@@ -165,10 +165,10 @@ func (m *Model) LoadAll() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// coreEventMsg wraps one value from Core.Events.
+// CoreEventMsg wraps one value from Core.Events.
 type CoreEventMsg struct{ Ev any }
 
-// waitEvent is the single bridge from core to UI: one in-flight read,
+// WaitEvent is the single bridge from core to UI: one in-flight read,
 // re-armed after each event.
 func (m *Model) WaitEvent() tea.Cmd {
 	ch := m.Events
@@ -189,7 +189,7 @@ type TickMsg time.Time
 // statusMsg carries a fresh StatusInfo for the status bar.
 type statusMsg StatusInfo
 
-// loadStatus reads the core's status off the UI goroutine.
+// LoadStatus reads the core's status off the UI goroutine.
 func (m *Model) LoadStatus() tea.Cmd {
 	core := m.core
 	return func() tea.Msg { return statusMsg(core.Status()) }
@@ -376,7 +376,7 @@ func (m *Model) SetFocus(f Focus) {
 	}
 }
 
-// openDialog shows a confirmation that ignores stray keys for a grace period.
+// OpenDialog shows a confirmation that ignores stray keys for a grace period.
 func (m *Model) OpenDialog(title, body string, onYes tea.Cmd) {
 	m.Dialog = newConfirmDialog(m, title, body, onYes, m.now())
 }

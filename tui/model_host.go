@@ -23,7 +23,7 @@ func (m *Model) Show(p kit.Pane)                    { m.SetFocus(m.PaneIndex(p))
 func (m *Model) Provider() string                   { return m.Status.Provider }
 func (m *Model) ReloadPortfolio() tea.Cmd           { return m.Portfolio.Load() }
 
-// goAndPress focuses p, then presses b there.
+// GoAndPress focuses p, then presses b there.
 func (m *Model) GoAndPress(p kit.Pane, b key.Binding) func() tea.Cmd {
 	return func() tea.Cmd {
 		m.SetFocus(m.PaneIndex(p))

@@ -18,7 +18,7 @@ type quitDialog struct {
 	running []string
 }
 
-// runningWork names what quitting would stop: a reply being written and
+// RunningWork names what quitting would stop: a reply being written and
 // the live workspace sessions.
 func (m *Model) RunningWork() []string {
 	var out []string

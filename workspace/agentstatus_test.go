@@ -42,6 +42,7 @@ func waitAgentState(t *testing.T, m *Manager, s *Session, want agentstate.State)
 // emits OSC 9;4 progress, rings the bell and waits at a prompt, and checks
 // each state the workspace derives from it in a real pty.
 func TestFakeAgentDrivesEveryState(t *testing.T) {
+	t.Parallel()
 	script, err := filepath.Abs("testdata/fake-agent.sh")
 	require.NoError(t, err)
 	m := newTestManager(t, t.TempDir(), func(o *Options) { o.ClaudeCommand = []string{"/bin/sh", script} })
@@ -90,6 +91,7 @@ func dedupe(in []agentstate.State) []agentstate.State {
 // TestAcknowledgeTurnsDoneIntoIdle: a person looking at the session
 // answers the bell and clears Done.
 func TestAcknowledgeClearsBellAndDone(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
 	w := createWS(t, m, "ack", "chat")
 	s, err := m.StartSession(w.ID, AgentShell)
@@ -107,6 +109,7 @@ func TestAcknowledgeClearsBellAndDone(t *testing.T) {
 // with no credentials and no network: it must end errored (or waiting for
 // a person), never "working".
 func TestRealClaudeWithoutKeyIsNeverWorking(t *testing.T) {
+	t.Parallel()
 	bin := os.Getenv("ALICE_CLAUDE_BIN")
 	if bin == "" {
 		var err error
@@ -140,6 +143,7 @@ func TestRealClaudeWithoutKeyIsNeverWorking(t *testing.T) {
 // TestRealCodexSignInNeedsYou runs the installed codex CLI with an empty
 // CODEX_HOME: its sign-in menu waits for a person.
 func TestRealCodexSignInNeedsYou(t *testing.T) {
+	t.Parallel()
 	bin := os.Getenv("ALICE_CODEX_BIN")
 	if bin == "" {
 		var err error

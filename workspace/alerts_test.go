@@ -43,6 +43,7 @@ func runAlerter(t *testing.T, m *Manager, opts AlertOptions) *fakeHumans {
 }
 
 func TestNeedsYouSendsOneAlertWithScreenLines(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
 	humans := runAlerter(t, m, AlertOptions{Settle: 100 * time.Millisecond, PerSession: time.Hour})
 	w := createWS(t, m, "alerts", "chat")
@@ -66,6 +67,7 @@ func TestNeedsYouSendsOneAlertWithScreenLines(t *testing.T) {
 }
 
 func TestFlickerMakesNoAlert(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
 	humans := runAlerter(t, m, AlertOptions{Settle: 500 * time.Millisecond})
 	w := createWS(t, m, "flicker", "chat")
@@ -80,6 +82,7 @@ func TestFlickerMakesNoAlert(t *testing.T) {
 }
 
 func TestGlobalLimitCountsHeldBackAlerts(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
 	humans := runAlerter(t, m, AlertOptions{Settle: 50 * time.Millisecond, PerMinute: 1})
 	w := createWS(t, m, "limit", "chat")
@@ -100,6 +103,7 @@ func TestGlobalLimitCountsHeldBackAlerts(t *testing.T) {
 }
 
 func TestWatchedSessionMakesNoAlert(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
 	humans := runAlerter(t, m, AlertOptions{Settle: 50 * time.Millisecond})
 	w := createWS(t, m, "watched", "chat")

@@ -10,6 +10,7 @@ import (
 )
 
 func TestAttachProxiesUntilDetachKey(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
 	w := createWS(t, m, "zoom", "shell-only")
 	s, err := m.StartSession(w.ID, AgentShell)
@@ -49,6 +50,7 @@ func TestAttachProxiesUntilDetachKey(t *testing.T) {
 }
 
 func TestDetachScanner(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in      string
 		idx     int

@@ -21,6 +21,7 @@ import (
 // the generated .mcp.json without any approval prompt. A stand-in MCP
 // server serves /mcp and /mcp/{wsId}.
 func TestRealClaudeSeesGeneratedMCPServers(t *testing.T) {
+	t.Parallel()
 	bin := os.Getenv("ALICE_CLAUDE_BIN")
 	if bin == "" {
 		var err error

@@ -59,6 +59,7 @@ func anthropicStub(t *testing.T, pause time.Duration) *httptest.Server {
 // prompt sent without attaching makes it work (spinner title) and then
 // finish (done), read purely from what it writes to its terminal.
 func TestRealClaudeTurnWorksThenDone(t *testing.T) {
+	t.Parallel()
 	bin := os.Getenv("ALICE_CLAUDE_BIN")
 	if bin == "" {
 		var err error

@@ -58,8 +58,10 @@ func emuLines(e *vt.Emulator) []string {
 // to a coalescing Terminal and to an unmodified x/vt emulator and checks
 // screen, cursor and scrollback after every chunk.
 func TestCoalescedFeedMatchesEmulator(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{40, 10}, {80, 24}, {23, 7}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
 			w, h := size[0], size[1]
 			rng := rand.New(rand.NewPCG(1, uint64(w)))
 			const sbCap = 300
@@ -97,6 +99,7 @@ func TestCoalescedFeedMatchesEmulator(t *testing.T) {
 // TestCoalesceFallsBack: cursor addressing, alt screen and scroll regions
 // are fed unchanged, and the result still matches.
 func TestCoalesceFallsBack(t *testing.T) {
+	t.Parallel()
 	const w, h = 30, 6
 	term := newTerminal(w, h, 100, slog.Default())
 	defer term.Close()
@@ -116,6 +119,7 @@ func TestCoalesceFallsBack(t *testing.T) {
 }
 
 func TestScanner(t *testing.T) {
+	t.Parallel()
 	var s outScanner
 	require.True(t, s.scan([]byte("abc\x1b[31;1mdef\r\n\t日本")))
 	require.False(t, s.scan([]byte("\x1b[2J")))

@@ -42,6 +42,7 @@ func byPath(d Diff) map[string]FileDiff {
 }
 
 func TestDiffAgainstSessionStartCommit(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
 	w := createWS(t, m, "diff", "chat")
 	// Work committed before the session started is not part of its diff.
@@ -87,6 +88,7 @@ func TestDiffAgainstSessionStartCommit(t *testing.T) {
 }
 
 func TestCommitAcceptsAndDiscardRestores(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
 	w := createWS(t, m, "accept", "chat")
 	s, err := m.StartSession(w.ID, AgentShell)

@@ -25,6 +25,7 @@ import (
 // the URL from the workspace's .mcp.json and the entry appears, rendered
 // live from the workspace file. (A stand-in for the mcp package's server.)
 func TestInboxPushOverMCPFromWorkspace(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	store, err := inbox.Open(filepath.Join(dir, "inbox", "entries.jsonl"), nil)
 	require.NoError(t, err)

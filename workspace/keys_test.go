@@ -80,6 +80,7 @@ func readUntil(t *testing.T, path string, want []byte) []byte {
 }
 
 func TestEveryKeyReachesTheChildAsXtermSendsIt(t *testing.T) {
+	t.Parallel()
 	s, out := rawSink(t, "")
 	var want []byte
 	for _, b := range xtermKeys() {
@@ -99,6 +100,7 @@ func TestEveryKeyReachesTheChildAsXtermSendsIt(t *testing.T) {
 }
 
 func TestModesTheChildSetChangeWhatKeysSend(t *testing.T) {
+	t.Parallel()
 	// Application cursor keys and bracketed paste enabled by the child.
 	s, out := rawSink(t, `\033[?1h\033[?2004h`)
 	s.SendKey(decodeKey(t, "\x1b[A"))
@@ -110,6 +112,7 @@ func TestModesTheChildSetChangeWhatKeysSend(t *testing.T) {
 }
 
 func TestPasteWithoutBracketedModeHasNoMarkers(t *testing.T) {
+	t.Parallel()
 	s, out := rawSink(t, "")
 	s.Paste("multi\nline 日本 🙂")
 	want := []byte("multi\nline 日本 🙂")

@@ -17,6 +17,7 @@ import (
 )
 
 func TestCreateChatTemplate(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), func(o *Options) {
 		o.Persona = func() string { return "# Persona\nBe Alice." }
 	})
@@ -82,6 +83,7 @@ func TestCreateChatTemplate(t *testing.T) {
 }
 
 func TestCreateValidation(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
 	createWS(t, m, "taken", "shell-only")
 	cases := []struct {
@@ -114,6 +116,7 @@ func TestCreateValidation(t *testing.T) {
 }
 
 func TestRegistryAndSessionsSurviveRestart(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	m1 := newTestManager(t, root, nil)
 	w := createWS(t, m1, "keep", "shell-only")
@@ -164,6 +167,7 @@ func TestRegistryAndSessionsSurviveRestart(t *testing.T) {
 }
 
 func TestRunningRecordsBecomePausedOnBoot(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	m1 := newTestManager(t, root, nil)
 	w := createWS(t, m1, "boot", "shell-only")
@@ -177,6 +181,7 @@ func TestRunningRecordsBecomePausedOnBoot(t *testing.T) {
 }
 
 func TestRemoveWorkspace(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
 	w := createWS(t, m, "gone", "shell-only")
 	s, err := m.StartSession(w.ID, AgentShell)
@@ -195,6 +200,7 @@ func TestRemoveWorkspace(t *testing.T) {
 }
 
 func TestFileViewsAndPathSafety(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
 	w := createWS(t, m, "files", "shell-only")
 	require.NoError(t, os.MkdirAll(filepath.Join(w.Dir, "reports"), 0o755))

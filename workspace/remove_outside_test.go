@@ -12,6 +12,7 @@ import (
 // The registry is a file a person can edit: removing a workspace "with its
 // directory" never deletes anything outside the workspaces root.
 func TestRemoveNeverDeletesOutsideTheRoot(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	m := newTestManager(t, root, nil)
 	w, err := m.Create(context.Background(), "victim", "shell-only", nil)
@@ -42,6 +43,7 @@ func TestRemoveNeverDeletesOutsideTheRoot(t *testing.T) {
 }
 
 func TestWithin(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for _, c := range []struct {
 		path string

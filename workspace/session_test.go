@@ -16,6 +16,7 @@ import (
 )
 
 func TestShellSessionOnRealPty(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
 	w := createWS(t, m, "shell", "shell-only")
 	s, err := m.StartSession(w.ID, "")
@@ -97,6 +98,7 @@ func TestShellSessionOnRealPty(t *testing.T) {
 }
 
 func TestCrashRespawnAndCircuitBreaker(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	counter := filepath.Join(dir, "runs")
 	m := newTestManager(t, filepath.Join(dir, "ws"), func(o *Options) {
@@ -139,6 +141,7 @@ func TestCrashRespawnAndCircuitBreaker(t *testing.T) {
 }
 
 func TestCleanExitIsNotACrash(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	counter := filepath.Join(dir, "runs")
 	m := newTestManager(t, filepath.Join(dir, "ws"), func(o *Options) {
@@ -154,6 +157,7 @@ func TestCleanExitIsNotACrash(t *testing.T) {
 }
 
 func TestMissingAgentCLI(t *testing.T) {
+	t.Parallel()
 	m := newTestManager(t, t.TempDir(), func(o *Options) {
 		o.ClaudeCommand = []string{"alice-test-no-such-claude"}
 	})

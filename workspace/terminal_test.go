@@ -29,6 +29,7 @@ func (s *syncBuf) String() string {
 }
 
 func TestTerminalAnswersQueriesWithoutBlocking(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(40, 10, slog.Default())
 	defer term.Close()
 	out := &syncBuf{}
@@ -67,6 +68,7 @@ func TestTerminalAnswersQueriesWithoutBlocking(t *testing.T) {
 }
 
 func TestTerminalCloseIsIdempotentAndStopsInput(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(80, 24, slog.Default())
 	term.Close()
 	term.Close()
@@ -77,6 +79,7 @@ func TestTerminalCloseIsIdempotentAndStopsInput(t *testing.T) {
 }
 
 func TestReplayBufferKeepsTheTail(t *testing.T) {
+	t.Parallel()
 	r := newReplayBuffer(8)
 	r.Write([]byte("abc"))
 	require.Equal(t, "abc", string(r.Bytes()))

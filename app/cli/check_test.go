@@ -127,3 +127,26 @@ func TestHaltAndResumeOffline(t *testing.T) {
 	require.Equal(t, 1, run([]string{"resume", "--home", home}, &out, &errb))
 	require.Contains(t, errb.String(), "not halted")
 }
+
+// `alice check` accepts a native Binance account in OpenAlice's preset
+// shape ({mode, apiKey, secret}) plus alice's market choice, and names a
+// bad key.
+func TestCheckValidatesBinanceAccount(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(home, "config"), 0o700))
+	accts := filepath.Join(home, "config", "accounts.json")
+	var out, errb bytes.Buffer
+	for _, ok := range []string{
+		`[{"id":"binance-main","presetId":"binance","guards":[],"presetConfig":{"mode":"demo","apiKey":"k","secret":"s"}}]`,
+		`[{"id":"bn-perp","presetId":"binance","guards":[],"presetConfig":{"mode":"testnet","market":"futures","apiKeyEnv":"BN_K","secretEnv":"BN_S","apiKey":"k","secret":"s"}}]`,
+	} {
+		require.NoError(t, os.WriteFile(accts, []byte(ok), 0o600))
+		errb.Reset()
+		require.Equal(t, 0, run([]string{"check", "--home", home}, &out, &errb), "%s: %s", ok, errb.String())
+	}
+	require.NoError(t, os.WriteFile(accts, []byte(`[{"id":"bn","presetId":"binance","guards":[],"presetConfig":{"mode":"demo","market":"coin-m","apiKey":"k","secret":"s"}}]`), 0o600))
+	errb.Reset()
+	require.Equal(t, 1, run([]string{"check", "--home", home}, &out, &errb))
+	require.Contains(t, errb.String(), `"[0].presetConfig.market"`)
+}

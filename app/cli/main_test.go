@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -65,6 +66,7 @@ func TestServeStopsCleanlyOnSIGTERM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
+	t.Parallel()
 	bin := buildAlice(t)
 
 	home := apptest.Home(t, nil) // free MCP port, no Ask connector, no news
@@ -125,14 +127,56 @@ func TestServeStopsCleanlyOnSIGTERM(t *testing.T) {
 	}
 }
 
-// buildAlice builds the binary into a temp dir.
+// buildAlice returns the alice binary, built once per test run.
 func buildAlice(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "alice")
-	build := exec.Command("go", "build", "-o", bin, "github.com/alice-trading/alice")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
-	return bin
+	return built(t, &aliceBin, "alice", "github.com/alice-trading/alice")
+}
+
+// buildMockLLM returns scripts/mockllm, built once per test run.
+func buildMockLLM(t *testing.T) string {
+	t.Helper()
+	return built(t, &mockLLMBin, "mockllm", "github.com/alice-trading/alice/scripts/mockllm")
+}
+
+// binaries are built once into binDir (made by TestMain) and shared by
+// every test that runs a real process: linking alice takes seconds.
+var (
+	binDir               string
+	aliceBin, mockLLMBin onceBuild
+)
+
+type onceBuild struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+func built(t *testing.T, b *onceBuild, name, pkg string) string {
+	t.Helper()
+	b.once.Do(func() {
+		b.path = filepath.Join(binDir, name)
+		build := exec.Command("go", "build", "-o", b.path, pkg)
+		var stderr bytes.Buffer
+		build.Stderr = &stderr
+		if err := build.Run(); err != nil {
+			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, stderr.String())
+		}
+	})
+	require.NoError(t, b.err)
+	return b.path
+}
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "alice-cli-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // TestNoHomeRefusesAndWritesNothing runs `env -i PATH=… alice check` (and
@@ -141,6 +185,7 @@ func TestNoHomeRefusesAndWritesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
+	t.Parallel()
 	bin := buildAlice(t)
 	_, rootConfigBefore := os.Stat("/.config/alice")
 	_, rootLocalBefore := os.Stat("/.local/share/alice")

@@ -31,6 +31,7 @@ func TestWebhookQueueSurvivesKillAndSIGTERM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
+	t.Parallel()
 	bin := buildAlice(t)
 	llm := startMockLLM(t)
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
@@ -229,11 +230,7 @@ func outcomeCounts(t *testing.T, home string) counts {
 // its base URL.
 func startMockLLM(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "mockllm")
-	build := exec.Command("go", "build", "-o", bin, "github.com/alice-trading/alice/scripts/mockllm")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-word-delay", "0")
+	cmd := exec.Command(buildMockLLM(t), "-addr", "127.0.0.1:0", "-word-delay", "0")
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"os/exec"
 	"testing"
 )
@@ -16,8 +17,11 @@ func TestWorkspaceTerminalInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
 	}
+	t.Parallel() // own tmux server, work folder and ports
 	cmd := exec.Command("bash", "scripts/workspace/keys-e2e.sh")
 	cmd.Dir = "../.." // the scripts run from the repository root
+	// The binaries this run already built, instead of building them again.
+	cmd.Env = append(os.Environ(), "ALICE_BIN="+buildAlice(t), "MOCKLLM_BIN="+buildMockLLM(t))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("keys e2e failed: %v\n%s", err, out)

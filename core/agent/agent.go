@@ -57,7 +57,10 @@ type Deps struct {
 	// both empty: tool calls are not logged).
 	DataDir string
 	ToolLog *ToolLog
-	Logger  *slog.Logger
+	// Usage records every model turn's tokens and cost (default
+	// DataDir/usage/usage.jsonl; both empty: not recorded).
+	Usage  *UsageLog
+	Logger *slog.Logger
 	// Channels returns a channel's channels.json entry (core/channel's
 	// Service); nil means no channel configuration.
 	Channels ChannelLookup
@@ -215,8 +218,14 @@ func New(d Deps) *Center {
 	if d.ToolLog == nil && d.DataDir != "" {
 		d.ToolLog = NewToolLog(filepath.Join(d.DataDir, "tool-calls", "tool-calls.jsonl"))
 	}
+	if d.Usage == nil && d.DataDir != "" {
+		d.Usage = NewUsageLog(filepath.Join(d.DataDir, "usage", "usage.jsonl"))
+	}
 	return &Center{d: d, log: d.Logger}
 }
+
+// Usage is the token/cost log (nil when not recorded).
+func (c *Center) Usage() *UsageLog { return c.d.Usage }
 
 // Sessions exposes the session store (history tools, UIs).
 func (c *Center) Sessions() *session.Store { return c.d.Sessions }

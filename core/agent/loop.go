@@ -42,6 +42,8 @@ func (c *Center) runToolLoop(ctx context.Context, sessionID string, res provider
 				calls = append(calls, ev.ToolCall)
 			case provider.EventError:
 				streamErr = ev.Err
+			case provider.EventDone:
+				c.recordUsage(ctx, sessionID, res, ev.Usage)
 			}
 		}
 		if err := ctx.Err(); err != nil {
@@ -98,6 +100,19 @@ func (c *Center) runToolLoop(ctx context.Context, sessionID string, res provider
 	result.Text = stepLimitNote
 	out <- Event{Kind: TextDelta, Text: stepLimitNote}
 	return result, nil
+}
+
+// recordUsage logs one turn's tokens and cost; a failing log never fails
+// a turn.
+func (c *Center) recordUsage(ctx context.Context, sessionID string, res provider.Resolved, u *provider.Usage) {
+	if c.d.Usage == nil || u == nil {
+		return
+	}
+	caller, _ := core.CallerFrom(ctx)
+	rec := UsageRecord{SessionID: sessionID, Channel: caller.Channel, Agent: res.Label(), Provider: res.Provider.Name(), Model: res.Model, Usage: *u}
+	if _, err := c.d.Usage.Record(rec); err != nil {
+		c.log.Warn("Could not write the usage log", "session", sessionID, "err", err)
+	}
 }
 
 // persistPartial keeps text streamed before an error or cancellation, so

@@ -7,7 +7,7 @@ import (
 	"path"
 	"strings"
 
-	"charm.land/glamour/v2"
+	"github.com/alice-trading/alice/core/mdterm"
 )
 
 // Errors a DocReader returns so the renderer can show the right tombstone.
@@ -91,19 +91,7 @@ func renderDoc(wsID, p string, r DocReader, width int) RenderedDoc {
 	return rd
 }
 
-// RenderMarkdown renders markdown with glamour's dark style, falling back
-// to the plain text if glamour fails.
+// RenderMarkdown renders markdown for a dark terminal (core/mdterm).
 func RenderMarkdown(md string, width int) string {
-	if width <= 0 {
-		width = 80
-	}
-	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle("dark"), glamour.WithWordWrap(width))
-	if err != nil {
-		return md
-	}
-	out, err := r.Render(md)
-	if err != nil {
-		return md
-	}
-	return out
+	return mdterm.Render(md, mdterm.Options{Width: width})
 }

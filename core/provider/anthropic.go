@@ -99,7 +99,12 @@ func (a *Anthropic) Stream(ctx context.Context, req Request) <-chan Event {
 				}
 			}
 		}
-		emit(ctx, ch, Event{Kind: EventDone, StopReason: string(msg.StopReason)})
+		var usage *Usage
+		if u := msg.Usage; u.InputTokens > 0 || u.OutputTokens > 0 {
+			usage = &Usage{InputTokens: u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens, OutputTokens: u.OutputTokens,
+				CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}
+		}
+		emit(ctx, ch, Event{Kind: EventDone, StopReason: string(msg.StopReason), Usage: usage})
 	}()
 	return ch
 }

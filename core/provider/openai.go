@@ -59,13 +59,19 @@ func (o *OpenAI) Stream(ctx context.Context, req Request) <-chan Event {
 			}
 		}
 		params.Tools = toOpenAITools(req)
+		// Ask for the token count in the last chunk (cost accounting).
+		params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 		stream := o.client.Chat.Completions.NewStreaming(ctx, params)
 		defer stream.Close()
 		var calls toolCallAssembler
+		var usage *Usage
 		finish, chunks := "", 0
 		for stream.Next() {
 			chunk := stream.Current()
 			chunks++
+			if u := chunk.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
+				usage = &Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens, CacheRead: u.PromptTokensDetails.CachedTokens}
+			}
 			for _, c := range chunk.Choices {
 				if c.Index != 0 {
 					continue // n>1 is never requested
@@ -96,7 +102,7 @@ func (o *OpenAI) Stream(ctx context.Context, req Request) <-chan Event {
 				return
 			}
 		}
-		emit(ctx, ch, Event{Kind: EventDone, StopReason: finish})
+		emit(ctx, ch, Event{Kind: EventDone, StopReason: finish, Usage: usage})
 	}()
 	return ch
 }

@@ -93,6 +93,19 @@ type Event struct {
 	StopReason string
 	IsError    bool
 	Err        error
+	// Usage is the turn's token count, on EventDone when the backend
+	// reported it (nil when it did not).
+	Usage *Usage
+}
+
+// Usage is what one model turn consumed. Input includes prompt-cache
+// reads and writes (Anthropic reports them apart; CacheRead and
+// CacheWrite keep the split for pricing).
+type Usage struct {
+	InputTokens  int64 `json:"inputTokens"`
+	OutputTokens int64 `json:"outputTokens"`
+	CacheRead    int64 `json:"cacheReadTokens,omitempty"`
+	CacheWrite   int64 `json:"cacheWriteTokens,omitempty"`
 }
 
 // Provider streams one model turn. The channel closes after EventDone or

@@ -35,10 +35,16 @@ type Engine struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	runCtx context.Context
+	cal    MarketCalendar
 }
 
 // EngineOption customises an Engine.
 type EngineOption func(*Engine)
+
+// WithMarketCalendar gives market schedules their venues' sessions.
+func WithMarketCalendar(cal MarketCalendar) EngineOption {
+	return func(e *Engine) { e.cal = cal }
+}
 
 // WithLocation sets the zone cron expressions are read in (default: the
 // host's local time).
@@ -106,8 +112,21 @@ func NewEngine(dataDir string, worker *Worker, events EventLog, log *slog.Logger
 // clock is now in the engine's location.
 func (e *Engine) clock() time.Time { return e.now().In(e.loc) }
 
+// next is a schedule's first fire time after from (zero when none).
+func (e *Engine) next(s Schedule, from time.Time) time.Time {
+	if s.Kind != KindMarket {
+		return s.Next(from)
+	}
+	t, err := nextMarket(e.cal, s.Market, from)
+	if err != nil {
+		e.log.Warn("Market schedule has no next run", "account", s.Market.Account, "err", err)
+		return time.Time{}
+	}
+	return t
+}
+
 func (e *Engine) arm(j *Job, from time.Time) {
-	next := j.Schedule.Next(from)
+	next := e.next(j.Schedule, from)
 	if next.IsZero() || !j.Enabled {
 		j.State.NextRunAtMs = nil
 		return
@@ -151,6 +170,11 @@ const maxJobName = 200
 func (e *Engine) checkFuture(s Schedule) error {
 	if s.Kind == KindAt && s.Next(e.clock()).IsZero() {
 		return fmt.Errorf("schedule.at %s is in the past", s.At)
+	}
+	if s.Kind == KindMarket {
+		if _, err := nextMarket(e.cal, s.Market, e.clock()); err != nil {
+			return fmt.Errorf("schedule.market: %w", err)
+		}
 	}
 	return nil
 }
@@ -366,7 +390,7 @@ func (e *Engine) fire(ctx context.Context, j Job, scheduled bool) Outcome {
 		cur.State.NextRunAtMs = nil
 	case cur.State.ConsecutiveErrors > 0:
 		next := now.Add(backoff[min(cur.State.ConsecutiveErrors, len(backoff))-1])
-		if n := cur.Schedule.Next(now); n.After(next) {
+		if n := e.next(cur.Schedule, now); n.After(next) {
 			next = n
 		}
 		nm := next.UnixMilli()
@@ -388,6 +412,7 @@ func (e *Engine) due() ([]Job, time.Duration) {
 	now := e.now().UnixMilli()
 	var due []Job
 	wait := time.Minute
+	e.rearmMarketLocked()
 	for _, j := range e.jobs {
 		if !j.Enabled || j.State.NextRunAtMs == nil {
 			continue
@@ -400,6 +425,27 @@ func (e *Engine) due() ([]Job, time.Duration) {
 	}
 	sort.Slice(due, func(a, b int) bool { return *due[a].State.NextRunAtMs < *due[b].State.NextRunAtMs })
 	return due, wait
+}
+
+// rearmMarketLocked arms enabled market jobs left without a next run
+// because their account's calendar was not available yet (accounts start
+// after the engine is built, or an account was down); checked on every
+// pass of the loop, which wakes at least once a minute.
+func (e *Engine) rearmMarketLocked() {
+	changed := false
+	for i := range e.jobs {
+		j := &e.jobs[i]
+		if j.Enabled && j.Schedule.Kind == KindMarket && j.State.NextRunAtMs == nil {
+			if e.arm(j, e.clock()); j.State.NextRunAtMs != nil {
+				changed = true
+			}
+		}
+	}
+	if changed {
+		if err := e.saveLocked(); err != nil {
+			e.log.Error("Saving cron jobs failed", "err", err)
+		}
+	}
 }
 
 // Run fires due jobs until ctx ends.

@@ -46,7 +46,7 @@ func TestScheduleValidateErrors(t *testing.T) {
 		err string
 	}{
 		{Schedule{}, "schedule is required"},
-		{Schedule{Kind: "weekly"}, "must be at, every or cron"},
+		{Schedule{Kind: "weekly"}, "must be at, every, cron or market"},
 		{Schedule{Kind: KindAt, At: "tomorrow"}, "ISO timestamp"},
 		{Schedule{Kind: KindEvery, Every: "soon"}, "schedule.every"},
 		{Schedule{Kind: KindEvery, Every: "0s"}, "positive"},

@@ -44,6 +44,44 @@ type Heartbeat struct {
 	log    *slog.Logger
 	now    func() time.Time
 	wake   chan struct{}
+	cal    MarketCalendar
+}
+
+// SetMarketCalendar lets activeHours.market follow an account's sessions.
+// Call before Run.
+func (h *Heartbeat) SetMarketCalendar(cal MarketCalendar) { h.cal = cal }
+
+// active applies activeHours: a daily window, or an account's market
+// sessions (activeHours.market). A market that cannot be read (account
+// down, a venue without sessions) counts as closed: the heartbeat stays
+// quiet rather than waking people outside the hours they chose.
+func (h *Heartbeat) active(ah *config.ActiveHours, now time.Time) (bool, string) {
+	if ah == nil || ah.Market == "" {
+		if WithinActiveHours(ah, now) {
+			return true, ""
+		}
+		return false, "outside-active-hours"
+	}
+	if h.cal == nil {
+		return false, "market-unknown"
+	}
+	sessions, err := h.cal.Sessions(ah.Market, now, 1)
+	if err != nil || len(sessions) == 0 {
+		h.log.Warn("Heartbeat market hours unavailable", "account", ah.Market, "err", err)
+		return false, "market-unknown"
+	}
+	if s := sessions[0]; !now.Before(s.Open) && now.Before(s.Close) {
+		return true, ""
+	}
+	return false, "market-closed"
+}
+
+// targetOf converts heartbeat.json's target.
+func targetOf(t *config.WorkTarget) *Target {
+	if t == nil {
+		return nil
+	}
+	return &Target{Kind: TargetKind(t.Kind), Workspace: t.Workspace, Agent: t.Agent, Session: t.Session, Model: t.Model, TimeoutSec: t.TimeoutSec}
 }
 
 // NewHeartbeat builds the heartbeat.
@@ -75,11 +113,11 @@ func (h *Heartbeat) tick(ctx context.Context, force bool) Outcome {
 	if !cfg.Enabled && !force {
 		return Outcome{Skip: "disabled"}
 	}
-	if !WithinActiveHours(cfg.ActiveHours, h.now()) {
-		_, _ = h.events.Append("agent.work.skip", map[string]any{"source": SourceHeartbeat, "reason": "outside-active-hours"})
-		return Outcome{Skip: "outside-active-hours"}
+	if ok, reason := h.active(cfg.ActiveHours, h.now()); !ok {
+		_, _ = h.events.Append("agent.work.skip", map[string]any{"source": SourceHeartbeat, "reason": reason})
+		return Outcome{Skip: reason}
 	}
-	return h.worker.Run(ctx, Request{Source: SourceHeartbeat, Prompt: cfg.Prompt})
+	return h.worker.Run(ctx, Request{Source: SourceHeartbeat, Prompt: cfg.Prompt, Target: targetOf(cfg.Target)})
 }
 
 // SetEnabled turns the heartbeat on or off in heartbeat.json (the TUI and

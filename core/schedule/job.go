@@ -39,6 +39,8 @@ type Schedule struct {
 	At    string `json:"at,omitempty"`
 	Every string `json:"every,omitempty"`
 	Cron  string `json:"cron,omitempty"`
+	// Market is the spec of kind market (see MarketSpec).
+	Market *MarketSpec `json:"market,omitempty"`
 }
 
 // JobState is a job's bookkeeping.
@@ -86,15 +88,18 @@ func (s Schedule) Validate() error {
 		if _, err := cronParser.Parse(s.Cron); err != nil {
 			return fmt.Errorf("schedule.cron %q: %v (want 5 fields: min hour dom month dow, e.g. \"0 9 * * 1-5\")", s.Cron, err)
 		}
+	case KindMarket:
+		return s.Market.validate()
 	case "":
 		return errMissingSchedule
 	default:
-		return fmt.Errorf("schedule.kind must be at, every or cron, got %q", s.Kind)
+		return fmt.Errorf("schedule.kind must be at, every, cron or market, got %q", s.Kind)
 	}
 	return nil
 }
 
-// Next is the first fire time strictly after from (zero when none).
+// Next is the first fire time strictly after from (zero when none, and
+// for kind market, which needs a calendar: Engine computes those).
 func (s Schedule) Next(from time.Time) time.Time {
 	switch s.Kind {
 	case KindAt:

@@ -295,3 +295,55 @@ func TestStaleTempFilesAreRemovedAtStart(t *testing.T) {
 	_, err = os.Stat(other)
 	require.NoError(t, err, "other files are left alone")
 }
+
+// fixedSessions is a MarketCalendar with one session a day, 09:30–16:00
+// UTC, on weekdays.
+type fixedSessions struct{}
+
+func (fixedSessions) Sessions(account string, from time.Time, n int) ([]MarketSession, error) {
+	if account != "paper" {
+		return nil, errors.New("unknown account")
+	}
+	var out []MarketSession
+	d := time.Date(from.Year(), from.Month(), from.Day(), 0, 0, 0, 0, time.UTC)
+	for len(out) < n {
+		if wd := d.Weekday(); wd != time.Saturday && wd != time.Sunday {
+			out = append(out, MarketSession{Open: d.Add(9*time.Hour + 30*time.Minute), Close: d.Add(16 * time.Hour)})
+		}
+		d = d.AddDate(0, 0, 1)
+	}
+	return out, nil
+}
+
+func TestHeartbeatMarketActiveHours(t *testing.T) {
+	e := newEnv(t)
+	h := NewHeartbeat(e.store, e.worker, e.log, nil)
+	h.SetMarketCalendar(fixedSessions{})
+	cases := []struct {
+		name   string
+		market string
+		at     time.Time
+		ok     bool
+		reason string
+	}{
+		{"open", "paper", time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC), true, ""},
+		{"before the open", "paper", time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC), false, "market-closed"},
+		{"at the close", "paper", time.Date(2026, 11, 25, 16, 0, 0, 0, time.UTC), false, "market-closed"},
+		{"saturday", "paper", time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC), false, "market-closed"},
+		{"unknown account", "ghost", time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC), false, "market-unknown"},
+	}
+	for _, tc := range cases {
+		ok, reason := h.active(&config.ActiveHours{Market: tc.market}, tc.at)
+		require.Equal(t, tc.ok, ok, tc.name)
+		require.Equal(t, tc.reason, reason, tc.name)
+	}
+	// Through the tick: outside the market the agent is never called.
+	require.NoError(t, os.WriteFile(e.store.Path(config.HeartbeatFile), []byte(`{"enabled":true,"every":"30m","prompt":"check","activeHours":{"market":"paper"}}`), 0o600))
+	h.now = func() time.Time { return time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC) }
+	require.Equal(t, "market-closed", h.Tick(context.Background()).Skip)
+	require.Zero(t, e.agent.count())
+	e.agent.set(Result{Text: "fine"}, nil)
+	h.now = func() time.Time { return time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) }
+	require.Equal(t, "ack", h.Tick(context.Background()).Skip)
+	require.Equal(t, 1, e.agent.count())
+}

@@ -25,13 +25,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# build_alice builds the binary under test into $WORK/alice.
-build_alice() { go build -o "$WORK/alice" .; }
+# build_alice builds the binary under test into $WORK/alice, or links
+# $ALICE_BIN when the caller (the Go test) already built it.
+build_alice() {
+	if [ -n "${ALICE_BIN:-}" ]; then ln -s "$ALICE_BIN" "$WORK/alice"; else go build -o "$WORK/alice" .; fi
+}
 
 # start_mockllm runs the scripted OpenAI-compatible model on a free port
-# and sets LLM_URL (and LLM_PID, for cleanup).
+# ($MOCKLLM_BIN when set) and sets LLM_URL (and LLM_PID, for cleanup).
 start_mockllm() {
-	go build -o "$WORK/mockllm" ./scripts/mockllm
+	if [ -n "${MOCKLLM_BIN:-}" ]; then ln -s "$MOCKLLM_BIN" "$WORK/mockllm"; else go build -o "$WORK/mockllm" ./scripts/mockllm; fi
 	"$WORK/mockllm" -addr 127.0.0.1:0 >"$WORK/llm.out" 2>&1 &
 	LLM_PID=$!
 	for _ in $(seq 50); do grep -q listening "$WORK/llm.out" && break; sleep 0.1; done

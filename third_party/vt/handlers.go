@@ -406,6 +406,14 @@ func (e *Emulator) registerDefaultEscHandlers() {
 		return true
 	})
 
+	e.RegisterEscHandler('E', func() bool {
+		// Next Line [ansi.NEL] (alice patch: was unhandled): carriage
+		// return, then index.
+		e.scr.setCursor(0, e.scr.cur.Y, false)
+		e.index()
+		return true
+	})
+
 	e.RegisterEscHandler('H', func() bool {
 		// Horizontal Tab Set [ansi.HTS]
 		e.horizontalTabSet()

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"github.com/alice-trading/alice/trading/calendar"
+
 	"context"
 	"sort"
 	"strings"
@@ -160,3 +162,9 @@ func (b *Broker) OrderByClientID(_ context.Context, clientID string) (*trading.O
 func (b *Broker) MarketClock(context.Context) (trading.MarketClock, error) {
 	return trading.MarketClock{IsOpen: true, Timestamp: b.opts.Now()}, nil
 }
+
+// Calendar is the simulated venue's session calendar: NYSE's (regular
+// hours, holidays and early closes for 2026–2027), for schedules that
+// follow the market. MarketClock still reports the simulator as always
+// open, so paper trading works at any hour.
+func (b *Broker) Calendar() calendar.Calendar { return calendar.NYSE() }

@@ -137,7 +137,7 @@ func (h *handlers) log(_ context.Context, args json.RawMessage) (any, error) {
 	return h.m.Log(a.Source, limit, a.Symbol)
 }
 
-func (h *handlers) show(_ context.Context, args json.RawMessage) (any, error) {
+func (h *handlers) show(ctx context.Context, args json.RawMessage) (any, error) {
 	var a struct {
 		Source string `json:"source"`
 		Hash   string `json:"hash"`
@@ -153,6 +153,17 @@ func (h *handlers) show(_ context.Context, args json.RawMessage) (any, error) {
 		return nil, err
 	}
 	if !ok {
+		// a commit not yet pushed: show it with the evidence a person
+		// approving it gets (notional, position and cash after, guards)
+		for _, p := range h.m.Pending() {
+			if (a.Source == "" || a.Source == p.AccountID) && strings.HasPrefix(p.Hash, strings.TrimSpace(a.Hash)) {
+				ev, err := h.m.Evidence(ctx, p.AccountID, p.Hash)
+				if err != nil {
+					return nil, err
+				}
+				return map[string]any{"pending": p, "evidence": ev, "summary": ev.Text()}, nil
+			}
+		}
 		where := "any account"
 		if a.Source != "" {
 			where = fmt.Sprintf("source %q", a.Source)

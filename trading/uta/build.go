@@ -14,6 +14,7 @@ import (
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/trading/alpaca"
+	"github.com/alice-trading/alice/trading/binance"
 	"github.com/alice-trading/alice/trading/broker"
 	"github.com/alice-trading/alice/trading/bybit"
 	"github.com/alice-trading/alice/trading/git"
@@ -46,6 +47,7 @@ func DefaultFactories() map[string]BrokerFactory {
 		"mock-simulator": simulatorFactory, // OpenAlice's id for the simulator
 		"alpaca":         alpacaFactory,
 		"bybit":          bybitFactory,
+		"binance":        binanceFactory,
 		"ibkr-tws":       ibkrFactory,
 	}
 	for id, f := range taggedFactories() { // -tags ccxt: okx, bitget, hyperliquid, ccxt-custom
@@ -68,6 +70,14 @@ func bybitFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker
 		return nil, nil, key, err
 	}
 	return bybit.New(acct.ID, cfg, env.Logger), nil, "", nil
+}
+
+func binanceFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error) {
+	cfg, key, err := binance.ParseConfig(acct.PresetConfig, env.Getenv)
+	if err != nil {
+		return nil, nil, key, err
+	}
+	return binance.New(acct.ID, cfg, env.Logger), nil, "", nil
 }
 
 func simulatorFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Broker, string, error) {

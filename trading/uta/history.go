@@ -1,6 +1,7 @@
 package uta
 
 import (
+	"context"
 	"sort"
 
 	"github.com/alice-trading/alice/trading/git"
@@ -49,5 +50,32 @@ func (m *Manager) TradeHistory(source string, limit int) ([]AccountTrade, error)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Timestamp.After(out[j].Timestamp) })
+	return out, nil
+}
+
+// AccountSessionPnL is one session's trading on one account.
+type AccountSessionPnL struct {
+	Account  string `json:"account"`
+	Currency string `json:"currency,omitempty"`
+	git.SessionPnL
+}
+
+// SessionPnL attributes each matching account's fills and realised P&L
+// to the sessions that staged them (git.RealizedBySession).
+func (m *Manager) SessionPnL(ctx context.Context, source string) ([]AccountSessionPnL, error) {
+	utas, err := m.Resolve(source)
+	if err != nil {
+		return nil, err
+	}
+	out := []AccountSessionPnL{}
+	for _, u := range utas {
+		ccy := ""
+		if a, err := u.Account(ctx); err == nil {
+			ccy = a.BaseCurrency
+		}
+		for _, s := range git.RealizedBySession(u.git.Commits()) {
+			out = append(out, AccountSessionPnL{Account: u.ID(), Currency: ccy, SessionPnL: s})
+		}
+	}
 	return out, nil
 }

@@ -75,6 +75,13 @@ func Presets() []Preset {
 				{Key: "apiKeyEnv", Label: "API key env var", Kind: FieldEnvRef, Default: "BYBIT_API_KEY", Required: true},
 				{Key: "secretEnv", Label: "API secret env var", Kind: FieldEnvRef, Default: "BYBIT_API_SECRET", Required: true},
 			}},
+		{ID: "binance", Name: "Binance", Description: "Binance spot or USDⓈ-M futures (one market per account). Demo (demo.binance.com keys) and testnet move no real money; live does.",
+			Fields: []PresetField{
+				{Key: "mode", Label: "Mode", Kind: FieldChoice, Options: []string{"demo", "testnet", "live"}, Default: "demo"},
+				{Key: "market", Label: "Market", Kind: FieldChoice, Options: []string{"spot", "futures"}, Default: "spot"},
+				{Key: "apiKeyEnv", Label: "API key env var", Kind: FieldEnvRef, Default: "BINANCE_API_KEY", Required: true},
+				{Key: "secretEnv", Label: "API secret env var", Kind: FieldEnvRef, Default: "BINANCE_API_SECRET", Required: true},
+			}},
 		{ID: "ibkr-tws", Name: "IBKR (TWS / IB Gateway)", Description: "Interactive Brokers through a running TWS or IB Gateway (log in there; no API keys). Paper ports 7497 (TWS) / 4002 (Gateway), live 7496 / 4001.",
 			Fields: []PresetField{
 				{Key: "host", Label: "Host", Kind: FieldString, Default: "127.0.0.1"},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/trading/alpaca"
+	"github.com/alice-trading/alice/trading/binance"
 	"github.com/alice-trading/alice/trading/bybit"
 	"github.com/alice-trading/alice/trading/guard"
 	"github.com/alice-trading/alice/trading/ibkr"
@@ -39,6 +40,10 @@ func PresetChecks() map[string]PresetCheck {
 		},
 		"bybit": func(raw json.RawMessage, getenv func(string) string) (string, error) {
 			_, key, err := bybit.ParseConfig(raw, getenv)
+			return key, err
+		},
+		"binance": func(raw json.RawMessage, getenv func(string) string) (string, error) {
+			_, key, err := binance.ParseConfig(raw, getenv)
 			return key, err
 		},
 		"ibkr-tws": func(raw json.RawMessage, _ func(string) string) (string, error) {

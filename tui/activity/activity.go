@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
-	"github.com/alice-trading/alice/tui/market"
 )
 
 // ActivityCore is what the Activity pane needs: the event log, the
@@ -145,7 +144,7 @@ type activityMsg struct {
 	err    error
 }
 
-// load reads all three logs in one Cmd.
+// Load reads all three logs in one Cmd.
 func (p *Pane) Load() tea.Cmd {
 	ac, ok := p.core.(ActivityCore)
 	if !ok {
@@ -256,7 +255,7 @@ func (p *Pane) followCause() tea.Cmd {
 	evs := p.filteredEvents()
 	i := p.sel[tabEvents]
 	if i >= len(evs) || evs[i].CausedBy == 0 {
-		return market.FlashCmd("this event has no cause recorded")
+		return kit.FlashCmd("this event has no cause recorded")
 	}
 	cause := evs[i].CausedBy
 	// The cause may be hidden by a filter: clear filters to show it.
@@ -273,7 +272,7 @@ func (p *Pane) followCause() tea.Cmd {
 			}
 		}
 	}
-	return market.FlashCmd("the cause (#" + itoa(cause) + ") is older than the loaded events")
+	return kit.FlashCmd("the cause (#" + itoa(cause) + ") is older than the loaded events")
 }
 
 // count is the length of the current tab's filtered list.

@@ -135,7 +135,7 @@ func (p *Pane) View() string {
 	for i := start; i < len(rows) && i < start+listH; i++ {
 		r := ansi.Truncate(rows[i], p.w, "…")
 		if i == sel {
-			r = st.Selected.Render(PadRight(ansi.Strip(r), p.w))
+			r = st.Selected.Render(kit.PadRight(ansi.Strip(r), p.w))
 		}
 		lines = append(lines, r)
 	}
@@ -155,13 +155,6 @@ func fitLines(lines []string, n int) []string {
 		lines = append(lines, "")
 	}
 	return lines
-}
-
-func PadRight(s string, w int) string {
-	if pad := w - ansi.StringWidth(s); pad > 0 {
-		return s + strings.Repeat(" ", pad)
-	}
-	return ansi.Truncate(s, w, "")
 }
 
 func stamp(t time.Time) string { return t.Format("01-02 15:04:05") }
@@ -205,7 +198,7 @@ func (p *Pane) runRows() []string {
 		if r.Duration > 0 {
 			dur = st.Muted.Render(" " + r.Duration.Round(time.Millisecond).String())
 		}
-		prompt := PadRight(ansi.Truncate(oneLine(r.Prompt), 36, "…"), 36)
+		prompt := kit.PadRight(ansi.Truncate(oneLine(r.Prompt), 36, "…"), 36)
 		rows = append(rows, fmt.Sprintf("%s %-9s %s  %s%s", st.Muted.Render(stamp(r.Time)), r.Source, prompt, out, dur))
 	}
 	return rows

@@ -19,7 +19,7 @@ const DefaultSession = "tui/default"
 // chatPane shows one session's conversation and streams replies.
 type Pane struct {
 	m          kit.Host
-	core       ChatCore
+	core       Core
 	w, h       int
 	focused    bool
 	Session    string
@@ -65,7 +65,7 @@ type chatSessionsMsg struct {
 	err  error
 }
 
-func New(m kit.Host, core ChatCore) *Pane {
+func New(m kit.Host, core Core) *Pane {
 	c := &Pane{m: m, core: core, Session: DefaultSession, Input: newChatInput(*m.Styles()), Partial: -1}
 	c.Transcript.Follow = true
 	return c
@@ -83,14 +83,14 @@ func (c *Pane) Focus()          { c.focused = true; c.Input.Focus() }
 func (c *Pane) Blur()           { c.focused = false; c.Input.Blur() }
 func (c *Pane) Capturing() bool { return true }
 
-// invalidate drops every rendered message (width or style changed).
+// Invalidate drops every rendered message (width or style changed).
 func (c *Pane) Invalidate() {
 	c.Transcript.reset(len(c.Msgs), c.w)
 	c.md = nil
 	c.Input.SetStyles(c.m.Styles().Input)
 }
 
-// replaced is called after c.msgs was swapped wholesale.
+// Replaced is called after c.msgs was swapped wholesale.
 func (c *Pane) Replaced() {
 	c.Invalidate()
 	c.Transcript.Follow = true
@@ -102,7 +102,7 @@ func (c *Pane) ShortHelp() []key.Binding {
 		k.ToggleTools, k.Summary, k.Sessions, k.Cancel, k.ClearLine, k.DeleteWord}
 }
 
-// load fetches the current session's history.
+// Load fetches the current session's history.
 func (c *Pane) Load() tea.Cmd {
 	core, session := c.core, c.Session
 	return func() tea.Msg {

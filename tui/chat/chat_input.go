@@ -103,7 +103,7 @@ func (c *Pane) attachmentsView() string {
 	}
 	parts := make([]string, len(c.Pasted))
 	for i, b := range c.Pasted {
-		parts[i] = c.m.Styles().Selected.Render(fmt.Sprintf(" ▤ %s · %s ", b.name, Plural(b.lines(), "line")))
+		parts[i] = c.m.Styles().Selected.Render(fmt.Sprintf(" ▤ %s · %s ", b.name, kit.Plural(b.lines(), "line")))
 	}
 	return strings.Join(parts, " ") + c.m.Styles().Muted.Render("  backspace on an empty input removes the last")
 }
@@ -123,7 +123,7 @@ type editorDoneMsg struct {
 	err  error
 }
 
-// editorCommand builds the $VISUAL/$EDITOR command line for path.
+// EditorCommand builds the $VISUAL/$EDITOR command line for path.
 func EditorCommand(path string) *exec.Cmd {
 	ed := os.Getenv("VISUAL")
 	if ed == "" {
@@ -157,14 +157,14 @@ func (c *Pane) openEditor() tea.Cmd {
 	}
 }
 
-// editorReadyMsg: the draft file exists; run the editor on it.
+// EditorReadyMsg: the draft file exists; run the editor on it.
 type EditorReadyMsg struct{ Path string }
 
 func runEditor(path string) tea.Cmd {
 	return tea.ExecProcess(EditorCommand(path), func(err error) tea.Msg { return EditorFinished(path, err) })
 }
 
-// editorFinished reads the edited file back and removes it.
+// EditorFinished reads the edited file back and removes it.
 func EditorFinished(path string, err error) tea.Msg {
 	defer os.Remove(path)
 	if err != nil {
@@ -200,20 +200,4 @@ func (c *Pane) historyKey(up bool) bool {
 	}
 	c.relayout()
 	return true
-}
-
-// plural formats a count with its noun: "1 entry", "2 entries".
-func Plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	switch {
-	case strings.HasSuffix(noun, "y") && !strings.HasSuffix(noun, "ey"):
-		noun = noun[:len(noun)-1] + "ies"
-	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"), strings.HasSuffix(noun, "ch"):
-		noun += "es"
-	default:
-		noun += "s"
-	}
-	return fmt.Sprintf("%d %s", n, noun)
 }

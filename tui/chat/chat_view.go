@@ -43,7 +43,7 @@ func (v *transcriptView) grow(n int) {
 	}
 }
 
-// drop forgets one message's lines (it changed).
+// Drop forgets one message's lines (it changed).
 func (v *transcriptView) Drop(i int) {
 	if i >= 0 && i < len(v.blocks) {
 		v.blocks[i] = nil
@@ -108,7 +108,7 @@ func (c *Pane) anchorFromBottom(h int) {
 	c.Transcript.TopMsg, c.Transcript.TopLine = 0, 0
 }
 
-// scrollBy moves the view by n lines (negative = towards older messages).
+// ScrollBy moves the view by n lines (negative = towards older messages).
 func (c *Pane) ScrollBy(n int) {
 	if len(c.Msgs) == 0 {
 		return
@@ -247,7 +247,7 @@ func (c *Pane) userText(text string, w int) string {
 	if !c.expand && len(lines) > pasteMaxLines {
 		more := len(lines) - 3
 		text = strings.Join(lines[:3], "\n")
-		return ansi.Wrap(text, w, " ") + "\n" + c.m.Styles().Muted.Render(fmt.Sprintf("▤ +%s (ctrl+o expands)", Plural(more, "line")))
+		return ansi.Wrap(text, w, " ") + "\n" + c.m.Styles().Muted.Render(fmt.Sprintf("▤ +%s (ctrl+o expands)", kit.Plural(more, "line")))
 	}
 	return ansi.Wrap(text, w, " ")
 }

@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
-	"github.com/alice-trading/alice/tui/chat"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -16,7 +15,7 @@ import (
 // the pointed files live in a detail view.
 type Pane struct {
 	m       kit.Host
-	core    InboxCore
+	core    Core
 	w, h    int
 	focused bool
 	Entries []InboxEntry
@@ -43,13 +42,13 @@ type inboxDocsMsg struct {
 	err  error
 }
 
-func New(m kit.Host, core InboxCore) *Pane {
+func New(m kit.Host, core Core) *Pane {
 	return &Pane{m: m, core: core, seen: map[string]bool{}}
 }
 
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
 
-// renderDocs asks the core to render the open entry's files at the pane's
+// RenderDocs asks the core to render the open entry's files at the pane's
 // width; it runs on open, on every inbox reload and on the periodic tick,
 // so the detail view follows the files as agents edit them.
 func (p *Pane) RenderDocs() tea.Cmd {
@@ -92,7 +91,7 @@ func (p *Pane) Unread() int {
 	return n
 }
 
-// markVisibleRead marks the selected entry read when the pane is shown.
+// MarkVisibleRead marks the selected entry read when the pane is shown.
 func (p *Pane) MarkVisibleRead() {
 	if p.Sel < len(p.Entries) {
 		p.markSeen(p.Entries[p.Sel].ID)
@@ -236,7 +235,7 @@ func summary(e InboxEntry) string {
 
 func (p *Pane) View() string {
 	st := p.m.Styles()
-	header := st.Title.Render("Inbox") + st.Muted.Render(" · "+chat.Plural(len(p.Entries), "entry")+" · "+fmt.Sprintf("%d unread", p.Unread()))
+	header := st.Title.Render("Inbox") + st.Muted.Render(" · "+kit.Plural(len(p.Entries), "entry")+" · "+fmt.Sprintf("%d unread", p.Unread()))
 	bodyH := max(1, p.h-1)
 	if p.detail {
 		return kit.Stack(header, kit.FitHeight(p.detailView(), bodyH))

@@ -47,7 +47,7 @@ func (p *Pane) markSeen(ids ...string) {
 	}
 }
 
-// saveCmd writes the read marks when they changed and no save is running
+// SaveCmd writes the read marks when they changed and no save is running
 // (one at a time, so an older snapshot never lands after a newer one).
 func (p *Pane) SaveCmd() tea.Cmd {
 	rc, ok := p.core.(InboxReadCore)

@@ -24,10 +24,10 @@ type Action struct {
 	Run func() tea.Cmd
 }
 
-// keyOf is the help key of a binding, for Action.Key.
+// KeyOf is the help key of a binding, for Action.Key.
 func KeyOf(b key.Binding) string { return b.Help().Key }
 
-// press runs a pane binding as if its first key were typed, so a palette
+// Press runs a pane binding as if its first key were typed, so a palette
 // entry does exactly what the key does.
 func Press(p Pane, b key.Binding) tea.Cmd {
 	keys := b.Keys()

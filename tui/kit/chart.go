@@ -14,7 +14,7 @@ import (
 // points are joined with Bresenham lines so steep moves leave no gaps.
 // Other panes can reuse lineChart and sparkline for their own series.
 
-// brailleBits maps (column, row) within a cell to its dot bit.
+// BrailleBits maps (column, row) within a cell to its dot bit.
 var BrailleBits = [2][4]rune{{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}}
 
 // brailleGrid is a w×h cell canvas of braille dots.
@@ -35,7 +35,7 @@ func (g *brailleGrid) set(x, y int) {
 	g.Cells[(y/4)*g.W+x/2] |= BrailleBits[x%2][y%4]
 }
 
-// line joins two dots (Bresenham).
+// Line joins two dots (Bresenham).
 func (g *brailleGrid) Line(x0, y0, x1, y1 int) {
 	dx, dy := abs(x1-x0), -abs(y1-y0)
 	sx, sy := 1, 1
@@ -99,7 +99,7 @@ func seriesRange(ys []float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// lineChart draws pts (ordered by time) in a w×h box: value labels on the
+// LineChart draws pts (ordered by time) in a w×h box: value labels on the
 // left (high, middle, low), the braille plot, then an axis line and time
 // labels (start, middle, end). fmtY formats the value labels.
 func LineChart(st Styles, pts []EquityPoint, w, h int, fmtY func(float64) string) string {
@@ -193,7 +193,7 @@ func timeAxis(t0, t1 time.Time, w int) string {
 	return string(line)
 }
 
-// pad aligns s to w cells (right-aligned when right).
+// Pad aligns s to w cells (right-aligned when right).
 func Pad(s string, w int, right bool) string {
 	n := w - ansi.StringWidth(s)
 	if n <= 0 {
@@ -205,7 +205,7 @@ func Pad(s string, w int, right bool) string {
 	return s + strings.Repeat(" ", n)
 }
 
-// sparkline draws ys in w cells with block heights (last w values).
+// Sparkline draws ys in w cells with block heights (last w values).
 func Sparkline(ys []float64, w int) string {
 	if len(ys) == 0 || w <= 0 {
 		return ""

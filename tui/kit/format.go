@@ -8,7 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// pnlPad colours a P&L value after right-aligning it to width cells, so
+// PnlPad colours a P&L value after right-aligning it to width cells, so
 // table columns stay aligned despite the escape codes.
 func PnlPad(st *Styles, d decimal.Decimal, width int) string {
 	s := Money(d)
@@ -27,7 +27,7 @@ func PnlPad(st *Styles, d decimal.Decimal, width int) string {
 
 func Money(d decimal.Decimal) string { return d.StringFixed(2) }
 
-// sideBySide joins two blocks in columns, the left padded to lw.
+// SideBySide joins two blocks in columns, the left padded to lw.
 func SideBySide(left, right string, lw int) string {
 	l, r := strings.Split(left, "\n"), strings.Split(right, "\n")
 	n := max(len(l), len(r))

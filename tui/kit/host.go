@@ -8,36 +8,36 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// host is what a pane needs from the root model: the shared look, keys,
+// Host is what a pane needs from the root model: the shared look, keys,
 // clock and context, and the root's overlays (dialog, progress, focus).
 // The root model implements it; panes never see the root type.
 type Host interface {
-	// styles is the current palette (rebuilt when the background changes).
+	// Styles is the current palette (rebuilt when the background changes).
 	Styles() *Styles
 	KeyMap() *KeyMap
 	Clock() time.Time
-	// appContext ends when the program quits.
+	// AppContext ends when the program quits.
 	AppContext() context.Context
-	// openDialog shows a confirmation that ignores stray keys for a grace
+	// OpenDialog shows a confirmation that ignores stray keys for a grace
 	// period; onYes runs when the person confirms.
 	OpenDialog(title, body string, onYes tea.Cmd)
-	// beginWork shows a spinner labelled label until endWork(id).
+	// BeginWork shows a spinner labelled label until EndWork(id).
 	BeginWork(id, label string) tea.Cmd
 	EndWork(id string)
 	EndWorkPrefix(prefix string)
-	// goAndPress makes a palette action that focuses p and presses b.
+	// GoAndPress makes a palette action that focuses p and presses b.
 	GoAndPress(p Pane, b key.Binding) func() tea.Cmd
-	// show focuses p's tab.
+	// Show focuses p's tab.
 	Show(p Pane)
-	// loadStatus re-reads the status bar's listeners and provider.
+	// LoadStatus re-reads the status bar's listeners and provider.
 	LoadStatus() tea.Cmd
-	// provider is the status bar's AI provider text.
+	// Provider is the status bar's AI provider text.
 	Provider() string
-	// reloadPortfolio re-reads the Portfolio pane.
+	// ReloadPortfolio re-reads the Portfolio pane.
 	ReloadPortfolio() tea.Cmd
 }
 
-// pane is what every pane implements; the root routes keys by focus.
+// Pane is what every pane implements; the root routes keys by focus.
 //
 // Optional extras a pane may implement (checked by type assertion):
 //   - loader:         load() tea.Cmd, run at start-up (Init)

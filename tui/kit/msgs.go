@@ -6,13 +6,15 @@ import (
 
 // Messages a pane returns for the root to show.
 
-// errMsg reports a failed core call as an error toast.
+// ErrMsg reports a failed core call as an error toast.
 type ErrMsg struct{ Err error }
 
-// flashMsg shows an info toast that expires.
+// FlashMsg shows an info toast that expires.
 type FlashMsg string
 
-// focusWorkspaceMsg asks the root to show a workspace.
+// FocusWorkspaceMsg asks the root to show a workspace.
 type FocusWorkspaceMsg struct{ ID string }
 
 func ErrCmd(err error) tea.Cmd { return func() tea.Msg { return ErrMsg{err} } }
+
+func FlashCmd(s string) tea.Cmd { return func() tea.Msg { return FlashMsg(s) } }

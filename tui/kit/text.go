@@ -1,10 +1,13 @@
 package kit
 
 import (
+	"fmt"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
-// orDash shows an empty value as a dash.
+// OrDash shows an empty value as a dash.
 func OrDash(s string) string {
 	if s == "" {
 		return "—"
@@ -12,7 +15,7 @@ func OrDash(s string) string {
 	return s
 }
 
-// firstLine is s up to its first newline.
+// FirstLine is s up to its first newline.
 func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
@@ -20,7 +23,7 @@ func FirstLine(s string) string {
 	return s
 }
 
-// fitHeight pads or cuts s to exactly h lines.
+// FitHeight pads or cuts s to exactly h lines.
 func FitHeight(s string, h int) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > h {
@@ -33,3 +36,26 @@ func FitHeight(s string, h int) string {
 }
 
 func Stack(parts ...string) string { return strings.Join(parts, "\n") }
+
+// Plural formats a count with its noun: "1 entry", "2 entries".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	switch {
+	case strings.HasSuffix(noun, "y") && !strings.HasSuffix(noun, "ey"):
+		noun = noun[:len(noun)-1] + "ies"
+	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"), strings.HasSuffix(noun, "ch"):
+		noun += "es"
+	default:
+		noun += "s"
+	}
+	return fmt.Sprintf("%d %s", n, noun)
+}
+
+func PadRight(s string, w int) string {
+	if pad := w - ansi.StringWidth(s); pad > 0 {
+		return s + strings.Repeat(" ", pad)
+	}
+	return ansi.Truncate(s, w, "")
+}

@@ -36,18 +36,18 @@ type toast struct {
 	At   time.Time
 }
 
-// toastExpiredMsg ends one info toast. It carries the toast's id so an old
+// ToastExpiredMsg ends one info toast. It carries the toast's id so an old
 // timer never clears a newer message.
 type ToastExpiredMsg struct{ ID int }
 
-// toasts is the live stack plus a bounded history.
+// Toasts is the live stack plus a bounded history.
 type Toasts struct {
 	Seq     int
 	Live    []toast
 	History []toast
 }
 
-// push shows text; info toasts replace the previous info toast and expire.
+// Push shows text; info toasts replace the previous info toast and expire.
 func (t *Toasts) Push(kind toastKind, text string, now time.Time) tea.Cmd {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -74,7 +74,7 @@ func (t *Toasts) Push(kind toastKind, text string, now time.Time) tea.Cmd {
 	return nil
 }
 
-// expire ends an info toast; errors only go when dismissed.
+// Expire ends an info toast; errors only go when dismissed.
 func (t *Toasts) Expire(id int) {
 	for i, l := range t.Live {
 		if l.ID == id && l.Kind == ToastInfo {
@@ -84,7 +84,7 @@ func (t *Toasts) Expire(id int) {
 	}
 }
 
-// current is the newest live toast.
+// Current is the newest live toast.
 func (t *Toasts) Current() (toast, bool) {
 	if len(t.Live) == 0 {
 		return toast{}, false
@@ -101,7 +101,7 @@ func (t *Toasts) HasError() bool {
 	return false
 }
 
-// dismiss removes the newest error.
+// Dismiss removes the newest error.
 func (t *Toasts) Dismiss() {
 	for i := len(t.Live) - 1; i >= 0; i-- {
 		if t.Live[i].Kind == ToastError {
@@ -111,7 +111,7 @@ func (t *Toasts) Dismiss() {
 	}
 }
 
-// view renders the toast in at most w cells, cutting long text at a word
+// View renders the toast in at most w cells, cutting long text at a word
 // boundary with an ellipsis.
 func (n toast) View(s Styles, dismiss key.Binding, w int) string {
 	if n.Kind == ToastError {
@@ -121,7 +121,7 @@ func (n toast) View(s Styles, dismiss key.Binding, w int) string {
 	return s.StatusBar.Render(" " + CutWords(FirstLine(n.Text), w-1))
 }
 
-// cutWords shortens s to w cells at a word boundary, ending in "…".
+// CutWords shortens s to w cells at a word boundary, ending in "…".
 func CutWords(s string, w int) string {
 	if ansi.StringWidth(s) <= w || w < 8 {
 		return s
@@ -133,7 +133,7 @@ func CutWords(s string, w int) string {
 	return strings.TrimRight(cut, " ,;:") + "…"
 }
 
-// friendlyError turns a core error into words for people: no Go wrapping
+// FriendlyError turns a core error into words for people: no Go wrapping
 // jargon for the common cases, the first line otherwise.
 func FriendlyError(err error) string {
 	switch {
@@ -145,7 +145,7 @@ func FriendlyError(err error) string {
 	return FriendlyText(err.Error())
 }
 
-// friendlyText rewrites raw Go error strings that reach the UI as text
+// FriendlyText rewrites raw Go error strings that reach the UI as text
 // (stream errors arrive as strings).
 func FriendlyText(s string) string {
 	low := strings.ToLower(s)
@@ -178,7 +178,7 @@ func lastPart(s string) string {
 	return "connection refused"
 }
 
-// progress tracks long work shown as one spinner line.
+// Progress tracks long work shown as one spinner line.
 type Progress struct {
 	items   []workItem
 	frame   int
@@ -190,10 +190,10 @@ type workItem struct {
 	since     time.Time
 }
 
-// workMsg advances the spinner.
+// WorkMsg advances the spinner.
 type WorkMsg struct{}
 
-// begin shows label until end(id); it returns the spinner tick if needed.
+// Begin shows label until end(id); it returns the spinner tick if needed.
 func (p *Progress) Begin(id, label string, now time.Time) tea.Cmd {
 	for i, it := range p.items {
 		if it.id == id {
@@ -218,7 +218,7 @@ func (p *Progress) End(id string) {
 	}
 }
 
-// endPrefix ends every item whose id starts with prefix.
+// EndPrefix ends every item whose id starts with prefix.
 func (p *Progress) EndPrefix(prefix string) {
 	kept := p.items[:0]
 	for _, it := range p.items {

@@ -89,7 +89,7 @@ type OrderTicket struct {
 	Limit    decimal.Decimal
 }
 
-// marketIntervals are the chart's bar sizes, cycled with t.
+// MarketIntervals are the chart's bar sizes, cycled with t.
 var MarketIntervals = []string{"1m", "5m", "1h", "1d"}
 
 // marketMode is what the pane's keys currently drive.
@@ -206,13 +206,13 @@ type (
 		orders    []portfolio.Order
 		err       error
 	}
-	// askAliceMsg asks the root to open the chat with text prefilled.
+	// AskAliceMsg asks the root to open the chat with text prefilled.
 	AskAliceMsg struct{ Text string }
 	// orderStagedMsg reports a staged order and reloads the portfolio.
 	orderStagedMsg struct{ text string }
 )
 
-// load refreshes the accounts part (positions and orders in the symbol).
+// Load refreshes the accounts part (positions and orders in the symbol).
 func (p *Pane) Load() tea.Cmd {
 	core, want := p.base, p.current()
 	return func() tea.Msg {
@@ -251,7 +251,7 @@ func (p *Pane) search(q string) tea.Cmd {
 	}
 }
 
-// candleCount is how many bars a load asks for: enough for the widest
+// CandleCount is how many bars a load asks for: enough for the widest
 // chart at the densest zoom.
 const CandleCount = 400
 
@@ -298,7 +298,7 @@ func (p *Pane) evalIndicator(formula string) tea.Cmd {
 	}
 }
 
-// overlayBars caps how many candles an overlay is evaluated at (the
+// OverlayBars caps how many candles an overlay is evaluated at (the
 // widest chart shows about this many).
 const OverlayBars = 160
 

@@ -9,7 +9,7 @@ import (
 	"github.com/alice-trading/alice/tui/kit"
 )
 
-// candleChart renders candles as text: one body glyph per candle (cw
+// CandleChart renders candles as text: one body glyph per candle (cw
 // columns wide, the last column a gap when cw > 1), wicks as thin bars,
 // green or red by close ≥ open, with indicator overlays as dots and a
 // price axis on the right. It is a pure function of its inputs so goldens
@@ -37,7 +37,7 @@ const (
 	CellOverlay0
 )
 
-// axisWidth is the right-hand price label column.
+// AxisWidth is the right-hand price label column.
 const AxisWidth = 10
 
 // visible returns the candles and overlay tails that fit the plot width.
@@ -59,7 +59,7 @@ func (c CandleChart) visible() ([]Candle, [][]float64) {
 	return cs, ovs
 }
 
-// grid lays the chart out as cells plus the price range it covers.
+// Grid lays the chart out as cells plus the price range it covers.
 func (c CandleChart) Grid() ([][]cell, float64, float64) {
 	cs, ovs := c.visible()
 	h := max(2, c.H)
@@ -151,7 +151,7 @@ func (c CandleChart) Grid() ([][]cell, float64, float64) {
 	return g, lo, hi
 }
 
-// render draws the grid with styles and the price axis.
+// Render draws the grid with styles and the price axis.
 func (c CandleChart) Render(st kit.Styles) string {
 	g, lo, hi := c.Grid()
 	styleOf := func(k cellKind) *lipgloss.Style {

@@ -49,7 +49,7 @@ func (f orderForm) ticket() (OrderTicket, error) {
 	return t, nil
 }
 
-// describe is the one-line summary shown in the confirmation.
+// Describe is the one-line summary shown in the confirmation.
 func (t OrderTicket) Describe() string {
 	s := fmt.Sprintf("%s %s %s %s", t.Action, t.Quantity.String(), t.Symbol, t.Type)
 	if t.Type == "LMT" {
@@ -180,7 +180,7 @@ type simCommand struct {
 	by     time.Duration
 }
 
-// parseSimCommand reads "@150", "+5%", "-3%", "deposit 1000",
+// ParseSimCommand reads "@150", "+5%", "-3%", "deposit 1000",
 // "withdraw 500", "fill" or "advance 2h" (s, m, h or d).
 func ParseSimCommand(s string) (simCommand, error) {
 	s = strings.TrimSpace(strings.ToLower(s))

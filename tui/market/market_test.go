@@ -246,7 +246,7 @@ func TestGoldenPageViews(t *testing.T) {
 			name := fmt.Sprintf("%s_%dx%d", name, size[0], size[1])
 			t.Run(name, func(t *testing.T) {
 				h, _ := tuitest.NewPagesHarness(t, size[0], size[1])
-				p := map[string]kit.Pane{"market": h.M.Market, "activity": h.M.Activity, "mcp": h.M.McpPage}[strings.Split(name, "_")[0]]
+				p := map[string]kit.Pane{"market": h.M.Market, "activity": h.M.Activity, "mcp": h.M.MCPPage}[strings.Split(name, "_")[0]]
 				if p == h.M.Market {
 					openAAPL(h)
 					h.Key("i", "enter")

@@ -64,7 +64,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			return kit.ErrCmd(msg.err)
 		}
 		if len(p.results) == 0 {
-			return FlashCmd(fmt.Sprintf("no symbol matches %q", msg.query))
+			return kit.FlashCmd(fmt.Sprintf("no symbol matches %q", msg.query))
 		}
 	case marketDataMsg:
 		if msg.symbol != p.Symbol || msg.interval != MarketIntervals[p.Interval] {
@@ -92,17 +92,15 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 	case orderStagedMsg:
 		text := msg.text
-		return tea.Batch(p.Load(), p.m.ReloadPortfolio(), FlashCmd(text))
+		return tea.Batch(p.Load(), p.m.ReloadPortfolio(), kit.FlashCmd(text))
 	case simDoneMsg:
 		p.simNote = msg.text
-		return tea.Batch(p.Load(), p.loadSymbol(), p.m.ReloadPortfolio(), FlashCmd(msg.text))
+		return tea.Batch(p.Load(), p.loadSymbol(), p.m.ReloadPortfolio(), kit.FlashCmd(msg.text))
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
 	}
 	return nil
 }
-
-func FlashCmd(s string) tea.Cmd { return func() tea.Msg { return kit.FlashMsg(s) } }
 
 func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.keys
@@ -150,7 +148,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.Zoom = max(p.Zoom-1, 1)
 	case key.Matches(msg, k.Indicator):
 		if p.Symbol == "" {
-			return FlashCmd("search and pick a symbol first (/)")
+			return kit.FlashCmd("search and pick a symbol first (/)")
 		}
 		return p.openInput(mkIndicator, "formula", fmt.Sprintf("SMA(CLOSE('%s','%s'),20)", p.Symbol, MarketIntervals[p.Interval]))
 	case key.Matches(msg, k.DropIndicator):
@@ -159,25 +157,25 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Ask):
 		if p.Symbol == "" {
-			return FlashCmd("search and pick a symbol first (/)")
+			return kit.FlashCmd("search and pick a symbol first (/)")
 		}
 		text := p.askText()
 		return func() tea.Msg { return AskAliceMsg{text} }
 	case key.Matches(msg, k.Order):
 		if p.Symbol == "" {
-			return FlashCmd("search and pick a symbol first (/)")
+			return kit.FlashCmd("search and pick a symbol first (/)")
 		}
 		if p.current() == "" {
-			return FlashCmd("no trading account to stage an order on")
+			return kit.FlashCmd("no trading account to stage an order on")
 		}
 		p.Form = newOrderForm(p.current(), p.Symbol)
 		p.Mode = MkOrder
 	case key.Matches(msg, k.Sim):
 		if p.Symbol == "" {
-			return FlashCmd("search and pick a symbol first (/)")
+			return kit.FlashCmd("search and pick a symbol first (/)")
 		}
 		if !p.onSimulator() {
-			return FlashCmd("simulator controls work on simulator accounts only")
+			return kit.FlashCmd("simulator controls work on simulator accounts only")
 		}
 		return p.openInput(MkSim, "@150 · +5% · -3% · deposit 1000 · withdraw 500 · fill · advance 1h", "")
 	case key.Matches(msg, k.PrevAccount):

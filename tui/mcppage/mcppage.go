@@ -9,9 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/kit"
-	"github.com/alice-trading/alice/tui/market"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -158,7 +156,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Copy):
 			if p.sel < len(items) {
 				it := items[p.sel]
-				return tea.Batch(tea.SetClipboard(it.text), market.FlashCmd("copied "+it.label+" to the clipboard"))
+				return tea.Batch(tea.SetClipboard(it.text), kit.FlashCmd("copied "+it.label+" to the clipboard"))
 			}
 		}
 	}
@@ -177,7 +175,7 @@ func (p *Pane) View() string {
 		label := fmt.Sprintf("  %-24s ", ansi.Truncate(it.label, 24, "…"))
 		row := label + first
 		if i == p.sel {
-			row = st.Selected.Render(activity.PadRight(ansi.Truncate(row, p.w, "…"), p.w))
+			row = st.Selected.Render(kit.PadRight(ansi.Truncate(row, p.w, "…"), p.w))
 		} else {
 			row = st.Muted.Render(label) + first
 		}

@@ -14,7 +14,7 @@ import (
 // Trading-as-Git log and the commits waiting for approval.
 type Pane struct {
 	m          kit.Host
-	core       PortfolioCore
+	core       Core
 	w, h       int
 	focused    bool
 	accounts   []AccountSummary
@@ -40,7 +40,7 @@ type portfolioMsg struct {
 	err       error
 }
 
-func New(m kit.Host, core PortfolioCore) *Pane {
+func New(m kit.Host, core Core) *Pane {
 	return &Pane{m: m, core: core}
 }
 
@@ -60,7 +60,7 @@ func (p *Pane) current() string {
 	return ""
 }
 
-// load fetches everything for the selected account in one Cmd (and the
+// Load fetches everything for the selected account in one Cmd (and the
 // positions' price history in another).
 func (p *Pane) Load() tea.Cmd {
 	return tea.Batch(p.loadAll(), p.loadHistory())

@@ -68,7 +68,7 @@ func DefaultSettingsKeys() SettingsKeys {
 
 // settingsPane is the Settings tab: every configuration a user changes,
 // without hand-edited JSON. Pages are rows plus single-key actions; edits
-// open a modal form; irreversible actions confirm through openDialog.
+// open a modal form; irreversible actions confirm through OpenDialog.
 type Pane struct {
 	m       kit.Host
 	core    any
@@ -107,7 +107,7 @@ func (p *Pane) Blur()            { p.focused = false }
 // Capturing: a form takes every key (typing "a" into a field is text).
 func (p *Pane) Capturing() bool { return p.Form != nil }
 
-// modal reports that the pane wants tab/shift+tab too (form navigation).
+// Modal reports that the pane wants tab/shift+tab too (form navigation).
 func (p *Pane) Modal() bool { return p.Form != nil }
 
 // ShortHelp lists the keys of the current page.
@@ -157,7 +157,7 @@ type settingsDoneMsg struct {
 	form   bool // the action came from the open form
 }
 
-// settingsPreviewMsg is a live preview for the open form, computed for
+// SettingsPreviewMsg is a live preview for the open form, computed for
 // the form's edit number seq (previews run concurrently and may arrive out
 // of order; only the one for the latest edit is shown).
 type SettingsPreviewMsg struct {
@@ -166,7 +166,7 @@ type SettingsPreviewMsg struct {
 	Text string
 }
 
-// load reads all pages (small local files) in one Cmd.
+// Load reads all pages (small local files) in one Cmd.
 func (p *Pane) Load() tea.Cmd {
 	sc := p.sc
 	if sc == nil {
@@ -364,7 +364,7 @@ func (p *Pane) onKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 }
 
-// tick reloads the shown page (files edited on disk, cron results) unless
+// Tick reloads the shown page (files edited on disk, cron results) unless
 // a form is open, so nothing changes under the user's cursor mid-edit.
 func (p *Pane) Tick() tea.Cmd {
 	if !p.focused || p.Form != nil {

@@ -117,7 +117,7 @@ func (p *Pane) toolsView() string {
 	return head + "\n\n" + strings.Join(lines[start:end], "\n")
 }
 
-// personaOpenMsg: the persona file exists (created if it was missing).
+// PersonaOpenMsg: the persona file exists (created if it was missing).
 type PersonaOpenMsg struct {
 	Path string
 	err  error

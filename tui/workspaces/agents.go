@@ -60,7 +60,7 @@ type DiffFile struct {
 	Patch     string
 }
 
-func (p *WorkspacesPane) agentCore() (AgentCore, bool) {
+func (p *Pane) agentCore() (AgentCore, bool) {
 	ac, ok := p.core.(AgentCore)
 	return ac, ok
 }
@@ -132,7 +132,7 @@ var agentKeys = struct{ Diff, Send key.Binding }{
 
 // agentHelp replaces the footer hints while the diff or send line is open
 // and adds the agent keys in list mode.
-func (p *WorkspacesPane) agentHelp() ([]key.Binding, bool) {
+func (p *Pane) agentHelp() ([]key.Binding, bool) {
 	switch {
 	case p.Diff != nil:
 		return diffKeys.help(), true
@@ -143,7 +143,7 @@ func (p *WorkspacesPane) agentHelp() ([]key.Binding, bool) {
 }
 
 // agentListKeys are appended to the list-mode hints when AgentCore exists.
-func (p *WorkspacesPane) agentListKeys() []key.Binding {
+func (p *Pane) agentListKeys() []key.Binding {
 	if _, ok := p.agentCore(); !ok {
 		return nil
 	}
@@ -153,7 +153,7 @@ func (p *WorkspacesPane) agentListKeys() []key.Binding {
 // updateAgentUI routes messages and keys to the diff view or send line
 // while one is open, and opens them from list mode. handled=false lets the
 // pane carry on.
-func (p *WorkspacesPane) updateAgentUI(msg tea.Msg) (tea.Cmd, bool) {
+func (p *Pane) updateAgentUI(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case diffLoadedMsg, diffActionMsg:
 		if p.Diff == nil {
@@ -200,7 +200,7 @@ func (p *WorkspacesPane) updateAgentUI(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // agentView draws the diff view or the list with the send line.
-func (p *WorkspacesPane) agentView(list func() string) (string, bool) {
+func (p *Pane) agentView(list func() string) (string, bool) {
 	switch {
 	case p.Diff != nil:
 		p.Diff.w, p.Diff.h = p.w, p.h
@@ -214,7 +214,7 @@ func (p *WorkspacesPane) agentView(list func() string) (string, bool) {
 // acknowledge tells the tracker a person is now looking at a session
 // (attached): its bell is answered, Done turns Idle, and no alert is sent
 // about it until unwatch.
-func (p *WorkspacesPane) acknowledge(t Terminal) tea.Cmd {
+func (p *Pane) acknowledge(t Terminal) tea.Cmd {
 	ac, ok := p.agentCore()
 	if !ok || t == nil {
 		return nil
@@ -234,7 +234,7 @@ func (p *WorkspacesPane) acknowledge(t Terminal) tea.Cmd {
 }
 
 // unwatch ends acknowledge's watch when the person detaches.
-func (p *WorkspacesPane) unwatch() tea.Cmd {
+func (p *Pane) unwatch() tea.Cmd {
 	ac, ok := p.agentCore()
 	id := p.watchedID
 	p.watchedID = ""
@@ -245,7 +245,7 @@ func (p *WorkspacesPane) unwatch() tea.Cmd {
 }
 
 // allAgentStates collects the agent state of every listed session.
-func (p *WorkspacesPane) allAgentStates() []AgentSessionState {
+func (p *Pane) allAgentStates() []AgentSessionState {
 	var out []AgentSessionState
 	for _, d := range p.details {
 		for _, s := range d.Sessions {
@@ -258,13 +258,13 @@ func (p *WorkspacesPane) allAgentStates() []AgentSessionState {
 }
 
 // Badge marks the Workspaces tab with the most pressing agent state.
-func (p *WorkspacesPane) Badge() string { return agentBadge(*p.m.Styles(), p.allAgentStates()) }
+func (p *Pane) Badge() string { return agentBadge(*p.m.Styles(), p.allAgentStates()) }
 
-// agentStatus is the status bar segment for the agents.
-func (p *WorkspacesPane) AgentStatus() string { return agentSummary(*p.m.Styles(), p.allAgentStates()) }
+// AgentStatus is the status bar segment for the agents.
+func (p *Pane) AgentStatus() string { return agentSummary(*p.m.Styles(), p.allAgentStates()) }
 
 // sessionGlyph is a session's state glyph, styled, or a space.
-func (p *WorkspacesPane) sessionGlyph(s SessionInfo) string {
+func (p *Pane) sessionGlyph(s SessionInfo) string {
 	if s.Glyph == "" {
 		return " "
 	}
@@ -282,7 +282,7 @@ func sessionStateText(s SessionInfo) string {
 }
 
 // agentActions are the palette entries of the agent features.
-func (p *WorkspacesPane) agentActions(w WorkspaceInfo) []kit.Action {
+func (p *Pane) agentActions(w WorkspaceInfo) []kit.Action {
 	if _, ok := p.agentCore(); !ok {
 		return nil
 	}

@@ -71,7 +71,7 @@ func newDiffView(m kit.Host, core any, ws WorkspaceInfo, w, h int) *diffView {
 	return &diffView{m: m, core: core, ws: ws, w: w, h: h, loading: true}
 }
 
-// load reads the diff and renders every file's patch off the UI goroutine.
+// Load reads the diff and renders every file's patch off the UI goroutine.
 func (d *diffView) Load() tea.Cmd {
 	ac, ok := d.core.(AgentCore)
 	if !ok {

@@ -87,7 +87,7 @@ func (v *scrollView) find(dir int) bool {
 	return false
 }
 
-// selection is the selected lines (the cursor line without an anchor).
+// Selection is the selected lines (the cursor line without an anchor).
 func (v *scrollView) Selection() []string {
 	if len(v.Lines) == 0 {
 		return nil
@@ -100,7 +100,7 @@ func (v *scrollView) Selection() []string {
 }
 
 // onScrollKey drives the viewer; esc returns to where it was opened.
-func (p *WorkspacesPane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
 	v, k := p.Scroll, scrollKeys
 	if v.searching {
 		switch msg.String() {

@@ -43,7 +43,7 @@ type sentMsg struct {
 
 // openSend targets the selected session, or else the workspace's newest
 // live one.
-func (p *WorkspacesPane) openSend() tea.Cmd {
+func (p *Pane) openSend() tea.Cmd {
 	if _, ok := p.agentCore(); !ok {
 		return kit.ErrCmd(errors.New("this core cannot type into sessions"))
 	}
@@ -72,7 +72,7 @@ func (p *WorkspacesPane) openSend() tea.Cmd {
 }
 
 // onSendKey handles keys while the send line is open.
-func (p *WorkspacesPane) onSendKey(msg tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) onSendKey(msg tea.KeyPressMsg) tea.Cmd {
 	s := p.Send
 	switch {
 	case key.Matches(msg, sendKeys.Cancel):
@@ -96,7 +96,7 @@ func (p *WorkspacesPane) onSendKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-func (p *WorkspacesPane) onSent(msg sentMsg) tea.Cmd {
+func (p *Pane) onSent(msg sentMsg) tea.Cmd {
 	if msg.err != nil {
 		if p.Send != nil {
 			p.Send.busy = false
@@ -112,7 +112,7 @@ func (p *WorkspacesPane) onSent(msg sentMsg) tea.Cmd {
 }
 
 // sendView puts the input line under the list.
-func (p *WorkspacesPane) sendView(list string) string {
+func (p *Pane) sendView(list string) string {
 	st := p.m.Styles()
 	lines := strings.Split(kit.FitHeight(list, p.h), "\n")
 	if len(lines) < 3 {

@@ -14,7 +14,7 @@ import (
 // (a build, a redraw) collapse into one frame instead of flooding Update.
 const termFrame = 33 * time.Millisecond
 
-// termChangedMsg is the coalesced "the screen changed" nudge for the
+// TermChangedMsg is the coalesced "the screen changed" nudge for the
 // session shown in the workspaces pane. gen identifies which attachment
 // armed it, so a nudge for a session that is no longer shown is dropped.
 type TermChangedMsg struct {
@@ -24,11 +24,11 @@ type TermChangedMsg struct {
 
 // termSize is the pane's inner size for the emulator (one line is the
 // title), clamped so tiny windows never produce a zero-sized pty.
-func (p *WorkspacesPane) termSize() (int, int) { return max(20, p.w), max(5, p.h-1) }
+func (p *Pane) termSize() (int, int) { return max(20, p.w), max(5, p.h-1) }
 
-// resizeTerm resizes the shown session to the pane, in a Cmd because it
+// ResizeTerm resizes the shown session to the pane, in a Cmd because it
 // touches the pty. Unchanged sizes are skipped.
-func (p *WorkspacesPane) ResizeTerm() tea.Cmd {
+func (p *Pane) ResizeTerm() tea.Cmd {
 	t := p.term
 	if t == nil || p.w == 0 || p.zoomed {
 		return p.resizeAll()
@@ -41,8 +41,8 @@ func (p *WorkspacesPane) ResizeTerm() tea.Cmd {
 	return tea.Batch(func() tea.Msg { t.Resize(cols, rows); return nil }, p.resizeAll())
 }
 
-// cursor is the terminal cursor in pane coordinates when attached.
-func (p *WorkspacesPane) Cursor() (int, int, bool) {
+// Cursor is the terminal cursor in pane coordinates when attached.
+func (p *Pane) Cursor() (int, int, bool) {
 	if !p.Attached() {
 		return 0, 0, false
 	}
@@ -51,7 +51,7 @@ func (p *WorkspacesPane) Cursor() (int, int, bool) {
 }
 
 // attach shows t in the pane and forwards keys to it until detach.
-func (p *WorkspacesPane) attach(t Terminal) tea.Cmd {
+func (p *Pane) attach(t Terminal) tea.Cmd {
 	if p.term == nil || p.term.ID() != t.ID() {
 		p.term, p.TermGen, p.Waiting = t, p.TermGen+1, false
 		p.termCols, p.termRows = 0, 0
@@ -62,15 +62,15 @@ func (p *WorkspacesPane) attach(t Terminal) tea.Cmd {
 
 // detach leaves passthrough mode; the session keeps running and stays
 // watched so re-attaching shows a fresh screen.
-func (p *WorkspacesPane) detach() tea.Cmd {
+func (p *Pane) detach() tea.Cmd {
 	p.Mode = WsList
 	return tea.Batch(p.unwatch(), func() tea.Msg { return kit.FlashMsg("detached; the session keeps running (enter re-attaches)") })
 }
 
-// watch arms the single in-flight wait for the shown session's next
+// Watch arms the single in-flight wait for the shown session's next
 // change, then sleeps one frame so bursts coalesce into one redraw. It ends
 // with the model's context, so no goroutine outlives the program.
-func (p *WorkspacesPane) Watch() tea.Cmd {
+func (p *Pane) Watch() tea.Cmd {
 	t := p.term
 	if t == nil || p.Waiting {
 		return nil
@@ -95,7 +95,7 @@ func (p *WorkspacesPane) Watch() tea.Cmd {
 }
 
 // onTermChanged re-arms the watch; the redraw itself happens in View.
-func (p *WorkspacesPane) onTermChanged(msg TermChangedMsg) tea.Cmd {
+func (p *Pane) onTermChanged(msg TermChangedMsg) tea.Cmd {
 	if p.term == nil || msg.Gen != p.TermGen {
 		return nil
 	}
@@ -104,7 +104,7 @@ func (p *WorkspacesPane) onTermChanged(msg TermChangedMsg) tea.Cmd {
 }
 
 // onTermList attaches to (or zooms into) the newest live session.
-func (p *WorkspacesPane) onTermList(msg termListMsg) tea.Cmd {
+func (p *Pane) onTermList(msg termListMsg) tea.Cmd {
 	if len(msg.terms) == 0 {
 		return kit.ErrCmd(fmt.Errorf("no running session in %s: start one with s (shell), c (claude) or x (codex)", msg.ws.Tag))
 	}

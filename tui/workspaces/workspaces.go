@@ -25,9 +25,9 @@ const (
 
 // workspacesPane lists workspaces, starts agent sessions and embeds a live
 // terminal with keys forwarded (ctrl+q detaches).
-type WorkspacesPane struct {
+type Pane struct {
 	m         kit.Host
-	core      WorkspacesCore
+	core      Core
 	w, h      int
 	focused   bool
 	List      []WorkspaceInfo
@@ -87,24 +87,24 @@ type wsGitMsg struct {
 }
 type zoomDoneMsg struct{ err error }
 
-func New(m kit.Host, core WorkspacesCore) *WorkspacesPane {
+func New(m kit.Host, core Core) *Pane {
 	in := textinput.New()
 	in.Placeholder = "research-aapl"
 	in.Prompt = "tag › "
 	in.CharLimit = 33
-	return &WorkspacesPane{m: m, core: core, tag: in, Ssel: -1}
+	return &Pane{m: m, core: core, tag: in, Ssel: -1}
 }
 
-func (p *WorkspacesPane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
 
-func (p *WorkspacesPane) Focus() { p.focused = true }
-func (p *WorkspacesPane) Blur()  { p.focused = false }
-func (p *WorkspacesPane) Capturing() bool {
+func (p *Pane) Focus() { p.focused = true }
+func (p *Pane) Blur()  { p.focused = false }
+func (p *Pane) Capturing() bool {
 	return p.Mode == WsCreate || p.Mode == wsAttached || p.Mode == WsScroll || p.Diff != nil || p.Send != nil
 }
-func (p *WorkspacesPane) Attached() bool { return p.Mode == wsAttached && p.term != nil }
+func (p *Pane) Attached() bool { return p.Mode == wsAttached && p.term != nil }
 
-func (p *WorkspacesPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.m.KeyMap().Workspaces
 	if p.Mode == WsScroll {
 		return scrollKeys.help()
@@ -120,7 +120,7 @@ func (p *WorkspacesPane) ShortHelp() []key.Binding {
 	return out
 }
 
-func (p *WorkspacesPane) Load() tea.Cmd {
+func (p *Pane) Load() tea.Cmd {
 	core := p.core
 	sc, hasSC := p.sessionCore()
 	return func() tea.Msg {
@@ -136,7 +136,7 @@ func (p *WorkspacesPane) Load() tea.Cmd {
 	}
 }
 
-func (p *WorkspacesPane) SelectID(id string) {
+func (p *Pane) SelectID(id string) {
 	p.pendingID = id
 	for i, w := range p.List {
 		if w.ID == id {
@@ -145,14 +145,14 @@ func (p *WorkspacesPane) SelectID(id string) {
 	}
 }
 
-func (p *WorkspacesPane) current() (WorkspaceInfo, bool) {
+func (p *Pane) current() (WorkspaceInfo, bool) {
 	if p.Sel < 0 || p.Sel >= len(p.List) {
 		return WorkspaceInfo{}, false
 	}
 	return p.List[p.Sel], true
 }
 
-func (p *WorkspacesPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if cmd, ok := p.updateAgentUI(msg); ok {
 		return cmd
 	}
@@ -227,7 +227,7 @@ func (p *WorkspacesPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *WorkspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.m.KeyMap().Workspaces
 	switch p.Mode {
 	case wsAttached:
@@ -323,14 +323,14 @@ func (p *WorkspacesPane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (p *WorkspacesPane) templates() []string {
+func (p *Pane) templates() []string {
 	if len(p.tmpls) == 0 {
 		return []string{"chat"}
 	}
 	return p.tmpls
 }
 
-func (p *WorkspacesPane) View() string {
+func (p *Pane) View() string {
 	st := p.m.Styles()
 	switch p.Mode {
 	case wsAttached:

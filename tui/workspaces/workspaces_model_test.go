@@ -85,7 +85,7 @@ func TestTerminalNudgesRedrawAndResizeFollowsLayout(t *testing.T) {
 }
 
 // waitMsg runs a fresh watch Cmd for term and returns its message.
-func waitMsg(t *testing.T, p *workspaces.WorkspacesPane, term *tuitest.FakeTerm) tea.Msg {
+func waitMsg(t *testing.T, p *workspaces.Pane, term *tuitest.FakeTerm) tea.Msg {
 	t.Helper()
 	p.Waiting = false
 	cmd := p.Watch()

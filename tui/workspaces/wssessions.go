@@ -87,13 +87,13 @@ type sessionActionMsg struct {
 	err  error
 }
 
-func (p *WorkspacesPane) sessionCore() (SessionCore, bool) {
+func (p *Pane) sessionCore() (SessionCore, bool) {
 	sc, ok := p.core.(SessionCore)
 	return sc, ok
 }
 
 // sessions of the selected workspace (empty without a SessionCore).
-func (p *WorkspacesPane) sessions() []SessionInfo {
+func (p *Pane) sessions() []SessionInfo {
 	ws, ok := p.current()
 	if !ok {
 		return nil
@@ -101,7 +101,7 @@ func (p *WorkspacesPane) sessions() []SessionInfo {
 	return p.details[ws.ID].Sessions
 }
 
-func (p *WorkspacesPane) selectedSession() (SessionInfo, bool) {
+func (p *Pane) selectedSession() (SessionInfo, bool) {
 	ss := p.sessions()
 	if p.Ssel < 0 || p.Ssel >= len(ss) {
 		return SessionInfo{}, false
@@ -115,7 +115,7 @@ func isLive(state string) bool {
 }
 
 // moveDown and moveUp walk workspace rows and their session rows in order.
-func (p *WorkspacesPane) moveDown() {
+func (p *Pane) moveDown() {
 	if p.Ssel+1 < len(p.sessions()) {
 		p.Ssel++
 	} else if p.Sel < len(p.List)-1 {
@@ -123,7 +123,7 @@ func (p *WorkspacesPane) moveDown() {
 	}
 }
 
-func (p *WorkspacesPane) moveUp() {
+func (p *Pane) moveUp() {
 	switch {
 	case p.Ssel >= 0:
 		p.Ssel--
@@ -135,7 +135,7 @@ func (p *WorkspacesPane) moveUp() {
 
 // previewTarget is the session shown in the thumbnail: the selected one,
 // else the workspace's newest live session.
-func (p *WorkspacesPane) previewTarget() Terminal {
+func (p *Pane) previewTarget() Terminal {
 	if s, ok := p.selectedSession(); ok {
 		return s.Term
 	}
@@ -150,7 +150,7 @@ func (p *WorkspacesPane) previewTarget() Terminal {
 
 // preview points the watched terminal at the selection so the thumbnail
 // redraws live (the same one-Cmd-per-shown-session watch as attach).
-func (p *WorkspacesPane) preview() tea.Cmd {
+func (p *Pane) preview() tea.Cmd {
 	if p.Mode != WsList {
 		return nil
 	}
@@ -169,7 +169,7 @@ func (p *WorkspacesPane) preview() tea.Cmd {
 // resizeAll gives every live session the pane's inner size, attached or
 // not, so a session shown later is already laid out for the pane. The
 // zoomed session keeps the full terminal until zoom ends.
-func (p *WorkspacesPane) resizeAll() tea.Cmd {
+func (p *Pane) resizeAll() tea.Cmd {
 	if p.w == 0 {
 		return nil
 	}
@@ -194,7 +194,7 @@ func (p *WorkspacesPane) resizeAll() tea.Cmd {
 }
 
 // onSessionKey handles the session-management keys in list mode.
-func (p *WorkspacesPane) onSessionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+func (p *Pane) onSessionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := sessionKeys
 	if key.Matches(msg, k.Scrollback) {
 		return p.openScrollback(WsList), true
@@ -254,7 +254,7 @@ func (p *WorkspacesPane) onSessionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-func (p *WorkspacesPane) onSessionAction(msg sessionActionMsg) tea.Cmd {
+func (p *Pane) onSessionAction(msg sessionActionMsg) tea.Cmd {
 	if msg.err != nil {
 		return tea.Batch(kit.ErrCmd(msg.err), p.Load())
 	}
@@ -265,7 +265,7 @@ func (p *WorkspacesPane) onSessionAction(msg sessionActionMsg) tea.Cmd {
 // otherwise the wheel scrolls the scrollback. The root hands every mouse
 // event over in pane coordinates; the terminal starts one row below the
 // pane's title line.
-func (p *WorkspacesPane) onMouse(msg tea.MouseMsg) tea.Cmd {
+func (p *Pane) onMouse(msg tea.MouseMsg) tea.Cmd {
 	m := msg.Mouse()
 	switch p.Mode {
 	case WsScroll:
@@ -303,7 +303,7 @@ func (p *WorkspacesPane) onMouse(msg tea.MouseMsg) tea.Cmd {
 
 // openScrollback shows the viewer over the shown session's scrollback and
 // screen; esc returns to from.
-func (p *WorkspacesPane) openScrollback(from wsMode) tea.Cmd {
+func (p *Pane) openScrollback(from wsMode) tea.Cmd {
 	t := p.term
 	if from == WsList {
 		t = p.previewTarget()
@@ -329,7 +329,7 @@ func (p *WorkspacesPane) openScrollback(from wsMode) tea.Cmd {
 
 // listView is the workspace list with session rows and, when the pane is
 // wide enough, a live preview of the selected session beside it.
-func (p *WorkspacesPane) listView(header string) string {
+func (p *Pane) listView(header string) string {
 	st := p.m.Styles()
 	listW := p.w
 	showPreview := p.w >= 90 && p.term != nil && p.previewTarget() != nil
@@ -390,7 +390,7 @@ func (p *WorkspacesPane) listView(header string) string {
 	return strings.Join(out, "\n")
 }
 
-func (p *WorkspacesPane) selRow(row string, selected bool) string {
+func (p *Pane) selRow(row string, selected bool) string {
 	if selected {
 		return p.m.Styles().Selected.Render("› " + row)
 	}

@@ -20,7 +20,7 @@ import (
 
 var T0 = time.Date(2026, 11, 20, 14, 30, 0, 0, time.UTC)
 
-// fakeCore is an in-memory Core for model tests and goldens.
+// FakeCore is an in-memory Core for model tests and goldens.
 type FakeCore struct {
 	Mu             sync.Mutex
 	Histories      map[string][]chat.ChatMessage
@@ -202,7 +202,7 @@ func (f *FakeCore) GitSummary(ws string) (string, error) {
 	return "branch master · clean\n\n1a2b3c4 2026-11-20 14:30 chat: research-aapl (alice)", nil
 }
 
-// fakeTerm records keys and shows them on its "screen".
+// FakeTerm records keys and shows them on its "screen".
 type FakeTerm struct {
 	Mu        sync.Mutex
 	TermID    string

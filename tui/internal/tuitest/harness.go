@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// harness drives the model synchronously: commands run with a short
+// Harness drives the model synchronously: commands run with a short
 // deadline (ticks and spinners that sleep are dropped) and their messages
 // are fed back into Update.
 type Harness struct {
@@ -25,7 +25,7 @@ func NewHarness(t *testing.T, w, h int) *Harness {
 	return NewHarnessCore(t, w, h, func(f *FakeCore) tui.Core { return f })
 }
 
-// newHarnessCore runs the model over wrap(fake), for optional interfaces.
+// NewHarnessCore runs the model over wrap(fake), for optional interfaces.
 func NewHarnessCore(t *testing.T, w, h int, wrap func(*FakeCore) tui.Core) *Harness {
 	f := NewFakeCore()
 	hs := NewHarnessOver(t, wrap(f), f, w, h)
@@ -33,7 +33,7 @@ func NewHarnessCore(t *testing.T, w, h int, wrap func(*FakeCore) tui.Core) *Harn
 	return hs
 }
 
-// newHarnessOver builds the model over core (a fake embedding f) at w×h
+// NewHarnessOver builds the model over core (a fake embedding f) at w×h
 // with the harness's clock and f's event channel; the caller runs the
 // loads its test needs.
 func NewHarnessOver(t *testing.T, core tui.Core, f *FakeCore, w, h int) *Harness {
@@ -47,7 +47,7 @@ func NewHarnessOver(t *testing.T, core tui.Core, f *FakeCore, w, h int) *Harness
 	return hs
 }
 
-// toast is the text of the newest live toast.
+// Toast is the text of the newest live toast.
 func (h *Harness) Toast() string {
 	t, _ := h.M.Toasts.Current()
 	return t.Text
@@ -142,7 +142,7 @@ func Space() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeySpace, Text: 
 
 func CtrlS() tea.KeyPressMsg { return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl} }
 
-// confirm answers an open dialog after its grace period.
+// Confirm answers an open dialog after its grace period.
 func (h *Harness) Confirm() {
 	h.t.Helper()
 	require.NotNil(h.t, h.M.Dialog, "a confirmation is open")

@@ -19,7 +19,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// fakePages extends fakeCore with the Market, Simulator, Activity and MCP
+// FakePages extends fakeCore with the Market, Simulator, Activity and MCP
 // interfaces, so the new panes are tested without growing fake_test.go.
 type FakePages struct {
 	*FakeCore
@@ -214,7 +214,7 @@ func (f *FakePages) MCPClients() []mcppage.MCPClient {
 	return append([]mcppage.MCPClient(nil), f.clients...)
 }
 
-// addEvent appends an event as the core would and returns it.
+// AddEvent appends an event as the core would and returns it.
 func (f *FakePages) AddEvent(typ, payload string, causedBy int64) activity.ActivityEvent {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
@@ -223,7 +223,7 @@ func (f *FakePages) AddEvent(typ, payload string, causedBy int64) activity.Activ
 	return e
 }
 
-// newPagesHarness is newHarness over fakePages.
+// NewPagesHarness is newHarness over fakePages.
 func NewPagesHarness(t *testing.T, w, h int) (*Harness, *FakePages) {
 	t.Helper()
 	f := NewFakePages()

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Record a program's terminal output for the screen-equality corpus
+# (workspace/testdata/terminal, checked by workspace TestScreenCorpus):
+# runs COMMAND in a tmux pane of COLSxROWS, keeps every byte it wrote
+# (pipe-pane) for SECONDS, optionally types KEYS (tmux send-keys syntax)
+# halfway, then replays the bytes through a fresh tmux pane in raw mode and
+# stores what tmux shows (header "cols rows cursorX cursorY", then
+# capture-pane -p -e -N) next to the stream.
+#   scripts/terminal/record.sh NAME COLS ROWS SECONDS 'COMMAND' [KEYS...]
+# Example: scripts/terminal/record.sh codex-start 100 30 6 'codex'
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[ $# -ge 5 ] || { echo "usage: $0 NAME COLS ROWS SECONDS COMMAND [KEYS...]"; exit 2; }
+NAME=$1 COLS=$2 ROWS=$3 SECS=$4 CMD=$5
+shift 5
+OUT=workspace/testdata/terminal
+mkdir -p "$OUT"
+WORK=$(mktemp -d /tmp/alice-record.XXXXXX)
+SOCK="alice-record-$$"
+trap 'tmux -L "$SOCK" kill-server 2>/dev/null || true; tmux -L "$SOCK-replay" kill-server 2>/dev/null || true; rm -rf "$WORK"' EXIT
+printf 'set -g status off\n' >"$WORK/tmux.conf"
+T() { tmux -L "$SOCK" -f "$WORK/tmux.conf" "$@"; }
+# The program starts only after pipe-pane is on, so its first bytes are kept.
+T new-session -d -x "$COLS" -y "$ROWS" "tmux -L $SOCK wait-for go; $CMD; sleep 3600"
+T pipe-pane -O "cat >'$WORK/stream'"
+T wait-for -S go
+sleep "$(awk "BEGIN{print $SECS/2}")"
+[ $# -gt 0 ] && T send-keys "$@"
+sleep "$(awk "BEGIN{print $SECS/2}")"
+T pipe-pane
+T kill-server
+cp "$WORK/stream" "$OUT/$NAME.stream"
+# Replay through tmux in raw mode: the capture is of exactly these bytes.
+R() { tmux -L "$SOCK-replay" -f "$WORK/tmux.conf" "$@"; }
+R new-session -d -x "$COLS" -y "$ROWS" "stty raw -echo; cat '$OUT/$NAME.stream'; tmux -L $SOCK-replay wait-for -S fed; sleep 60"
+R wait-for fed
+{ echo "$COLS $ROWS $(R display -p '#{cursor_x} #{cursor_y}')"; R capture-pane -p -e -N; } >"$OUT/$NAME.tmux"
+echo "recorded $OUT/$NAME.stream ($(wc -c <"$OUT/$NAME.stream") bytes) and $NAME.tmux"

@@ -1,0 +1,7 @@
+// Package portfolio is the Portfolio pane: accounts, positions with
+// sparklines, open orders, the equity curve, the trading log, and the
+// approval of pending commits (approve/reject through a confirmation).
+// Its data types (AccountSummary, Position, Order…) are reused by the
+// Market pane. It reaches alice through Core (core.go) and the optional
+// SnapshotCore and PositionHistoryCore.
+package portfolio

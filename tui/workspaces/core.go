@@ -1,0 +1,50 @@
+package workspaces
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// workspacesCore is what the Workspaces pane needs from alice.
+type Core interface {
+	Templates() []string
+	Workspaces() ([]WorkspaceInfo, error)
+	CreateWorkspace(ctx context.Context, tag, template string) (WorkspaceInfo, error)
+	StartSession(workspaceID, agent string) (Terminal, error)
+	Terminals(workspaceID string) []Terminal
+	Files(workspaceID, rel string) ([]FileInfo, error)
+	GitSummary(workspaceID string) (string, error)
+}
+
+// Terminal is a live pty session rendered by an in-process emulator.
+type Terminal interface {
+	ID() string
+	Name() string
+	State() string
+	Render() string
+	Cursor() (x, y int, visible bool)
+	// Changed receives a nudge (capacity 1) when the screen changes.
+	Changed() <-chan struct{}
+	SendKey(tea.KeyPressMsg)
+	Paste(string)
+	Resize(cols, rows int)
+	// Attach returns the full-screen zoom command (ctrl+q detaches).
+	Attach() tea.ExecCommand
+}
+
+// WorkspaceInfo is one workspace row.
+type WorkspaceInfo struct {
+	ID       string
+	Tag      string
+	Template string
+	Dir      string
+	Sessions []string // "sh1 running", …
+}
+
+// FileInfo is one directory entry of a workspace.
+type FileInfo struct {
+	Name  string
+	IsDir bool
+	Size  int64
+}
