@@ -39,6 +39,7 @@ func (p *extraPane) Actions() []kit.Action {
 }
 
 func TestAddedPaneGetsATabAKeyAndPaletteActions(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 120, 30)
 	x := &extraPane{}
 	idx := h.M.AddPane("Extra", x)
@@ -60,6 +61,7 @@ func TestAddedPaneGetsATabAKeyAndPaletteActions(t *testing.T) {
 }
 
 func TestPaletteFuzzyFindsAndRunsAnAction(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Send(tuitest.Ctrl('p'))
 	require.NotNil(t, h.M.Palette)
@@ -91,6 +93,7 @@ func TestPaletteFuzzyFindsAndRunsAnAction(t *testing.T) {
 }
 
 func TestFooterShowsPaneKeysWithEllipsisAndAlwaysQuitAndHelp(t *testing.T) {
+	t.Parallel()
 	for _, w := range []int{80, 120, 220} {
 		h := tuitest.NewHarness(t, w, 24)
 		for f := range h.M.Tabs {
@@ -109,6 +112,7 @@ func TestFooterShowsPaneKeysWithEllipsisAndAlwaysQuitAndHelp(t *testing.T) {
 }
 
 func TestToastsExpireErrorsStayAndAreKeptInHistory(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 120, 30)
 	h.Send(kit.FlashMsg("detached; the session keeps running"))
 	require.Contains(t, h.Screen(), "detached; the session keeps running")
@@ -137,6 +141,7 @@ func TestToastsExpireErrorsStayAndAreKeptInHistory(t *testing.T) {
 }
 
 func TestFriendlyErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   error
 		want string
@@ -153,6 +158,7 @@ func TestFriendlyErrors(t *testing.T) {
 }
 
 func TestProgressLineShowsLongWorkUntilItEnds(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 120, 30)
 	cmd := h.M.Work.Begin("compact", "compacting the session", h.Now)
 	require.NotNil(t, cmd, "the first item starts the spinner")
@@ -167,6 +173,7 @@ func TestProgressLineShowsLongWorkUntilItEnds(t *testing.T) {
 }
 
 func TestQuitAsksOnlyWhenSomethingRuns(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.M.SetFocus(tui.FocusPortfolio)
 	h.Key("q")
@@ -191,6 +198,7 @@ func TestQuitAsksOnlyWhenSomethingRuns(t *testing.T) {
 }
 
 func TestCtrlCFromAnOverlayAndWorkspaceCreationProgress(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 120, 30)
 	h.Send(tuitest.Ctrl('p'))
 	h.Key("ctrl+c")
@@ -209,6 +217,7 @@ func TestCtrlCFromAnOverlayAndWorkspaceCreationProgress(t *testing.T) {
 }
 
 func TestLongToastsAreCutAtAWord(t *testing.T) {
+	t.Parallel()
 	require.Equal(t, "detached; the session…", kit.CutWords("detached; the session keeps running in the background", 24))
 	require.Equal(t, "short", kit.CutWords("short", 24))
 	h := tuitest.NewHarness(t, 80, 24)
@@ -220,6 +229,7 @@ func TestLongToastsAreCutAtAWord(t *testing.T) {
 }
 
 func TestHelpListsEveryPaneAndFilters(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 120, 40)
 	h.M.SetFocus(tui.FocusPortfolio)
 	h.Key("?")

@@ -101,6 +101,7 @@ func quit(t *testing.T, tm *teatest.TestModel, scr *screen) *tui.Model {
 }
 
 func TestFlowChatStageApprove(t *testing.T) {
+	t.Parallel()
 	tm, f, clk, scr := startFlow(t)
 	scr.waitFor("Ask Alice")
 	scr.waitFor("MCP http://127.0.0.1:3001/mcp")
@@ -139,6 +140,7 @@ func TestFlowChatStageApprove(t *testing.T) {
 }
 
 func TestFlowWorkspaceAttachEchoDetach(t *testing.T) {
+	t.Parallel()
 	tm, f, _, scr := startFlow(t)
 	scr.waitFor("Ask Alice")
 	tm.Send(tea.KeyPressMsg{Code: '4', Mod: tea.ModAlt})
@@ -165,6 +167,7 @@ func TestFlowWorkspaceAttachEchoDetach(t *testing.T) {
 }
 
 func TestFlowPasteThreeLinesPaletteAndQuitWithY(t *testing.T) {
+	t.Parallel()
 	tm, f, _, scr := startFlow(t)
 	scr.waitFor("Ask Alice")
 	f.Mu.Lock()

@@ -16,6 +16,7 @@ import (
 var _ = flag.Bool // golden registers -update
 
 func TestFocusSwitching(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	require.Equal(t, tui.FocusChat, h.M.Focus)
 	h.Key("tab")
@@ -35,6 +36,7 @@ func TestFocusSwitching(t *testing.T) {
 }
 
 func TestGoldenViews(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {220, 60}} {
 		h0 := tuitest.NewHarness(t, 80, 24)
 		for _, f := range []tui.Focus{tui.FocusChat, tui.FocusInbox, tui.FocusPortfolio, tui.FocusWorkspaces} {

@@ -31,6 +31,7 @@ func startPagesFlow(t *testing.T) (*teatest.TestModel, *tuitest.FakePages, *cloc
 // search a symbol, add an indicator, stage an order from the Market pane
 // and find it waiting for approval in Portfolio.
 func TestFlowMarketSearchIndicatorStageOrder(t *testing.T) {
+	t.Parallel()
 	tm, f, clk, scr := startPagesFlow(t)
 	scr.waitFor("Ask Alice")
 	tm.Send(tea.KeyPressMsg{Code: '5', Mod: tea.ModAlt})
@@ -75,6 +76,7 @@ func TestFlowMarketSearchIndicatorStageOrder(t *testing.T) {
 // TestFlowActivityShowsNewRunsLive: a run recorded while the pane is open
 // appears through the event bridge, without a key press.
 func TestFlowActivityShowsNewRunsLive(t *testing.T) {
+	t.Parallel()
 	tm, f, _, scr := startPagesFlow(t)
 	scr.waitFor("Ask Alice")
 	tm.Send(tea.KeyPressMsg{Code: '6', Mod: tea.ModAlt})

@@ -21,6 +21,7 @@ import (
 )
 
 func TestEveryBindingHasHelpText(t *testing.T) {
+	t.Parallel()
 	km := reflect.ValueOf(kit.DefaultKeyMap())
 	for i := 0; i < km.NumField(); i++ {
 		group := km.Field(i)
@@ -35,6 +36,7 @@ func TestEveryBindingHasHelpText(t *testing.T) {
 }
 
 func TestHelpOverlayShowsFocusedPaneKeys(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 40)
 	for f := tui.FocusChat; int(f) < len(h.M.Tabs); f++ {
 		h.M.SetFocus(f)
@@ -51,6 +53,7 @@ func TestHelpOverlayShowsFocusedPaneKeys(t *testing.T) {
 }
 
 func TestStatusBarShowsListenersProviderAndErrors(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 140, 30)
 	s := h.Screen()
 	require.Contains(t, s, "MCP http://127.0.0.1:3001/mcp")
@@ -63,6 +66,7 @@ func TestStatusBarShowsListenersProviderAndErrors(t *testing.T) {
 }
 
 func TestCoreEventsReloadPanesThroughTheBridge(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 160, 30)
 	h.F.Mu.Lock()
 	h.F.InboxEntries = append([]inbox.InboxEntry{{ID: "e3", Workspace: "btc", Comments: "new push", Time: tuitest.T0.Add(2 * time.Hour)}}, h.F.InboxEntries...)
@@ -82,6 +86,7 @@ func TestCoreEventsReloadPanesThroughTheBridge(t *testing.T) {
 }
 
 func TestConfirmGraceHoldsWhileKeysKeepArriving(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Key("alt+3", "a")
 	// A held key repeating every 100 ms for 3 s never gets through.
@@ -100,6 +105,7 @@ func TestConfirmGraceHoldsWhileKeysKeepArriving(t *testing.T) {
 }
 
 func TestGoldenOverlays(t *testing.T) {
+	t.Parallel()
 	t.Run("help_100x30", func(t *testing.T) {
 		h := tuitest.NewHarness(t, 100, 30)
 		h.M.SetFocus(tui.FocusPortfolio)

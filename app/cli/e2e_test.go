@@ -26,3 +26,22 @@ func TestTUIEndToEndInTmux(t *testing.T) {
 	}
 	t.Logf("%s", out)
 }
+
+// TestChannelsEndToEndInTmux runs scripts/tui/channels-e2e.sh: new channel
+// → message → switch back through the ctrl+s browser, which lists both
+// channels with their titles; rename a session there.
+func TestChannelsEndToEndInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and drives it in tmux")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	cmd := exec.Command("bash", "scripts/tui/channels-e2e.sh")
+	cmd.Dir = "../.."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("channels e2e failed: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+}

@@ -4,12 +4,13 @@
 //   - attach to first frame: `alice attach` to a running core until its UI
 //     shows, against `tmux attach` to a running tmux session until its
 //     shell prompt shows;
+//
 //   - keystroke echo in a shell: through the relay (alice attach, the
 //     Workspaces pane attached to a shell session), through alice
 //     --foreground (no relay: the same TUI in one process), and through a
 //     tmux client attached to a tmux server's shell.
 //
-//	go run ./bench/attach -alice ./alice [-runs 7 -echo 40]
+//     go run ./bench/attach -alice ./alice [-runs 7 -echo 40]
 package main
 
 import (

@@ -150,3 +150,39 @@ func TestFromSession(t *testing.T) {
 	}
 	require.Equal(t, "tui/x", SessionOf("x"))
 }
+
+func TestBrowseJoinsChannelsAndSessions(t *testing.T) {
+	t.Parallel()
+	svc, _, sessions := newService(t)
+	_, err := sessions.Append("tui/default", session.NewText("user", "morning plan", "human"))
+	require.NoError(t, err)
+	_, err = sessions.Append("telegram/42", session.NewText("user", "from the phone", "human"))
+	require.NoError(t, err)
+	r, err := svc.Create("Research")
+	require.NoError(t, err)
+
+	rows, err := svc.Browse("")
+	require.NoError(t, err)
+	got := map[string]string{}
+	for _, row := range rows {
+		label := "-"
+		if row.Channel != nil {
+			label = row.Channel.Label
+		}
+		got[row.ID] = label + "|" + row.Title
+	}
+	require.Equal(t, map[string]string{
+		"tui/default":  "Alice|morning plan",
+		"telegram/42":  "-|from the phone",
+		"tui/research": "Research|Research", // no messages yet: titled by the channel
+	}, got)
+
+	rows, err = svc.Browse("resea")
+	require.NoError(t, err)
+	require.Len(t, rows, 1)
+	require.Equal(t, r.Session, rows[0].ID)
+	rows, err = svc.Browse("phone")
+	require.NoError(t, err)
+	require.Len(t, rows, 1)
+	require.Equal(t, "telegram/42", rows[0].ID)
+}

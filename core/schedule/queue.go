@@ -213,6 +213,9 @@ func (w *Worker) drain(name string) {
 		ln := w.lanes[name]
 		if len(ln.ids) == 0 || w.dispatchCtx.Err() != nil {
 			ln.active = false
+			if len(ln.ids) == 0 && !ln.running {
+				delete(w.lanes, name) // lanes of one-off workspaces must not pile up
+			}
 			w.mu.Unlock()
 			<-w.slots
 			return
@@ -293,6 +296,24 @@ func (w *Worker) finishLocked(t *Task, state TaskState, payload map[string]any, 
 	}
 	if perr := w.store.put(t); perr != nil {
 		w.log.Error("Persisting the task outcome failed", "task", t.ID, "err", perr)
+	}
+	w.maybeCompactLocked()
+}
+
+// maybeCompactLocked rewrites the file (and forgets expired tasks) once it
+// holds far more lines than tasks, so a long-running alice's queue file and
+// memory stay bounded between restarts.
+func (w *Worker) maybeCompactLocked() {
+	if w.store.lines < 2*len(w.tasks)+w.store.slack {
+		return
+	}
+	if err := w.store.compact(w.tasks, w.now()); err != nil {
+		w.log.Warn("Compacting the work queue file failed", "err", err)
+		return
+	}
+	clear(w.byKey)
+	for id, t := range w.tasks {
+		w.byKey[t.Key] = id
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -346,4 +347,28 @@ func TestHeartbeatMarketActiveHours(t *testing.T) {
 	h.now = func() time.Time { return time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) }
 	require.Equal(t, "ack", h.Tick(context.Background()).Skip)
 	require.Equal(t, 1, e.agent.count())
+}
+
+func TestQueueFileIsCompactedWhileRunning(t *testing.T) {
+	e := newEnv(t)
+	e.agent.set(Result{Text: "ok"}, nil)
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	w := e.reopen(t, WorkerOptions{Now: func() time.Time { return now }})
+	w.store.slack = 5
+	first := w.Run(context.Background(), Request{Source: SourceTask, Prompt: "old"})
+	require.NoError(t, first.Err)
+	now = now.Add(8 * 24 * time.Hour) // the first task is past the retention
+	for i := range 6 {
+		require.NoError(t, w.Run(context.Background(), Request{Source: SourceTask, Prompt: fmt.Sprint("new ", i)}).Err)
+	}
+	lines := 0
+	require.NoError(t, w.store.file.Forward(func([]byte) bool { lines++; return true }))
+	require.Less(t, lines, 4*7, "the file was rewritten")
+	for _, tk := range w.Tasks() {
+		require.NotEqual(t, first.TaskID, tk.ID, "the expired task is forgotten")
+	}
+	require.Len(t, w.Tasks(TaskDone), 6)
+	w.mu.Lock()
+	require.Len(t, w.byKey, len(w.tasks))
+	w.mu.Unlock()
 }

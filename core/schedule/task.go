@@ -105,8 +105,14 @@ func (t Task) request() Request {
 
 // taskStore persists task states: one fsync'd append per state change.
 type taskStore struct {
-	file *jsonl.File
+	file  *jsonl.File
+	lines int // lines in the file (for compaction)
+	slack int // compactSlack; tests lower it
 }
+
+// compactSlack is how many lines beyond 2 per task the file may grow
+// before it is compacted.
+const compactSlack = 4000
 
 // tasksFile is the queue's file under the data dir.
 const tasksFile = "schedule/tasks.jsonl"
@@ -128,7 +134,9 @@ func openTaskStore(dataDir string) (*taskStore, map[string]*Task, error) {
 		return nil, nil, err
 	}
 	tasks := map[string]*Task{}
+	lines := 0
 	err = f.Forward(func(line []byte) bool {
+		lines++
 		var t Task
 		if json.Unmarshal(line, &t) == nil && t.ID != "" {
 			tasks[t.ID] = &t
@@ -138,11 +146,17 @@ func openTaskStore(dataDir string) (*taskStore, map[string]*Task, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	return &taskStore{file: f}, tasks, nil
+	return &taskStore{file: f, lines: lines, slack: compactSlack}, tasks, nil
 }
 
 // put appends a task's state; it is on disk (fsync'd) when put returns.
-func (s *taskStore) put(t *Task) error { return s.file.AppendJSON(t) }
+func (s *taskStore) put(t *Task) error {
+	if err := s.file.AppendJSON(t); err != nil {
+		return err
+	}
+	s.lines++
+	return nil
+}
 
 // compact rewrites the file with one line per kept task: every open task,
 // and finished ones younger than the retention (newest maxKeptTasks).
@@ -167,6 +181,7 @@ func (s *taskStore) compact(tasks map[string]*Task, now time.Time) error {
 	}
 	keep := append(open, done...)
 	sort.Slice(keep, func(a, b int) bool { return taskBefore(keep[a], keep[b]) })
+	s.lines = len(keep)
 	return s.file.Rewrite(func(*jsonl.File) ([][]byte, error) {
 		lines := make([][]byte, 0, len(keep))
 		for _, t := range keep {

@@ -66,7 +66,7 @@ func (b *Broker) Positions(ctx context.Context) ([]trading.Position, error) {
 		out = append(out, trading.Position{Contract: b.contractOf(in), Currency: b.c.cfg.SettleCoin, Side: side, Quantity: size,
 			AvgCost: p.AvgPrice.dec(), MarketPrice: p.MarkPrice.dec(), MarketValue: p.PositionValue.dec(),
 			UnrealizedPnL: p.UnrealisedPnl.dec(), RealizedPnL: p.CumRealisedPnl.dec(), Multiplier: "1",
-			Risk: trading.NewPositionRisk(p.Leverage.dec(), p.LiqPrice.dec(), marginMode(p.TradeMode))})
+			Risk: trading.NewPositionRisk(p.Leverage.dec(), p.LiqPrice.dec(), marginMode(int(p.TradeMode)))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Contract.Symbol < out[j].Contract.Symbol })
 	return out, nil

@@ -141,7 +141,7 @@ func (c *client) sign(req *http.Request, body []byte) error {
 
 // envelope is every v5 answer.
 type envelope struct {
-	RetCode int             `json:"retCode"`
+	RetCode wireInt         `json:"retCode"`
 	RetMsg  string          `json:"retMsg"`
 	Result  json.RawMessage `json:"result"`
 }
@@ -187,10 +187,10 @@ func (c *client) do(ctx context.Context, r httpjson.Request, out any) error {
 	}
 	var env envelope
 	if err := json.Unmarshal(resp.Body, &env); err != nil {
-		return &broker.Error{Code: broker.CodeExchange, Msg: "decode " + path, Err: err}
+		return &broker.Error{Code: broker.CodeBadData, Msg: "decode " + path, Err: err}
 	}
 	if env.RetCode != 0 {
-		code := codeFor(env.RetCode)
+		code := codeFor(int(env.RetCode))
 		e := &broker.Error{Code: code, Msg: fmt.Sprintf("%s %s: retCode %d: %s", method, path, env.RetCode, env.RetMsg)}
 		if code == broker.CodeAuth {
 			e.Hint = authHint

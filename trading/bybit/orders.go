@@ -62,11 +62,24 @@ func (b *Broker) PlaceOrder(ctx context.Context, c trading.Contract, o trading.O
 		req["orderLinkId"] = o.ClientOrderID
 	}
 	if tpsl != nil {
-		if tpsl.TakeProfit != nil {
-			req["takeProfit"] = tpsl.TakeProfit.Price.String()
+		// a leg with a limit price is a limit TP/SL order, which v5 takes
+		// only in Partial mode (as CCXT sends it); without one it is a
+		// market leg — never a limit silently dropped
+		partial := false
+		if l := tpsl.TakeProfit; l != nil {
+			req["takeProfit"] = l.Price.String()
+			if l.LimitPrice.IsPositive() {
+				req["tpOrderType"], req["tpLimitPrice"], partial = "Limit", l.LimitPrice.String(), true
+			}
 		}
-		if tpsl.StopLoss != nil {
-			req["stopLoss"] = tpsl.StopLoss.Price.String()
+		if l := tpsl.StopLoss; l != nil {
+			req["stopLoss"] = l.Price.String()
+			if l.LimitPrice.IsPositive() {
+				req["slOrderType"], req["slLimitPrice"], partial = "Limit", l.LimitPrice.String(), true
+			}
+		}
+		if partial {
+			req["tpslMode"] = "Partial"
 		}
 	}
 	var ack wireOrderAck
@@ -104,8 +117,17 @@ func (b *Broker) CancelOrder(ctx context.Context, id string) (trading.OrderResul
 	if err != nil {
 		return trading.OrderResult{}, err
 	}
+	req := map[string]any{"category": b.category(), "symbol": o.Symbol, "orderId": id}
+	if b.category() == "spot" {
+		// spot keeps untriggered stops apart: cancel names which book (as
+		// CCXT does), or Bybit does not find a resting stop
+		req["orderFilter"] = "Order"
+		if !o.TriggerPrice.dec().IsZero() && o.OrderStatus == "Untriggered" {
+			req["orderFilter"] = "StopOrder"
+		}
+	}
 	var ack wireOrderAck
-	if err := b.c.post(ctx, "/v5/order/cancel", map[string]any{"category": b.category(), "symbol": o.Symbol, "orderId": id}, &ack); err != nil {
+	if err := b.c.post(ctx, "/v5/order/cancel", req, &ack); err != nil {
 		return trading.OrderResult{}, err
 	}
 	return trading.OrderResult{OrderID: id, Status: trading.StatusCancelled}, nil
@@ -183,6 +205,12 @@ func (b *Broker) openOrderOf(w wireOrder) trading.OpenOrder {
 	}
 	if o.RejectReason == "EC_NoError" {
 		o.RejectReason = ""
+	}
+	if w.MarketUnit == "quoteCoin" {
+		// a spot market buy sized in the quote coin (placed elsewhere, by
+		// cost): its qty is money, not units (found replaying CCXT's
+		// recordings; read as units it looked like 50 BTC)
+		o.Order.CashQty, o.Order.TotalQuantity = o.Order.TotalQuantity, decimal.Zero
 	}
 	return o
 }

@@ -51,6 +51,22 @@ func (n num) dec() decimal.Decimal {
 	return d
 }
 
+// wireInt is a v5 integer (retCode, tradeMode): a JSON number, or the
+// same number as a string (as some recorded answers carry it); anything
+// else fails the call.
+type wireInt int
+
+// UnmarshalJSON accepts 10001 and "10001".
+func (r *wireInt) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("Bybit sent %s where a whole number belongs", string(b))
+	}
+	*r = wireInt(v)
+	return nil
+}
+
 // ms is a v5 millisecond timestamp string.
 type ms string
 
@@ -101,17 +117,17 @@ type wireWallet struct {
 }
 
 type wirePosition struct {
-	Symbol         string `json:"symbol"`
-	Side           string `json:"side"` // Buy, Sell, or "" when flat
-	Size           num    `json:"size"`
-	AvgPrice       num    `json:"avgPrice"`
-	MarkPrice      num    `json:"markPrice"`
-	PositionValue  num    `json:"positionValue"`
-	UnrealisedPnl  num    `json:"unrealisedPnl"`
-	CumRealisedPnl num    `json:"cumRealisedPnl"`
-	Leverage       num    `json:"leverage"`
-	LiqPrice       num    `json:"liqPrice"`
-	TradeMode      int    `json:"tradeMode"` // 0 cross margin, 1 isolated (v5 position/list)
+	Symbol         string  `json:"symbol"`
+	Side           string  `json:"side"` // Buy, Sell, or "" when flat
+	Size           num     `json:"size"`
+	AvgPrice       num     `json:"avgPrice"`
+	MarkPrice      num     `json:"markPrice"`
+	PositionValue  num     `json:"positionValue"`
+	UnrealisedPnl  num     `json:"unrealisedPnl"`
+	CumRealisedPnl num     `json:"cumRealisedPnl"`
+	Leverage       num     `json:"leverage"`
+	LiqPrice       num     `json:"liqPrice"`
+	TradeMode      wireInt `json:"tradeMode"` // 0 cross margin, 1 isolated (v5 position/list)
 }
 
 type wireOrder struct {
@@ -123,6 +139,7 @@ type wireOrder struct {
 	Price        num    `json:"price"`
 	Qty          num    `json:"qty"`
 	TimeInForce  string `json:"timeInForce"`
+	MarketUnit   string `json:"marketUnit"` // spot market orders: baseCoin or quoteCoin
 	OrderStatus  string `json:"orderStatus"`
 	AvgPrice     num    `json:"avgPrice"`
 	CumExecQty   num    `json:"cumExecQty"`

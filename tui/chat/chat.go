@@ -28,7 +28,7 @@ type Pane struct {
 	md         *glamour.TermRenderer
 	Input      textarea.Model
 	Pasted     []pastedBlock
-	history    []string
+	history    []historyEntry
 	histIdx    int
 	expand     bool
 	summary    bool // compaction summaries expanded
@@ -44,9 +44,26 @@ type Pane struct {
 		lines    []string
 	}
 
-	Picking  bool
-	sessions []string
-	pickIdx  int
+	// browser is the session browser (ctrl+s); channels the chat
+	// channels (header, /channel, completion); comp the slash-command
+	// completion list.
+	browser  browser
+	channels []ChannelInfo
+	comp     completion
+}
+
+// Modal makes the root hand every key (tab, esc…) to the pane while the
+// session browser or the completion list is open.
+func (c *Pane) Modal() bool { return c.browser.open || c.comp.visible() }
+
+// BrowserOpen reports whether the session browser is shown.
+func (c *Pane) BrowserOpen() bool { return c.browser.open }
+
+// historyEntry is one sent message for ↑ recall: the typed text and the
+// pastes that went with it (recalled collapsed, as they were sent).
+type historyEntry struct {
+	text   string
+	pasted []pastedBlock
 }
 
 type chatHistoryMsg struct {
@@ -60,13 +77,9 @@ type ChatEventMsg struct {
 	Ok bool
 }
 type ChatSpinMsg struct{}
-type chatSessionsMsg struct {
-	list []string
-	err  error
-}
 
 func New(m kit.Host, core Core) *Pane {
-	c := &Pane{m: m, core: core, Session: DefaultSession, Input: newChatInput(*m.Styles()), Partial: -1}
+	c := &Pane{m: m, core: core, Session: DefaultSession, Input: newChatInput(*m.Styles()), Partial: -1, browser: newBrowser()}
 	c.Transcript.Follow = true
 	return c
 }
@@ -98,6 +111,9 @@ func (c *Pane) Replaced() {
 
 func (c *Pane) ShortHelp() []key.Binding {
 	k := c.m.KeyMap().Chat
+	if c.browser.open {
+		return browserHelp
+	}
 	return []key.Binding{k.Send, k.Newline, k.HistoryUp, k.Editor, k.ScrollUp, k.ScrollDown, k.Top, k.Bottom,
 		k.ToggleTools, k.Summary, k.Sessions, k.Cancel, k.ClearLine, k.DeleteWord}
 }
@@ -105,14 +121,29 @@ func (c *Pane) ShortHelp() []key.Binding {
 // Load fetches the current session's history.
 func (c *Pane) Load() tea.Cmd {
 	core, session := c.core, c.Session
-	return func() tea.Msg {
+	return tea.Batch(func() tea.Msg {
 		msgs, err := core.History(session, 200)
 		return chatHistoryMsg{session, msgs, err}
-	}
+	}, c.loadChannels())
 }
 
 func (c *Pane) Update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := c.onBrowserMsg(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
+	case channelsMsg:
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+		c.channels = msg.list
+		return nil
+	case switchChannelMsg:
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+		c.browser.open = false
+		return tea.Batch(c.switchTo(msg.ch.Session), c.loadChannels(), kit.FlashCmd("channel "+msg.ch.Label))
 	case chatHistoryMsg:
 		if msg.session != c.Session {
 			return nil
@@ -123,17 +154,6 @@ func (c *Pane) Update(msg tea.Msg) tea.Cmd {
 		if !c.Busy {
 			c.Msgs = msg.msgs
 			c.Replaced()
-		}
-		return nil
-	case chatSessionsMsg:
-		if msg.err != nil {
-			return kit.ErrCmd(msg.err)
-		}
-		c.sessions, c.Picking, c.pickIdx = msg.list, true, 0
-		for i, s := range msg.list {
-			if s == c.Session {
-				c.pickIdx = i
-			}
 		}
 		return nil
 	case ChatStreamMsg:
@@ -148,6 +168,9 @@ func (c *Pane) Update(msg tea.Msg) tea.Cmd {
 		c.frame++
 		return c.spin()
 	case tea.PasteMsg:
+		if c.browser.open {
+			return nil
+		}
 		return c.onPaste(msg.Content)
 	case tea.MouseWheelMsg:
 		if msg.Button == tea.MouseWheelUp {
@@ -185,25 +208,11 @@ func (c *Pane) Update(msg tea.Msg) tea.Cmd {
 
 func (c *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := c.m.KeyMap().Chat
-	if c.Picking {
-		switch msg.String() {
-		case "up", "k":
-			if c.pickIdx > 0 {
-				c.pickIdx--
-			}
-		case "down", "j":
-			if c.pickIdx < len(c.sessions)-1 {
-				c.pickIdx++
-			}
-		case "enter":
-			c.Picking = false
-			if c.pickIdx < len(c.sessions) {
-				return c.switchTo(c.sessions[c.pickIdx])
-			}
-		case "esc", "ctrl+s":
-			c.Picking = false
-		}
-		return nil
+	if c.browser.open {
+		return c.onBrowserKey(msg)
+	}
+	if cmd, ok := c.completionKey(msg); ok {
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.Send):
@@ -244,8 +253,7 @@ func (c *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		c.Pasted = c.Pasted[:len(c.Pasted)-1]
 		return nil
 	case key.Matches(msg, k.Sessions):
-		core := c.core
-		return func() tea.Msg { l, err := core.Sessions(); return chatSessionsMsg{l, err} }
+		return c.openBrowser()
 	}
 	var cmd tea.Cmd
 	c.Input, cmd = c.Input.Update(msg)
@@ -261,7 +269,7 @@ func (c *Pane) writable() bool { return strings.HasPrefix(c.Session, "tui/") }
 func (c *Pane) switchTo(session string) tea.Cmd {
 	c.Session, c.Msgs = session, nil
 	c.Replaced()
-	return tea.Batch(c.Load(), func() tea.Msg { return kit.FlashMsg("session " + session) })
+	return c.Load()
 }
 
 // submit handles slash commands or starts an agent turn.
@@ -273,21 +281,19 @@ func (c *Pane) submit() tea.Cmd {
 	if strings.HasPrefix(text, "/") && len(c.Pasted) == 0 {
 		c.Input.SetValue("")
 		c.relayout()
-		c.history = append(c.history, text)
-		c.histIdx = len(c.history)
+		c.remember(text, nil)
 		return c.command(text)
 	}
 	if c.Busy {
 		return kit.ErrCmd(fmt.Errorf("Alice is still replying; esc stops the reply"))
 	}
 	if !c.writable() {
-		return kit.ErrCmd(fmt.Errorf("%s is read-only here; /new <name> opens a TUI session", c.Session))
+		return kit.ErrCmd(fmt.Errorf("%s is read-only here; /channel new <name> opens a chat channel", c.Session))
 	}
+	c.remember(strings.TrimSpace(c.Input.Value()), c.Pasted)
 	c.Input.SetValue("")
 	c.Pasted = nil
 	c.relayout()
-	c.history = append(c.history, text)
-	c.histIdx = len(c.history)
 	c.Msgs = append(c.Msgs, ChatMessage{Role: RoleUser, Text: text, Time: c.m.Clock()})
 	c.Transcript.grow(len(c.Msgs))
 	c.Transcript.Follow = true
@@ -316,24 +322,38 @@ func (c *Pane) command(text string) tea.Cmd {
 		return tea.Batch(c.m.BeginWork("compact", "compacting "+session), func() tea.Msg {
 			return chatCompactedMsg{session, core.Compact(ctx, session)}
 		})
-	case "/new", "/session":
+	case "/channel":
+		return c.channelCommand(strings.TrimSpace(strings.TrimPrefix(text, "/channel")))
+	case "/new":
 		if len(fields) < 2 {
-			return kit.ErrCmd(fmt.Errorf("usage: %s <name>", fields[0]))
+			return kit.ErrCmd(fmt.Errorf("usage: /new <channel name>"))
 		}
-		name := fields[1]
-		if !strings.Contains(name, "/") {
-			name = "tui/" + name
+		return c.channelCommand("new " + strings.TrimSpace(strings.TrimPrefix(text, "/new")))
+	case "/session":
+		if len(fields) < 2 {
+			return kit.ErrCmd(fmt.Errorf("usage: /session <id>"))
 		}
-		return c.switchTo(name)
+		return c.switchTo(fields[1])
 	case "/sessions":
-		core := c.core
-		return func() tea.Msg { l, err := core.Sessions(); return chatSessionsMsg{l, err} }
+		return c.openBrowser()
+	case "/title":
+		cc, ok := c.channelCore()
+		if !ok {
+			return kit.ErrCmd(errNoChannels)
+		}
+		title, session := strings.TrimSpace(strings.TrimPrefix(text, "/title")), c.Session
+		return func() tea.Msg {
+			if err := cc.SetSessionTitle(session, title); err != nil {
+				return kit.ErrMsg{Err: err}
+			}
+			return kit.FlashMsg("session titled " + fmt.Sprintf("%q", title))
+		}
 	case "/clear":
 		c.Msgs = nil
 		c.Replaced()
 		return nil
 	case "/help":
-		c.Msgs = append(c.Msgs, ChatMessage{Role: RoleSystem, Text: "Commands: /compact · /new <name> · /session <id> · /sessions · /clear · /help.\n" +
+		c.Msgs = append(c.Msgs, ChatMessage{Role: RoleSystem, Text: "Commands: /channel [new <name> | rename <name> | archive | <name>] · /sessions · /title <title> · /compact · /session <id> · /clear · /help.\n" +
 			"Keys: ctrl+j newline · ctrl+e edit in $EDITOR · ctrl+s sessions · ctrl+o expand tool calls · pgup/pgdn scroll · esc stops a reply · ctrl+p every command."})
 		c.Transcript.grow(len(c.Msgs))
 		c.Transcript.Follow = true

@@ -9,6 +9,7 @@ import (
 )
 
 func TestChatShowsToolImagesAsOpenablePlaceholders(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.F.Histories["tui/default"] = []chat.ChatMessage{
 		{Role: chat.RoleUser, Text: "chart AAPL"},
@@ -23,6 +24,7 @@ func TestChatShowsToolImagesAsOpenablePlaceholders(t *testing.T) {
 }
 
 func TestChatShowsAnImageWhileTheTurnStreams(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.F.Script = []chat.ChatEvent{
 		{Kind: chat.ChatToolUse, Tool: "chart", ToolID: "1", Input: `{}`},

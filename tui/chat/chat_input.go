@@ -108,13 +108,24 @@ func (c *Pane) attachmentsView() string {
 	return strings.Join(parts, " ") + c.m.Styles().Muted.Render("  backspace on an empty input removes the last")
 }
 
-// relayout resizes the textarea to its content (1…inputMaxLines rows).
+// relayout refreshes what depends on the input: the textarea sizes itself
+// to its visual rows — soft-wrapped ones included — up to inputMaxLines
+// (DynamicHeight), then scrolls; the completion list follows the text.
 func (c *Pane) relayout() {
-	lines := 1
-	if v := c.Input.Value(); v != "" {
-		lines = c.Input.LineCount()
-	}
-	c.Input.SetHeight(min(inputMaxLines, max(1, lines)))
+	c.comp.update(c.Input.Value(), c.channelLabels())
+}
+
+// remember records a sent message for ↑ recall, with its pastes.
+func (c *Pane) remember(text string, pasted []pastedBlock) {
+	c.history = append(c.history, historyEntry{text: text, pasted: append([]pastedBlock(nil), pasted...)})
+	c.histIdx = len(c.history)
+}
+
+// recall puts a history entry back: its typed text in the input and its
+// pastes attached, collapsed, as they were sent.
+func (c *Pane) recall(e historyEntry) {
+	c.Input.SetValue(e.text)
+	c.Pasted = append([]pastedBlock(nil), e.pasted...)
 }
 
 // editorDoneMsg returns the text edited in $EDITOR.
@@ -185,7 +196,7 @@ func (c *Pane) historyKey(up bool) bool {
 			return false
 		}
 		c.histIdx--
-		c.Input.SetValue(c.history[c.histIdx])
+		c.recall(c.history[c.histIdx])
 		c.relayout()
 		return true
 	}
@@ -194,10 +205,65 @@ func (c *Pane) historyKey(up bool) bool {
 	}
 	c.histIdx++
 	if c.histIdx < len(c.history) {
-		c.Input.SetValue(c.history[c.histIdx])
+		c.recall(c.history[c.histIdx])
 	} else {
 		c.Input.SetValue("")
+		c.Pasted = nil
 	}
 	c.relayout()
 	return true
+}
+
+// completionKey handles keys while the slash-command list is shown: tab
+// completes, ↑/↓ move, esc hides it, enter completes a partial command
+// name (a complete one is sent as typed). ok is false for other keys.
+func (c *Pane) completionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if !c.comp.visible() {
+		return nil, false
+	}
+	switch msg.String() {
+	case "tab":
+		c.applyCompletion()
+		return nil, true
+	case "up":
+		c.comp.move(-1)
+		return nil, true
+	case "down":
+		c.comp.move(1)
+		return nil, true
+	case "esc":
+		c.comp.hide = true
+		return nil, true
+	case "enter":
+		it := c.comp.items[c.comp.idx]
+		typed := strings.TrimSpace(c.Input.Value())
+		if strings.TrimSpace(it.insert) == typed || !strings.HasPrefix(strings.TrimSpace(it.insert), typed) {
+			return nil, false
+		}
+		// A partial command name: complete it; a complete argument-less
+		// command runs at once.
+		c.applyCompletion()
+		if !strings.HasSuffix(it.insert, " ") || completesWithoutArgs(it.insert) {
+			return c.submit(), true
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+func (c *Pane) applyCompletion() {
+	it := c.comp.items[c.comp.idx]
+	c.Input.SetValue(it.insert)
+	c.Input.CursorEnd()
+	c.relayout()
+}
+
+// completesWithoutArgs reports commands that take no argument.
+func completesWithoutArgs(insert string) bool {
+	for _, sc := range slashCommands {
+		if sc.name+" " == insert {
+			return sc.args == ""
+		}
+	}
+	return false
 }

@@ -13,6 +13,7 @@ import (
 )
 
 func TestChatNewlineKeysAndMultiLineSend(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.TypeText("line one")
 	h.Send(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
@@ -32,6 +33,7 @@ func TestChatNewlineKeysAndMultiLineSend(t *testing.T) {
 }
 
 func TestChatPasteKeepsNewlinesAndAttachesLargePastes(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Send(tea.PasteMsg{Content: "a\r\nb\nc"})
 	require.Equal(t, "a\nb\nc", h.M.Chat.Input.Value())
@@ -63,6 +65,7 @@ func TestChatPasteKeepsNewlinesAndAttachesLargePastes(t *testing.T) {
 }
 
 func TestChatHistoryOnlyFromTheFirstLine(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.F.Script = []chat.ChatEvent{{Kind: chat.ChatDone, Text: "ok"}}
 	h.TypeText("earlier question")
@@ -106,6 +109,7 @@ func TestChatExternalEditorRoundTrip(t *testing.T) {
 }
 
 func TestChatCompactionSummaryIsCollapsedAndExpandable(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.F.Histories["tui/default"] = []chat.ChatMessage{
 		{Role: chat.RoleCompaction, Text: "**Earlier**: you bought 10 AAPL and asked about MSFT."},
@@ -124,6 +128,7 @@ func TestChatCompactionSummaryIsCollapsedAndExpandable(t *testing.T) {
 }
 
 func TestChatCompactShowsProgressAndReloads(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.TypeText("/compact")
 	_, cmd := h.M.Update(tuitest.KeyMsg("enter"))
@@ -137,6 +142,7 @@ func TestChatCompactShowsProgressAndReloads(t *testing.T) {
 }
 
 func TestChatStopAndNotesUseFriendlyText(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.F.Script = []chat.ChatEvent{{Kind: chat.ChatDelta, Text: "Let me"}, {Kind: chat.ChatError, Text: "stopped: context canceled"}}
 	h.TypeText("hi")
@@ -148,6 +154,6 @@ func TestChatStopAndNotesUseFriendlyText(t *testing.T) {
 	h.TypeText("/help")
 	h.Key("enter")
 	s = h.Screen()
-	require.Contains(t, s, "Commands: /compact")
+	require.Contains(t, s, "Commands: /channel")
 	require.NotContains(t, s, "⚠", "plain help is not a warning")
 }

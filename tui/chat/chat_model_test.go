@@ -12,6 +12,7 @@ import (
 )
 
 func TestChatStreamsAReplyWithToolCalls(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.F.Script = []chat.ChatEvent{
 		{Kind: chat.ChatDelta, Text: "Staging "},
@@ -39,6 +40,7 @@ func TestChatStreamsAReplyWithToolCalls(t *testing.T) {
 }
 
 func TestChatShowsProviderSetupError(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.F.SendErr = fmt.Errorf("No AI provider is configured yet, so Alice cannot answer.\n\nAdd a profile to /x/ai-provider.json")
 	h.TypeText("hello")
@@ -50,6 +52,7 @@ func TestChatShowsProviderSetupError(t *testing.T) {
 }
 
 func TestChatSlashCommands(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.TypeText("/compact")
 	h.Key("enter")
@@ -63,6 +66,7 @@ func TestChatSlashCommands(t *testing.T) {
 }
 
 func TestEmptyChatExplainsMissingProvider(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	require.Contains(t, h.Screen(), "No messages yet")
 	h.M.Status.Provider = "not configured"
@@ -79,9 +83,10 @@ func TestEmptyChatExplainsMissingProvider(t *testing.T) {
 }
 
 func TestChatOtherChannelSessionsAreReadOnly(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Key("ctrl+s")
-	require.True(t, h.M.Chat.Picking)
+	require.True(t, h.M.Chat.BrowserOpen())
 	require.Contains(t, h.Screen(), "telegram/1")
 	h.Key("down", "down", "enter")
 	require.Equal(t, "telegram/1", h.M.Chat.Session)
@@ -102,6 +107,7 @@ func TestChatOtherChannelSessionsAreReadOnly(t *testing.T) {
 }
 
 func TestChatPairsParallelToolResultsByID(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 120, 30)
 	h.F.Script = []chat.ChatEvent{
 		{Kind: chat.ChatToolUse, Tool: "getQuote", ToolID: "a", Input: `{"symbol":"AAPL"}`},
@@ -129,6 +135,7 @@ func TestChatPairsParallelToolResultsByID(t *testing.T) {
 }
 
 func TestChatSpinnerWhileWorkingAndEscStops(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	block := make(chan chat.ChatEvent)
 	cancelled := false
@@ -145,6 +152,7 @@ func TestChatSpinnerWhileWorkingAndEscStops(t *testing.T) {
 }
 
 func TestChatScrollsAndRendersOnlyVisibleMessages(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	for i := 0; i < 500; i++ {
 		h.M.Chat.Msgs = append(h.M.Chat.Msgs, chat.ChatMessage{Role: chat.RoleUser, Text: fmt.Sprintf("msg-%03d", i)})

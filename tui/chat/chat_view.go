@@ -282,7 +282,7 @@ func (c *Pane) transcriptHeight() int {
 
 func (c *Pane) View() string {
 	st := c.m.Styles()
-	header := st.Muted.Render(c.Session + " · " + kit.OrDash(c.m.Provider()))
+	header := st.Accent.Render(c.headerName()) + st.Muted.Render(" · "+kit.OrDash(c.providerLabel()))
 	if !c.writable() {
 		header += st.Warn.Render(" · read-only")
 	}
@@ -293,14 +293,16 @@ func (c *Pane) View() string {
 	if c.Busy {
 		sep = st.Accent.Render(kit.SpinnerFrames[c.frame%len(kit.SpinnerFrames)]+" Alice is working… ") + st.Muted.Render("(esc to stop)")
 	}
-	bodyH := c.transcriptHeight()
+	comp := c.comp.view(st, c.w, min(6, max(0, c.h/3)))
+	bodyH := max(1, c.transcriptHeight()-len(comp))
 	var body string
-	if c.Picking {
-		body = c.pickerView(bodyH)
+	if c.browser.open {
+		body = c.browser.view(st, c.m.Clock(), c.Session, c.w, bodyH)
 	} else {
 		body = c.transcript(bodyH)
 	}
 	parts := []string{header, body}
+	parts = append(parts, comp...)
 	if a := c.attachmentsView(); a != "" {
 		parts = append(parts, a)
 	}
@@ -308,17 +310,13 @@ func (c *Pane) View() string {
 	return kit.Stack(parts...)
 }
 
-func (c *Pane) pickerView(h int) string {
-	st := c.m.Styles()
-	lines := []string{st.Title.Render("Sessions") + st.Muted.Render("  enter open · esc close")}
-	for i, s := range c.sessions {
-		if i == c.pickIdx {
-			lines = append(lines, st.Selected.Render("› "+s))
-		} else {
-			lines = append(lines, "  "+s)
-		}
+// providerLabel is the status bar's provider, or the channel's own
+// profile when it has one.
+func (c *Pane) providerLabel() string {
+	if ch, ok := c.channelOf(c.Session); ok && ch.Profile != "" {
+		return "profile " + ch.Profile
 	}
-	return kit.FitHeight(strings.Join(lines, "\n"), h)
+	return c.m.Provider()
 }
 
 func compactJSON(s string, w int) string {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestInboxOpenDeleteAndJump(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	require.Equal(t, 2, h.M.Inbox.Unread())
 	require.Contains(t, h.Screen(), "Inbox (2)")
@@ -30,6 +31,7 @@ func TestInboxOpenDeleteAndJump(t *testing.T) {
 }
 
 func TestInboxMouseSelects(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Key("tab")
 	require.Equal(t, 0, h.M.Inbox.Sel)
@@ -45,6 +47,7 @@ func TestInboxMouseSelects(t *testing.T) {
 }
 
 func TestInboxDetailFollowsTheFiles(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Key("tab", "enter")
 	require.Contains(t, h.Screen(), "Revenue up 8%.")

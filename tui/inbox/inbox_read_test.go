@@ -41,6 +41,7 @@ func (r *readCore) SaveInboxSeen(ids []string) error {
 }
 
 func TestInboxUnreadSurvivesARestart(t *testing.T) {
+	t.Parallel()
 	store := &readCore{seen: map[string]bool{}}
 	wrap := func(f *tuitest.FakeCore) tui.Core { store.FakeCore = f; return store }
 	h := tuitest.NewHarnessCore(t, 100, 30, wrap)
@@ -60,6 +61,7 @@ func TestInboxUnreadSurvivesARestart(t *testing.T) {
 }
 
 func TestInboxCommentsAreMarkdownAndCountsPluralised(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.F.Mu.Lock()
 	h.F.InboxEntries = []inbox.InboxEntry{{ID: "x1", Workspace: "research", Comments: "**AAPL** looks *cheap*\n\n- P/E 24\n- margin 31%", Time: tuitest.T0}}

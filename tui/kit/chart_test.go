@@ -13,6 +13,7 @@ import (
 )
 
 func TestLineChartHasValueAndTimeAxes(t *testing.T) {
+	t.Parallel()
 	st := kit.NewStyles(true)
 	pts := []kit.EquityPoint{
 		{Time: tuitest.T0, Equity: 1000},
@@ -42,6 +43,7 @@ func TestLineChartHasValueAndTimeAxes(t *testing.T) {
 }
 
 func TestBrailleLinesHaveNoGaps(t *testing.T) {
+	t.Parallel()
 	g := kit.NewBrailleGrid(2, 4)
 	g.Line(0, 0, 3, 15) // steep: every dot row must be lit
 	rows := map[int]bool{}
@@ -56,6 +58,7 @@ func TestBrailleLinesHaveNoGaps(t *testing.T) {
 }
 
 func TestSparkline(t *testing.T) {
+	t.Parallel()
 	require.Equal(t, "▁▃▆█", kit.Sparkline([]float64{1, 2, 3, 4}, 10))
 	require.Equal(t, "▁█", kit.Sparkline([]float64{9, 1, 2}, 2), "only the last w values")
 	require.Equal(t, "▅▅▅", kit.Sparkline([]float64{5, 5, 5}, 3), "a flat series is a flat mid line")

@@ -30,6 +30,7 @@ func openAAPL(h *tuitest.Harness) {
 }
 
 func TestPageBindingsHaveHelpText(t *testing.T) {
+	t.Parallel()
 	for _, group := range []any{market.DefaultMarketKeys(), activity.DefaultActivityKeys(), mcppage.DefaultMCPKeys()} {
 		v := reflect.ValueOf(group)
 		for i := 0; i < v.NumField(); i++ {
@@ -43,6 +44,7 @@ func TestPageBindingsHaveHelpText(t *testing.T) {
 }
 
 func TestMarketSearchQuoteChartIndicatorAndAsk(t *testing.T) {
+	t.Parallel()
 	h, _ := tuitest.NewPagesHarness(t, 120, 36)
 	openAAPL(h)
 	p := h.M.Market
@@ -94,6 +96,7 @@ func TestMarketSearchQuoteChartIndicatorAndAsk(t *testing.T) {
 }
 
 func TestMarketNeedsASymbolBeforeActions(t *testing.T) {
+	t.Parallel()
 	h, _ := tuitest.NewPagesHarness(t, 100, 30)
 	h.Alt('5')
 	for _, k := range []string{"i", "a", "o", "s"} {
@@ -108,6 +111,7 @@ func TestMarketNeedsASymbolBeforeActions(t *testing.T) {
 }
 
 func TestMarketStageOrderNeedsConfirmAndWaitsInPortfolio(t *testing.T) {
+	t.Parallel()
 	h, f := tuitest.NewPagesHarness(t, 120, 36)
 	f.Mu.Lock()
 	f.PendingCommits = nil
@@ -149,6 +153,7 @@ func TestMarketStageOrderNeedsConfirmAndWaitsInPortfolio(t *testing.T) {
 }
 
 func TestSimCommandParsing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in, kind, change, amount, err string
 	}{
@@ -186,6 +191,7 @@ func TestSimCommandParsing(t *testing.T) {
 }
 
 func TestMarketSimulatorControls(t *testing.T) {
+	t.Parallel()
 	h, f := tuitest.NewPagesHarness(t, 120, 36)
 	openAAPL(h)
 	for _, cmd := range []string{"@150", "-5%", "deposit 1000", "withdraw 2000000", "advance 2h", "fill"} {
@@ -210,6 +216,7 @@ func TestMarketSimulatorControls(t *testing.T) {
 }
 
 func TestCandleChartDrawsBodiesWicksAndOverlay(t *testing.T) {
+	t.Parallel()
 	c := market.CandleChart{W: 4 + market.AxisWidth, H: 4, Cw: 1, Candles: []market.Candle{
 		{Open: 10, Close: 14, High: 16, Low: 8},  // up
 		{Open: 14, Close: 10, High: 14, Low: 10}, // down, no wicks
@@ -241,6 +248,7 @@ func TestCandleChartDrawsBodiesWicksAndOverlay(t *testing.T) {
 }
 
 func TestGoldenPageViews(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {160, 45}} {
 		for _, name := range []string{"market", "activity", "mcp"} {
 			name := fmt.Sprintf("%s_%dx%d", name, size[0], size[1])
@@ -272,6 +280,7 @@ func TestGoldenPageViews(t *testing.T) {
 }
 
 func TestMarketTickRefreshesQuotesAtMostEvery30s(t *testing.T) {
+	t.Parallel()
 	h, f := tuitest.NewPagesHarness(t, 100, 30)
 	openAAPL(h)
 	count := func() int { f.Pmu.Lock(); defer f.Pmu.Unlock(); return f.CandleSeries }

@@ -18,6 +18,7 @@ func (historyCore) PositionHistory(string) (map[string][]float64, error) {
 }
 
 func TestPortfolioUsesTheWidthAndShowsSparklines(t *testing.T) {
+	t.Parallel()
 	wide := tuitest.NewHarnessCore(t, 220, 50, func(f *tuitest.FakeCore) tui.Core { return historyCore{f} })
 	wide.M.SetFocus(tui.FocusPortfolio)
 	s := wide.Screen()
@@ -46,6 +47,7 @@ type snapCore struct {
 func (s *snapCore) TakeSnapshot(context.Context, string) error { s.taken++; return nil }
 
 func TestSnapshotFromThePaletteShowsProgress(t *testing.T) {
+	t.Parallel()
 	sc := &snapCore{}
 	h := tuitest.NewHarnessCore(t, 120, 40, func(f *tuitest.FakeCore) tui.Core { sc.FakeCore = f; return sc })
 	h.Send(tuitest.Ctrl('p'))

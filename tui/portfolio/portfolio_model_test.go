@@ -9,6 +9,7 @@ import (
 )
 
 func TestApproveNeedsConfirmAndIgnoresStrayKeys(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Key("alt+3")
 	require.Contains(t, h.Screen(), "Pending approval")
@@ -30,6 +31,7 @@ func TestApproveNeedsConfirmAndIgnoresStrayKeys(t *testing.T) {
 }
 
 func TestRejectCanBeCancelled(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Key("alt+3", "x")
 	h.Now = h.Now.Add(time.Second)

@@ -13,6 +13,7 @@ import (
 // TestGoldenSettings renders every Settings page (and a form) at two sizes
 // over the fake, with fixed data so the goldens are stable.
 func TestGoldenSettings(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{100, 30}, {160, 45}} {
 		for pg := range settings.SettingsPageCount {
 			t.Run(fmt.Sprintf("page%d_%dx%d", int(pg), size[0], size[1]), func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 )
 
 func TestSettingsAddProfileSetActiveAndTest(t *testing.T) {
+	t.Parallel()
 	h, fs := newSettingsHarness(t)
 	require.Contains(t, h.Screen(), "No profiles yet")
 	h.Key("a")
@@ -47,6 +48,7 @@ func TestSettingsAddProfileSetActiveAndTest(t *testing.T) {
 }
 
 func TestSettingsStoredKeyIsMaskedAndWarned(t *testing.T) {
+	t.Parallel()
 	h, fs := newSettingsHarness(t)
 	h.Key("a")
 	h.TypeText("cloud")
@@ -61,6 +63,7 @@ func TestSettingsStoredKeyIsMaskedAndWarned(t *testing.T) {
 }
 
 func TestSettingsConflictIsRefusedAndShown(t *testing.T) {
+	t.Parallel()
 	h, fs := newSettingsHarness(t)
 	fs.profiles["a"] = settings.ProfileSetting{Name: "a", Backend: "openai"}
 	h.Key("r", "e")
@@ -77,6 +80,7 @@ func TestSettingsConflictIsRefusedAndShown(t *testing.T) {
 }
 
 func TestSettingsAccountsAddToggleAutoApproveRemove(t *testing.T) {
+	t.Parallel()
 	h, fs := newSettingsHarness(t)
 	h.Key("]")
 	require.Contains(t, h.Screen(), "Trading accounts")
@@ -128,6 +132,7 @@ func TestSettingsAccountsAddToggleAutoApproveRemove(t *testing.T) {
 }
 
 func TestSettingsCronFormPreviewsNextRuns(t *testing.T) {
+	t.Parallel()
 	h, fs := newSettingsHarness(t)
 	h.Key("]", "]")
 	require.Contains(t, h.Screen(), "Heartbeat")
@@ -158,6 +163,7 @@ func TestSettingsCronFormPreviewsNextRuns(t *testing.T) {
 }
 
 func TestSettingsHeartbeatToggleAndForm(t *testing.T) {
+	t.Parallel()
 	h, fs := newSettingsHarness(t)
 	h.Key("]", "]")
 	h.Send(tuitest.Space())
@@ -180,6 +186,7 @@ func TestSettingsHeartbeatToggleAndForm(t *testing.T) {
 }
 
 func TestSettingsConnectorsTokensShownOnce(t *testing.T) {
+	t.Parallel()
 	h, fs := newSettingsHarness(t)
 	h.Key("]", "]", "]")
 	require.Contains(t, h.Screen(), "Ask connector")
@@ -211,6 +218,7 @@ func TestSettingsConnectorsTokensShownOnce(t *testing.T) {
 }
 
 func TestSettingsKeysHaveHelp(t *testing.T) {
+	t.Parallel()
 	v := reflect.ValueOf(settings.DefaultSettingsKeys())
 	for i := range v.NumField() {
 		b := v.Field(i).Interface().(key.Binding)
@@ -222,6 +230,7 @@ func TestSettingsKeysHaveHelp(t *testing.T) {
 }
 
 func TestSettingsNewsToolsPersona(t *testing.T) {
+	t.Parallel()
 	h, fs := newSettingsHarness(t)
 	h.Key("[", "[", "[") // wraps: Persona, Tools, News
 	require.Contains(t, h.Screen(), "No feeds")
@@ -268,6 +277,7 @@ func TestSettingsNewsToolsPersona(t *testing.T) {
 }
 
 func TestSettingsPaletteActionsOpenPagesAndForms(t *testing.T) {
+	t.Parallel()
 	h, _ := newSettingsHarness(t)
 	h.Send(tea.KeyPressMsg{Code: '1', Mod: tea.ModAlt})
 	require.Equal(t, tui.FocusChat, h.M.Focus)
@@ -286,6 +296,7 @@ func TestSettingsPaletteActionsOpenPagesAndForms(t *testing.T) {
 }
 
 func TestSettingsStalePreviewIsDropped(t *testing.T) {
+	t.Parallel()
 	h, _ := newSettingsHarness(t)
 	h.Key("]", "]", "a")
 	f := h.M.Settings.Form

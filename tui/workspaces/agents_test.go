@@ -112,6 +112,7 @@ func (f *fakeAgents) setAgent(n int, state, glyph string) {
 }
 
 func TestAgentGlyphsBadgeAndStatusBar(t *testing.T) {
+	t.Parallel()
 	h, f := newAgentHarness(t, 120, 30)
 	h.Key("s", "ctrl+q")
 	h.Key("c", "ctrl+q")
@@ -140,6 +141,7 @@ func TestAgentGlyphsBadgeAndStatusBar(t *testing.T) {
 }
 
 func TestGoldenAgentStates(t *testing.T) {
+	t.Parallel()
 	h, f := newAgentHarness(t, 100, 30)
 	h.Key("s", "ctrl+q")
 	h.Key("c", "ctrl+q")
@@ -153,6 +155,7 @@ func TestGoldenAgentStates(t *testing.T) {
 }
 
 func TestDiffViewCommitAndDiscard(t *testing.T) {
+	t.Parallel()
 	h, f := newAgentHarness(t, 100, 30)
 	h.TypeText("d")
 	require.NotNil(t, h.M.Workspaces.Diff)
@@ -195,6 +198,7 @@ func TestDiffViewCommitAndDiscard(t *testing.T) {
 }
 
 func TestGoldenDiffView(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			h, _ := newAgentHarness(t, size[0], size[1])
@@ -205,6 +209,7 @@ func TestGoldenDiffView(t *testing.T) {
 }
 
 func TestSendLineTypesIntoASession(t *testing.T) {
+	t.Parallel()
 	h, f := newAgentHarness(t, 100, 30)
 	h.TypeText("i")
 	assert.Contains(t, h.Toast(), "no running session")
@@ -236,6 +241,7 @@ func TestSendLineTypesIntoASession(t *testing.T) {
 }
 
 func TestAttachAcknowledgesTheSession(t *testing.T) {
+	t.Parallel()
 	h, f := newAgentHarness(t, 100, 30)
 	h.Key("s", "ctrl+q")
 	h.Run(h.M.Workspaces.Load())
@@ -255,6 +261,7 @@ func TestAttachAcknowledgesTheSession(t *testing.T) {
 }
 
 func TestPaletteOpensTheDiff(t *testing.T) {
+	t.Parallel()
 	h, _ := newAgentHarness(t, 100, 30)
 	var diff *kit.Action
 	for _, a := range h.M.Workspaces.Actions() {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestWorkspaceAttachForwardsKeysIncludingEsc(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Key("alt+4")
 	require.Equal(t, tui.FocusWorkspaces, h.M.Focus)
@@ -35,6 +36,7 @@ func TestWorkspaceAttachForwardsKeysIncludingEsc(t *testing.T) {
 }
 
 func TestCreateWorkspace(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.M.SetFocus(tui.FocusWorkspaces)
 	h.Key("n")
@@ -52,6 +54,7 @@ type rawSeq string
 func (r rawSeq) String() string { return string(r) }
 
 func TestTerminalNudgesRedrawAndResizeFollowsLayout(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Key("alt+4", "s")
 	require.True(t, h.M.Workspaces.Attached())
@@ -102,6 +105,7 @@ func waitMsg(t *testing.T, p *workspaces.Pane, term *tuitest.FakeTerm) tea.Msg {
 }
 
 func TestDetachAcceptsDecodedAndRawForms(t *testing.T) {
+	t.Parallel()
 	for name, msg := range map[string]tea.Msg{
 		"decoded":        tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl},
 		"caps lock on":   tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl | tea.ModCapsLock},
@@ -120,6 +124,7 @@ func TestDetachAcceptsDecodedAndRawForms(t *testing.T) {
 }
 
 func TestWorkspaceFilesAndGitViews(t *testing.T) {
+	t.Parallel()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Key("alt+4", "f")
 	s := h.Screen()

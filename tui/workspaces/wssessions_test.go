@@ -128,6 +128,7 @@ func newSessionHarness(t *testing.T, w, h int) (*tuitest.Harness, *fakeSessions)
 }
 
 func TestSessionStartsAtThePaneSize(t *testing.T) {
+	t.Parallel()
 	h, f := newSessionHarness(t, 120, 40)
 	h.Key("s")
 	w, ht := h.M.BodySize()
@@ -136,6 +137,7 @@ func TestSessionStartsAtThePaneSize(t *testing.T) {
 }
 
 func TestKillRestartFromTheList(t *testing.T) {
+	t.Parallel()
 	h, f := newSessionHarness(t, 100, 30)
 	h.Key("s", "ctrl+q")
 	h.Run(h.M.Workspaces.Load())
@@ -158,6 +160,7 @@ func TestKillRestartFromTheList(t *testing.T) {
 }
 
 func TestDeleteKeepsTheDirectoryUnlessAsked(t *testing.T) {
+	t.Parallel()
 	h, f := newSessionHarness(t, 100, 30)
 	h.TypeText("D")
 	require.Contains(t, h.Screen(), "The directory is kept")
@@ -176,6 +179,7 @@ func TestDeleteKeepsTheDirectoryUnlessAsked(t *testing.T) {
 }
 
 func TestArchiveToggles(t *testing.T) {
+	t.Parallel()
 	h, f := newSessionHarness(t, 100, 30)
 	h.TypeText("A")
 	h.Confirm()
@@ -186,6 +190,7 @@ func TestArchiveToggles(t *testing.T) {
 }
 
 func TestPreviewShowsTheSelectedSession(t *testing.T) {
+	t.Parallel()
 	h, _ := newSessionHarness(t, 160, 45)
 	h.Key("s")
 	h.TypeText("echo preview-me")
@@ -197,6 +202,7 @@ func TestPreviewShowsTheSelectedSession(t *testing.T) {
 }
 
 func TestScrollbackViewerSearchSelectCopy(t *testing.T) {
+	t.Parallel()
 	h, _ := newSessionHarness(t, 100, 30)
 	h.Key("s", "ctrl+q")
 	h.Run(h.M.Workspaces.Load())
@@ -219,6 +225,7 @@ func TestScrollbackViewerSearchSelectCopy(t *testing.T) {
 }
 
 func TestMouseGoesToTheChildOnlyWhenItAsked(t *testing.T) {
+	t.Parallel()
 	h, f := newSessionHarness(t, 100, 30)
 	h.Key("s")
 	term := f.sess["ws1"][0].Term.(*richTerm)
@@ -240,6 +247,7 @@ func TestMouseGoesToTheChildOnlyWhenItAsked(t *testing.T) {
 }
 
 func TestGoldenSessionList(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{100, 30}, {160, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			h, _ := newSessionHarness(t, size[0], size[1])

@@ -39,6 +39,10 @@ type FakeCore struct {
 	Compacted      []string
 	DocBody        string
 	RenderWidth    int
+	// Channels and the session browser (ChannelCore).
+	ChannelList     []chat.ChannelInfo
+	Titles          map[string]string
+	DeletedSessions map[string]bool
 }
 
 func NewFakeCore() *FakeCore {
@@ -255,4 +259,128 @@ func (t *FakeTerm) SendKey(k tea.KeyPressMsg) {
 	case ch <- struct{}{}:
 	default:
 	}
+}
+
+// Channels: an in-memory channels.json and session titles, so the chat's
+// channel commands and session browser run against the fake.
+
+func (f *FakeCore) chans() []chat.ChannelInfo {
+	if f.ChannelList == nil {
+		f.ChannelList = []chat.ChannelInfo{{ID: "default", Label: "Alice", Session: "tui/default"}, {ID: "research", Label: "Research", Session: "tui/research"}}
+	}
+	return f.ChannelList
+}
+
+func (f *FakeCore) Channels() ([]chat.ChannelInfo, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return append([]chat.ChannelInfo(nil), f.chans()...), nil
+}
+
+func (f *FakeCore) CreateChannel(label string) (chat.ChannelInfo, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	id := strings.ToLower(strings.Join(strings.Fields(label), "-"))
+	for _, c := range f.chans() {
+		if strings.EqualFold(c.Label, label) {
+			return chat.ChannelInfo{}, fmt.Errorf("a channel named %q already exists", label)
+		}
+	}
+	ch := chat.ChannelInfo{ID: id, Label: label, Session: "tui/" + id}
+	f.ChannelList = append(f.chans(), ch)
+	return ch, nil
+}
+
+func (f *FakeCore) RenameChannel(id, label string) error {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	for i, c := range f.chans() {
+		if c.ID == id {
+			f.ChannelList[i].Label = label
+			return nil
+		}
+	}
+	return fmt.Errorf("no such channel %q", id)
+}
+
+func (f *FakeCore) ArchiveChannel(id string, archived bool) error {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	for i, c := range f.chans() {
+		if c.ID == id {
+			f.ChannelList[i].Archived = archived
+			return nil
+		}
+	}
+	return fmt.Errorf("no such channel %q", id)
+}
+
+// BrowseSessions lists the fake's sessions: every history plus the
+// channels and telegram/1, titled by the first user message.
+func (f *FakeCore) BrowseSessions(query string) ([]chat.SessionRow, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	ids := []string{}
+	seen := map[string]bool{}
+	add := func(id string) {
+		if !seen[id] && !f.DeletedSessions[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	for _, c := range f.chans() {
+		add(c.Session)
+	}
+	add("telegram/1")
+	for id := range f.Histories {
+		add(id)
+	}
+	var rows []chat.SessionRow
+	for _, id := range ids {
+		r := chat.SessionRow{ID: id, Title: id, LastActivity: T0}
+		for _, c := range f.chans() {
+			if c.Session == id {
+				r.ChannelID, r.Channel, r.Archived, r.Title = c.ID, c.Label, c.Archived, c.Label
+			}
+		}
+		for _, m := range f.Histories[id] {
+			if m.Role == chat.RoleUser || m.Role == chat.RoleAssistant {
+				r.Messages++
+				r.Preview, r.PreviewRole = m.Text, map[chat.ChatRole]string{chat.RoleUser: "user", chat.RoleAssistant: "assistant"}[m.Role]
+				if r.Messages == 1 && m.Role == chat.RoleUser {
+					r.Title = m.Text
+				}
+			}
+		}
+		if t, ok := f.Titles[id]; ok && t != "" {
+			r.Title, r.TitleSet = t, true
+		}
+		q := strings.ToLower(query)
+		if q != "" && !strings.Contains(strings.ToLower(r.ID+" "+r.Title+" "+r.Channel+" "+r.Preview), q) {
+			continue
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+func (f *FakeCore) SetSessionTitle(session, title string) error {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.Titles == nil {
+		f.Titles = map[string]string{}
+	}
+	f.Titles[session] = title
+	return nil
+}
+
+func (f *FakeCore) DeleteSession(session string) error {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.DeletedSessions == nil {
+		f.DeletedSessions = map[string]bool{}
+	}
+	f.DeletedSessions[session] = true
+	delete(f.Histories, session)
+	return nil
 }

@@ -21,6 +21,7 @@ type Harness struct {
 	Now time.Time
 }
 
+// NewHarness runs the model over a fresh FakeCore at w×h, loaded.
 func NewHarness(t *testing.T, w, h int) *Harness {
 	return NewHarnessCore(t, w, h, func(f *FakeCore) tui.Core { return f })
 }
@@ -53,11 +54,13 @@ func (h *Harness) Toast() string {
 	return t.Text
 }
 
+// Send feeds msg to the model and runs the commands it returns.
 func (h *Harness) Send(msg tea.Msg) {
 	_, cmd := h.M.Update(msg)
 	h.Run(cmd)
 }
 
+// Run runs cmd and every command its messages lead to.
 func (h *Harness) Run(cmd tea.Cmd) {
 	h.runDepth(cmd, 0)
 }
@@ -87,18 +90,21 @@ func (h *Harness) runDepth(cmd tea.Cmd, depth int) {
 	}
 }
 
+// Key presses each named key ("enter", "alt+3", "a").
 func (h *Harness) Key(keys ...string) {
 	for _, k := range keys {
 		h.Send(KeyMsg(k))
 	}
 }
 
+// TypeText types s one rune at a time.
 func (h *Harness) TypeText(s string) {
 	for _, r := range s {
 		h.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 }
 
+// KeyMsg is the key press for a key name.
 func KeyMsg(k string) tea.KeyPressMsg {
 	switch k {
 	case "enter":

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Channels end to end through the real binary in tmux: chat on the default
+# channel, create a channel with /channel new, chat there, switch back
+# through the ctrl+s browser, and the browser lists both channels with the
+# titles their first messages gave them (message counts too). Then rename a
+# session in the browser and check channels.json and the session file.
+# Needs tmux. Uses a throw-away ALICE_HOME and free ports.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+E2E=channels-e2e
+# shellcheck source=scripts/lib/tmux.sh
+source scripts/lib/tmux.sh
+
+build_alice
+start_mockllm
+write_home
+printf '{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"mock","baseUrl":"%s"}}}\n' "$LLM_URL" >"$HOME_DIR/config/ai-provider.json"
+start_alice 120 32
+
+step "start"
+wait_for "Ask Alice"
+step "default channel: a first message"
+keys "morning plan for tech" Enter
+wait_for "You said: morning plan for tech"
+step "/channel new Research"
+keys "/channel new Research" Enter
+wait_for "channel Research"
+keys "earnings calendar ideas" Enter
+wait_for "You said: earnings calendar ideas"
+screen | grep -qF "morning plan for tech" && fail "the new channel shows the default channel's messages"
+step "ctrl+s lists both channels with their titles"
+keys C-s
+wait_for "Sessions"
+wait_for "morning plan for tech"
+wait_for "earnings calendar ideas"
+wait_for_re "Research .*2 msgs"
+wait_for_re "Alice .*2 msgs"
+step "switch back to the default channel from the browser"
+keys "morning"
+wait_until 10 sh -c '! grep -qF "earnings calendar ideas"' || fail "search did not filter the list"
+keys Enter
+wait_for "You said: morning plan for tech"
+screen | grep -qF "You said: earnings calendar ideas" && fail "the default channel shows the Research messages"
+step "the browser again: rename the Research session"
+keys C-s
+wait_for "earnings calendar ideas"
+keys "earnings"
+wait_until 10 sh -c '! grep -qF "morning plan for tech"' || fail "search did not filter the list"
+keys C-r
+wait_for "New title"
+keys C-u "Q3 earnings" Enter
+wait_for "Q3 earnings"
+keys Escape
+wait_until 10 sh -c '! grep -qF "filter ›"' || fail "esc did not close the browser"
+wait_for "You said: morning plan for tech"
+grep -q '"label": "Research"' "$HOME_DIR/config/channels.json" || { echo "$E2E: channels.json lacks the channel"; cat "$HOME_DIR/config/channels.json"; exit 1; }
+grep -q '"title":"Q3 earnings"' "$HOME_DIR/data/sessions/tui/research.jsonl" || { echo "$E2E: the title is not in the session"; exit 1; }
+step "quit"
+keys C-c
+wait_until 5 grep -qF "Quit alice?" && keys C-c
+wait_for "ALICE-EXITED rc=0" 10
+echo "$E2E: all steps passed"
