@@ -154,6 +154,7 @@ type Channels interface {
 	Rename(id, label string) (channel.Info, error)
 	SetArchived(id string, archived bool) (channel.Info, error)
 	Update(id string, fn func(*config.Channel) error) (channel.Info, error)
+	Browse(query string) ([]channel.Row, error)
 }
 
 // Inbox is the inbox use case (agents append through inbox_push; people
