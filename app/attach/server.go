@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -345,6 +346,21 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 		defer pumps.Done()
 		_, _ = copyBuf(sess, master)
 	}()
+	// Sizes reach the program through a one-slot mailbox that keeps only
+	// the latest: Send blocks while a zoomed workspace session holds the
+	// terminal (tea.Exec), and the pty and the zoomed session must follow
+	// the client meanwhile.
+	sizes := make(chan tea.WindowSizeMsg, 1)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case m := <-sizes:
+				prog.Send(m)
+			}
+		}
+	}()
 	winchDone := make(chan struct{})
 	go func() { // window changes follow the client
 		defer close(winchDone)
@@ -357,11 +373,24 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 				if !ok {
 					return
 				}
-				_ = pty.Setsize(master, &pty.Winsize{Cols: uint16(max(w.Width, 1)), Rows: uint16(max(w.Height, 1))})
 				s.mu.Lock()
+				changed := st.info.Width != w.Width || st.info.Height != w.Height
 				st.info.Width, st.info.Height = w.Width, w.Height
 				s.mu.Unlock()
-				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+				_ = pty.Setsize(master, &pty.Winsize{Cols: uint16(max(w.Width, 1)), Rows: uint16(max(w.Height, 1))})
+				if changed {
+					// A workspace session zoomed full-screen has the
+					// terminal to itself and learns sizes from SIGWINCH,
+					// which a core without a controlling terminal never
+					// receives: raise it. Every listener re-reads the size
+					// of its own tty.
+					_ = syscall.Kill(os.Getpid(), syscall.SIGWINCH)
+				}
+				select {
+				case <-sizes:
+				default:
+				}
+				sizes <- tea.WindowSizeMsg{Width: w.Width, Height: w.Height}
 			}
 		}
 	}()

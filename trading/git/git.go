@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/alice-trading/alice/core/jsonl"
 	"github.com/alice-trading/alice/trading"
 )
 
@@ -83,6 +84,11 @@ type Git struct {
 	f       file
 	pushing *progress
 	closed  bool // Close was called: another instance may own the files
+	// hist is commits.jsonl; persisted is how many commits it holds and
+	// lastLine the newest one as written (to notice an in-place update).
+	hist      *jsonl.File
+	persisted int
+	lastLine  []byte
 }
 
 // Close waits for an operation in progress (a push reaching the broker)
@@ -111,7 +117,7 @@ func Open(path string, deps Deps) (*Git, error) {
 	}
 	g := &Git{path: path, deps: deps}
 	if path != "" {
-		if err := readJSON(path, &g.f.history); err != nil {
+		if err := g.openHistory(); err != nil {
 			return nil, err
 		}
 		if err := readJSON(g.workPath(), &g.f.work); err != nil {

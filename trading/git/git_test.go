@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -288,14 +289,15 @@ func TestRestartKeepsStagedAndPending(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNoPending, "a pushed commit can never be pushed again")
 	assert.Equal(t, 2, f.callCount())
 
-	var onDisk struct {
-		Commits []Commit `json:"commits"`
-		Head    string   `json:"head"`
-	}
-	data, err := os.ReadFile(path)
+	// the history is append-only JSONL beside commit.json: one line per commit
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(path), "commits.jsonl"))
 	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(data, &onDisk))
-	assert.Equal(t, p.Hash, onDisk.Head, "inventory format {commits, head}")
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	require.Len(t, lines, 1)
+	var onDisk struct{ Commits []Commit }
+	onDisk.Commits = make([]Commit, 1)
+	require.NoError(t, json.Unmarshal([]byte(lines[0]), &onDisk.Commits[0]))
+	assert.Equal(t, p.Hash, onDisk.Commits[0].Hash)
 	assert.True(t, onDisk.Commits[0].Results[0].FilledPrice.Equal(decimal.NewFromInt(100)), "decimals rehydrate")
 }
 

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/jsonl"
 )
 
 // Persistence: commit.json holds the history, staging.json the work in
@@ -92,6 +94,16 @@ func (g *Git) save() error {
 	return g.saveWork()
 }
 
+// historyPath is the append-only history (one commit per line; a later
+// line with the same hash replaces the earlier one, as when a sync
+// records fills on the newest commit). It lives beside the path Open was
+// given (commit.json, OpenAlice's whole-file history, which is imported
+// once and then left as it was).
+func (g *Git) historyPath() string { return filepath.Join(filepath.Dir(g.path), "commits.jsonl") }
+
+// saveHistory appends what changed since the last save: new commits, and
+// the newest persisted commit again if it was updated in place. A push
+// therefore writes one line however long the history is.
 func (g *Git) saveHistory() error {
 	if g.path == "" {
 		return nil
@@ -99,14 +111,86 @@ func (g *Git) saveHistory() error {
 	if g.f.Commits == nil {
 		g.f.Commits = []Commit{}
 	}
-	data, err := json.MarshalIndent(&g.f.history, "", " ")
+	var lines [][]byte
+	if n := g.persisted; n > 0 && n <= len(g.f.Commits) {
+		b, err := json.Marshal(g.f.Commits[n-1])
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(b, g.lastLine) {
+			lines = append(lines, b)
+		}
+	}
+	for _, c := range g.f.Commits[min(g.persisted, len(g.f.Commits)):] {
+		b, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, b)
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	if err := g.write("history", func() error { return g.hist.Append(lines...) }); err != nil {
+		return err
+	}
+	g.persisted, g.lastLine = len(g.f.Commits), lines[len(lines)-1]
+	return nil
+}
+
+// openHistory reads commits.jsonl (healing a torn tail); when it does
+// not exist yet, an existing commit.json is imported into it once.
+func (g *Git) openHistory() error {
+	_, statErr := os.Stat(g.historyPath())
+	f, err := jsonl.Open(g.historyPath(), jsonl.Options{Sync: true})
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(g.path), 0o700); err != nil {
+	g.hist = f
+	if errors.Is(statErr, os.ErrNotExist) {
+		var old history
+		if err := readJSON(g.path, &old); err != nil {
+			return err
+		}
+		g.f.history = old
+		g.persisted = 0
+		if len(old.Commits) > 0 {
+			if err := g.saveHistory(); err != nil {
+				return fmt.Errorf("git: importing %s: %w", g.path, err)
+			}
+			g.deps.Logger.Info("trading git: imported history", "from", g.path, "commits", len(old.Commits), "into", g.historyPath())
+		}
+		return nil
+	}
+	index := map[string]int{}
+	var last []byte
+	err = f.Forward(func(line []byte) bool {
+		var c Commit
+		if json.Unmarshal(line, &c) != nil || c.Hash == "" {
+			return true // not a commit: skipped (healing keeps torn bytes aside)
+		}
+		if i, ok := index[c.Hash]; ok {
+			g.f.Commits[i] = c
+		} else {
+			index[c.Hash] = len(g.f.Commits)
+			g.f.Commits = append(g.f.Commits, c)
+		}
+		last = append(last[:0], line...)
+		return true
+	})
+	if err != nil {
 		return err
 	}
-	return g.write("history", func() error { return config.WriteFileAtomic(g.path, data, 0o600) })
+	if n := len(g.f.Commits); n > 0 {
+		h := g.f.Commits[n-1].Hash
+		g.f.Head = &h
+		// the line that would be written for the newest commit now
+		if b, err := json.Marshal(g.f.Commits[n-1]); err == nil {
+			last = b
+		}
+	}
+	g.persisted, g.lastLine = len(g.f.Commits), last
+	return nil
 }
 
 func (g *Git) saveWork() error {

@@ -59,8 +59,8 @@ func (m *Manager) Halted() (HaltState, error) {
 // AI-trading switch for calls a person did not make directly.
 func (m *Manager) stageGate(ctx context.Context) error {
 	if st, _ := m.Halted(); st.Halted {
-		return fmt.Errorf("%w since %s by %s%s: no account stages anything until a person resumes (alice resume, or the palette's Resume trading): %w",
-			ErrHalted, st.At.UTC().Format(time.RFC3339), st.By, reasonSuffix(st.Reason), ErrHalted)
+		return fmt.Errorf("%w since %s by %s%s: no account stages anything until a person resumes (alice resume)",
+			ErrHalted, st.At.UTC().Format(time.RFC3339), st.By, reasonSuffix(st.Reason))
 	}
 	if c, _ := core.CallerFrom(ctx); !c.Person {
 		a, err := m.store.Agent()

@@ -67,7 +67,7 @@ func DefaultKeyMap() KeyMap {
 			Help:     b("?", "help", "?", "f1"),
 			Quit:     b("ctrl+c", "quit", "ctrl+c"),
 			QuitQ:    b("q", "quit (outside inputs)", "q"),
-			Detach:   b("ctrl+z", "detach (alice keeps running)", "ctrl+z"),
+			Detach:   b("ctrl+z", "detach", "ctrl+z"),
 			Dismiss:  b("ctrl+x", "dismiss error", "ctrl+x"),
 			Messages: b("alt+m", "message history", "alt+m"),
 		},

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/alice-trading/alice/core/connector/telegram"
 	"sort"
 	"strings"
 	"time"
@@ -63,6 +64,9 @@ func (c *Core) Status() tui.StatusInfo {
 	}
 	s.Provider = c.a.ProviderLabel("tui")
 	s.Problems = c.a.Problems()
+	if h, ok := c.a.TelegramHealth(); ok && h.State == telegram.LinkDown {
+		s.Telegram = fmt.Sprintf("Telegram unreachable (%d tries), retrying", h.Attempts)
+	}
 	return s
 }
 

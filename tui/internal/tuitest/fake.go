@@ -22,7 +22,9 @@ var T0 = time.Date(2026, 11, 20, 14, 30, 0, 0, time.UTC)
 
 // FakeCore is an in-memory Core for model tests and goldens.
 type FakeCore struct {
-	Mu             sync.Mutex
+	Mu sync.Mutex
+	// TelegramDown, when set, is reported as StatusInfo.Telegram.
+	TelegramDown   string
 	Histories      map[string][]chat.ChatMessage
 	Script         []chat.ChatEvent
 	SendErr        error
@@ -62,7 +64,9 @@ func NewFakeCore() *FakeCore {
 }
 
 func (f *FakeCore) Status() tui.StatusInfo {
-	return tui.StatusInfo{MainMCP: "http://127.0.0.1:3001/mcp", AskMCP: "http://127.0.0.1:3003/mcp", Provider: "mock (openai m)"}
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return tui.StatusInfo{MainMCP: "http://127.0.0.1:3001/mcp", AskMCP: "http://127.0.0.1:3003/mcp", Provider: "mock (openai m)", Telegram: f.TelegramDown}
 }
 func (f *FakeCore) Events(ctx context.Context) <-chan any { return f.EventCh }
 func (f *FakeCore) Sessions() ([]string, error) {

@@ -31,12 +31,15 @@ type FakePages struct {
 	calls        []activity.ToolCallRecord
 	notes        []activity.NotificationRecord
 	clients      []mcppage.MCPClient
+	// Retried lists the task ids RetryWork was asked to retry.
+	Retried []string
 }
 
 var (
 	_ market.MarketCore     = (*FakePages)(nil)
 	_ market.SimCore        = (*FakePages)(nil)
 	_ activity.ActivityCore = (*FakePages)(nil)
+	_ activity.WorkRetrier  = (*FakePages)(nil)
 	_ mcppage.MCPCore       = (*FakePages)(nil)
 )
 
@@ -212,6 +215,14 @@ func (f *FakePages) MCPClients() []mcppage.MCPClient {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
 	return append([]mcppage.MCPClient(nil), f.clients...)
+}
+
+// RetryWork records the retry and answers a new task id, as the queue does.
+func (f *FakePages) RetryWork(taskID string) (string, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	f.Retried = append(f.Retried, taskID)
+	return "retry-" + taskID, nil
 }
 
 // AddEvent appends an event as the core would and returns it.
