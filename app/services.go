@@ -72,6 +72,7 @@ type Trading interface {
 
 	IsSimulator(id string) bool
 	SimSetPrice(id, symbol, change string) (old, next decimal.Decimal, err error)
+	SimMark(id, symbol string) (decimal.Decimal, error)
 	SimCash(id string, amount decimal.Decimal) error
 	SimForceFill(ctx context.Context, id, symbol string) ([]trading.OpenOrder, error)
 	SimAdvance(id string, d time.Duration) (time.Time, error)

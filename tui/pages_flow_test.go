@@ -35,11 +35,15 @@ func TestFlowMarketSearchIndicatorStageOrder(t *testing.T) {
 	tm, f, clk, scr := startPagesFlow(t)
 	scr.waitFor("Ask Alice")
 	tm.Send(tea.KeyPressMsg{Code: '5', Mod: tea.ModAlt})
-	scr.waitFor("Press / to search a symbol")
+	// The pane starts on the holdings (and watchlist), with quotes.
+	scr.waitFor("Watchlist and holdings")
+	scr.waitFor("MSFT")
 	tm.Send(tea.KeyPressMsg{Code: '/', Text: "/"})
 	tm.Type("apple")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	scr.waitFor("Results AAPL")
+	// The results are drawn as rows: symbol, name, class.
+	scr.waitFor("Results (1)")
+	scr.waitFor("AAPL         Apple Inc.")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	scr.waitFor("AAPL Apple Inc. · equity")
 	scr.waitFor("187.25 +1.75 (+0.94%)")

@@ -227,6 +227,12 @@ func (c *Core) Pending() ([]portfolio.PendingCommit, error) {
 		for _, op := range p.Operations {
 			pc.Operations = append(pc.Operations, op.Describe())
 		}
+		// runs inside the portfolio pane's load Cmd, never in Update
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if ev, err := c.trading.Evidence(ctx, p.AccountID, p.Hash); err == nil {
+			pc.Evidence = ev.Text()
+		}
+		cancel()
 		out = append(out, pc)
 	}
 	return out, nil

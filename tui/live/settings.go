@@ -156,7 +156,7 @@ func (c *Core) ReconnectAccount(ctx context.Context, id string) error {
 func (c *Core) CronJobs() ([]settings.CronJobSetting, error) {
 	var out []settings.CronJobSetting
 	for _, j := range c.automation.Jobs() {
-		s := settings.CronJobSetting{ID: j.ID, Name: j.Name, Schedule: j.Schedule.String(), Prompt: j.Payload, Enabled: j.Enabled}
+		s := settings.CronJobSetting{ID: j.ID, Name: j.Name, Schedule: j.Schedule.String(), Prompt: j.Payload, Target: schedule.TargetText(j.Target), Enabled: j.Enabled}
 		if j.State.NextRunAtMs != nil {
 			s.Next = time.UnixMilli(*j.State.NextRunAtMs)
 		}
@@ -173,7 +173,14 @@ func (c *Core) CronJobs() ([]settings.CronJobSetting, error) {
 
 // SaveCronJob adds (ID "") or edits a job.
 func (c *Core) SaveCronJob(in settings.CronJobInput) error {
-	_, err := c.automation.SaveJob(schedule.JobInput{ID: in.ID, Name: in.Name, Prompt: in.Prompt, Schedule: in.Schedule, Enabled: in.Enabled})
+	target, err := schedule.ParseTargetText(in.Target)
+	if err != nil {
+		return err
+	}
+	if in.ID != "" && target == nil {
+		target = &schedule.Target{Kind: schedule.TargetAlice} // an emptied target moves the job back into Alice
+	}
+	_, err = c.automation.SaveJob(schedule.JobInput{ID: in.ID, Name: in.Name, Prompt: in.Prompt, Schedule: in.Schedule, Enabled: in.Enabled, Target: target})
 	return err
 }
 

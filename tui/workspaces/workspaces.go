@@ -1,6 +1,8 @@
 package workspaces
 
 import (
+	"time"
+
 	"fmt"
 	"strings"
 
@@ -35,10 +37,11 @@ type Pane struct {
 	Mode      wsMode
 	tag       textinput.Model
 	template  int
-	tmpls     []string // loaded with the list; never read from core in View
-	term      Terminal // the session shown in the pane (attached or last attached)
-	TermGen   int      // bumps when term changes so stale nudges are dropped
-	Waiting   bool     // a Changed() read is in flight for term
+	tmpls     []string  // loaded with the list; never read from core in View
+	term      Terminal  // the session shown in the pane (attached or last attached)
+	TermGen   int       // bumps when term changes so stale nudges are dropped
+	Waiting   bool      // a Changed() read is in flight for term
+	lastNudge time.Time // when the last TermChangedMsg arrived (frame cap)
 	termCols  int
 	termRows  int
 	files     []FileInfo
