@@ -238,6 +238,29 @@ func (c *Core) Pending() ([]portfolio.PendingCommit, error) {
 	return out, nil
 }
 
+var _ portfolio.HaltCore = (*Core)(nil)
+
+// Halt pulls the kill switch for the person at the keyboard.
+func (c *Core) Halt(ctx context.Context) (string, error) {
+	rep, err := c.a.Trading.Halt(ctx, "a person in the alice UI", "palette")
+	if err != nil {
+		return "", err
+	}
+	n := 0
+	for _, k := range rep.Cancelled {
+		n += k
+	}
+	return fmt.Sprintf("trading halted: %d resting order(s) cancelled, %d commit(s) withdrawn; Resume trading lifts it", n, len(rep.Withdrawn)), nil
+}
+
+// Resume lifts the kill switch.
+func (c *Core) Resume(context.Context) (string, error) {
+	if _, err := c.a.Trading.Resume("a person in the alice UI"); err != nil {
+		return "", err
+	}
+	return "trading resumed", nil
+}
+
 func (c *Core) Approve(ctx context.Context, account, hash string) (string, error) {
 	res, err := c.trading.Push(ctx, account, hash)
 	if err != nil {
