@@ -242,7 +242,7 @@ var _ portfolio.HaltCore = (*Core)(nil)
 
 // Halt pulls the kill switch for the person at the keyboard.
 func (c *Core) Halt(ctx context.Context) (string, error) {
-	rep, err := c.a.Trading.Halt(ctx, "a person in the alice UI", "palette")
+	rep, err := c.trading.Halt(ctx, "a person in the alice UI", "palette")
 	if err != nil {
 		return "", err
 	}
@@ -255,7 +255,7 @@ func (c *Core) Halt(ctx context.Context) (string, error) {
 
 // Resume lifts the kill switch.
 func (c *Core) Resume(context.Context) (string, error) {
-	if _, err := c.a.Trading.Resume("a person in the alice UI"); err != nil {
+	if _, err := c.trading.Resume("a person in the alice UI"); err != nil {
 		return "", err
 	}
 	return "trading resumed", nil
