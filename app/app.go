@@ -52,6 +52,7 @@ type Listener struct {
 // App holds every long-lived component and keeps them to itself: surfaces
 // reach the use cases through the methods in services.go.
 type App struct {
+	realPrices *realPriceFeed // simulator accounts' real prices (research.go)
 	opts       Options
 	log        *slog.Logger
 	events     *eventlog.Log

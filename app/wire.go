@@ -24,7 +24,8 @@ func (a *App) build() error {
 	log := a.log
 
 	// Trading: accounts, brokers, TradingGit, guards, snapshots.
-	a.trading = uta.NewManager(o.Store, o.Paths, a.market, a.events, log.With("component", "trading"))
+	a.realPrices = &realPriceFeed{}
+	a.trading = uta.NewManager(o.Store, o.Paths, a.market, a.events, log.With("component", "trading"), uta.WithPriceFeed(a.realPrices))
 	tradetools.Register(a.tools, a.trading)
 	if err := a.buildResearch(); err != nil {
 		return err
