@@ -140,6 +140,7 @@ func Listen(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
+	local.HandshakeTimeout = 10 * time.Second // a peer that never speaks SSH does not hold a goroutine
 	var remote *ssh.Server
 	if opts.TCPAddr != "" {
 		// Public-key auth only: WithAuthorizedKeys installs the key

@@ -95,6 +95,9 @@ func New(m kit.Host, core Core) *Pane {
 	in.Placeholder = "research-aapl"
 	in.Prompt = "tag › "
 	in.CharLimit = 33
+	// Without a width the placeholder is cut to its first letter (shown
+	// under the cursor as a lone reverse-video "r").
+	in.SetWidth(in.CharLimit + 1)
 	return &Pane{m: m, core: core, tag: in, Ssel: -1}
 }
 
@@ -164,9 +167,28 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return kit.ErrCmd(msg.err)
 		}
+		// The cursor stays on the item, not the row number: a workspace
+		// created elsewhere or a re-sort must not move K/D to another one.
+		prevWS, hadWS := p.current()
+		prevSess, hadSess := p.selectedSession()
 		p.List, p.tmpls, p.details = msg.list, msg.tmpls, msg.details
-		if p.pendingID != "" {
+		switch {
+		case p.pendingID != "":
 			p.SelectID(p.pendingID)
+		case hadWS:
+			for i, w := range p.List {
+				if w.ID == prevWS.ID {
+					p.Sel = i
+				}
+			}
+			if hadSess {
+				p.Ssel = -1
+				for i, s := range p.sessions() {
+					if s.ID == prevSess.ID {
+						p.Ssel = i
+					}
+				}
+			}
 		}
 		if p.Sel >= len(p.List) {
 			p.Sel = max(0, len(p.List)-1)
@@ -360,7 +382,7 @@ func (p *Pane) View() string {
 	case WsScroll:
 		return p.Scroll.view(*st, p.w, p.h)
 	}
-	header := st.Title.Render("Workspaces") + st.Muted.Render("  n new · s shell · c claude · x codex · enter attach · z zoom · f files · l git")
+	header := st.Title.Render("Workspaces") + st.Muted.Render("  n new · s shell · c claude · x codex · enter attach · z full screen (ctrl+q back) · f files · l git")
 	if v, ok := p.agentView(func() string { return p.listView(header) }); ok {
 		return v
 	}

@@ -135,3 +135,44 @@ func TestWorkspaceFilesAndGitViews(t *testing.T) {
 	h.Key("esc")
 	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
 }
+
+// A reload that adds a workspace before the selected one (created from
+// the CLI or by an agent) or re-sorts the list keeps the cursor on the
+// same workspace, so K and D act on what the person chose.
+func TestWorkspaceCursorKeepsTheItem(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.F.Mu.Lock()
+	h.F.Workspace = []workspaces.WorkspaceInfo{{ID: "wa", Tag: "alpha", Template: "chat"}, {ID: "wb", Tag: "beta", Template: "chat"}}
+	h.F.Mu.Unlock()
+	h.Run(h.M.Workspaces.Load())
+	h.M.Workspaces.SelectID("wb")
+	h.F.Mu.Lock()
+	h.F.Workspace = []workspaces.WorkspaceInfo{{ID: "wn", Tag: "aaa-new", Template: "chat"}, {ID: "wa", Tag: "alpha", Template: "chat"}, {ID: "wb", Tag: "beta", Template: "chat"}}
+	h.F.Mu.Unlock()
+	h.Run(h.M.Workspaces.Load())
+	require.Equal(t, "wb", h.M.Workspaces.List[h.M.Workspaces.Sel].ID)
+	h.F.Mu.Lock()
+	h.F.Workspace = []workspaces.WorkspaceInfo{{ID: "wb", Tag: "beta", Template: "chat"}, {ID: "wa", Tag: "alpha", Template: "chat"}}
+	h.F.Mu.Unlock()
+	h.Run(h.M.Workspaces.Load())
+	require.Equal(t, "wb", h.M.Workspaces.List[h.M.Workspaces.Sel].ID, "a re-sort keeps it too")
+	h.F.Mu.Lock()
+	h.F.Workspace = []workspaces.WorkspaceInfo{{ID: "wa", Tag: "alpha", Template: "chat"}}
+	h.F.Mu.Unlock()
+	h.Run(h.M.Workspaces.Load())
+	require.Equal(t, "wa", h.M.Workspaces.List[h.M.Workspaces.Sel].ID, "a removed one leaves the cursor in range")
+}
+
+// The create form shows the whole tag placeholder (not a lone reverse-video
+// first letter), and the zoom key says how to come back.
+func TestWorkspaceCreatePlaceholderAndZoomHint(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Alt('4')
+	h.Key("n")
+	require.Contains(t, h.Screen(), "tag › research-aapl")
+	h.Key("esc")
+	require.Contains(t, h.Screen(), "z full screen (ctrl+q back)")
+	require.Contains(t, h.M.KeyMap().Workspaces.Zoom.Help().Desc, "ctrl+q")
+}
