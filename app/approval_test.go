@@ -74,3 +74,35 @@ func TestIssue15SequenceOverMCP(t *testing.T) {
 	require.Len(t, pos, 1)
 	require.Equal(t, "13", pos[0].(map[string]any)["quantity"])
 }
+
+// TestIssue22CashQtySequenceOverMCP replays issue 22's bypass through a real
+// MCP client against the running core: an autoApprove account with
+// max-order-value 5000 and max-position-size 25 %. placeOrder with both
+// totalQuantity 100 and cashQty 1 is refused at staging; 100 MSFT alone
+// is stopped by the guards at push; nothing beyond the guards executes.
+func TestIssue22CashQtySequenceOverMCP(t *testing.T) {
+	t.Parallel()
+	a := apptest.Start(t, map[string]string{"accounts.json": `[{"id":"auto","presetId":"simulator","enabled":true,"autoApprove":true,
+  "guards":[{"type":"max-order-value","options":{"maxValue":5000}},{"type":"max-position-size","options":{"maxPercentOfEquity":25}}],
+  "presetConfig":{"cash":"100000","seed":42}}]`})
+	agent := mcpClient(t, a.MCP.URL())
+	order := map[string]any{"source": "auto", "aliceId": "auto|MSFT", "symbol": "MSFT", "action": "BUY", "orderType": "MKT", "totalQuantity": "100", "cashQty": "1"}
+	out, isErr := callText(t, agent, "placeOrder", order)
+	require.True(t, isErr, out)
+	require.Contains(t, out, "set exactly one of totalQuantity")
+	out, _ = callText(t, agent, "tradingStatus", map[string]any{"source": "auto"})
+	require.Contains(t, out, `"staged":[]`, "nothing was staged")
+
+	delete(order, "cashQty")
+	out, isErr = callText(t, agent, "placeOrder", order)
+	require.False(t, isErr, out)
+	require.Contains(t, out, `"tif":"DAY"`, "the venue default is explicit")
+	_, isErr = callText(t, agent, "tradingCommit", map[string]any{"source": "auto", "message": "100 MSFT"})
+	require.False(t, isErr)
+	out, isErr = callText(t, agent, "tradingPush", map[string]any{"source": "auto"})
+	require.False(t, isErr, out)
+	require.Contains(t, out, "[guard:max-order-value]")
+	pos, err := a.Trading.Positions(t.Context(), "auto")
+	require.NoError(t, err)
+	require.Empty(t, pos, "nothing beyond the guards executed")
+}

@@ -169,3 +169,10 @@ func (s scheduleAgent) AskWithSession(ctx context.Context, prompt, sessionID, pr
 	}
 	return out, err
 }
+
+// RetryWork queues a failed or abandoned task again (the Activity pane's
+// retry; MCP has workRetry) and returns the new task's id.
+func (a *App) RetryWork(id string) (string, error) {
+	t, err := a.worker.Retry(id)
+	return t.ID, err
+}

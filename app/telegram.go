@@ -27,7 +27,7 @@ func (a *App) startTelegram(ctx context.Context) {
 		return
 	}
 	bot, err := telegram.New(telegram.Options{Config: cfg.Telegram, Token: tok, Agent: telegramAgent{a}, Center: a.Connectors,
-		Commands: telegramCommands{a}, Approvals: telegramApprovals{a}, Events: a.Events, Logger: a.Log.With("component", "telegram")})
+		Commands: telegramCommands{a}, Approvals: telegramApprovals{a}, Halt: telegramHalt{a}, Events: a.Events, Logger: a.Log.With("component", "telegram")})
 	if err != nil {
 		a.reportStartupProblem(fmt.Errorf("telegram: %w", err))
 		return
@@ -157,6 +157,17 @@ func (t telegramApprovals) Reject(ctx context.Context, account, hash string) (st
 		return "", err
 	}
 	return "Rejected " + c.Hash + ".", nil
+}
+
+// telegramHalt pulls the kill switch for a person who confirmed /halt.
+type telegramHalt struct{ a *App }
+
+func (t telegramHalt) Halt(ctx context.Context, by string) (string, error) {
+	rep, err := t.a.Trading.Halt(ctx, by, "Telegram /halt")
+	if err != nil {
+		return "", err
+	}
+	return HaltSummary(rep) + "Lift it with: alice resume", nil
 }
 
 var _ connector.Connector = (*telegram.Bot)(nil)

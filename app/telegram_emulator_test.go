@@ -194,4 +194,16 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 	require.Contains(t, got, "Pushed "+h1000+": 0 submitted, 1 rejected.")
 	require.Contains(t, got, "✗ placeOrder AAPL: [guard:")
 	require.Contains(t, got, "On sim-paper: Pushed "+h1000)
+
+	// the kill switch from Telegram: asked, confirmed by a button, recorded
+	me.say("/halt")
+	confirm := me.next()
+	require.Contains(t, confirm.Text, "Halt trading on EVERY account?")
+	me.tap(confirm.Markup.InlineKeyboard[0][0].CallbackData)
+	require.Contains(t, me.next().Text, "Trading halted since")
+	out, isErr = callText(t, agent, "placeOrder", buy("1"))
+	require.True(t, isErr, out)
+	require.Contains(t, out, "trading is halted")
+	_, err = a.Trading.Resume("test")
+	require.NoError(t, err)
 }

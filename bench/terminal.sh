@@ -4,9 +4,21 @@
 # a sentinel, side by side with tmux and a raw pty in one run. Goal:
 # alice/tmux ≤ 1.0.
 #   SIZE_MB=100 COLOURED=0 RUNS=3 bench/terminal.sh
+# Through the whole TUI (bench/tuiterm: alice in tmux beside a bare tmux
+# pane of the same inner size; echo, full-screen frames, cat, idle CPU,
+# RSS; prints alice/tmux):
+#   bench/terminal.sh tui [-runs 5 -echo 40 -n 2000 -idle 30s -mb 10]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v tmux >/dev/null || { echo "bench/terminal.sh: tmux is required"; exit 1; }
+if [ "${1:-}" = tui ]; then
+	shift
+	BIN=$(mktemp -d /tmp/alice-tuibench-bin.XXXXXX)
+	trap 'rm -rf "$BIN"' EXIT
+	go build -o "$BIN/alice" . && go build -o "$BIN/tuiterm" ./bench/tuiterm
+	"$BIN/tuiterm" -alice "$BIN/alice" "$@"
+	exit
+fi
 command -v script >/dev/null || { echo "bench/terminal.sh: script (util-linux) is required"; exit 1; }
 WORK=$(mktemp -d /tmp/alice-termbench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT

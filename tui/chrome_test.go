@@ -123,18 +123,33 @@ func TestToastsExpireErrorsStayAndAreKeptInHistory(t *testing.T) {
 	h.Send(kit.ToastExpiredMsg{ID: h.M.Toasts.Live[0].ID})
 	require.NotContains(t, h.Screen(), "newer", "info toasts expire")
 
+	// Errors do not stack: a newer one replaces the older, and dismissing
+	// it never brings the older (already resolved) one back.
+	h.Send(kit.ErrMsg{Err: errors.New("quote feed down")})
 	h.Send(kit.ErrMsg{Err: errors.New("broker offline")})
-	h.Send(kit.ToastExpiredMsg{ID: h.M.Toasts.Seq})
-	require.Contains(t, h.Screen(), "✗ broker offline", "errors stay until dismissed")
+	require.Contains(t, h.Screen(), "✗ broker offline")
 	require.Contains(t, h.Screen(), "ctrl+x dismiss")
 	h.Send(tuitest.Ctrl('x'))
 	require.NotContains(t, h.Screen(), "broker offline")
+	require.NotContains(t, h.Screen(), "quote feed down", "dismissing does not resurrect an older error")
+
+	// Errors are not sticky: they expire on their own timer (so one can
+	// go while an attached terminal takes every key); an older timer
+	// never clears a newer error.
+	h.Send(kit.ErrMsg{Err: errors.New("first")})
+	first := h.M.Toasts.Seq
+	h.Send(kit.ErrMsg{Err: errors.New("second")})
+	h.Send(kit.ToastExpiredMsg{ID: first})
+	require.Contains(t, h.Screen(), "✗ second")
+	h.Send(kit.ToastExpiredMsg{ID: h.M.Toasts.Seq})
+	require.NotContains(t, h.Screen(), "second", "errors expire")
 
 	h.Send(tea.KeyPressMsg{Code: 'm', Mod: tea.ModAlt})
 	require.NotNil(t, h.M.Help)
 	s := h.Screen()
 	require.Contains(t, s, "Messages")
 	require.Contains(t, s, "✗ broker offline")
+	require.Contains(t, s, "✗ quote feed down", "the history keeps every error")
 	require.Contains(t, s, "detached; the session keeps running")
 	h.TypeText("broker")
 	require.NotContains(t, h.Screen(), "detached;", "the history filters")

@@ -53,6 +53,9 @@ type StatusInfo struct {
 	AskMCP   string
 	Provider string
 	Problems []string
+	// Telegram is set while the Telegram link is down (retrying), "" when
+	// it is up or off.
+	Telegram string
 }
 
 // Core events delivered through Events.

@@ -272,6 +272,9 @@ func (m *Model) statusBar() string {
 	if m.Focus == FocusWorkspaces && m.Workspaces.Attached() {
 		parts = append(parts, s.StatusKey.Render(" ● input ")+s.StatusBar.Render("ctrl+q detach"))
 	}
+	if m.Status.Telegram != "" {
+		parts = append(parts, s.Warn.Render(" ⚠ "+m.Status.Telegram))
+	}
 	parts = append(parts, s.StatusKey.Render(" MCP ")+s.StatusBar.Render(kit.OrDash(m.Status.MainMCP)))
 	if m.Status.AskMCP != "" {
 		parts = append(parts, s.StatusKey.Render(" Ask ")+s.StatusBar.Render(m.Status.AskMCP))

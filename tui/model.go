@@ -371,9 +371,6 @@ func (m *Model) SetFocus(f Focus) {
 	m.cur().Blur()
 	m.Focus = f
 	m.cur().Focus()
-	if f == FocusInbox {
-		m.Inbox.MarkVisibleRead()
-	}
 }
 
 // OpenDialog shows a confirmation that ignores stray keys for a grace period.

@@ -35,11 +35,15 @@ func TestFlowMarketSearchIndicatorStageOrder(t *testing.T) {
 	tm, f, clk, scr := startPagesFlow(t)
 	scr.waitFor("Ask Alice")
 	tm.Send(tea.KeyPressMsg{Code: '5', Mod: tea.ModAlt})
-	scr.waitFor("Press / to search a symbol")
+	// The pane starts on the holdings (and watchlist), with quotes.
+	scr.waitFor("Watchlist and holdings")
+	scr.waitFor("MSFT")
 	tm.Send(tea.KeyPressMsg{Code: '/', Text: "/"})
 	tm.Type("apple")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	scr.waitFor("Results AAPL")
+	// The results are drawn as rows: symbol, name, class.
+	scr.waitFor("Results (1)")
+	scr.waitFor("AAPL         Apple Inc.")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	scr.waitFor("AAPL Apple Inc. · equity")
 	scr.waitFor("187.25 +1.75 (+0.94%)")
@@ -89,5 +93,40 @@ func TestFlowActivityShowsNewRunsLive(t *testing.T) {
 	f.AddEvent("agent.work.error", `{"source":"task","error":"No AI provider is configured","durationMs":12}`, req.Seq)
 	f.EventCh <- activity.ActivityChangedEvent{}
 	scr.waitFor("webhook: TSLA halted                  ✗ No AI provider is configured")
+	quit(t, tm, scr)
+}
+
+// TestFlowActivityRetriesAFailedRun: a failed queued task is retried from
+// the Runs tab with r; a run that did not fail is refused with a message.
+func TestFlowActivityRetriesAFailedRun(t *testing.T) {
+	tm, f, _, scr := startPagesFlow(t)
+	scr.waitFor("Ask Alice")
+	req := f.AddEvent("agent.work.requested", `{"source":"task","prompt":"webhook: rebalance","taskId":"task-77","key":"webhook:k1","queued":true}`, 0)
+	f.AddEvent("agent.work.started", `{"source":"task","taskId":"task-77"}`, req.Seq)
+	f.AddEvent("agent.work.abandoned", `{"source":"task","taskId":"task-77","reason":"alice stopped while the task ran"}`, req.Seq)
+	tm.Send(tea.KeyPressMsg{Code: '6', Mod: tea.ModAlt})
+	tm.Send(tea.KeyPressMsg{Code: ']', Text: "]"})
+	scr.waitFor("✗ abandoned (r retries)")
+	tm.Send(tea.KeyPressMsg{Code: 'r', Text: "r"})
+	scr.waitFor("retry queued as task retry-ta")
+	tm.Send(tea.KeyPressMsg{Code: 'j', Text: "j"}) // the older, delivered run
+	tm.Send(tea.KeyPressMsg{Code: 'r', Text: "r"})
+	scr.waitFor("only failed or abandoned runs can be retried")
+	quit(t, tm, scr)
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	require.Equal(t, []string{"task-77"}, f.Retried)
+}
+
+// TestFlowStatusBarShowsTelegramRetrying: a Telegram link that is down
+// shows in the status bar on the next status refresh, and leaves it when up.
+func TestFlowStatusBarShowsTelegramRetrying(t *testing.T) {
+	tm, f, clk, scr := startPagesFlow(t)
+	scr.waitFor("Ask Alice")
+	f.Mu.Lock()
+	f.TelegramDown = "Telegram unreachable (4 tries), retrying"
+	f.Mu.Unlock()
+	tm.Send(tui.TickMsg(clk.Now()))
+	scr.waitFor("⚠ Telegram unreachable (4 tries), retrying")
 	quit(t, tm, scr)
 }

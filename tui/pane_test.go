@@ -130,12 +130,21 @@ func TestGoldenOverlays(t *testing.T) {
 		h.Key("ctrl+c")
 		golden.RequireEqual(t, []byte(h.Screen()))
 	})
-	t.Run("approve_100x30", func(t *testing.T) {
-		h := tuitest.NewHarness(t, 100, 30)
-		h.Key("alt+3", "a")
-		h.Now = h.Now.Add(time.Second)
-		golden.RequireEqual(t, []byte(h.Screen()))
-	})
+	// the approval dialog carries the evidence: notional at the quote,
+	// position and cash after, each guard's verdict with headroom, TIF,
+	// and who staged it
+	for _, size := range [][2]int{{100, 30}, {80, 24}, {160, 45}} {
+		t.Run(fmt.Sprintf("approve_%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := tuitest.NewHarness(t, size[0], size[1])
+			h.Key("alt+3", "a")
+			h.Now = h.Now.Add(time.Second)
+			screen := h.Screen()
+			for _, want := range []string{"max-order-value: 18,720 of 5,000 → would be rejected", "time in force DAY", "staged by claude"} {
+				require.Contains(t, strings.Join(strings.Fields(screen), " "), want)
+			}
+			golden.RequireEqual(t, []byte(screen))
+		})
+	}
 	t.Run("attached_100x30", func(t *testing.T) {
 		h := tuitest.NewHarness(t, 100, 30)
 		h.Key("alt+4", "s")

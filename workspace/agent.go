@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -16,16 +17,21 @@ type Agent string
 const (
 	AgentClaude Agent = "claude"
 	AgentCodex  Agent = "codex"
-	AgentShell  Agent = "shell"
+	// AgentOpenCode is sst's opencode (npm opencode-ai).
+	AgentOpenCode Agent = "opencode"
+	AgentShell    Agent = "shell"
 )
 
 // Agents lists every supported agent.
-func Agents() []Agent { return []Agent{AgentClaude, AgentCodex, AgentShell} }
+func Agents() []Agent { return []Agent{AgentClaude, AgentCodex, AgentOpenCode, AgentShell} }
+
+// AgentNames is the list for messages: "claude, codex, opencode or shell".
+const AgentNames = "claude, codex, opencode or shell"
 
 // Valid reports whether a is a supported agent.
 func (a Agent) Valid() bool {
 	switch a {
-	case AgentClaude, AgentCodex, AgentShell:
+	case AgentClaude, AgentCodex, AgentOpenCode, AgentShell:
 		return true
 	}
 	return false
@@ -38,6 +44,8 @@ func (a Agent) prefix() string {
 		return "c"
 	case AgentCodex:
 		return "x"
+	case AgentOpenCode:
+		return "o"
 	default:
 		return "sh"
 	}
@@ -47,16 +55,17 @@ func (a Agent) prefix() string {
 var ErrAgentNotInstalled = errors.New("agent CLI not installed")
 
 var installHints = map[Agent]string{
-	AgentClaude: "claude CLI not found on PATH; install with npm i -g @anthropic-ai/claude-code",
-	AgentCodex:  "codex CLI not found on PATH; install with npm i -g @openai/codex",
-	AgentShell:  "shell not found",
+	AgentClaude:   "claude CLI not found on PATH; install with npm i -g @anthropic-ai/claude-code",
+	AgentCodex:    "codex CLI not found on PATH; install with npm i -g @openai/codex",
+	AgentOpenCode: "opencode not found on PATH; install with npm i -g opencode-ai",
+	AgentShell:    "shell not found",
 }
 
 // ResumeHint tells a respawned or resumed session how to pick up its
 // conversation.
 type ResumeHint struct {
 	// Kind is "agent-session-id" (claude: the --session-id we assigned) or
-	// "last" (codex: resume --last).
+	// "last" (codex: resume --last; opencode: --continue).
 	Kind  string `json:"kind"`
 	Value string `json:"value,omitempty"`
 }
@@ -98,6 +107,11 @@ func (m *Manager) commandFor(agent Agent, ws Workspace, hint *ResumeHint, resume
 		if len(base) == 0 {
 			base = []string{"codex"}
 		}
+	case AgentOpenCode:
+		base = m.opts.OpenCodeCommand
+		if len(base) == 0 {
+			base = []string{"opencode"}
+		}
 	default:
 		return launch{}, fmt.Errorf("unknown agent %q", agent)
 	}
@@ -133,8 +147,26 @@ func (m *Manager) commandFor(agent Agent, ws Workspace, hint *ResumeHint, resume
 		if resume {
 			args = append(args, "resume", "--last")
 		}
+	case AgentOpenCode:
+		// opencode reads extra config from OPENCODE_CONFIG_CONTENT: both of
+		// alice's servers as remote MCP servers, merged over the user's
+		// own configuration (nothing written into the workspace).
+		env = append(env, "OPENCODE_CONFIG_CONTENT="+OpenCodeMCPConfig(mcp, ws.ID))
+		if resume {
+			args = append(args, "--continue")
+		}
 	}
 	return launch{path: path, args: args, env: env}, nil
+}
+
+// OpenCodeMCPConfig is the opencode configuration that reaches alice's
+// MCP servers: the main catalogue and the workspace's own endpoint.
+func OpenCodeMCPConfig(mcpURL, wsID string) string {
+	b, _ := json.Marshal(map[string]any{"mcp": map[string]any{
+		"alice":           map[string]any{"type": "remote", "url": mcpURL, "enabled": true},
+		"alice-workspace": map[string]any{"type": "remote", "url": mcpURL + "/" + wsID, "enabled": true},
+	}})
+	return string(b)
 }
 
 // claudeTranscriptExists checks ~/.claude/projects/<cwd with / and . as

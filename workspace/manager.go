@@ -65,6 +65,8 @@ type Options struct {
 	ShellCommand  []string
 	ClaudeCommand []string
 	CodexCommand  []string
+	// OpenCodeCommand overrides "opencode".
+	OpenCodeCommand []string
 	// ExtraEnv is appended to every session's environment.
 	ExtraEnv []string
 	// AgentOverride, when set, adds a provider profile's model and
@@ -214,7 +216,7 @@ func (m *Manager) Create(ctx context.Context, tag, template string, agents []Age
 	}
 	for _, a := range agents {
 		if !a.Valid() {
-			return Workspace{}, fmt.Errorf("unknown agent %q (want claude, codex or shell)", a)
+			return Workspace{}, fmt.Errorf("unknown agent %q (want %s)", a, AgentNames)
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -35,7 +35,7 @@ func (m *Manager) StartSessionSize(wsID string, agent Agent, cols, rows int) (*S
 		}
 	}
 	if !agent.Valid() {
-		return nil, fmt.Errorf("unknown agent %q (want claude, codex or shell)", agent)
+		return nil, fmt.Errorf("unknown agent %q (want %s)", agent, AgentNames)
 	}
 	if w.Archived {
 		return nil, fmt.Errorf("workspace %s is archived: unarchive it to start sessions", w.Tag)
@@ -50,7 +50,7 @@ func (m *Manager) StartSessionSize(wsID string, agent Agent, cols, rows int) (*S
 	switch agent {
 	case AgentClaude:
 		rec.ResumeHint = &ResumeHint{Kind: "agent-session-id", Value: rec.ID}
-	case AgentCodex:
+	case AgentCodex, AgentOpenCode:
 		rec.ResumeHint = &ResumeHint{Kind: "last"}
 	}
 	m.mu.Lock()

@@ -420,9 +420,16 @@ func (t *Terminal) Close() {
 	t.closed = true
 	t.stopping.Store(true)
 	t.SetOutput(nil)
-	// Wake the reply goroutine; it sees stopping and exits. Holding t.mu
-	// keeps every other writer of the input pipe out.
-	_, _ = t.emu.InputPipe().Write([]byte{0})
+	// End the reply goroutine by closing the pipe it reads: its Read
+	// returns EOF whether it is waiting or still busy with an earlier
+	// reply. (Writing a wake-up byte instead blocked forever when the
+	// goroutine saw stopping after an earlier reply and never read it.)
+	// Holding t.mu keeps every other writer of the input pipe out.
+	if pw, ok := t.emu.InputPipe().(*io.PipeWriter); ok {
+		_ = pw.CloseWithError(io.EOF)
+	} else {
+		_, _ = t.emu.InputPipe().Write([]byte{0})
+	}
 	t.mu.Unlock()
 	<-t.replyDone
 }

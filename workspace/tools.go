@@ -60,11 +60,11 @@ func RegisterTools(reg core.ToolRegistry, m *Manager, events EventLog) {
 		},
 		{
 			Name: "workspaceStartAgent",
-			Description: "Start an agent session (claude, codex or a shell) in a workspace, optionally typing a first prompt " +
+			Description: "Start an agent session (claude, codex, opencode or a shell) in a workspace, optionally typing a first prompt " +
 				"once it is ready. Returns the session id; follow it with workspaceStatus.",
 			InputSchema: core.Schema(`{"type":"object","properties":{
 				"workspaceId":{"type":"string","description":"Workspace id or tag"},
-				"agent":{"type":"string","enum":["claude","codex","shell"]},
+				"agent":{"type":"string","enum":["claude","codex","opencode","shell"]},
 				"prompt":{"type":"string","description":"First prompt (for a shell: a command line), submitted with Enter"}},
 				"required":["workspaceId","agent"],"additionalProperties":false}`),
 			Handler: func(ctx context.Context, args json.RawMessage) (any, error) { return startTool(ctx, m, args) },
@@ -228,7 +228,7 @@ func startTool(ctx context.Context, m *Manager, args json.RawMessage) (any, erro
 		return nil, err
 	}
 	if !in.Agent.Valid() {
-		return nil, fmt.Errorf("invalid arguments: agent must be claude, codex or shell, got %q", in.Agent)
+		return nil, fmt.Errorf("invalid arguments: agent must be %s, got %q", AgentNames, in.Agent)
 	}
 	if len(in.Prompt) > MaxSendBytes {
 		return nil, fmt.Errorf("invalid arguments: prompt is longer than %d bytes", MaxSendBytes)

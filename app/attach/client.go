@@ -130,7 +130,8 @@ func Attach(ctx context.Context, socketPath, hostKeyPath string, t Terminal) (Ou
 	for {
 		select {
 		case <-winch:
-			if tw, th, err := term.GetSize(fd); err == nil {
+			if tw, th, err := term.GetSize(fd); err == nil && (tw != w || th != h) {
+				w, h = tw, th
 				_ = sess.WindowChange(th, tw)
 			}
 		case <-ctx.Done():

@@ -140,6 +140,7 @@ func Listen(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
+	local.HandshakeTimeout = 10 * time.Second // a peer that never speaks SSH does not hold a goroutine
 	var remote *ssh.Server
 	if opts.TCPAddr != "" {
 		// Public-key auth only: WithAuthorizedKeys installs the key
@@ -373,15 +374,19 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 				if !ok {
 					return
 				}
-				_ = pty.Setsize(master, &pty.Winsize{Cols: uint16(max(w.Width, 1)), Rows: uint16(max(w.Height, 1))})
-				// A workspace session zoomed full-screen has the terminal
-				// to itself and learns sizes from SIGWINCH, which a core
-				// without a controlling terminal never receives: raise it.
-				// Every listener re-reads the size of its own tty.
-				_ = syscall.Kill(os.Getpid(), syscall.SIGWINCH)
 				s.mu.Lock()
+				changed := st.info.Width != w.Width || st.info.Height != w.Height
 				st.info.Width, st.info.Height = w.Width, w.Height
 				s.mu.Unlock()
+				_ = pty.Setsize(master, &pty.Winsize{Cols: uint16(max(w.Width, 1)), Rows: uint16(max(w.Height, 1))})
+				if changed {
+					// A workspace session zoomed full-screen has the
+					// terminal to itself and learns sizes from SIGWINCH,
+					// which a core without a controlling terminal never
+					// receives: raise it. Every listener re-reads the size
+					// of its own tty.
+					_ = syscall.Kill(os.Getpid(), syscall.SIGWINCH)
+				}
 				select {
 				case <-sizes:
 				default:

@@ -21,21 +21,25 @@ import (
 
 // workspaceCommand is the `alice workspace` row of the command table.
 var workspaceCommand = command{
-	Name: "workspace", Args: "new TAG | ls | rm ID|TAG | send ID|TAG TEXT", Words: []string{"new", "ls", "rm", "send"},
-	Summary: "create, list and remove workspaces, type into their sessions (through the running instance, else on the data dir)",
+	Name: "workspace", Args: "new TAG | ls | rm ID|TAG | send ID|TAG TEXT | run ID|TAG TEXT", Words: []string{"new", "ls", "rm", "send", "run"},
+	Summary: "create, list and remove workspaces, type into their sessions, run work in them (through the running instance and its work queue, else on the data dir)",
 	Flags: []flagDef{
 		{Name: "template", Arg: "T", Help: "template for new (chat, shell-only, …; default chat)"},
 		{Name: "json", Help: "print JSON"},
 		{Name: "remove-dir", Help: "rm: also delete the workspace directory (kept by default)"},
 		{Name: "draft", Help: "send: type the text without pressing Enter"},
-		{Name: "session", Arg: "NAME", Help: "send: the session (id or name such as c1; default the newest live one)"},
+		{Name: "session", Arg: "NAME", Help: "send: the session (id or name such as c1; default the newest live one); run --dialog: the session to continue"},
+		{Name: "agent", Arg: "A", Help: "run: claude (claude -p), codex (codex exec) or shell (TEXT is the command; default the workspace's first agent)"},
+		{Name: "model", Arg: "M", Help: "run: the agent CLI's model"},
+		{Name: "timeout", Arg: "SEC", Help: "run: time limit in seconds (default 600)"},
+		{Name: "dialog", Help: "run: type TEXT into the workspace's persistent session and wait for its reply instead of a one-shot"},
 	},
 	Run: runWorkspace,
 }
 
 func runWorkspace(e *env, args []string) int {
 	if len(args) == 0 {
-		return e.errorf("workspace: want new TAG, ls, rm ID|TAG or send ID|TAG TEXT")
+		return e.errorf("workspace: want new TAG, ls, rm ID|TAG, send ID|TAG TEXT or run ID|TAG TEXT")
 	}
 	b, where, closeFn, err := workspaceBackend(e)
 	if err != nil {
@@ -94,6 +98,8 @@ func runWorkspace(e *env, args []string) int {
 		return 0
 	case "send":
 		return runWorkspaceSend(ctx, e, b, rest)
+	case "run":
+		return runWorkspaceRun(e, b, rest)
 	case "rm":
 		if len(rest) != 1 {
 			return e.errorf("workspace rm: want exactly one ID or TAG")
@@ -109,7 +115,7 @@ func runWorkspace(e *env, args []string) int {
 		}
 		return 0
 	}
-	return e.errorf("workspace: unknown subcommand %q (want new, ls, rm or send)", args[0])
+	return e.errorf("workspace: unknown subcommand %q (want new, ls, rm, send or run)", args[0])
 }
 
 func printJSON(e *env, v any) int {

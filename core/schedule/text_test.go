@@ -46,3 +46,46 @@ func TestParseScheduleTextAndPreview(t *testing.T) {
 	_, err := Preview(past, from, 5)
 	assert.ErrorContains(t, err, "never fires")
 }
+
+func TestMarketAndTargetText(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want MarketSpec
+	}{
+		{"15m before close of sim-paper", MarketSpec{Account: "sim-paper", Event: "close", OffsetMinutes: -15}},
+		{"5m after open of paper-1", MarketSpec{Account: "paper-1", Event: "open", OffsetMinutes: 5}},
+		{"at open of sim-paper", MarketSpec{Account: "sim-paper", Event: "open"}},
+	} {
+		s, err := ParseScheduleText(tc.in)
+		require.NoError(t, err, tc.in)
+		require.Equal(t, KindMarket, s.Kind)
+		require.Equal(t, tc.want, *s.Market)
+		require.Equal(t, tc.in, s.String(), "round trip")
+	}
+	_, err := ParseScheduleText("900m before close of sim-paper")
+	require.ErrorContains(t, err, "offsetMinutes must be within")
+
+	targets := []struct {
+		in, out string
+		err     string
+	}{
+		{"", "alice", ""},
+		{"alice", "alice", ""},
+		{"oneshot shell", "oneshot shell", ""},
+		{"oneshot claude in research", "oneshot claude in research", ""},
+		{"session shell in desk sh1", "session shell in desk sh1", ""},
+		{"session claude", "", "workspace is required"},
+		{"cloud shell", "", "start with alice, oneshot or session"},
+		{"oneshot vim", "", "agent must be claude, codex or shell"},
+		{"oneshot shell at desk", "", "want"},
+	}
+	for _, tc := range targets {
+		got, err := ParseTargetText(tc.in)
+		if tc.err != "" {
+			require.ErrorContains(t, err, tc.err, tc.in)
+			continue
+		}
+		require.NoError(t, err, tc.in)
+		require.Equal(t, tc.out, TargetText(got), tc.in)
+	}
+}

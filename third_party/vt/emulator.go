@@ -72,6 +72,10 @@ type Emulator struct {
 	// atPhantom indicates if the cursor is out of bounds.
 	// When true, and a character is written, the cursor is moved to the next line.
 	atPhantom bool
+
+	// strCont counts the UTF-8 continuation bytes still expected inside an
+	// OSC/DCS/SOS/PM/APC string (alice patch, see Write).
+	strCont int
 }
 
 var _ Terminal = (*Emulator)(nil)
@@ -277,7 +281,34 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 	}
 
 	for i := range p {
-		e.parser.Advance(p[i])
+		b := p[i]
+		// alice patch: inside a control string, a UTF-8 continuation
+		// byte in 0x80–0x9F is text, not a C1 control: the parser took
+		// 0x9C (as in "✳", E2 9C B3, in claude's window title) for ST,
+		// ended the OSC early and printed the rest of the title on the
+		// screen. Such a byte is passed as 0xBF, so the string keeps
+		// going (that one character of the string is lost).
+		switch st := e.parser.State(); {
+		case st != parser.OscStringState && st != parser.DcsStringState && st != parser.SosStringState &&
+			st != parser.PmStringState && st != parser.ApcStringState:
+			e.strCont = 0
+		case b >= 0xC0 && b <= 0xF7:
+			e.strCont = 1
+			if b >= 0xE0 {
+				e.strCont = 2
+			}
+			if b >= 0xF0 {
+				e.strCont = 3
+			}
+		case b >= 0x80 && b <= 0xBF && e.strCont > 0:
+			e.strCont--
+			if b <= 0x9F {
+				b = 0xBF
+			}
+		default:
+			e.strCont = 0
+		}
+		e.parser.Advance(b)
 		// Flush the last cluster once the whole slice is written. Every
 		// sequence handler flushes on its own way in, so a cluster only has to
 		// survive until either the next printable character extends it or the

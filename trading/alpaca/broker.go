@@ -113,8 +113,21 @@ func (b *Broker) ContractDetails(ctx context.Context, q trading.Contract) (*trad
 	if err != nil {
 		return nil, err
 	}
-	return &trading.ContractDetails{Contract: b.contractOf(a.Symbol, a.Class, a.Exchange, a.Name), Multiplier: "1",
-		Tradable: a.Tradable, Fractionable: a.Fractionable, OrderTypes: b.Capabilities().SupportedOrderTypes}, nil
+	d := &trading.ContractDetails{Contract: b.contractOf(a.Symbol, a.Class, a.Exchange, a.Name), Multiplier: "1",
+		Tradable: a.Tradable, Fractionable: a.Fractionable, OrderTypes: b.Capabilities().SupportedOrderTypes}
+	if a.Fractionable {
+		d.LotSize = decimal.New(1, -9) // Alpaca takes fractional quantities to 9 decimals
+	}
+	if a.MinTradeIncrement.IsPositive() {
+		d.LotSize = a.MinTradeIncrement
+	}
+	if a.MinOrderSize.IsPositive() {
+		d.MinQty = a.MinOrderSize
+	}
+	if a.PriceIncrement.IsPositive() {
+		d.MinTick = a.PriceIncrement
+	}
+	return d, nil
 }
 
 // Capabilities lists what the adapter maps.

@@ -65,6 +65,10 @@ type wireAsset struct {
 	Status       string `json:"status"`
 	Tradable     bool   `json:"tradable"`
 	Fractionable bool   `json:"fractionable"`
+	// crypto assets carry their increments (absent for equities)
+	MinOrderSize      decimal.Decimal `json:"min_order_size"`
+	MinTradeIncrement decimal.Decimal `json:"min_trade_increment"`
+	PriceIncrement    decimal.Decimal `json:"price_increment"`
 }
 
 type wireClock struct {

@@ -164,7 +164,12 @@ func (b *Broker) ContractDetails(ctx context.Context, q trading.Contract) (*trad
 	if err != nil {
 		return nil, err
 	}
+	lot := in.LotSizeFilter.QtyStep.dec()
+	if lot.IsZero() {
+		lot = in.LotSizeFilter.BasePrecision.dec() // spot instruments
+	}
 	return &trading.ContractDetails{Contract: b.contractOf(in), MinTick: in.PriceFilter.TickSize.dec(), Multiplier: "1",
+		LotSize: lot, MinQty: in.LotSizeFilter.MinOrderQty.dec(),
 		Tradable: true, Fractionable: true, OrderTypes: b.Capabilities().SupportedOrderTypes}, nil
 }
 

@@ -143,3 +143,13 @@ func (m *Manager) SimForceFill(ctx context.Context, id, symbol string) ([]tradin
 	}
 	return filled, nil
 }
+
+// SimMark is symbol's current mark on a simulator account (what its
+// positions are valued at and resting orders match against).
+func (m *Manager) SimMark(id, symbol string) (decimal.Decimal, error) {
+	b, err := m.simulator(id)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	return b.Mark(symbol)
+}

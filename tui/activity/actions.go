@@ -20,5 +20,11 @@ func (p *Pane) Actions() []kit.Action {
 		tab(tabRuns, "runs", "cron heartbeat webhook task"),
 		tab(tabToolCalls, "toolcalls", "tool calls arguments duration errors"),
 		tab(tabNotifications, "notifications", "notify delivered channel"),
+		{ID: "activity.retry", Title: "Activity: retry the selected failed run", Group: "Activity", Keywords: "retry failed abandoned task queue",
+			Run: func() tea.Cmd {
+				p.m.Show(p)
+				p.tab = tabRuns
+				return p.retrySelected()
+			}},
 	}
 }

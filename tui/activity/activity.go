@@ -24,6 +24,13 @@ type ActivityCore interface {
 	NotificationLog(limit int) ([]NotificationRecord, error)
 }
 
+// WorkRetrier retries a failed or abandoned task of the durable work
+// queue (a new task; the core refuses anything else with a clear error).
+// Optional: without it the retry key says retries are unavailable.
+type WorkRetrier interface {
+	RetryWork(taskID string) (newTaskID string, err error)
+}
+
 // ActivityChangedEvent (from Core.Events) says the event log grew.
 type ActivityChangedEvent struct{ Seq int64 }
 
@@ -76,7 +83,7 @@ const activityLimit = 500
 
 // activityKeys are the Activity pane's bindings.
 type activityKeys struct {
-	PrevTab, NextTab, Up, Down, Top, Open, Back, Search, Filter, Cause, Session key.Binding
+	PrevTab, NextTab, Up, Down, Top, Open, Back, Search, Filter, Cause, Session, Retry key.Binding
 }
 
 func DefaultActivityKeys() activityKeys {
@@ -95,6 +102,7 @@ func DefaultActivityKeys() activityKeys {
 		Filter:  b("f", "filter by type", "f"),
 		Cause:   b("c", "go to cause (causedBy)", "c"),
 		Session: b("s", "filter by session", "s"),
+		Retry:   b("r", "retry failed run (Runs)", "r"),
 	}
 }
 
@@ -134,7 +142,7 @@ func (p *Pane) Capturing() bool  { return p.searching }
 
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.PrevTab, k.NextTab, k.Up, k.Down, k.Top, k.Open, k.Back, k.Search, k.Filter, k.Cause, k.Session}
+	return []key.Binding{k.PrevTab, k.NextTab, k.Up, k.Down, k.Top, k.Open, k.Back, k.Search, k.Filter, k.Cause, k.Session, k.Retry}
 }
 
 type activityMsg struct {
@@ -177,10 +185,23 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return kit.ErrCmd(msg.err)
 		}
+	case retriedMsg:
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+		return tea.Batch(kit.FlashCmd("retry queued as task "+shortID(msg.newID)), p.Load())
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
 	}
 	return nil
+}
+
+// shortID is the first 8 characters of a task id.
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
 }
 
 func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -243,8 +264,44 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Cause):
 		return p.followCause()
+	case key.Matches(msg, k.Retry):
+		return p.retrySelected()
 	}
 	return nil
+}
+
+// retriedMsg is the answer to a retry.
+type retriedMsg struct {
+	newID string
+	err   error
+}
+
+// retrySelected retries the selected run (Runs tab) in a Cmd.
+func (p *Pane) retrySelected() tea.Cmd {
+	if p.tab != tabRuns {
+		return kit.FlashCmd("retry works on the Runs tab (])")
+	}
+	runs := p.filteredRuns()
+	i := p.sel[tabRuns]
+	if i >= len(runs) {
+		return nil
+	}
+	r := runs[i]
+	if r.Outcome != "error" && r.Outcome != "abandoned" {
+		return kit.FlashCmd("only failed or abandoned runs can be retried")
+	}
+	if r.TaskID == "" {
+		return kit.FlashCmd("this run is older than the work queue and cannot be retried")
+	}
+	wr, ok := p.core.(WorkRetrier)
+	if !ok {
+		return kit.FlashCmd("retries are not available in this core")
+	}
+	id := r.TaskID
+	return func() tea.Msg {
+		n, err := wr.RetryWork(id)
+		return retriedMsg{newID: n, err: err}
+	}
 }
 
 // followCause selects the event that caused the selected one.

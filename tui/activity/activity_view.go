@@ -19,7 +19,8 @@ type workRun struct {
 	Time      time.Time
 	Source    string
 	Prompt    string
-	Outcome   string // running | done | skip | error
+	TaskID    string // the durable queue's task (retry names it)
+	Outcome   string // queued | running | done | skip | error | abandoned
 	Detail    string // channel, skip reason or error text
 	Delivered bool
 	Duration  time.Duration
@@ -35,6 +36,7 @@ func workRuns(evs []ActivityEvent) []workRun {
 		Channel    string  `json:"channel"`
 		Delivered  bool    `json:"delivered"`
 		DurationMs float64 `json:"durationMs"`
+		TaskID     string  `json:"taskId"`
 	}
 	var runs []workRun
 	index := map[int64]int{}
@@ -44,8 +46,16 @@ func workRuns(evs []ActivityEvent) []workRun {
 		switch e.Type {
 		case "agent.work.requested":
 			index[e.Seq] = len(runs)
-			runs = append(runs, workRun{Seq: e.Seq, Time: e.Time, Source: pl.Source, Prompt: pl.Prompt, Outcome: "running"})
-		case "agent.work.done", "agent.work.skip", "agent.work.error":
+			out := "running" // logs from before the queue had no started event
+			if pl.TaskID != "" {
+				out = "queued"
+			}
+			runs = append(runs, workRun{Seq: e.Seq, Time: e.Time, Source: pl.Source, Prompt: pl.Prompt, TaskID: pl.TaskID, Outcome: out})
+		case "agent.work.started":
+			if i, ok := index[e.CausedBy]; ok && runs[i].Outcome == "queued" {
+				runs[i].Outcome = "running"
+			}
+		case "agent.work.done", "agent.work.skip", "agent.work.error", "agent.work.abandoned":
 			i, ok := index[e.CausedBy]
 			if !ok {
 				// A skip with no request (e.g. outside active hours).
@@ -62,6 +72,11 @@ func workRuns(evs []ActivityEvent) []workRun {
 				r.Detail = pl.Reason
 			case "error":
 				r.Detail = pl.Error
+			case "abandoned":
+				r.Detail = pl.Reason
+			}
+			if r.TaskID == "" {
+				r.TaskID = pl.TaskID
 			}
 		}
 	}
@@ -191,6 +206,10 @@ func (p *Pane) runRows() []string {
 			out = st.Muted.Render("– skipped: " + r.Detail)
 		case "error":
 			out = st.Error.Render("✗ " + oneLine(r.Detail))
+		case "abandoned":
+			out = st.Error.Render("✗ abandoned (r retries)")
+		case "queued":
+			out = st.Muted.Render("… queued")
 		default:
 			out = st.Accent.Render("… running")
 		}

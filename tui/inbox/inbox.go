@@ -91,12 +91,8 @@ func (p *Pane) Unread() int {
 	return n
 }
 
-// MarkVisibleRead marks the selected entry read when the pane is shown.
-func (p *Pane) MarkVisibleRead() {
-	if p.Sel < len(p.Entries) {
-		p.markSeen(p.Entries[p.Sel].ID)
-	}
-}
+// An entry is read when it is opened (enter), or with m: showing the pane
+// or moving the cursor over an entry does not mark it read.
 
 func (p *Pane) selected() (InboxEntry, bool) {
 	if p.Sel < 0 || p.Sel >= len(p.Entries) {
@@ -114,9 +110,6 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		p.Entries = msg.entries
 		if p.Sel >= len(p.Entries) {
 			p.Sel = max(0, len(p.Entries)-1)
-		}
-		if p.focused {
-			p.MarkVisibleRead()
 		}
 		if p.detail {
 			return p.RenderDocs() // live: files may have changed since opening
@@ -149,16 +142,13 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			p.scroll = max(0, p.scroll-1)
 		case down && p.Sel < len(p.Entries)-1:
 			p.Sel++
-			p.MarkVisibleRead()
 		case !down && p.Sel > 0:
 			p.Sel--
-			p.MarkVisibleRead()
 		}
 	case tea.MouseClickMsg:
 		// Y is relative to the pane; row 0 is the header.
 		if i := p.windowStart() + msg.Y - 1; !p.detail && msg.Y >= 1 && i < len(p.Entries) {
 			p.Sel = i
-			p.MarkVisibleRead()
 		}
 	}
 	return nil
@@ -182,14 +172,12 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			p.scroll = max(0, p.scroll-1)
 		} else if p.Sel > 0 {
 			p.Sel--
-			p.MarkVisibleRead()
 		}
 	case key.Matches(msg, k.Down):
 		if p.detail {
 			p.scroll++
 		} else if p.Sel < len(p.Entries)-1 {
 			p.Sel++
-			p.MarkVisibleRead()
 		}
 	case key.Matches(msg, k.Open):
 		e, ok := p.selected()

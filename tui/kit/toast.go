@@ -12,12 +12,18 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Feedback in the status bar: toasts (info expires, errors stay until
-// dismissed and are kept in a short history) and one progress line for
-// long work (compaction, tool calls, snapshots, workspace creation).
+// Feedback in the status bar: toasts and one progress line for long work
+// (compaction, tool calls, snapshots, workspace creation). Only the newest
+// toast of each kind is live: a new error replaces the older one (which
+// stays in the message history, f2), dismissing clears every live error,
+// and errors expire too (after errorTTL), so none is sticky — also while
+// an attached terminal takes every key.
 
-// infoTTL is how long an info toast stays up.
-const infoTTL = 4 * time.Second
+// infoTTL is how long an info toast stays up; errorTTL an error.
+const (
+	infoTTL  = 4 * time.Second
+	errorTTL = 15 * time.Second
+)
 
 // historyLen is how many toasts the message history keeps.
 const historyLen = 30
@@ -59,25 +65,25 @@ func (t *Toasts) Push(kind toastKind, text string, now time.Time) tea.Cmd {
 	if len(t.History) > historyLen {
 		t.History = t.History[len(t.History)-historyLen:]
 	}
-	if kind == ToastInfo {
-		kept := t.Live[:0]
-		for _, l := range t.Live {
-			if l.Kind != ToastInfo {
-				kept = append(kept, l)
-			}
+	kept := t.Live[:0]
+	for _, l := range t.Live {
+		if l.Kind != kind {
+			kept = append(kept, l)
 		}
-		t.Live = append(kept, n)
-		id := n.ID
-		return tea.Tick(infoTTL, func(time.Time) tea.Msg { return ToastExpiredMsg{id} })
 	}
-	t.Live = append(t.Live, n)
-	return nil
+	t.Live = append(kept, n)
+	id, ttl := n.ID, infoTTL
+	if kind == ToastError {
+		ttl = errorTTL
+	}
+	return tea.Tick(ttl, func(time.Time) tea.Msg { return ToastExpiredMsg{id} })
 }
 
-// Expire ends an info toast; errors only go when dismissed.
+// Expire ends a toast when its time is up (an old timer never clears a
+// newer toast: it carries the id).
 func (t *Toasts) Expire(id int) {
 	for i, l := range t.Live {
-		if l.ID == id && l.Kind == ToastInfo {
+		if l.ID == id {
 			t.Live = append(t.Live[:i], t.Live[i+1:]...)
 			return
 		}
@@ -101,14 +107,16 @@ func (t *Toasts) HasError() bool {
 	return false
 }
 
-// Dismiss removes the newest error.
+// Dismiss removes the live error (older ones were already replaced; all
+// stay in the history).
 func (t *Toasts) Dismiss() {
-	for i := len(t.Live) - 1; i >= 0; i-- {
-		if t.Live[i].Kind == ToastError {
-			t.Live = append(t.Live[:i], t.Live[i+1:]...)
-			return
+	kept := t.Live[:0]
+	for _, l := range t.Live {
+		if l.Kind != ToastError {
+			kept = append(kept, l)
 		}
 	}
+	t.Live = kept
 }
 
 // View renders the toast in at most w cells, cutting long text at a word

@@ -124,3 +124,8 @@ func (c *Core) NotificationLog(limit int) ([]activity.NotificationRecord, error)
 	}
 	return out, nil
 }
+
+var _ activity.WorkRetrier = (*Core)(nil)
+
+// RetryWork retries a failed or abandoned task of the work queue.
+func (c *Core) RetryWork(taskID string) (string, error) { return c.a.RetryWork(taskID) }

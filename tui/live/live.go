@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/alice-trading/alice/core/connector/telegram"
 	"sort"
 	"strings"
 	"time"
@@ -46,6 +47,9 @@ func (c *Core) Status() tui.StatusInfo {
 	}
 	s.Provider = c.a.ProviderLabel("tui")
 	s.Problems = c.a.Problems()
+	if h, ok := c.a.TelegramHealth(); ok && h.State == telegram.LinkDown {
+		s.Telegram = fmt.Sprintf("Telegram unreachable (%d tries), retrying", h.Attempts)
+	}
 	return s
 }
 
@@ -206,9 +210,38 @@ func (c *Core) Pending() ([]portfolio.PendingCommit, error) {
 		for _, op := range p.Operations {
 			pc.Operations = append(pc.Operations, op.Describe())
 		}
+		// runs inside the portfolio pane's load Cmd, never in Update
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if ev, err := c.a.Trading.Evidence(ctx, p.AccountID, p.Hash); err == nil {
+			pc.Evidence = ev.Text()
+		}
+		cancel()
 		out = append(out, pc)
 	}
 	return out, nil
+}
+
+var _ portfolio.HaltCore = (*Core)(nil)
+
+// Halt pulls the kill switch for the person at the keyboard.
+func (c *Core) Halt(ctx context.Context) (string, error) {
+	rep, err := c.a.Trading.Halt(ctx, "a person in the alice UI", "palette")
+	if err != nil {
+		return "", err
+	}
+	n := 0
+	for _, k := range rep.Cancelled {
+		n += k
+	}
+	return fmt.Sprintf("trading halted: %d resting order(s) cancelled, %d commit(s) withdrawn; Resume trading lifts it", n, len(rep.Withdrawn)), nil
+}
+
+// Resume lifts the kill switch.
+func (c *Core) Resume(context.Context) (string, error) {
+	if _, err := c.a.Trading.Resume("a person in the alice UI"); err != nil {
+		return "", err
+	}
+	return "trading resumed", nil
 }
 
 func (c *Core) Approve(ctx context.Context, account, hash string) (string, error) {

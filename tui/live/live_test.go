@@ -50,6 +50,8 @@ func TestPortfolioApprovalThroughTheAdapter(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, pending, 1)
 	require.Equal(t, []string{"placeOrder BUY 2 MSFT (MKT) DAY"}, pending[0].Operations)
+	require.Contains(t, pending[0].Evidence, "max-order-value: ", "the approval dialog gets the domain's evidence")
+	require.Contains(t, pending[0].Evidence, "position MSFT 0 → 2")
 	msg, err := c.Approve(ctx, "sim-paper", pending[0].Hash)
 	require.NoError(t, err)
 	require.Contains(t, msg, "1 submitted")
@@ -108,4 +110,30 @@ func TestWorkspaceTerminalAndInboxThroughTheAdapter(t *testing.T) {
 	require.NoError(t, c.DeleteInbox(entries[0].ID))
 	entries, _ = c.Inbox(10)
 	require.Empty(t, entries)
+}
+
+// The palette's kill switch reaches the trading domain: staging freezes
+// until Resume.
+func TestKillSwitchThroughTheAdapter(t *testing.T) {
+	t.Parallel()
+	a := apptest.Start(t, nil)
+	c := New(a)
+	ctx := context.Background()
+	msg, err := c.Halt(ctx)
+	require.NoError(t, err)
+	require.Contains(t, msg, "trading halted")
+	st, err := a.Trading.Halted()
+	require.NoError(t, err)
+	require.True(t, st.Halted)
+	require.Equal(t, "a person in the alice UI", st.By)
+	_, err = a.Tools.Call(ctx, "placeOrder", json.RawMessage(`{"source":"sim-paper","aliceId":"sim-paper|MSFT","action":"BUY","orderType":"MKT","totalQuantity":"1"}`))
+	require.ErrorContains(t, err, "trading is halted")
+	res, err := a.Tools.Call(ctx, "tradingStatus", json.RawMessage(`{}`))
+	require.NoError(t, err)
+	b, _ := json.Marshal(res)
+	require.Contains(t, string(b), `"staged":[]`)
+	_, err = c.Resume(ctx)
+	require.NoError(t, err)
+	st, _ = a.Trading.Halted()
+	require.False(t, st.Halted)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/trading/analysis"
 	"github.com/alice-trading/alice/trading/marketdata"
+	"github.com/alice-trading/alice/trading/watchlist"
 	"github.com/alice-trading/alice/tui/market"
 	"github.com/shopspring/decimal"
 )
@@ -306,4 +307,35 @@ func (c *Core) SimAdvance(ctx context.Context, account string, d time.Duration) 
 		return "", err
 	}
 	return fmt.Sprintf("%s clock advanced %s (now %s)", account, d, now.Format("2006-01-02 15:04")), nil
+}
+
+// SimMark is the simulator account's mark for symbol.
+func (c *Core) SimMark(ctx context.Context, account, symbol string) (decimal.Decimal, error) {
+	return c.a.Trading.SimMark(account, symbol)
+}
+
+// Watchlist lists the Market pane's watchlist.
+func (c *Core) Watchlist() ([]market.WatchItem, error) {
+	items, err := c.a.Watchlist().List()
+	return watchItems(items), err
+}
+
+// WatchAdd adds a symbol to the watchlist.
+func (c *Core) WatchAdd(symbol, class string) ([]market.WatchItem, error) {
+	items, err := c.a.Watchlist().Add(symbol, class)
+	return watchItems(items), err
+}
+
+// WatchRemove removes a symbol from the watchlist.
+func (c *Core) WatchRemove(symbol string) ([]market.WatchItem, error) {
+	items, err := c.a.Watchlist().Remove(symbol)
+	return watchItems(items), err
+}
+
+func watchItems(items []watchlist.Item) []market.WatchItem {
+	out := make([]market.WatchItem, 0, len(items))
+	for _, it := range items {
+		out = append(out, market.WatchItem{Symbol: it.Symbol, Class: it.Class})
+	}
+	return out
 }

@@ -237,7 +237,7 @@ func (c *Core) ReconnectAccount(ctx context.Context, id string) error {
 func (c *Core) CronJobs() ([]settings.CronJobSetting, error) {
 	var out []settings.CronJobSetting
 	for _, j := range c.a.Cron.List() {
-		s := settings.CronJobSetting{ID: j.ID, Name: j.Name, Schedule: j.Schedule.String(), Prompt: j.Payload, Enabled: j.Enabled}
+		s := settings.CronJobSetting{ID: j.ID, Name: j.Name, Schedule: j.Schedule.String(), Prompt: j.Payload, Target: schedule.TargetText(j.Target), Enabled: j.Enabled}
 		if j.State.NextRunAtMs != nil {
 			s.Next = time.UnixMilli(*j.State.NextRunAtMs)
 		}
@@ -258,11 +258,18 @@ func (c *Core) SaveCronJob(in settings.CronJobInput) error {
 	if err != nil {
 		return err
 	}
-	if in.ID == "" {
-		_, err = c.a.Cron.Add(in.Name, in.Prompt, s, in.Enabled)
+	target, err := schedule.ParseTargetText(in.Target)
+	if err != nil {
 		return err
 	}
-	_, err = c.a.Cron.Update(in.ID, schedule.JobPatch{Name: &in.Name, Payload: &in.Prompt, Schedule: &s, Enabled: &in.Enabled})
+	if in.ID == "" {
+		_, err = c.a.Cron.AddTargeted(in.Name, in.Prompt, s, in.Enabled, target)
+		return err
+	}
+	if target == nil {
+		target = &schedule.Target{Kind: schedule.TargetAlice} // back into Alice
+	}
+	_, err = c.a.Cron.Update(in.ID, schedule.JobPatch{Name: &in.Name, Payload: &in.Prompt, Schedule: &s, Enabled: &in.Enabled, Target: target})
 	return err
 }
 

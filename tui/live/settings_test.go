@@ -67,3 +67,28 @@ func TestPersonaIsWrittenOnlyForEditing(t *testing.T) {
 	_, err = os.Stat(path)
 	require.NoError(t, err, "editing creates the file with the text in use")
 }
+
+// TestCronFormTargetsAndMarketSchedules: the Settings automation form's
+// "Runs in" and market schedule text reach the cron engine and back.
+func TestCronFormTargetsAndMarketSchedules(t *testing.T) {
+	a := apptest.Start(t, nil)
+	c := New(a)
+	require.NoError(t, c.SaveCronJob(settings.CronJobInput{Name: "pre-close", Schedule: "15m before close of sim-paper", Prompt: "df -h", Target: "oneshot shell", Enabled: true}))
+	jobs, err := c.CronJobs()
+	require.NoError(t, err)
+	require.Len(t, jobs, 1)
+	require.Equal(t, "15m before close of sim-paper", jobs[0].Schedule)
+	require.Equal(t, "oneshot shell", jobs[0].Target)
+	require.False(t, jobs[0].Next.IsZero(), "armed from the sim account's calendar")
+	times, err := c.PreviewSchedule("15m before close of sim-paper", 3)
+	require.NoError(t, err)
+	require.Len(t, times, 3)
+
+	job := settings.CronJobInput{ID: jobs[0].ID, Name: "pre-close", Schedule: "15m before close of sim-paper", Prompt: "check", Target: "alice", Enabled: true}
+	require.NoError(t, c.SaveCronJob(job))
+	jobs, _ = c.CronJobs()
+	require.Equal(t, "alice", jobs[0].Target, "moved back into Alice")
+	job.Target = "session claude"
+	require.ErrorContains(t, c.SaveCronJob(job), "workspace is required")
+	require.ErrorContains(t, c.SaveCronJob(settings.CronJobInput{Name: "x", Schedule: "5m after open of btc-perp", Prompt: "x"}), "btc-perp")
+}

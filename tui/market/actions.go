@@ -38,6 +38,9 @@ func (p *Pane) Actions() []kit.Action {
 func (p *Pane) Refresh(now time.Time) tea.Cmd {
 	if now.Sub(p.refreshed) >= marketRefresh {
 		p.refreshed = now
+		if p.Symbol == "" {
+			return tea.Batch(p.Load(), p.loadRowQuotes())
+		}
 		return tea.Batch(p.Load(), p.loadSymbol())
 	}
 	return p.Load()

@@ -140,13 +140,20 @@ type Pane struct {
 	Form      orderForm
 	simNote   string
 	refreshed time.Time // last periodic symbol reload (pages.go)
+
+	// The start list: watchlist and holdings with their quotes; picking
+	// is true while search results are listed for choosing.
+	watch     []WatchItem
+	rowQuotes map[string]listRow
+	listSel   int
+	picking   bool
 }
 
 func New(m kit.Host, core marketBase) *Pane {
 	in := textinput.New()
 	in.Prompt = "› "
 	in.CharLimit = 400
-	return &Pane{m: m, base: core, keys: DefaultMarketKeys(), Input: in, Interval: 3, Zoom: 2}
+	return &Pane{m: m, base: core, keys: DefaultMarketKeys(), Input: in, Interval: 3, Zoom: 2, rowQuotes: map[string]listRow{}}
 }
 
 // core returns the MarketCore, if the root Core implements it.
@@ -156,9 +163,12 @@ func (p *Pane) core() (MarketCore, bool) {
 }
 
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.Input.SetWidth(max(10, w-6)) }
-func (p *Pane) Focus()           { p.focused = true }
-func (p *Pane) Blur()            { p.focused = false; p.Input.Blur() }
-func (p *Pane) Capturing() bool  { return p.Mode != MkBrowse }
+
+// Focus reloads everything on the next tick (a simulator move or a trade
+// made elsewhere must show on re-entry).
+func (p *Pane) Focus()          { p.focused, p.refreshed = true, time.Time{} }
+func (p *Pane) Blur()           { p.focused = false; p.Input.Blur() }
+func (p *Pane) Capturing() bool { return p.Mode != MkBrowse }
 
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.keys
@@ -169,7 +179,7 @@ func (p *Pane) ShortHelp() []key.Binding {
 		return []key.Binding{k.Submit, k.Back}
 	}
 	return []key.Binding{k.Search, k.Up, k.Down, k.Interval, k.ZoomIn, k.ZoomOut, k.Indicator, k.DropIndicator,
-		k.Ask, k.Order, k.Sim, k.PrevAccount, k.NextAccount, k.Refresh}
+		k.Ask, k.Order, k.Sim, k.PrevAccount, k.NextAccount, k.Refresh, k.Select, k.Watch, k.List}
 }
 
 // current is the selected trading account's id.
@@ -212,8 +222,18 @@ type (
 	orderStagedMsg struct{ text string }
 )
 
-// Load refreshes the accounts part (positions and orders in the symbol).
+// Load refreshes the accounts part (positions and orders in the symbol);
+// the first load also reads the watchlist.
 func (p *Pane) Load() tea.Cmd {
+	var watch tea.Cmd
+	if p.watch == nil {
+		p.watch = []WatchItem{}
+		watch = p.loadWatchlist()
+	}
+	return tea.Batch(watch, p.loadAccount())
+}
+
+func (p *Pane) loadAccount() tea.Cmd {
 	core, want := p.base, p.current()
 	return func() tea.Msg {
 		var r marketAccountMsg
@@ -262,12 +282,22 @@ func (p *Pane) loadSymbol() tea.Cmd {
 		return nil
 	}
 	ctx, sym, class, iv := p.m.AppContext(), p.Symbol, p.class, MarketIntervals[p.Interval]
+	sc, sim := p.base.(SimCore)
+	acct := p.current()
+	sim = sim && p.onSimulator()
 	return func() tea.Msg {
 		r := marketDataMsg{symbol: sym, interval: iv}
 		var errs []error
 		var err error
 		if r.quote, err = mc.MarketQuote(ctx, sym, class); err != nil {
 			errs = append(errs, err)
+		}
+		if sim {
+			// A simulator account trades at its own mark (which a
+			// simulator move pins away from the feed): show that.
+			if mark, err := sc.SimMark(ctx, acct, sym); err == nil && mark.IsPositive() {
+				r.quote = withLast(r.quote, mark)
+			}
 		}
 		if r.candles, err = mc.Candles(ctx, sym, class, iv, CandleCount); err != nil {
 			errs = append(errs, err)
@@ -280,6 +310,18 @@ func (p *Pane) loadSymbol() tea.Cmd {
 		}
 		return r
 	}
+}
+
+// withLast replaces a quote's last price, keeping the change relative to
+// the same previous close.
+func withLast(q MarketQuote, last decimal.Decimal) MarketQuote {
+	prev := q.Last.Sub(q.Change)
+	q.Last = last
+	if prev.IsPositive() {
+		q.Change = last.Sub(prev)
+		q.ChangePct = q.Change.Div(prev).Mul(decimal.NewFromInt(100))
+	}
+	return q
 }
 
 // evalIndicator runs one formula in a Cmd.

@@ -170,6 +170,8 @@ type SimCore interface {
 	// SimAdvance moves the account's simulated clock forward by d (prices
 	// follow it) and matches resting orders.
 	SimAdvance(ctx context.Context, account string, d time.Duration) (string, error)
+	// SimMark is the account's current mark for symbol.
+	SimMark(ctx context.Context, account, symbol string) (decimal.Decimal, error)
 }
 
 // simCommand is a parsed simulator line.

@@ -95,15 +95,23 @@ func TestMarketSearchQuoteChartIndicatorAndAsk(t *testing.T) {
 	require.Empty(t, h.F.Sent, "prefilled, not sent")
 }
 
-func TestMarketNeedsASymbolBeforeActions(t *testing.T) {
+// Typing a ticker into the pane without a symbol starts a search with it
+// (the single-letter actions need a symbol, so nothing is lost).
+func TestMarketTypingATickerStartsASearch(t *testing.T) {
 	t.Parallel()
 	h, _ := tuitest.NewPagesHarness(t, 100, 30)
 	h.Alt('5')
-	for _, k := range []string{"i", "a", "o", "s"} {
-		h.Key(k)
-		require.Contains(t, h.Toast(), "pick a symbol first", k)
-		require.Equal(t, market.MkBrowse, h.M.Market.Mode)
-	}
+	h.TypeText("aapl")
+	require.NotEqual(t, market.MkBrowse, h.M.Market.Mode)
+	require.Equal(t, "AAPL", strings.ToUpper(h.M.Market.Input.Value()))
+	h.Key("enter")
+	s := h.Screen()
+	require.Contains(t, s, "Results (1)")
+	require.Contains(t, s, "Apple Inc.", "the results are drawn")
+	h.Key("enter")
+	require.Equal(t, "AAPL", h.M.Market.Symbol)
+	h.Key("esc")
+	require.Empty(t, h.M.Market.Symbol, "esc goes back to the start list")
 	h.Key("/")
 	h.TypeText("zzz")
 	h.Key("enter")
@@ -293,4 +301,55 @@ func TestMarketTickRefreshesQuotesAtMostEvery30s(t *testing.T) {
 	h.Now = h.Now.Add(30 * time.Second)
 	h.Send(tui.TickMsg(h.Now))
 	require.Equal(t, base+2, count())
+}
+
+// After a simulator move the header shows the account's new mark (what
+// the position line and Portfolio use), also after leaving and coming
+// back to the pane.
+func TestMarketHeaderFollowsSimulatorMoves(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 120, 30)
+	openAAPL(h)
+	require.Contains(t, h.Screen(), "187.25 +1.75 (+0.94%)")
+	h.Key("s")
+	h.TypeText("@197.04")
+	h.Key("enter")
+	require.Contains(t, h.Screen(), "197.04 +11.54 (+6.22%)", "the header follows the pinned mark")
+	h.Alt('3')
+	h.Alt('5')
+	h.Send(tui.TickMsg(h.Now))
+	require.Contains(t, h.Screen(), "197.04", "and still does after re-entry")
+}
+
+// The start list: holdings and the watchlist with last, change and a
+// sparkline; w adds the shown symbol (persisted through the core) and
+// removes it again.
+func TestMarketWatchlist(t *testing.T) {
+	t.Parallel()
+	h, f := tuitest.NewPagesHarness(t, 120, 30)
+	h.Alt('5')
+	s := h.Screen()
+	require.Contains(t, s, "Watchlist and holdings")
+	require.Regexp(t, `● +MSFT +187\.25 +\+0\.94% +[▁▂▃▄▅▆▇█]+`, s, "held symbols are listed with quote and sparkline")
+	openAAPL(h)
+	h.Key("w")
+	require.Contains(t, h.Toast(), "AAPL added to the watchlist")
+	require.Equal(t, []market.WatchItem{{Symbol: "AAPL", Class: "equity"}}, f.Watch)
+	h.Key("esc")
+	s = h.Screen()
+	require.Regexp(t, `★ +AAPL +187\.25`, s)
+	require.Contains(t, s, "MSFT")
+	h.Key("enter")
+	require.Equal(t, "AAPL", h.M.Market.Symbol, "enter opens the selected row")
+	h.Key("w")
+	require.Empty(t, f.Watch)
+	require.Contains(t, h.Toast(), "AAPL removed from the watchlist")
+}
+
+func TestSparklineNeverExaggeratesAFlatLine(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "▁▁▁▁", market.Sparkline([]float64{100, 100.01, 99.99, 100}, 10))
+	require.Equal(t, "▁▄█", market.Sparkline([]float64{1, 1.5, 2}, 10))
+	require.Equal(t, "▁█", market.Sparkline([]float64{1, 1.5, 2}, 2), "the newest values fit the width")
+	require.Empty(t, market.Sparkline(nil, 5))
 }

@@ -13,7 +13,7 @@ import (
 // panes added by different people do not collide in keys.go).
 type marketKeys struct {
 	Search, Up, Down, Select, Interval, ZoomIn, ZoomOut, Indicator, DropIndicator,
-	Ask, Order, Sim, PrevAccount, NextAccount, Refresh,
+	Ask, Order, Sim, PrevAccount, NextAccount, Refresh, Watch, List,
 	Submit, Back, FormNext, FormPrev, FormCycle key.Binding
 }
 
@@ -37,6 +37,8 @@ func DefaultMarketKeys() marketKeys {
 		PrevAccount:   b("[", "previous account", "["),
 		NextAccount:   b("]", "next account", "]"),
 		Refresh:       b("r", "refresh", "r"),
+		Watch:         b("w", "add/remove watchlist", "w"),
+		List:          b("esc", "back to the list", "esc"),
 		Submit:        b("enter", "submit", "enter"),
 		Back:          b("esc", "cancel", "esc"),
 		FormNext:      b("↓", "next field", "down"),
@@ -58,8 +60,48 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return kit.ErrCmd(msg.err)
 		}
+		// Holdings new to the start list get their quotes.
+		var missing []tea.Cmd
+		if mc, ok := p.core(); ok && p.Symbol == "" {
+			ctx := p.m.AppContext()
+			for _, r := range p.rows() {
+				if _, ok := p.rowQuotes[r.Symbol]; !ok {
+					sym, class := r.Symbol, r.Class
+					p.rowQuotes[sym] = listRow{}
+					missing = append(missing, func() tea.Msg { return fetchRowQuote(ctx, mc, sym, class) })
+				}
+			}
+		}
+		return tea.Batch(missing...)
+	case watchlistMsg:
+		if msg.err != nil {
+			return kit.ErrCmd(msg.err)
+		}
+		p.watch = msg.items
+		var note tea.Cmd
+		if msg.toggled != "" {
+			verb := "removed from"
+			for _, w := range msg.items {
+				if w.Symbol == msg.toggled {
+					verb = "added to"
+				}
+			}
+			note = kit.FlashCmd(msg.toggled + " " + verb + " the watchlist")
+		}
+		if p.Symbol != "" {
+			return note
+		}
+		return tea.Batch(note, p.loadRowQuotes())
+	case rowQuoteMsg:
+		r := listRow{Quote: msg.quote, Spark: msg.spark}
+		if msg.err != nil {
+			r.Err = msg.err.Error()
+		}
+		p.rowQuotes[msg.symbol] = r
+		return nil
 	case marketSearchMsg:
 		p.results, p.sel = msg.results, 0
+		p.picking = len(msg.results) > 0
 		if msg.err != nil {
 			return kit.ErrCmd(msg.err)
 		}
@@ -120,9 +162,40 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.Input, cmd = p.Input.Update(msg)
 		return cmd
 	}
+	// The start list (no symbol shown, no results to pick from): ↑/↓,
+	// enter, w; a letter or digit starts a search with it.
+	if p.Symbol == "" && !p.picking {
+		rows := p.rows()
+		switch {
+		case key.Matches(msg, k.Up):
+			p.listSel = max(0, p.listSel-1)
+			return nil
+		case key.Matches(msg, k.Down):
+			p.listSel = min(max(0, len(rows)-1), p.listSel+1)
+			return nil
+		case key.Matches(msg, k.Select):
+			if p.listSel < len(rows) {
+				return p.show(MarketInstrument{Symbol: rows[p.listSel].Symbol, Class: rows[p.listSel].Class})
+			}
+			return nil
+		case key.Matches(msg, k.Watch):
+			return p.toggleWatch()
+		case isTicker(msg.String()) && !key.Matches(msg, k.PrevAccount, k.NextAccount):
+			return p.openInput(mkSearch, "symbol or name, e.g. AAPL, apple, bitcoin", strings.ToUpper(msg.String()))
+		}
+	}
 	switch {
 	case key.Matches(msg, k.Search):
 		return p.openInput(mkSearch, "symbol or name, e.g. AAPL, apple, bitcoin", "")
+	case key.Matches(msg, k.List) && (p.picking || p.Symbol != ""):
+		if p.picking {
+			p.picking = false
+			return nil
+		}
+		p.Symbol, p.Overlays, p.Candles = "", nil, nil
+		return p.loadRowQuotes()
+	case key.Matches(msg, k.Watch) && p.Symbol != "":
+		return p.toggleWatch()
 	case key.Matches(msg, k.Up):
 		if p.sel > 0 {
 			p.sel--
@@ -228,7 +301,7 @@ func (p *Pane) show(inst MarketInstrument) tea.Cmd {
 		p.Overlays = nil
 		p.quote, p.Candles, p.news = MarketQuote{}, nil, nil
 	}
-	p.Symbol, p.class = inst.Symbol, inst.Class
+	p.Symbol, p.class, p.picking = inst.Symbol, inst.Class, false
 	return tea.Batch(p.loadSymbol(), p.Load())
 }
 

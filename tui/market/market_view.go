@@ -19,7 +19,7 @@ func (p *Pane) View() string {
 	if p.Symbol != "" {
 		lines = append(lines, p.quoteLine())
 	}
-	if len(p.results) > 0 {
+	if len(p.results) > 0 && !p.picking && p.Symbol != "" {
 		lines = append(lines, p.resultsLine())
 	}
 	switch p.Mode {
@@ -30,9 +30,12 @@ func (p *Pane) View() string {
 	case MkSim:
 		lines = append(lines, st.Warn.Render("Simulator ")+p.Input.View())
 	}
+	if p.picking {
+		lines = append(lines, p.resultRows(p.h-len(lines))...)
+		return kit.FitHeight(strings.Join(lines, "\n"), p.h)
+	}
 	if p.Symbol == "" {
-		lines = append(lines, "", st.Muted.Render("Press / to search a symbol (ticker or name), ↑/↓ and enter to pick one."),
-			st.Muted.Render("Then: t interval · +/- zoom · i indicator · a ask Alice · o stage an order · s simulator"))
+		lines = append(lines, p.listView(p.w, p.h-len(lines))...)
 		return kit.FitHeight(strings.Join(lines, "\n"), p.h)
 	}
 	lines = append(lines, p.chartHeader())
@@ -97,6 +100,24 @@ func (p *Pane) quoteLine() string {
 		}
 	}
 	return ansi.Truncate(s, p.w, "…")
+}
+
+// resultRows lists search results to pick from: symbol, name, class.
+func (p *Pane) resultRows(h int) []string {
+	st := p.m.Styles()
+	out := []string{st.Accent.Render(fmt.Sprintf("Results (%d)", len(p.results))) + st.Muted.Render("  ↑/↓ select · enter show · esc back")}
+	for i, r := range p.results {
+		if len(out) >= h {
+			break
+		}
+		line := fmt.Sprintf("  %-12s %-40s %s", r.Symbol, ansi.Truncate(r.Name, 40, "…"), r.Class)
+		if i == p.sel {
+			out = append(out, st.Selected.Render(ansi.Truncate("›"+line[1:], p.w, "…")))
+		} else {
+			out = append(out, ansi.Truncate(line, p.w, "…"))
+		}
+	}
+	return out
 }
 
 func (p *Pane) resultsLine() string {

@@ -30,6 +30,7 @@ func (p *Pane) Actions() []kit.Action {
 		out = append(out, kit.Action{ID: "portfolio.snapshot", Title: "Take a snapshot now", Group: "Portfolio", Keywords: "equity record",
 			Run: func() tea.Cmd { m.Show(p); return p.takeSnapshot() }})
 	}
+	out = append(out, p.haltActions()...)
 	if len(p.accounts) > 1 {
 		out = append(out, kit.Action{ID: "portfolio.next", Title: "Next trading account", Group: "Portfolio", Key: kit.KeyOf(k.NextAccount), Run: m.GoAndPress(p, k.NextAccount)})
 	}

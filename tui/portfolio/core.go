@@ -64,6 +64,11 @@ type PendingCommit struct {
 	Hash       string
 	Message    string
 	Operations []string
+	// Evidence is what a person judges the commit by (built by the trading
+	// domain, rendered as is): per operation the notional at the current
+	// quote, position and cash after, each guard's verdict with headroom,
+	// the time in force and who staged it. Empty: only Operations show.
+	Evidence string
 }
 
 // CommitLogEntry is one Trading-as-Git commit.

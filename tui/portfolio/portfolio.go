@@ -176,7 +176,11 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return func() tea.Msg { return kit.FlashMsg("nothing is waiting for approval") }
 		}
 		core, ctx, reload := p.core, p.m.AppContext(), p.Load()
-		body := fmt.Sprintf("Push commit %s on %s?\n%s\n\n%s", pc.Hash, pc.Account, pc.Message, strings.Join(pc.Operations, "\n"))
+		detail := strings.Join(pc.Operations, "\n")
+		if pc.Evidence != "" {
+			detail = pc.Evidence
+		}
+		body := fmt.Sprintf("Push commit %s on %s?\n%s\n\n%s", pc.Hash, pc.Account, pc.Message, detail)
 		p.m.OpenDialog("Approve and execute these orders?", body, func() tea.Msg {
 			res, err := core.Approve(ctx, pc.Account, pc.Hash)
 			if err != nil {

@@ -152,15 +152,19 @@ type NewAccountInput struct {
 // CronJobSetting is one cron job row.
 type CronJobSetting struct {
 	ID, Name, Schedule, Prompt string
-	Enabled                    bool
-	Next, LastRun              time.Time
-	LastStatus                 string
+	// Target is where the job runs, as typed ("alice", "oneshot shell",
+	// "session claude in desk").
+	Target        string
+	Enabled       bool
+	Next, LastRun time.Time
+	LastStatus    string
 }
 
 // CronJobInput adds or edits a job. Schedule is "every 30m", an RFC 3339
 // time for a one-shot, or a 5-field cron expression.
 type CronJobInput struct {
 	ID, Name, Schedule, Prompt string
+	Target                     string // "" or "alice": Alice herself
 	Enabled                    bool
 }
 

@@ -31,7 +31,7 @@ func (p *Pane) automationKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, ks.Edit) && onHeartbeat:
 		p.Form = p.heartbeatForm()
 	case key.Matches(k, ks.Edit) && isJob:
-		p.Form = p.cronForm(CronJobInput{ID: job.ID, Name: job.Name, Schedule: job.Schedule, Prompt: job.Prompt, Enabled: job.Enabled})
+		p.Form = p.cronForm(CronJobInput{ID: job.ID, Name: job.Name, Schedule: job.Schedule, Prompt: job.Prompt, Target: job.Target, Enabled: job.Enabled})
 		return p.Form.changed()
 	case key.Matches(k, ks.Toggle) && onHeartbeat:
 		hb := p.hb
@@ -76,12 +76,13 @@ func (p *Pane) cronForm(in CronJobInput) *settingsForm {
 	}
 	f := newSettingsForm(p.keys, title, "The prompt runs as an agent turn; the result is notified.", []formField{
 		textField("name", "Name", in.Name, ""),
-		textField("schedule", "Schedule", in.Schedule, `cron "0 9 * * 1-5", "every 30m", or a time 2026-12-01T09:30:00Z`),
+		textField("schedule", "Schedule", in.Schedule, `cron "0 9 * * 1-5", "every 30m", "15m before close of sim-paper", or a time 2026-12-01T09:30:00Z`),
 		textField("prompt", "Prompt", in.Prompt, "what the agent should do"),
+		textField("target", "Runs in", in.Target, `alice, "oneshot shell", "oneshot claude in <workspace>", "session claude in <workspace>"`),
 		boolField("enabled", "Enabled", in.Enabled),
 	}, nil)
 	f.submit = func(v map[string]string) tea.Cmd {
-		job := CronJobInput{ID: in.ID, Name: v["name"], Schedule: v["schedule"], Prompt: v["prompt"], Enabled: v["enabled"] == "yes"}
+		job := CronJobInput{ID: in.ID, Name: v["name"], Schedule: v["schedule"], Prompt: v["prompt"], Target: v["target"], Enabled: v["enabled"] == "yes"}
 		return p.do(true, func(context.Context) (string, error) { return "saved job " + job.Name, sc.SaveCronJob(job) })
 	}
 	st := p.m.Styles()
@@ -147,6 +148,9 @@ func (p *Pane) automationView() string {
 	}
 	if j, ok := p.selectedJob(); ok {
 		b.WriteString("\n" + st.Muted.Render("prompt: "+clipText(j.Prompt, max(20, p.w-10))))
+		if j.Target != "" && j.Target != "alice" {
+			b.WriteString("\n" + st.Muted.Render("runs in: "+j.Target))
+		}
 	}
 	return b.String()
 }

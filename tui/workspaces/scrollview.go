@@ -112,7 +112,7 @@ func (p *Pane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
 			v.searching, v.query = false, v.input.Value()
 			v.input.Blur()
 			if !v.find(-1) {
-				return kit.ErrCmd(fmt.Errorf("not found: %s", v.query))
+				return kit.FlashCmd(fmt.Sprintf("no match for %q in the scrollback", v.query))
 			}
 			return nil
 		}
@@ -145,7 +145,7 @@ func (p *Pane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
 			dir = -1
 		}
 		if !v.find(dir) {
-			return kit.ErrCmd(fmt.Errorf("not found: %s", v.query))
+			return kit.FlashCmd(fmt.Sprintf("no match for %q in the scrollback", v.query))
 		}
 	case key.Matches(msg, k.Select):
 		if v.anchor >= 0 {

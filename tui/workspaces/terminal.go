@@ -10,9 +10,11 @@ import (
 	"github.com/alice-trading/alice/tui/kit"
 )
 
-// termFrame bounds terminal redraws to about 30 per second: output bursts
-// (a build, a redraw) collapse into one frame instead of flooding Update.
-const termFrame = 33 * time.Millisecond
+// termFrame is the shortest time between two redraws of the attached
+// session: the first change after a quiet spell is shown at once (a
+// keystroke's echo), a burst is shown at most this often, always ending
+// with its last state. It matches the renderer's cap (tea.WithFPS(120)).
+const termFrame = time.Second / 120
 
 // TermChangedMsg is the coalesced "the screen changed" nudge for the
 // session shown in the workspaces pane. gen identifies which attachment
@@ -68,27 +70,32 @@ func (p *Pane) detach() tea.Cmd {
 }
 
 // Watch arms the single in-flight wait for the shown session's next
-// change, then sleeps one frame so bursts coalesce into one redraw. It ends
-// with the model's context, so no goroutine outlives the program.
+// change. The nudge is sent as soon as the screen changes, unless the
+// previous one went out less than termFrame ago: then it waits out the
+// rest of the frame, so a burst costs one redraw per frame and its final
+// state is always drawn. Nothing waits while nothing changes. It ends with
+// the model's context, so no goroutine outlives the program.
 func (p *Pane) Watch() tea.Cmd {
 	t := p.term
 	if t == nil || p.Waiting {
 		return nil
 	}
 	p.Waiting = true
-	ctx, gen, id := p.m.AppContext(), p.TermGen, t.ID()
+	ctx, gen, id, last := p.m.AppContext(), p.TermGen, t.ID(), p.lastNudge
 	return func() tea.Msg {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.Changed():
 		}
-		timer := time.NewTimer(termFrame)
-		defer timer.Stop()
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-timer.C:
+		if d := termFrame - time.Since(last); d > 0 {
+			timer := time.NewTimer(d)
+			defer timer.Stop()
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-timer.C:
+			}
 		}
 		return TermChangedMsg{ID: id, Gen: gen}
 	}
@@ -100,6 +107,7 @@ func (p *Pane) onTermChanged(msg TermChangedMsg) tea.Cmd {
 		return nil
 	}
 	p.Waiting = false
+	p.lastNudge = time.Now()
 	return p.Watch()
 }
 

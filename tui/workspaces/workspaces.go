@@ -1,6 +1,8 @@
 package workspaces
 
 import (
+	"time"
+
 	"fmt"
 	"strings"
 
@@ -35,10 +37,11 @@ type Pane struct {
 	Mode      wsMode
 	tag       textinput.Model
 	template  int
-	tmpls     []string // loaded with the list; never read from core in View
-	term      Terminal // the session shown in the pane (attached or last attached)
-	TermGen   int      // bumps when term changes so stale nudges are dropped
-	Waiting   bool     // a Changed() read is in flight for term
+	tmpls     []string  // loaded with the list; never read from core in View
+	term      Terminal  // the session shown in the pane (attached or last attached)
+	TermGen   int       // bumps when term changes so stale nudges are dropped
+	Waiting   bool      // a Changed() read is in flight for term
+	lastNudge time.Time // when the last TermChangedMsg arrived (frame cap)
 	termCols  int
 	termRows  int
 	files     []FileInfo
@@ -161,9 +164,28 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return kit.ErrCmd(msg.err)
 		}
+		// The cursor stays on the item, not the row number: a workspace
+		// created elsewhere or a re-sort must not move K/D to another one.
+		prevWS, hadWS := p.current()
+		prevSess, hadSess := p.selectedSession()
 		p.List, p.tmpls, p.details = msg.list, msg.tmpls, msg.details
-		if p.pendingID != "" {
+		switch {
+		case p.pendingID != "":
 			p.SelectID(p.pendingID)
+		case hadWS:
+			for i, w := range p.List {
+				if w.ID == prevWS.ID {
+					p.Sel = i
+				}
+			}
+			if hadSess {
+				p.Ssel = -1
+				for i, s := range p.sessions() {
+					if s.ID == prevSess.ID {
+						p.Ssel = i
+					}
+				}
+			}
 		}
 		if p.Sel >= len(p.List) {
 			p.Sel = max(0, len(p.List)-1)

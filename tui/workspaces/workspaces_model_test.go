@@ -135,3 +135,31 @@ func TestWorkspaceFilesAndGitViews(t *testing.T) {
 	h.Key("esc")
 	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
 }
+
+// A reload that adds a workspace before the selected one (created from
+// the CLI or by an agent) or re-sorts the list keeps the cursor on the
+// same workspace, so K and D act on what the person chose.
+func TestWorkspaceCursorKeepsTheItem(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.F.Mu.Lock()
+	h.F.Workspace = []workspaces.WorkspaceInfo{{ID: "wa", Tag: "alpha", Template: "chat"}, {ID: "wb", Tag: "beta", Template: "chat"}}
+	h.F.Mu.Unlock()
+	h.Run(h.M.Workspaces.Load())
+	h.M.Workspaces.SelectID("wb")
+	h.F.Mu.Lock()
+	h.F.Workspace = []workspaces.WorkspaceInfo{{ID: "wn", Tag: "aaa-new", Template: "chat"}, {ID: "wa", Tag: "alpha", Template: "chat"}, {ID: "wb", Tag: "beta", Template: "chat"}}
+	h.F.Mu.Unlock()
+	h.Run(h.M.Workspaces.Load())
+	require.Equal(t, "wb", h.M.Workspaces.List[h.M.Workspaces.Sel].ID)
+	h.F.Mu.Lock()
+	h.F.Workspace = []workspaces.WorkspaceInfo{{ID: "wb", Tag: "beta", Template: "chat"}, {ID: "wa", Tag: "alpha", Template: "chat"}}
+	h.F.Mu.Unlock()
+	h.Run(h.M.Workspaces.Load())
+	require.Equal(t, "wb", h.M.Workspaces.List[h.M.Workspaces.Sel].ID, "a re-sort keeps it too")
+	h.F.Mu.Lock()
+	h.F.Workspace = []workspaces.WorkspaceInfo{{ID: "wa", Tag: "alpha", Template: "chat"}}
+	h.F.Mu.Unlock()
+	h.Run(h.M.Workspaces.Load())
+	require.Equal(t, "wa", h.M.Workspaces.List[h.M.Workspaces.Sel].ID, "a removed one leaves the cursor in range")
+}

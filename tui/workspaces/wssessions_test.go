@@ -215,6 +215,13 @@ func TestScrollbackViewerSearchSelectCopy(t *testing.T) {
 	h.Key("enter")
 	v := h.M.Workspaces.Scroll
 	require.Equal(t, "the needle is here", v.Lines[v.Cur])
+	// A failed search is a passing note, not a red error that stays.
+	h.TypeText("/haystack")
+	h.Key("enter")
+	require.Contains(t, h.Toast(), `no match for "haystack" in the scrollback`)
+	require.False(t, h.M.Toasts.HasError())
+	h.TypeText("/needle")
+	h.Key("enter")
 	h.TypeText("V")
 	h.Key("up")
 	require.Equal(t, []string{"old line 1", "the needle is here"}, v.Selection())

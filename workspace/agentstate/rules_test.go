@@ -3,6 +3,7 @@ package agentstate
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,7 +13,7 @@ import (
 func TestShippedRulesLoad(t *testing.T) {
 	rs, err := LoadRules("")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"claude", "codex", "shell"}, rs.Agents())
+	assert.Equal(t, []string{"claude", "codex", "opencode", "shell"}, rs.Agents())
 	c := rs.For("claude")
 	assert.Equal(t, Working, c.matchTitle("⠂ Claude Code"))
 	assert.Equal(t, Idle, c.matchTitle("✳ Claude Code"))
@@ -35,7 +36,7 @@ func TestOverrideReplacesAnAgentsRules(t *testing.T) {
 	assert.Equal(t, Working, rs.For("claude").matchTitle("BUSY now"))
 	assert.Equal(t, Unknown, rs.For("claude").matchTitle("⠂ Claude Code"))
 	assert.Equal(t, Unknown, rs.For("claude").Bell)
-	assert.Equal(t, []string{"aider", "claude", "codex", "shell"}, rs.Agents())
+	assert.Equal(t, []string{"aider", "claude", "codex", "opencode", "shell"}, rs.Agents())
 }
 
 func TestBrokenOverrideNamesFileAndKeyAndKeepsDefaults(t *testing.T) {
@@ -80,4 +81,27 @@ func TestStateNamesRoundTrip(t *testing.T) {
 	assert.Error(t, new(State).UnmarshalText([]byte("busy")))
 	assert.True(t, NeedsYou.Alerting() && Done.Alerting() && Errored.Alerting())
 	assert.False(t, Working.Alerting() || Idle.Alerting() || Exited.Alerting())
+}
+
+// opencode's screen rules on the lines its TUI shows (table).
+func TestOpenCodeScreenRules(t *testing.T) {
+	rs, err := LoadRules("")
+	require.NoError(t, err)
+	oc := rs.For("opencode")
+	cases := []struct {
+		screen string
+		want   State
+	}{
+		{"┃  Ask anything… \"What is the tech stack of this project?\"\n┃  Build · Big Pickle OpenCode Zen", Unknown},
+		{"┃ ⬝⬝⬝■■■  esc interrupt", Working},
+		{"   ⬝Cannot⬝connect to API: Unable to connect. Is the computer able to access the url… [retrying atte\n    #1]", Working},
+		{"△ Permission required\n  Allow once   Allow always   Reject", NeedsYou},
+		{"  ┃  say hi\n  ┃  AI_APICallError: Unauthorized: invalid x-api-key\n  ┃  Build · Big Pickle OpenCode Zen\n  ╹▀▀▀▀", Errored},
+	}
+	for _, c := range cases {
+		st, _ := oc.matchScreen(strings.Split(c.screen, "\n"))
+		assert.Equal(t, c.want, st, c.screen)
+	}
+	assert.Equal(t, NeedsYou, oc.Bell)
+	assert.Equal(t, Idle, oc.Default)
 }

@@ -66,6 +66,12 @@ func TestTrackerOnRecordedStreams(t *testing.T) {
 		{"claude-2.1.197-retrying.bin", "claude", LifeRunning, Working, []State{NeedsYou, Errored}},
 		// codex's sign-in menu waits for a person.
 		{"codex-0.169.0-login.bin", "codex", LifeRunning, NeedsYou, []State{Working}},
+		// opencode at its home screen: idle; its OSC 99 capability query
+		// is not a notification.
+		{"opencode-1.18.33-idle.bin", "opencode", LifeRunning, Idle, []State{Working, NeedsYou, Errored}},
+		// "say hi" with no reachable provider: working, then retrying
+		// ("Cannot connect to API … [retrying attempt #N]") is still working.
+		{"opencode-1.18.33-prompt.bin", "opencode", LifeRunning, Working, []State{NeedsYou, Errored}},
 	}
 	for _, c := range cases {
 		t.Run(c.file+"/"+c.exit.String(), func(t *testing.T) {

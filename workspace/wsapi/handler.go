@@ -11,7 +11,7 @@ import (
 
 // Routes served by Handler (mount each on the main listener behind the
 // MCP protections).
-var Routes = []string{"GET /api/workspaces", "POST /api/workspaces", "DELETE /api/workspaces/{id}", "POST /api/workspaces/{id}/send"}
+var Routes = []string{"GET /api/workspaces", "POST /api/workspaces", "DELETE /api/workspaces/{id}", "POST /api/workspaces/{id}/send", "POST /api/workspaces/{id}/run"}
 
 // Handler serves the workspace API over a Backend (normally Service).
 func Handler(b Backend) http.Handler {
@@ -41,6 +41,15 @@ func Handler(b Backend) http.Handler {
 		}
 		err := b.Send(r.Context(), r.PathValue("id"), req)
 		reply(w, http.StatusOK, map[string]bool{"sent": true}, err)
+	})
+	mux.HandleFunc("POST /api/workspaces/{id}/run", func(w http.ResponseWriter, r *http.Request) {
+		var req RunRequest
+		if err := decode(r, &req); err != nil {
+			reply(w, 0, nil, err)
+			return
+		}
+		res, err := b.Run(r.Context(), r.PathValue("id"), req)
+		reply(w, http.StatusOK, res, err)
 	})
 	return mux
 }

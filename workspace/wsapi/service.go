@@ -67,6 +67,8 @@ type Backend interface {
 	// is deleted only with removeDir.
 	Remove(ctx context.Context, idOrTag string, removeDir bool) error
 	Send(ctx context.Context, idOrTag string, req SendRequest) error
+	// Run runs a one-shot or a session turn in the workspace (run.go).
+	Run(ctx context.Context, idOrTag string, req RunRequest) (RunResult, error)
 }
 
 // ErrBadRequest marks caller mistakes (HTTP 400).
@@ -77,6 +79,9 @@ type Service struct {
 	M *workspace.Manager
 	// MCPURL is alice's global MCP endpoint (…/mcp).
 	MCPURL func() string
+	// Queue, when set, runs RunRequests as tasks of the durable work queue
+	// (the running instance); the workspace id is resolved already.
+	Queue func(ctx context.Context, wsID string, req RunRequest) (RunResult, error)
 }
 
 var _ Backend = Service{}

@@ -43,6 +43,11 @@ type Commands interface {
 	SetHeartbeat(enabled bool) error
 }
 
+// Halter pulls the trading kill switch for a person and says what it did.
+type Halter interface {
+	Halt(ctx context.Context, by string) (string, error)
+}
+
 // PendingCommit is a trading commit waiting for a human push approval.
 type PendingCommit struct {
 	Account    string
@@ -76,9 +81,11 @@ type Options struct {
 	Center    Toucher
 	Commands  Commands
 	Approvals Approvals
-	Events    EventLog
-	HTTP      *http.Client
-	Logger    *slog.Logger
+	// Halt is the kill switch (/halt, confirmed by a button); nil hides it.
+	Halt   Halter
+	Events EventLog
+	HTTP   *http.Client
+	Logger *slog.Logger
 	// PollTimeout is getUpdates' long-poll timeout (default 25 s).
 	PollTimeout time.Duration
 	// IdleDelay is the least time between two polls that returned nothing,

@@ -13,6 +13,7 @@ const helpText = `Alice on Telegram. Write anything to talk to her.
 /compact – compact this chat's session
 /heartbeat on|off – turn the heartbeat on or off
 /trading – pending trading commits, with push/reject buttons
+/halt – kill switch: freeze staging on every account and cancel resting orders (asks to confirm)
 /settings – AI profile, heartbeat and notifications on/off
 /notifications – recent notifications`
 
@@ -69,6 +70,13 @@ func (b *Bot) onCommand(ctx context.Context, chat int64, text string) {
 		out, err = b.notificationsList()
 	case "/trading":
 		out, kb, err = b.tradingPanel(ctx, chat)
+	case "/halt":
+		if b.o.Halt == nil {
+			out = "The kill switch is not available here; use alice halt."
+		} else {
+			out = "Halt trading on EVERY account? Staging freezes, commits awaiting approval are withdrawn and every resting order is cancelled. Only a person lifts it (alice resume)."
+			kb = &InlineKeyboard{InlineKeyboard: [][]InlineButton{{{Text: "Halt all trading", CallbackData: "halt:confirm"}}}}
+		}
 	default:
 		out = "Unknown command " + cmd + ".\n" + helpText
 	}
@@ -191,6 +199,12 @@ func (b *Bot) runCallback(ctx context.Context, data string) (reply, ack string) 
 		return b.settingsCallback(data)
 	case len(parts) == 3 && parts[0] == "trading" && b.o.Approvals != nil:
 		return b.tradingDecision(ctx, parts[1], parts[2])
+	case data == "halt:confirm" && b.o.Halt != nil:
+		out, err := b.o.Halt.Halt(ctx, "a person on Telegram")
+		if err != nil {
+			return "Failed: " + err.Error(), "Failed"
+		}
+		return out, "Halted"
 	}
 	return "That button is no longer valid.", "Unknown"
 }

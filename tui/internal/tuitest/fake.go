@@ -22,7 +22,9 @@ var T0 = time.Date(2026, 11, 20, 14, 30, 0, 0, time.UTC)
 
 // FakeCore is an in-memory Core for model tests and goldens.
 type FakeCore struct {
-	Mu             sync.Mutex
+	Mu sync.Mutex
+	// TelegramDown, when set, is reported as StatusInfo.Telegram.
+	TelegramDown   string
 	Histories      map[string][]chat.ChatMessage
 	Script         []chat.ChatEvent
 	SendErr        error
@@ -52,7 +54,10 @@ func NewFakeCore() *FakeCore {
 			{ID: "e2", WorkspaceID: "ws1", Workspace: "research-aapl", Docs: []string{"report.md"}, Comments: "AAPL earnings summary ready", Time: T0.Add(time.Hour)},
 			{ID: "e1", WorkspaceID: "ws1", Workspace: "research-aapl", Comments: "Started the research", Time: T0},
 		},
-		PendingCommits: []portfolio.PendingCommit{{Account: "sim-paper", Hash: "4d46698f", Message: "buy AAPL", Operations: []string{"placeOrder BUY 10 AAPL (MKT)"}}},
+		PendingCommits: []portfolio.PendingCommit{{Account: "sim-paper", Hash: "4d46698f", Message: "buy AAPL", Operations: []string{"placeOrder BUY 100 AAPL (MKT) DAY"},
+			Evidence: "• placeOrder BUY 100 AAPL (MKT) DAY\n  staged by claude, session web/default, via tui; time in force DAY\n" +
+				"  est. 18,720.00 USD at the current quote (bid 187.18 / ask 187.20)\n  position AAPL 0 → 100; cash 100,000.00 → 81,280.00\n" +
+				"  max-order-value: 18,720 of 5,000 → would be rejected\n  max-position-size: 18.7 of 25% → ok"}},
 		PositionList: []portfolio.Position{{Symbol: "MSFT", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("400"),
 			MarketPrice: decimal.RequireFromString("420.50"), MarketValue: decimal.RequireFromString("2102.50"), UnrealizedPnL: decimal.RequireFromString("102.50")}},
 		Workspace: []workspaces.WorkspaceInfo{{ID: "ws1", Tag: "research-aapl", Template: "chat", Dir: "/data/workspaces/ws1", Sessions: []string{"sh1 running"}}},
@@ -62,7 +67,9 @@ func NewFakeCore() *FakeCore {
 }
 
 func (f *FakeCore) Status() tui.StatusInfo {
-	return tui.StatusInfo{MainMCP: "http://127.0.0.1:3001/mcp", AskMCP: "http://127.0.0.1:3003/mcp", Provider: "mock (openai m)"}
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return tui.StatusInfo{MainMCP: "http://127.0.0.1:3001/mcp", AskMCP: "http://127.0.0.1:3003/mcp", Provider: "mock (openai m)", Telegram: f.TelegramDown}
 }
 func (f *FakeCore) Events(ctx context.Context) <-chan any { return f.EventCh }
 func (f *FakeCore) Sessions() ([]string, error) {

@@ -31,12 +31,18 @@ type FakePages struct {
 	calls        []activity.ToolCallRecord
 	notes        []activity.NotificationRecord
 	clients      []mcppage.MCPClient
+	Marks        map[string]decimal.Decimal // simulator marks pinned by SimPrice "@x"
+	Watch        []market.WatchItem
+	// Retried lists the task ids RetryWork was asked to retry.
+	Retried []string
 }
 
 var (
 	_ market.MarketCore     = (*FakePages)(nil)
 	_ market.SimCore        = (*FakePages)(nil)
+	_ market.WatchCore      = (*FakePages)(nil)
 	_ activity.ActivityCore = (*FakePages)(nil)
+	_ activity.WorkRetrier  = (*FakePages)(nil)
 	_ mcppage.MCPCore       = (*FakePages)(nil)
 )
 
@@ -158,7 +164,53 @@ func (f *FakePages) SimPrice(ctx context.Context, account, sym, change string) (
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
 	f.Sims = append(f.Sims, "price "+account+" "+sym+" "+change)
+	if v, ok := strings.CutPrefix(change, "@"); ok {
+		if f.Marks == nil {
+			f.Marks = map[string]decimal.Decimal{}
+		}
+		f.Marks[sym] = decimal.RequireFromString(v)
+	}
 	return sym + " mark set " + change, nil
+}
+
+func (f *FakePages) SimMark(ctx context.Context, account, sym string) (decimal.Decimal, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	if m, ok := f.Marks[sym]; ok {
+		return m, nil
+	}
+	return decimal.RequireFromString("187.25"), nil
+}
+
+func (f *FakePages) Watchlist() ([]market.WatchItem, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	return append([]market.WatchItem(nil), f.Watch...), nil
+}
+
+func (f *FakePages) WatchAdd(sym, class string) ([]market.WatchItem, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	for _, w := range f.Watch {
+		if w.Symbol == sym {
+			return append([]market.WatchItem(nil), f.Watch...), nil
+		}
+	}
+	f.Watch = append(f.Watch, market.WatchItem{Symbol: sym, Class: class})
+	return append([]market.WatchItem(nil), f.Watch...), nil
+}
+
+func (f *FakePages) WatchRemove(sym string) ([]market.WatchItem, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	var out []market.WatchItem
+	for _, w := range f.Watch {
+		if w.Symbol != sym {
+			out = append(out, w)
+		}
+	}
+	f.Watch = out
+	return append([]market.WatchItem(nil), f.Watch...), nil
 }
 
 func (f *FakePages) SimCash(ctx context.Context, account string, amount decimal.Decimal) (string, error) {
@@ -212,6 +264,14 @@ func (f *FakePages) MCPClients() []mcppage.MCPClient {
 	f.Pmu.Lock()
 	defer f.Pmu.Unlock()
 	return append([]mcppage.MCPClient(nil), f.clients...)
+}
+
+// RetryWork records the retry and answers a new task id, as the queue does.
+func (f *FakePages) RetryWork(taskID string) (string, error) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	f.Retried = append(f.Retried, taskID)
+	return "retry-" + taskID, nil
 }
 
 // AddEvent appends an event as the core would and returns it.
