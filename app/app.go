@@ -52,6 +52,7 @@ type Listener struct {
 // App holds every long-lived component. Fields are exported so surfaces
 // (the TUI adapter, tests) can reach the pieces they need.
 type App struct {
+	realPrices *realPriceFeed // simulator accounts' real prices (research.go)
 	Opts       Options
 	Log        *slog.Logger
 	Events     *eventlog.Log

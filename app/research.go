@@ -2,7 +2,12 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/alice-trading/alice/trading"
 
 	"github.com/alice-trading/alice/trading/analysis"
 	"github.com/alice-trading/alice/trading/marketdata"
@@ -36,6 +41,7 @@ func (a *App) buildResearch() error {
 	if err != nil {
 		return fmt.Errorf("market data: %w", err)
 	}
+	a.realPrices.src = src
 	marketdata.RegisterTools(a.Tools, src)
 	analysis.RegisterTools(a.Tools, analysis.NewEvaluator(src, nil))
 
@@ -73,4 +79,23 @@ func (a *App) startResearch(ctx context.Context) error {
 	}
 	a.onClose("news", func(context.Context) error { return a.news.Close() })
 	return nil
+}
+
+// realPriceFeed gives simulator accounts with prices: "real" the market
+// data backend's real quotes; a simulated answer (the auto backend's
+// fallback, or the simulated backend) is no real price.
+type realPriceFeed struct{ src marketdata.Source }
+
+func (f *realPriceFeed) RealPrice(ctx context.Context, symbol string, class trading.AssetClass) (decimal.Decimal, error) {
+	if f.src == nil {
+		return decimal.Zero, errors.New("market data is not open yet")
+	}
+	q, err := f.src.Quote(ctx, symbol, class)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	if q.Simulated || !q.Last.IsPositive() {
+		return decimal.Zero, fmt.Errorf("no real price for %s (%s answered)", symbol, q.Source)
+	}
+	return q.Last, nil
 }

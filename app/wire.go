@@ -24,7 +24,8 @@ func (a *App) build() error {
 	log := a.Log
 
 	// Trading: accounts, brokers, TradingGit, guards, snapshots.
-	a.Trading = uta.NewManager(o.Store, o.Paths, a.Market, a.Events, log.With("component", "trading"))
+	a.realPrices = &realPriceFeed{}
+	a.Trading = uta.NewManager(o.Store, o.Paths, a.Market, a.Events, log.With("component", "trading"), uta.WithPriceFeed(a.realPrices))
 	tradetools.Register(a.Tools, a.Trading)
 	if err := a.buildResearch(); err != nil {
 		return err

@@ -656,6 +656,11 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 	e.RegisterCsiHandler('X', func(params ansi.Params) bool {
 		// Erase Character [ansi.ECH]
 		n, _, _ := params.Param(0, 1)
+		// alice patch: with a wrap pending the cursor is past the
+		// margin, as in tmux: nothing to erase, and the wrap stays.
+		if e.atPhantom {
+			return true
+		}
 		e.eraseCharacter(n)
 		return true
 	})
@@ -730,7 +735,11 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		n, _, _ := params.Param(0, 1)
 		height := e.Height()
 		x, _ := e.scr.CursorPosition()
+		// alice patch: the column is kept, and so is a pending wrap, as
+		// in tmux (its cursor stays past the margin).
+		phantom := e.atPhantom
 		e.setCursorPosition(x, min(height-1, n-1))
+		e.atPhantom = phantom
 		return true
 	})
 

@@ -22,6 +22,10 @@ type Config struct {
 	Cash decimal.Decimal `json:"cash"`
 	// Seed picks the simulated market; 0 means "the shared market".
 	Seed int64 `json:"seed"`
+	// Prices is "simulated" (default) or "real": marks come from the
+	// market-data backend's real quotes when it has them (the account
+	// manager refreshes them), else from the simulated market.
+	Prices string `json:"prices,omitempty"`
 }
 
 // ParseConfig decodes and validates presetConfig. On error it returns the
@@ -33,8 +37,9 @@ func ParseConfig(raw json.RawMessage) (Config, string, error) {
 		return c, "", nil
 	}
 	var wire struct {
-		Cash json.RawMessage `json:"cash"`
-		Seed *int64          `json:"seed"`
+		Cash   json.RawMessage `json:"cash"`
+		Seed   *int64          `json:"seed"`
+		Prices string          `json:"prices"`
 		// OpenAlice's mock-simulator mints an instance id into its
 		// presetConfig; accepted so its accounts.json loads unchanged.
 		InstanceID string `json:"_instanceId"`
@@ -59,6 +64,12 @@ func ParseConfig(raw json.RawMessage) (Config, string, error) {
 	}
 	if wire.Seed != nil {
 		c.Seed = *wire.Seed
+	}
+	switch wire.Prices {
+	case "", "simulated", "real":
+		c.Prices = wire.Prices
+	default:
+		return c, "prices", fmt.Errorf("must be simulated or real, got %q", wire.Prices)
 	}
 	return c, "", nil
 }

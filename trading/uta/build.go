@@ -38,6 +38,9 @@ type BuildEnv struct {
 	Logger *slog.Logger
 	OnFill func(sim.Fill)
 	Getenv func(string) string
+	// Prices is the real price feed for simulator accounts with
+	// prices: "real" (nil: they stay on simulated prices).
+	Prices PriceFeed
 }
 
 // DefaultFactories are the built-in presets.
@@ -94,6 +97,13 @@ func simulatorFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Br
 	if err != nil {
 		return nil, nil, "", err
 	}
+	if cfg.Prices == "real" && env.Prices != nil {
+		log := env.Logger
+		if log == nil {
+			log = slog.Default()
+		}
+		return &realPriced{Broker: b, sim: b, feed: env.Prices, log: log}, b, "", nil
+	}
 	return b, b, "", nil
 }
 
@@ -140,7 +150,7 @@ func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA
 		u.logger.Warn("trading: venue answer did not parse", "err", err)
 		m.publish(trading.Event{Type: trading.EventVenueData, AccountID: acct.ID, Time: m.now(), Data: map[string]any{"error": err.Error()}}, false)
 	}
-	env := BuildEnv{Dir: dir, Market: m.market, Now: m.simNow(acct.ID), Logger: u.logger, Getenv: m.getenv,
+	env := BuildEnv{Dir: dir, Market: m.market, Now: m.simNow(acct.ID), Logger: u.logger, Getenv: m.getenv, Prices: m.prices,
 		OnFill: func(f sim.Fill) { m.onFill(acct.ID, f) }}
 	b, god, key, err := f(acct, env)
 	if err != nil {

@@ -61,6 +61,7 @@ type Manager struct {
 	simTick   time.Duration
 	clocks    simClocks // simulator accounts' clock offsets (simclock.go)
 
+	prices       PriceFeed     // real prices for simulator accounts (realprices.go)
 	syncEvery    time.Duration // order poll lanes (poll.go); ≤ 0 is off
 	observeEvery time.Duration
 

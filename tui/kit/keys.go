@@ -115,7 +115,7 @@ func DefaultKeyMap() KeyMap {
 			Codex:  b("x", "start codex", "x"),
 			Attach: b("enter", "attach", "enter"),
 			Detach: b("ctrl+q", "detach", "ctrl+q"),
-			Zoom:   b("z", "full screen", "z"),
+			Zoom:   b("z", "full screen (ctrl+q comes back)", "z"),
 			Files:  b("f", "files", "f"),
 			Git:    b("l", "git log/status", "l", "g"),
 			Back:   b("esc", "back", "esc"),

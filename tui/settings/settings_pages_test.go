@@ -260,6 +260,8 @@ func TestSettingsNewsToolsPersona(t *testing.T) {
 	scr := h.Screen()
 	require.Contains(t, scr, "market")
 	require.Contains(t, scr, "✓ getQuote")
+	// A description with a newline stays on its row.
+	require.Regexp(t, `✓ placeOrder +Stage an order\. Arguments: source, aliceId\.`, scr)
 	h.Key("down")
 	h.Send(tuitest.Space())
 	assert.False(t, fs.toolList[1].Enabled)

@@ -140,6 +140,8 @@ func (p *Pane) providerView() string {
 
 // clipText shortens s to n runes with an ellipsis.
 func clipText(s string, n int) string {
+	// One row: a description with newlines or tabs must not break a table.
+	s = strings.Join(strings.Fields(s), " ")
 	r := []rune(s)
 	if len(r) <= n {
 		return s

@@ -41,7 +41,7 @@ func newFakeSettings() *fakeSettings {
 		accounts: []settings.AccountSetting{{ID: "sim-paper", Label: "Simulated paper", Preset: "simulator", Enabled: true, Health: "healthy", GuardsJSON: "[]"}},
 		hb:       settings.HeartbeatSetting{Every: "30m", Prompt: "look around"},
 		conn:     settings.ConnectorSetting{AskEnabled: true, AskPort: 3003},
-		toolList: []settings.ToolSetting{{Name: "getQuote", Group: "market", Enabled: true}, {Name: "placeOrder", Group: "trading", Enabled: true}}}
+		toolList: []settings.ToolSetting{{Name: "getQuote", Group: "market", Enabled: true}, {Name: "placeOrder", Group: "trading", Enabled: true, Description: "Stage an order.\nArguments: source, aliceId."}}}
 }
 
 var errStale = errors.New("config changed on disk since it was loaded; reload and edit again")

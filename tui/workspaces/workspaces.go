@@ -95,6 +95,9 @@ func New(m kit.Host, core Core) *Pane {
 	in.Placeholder = "research-aapl"
 	in.Prompt = "tag › "
 	in.CharLimit = 33
+	// Without a width the placeholder is cut to its first letter (shown
+	// under the cursor as a lone reverse-video "r").
+	in.SetWidth(in.CharLimit + 1)
 	return &Pane{m: m, core: core, tag: in, Ssel: -1}
 }
 
@@ -379,7 +382,7 @@ func (p *Pane) View() string {
 	case WsScroll:
 		return p.Scroll.view(*st, p.w, p.h)
 	}
-	header := st.Title.Render("Workspaces") + st.Muted.Render("  n new · s shell · c claude · x codex · enter attach · z zoom · f files · l git")
+	header := st.Title.Render("Workspaces") + st.Muted.Render("  n new · s shell · c claude · x codex · enter attach · z full screen (ctrl+q back) · f files · l git")
 	if v, ok := p.agentView(func() string { return p.listView(header) }); ok {
 		return v
 	}

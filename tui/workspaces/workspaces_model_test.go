@@ -163,3 +163,16 @@ func TestWorkspaceCursorKeepsTheItem(t *testing.T) {
 	h.Run(h.M.Workspaces.Load())
 	require.Equal(t, "wa", h.M.Workspaces.List[h.M.Workspaces.Sel].ID, "a removed one leaves the cursor in range")
 }
+
+// The create form shows the whole tag placeholder (not a lone reverse-video
+// first letter), and the zoom key says how to come back.
+func TestWorkspaceCreatePlaceholderAndZoomHint(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Alt('4')
+	h.Key("n")
+	require.Contains(t, h.Screen(), "tag › research-aapl")
+	h.Key("esc")
+	require.Contains(t, h.Screen(), "z full screen (ctrl+q back)")
+	require.Contains(t, h.M.KeyMap().Workspaces.Zoom.Help().Desc, "ctrl+q")
+}
