@@ -261,3 +261,23 @@ func newKey(t *testing.T) (gossh.PublicKey, gossh.Signer) {
 }
 
 var sigwinch = syscall.SIGWINCH
+
+// Quitting stops the core, whose shutdown closes the relay at once: the
+// quitting client and every other client still learn that the core
+// stopped (an exit status, never a dropped connection).
+func TestQuitWithShutdownTellsEveryClient(t *testing.T) {
+	t.Parallel()
+	var h *harness
+	h = startServer(t, func(o *Options) {
+		o.StopCore = func() { go h.srv.Close() } // what the core's shutdown does
+	})
+	a := attachClient(t, h, 80, 24)
+	a.waitFor(t, "size 80x24")
+	b := attachClient(t, h, 100, 30)
+	b.waitFor(t, "size 100x30")
+	_, _ = a.ctl.Write([]byte("q"))
+	require.Equal(t, CoreStopping, a.end(t))
+	require.Equal(t, CoreStopping, b.end(t))
+	_, err := os.Stat(h.srv.SocketPath())
+	require.True(t, os.IsNotExist(err), "the socket goes with the relay")
+}

@@ -252,6 +252,19 @@ func (s *Server) Close() error {
 func (s *Server) middleware(remote string) wish.Middleware {
 	return func(next ssh.Handler) ssh.Handler {
 		return func(sess ssh.Session) {
+			// The session counts until its exit status is sent: Close
+			// waits for that before it closes connections, so a client
+			// always learns whether it detached or the core stopped.
+			s.mu.Lock()
+			if s.closing {
+				s.mu.Unlock()
+				fmt.Fprint(sess.Stderr(), "alice: the core is stopping\r\n")
+				_ = sess.Exit(ExitCoreStopping)
+				return
+			}
+			s.sessions.Add(1)
+			s.mu.Unlock()
+			defer s.sessions.Done()
 			code := s.runSession(sess, remote)
 			_ = sess.Exit(code)
 			next(sess)
@@ -281,16 +294,13 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
-		fmt.Fprintln(sess.Stderr(), "alice: the core is stopping\r")
 		return ExitCoreStopping
 	}
 	s.nextID++
 	c := Client{ID: s.nextID, User: sess.User(), Remote: remote, Term: ptyReq.Term, Width: ptyReq.Window.Width, Height: ptyReq.Window.Height}
 	st := &clientState{info: c}
 	s.clients[c.ID] = st
-	s.sessions.Add(1)
 	s.mu.Unlock()
-	defer s.sessions.Done()
 	defer func() {
 		s.mu.Lock()
 		delete(s.clients, c.ID)

@@ -128,6 +128,9 @@ func attachTo(e *env, paths config.Paths, sock string) int {
 		if err == nil {
 			err = errors.New("connection to the core lost")
 		}
+		if _, _, running := runningCore(paths.Data); !running {
+			return e.errorf("the core stopped (%v); `alice logs` says why", err)
+		}
 		return e.errorf("%v", err)
 	}
 }
