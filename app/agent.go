@@ -20,27 +20,27 @@ import (
 // CLAUDE.md files: <data>/brain/persona.md when the user wrote one, else
 // the built-in persona; re-read on every call.
 func (a *App) persona() string {
-	return agent.PersonaFile(a.Opts.Paths.DataPath("brain", "persona.md"))()
+	return agent.PersonaFile(a.opts.Paths.DataPath("brain", "persona.md"))()
 }
 
 // buildAgent creates sessions, the provider router, the AgentCenter, the
 // agent's own tools and the Ask connector.
 func (a *App) buildAgent() error {
-	o := a.Opts
+	o := a.opts
 	sessions, err := session.NewStore(o.Paths.DataPath("sessions"))
 	if err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
-	a.Sessions = sessions
+	a.sessions = sessions
 	for id, rep := range sessions.Healed() {
-		a.Log.Warn("Healed a torn session tail", "session", id, "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
+		a.log.Warn("Healed a torn session tail", "session", id, "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
 	}
-	a.Router = provider.NewRouter(o.Store, a.MCP.URL).WithCLIDir(o.Paths.DataPath("brain"))
+	a.router = provider.NewRouter(o.Store, a.mcp.URL).WithCLIDir(o.Paths.DataPath("brain"))
 	a.channels = channel.New(o.Store, sessions)
 	a.watchlist = watchlist.Open(o.Paths.Data)
-	a.Agent = agent.New(agent.Deps{Sessions: sessions, Router: a.Router, Tools: a.Tools, Config: o.Store,
-		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.Log.With("component", "agent"), Channels: a.channels})
-	aitools.Register(a.Tools, sessions)
+	a.agent = agent.New(agent.Deps{Sessions: sessions, Router: a.router, Tools: a.tools, Config: o.Store,
+		Persona: a.persona, DataDir: o.Paths.Data, Logger: a.log.With("component", "agent"), Channels: a.channels})
+	aitools.Register(a.tools, sessions)
 	a.registerCostTools()
 
 	conn, err := o.Store.Connectors()
@@ -57,20 +57,17 @@ func (a *App) buildAgent() error {
 			c, err := o.Store.Connectors()
 			return c.MCPAsk.Token, err
 		}).Get
-		a.Ask = mcp.NewAsk(mcp.AskOptions{
+		a.ask = mcp.NewAsk(mcp.AskOptions{
 			Listen:   askListen,
 			Asker:    askAdapter{a},
 			Sessions: askSessions{sessions},
 			Recorder: a,
-			Logger:   a.Log.With("component", "mcp-ask"),
+			Logger:   a.log.With("component", "mcp-ask"),
 			Version:  o.Version,
 		})
 	}
 	return nil
 }
-
-// Channels is the chat-channel service (channels.json).
-func (a *App) Channels() *channel.Service { return a.channels }
 
 // Watchlist is the Market pane's persisted watchlist.
 func (a *App) Watchlist() *watchlist.Store { return a.watchlist }
@@ -78,7 +75,7 @@ func (a *App) Watchlist() *watchlist.Store { return a.watchlist }
 // workspaceAgentOverride applies channels.json "workspaces" (by tag, else
 // id) to the claude or codex CLI started in a workspace.
 func (a *App) workspaceAgentOverride(ws workspace.Workspace, ag workspace.Agent) ([]string, []string, error) {
-	c, err := a.Opts.Store.Channels()
+	c, err := a.opts.Store.Channels()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,12 +85,12 @@ func (a *App) workspaceAgentOverride(ws workspace.Workspace, ag workspace.Agent)
 			return nil, nil, nil
 		}
 	}
-	l, err := a.Router.WorkspaceAgent(o.Profile, string(ag))
+	l, err := a.router.WorkspaceAgent(o.Profile, string(ag))
 	return l.Args, l.Env, err
 }
 
 // ProviderLabel describes the provider a channel would use now.
-func (a *App) ProviderLabel(channel string) string { return a.Agent.ProviderLabel(channel) }
+func (a *App) ProviderLabel(channel string) string { return a.agent.ProviderLabel(channel) }
 
 // Notifications streams user notifications until ctx ends.
 func (a *App) Notifications(ctx context.Context) <-chan connector.Notification {
@@ -102,8 +99,8 @@ func (a *App) Notifications(ctx context.Context) <-chan connector.Notification {
 
 // Touch records the last channel the user interacted through.
 func (a *App) Touch(channel, to string) {
-	if a.Connectors != nil {
-		a.Connectors.Touch(channel, to)
+	if a.connectors != nil {
+		a.connectors.Touch(channel, to)
 	}
 }
 
@@ -112,7 +109,7 @@ func (a *App) Touch(channel, to string) {
 type askAdapter struct{ a *App }
 
 func (x askAdapter) AskWithSession(ctx context.Context, message, sessionID string) (string, error) {
-	s, err := x.a.Agent.AskWithSession(ctx, message, sessionID, agent.Options{
+	s, err := x.a.agent.AskWithSession(ctx, message, sessionID, agent.Options{
 		Channel:  mcp.AskChannel,
 		Preamble: "You are operating via the MCP Ask connector (session: " + sessionID + "). The following is the conversation from an external MCP client.",
 	})

@@ -49,26 +49,26 @@ type Listener struct {
 	URL  string
 }
 
-// App holds every long-lived component. Fields are exported so surfaces
-// (the TUI adapter, tests) can reach the pieces they need.
+// App holds every long-lived component and keeps them to itself: surfaces
+// reach the use cases through the methods in services.go.
 type App struct {
 	realPrices *realPriceFeed // simulator accounts' real prices (research.go)
-	Opts       Options
-	Log        *slog.Logger
-	Events     *eventlog.Log
-	Tools      *core.ToolCenter
-	WsTools    *core.WorkspaceToolCenter
-	Market     *simmarket.Market
-	Trading    *uta.Manager
-	Inbox      *inbox.Store
-	Workspaces *workspace.Manager
-	MCP        *mcp.Server
-	Ask        *mcp.Server
-	Sessions   *session.Store
-	Router     *provider.Router
-	Agent      *agent.Center
-	Connectors *connector.Center
-	Cron       *schedule.Engine
+	opts       Options
+	log        *slog.Logger
+	events     *eventlog.Log
+	tools      *core.ToolCenter
+	wsTools    *core.WorkspaceToolCenter
+	market     *simmarket.Market
+	trading    *uta.Manager
+	inbox      *inbox.Store
+	workspaces *workspace.Manager
+	mcp        *mcp.Server
+	ask        *mcp.Server
+	sessions   *session.Store
+	router     *provider.Router
+	agent      *agent.Center
+	connectors *connector.Center
+	cron       *schedule.Engine
 
 	settings   *settings.Service
 	channels   *channel.Service
@@ -99,34 +99,34 @@ func New(opts Options) (*App, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	a := &App{Opts: opts, Log: opts.Logger}
+	a := &App{opts: opts, log: opts.Logger}
 	a.buildSettings()
 	ev, err := eventlog.Open(opts.Paths.DataPath("event-log", "events.jsonl"))
 	if err != nil {
 		return nil, err
 	}
-	a.Events = ev
+	a.events = ev
 	if rep := ev.Healed(); rep.Healed() {
-		a.Log.Warn("Healed a torn event log tail", "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
+		a.log.Warn("Healed a torn event log tail", "cutBytes", rep.Cut, "keptIn", rep.TornPath, "salvaged", rep.Salvaged)
 	}
 	a.onClose("event log", func(context.Context) error { return ev.Close() })
 
 	disabled := func() []string {
 		t, err := opts.Store.Tools()
 		if err != nil {
-			a.Log.Warn("Reading tools.json failed; no tools disabled", "err", err)
+			a.log.Warn("Reading tools.json failed; no tools disabled", "err", err)
 			return nil
 		}
 		return t.Disabled
 	}
-	a.Tools = core.NewToolCenter(disabled)
-	a.WsTools = core.NewWorkspaceToolCenter(disabled)
+	a.tools = core.NewToolCenter(disabled)
+	a.wsTools = core.NewWorkspaceToolCenter(disabled)
 
 	md, err := opts.Store.MarketData()
 	if err != nil {
 		return nil, err
 	}
-	a.Market = simmarket.New(md.Seed)
+	a.market = simmarket.New(md.Seed)
 
 	if err := a.build(); err != nil {
 		_ = a.Shutdown(context.Background())
@@ -149,7 +149,7 @@ func (a *App) goLoop(name string, fn func()) {
 		defer a.wg.Done()
 		defer func() {
 			if r := recover(); r != nil {
-				a.Log.Error("Background loop panicked", "loop", name, "panic", fmt.Sprint(r))
+				a.log.Error("Background loop panicked", "loop", name, "panic", fmt.Sprint(r))
 			}
 		}()
 		fn()

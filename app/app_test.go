@@ -103,11 +103,11 @@ func TestAppEndToEnd(t *testing.T) {
 		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"` + llm.URL + `/v1"}}}`,
 		config.WebhookFile:    `{"tokens":[{"id":"t","token":"hook-secret-1","createdAt":1}]}`,
 	})
-	ctx, paths := t.Context(), a.Opts.Paths
+	ctx, paths := t.Context(), a.Paths()
 	require.Len(t, a.Listeners(), 2)
 
 	// Main /mcp: the whole catalogue.
-	main := mcpClient(t, a.MCP.URL())
+	main := mcpClient(t, a.MCPURL())
 	tools, err := main.ListTools(ctx, mcpgo.ListToolsRequest{})
 	require.NoError(t, err)
 	names := map[string]bool{}
@@ -125,32 +125,32 @@ func TestAppEndToEnd(t *testing.T) {
 	require.True(t, isErr, "bad arguments are a tool error: %s", out)
 
 	// A workspace's endpoint carries its identity; inbox_push lands in the inbox.
-	ws, err := a.Workspaces.Create(ctx, "research", "shell-only", nil)
+	ws, err := a.Workspaces().Create(ctx, "research", "shell-only", nil)
 	require.NoError(t, err)
-	wsc := mcpClient(t, a.MCP.URL()+"/"+ws.ID)
+	wsc := mcpClient(t, a.MCPURL()+"/"+ws.ID)
 	out, isErr = callText(t, wsc, "inbox_push", map[string]any{"comments": "report ready", "docs": []any{map[string]any{"path": "README.md"}}})
 	require.False(t, isErr, out)
-	page, err := a.Inbox.List(inboxAll())
+	page, err := a.Inbox().List(inboxAll())
 	require.NoError(t, err)
 	require.Len(t, page.Entries, 1)
 	require.Equal(t, ws.ID, page.Entries[0].WorkspaceID)
 
 	// The Ask connector talks to Alice through the agent pipeline.
-	ask := mcpClient(t, a.Ask.URL())
+	ask := mcpClient(t, a.AskURL())
 	out, isErr = callText(t, ask, "askWithSession", map[string]any{"message": "hello alice", "sessionId": "daily"})
 	require.False(t, isErr, out)
 	require.Contains(t, out, "You said: hello alice")
 	require.FileExists(t, filepath.Join(paths.Data, "sessions", "mcp-ask__daily.jsonl"))
 	out, isErr = callText(t, ask, "askWithSession", map[string]any{"message": "x", "sessionId": "../../etc/passwd"})
 	require.True(t, isErr, out)
-	last, ok := a.Connectors.Last()
+	last, ok := a.Connectors().Last()
 	require.True(t, ok)
 	require.Equal(t, "mcp-ask", last.Channel, "the Ask connector records interactions")
 
 	// Webhook → agent (calls notify_user) → the TUI connector after a TUI touch.
 	a.Touch("tui", "tui/default")
 	notes := a.Notifications(ctx)
-	req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(a.MCP.URL(), "/mcp")+"/api/events/ingest",
+	req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(a.MCPURL(), "/mcp")+"/api/events/ingest",
 		strings.NewReader(`{"type":"task.requested","payload":{"prompt":"please notify me"}}`))
 	req.Header.Set("Authorization", "Bearer hook-secret-1")
 	resp, err := http.DefaultClient.Do(req)
@@ -168,7 +168,7 @@ func TestAppEndToEnd(t *testing.T) {
 	// hint to mcp-ask; approval requests must still reach the people.
 	out, isErr = callText(t, ask, "askWithSession", map[string]any{"message": "anything new?", "sessionId": "other-agent"})
 	require.False(t, isErr, out)
-	last, _ = a.Connectors.Last()
+	last, _ = a.Connectors().Last()
 	require.Equal(t, "mcp-ask", last.Channel)
 
 	// An agent (here an MCP client) stages, commits and asks to push: the
@@ -190,14 +190,14 @@ func TestAppEndToEnd(t *testing.T) {
 	select {
 	case n := <-notes:
 		require.Contains(t, n.Text, "waiting for your approval on sim-paper")
-		require.Contains(t, n.Text, a.Trading.Pending()[0].Hash, "the notice names the commit")
+		require.Contains(t, n.Text, a.Trading().Pending()[0].Hash, "the notice names the commit")
 		require.Contains(t, n.Text, "placeOrder BUY 3 AAPL (MKT)")
 		require.Equal(t, "tui", n.Channel)
 	case <-time.After(10 * time.Second):
 		t.Fatal("no approval notice")
 	}
-	require.Len(t, a.Trading.Pending(), 1, "nothing executes without a person")
-	res, err := a.Trading.Push(ctx, "sim-paper", a.Trading.Pending()[0].Hash)
+	require.Len(t, a.Trading().Pending(), 1, "nothing executes without a person")
+	res, err := a.Trading().Push(ctx, "sim-paper", a.Trading().Pending()[0].Hash)
 	require.NoError(t, err)
 	require.Len(t, res.Submitted, 1)
 }

@@ -19,7 +19,7 @@ func TestIssue15SequenceOverMCP(t *testing.T) {
 	t.Parallel()
 	a := apptest.Start(t, nil)
 	ctx := t.Context()
-	agent := mcpClient(t, a.MCP.URL())
+	agent := mcpClient(t, a.MCPURL())
 	call := func(tool string, args map[string]any) (map[string]any, string) {
 		out, isErr := callText(t, agent, tool, args)
 		require.False(t, isErr, "%s: %s", tool, out)
@@ -50,16 +50,16 @@ func TestIssue15SequenceOverMCP(t *testing.T) {
 	require.Contains(t, out, h7)
 
 	// The person rejects the commit they were shown.
-	_, err := a.Trading.Reject(ctx, "sim-paper", h7, "rejected in the alice UI")
+	_, err := a.Trading().Reject(ctx, "sim-paper", h7, "rejected in the alice UI")
 	require.NoError(t, err)
 
 	call("placeOrder", buy("13"))
 	c13, _ := call("tradingCommit", map[string]any{"message": "buy 13"})
 	require.EqualValues(t, 1, c13["operationCount"], "buy 13 holds exactly the new operation")
 	call("tradingPush", map[string]any{"source": "sim-paper"})
-	_, err = a.Trading.Push(ctx, "sim-paper", h7)
+	_, err = a.Trading().Push(ctx, "sim-paper", h7)
 	require.ErrorIs(t, err, git.ErrStale, "an approval bound to the old commit executes nothing")
-	res, err := a.Trading.Push(ctx, "sim-paper", c13["hash"].(string))
+	res, err := a.Trading().Push(ctx, "sim-paper", c13["hash"].(string))
 	require.NoError(t, err)
 	require.Len(t, res.Submitted, 1)
 	require.Equal(t, "13", res.Submitted[0].FilledQty.String())
@@ -85,7 +85,7 @@ func TestIssue22CashQtySequenceOverMCP(t *testing.T) {
 	a := apptest.Start(t, map[string]string{"accounts.json": `[{"id":"auto","presetId":"simulator","enabled":true,"autoApprove":true,
   "guards":[{"type":"max-order-value","options":{"maxValue":5000}},{"type":"max-position-size","options":{"maxPercentOfEquity":25}}],
   "presetConfig":{"cash":"100000","seed":42}}]`})
-	agent := mcpClient(t, a.MCP.URL())
+	agent := mcpClient(t, a.MCPURL())
 	order := map[string]any{"source": "auto", "aliceId": "auto|MSFT", "symbol": "MSFT", "action": "BUY", "orderType": "MKT", "totalQuantity": "100", "cashQty": "1"}
 	out, isErr := callText(t, agent, "placeOrder", order)
 	require.True(t, isErr, out)
@@ -102,7 +102,7 @@ func TestIssue22CashQtySequenceOverMCP(t *testing.T) {
 	out, isErr = callText(t, agent, "tradingPush", map[string]any{"source": "auto"})
 	require.False(t, isErr, out)
 	require.Contains(t, out, "[guard:max-order-value]")
-	pos, err := a.Trading.Positions(t.Context(), "auto")
+	pos, err := a.Trading().Positions(t.Context(), "auto")
 	require.NoError(t, err)
 	require.Empty(t, pos, "nothing beyond the guards executed")
 }

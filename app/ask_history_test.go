@@ -23,7 +23,7 @@ func TestAskHistoryIncludesToolSummaryLines(t *testing.T) {
 		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"` + llm.URL + `/v1"}}}`,
 	})
 
-	ask := mcpClient(t, a.Ask.URL())
+	ask := mcpClient(t, a.AskURL())
 	out, isErr := callText(t, ask, "askWithSession", map[string]any{"message": "please notify me", "sessionId": "tools"})
 	require.False(t, isErr, out)
 	out, isErr = callText(t, ask, "getSessionHistory", map[string]any{"sessionId": "tools"})

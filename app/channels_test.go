@@ -20,7 +20,7 @@ import (
 // returns the reply and the tools called.
 func chat(t *testing.T, a *app.App, channelID, text string) (agent.Result, error) {
 	t.Helper()
-	s, err := a.Agent.AskWithSession(context.Background(), text, channel.SessionOf(channelID),
+	s, err := a.Chat().AskWithSession(context.Background(), text, channel.SessionOf(channelID),
 		agent.Options{Channel: "tui", ChannelID: channelID})
 	require.NoError(t, err)
 	return s.Wait()
@@ -49,14 +49,14 @@ func TestChannelsEndToEnd(t *testing.T) {
 	res, err := chat(t, a, "cautious", "buy 2 AAPL")
 	require.NoError(t, err)
 	require.Contains(t, res.Text, "tool placeOrder is disabled for this channel")
-	require.Empty(t, a.Trading.Pending())
+	require.Empty(t, a.Trading().Pending())
 
 	// The default channel still trades: staged, committed, waiting for a person.
 	res, err = chat(t, a, config.DefaultChannel, "buy 2 AAPL")
 	require.NoError(t, err)
 	require.Contains(t, res.Text, "Approve it in the Portfolio pane")
-	require.Len(t, a.Trading.Pending(), 1)
-	require.Contains(t, a.Trading.Pending()[0].Operations[0].Describe(), "BUY 2 AAPL")
+	require.Len(t, a.Trading().Pending(), 1)
+	require.Contains(t, a.Trading().Pending()[0].Operations[0].Describe(), "BUY 2 AAPL")
 
 	// A channel created at run time, then moved to another profile: the
 	// next message goes through it, the default channel is unchanged.
@@ -71,7 +71,7 @@ func TestChannelsEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "This is model beta.", res.Text)
 	require.Equal(t, "beta", res.Profile)
-	require.Equal(t, "beta (openai beta)", a.Agent.ProviderLabel("tui", beta.ID))
+	require.Equal(t, "beta (openai beta)", a.Chat().ProviderLabel("tui", beta.ID))
 	res, err = chat(t, a, config.DefaultChannel, "which model are you?")
 	require.NoError(t, err)
 	require.Equal(t, "This is model alpha.", res.Text)
@@ -80,7 +80,7 @@ func TestChannelsEndToEnd(t *testing.T) {
 	_, err = a.Channels().Update(beta.ID, func(c *config.Channel) error { c.Profile = "gamma"; return nil })
 	require.ErrorContains(t, err, `no profile named "gamma"`)
 	// …and one removed from ai-provider.json later fails the turn naming it.
-	_, _, err = config.Edit(a.Opts.Store, config.AIProviderFile, "", config.DefaultAIProvider, func(c *config.AIProvider) error {
+	_, _, err = config.Edit(config.NewStore(a.Paths().Config), config.AIProviderFile, "", config.DefaultAIProvider, func(c *config.AIProvider) error {
 		delete(c.Profiles, "beta")
 		return nil
 	})
@@ -90,15 +90,15 @@ func TestChannelsEndToEnd(t *testing.T) {
 
 	// The Ask connector is the channel "mcp-ask": the same entry shape
 	// refuses placeOrder to the other agent.
-	ask := mcpClient(t, a.Ask.URL())
+	ask := mcpClient(t, a.AskURL())
 	out, isErr := callText(t, ask, "askWithSession", map[string]any{"message": "buy 1 MSFT", "sessionId": "bot"})
 	require.False(t, isErr, out)
 	require.Contains(t, out, "tool placeOrder is disabled for this channel")
-	require.Len(t, a.Trading.Pending(), 1, "still only the default channel's commit")
+	require.Len(t, a.Trading().Pending(), 1, "still only the default channel's commit")
 
 	// Every channel kept its own session.
 	for _, id := range []string{"tui/cautious", "tui/default", channel.SessionOf(beta.ID), "mcp-ask__bot"} {
-		sum, err := a.Sessions.Summary(id)
+		sum, err := a.Chat().Summary(id)
 		require.NoError(t, err, id)
 		require.Positive(t, sum.Messages, id)
 	}

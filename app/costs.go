@@ -41,7 +41,7 @@ type AccountPnL struct {
 // "external") appear with zero tokens.
 func (a *App) SessionCosts(ctx context.Context, source string) ([]SessionCost, error) {
 	var usage []agent.SessionUsage
-	if u := a.Agent.Usage(); u != nil {
+	if u := a.agent.Usage(); u != nil {
 		var err error
 		if usage, err = u.Sessions(); err != nil {
 			return nil, err
@@ -61,7 +61,7 @@ func (a *App) SessionCosts(ctx context.Context, source string) ([]SessionCost, e
 			r.Models = u.Models
 		}
 	}
-	pnl, err := a.Trading.SessionPnL(ctx, source)
+	pnl, err := a.trading.SessionPnL(ctx, source)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (a *App) SessionCosts(ctx context.Context, source string) ([]SessionCost, e
 
 // registerCostTools adds sessionCosts.
 func (a *App) registerCostTools() {
-	a.Tools.Register(core.Tool{
+	a.tools.Register(core.Tool{
 		Name:  "sessionCosts",
 		Group: "session",
 		Description: "Per agent session: model turns, tokens in/out and their cost in US dollars at the model's list price (unpricedTurns for models without a known price), " +

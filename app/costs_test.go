@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
+	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/agent"
@@ -70,20 +71,20 @@ func TestSessionCostsBesideRealisedPnL(t *testing.T) {
 		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"gpt-4o-mini","baseUrl":"` + llm.URL + `/v1"}}}`,
 	})
 	ctx := t.Context()
-	u, err := a.Trading.Get("sim-paper")
+	u, err := app.TradingManager(a).Get("sim-paper")
 	require.NoError(t, err)
 	require.NoError(t, u.Sim().SetMarkPrice("AAPL", decimal.NewFromInt(200)))
 
 	ask := func(session, prompt string) {
-		s, err := a.Agent.AskWithSession(ctx, prompt, session, agent.Options{Channel: "tui"})
+		s, err := a.Chat().AskWithSession(ctx, prompt, session, agent.Options{Channel: "tui"})
 		require.NoError(t, err)
 		res, err := s.Wait()
 		require.NoError(t, err)
 		require.Equal(t, "done", res.Text)
-		pend := a.Trading.Pending()
+		pend := a.Trading().Pending()
 		require.Len(t, pend, 1, "the agent's commit waits for a person")
 		require.Equal(t, session, pend[0].Operations[0].StagedBy.Session)
-		pushed, err := a.Trading.Push(ctx, "sim-paper", pend[0].Hash)
+		pushed, err := a.Trading().Push(ctx, "sim-paper", pend[0].Hash)
 		require.NoError(t, err)
 		require.Len(t, pushed.Submitted, 1, "%+v", pushed.Rejected)
 	}
@@ -91,14 +92,14 @@ func TestSessionCostsBesideRealisedPnL(t *testing.T) {
 	require.NoError(t, u.Sim().SetMarkPrice("AAPL", decimal.NewFromInt(230)))
 	ask("desk-seller", "now sell it")
 
-	th, err := a.Trading.TradeHistory("sim-paper", 10)
+	th, err := a.Trading().TradeHistory("sim-paper", 10)
 	require.NoError(t, err)
 	require.Len(t, th, 2)
 	buy, sell := th[1], th[0]
 	wantPnL := sell.Price.Sub(buy.Price).Mul(decimal.NewFromInt(10))
 	require.True(t, wantPnL.IsPositive(), "the price rose: %s", wantPnL)
 
-	c := mcpClient(t, a.MCP.URL())
+	c := mcpClient(t, a.MCPURL())
 	out, isErr := callText(t, c, "sessionCosts", map[string]any{})
 	require.False(t, isErr, out)
 	var rows []struct {

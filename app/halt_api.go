@@ -36,12 +36,12 @@ func (a *App) mountHaltAPI() {
 		}
 		return req, true
 	}
-	a.MCP.HandleProtected(HaltRoute, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	a.mcp.HandleProtected(HaltRoute, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		req, ok := read(w, r)
 		if !ok {
 			return
 		}
-		rep, err := a.Trading.Halt(r.Context(), req.By, req.Reason)
+		rep, err := a.trading.Halt(r.Context(), req.By, req.Reason)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -49,12 +49,12 @@ func (a *App) mountHaltAPI() {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(rep)
 	}))
-	a.MCP.HandleProtected(ResumeRoute, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	a.mcp.HandleProtected(ResumeRoute, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		req, ok := read(w, r)
 		if !ok {
 			return
 		}
-		st, err := a.Trading.Resume(req.By)
+		st, err := a.trading.Resume(req.By)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusConflict)
 			return

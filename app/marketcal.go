@@ -20,10 +20,10 @@ type calendarOf interface {
 }
 
 func (m marketCalendar) Sessions(account string, from time.Time, n int) ([]schedule.MarketSession, error) {
-	if m.a.Trading == nil {
+	if m.a.trading == nil {
 		return nil, fmt.Errorf("no trading accounts")
 	}
-	u, err := m.a.Trading.Get(account)
+	u, err := m.a.trading.Get(account)
 	if err != nil {
 		return nil, err
 	}

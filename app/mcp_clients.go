@@ -6,7 +6,7 @@ import "github.com/alice-trading/alice/mcp"
 // the Ask connector (when enabled), for the TUI's MCP page.
 func (a *App) MCPClients() []mcp.ClientInfo {
 	var out []mcp.ClientInfo
-	for _, s := range []*mcp.Server{a.MCP, a.Ask} {
+	for _, s := range []*mcp.Server{a.mcp, a.ask} {
 		if s != nil {
 			out = append(out, s.Clients()...)
 		}

@@ -21,7 +21,7 @@ func TestMCPTokenAppliesWithoutRestart(t *testing.T) {
 	a := apptest.Start(t, nil)
 	initialize := func(token string) int {
 		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-		req, err := http.NewRequest(http.MethodPost, a.MCP.URL(), strings.NewReader(body))
+		req, err := http.NewRequest(http.MethodPost, a.MCPURL(), strings.NewReader(body))
 		require.NoError(t, err)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
@@ -35,7 +35,7 @@ func TestMCPTokenAppliesWithoutRestart(t *testing.T) {
 	}
 	require.Equal(t, http.StatusOK, initialize(""))
 
-	file := filepath.Join(a.Opts.Paths.Config, config.MCPFile)
+	file := filepath.Join(a.Paths().Config, config.MCPFile)
 	require.NoError(t, os.WriteFile(file, []byte(`{"port":0,"token":"fresh-token"}`), 0o600))
 	require.Eventually(t, func() bool { return initialize("") == http.StatusUnauthorized }, 5*time.Second, 100*time.Millisecond)
 	require.Equal(t, http.StatusOK, initialize("fresh-token"))

@@ -17,10 +17,10 @@ import (
 )
 
 // buildResearch wires market data, the indicator calculator and news. The
-// simulated backend shares a.Market with the simulated broker, so research
+// simulated backend shares a.market with the simulated broker, so research
 // and the paper portfolio see the same prices.
 func (a *App) buildResearch() error {
-	o := a.Opts
+	o := a.opts
 	mdCfg, err := o.Store.MarketData()
 	if err != nil {
 		return err
@@ -37,20 +37,20 @@ func (a *App) buildResearch() error {
 			return fmt.Errorf("market data: %w", err)
 		}
 	}
-	src, err := marketdata.Open(mdCfg, a.Market, marketdata.Options{Yahoo: yc, Logger: a.Log.With("component", "market-data")})
+	src, err := marketdata.Open(mdCfg, a.market, marketdata.Options{Yahoo: yc, Logger: a.log.With("component", "market-data")})
 	if err != nil {
 		return fmt.Errorf("market data: %w", err)
 	}
 	a.realPrices.src = src
-	marketdata.RegisterTools(a.Tools, src)
-	analysis.RegisterTools(a.Tools, analysis.NewEvaluator(src, nil))
+	marketdata.RegisterTools(a.tools, src)
+	analysis.RegisterTools(a.tools, analysis.NewEvaluator(src, nil))
 
 	if rCfg.Enabled {
 		svc, err := research.New(rCfg, research.Options{Yahoo: yc})
 		if err != nil {
 			return fmt.Errorf("research: %w", err)
 		}
-		research.RegisterTools(a.Tools, svc)
+		research.RegisterTools(a.tools, svc)
 	}
 
 	newsCfg, err := o.Store.News()
@@ -60,12 +60,12 @@ func (a *App) buildResearch() error {
 	if !newsCfg.Enabled {
 		return nil
 	}
-	archive, err := news.OpenArchive(o.Paths.DataPath("news", "archive.jsonl"), newsCfg.MaxInMemory, a.Log.With("component", "news"))
+	archive, err := news.OpenArchive(o.Paths.DataPath("news", "archive.jsonl"), newsCfg.MaxInMemory, a.log.With("component", "news"))
 	if err != nil {
 		return fmt.Errorf("news archive: %w", err)
 	}
-	a.news = news.NewCollector(o.Store, archive, news.CollectorOptions{Logger: a.Log.With("component", "news")})
-	news.RegisterTools(a.Tools, news.NewSearcher(archive, nil))
+	a.news = news.NewCollector(o.Store, archive, news.CollectorOptions{Logger: a.log.With("component", "news")})
+	news.RegisterTools(a.tools, news.NewSearcher(archive, nil))
 	return nil
 }
 

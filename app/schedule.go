@@ -17,36 +17,36 @@ import (
 // buildScheduling creates the ConnectorCenter, the agent-work worker, the
 // cron engine (and its tools), the heartbeat and the webhook route.
 func (a *App) buildScheduling() error {
-	o := a.Opts
+	o := a.opts
 	conns, err := connector.New(o.Paths.Data)
 	if err != nil {
 		return err
 	}
-	a.Connectors = conns
+	a.connectors = conns
 	a.notes = pubsub.New[connector.Notification]()
 	conns.Register(connector.NewBroadcast("tui", a.notes))
-	if a.Ask != nil {
+	if a.ask != nil {
 		conns.Register(connector.NewQueue(mcp.AskChannel))
 	}
-	log := a.Log.With("component", "schedule")
-	a.worker, err = schedule.NewWorker(scheduleAgent{a}, conns, a.Events, log, schedule.WorkerOptions{DataDir: o.Paths.Data, Runner: workRunner{a}})
+	log := a.log.With("component", "schedule")
+	a.worker, err = schedule.NewWorker(scheduleAgent{a}, conns, a.events, log, schedule.WorkerOptions{DataDir: o.Paths.Data, Runner: workRunner{a}})
 	if err != nil {
 		return fmt.Errorf("work queue: %w", err)
 	}
-	schedule.RegisterWorkTools(a.Tools, a.worker)
-	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.Events, log, nil, schedule.WithMarketCalendar(marketCalendar{a}))
+	schedule.RegisterWorkTools(a.tools, a.worker)
+	eng, err := schedule.NewEngine(o.Paths.Data, a.worker, a.events, log, nil, schedule.WithMarketCalendar(marketCalendar{a}))
 	if err != nil {
 		return fmt.Errorf("cron: %w", err)
 	}
-	a.Cron = eng
-	schedule.RegisterTools(a.Tools, eng)
-	a.heartbeat = schedule.NewHeartbeat(o.Store, a.worker, a.Events, log)
+	a.cron = eng
+	schedule.RegisterTools(a.tools, eng)
+	a.heartbeat = schedule.NewHeartbeat(o.Store, a.worker, a.events, log)
 	a.heartbeat.SetMarketCalendar(marketCalendar{a})
 	a.automation = schedule.NewAutomation(eng, a.heartbeat)
-	connector.RegisterTools(a.Tools, conns)
+	connector.RegisterTools(a.tools, conns)
 	// Accepted webhook requests are tasks of the durable queue, on disk
 	// before the caller hears 201.
-	a.MCP.Handle("/api/events/ingest", schedule.NewWebhook(o.Store, a.worker))
+	a.mcp.Handle("/api/events/ingest", schedule.NewWebhook(o.Store, a.worker))
 	return nil
 }
 
@@ -57,8 +57,8 @@ func (a *App) Automation() *schedule.Automation { return a.automation }
 func (a *App) startScheduling(ctx context.Context) error {
 	a.worker.Start(ctx)
 	a.onClose("agent work", func(context.Context) error { return a.worker.Close() })
-	a.Cron.Start(ctx)
-	a.onClose("cron", func(context.Context) error { return a.Cron.Close() })
+	a.cron.Start(ctx)
+	a.onClose("cron", func(context.Context) error { return a.cron.Close() })
 	a.goLoop("heartbeat", func() { a.heartbeat.Run(ctx) })
 	a.goLoop("approval notices", func() { a.forwardApprovals(ctx) })
 	a.startTelegram(ctx)
@@ -82,18 +82,18 @@ func (a *App) forwardApprovals(ctx context.Context) {
 			if res, ok := ev.Data.(git.PushResult); ok {
 				text = "On " + ev.AccountID + ": " + pushSummary(res)
 			}
-			if _, err := a.Connectors.NotifyHumans(ctx, text, "important", "trading"); err != nil {
-				a.Log.Warn("Approval notice not delivered", "err", err)
+			if _, err := a.connectors.NotifyHumans(ctx, text, "important", "trading"); err != nil {
+				a.log.Warn("Approval notice not delivered", "err", err)
 			}
 		}
 	}()
-	for ev := range a.Trading.Subscribe(ctx) {
+	for ev := range a.trading.Subscribe(ctx) {
 		switch ev.Type {
 		case trading.EventApprovalRequest:
 			if p, ok := ev.Data.(uta.PendingApproval); ok {
 				// the evidence is read now, while the quote is the one the
 				// person will judge by
-				if e, err := a.Trading.Evidence(ctx, p.AccountID, p.Hash); err == nil {
+				if e, err := a.trading.Evidence(ctx, p.AccountID, p.Hash); err == nil {
 					ev.Data = approvalWithEvidence{p, e}
 				}
 			}
@@ -109,7 +109,7 @@ func (a *App) forwardApprovals(ctx context.Context) {
 		select {
 		case queue <- ev:
 		default:
-			a.Log.Error("Approval notice dropped: 256 notices already waiting to be sent", "account", ev.AccountID, "hash", ev.Hash)
+			a.log.Error("Approval notice dropped: 256 notices already waiting to be sent", "account", ev.AccountID, "hash", ev.Hash)
 		}
 	}
 	close(queue)
@@ -158,7 +158,7 @@ func pushSummary(res git.PushResult) string {
 type scheduleAgent struct{ a *App }
 
 func (s scheduleAgent) AskWithSession(ctx context.Context, prompt, sessionID, preamble string) (schedule.Result, error) {
-	st, err := s.a.Agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: sessionID, Preamble: preamble})
+	st, err := s.a.agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: sessionID, Preamble: preamble})
 	if err != nil {
 		return schedule.Result{}, err
 	}

@@ -16,7 +16,7 @@ import (
 // through: the one check is Validate; a heartbeat.json edit wakes the
 // heartbeat so it applies now.
 func (a *App) buildSettings() {
-	a.settings = settings.New(a.Opts.Store, settings.Options{
+	a.settings = settings.New(a.opts.Store, settings.Options{
 		Check: func(s *config.Store) error { return Validate(s, os.Getenv) },
 		Changed: func(file string) {
 			if file == config.HeartbeatFile {
@@ -24,7 +24,7 @@ func (a *App) buildSettings() {
 			}
 		},
 		MainURL:        a.mainURL,
-		PersonaPath:    a.Opts.Paths.DataPath("brain", "persona.md"),
+		PersonaPath:    a.opts.Paths.DataPath("brain", "persona.md"),
 		DefaultPersona: agent.DefaultPersona,
 		Persona:        a.persona,
 	})
@@ -58,7 +58,7 @@ func (a *App) HeartbeatChanged() {
 // is left out: it is not something a headless server runs for anyone).
 func (a *App) ConnectorLines() []string {
 	var out []string
-	for _, ch := range a.Connectors.Channels() {
+	for _, ch := range a.connectors.Channels() {
 		switch ch {
 		case "tui":
 			continue
@@ -67,7 +67,7 @@ func (a *App) ConnectorLines() []string {
 			if line == "" {
 				line = "telegram: not started"
 			}
-			if c, err := a.Opts.Store.Connectors(); err == nil {
+			if c, err := a.opts.Store.Connectors(); err == nil {
 				ids := make([]string, 0, len(c.Telegram.ChatIDs))
 				for _, id := range c.Telegram.ChatIDs {
 					ids = append(ids, strconv.FormatInt(id, 10))

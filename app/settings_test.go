@@ -40,7 +40,7 @@ func TestServeBannerListsConnectors(t *testing.T) {
 	t.Cleanup(bot.Close) // after the app has shut down
 	a := apptest.Start(t, map[string]string{config.ConnectorsFile: fmt.Sprintf(
 		`{"mcpAsk":{"enabled":true,"port":%d},"telegram":{"enabled":true,"botToken":"1:x","chatIds":[42,43],"apiBaseUrl":%q}}`, freePort(t), bot.URL)})
-	store := a.Opts.Store
+	store := config.NewStore(a.Paths().Config)
 	lines := strings.Join(a.ConnectorLines(), "\n")
 	assert.Contains(t, lines, "mcp-ask: Ask connector at http://127.0.0.1:")
 	assert.Contains(t, lines, "telegram: connected as @AliceBot, polling the Bot API, allowed chats 42,43")

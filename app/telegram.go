@@ -17,7 +17,7 @@ import (
 // is a start-up problem shown in the UI, not a crash: the rest of alice
 // works without Telegram.
 func (a *App) startTelegram(ctx context.Context) {
-	cfg, err := a.Opts.Store.Connectors()
+	cfg, err := a.opts.Store.Connectors()
 	if err != nil || !cfg.Telegram.Enabled {
 		return
 	}
@@ -26,13 +26,13 @@ func (a *App) startTelegram(ctx context.Context) {
 		a.reportStartupProblem(fmt.Errorf("telegram: %w", err))
 		return
 	}
-	bot, err := telegram.New(telegram.Options{Config: cfg.Telegram, Token: tok, Agent: telegramAgent{a}, Center: a.Connectors,
-		Commands: telegramCommands{a}, Approvals: telegramApprovals{a}, Halt: telegramHalt{a}, Events: a.Events, Logger: a.Log.With("component", "telegram")})
+	bot, err := telegram.New(telegram.Options{Config: cfg.Telegram, Token: tok, Agent: telegramAgent{a}, Center: a.connectors,
+		Commands: telegramCommands{a}, Approvals: telegramApprovals{a}, Halt: telegramHalt{a}, Events: a.events, Logger: a.log.With("component", "telegram")})
 	if err != nil {
 		a.reportStartupProblem(fmt.Errorf("telegram: %w", err))
 		return
 	}
-	a.Connectors.Register(bot)
+	a.connectors.Register(bot)
 	// Start never gives up on the Bot API: an unreachable API or a 401 at
 	// start is retried with backoff and shown by TelegramHealth.
 	if err := bot.Start(ctx); err != nil {
@@ -71,7 +71,7 @@ func (a *App) TelegramLine() string {
 		hint := ""
 		var ae *telegram.APIError
 		if errors.As(h.Err, &ae) && (ae.Code == 401 || ae.Code == 404) {
-			hint = " (check botToken in " + a.Opts.Store.Path(config.ConnectorsFile) + ")"
+			hint = " (check botToken in " + a.opts.Store.Path(config.ConnectorsFile) + ")"
 		}
 		return fmt.Sprintf("telegram: Bot API not reachable: %v%s; retrying with backoff (next try in %s)", h.Err, hint, time.Until(h.NextRetry).Round(time.Second))
 	default:
@@ -82,7 +82,7 @@ func (a *App) TelegramLine() string {
 type telegramAgent struct{ a *App }
 
 func (t telegramAgent) AskWithSession(ctx context.Context, prompt, sessionID string) (string, error) {
-	s, err := t.a.Agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: "telegram",
+	s, err := t.a.agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: "telegram",
 		Preamble: "You are operating via Telegram (session: " + sessionID + "). Keep replies short and plain."})
 	if err != nil {
 		return "", err
@@ -99,21 +99,21 @@ func (t telegramCommands) Status(ctx context.Context) (string, error) {
 	for _, l := range t.a.Listeners() {
 		fmt.Fprintf(&b, "%s: %s\n", l.Name, l.URL)
 	}
-	for _, s := range t.a.Trading.Accounts() {
+	for _, s := range t.a.Trading().Accounts() {
 		line := fmt.Sprintf("%s (%s): %s", s.ID, s.Preset, s.Health)
-		if info, err := t.a.Trading.Account(ctx, s.ID); err == nil {
+		if info, err := t.a.Trading().Account(ctx, s.ID); err == nil {
 			line += fmt.Sprintf(" · net liq %s · unrealized %s", info.NetLiquidation.StringFixed(2), info.UnrealizedPnL.StringFixed(2))
 		}
 		b.WriteString(line + "\n")
 	}
-	if n := len(t.a.Trading.Pending()); n > 0 {
+	if n := len(t.a.Trading().Pending()); n > 0 {
 		fmt.Fprintf(&b, "%d commit(s) waiting for approval: /trading\n", n)
 	}
 	return b.String(), nil
 }
 
 func (t telegramCommands) Compact(ctx context.Context, sessionID string) (string, error) {
-	if err := t.a.Agent.Compact(ctx, sessionID); err != nil {
+	if err := t.a.agent.Compact(ctx, sessionID); err != nil {
 		return "", err
 	}
 	return "Session compacted.", nil
@@ -127,9 +127,9 @@ type telegramApprovals struct{ a *App }
 
 func (t telegramApprovals) Pending(ctx context.Context) ([]telegram.PendingCommit, error) {
 	var out []telegram.PendingCommit
-	for _, p := range t.a.Trading.Pending() {
+	for _, p := range t.a.Trading().Pending() {
 		pc := telegram.PendingCommit{Account: p.AccountID, Label: p.Label, Hash: p.Hash, Message: p.Message}
-		if ev, err := t.a.Trading.Evidence(ctx, p.AccountID, p.Hash); err == nil {
+		if ev, err := t.a.Trading().Evidence(ctx, p.AccountID, p.Hash); err == nil {
 			for _, oe := range ev.Ops {
 				pc.Operations = append(pc.Operations, strings.TrimPrefix(oe.Text(), "• "))
 			}
@@ -144,7 +144,7 @@ func (t telegramApprovals) Pending(ctx context.Context) ([]telegram.PendingCommi
 }
 
 func (t telegramApprovals) Approve(ctx context.Context, account, hash string) (string, error) {
-	res, err := t.a.Trading.Push(ctx, account, hash)
+	res, err := t.a.Trading().Push(ctx, account, hash)
 	if err != nil {
 		return "", err
 	}
@@ -152,7 +152,7 @@ func (t telegramApprovals) Approve(ctx context.Context, account, hash string) (s
 }
 
 func (t telegramApprovals) Reject(ctx context.Context, account, hash string) (string, error) {
-	c, err := t.a.Trading.Reject(ctx, account, hash, "rejected via Telegram")
+	c, err := t.a.Trading().Reject(ctx, account, hash, "rejected via Telegram")
 	if err != nil {
 		return "", err
 	}
@@ -163,7 +163,7 @@ func (t telegramApprovals) Reject(ctx context.Context, account, hash string) (st
 type telegramHalt struct{ a *App }
 
 func (t telegramHalt) Halt(ctx context.Context, by string) (string, error) {
-	rep, err := t.a.Trading.Halt(ctx, by, "Telegram /halt")
+	rep, err := t.a.trading.Halt(ctx, by, "Telegram /halt")
 	if err != nil {
 		return "", err
 	}

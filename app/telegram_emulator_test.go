@@ -108,7 +108,7 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 	})
 	ctx := t.Context()
 	tui := a.Notifications(ctx) // a TUI is attached
-	agent, ask := mcpClient(t, a.MCP.URL()), mcpClient(t, a.Ask.URL())
+	agent, ask := mcpClient(t, a.MCPURL()), mcpClient(t, a.AskURL())
 	tool := func(name string, args map[string]any) string {
 		out, isErr := callText(t, agent, name, args)
 		require.False(t, isErr, "%s: %s", name, out)
@@ -135,7 +135,7 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 	require.Equal(t, "You said: hello alice", me.next().Text)
 	out, isErr := callText(t, ask, "askWithSession", map[string]any{"message": "hi from another agent", "sessionId": "other-agent"})
 	require.False(t, isErr, out)
-	last, _ := a.Connectors.Last()
+	last, _ := a.Connectors().Last()
 	require.Equal(t, "mcp-ask", last.Channel)
 
 	tool("placeOrder", buy("7"))
@@ -175,7 +175,7 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 	me.say("/trading")
 	me.tap(me.next().Markup.InlineKeyboard[0][0].CallbackData)
 	require.Contains(t, me.next().Text, "Pushed "+h13)
-	pos, err := a.Trading.Positions(ctx, "sim-paper")
+	pos, err := a.Trading().Positions(ctx, "sim-paper")
 	require.NoError(t, err)
 	require.Len(t, pos, 1)
 	require.Equal(t, "13", pos[0].Quantity.String(), "exactly what the person approved")
@@ -204,6 +204,6 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 	out, isErr = callText(t, agent, "placeOrder", buy("1"))
 	require.True(t, isErr, out)
 	require.Contains(t, out, "trading is halted")
-	_, err = a.Trading.Resume("test")
+	_, err = a.Trading().Resume("test")
 	require.NoError(t, err)
 }

@@ -32,7 +32,7 @@ func (t telegramCommands) SetNotifications(on bool) error {
 // before each tool call to interim, as the TUI shows it while tools run.
 // The return value is the text after the last tool call.
 func (t telegramAgent) AskStreaming(ctx context.Context, prompt, sessionID string, interim func(string)) (string, error) {
-	s, err := t.a.Agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: "telegram",
+	s, err := t.a.agent.AskWithSession(ctx, prompt, sessionID, agent.Options{Channel: "telegram",
 		Preamble: "You are operating via Telegram (session: " + sessionID + "). Keep replies short; Markdown is rendered."})
 	if err != nil {
 		return "", err
@@ -54,4 +54,24 @@ func (t telegramAgent) AskStreaming(ctx context.Context, prompt, sessionID strin
 		return final, err
 	}
 	return res.Text, err
+}
+
+// TestTelegram sends text to every chat connectors.json allows (the
+// Settings pane's "send a test message"), whether or not the bot runs.
+func (a *App) TestTelegram(ctx context.Context, text string) error {
+	cn, _, err := a.settings.Connectors()
+	if err != nil {
+		return err
+	}
+	return telegram.SendTest(ctx, cn.Telegram, text)
+}
+
+// TelegramRunning reports whether the Telegram bot is running.
+func (a *App) TelegramRunning() bool {
+	for _, ch := range a.connectors.Channels() {
+		if ch == telegram.Channel {
+			return true
+		}
+	}
+	return false
 }

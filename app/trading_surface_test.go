@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
+	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/trading"
 )
@@ -22,7 +23,7 @@ func TestOpenAliceTradingSurfaceOverMCP(t *testing.T) {
 	t.Parallel()
 	a := apptest.Start(t, nil)
 	ctx := t.Context()
-	c := mcpClient(t, a.MCP.URL())
+	c := mcpClient(t, a.MCPURL())
 	list, err := c.ListTools(ctx, mcpgo.ListToolsRequest{})
 	require.NoError(t, err)
 	props := map[string]map[string]bool{}
@@ -60,7 +61,7 @@ func TestOpenAliceTradingSurfaceOverMCP(t *testing.T) {
 	require.Equal(t, []string{"source"}, required["tradingReject"], "tradingReject(source, reason?)")
 	require.ElementsMatch(t, []string{"aliceId", "action", "orderType"}, required["placeOrder"], "source defaults to the aliceId's account")
 
-	u, err := a.Trading.Get("sim-paper")
+	u, err := app.TradingManager(a).Get("sim-paper")
 	require.NoError(t, err)
 	require.NoError(t, u.Sim().SetMarkPrice("AAPL", decimal.NewFromInt(200)))
 	require.NoError(t, u.Sim().SetMarkPrice("MSFT", decimal.NewFromInt(400)))
@@ -80,12 +81,12 @@ func TestOpenAliceTradingSurfaceOverMCP(t *testing.T) {
 	if sid := staged.Operation.StagedBy["session"]; sid != "" { // session-less protocol clients have none
 		require.Contains(t, sid, "mcp:")
 	}
-	pend := a.Trading.Pending()
+	pend := a.Trading().Pending()
 	require.Len(t, pend, 1)
 	require.Equal(t, staged.Committed.Hash, pend[0].Hash)
 
 	// A person approves it.
-	_, err = a.Trading.Push(ctx, "sim-paper", pend[0].Hash)
+	_, err = a.Trading().Push(ctx, "sim-paper", pend[0].Hash)
 	require.NoError(t, err)
 
 	// Staged, then discarded with OpenAlice's hash-less reject.
@@ -99,7 +100,7 @@ func TestOpenAliceTradingSurfaceOverMCP(t *testing.T) {
 	ext, err := u.Broker().PlaceOrder(ctx, trading.Contract{Symbol: "MSFT"}, trading.Order{Action: trading.Buy, OrderType: trading.Limit,
 		TotalQuantity: decimal.NewFromInt(1), LmtPrice: decimal.NewFromInt(390), TIF: trading.GTC}, nil)
 	require.NoError(t, err)
-	obs, err := a.Trading.ObserveExternal(ctx, "sim-paper")
+	obs, err := app.TradingManager(a).ObserveExternal(ctx, "sim-paper")
 	require.NoError(t, err)
 	require.Len(t, obs, 1)
 

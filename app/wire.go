@@ -20,13 +20,13 @@ import (
 // build creates the domain components in the architecture's order. Nothing
 // here opens a port or starts a loop; start does that.
 func (a *App) build() error {
-	o := a.Opts
-	log := a.Log
+	o := a.opts
+	log := a.log
 
 	// Trading: accounts, brokers, TradingGit, guards, snapshots.
 	a.realPrices = &realPriceFeed{}
-	a.Trading = uta.NewManager(o.Store, o.Paths, a.Market, a.Events, log.With("component", "trading"), uta.WithPriceFeed(a.realPrices))
-	tradetools.Register(a.Tools, a.Trading)
+	a.trading = uta.NewManager(o.Store, o.Paths, a.market, a.events, log.With("component", "trading"), uta.WithPriceFeed(a.realPrices))
+	tradetools.Register(a.tools, a.trading)
 	if err := a.buildResearch(); err != nil {
 		return err
 	}
@@ -36,9 +36,9 @@ func (a *App) build() error {
 	if err != nil {
 		return fmt.Errorf("open inbox: %w", err)
 	}
-	a.Inbox = ib
+	a.inbox = ib
 	a.onClose("inbox", func(context.Context) error { return ib.Close() })
-	a.WsTools.Register(inbox.PushToolFactory(ib), inbox.ReadToolFactory(ib))
+	a.wsTools.Register(inbox.PushToolFactory(ib), inbox.ReadToolFactory(ib))
 
 	// The main MCP listener is built now (it binds in start) so that the
 	// workspace manager can ask it for the bound URL.
@@ -54,11 +54,11 @@ func (a *App) build() error {
 		c, err := o.Store.MCP()
 		return c.Token, err
 	}).Get
-	a.MCP = mcp.NewMain(mcp.MainOptions{
+	a.mcp = mcp.NewMain(mcp.MainOptions{
 		Listen:          mainListen,
-		Tools:           a.Tools,
-		Workspaces:      a.WsTools,
-		LookupWorkspace: func(id string) (coreIdentity, bool) { return a.Workspaces.Lookup(id) },
+		Tools:           a.tools,
+		Workspaces:      a.wsTools,
+		LookupWorkspace: func(id string) (coreIdentity, bool) { return a.workspaces.Lookup(id) },
 		Logger:          log.With("component", "mcp"),
 		Version:         o.Version,
 	})
@@ -69,7 +69,7 @@ func (a *App) build() error {
 	}
 	ws, err := workspace.NewManager(workspace.Options{
 		Root:            o.Paths.DataPath("workspaces"),
-		MCPURL:          a.MCP.URL,
+		MCPURL:          a.mcp.URL,
 		Persona:         a.persona,
 		Logger:          log.With("component", "workspace"),
 		ScrollbackLines: wsCfg.ScrollbackLines,
@@ -80,9 +80,9 @@ func (a *App) build() error {
 	if err != nil {
 		return fmt.Errorf("workspaces: %w", err)
 	}
-	a.Workspaces = ws
+	a.workspaces = ws
 	a.onClose("workspaces", func(context.Context) error { return ws.Close() })
-	workspace.RegisterTools(a.Tools, ws, a.Events)
+	workspace.RegisterTools(a.tools, ws, a.events)
 	a.mountWorkspaceAPI()
 	a.mountHaltAPI()
 
@@ -94,14 +94,14 @@ func (a *App) build() error {
 
 // start opens listeners and background loops.
 func (a *App) start(ctx context.Context) error {
-	if err := a.Trading.Start(ctx); err != nil {
+	if err := a.trading.Start(ctx); err != nil {
 		// A broken account is reported but the others keep running.
-		a.Log.Error("Some trading accounts failed to start", "err", err)
+		a.log.Error("Some trading accounts failed to start", "err", err)
 		a.reportStartupProblem(err)
 	}
-	a.onClose("trading", func(context.Context) error { return a.Trading.Close() })
+	a.onClose("trading", func(context.Context) error { return a.trading.Close() })
 	// accounts.json edited outside alice (or by the Settings pane) applies live.
-	a.Trading.WatchConfig(ctx, time.Second)
+	a.trading.WatchConfig(ctx, time.Second)
 
 	if err := a.startScheduling(ctx); err != nil {
 		return err
@@ -111,18 +111,18 @@ func (a *App) start(ctx context.Context) error {
 		return err
 	}
 
-	if err := a.MCP.Start(ctx); err != nil {
-		return fmt.Errorf("main MCP listener: %w (set \"port\" in %s, 0 picks a free port)", err, a.Opts.Store.Path(config.MCPFile))
+	if err := a.mcp.Start(ctx); err != nil {
+		return fmt.Errorf("main MCP listener: %w (set \"port\" in %s, 0 picks a free port)", err, a.opts.Store.Path(config.MCPFile))
 	}
-	a.onClose("main MCP", a.MCP.Shutdown)
-	a.addListener(MainListener, a.MCP.URL())
+	a.onClose("main MCP", a.mcp.Shutdown)
+	a.addListener(MainListener, a.mcp.URL())
 
-	if a.Ask != nil {
-		if err := a.Ask.Start(ctx); err != nil {
-			return fmt.Errorf("Ask MCP listener: %w (set mcpAsk.port in %s)", err, a.Opts.Store.Path(config.ConnectorsFile))
+	if a.ask != nil {
+		if err := a.ask.Start(ctx); err != nil {
+			return fmt.Errorf("Ask MCP listener: %w (set mcpAsk.port in %s)", err, a.opts.Store.Path(config.ConnectorsFile))
 		}
-		a.onClose("Ask MCP", a.Ask.Shutdown)
-		a.addListener("Ask", a.Ask.URL())
+		a.onClose("Ask MCP", a.ask.Shutdown)
+		a.addListener("Ask", a.ask.URL())
 	}
 	return nil
 }

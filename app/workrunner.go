@@ -22,7 +22,7 @@ type workRunner struct{ a *App }
 const maxInboxOutput = 4000
 
 func (r workRunner) RunTarget(ctx context.Context, t schedule.Target, prompt string, meta map[string]any) (schedule.RunResult, error) {
-	m := r.a.Workspaces
+	m := r.a.workspaces
 	if m == nil {
 		return schedule.RunResult{}, errors.New("workspaces are not available")
 	}
@@ -67,7 +67,7 @@ func (r workRunner) RunTarget(ctx context.Context, t schedule.Target, prompt str
 		}
 		entry, ierr := r.pushInbox(ws, res, meta, runErr)
 		if ierr != nil {
-			r.a.Log.Warn("Inbox entry for a workspace run failed", "workspace", ws.Tag, "err", ierr)
+			r.a.log.Warn("Inbox entry for a workspace run failed", "workspace", ws.Tag, "err", ierr)
 		} else {
 			detail["inboxId"] = entry.ID
 		}
@@ -82,7 +82,7 @@ func (r workRunner) RunTarget(ctx context.Context, t schedule.Target, prompt str
 // oneShotWorkspace resolves the target's workspace, creating one named
 // after the run when none is given.
 func (r workRunner) oneShotWorkspace(ctx context.Context, t schedule.Target, agent workspace.Agent) (workspace.Workspace, error) {
-	m := r.a.Workspaces
+	m := r.a.workspaces
 	if t.Workspace != "" {
 		ws, ok := m.Get(t.Workspace)
 		if !ok {
@@ -129,7 +129,7 @@ func (r workRunner) pushInbox(ws workspace.Workspace, res workspace.HeadlessResu
 	if out := strings.TrimSpace(res.Output); out != "" {
 		fmt.Fprintf(&b, "\nOutput:\n```\n%s\n```\n", tail(out, maxInboxOutput))
 	}
-	return r.a.Inbox.Append(inbox.Entry{WorkspaceID: ws.ID, WorkspaceLabel: ws.DisplayName(), Docs: docs, Comments: b.String()})
+	return r.a.inbox.Append(inbox.Entry{WorkspaceID: ws.ID, WorkspaceLabel: ws.DisplayName(), Docs: docs, Comments: b.String()})
 }
 
 // tail keeps the last n bytes of s (at a rune boundary).

@@ -22,7 +22,7 @@ import (
 )
 
 // lastOutcome is the outcome event of a task.
-func lastOutcome(t *testing.T, log *eventlog.Log, taskID string) (string, map[string]any) {
+func lastOutcome(t *testing.T, log app.Activity, taskID string) (string, map[string]any) {
 	t.Helper()
 	all, err := log.Read(eventlog.ReadOptions{})
 	require.NoError(t, err)
@@ -43,26 +43,26 @@ func lastOutcome(t *testing.T, log *eventlog.Log, taskID string) (string, map[st
 func TestCronJobRunsAShellOneShotInAWorkspace(t *testing.T) {
 	t.Parallel()
 	a := apptest.Start(t, nil)
-	job, err := a.Cron.AddTargeted("nightly report", "printf 'AAPL 231.40\\n' > report.txt && echo wrote report",
-		schedule.Schedule{Kind: schedule.KindEvery, Every: "24h"}, true, &schedule.Target{Kind: schedule.TargetOneShot, Agent: "shell", TimeoutSec: 60})
+	job, err := a.Automation().SaveJob(schedule.JobInput{Name: "nightly report", Prompt: "printf 'AAPL 231.40\\n' > report.txt && echo wrote report",
+		Schedule: "every 24h", Enabled: true, Target: &schedule.Target{Kind: schedule.TargetOneShot, Agent: "shell", TimeoutSec: 60}})
 	require.NoError(t, err)
-	out, err := a.Cron.RunNow(context.Background(), job.ID)
+	out, err := a.Automation().RunJobNow(context.Background(), job.ID)
 	require.NoError(t, err)
 	require.NoError(t, out.Err)
 	require.Contains(t, out.Text, "1 file(s) changed")
 
-	typ, p := lastOutcome(t, a.Events, out.TaskID)
+	typ, p := lastOutcome(t, a.Activity(), out.TaskID)
 	require.Equal(t, "agent.work.done", typ)
 	require.Equal(t, []any{"report.txt"}, p["files"])
 	require.EqualValues(t, 0, p["exitCode"])
 	wsID := p["workspaceId"].(string)
-	ws, ok := a.Workspaces.Get(wsID)
+	ws, ok := a.Workspaces().Get(wsID)
 	require.True(t, ok)
 	b, err := os.ReadFile(filepath.Join(ws.Dir, "report.txt"))
 	require.NoError(t, err)
 	require.Equal(t, "AAPL 231.40\n", string(b))
 
-	page, err := a.Inbox.List(inbox.ListOptions{})
+	page, err := a.Inbox().List(inbox.ListOptions{})
 	require.NoError(t, err)
 	require.Len(t, page.Entries, 1)
 	e := page.Entries[0]
@@ -78,28 +78,28 @@ func TestCronJobRunsAShellOneShotInAWorkspace(t *testing.T) {
 func TestCronJobContinuesAPersistentShellSession(t *testing.T) {
 	t.Parallel()
 	a := apptest.Start(t, nil)
-	ws, err := a.Workspaces.Create(context.Background(), "desk", "shell-only", []workspace.Agent{workspace.AgentShell})
+	ws, err := a.Workspaces().Create(context.Background(), "desk", "shell-only", []workspace.Agent{workspace.AgentShell})
 	require.NoError(t, err)
-	job, err := a.Cron.AddTargeted("ask the desk", "echo desk-answer-$((6*7))",
-		schedule.Schedule{Kind: schedule.KindEvery, Every: "1h"}, true, &schedule.Target{Kind: schedule.TargetSession, Workspace: "desk", Agent: "shell", TimeoutSec: 60})
+	job, err := a.Automation().SaveJob(schedule.JobInput{Name: "ask the desk", Prompt: "echo desk-answer-$((6*7))",
+		Schedule: "every 1h", Enabled: true, Target: &schedule.Target{Kind: schedule.TargetSession, Workspace: "desk", Agent: "shell", TimeoutSec: 60}})
 	require.NoError(t, err)
-	out, err := a.Cron.RunNow(context.Background(), job.ID)
+	out, err := a.Automation().RunJobNow(context.Background(), job.ID)
 	require.NoError(t, err)
 	require.NoError(t, out.Err)
 	require.Contains(t, out.Text, "desk-answer-42")
 
-	typ, p := lastOutcome(t, a.Events, out.TaskID)
+	typ, p := lastOutcome(t, a.Activity(), out.TaskID)
 	require.Equal(t, "agent.work.done", typ)
 	require.Contains(t, p["reply"], "desk-answer-42")
 	require.Equal(t, ws.ID, p["workspaceId"])
-	sessions := a.Workspaces.Sessions(ws.ID)
+	sessions := a.Workspaces().Sessions(ws.ID)
 	require.Len(t, sessions, 1, "the session stays for the next turn")
 
 	// A second turn continues the same session.
-	out, err = a.Cron.RunNow(context.Background(), job.ID)
+	out, err = a.Automation().RunJobNow(context.Background(), job.ID)
 	require.NoError(t, err)
 	require.NoError(t, out.Err)
-	require.Len(t, a.Workspaces.Sessions(ws.ID), 1)
+	require.Len(t, a.Workspaces().Sessions(ws.ID), 1)
 }
 
 // TestClaudeOneShotWithoutAKeyEndsInARecordedError runs the real claude
@@ -113,13 +113,13 @@ func TestClaudeOneShotWithoutAKeyEndsInARecordedError(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "")
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
 	a := apptest.Start(t, nil)
-	job, err := a.Cron.AddTargeted("claude digest", "Summarise the repository in one line.",
-		schedule.Schedule{Kind: schedule.KindEvery, Every: "24h"}, true, &schedule.Target{Kind: schedule.TargetOneShot, Agent: "claude", TimeoutSec: 120})
+	job, err := a.Automation().SaveJob(schedule.JobInput{Name: "claude digest", Prompt: "Summarise the repository in one line.",
+		Schedule: "every 24h", Enabled: true, Target: &schedule.Target{Kind: schedule.TargetOneShot, Agent: "claude", TimeoutSec: 120}})
 	require.NoError(t, err)
-	out, err := a.Cron.RunNow(context.Background(), job.ID)
+	out, err := a.Automation().RunJobNow(context.Background(), job.ID)
 	require.NoError(t, err)
 	require.Error(t, out.Err)
-	typ, p := lastOutcome(t, a.Events, out.TaskID)
+	typ, p := lastOutcome(t, a.Activity(), out.TaskID)
 	require.Equal(t, "agent.work.error", typ)
 	msg := p["error"].(string)
 	t.Logf("recorded error: %s", msg)

@@ -24,14 +24,14 @@ import (
 // ringBell starts a shell in a new workspace and makes it ask for a person.
 func ringBell(t *testing.T, a *app.App, tag string) *workspace.Session {
 	t.Helper()
-	ws, err := a.Workspaces.Create(context.Background(), tag, "shell-only", nil)
+	ws, err := a.Workspaces().Create(context.Background(), tag, "shell-only", nil)
 	require.NoError(t, err)
-	s, err := a.Workspaces.StartSession(ws.ID, workspace.AgentShell)
+	s, err := a.Workspaces().StartSession(ws.ID, workspace.AgentShell)
 	require.NoError(t, err)
-	require.True(t, a.Workspaces.WaitReady(context.Background(), s.ID(), 10*time.Second), "shell never drew a prompt")
-	require.NoError(t, a.Workspaces.Send(s.ID(), "echo 'Deploy to prod? [y/N]'; printf '\\007'", true))
+	require.True(t, a.Workspaces().WaitReady(context.Background(), s.ID(), 10*time.Second), "shell never drew a prompt")
+	require.NoError(t, a.Workspaces().Send(s.ID(), "echo 'Deploy to prod? [y/N]'; printf '\\007'", true))
 	require.Eventually(t, func() bool {
-		st, _ := a.Workspaces.AgentStatus(s.ID())
+		st, _ := a.Workspaces().AgentStatus(s.ID())
 		return st.State == agentstate.NeedsYou
 	}, 10*time.Second, 20*time.Millisecond)
 	return s

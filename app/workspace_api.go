@@ -15,9 +15,9 @@ const MainListener = "MCP"
 // the MCP port's protections, for `alice workspace …` and scripts. Runs
 // (`alice workspace run`) go through the durable work queue.
 func (a *App) mountWorkspaceAPI() {
-	h := wsapi.Handler(wsapi.Service{M: a.Workspaces, MCPURL: a.MCP.URL, Queue: a.queueWorkspaceRun})
+	h := wsapi.Handler(wsapi.Service{M: a.workspaces, MCPURL: a.mcp.URL, Queue: a.queueWorkspaceRun})
 	for _, route := range wsapi.Routes {
-		a.MCP.HandleProtected(route, h)
+		a.mcp.HandleProtected(route, h)
 	}
 }
 

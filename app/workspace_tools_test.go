@@ -44,7 +44,7 @@ func callJSON(t *testing.T, c interface {
 func TestDelegationThroughMCP(t *testing.T) {
 	t.Parallel()
 	a := apptest.Start(t, map[string]string{})
-	c := mcpClient(t, a.MCP.URL())
+	c := mcpClient(t, a.MCPURL())
 
 	var created struct{ ID, Tag, Dir string }
 	callJSON(t, c, "workspaceCreate", map[string]any{"tag": "delegated", "template": "shell-only"}, &created)
@@ -122,7 +122,7 @@ func TestDelegationThroughMCP(t *testing.T) {
 
 	// Every call is in the event log.
 	calls := map[string]int{}
-	for _, e := range a.Events.Recent() {
+	for _, e := range a.Activity().Recent() {
 		if e.Type == workspace.ToolEventType {
 			var p struct{ Tool string }
 			require.NoError(t, json.Unmarshal(e.Payload, &p))
@@ -134,7 +134,7 @@ func TestDelegationThroughMCP(t *testing.T) {
 	}
 
 	// inbox_read on the workspace endpoint sees what the workspace pushed.
-	wsc := mcpClient(t, a.MCP.URL()+"/"+created.ID)
+	wsc := mcpClient(t, a.MCPURL()+"/"+created.ID)
 	for i := range 2 {
 		out, isErr := callText(t, wsc, "inbox_push", map[string]any{"comments": fmt.Sprintf("note %d", i)})
 		require.False(t, isErr, out)
@@ -152,7 +152,7 @@ func TestDelegationThroughMCP(t *testing.T) {
 func TestDelegationToolsObeyToolsJSON(t *testing.T) {
 	t.Parallel()
 	a := apptest.Start(t, map[string]string{config.ToolsFile: `{"disabled":["workspaceStartAgent","inbox_read"]}`})
-	c := mcpClient(t, a.MCP.URL())
+	c := mcpClient(t, a.MCPURL())
 	tools, err := c.ListTools(context.Background(), mcpgo.ListToolsRequest{})
 	require.NoError(t, err)
 	names := map[string]bool{}
@@ -168,9 +168,9 @@ func TestDelegationToolsObeyToolsJSON(t *testing.T) {
 	req.Params.Arguments = map[string]any{"workspaceId": "x", "agent": "shell"}
 	_, err = c.CallTool(context.Background(), req)
 	assert.ErrorContains(t, err, "not found", "a disabled tool cannot be called")
-	ws, err := a.Workspaces.Create(context.Background(), "scoped", "shell-only", nil)
+	ws, err := a.Workspaces().Create(context.Background(), "scoped", "shell-only", nil)
 	require.NoError(t, err)
-	wsc := mcpClient(t, a.MCP.URL()+"/"+ws.ID)
+	wsc := mcpClient(t, a.MCPURL()+"/"+ws.ID)
 	wtools, err := wsc.ListTools(context.Background(), mcpgo.ListToolsRequest{})
 	require.NoError(t, err)
 	for _, tl := range wtools.Tools {

@@ -21,7 +21,7 @@ func TestWorkspaceRunThroughTheQueue(t *testing.T) {
 	a := startInstance(t, home)
 	_, errs, code := alice(t, "workspace", "new", "--home", home, "--template", "shell-only", "jobs")
 	require.Equal(t, 0, code, errs)
-	w, _ := a.Workspaces.Get("jobs")
+	w, _ := a.Workspaces().Get("jobs")
 
 	out, errs, code := alice(t, "workspace", "run", "--home", home, "--agent", "shell", "--timeout", "60", "--json", "jobs", "echo 42 > answer.txt")
 	require.Equal(t, 0, code, errs)
@@ -32,7 +32,7 @@ func TestWorkspaceRunThroughTheQueue(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(w.Dir, "answer.txt"))
 	require.NoError(t, err)
 	require.Equal(t, "42\n", string(b))
-	evs, err := a.Events.Read(eventlog.ReadOptions{Type: "agent.work.done"})
+	evs, err := a.Activity().Read(eventlog.ReadOptions{Type: "agent.work.done"})
 	require.NoError(t, err)
 	require.NotEmpty(t, evs)
 

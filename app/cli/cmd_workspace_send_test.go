@@ -23,15 +23,15 @@ func TestWorkspaceSendThroughTheRunningInstance(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, errs, "workspace not found")
 
-	w, err := a.Workspaces.Create(ctx, "cli-send", "shell-only", nil)
+	w, err := a.Workspaces().Create(ctx, "cli-send", "shell-only", nil)
 	require.NoError(t, err)
 	_, errs, code = alice(t, "workspace", "send", "--home", home, "cli-send", "echo x")
 	require.Equal(t, 1, code)
 	require.Contains(t, errs, "no live session")
 
-	s, err := a.Workspaces.StartSession(w.ID, workspace.AgentShell)
+	s, err := a.Workspaces().StartSession(w.ID, workspace.AgentShell)
 	require.NoError(t, err)
-	require.True(t, a.Workspaces.WaitReady(ctx, s.ID(), 10*time.Second))
+	require.True(t, a.Workspaces().WaitReady(ctx, s.ID(), 10*time.Second))
 
 	out, errs, code := alice(t, "workspace", "send", "--home", home, "cli-send", "echo", "cli-$((40+2))", ">", "cli.txt")
 	require.Equal(t, 0, code, errs)

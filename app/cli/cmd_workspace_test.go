@@ -90,13 +90,13 @@ func TestWorkspaceCLIThroughTheRunningInstance(t *testing.T) {
 	out, errs, code := alice(t, "workspace", "new", "--home", home, "live-ws")
 	require.Equal(t, 0, code, errs)
 	require.Contains(t, out, "via the running alice")
-	base := strings.TrimSuffix(a.MCP.URL(), "/mcp")
-	require.Contains(t, out, "mcp:           "+a.MCP.URL()+"\n")
-	w, ok := a.Workspaces.Get("live-ws")
+	base := strings.TrimSuffix(a.MCPURL(), "/mcp")
+	require.Contains(t, out, "mcp:           "+a.MCPURL()+"\n")
+	w, ok := a.Workspaces().Get("live-ws")
 	require.True(t, ok, "created in the running instance")
-	_, ok = a.Workspaces.Lookup(w.ID)
+	_, ok = a.Workspaces().Lookup(w.ID)
 	require.True(t, ok)
-	require.Contains(t, out, "workspace mcp: "+a.MCP.URL()+"/"+w.ID)
+	require.Contains(t, out, "workspace mcp: "+a.MCPURL()+"/"+w.ID)
 
 	// The API is authenticated like /mcp.
 	get := func(token, host string) int {
@@ -119,6 +119,6 @@ func TestWorkspaceCLIThroughTheRunningInstance(t *testing.T) {
 
 	out, errs, code = alice(t, "workspace", "rm", "--home", home, w.ID)
 	require.Equal(t, 0, code, errs)
-	_, ok = a.Workspaces.Get(w.ID)
+	_, ok = a.Workspaces().Get(w.ID)
 	require.False(t, ok)
 }

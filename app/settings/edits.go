@@ -213,3 +213,9 @@ func (s *Service) PersonaFile(create bool) (string, string, error) {
 	}
 	return path, string(b), nil
 }
+
+// Accounts reads accounts.json with its version (account edits go through
+// the trading service, which applies them live).
+func (s *Service) Accounts() (config.Accounts, config.Version, error) {
+	return config.LoadVersioned(s.store, config.AccountsFile, config.DefaultAccounts)
+}

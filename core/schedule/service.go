@@ -28,6 +28,9 @@ type JobInput struct {
 	Prompt   string
 	Schedule string // ParseScheduleText: "every 30m", RFC 3339, or cron
 	Enabled  bool
+	// Target is where the job runs: nil adds it to the in-process Alice,
+	// and on an edit leaves the job's target as it is.
+	Target *Target
 }
 
 // Jobs lists the cron jobs with their state (next run, last result).
@@ -40,9 +43,9 @@ func (a *Automation) SaveJob(in JobInput) (Job, error) {
 		return Job{}, err
 	}
 	if in.ID == "" {
-		return a.cron.Add(in.Name, in.Prompt, s, in.Enabled)
+		return a.cron.AddTargeted(in.Name, in.Prompt, s, in.Enabled, in.Target)
 	}
-	return a.cron.Update(in.ID, JobPatch{Name: &in.Name, Payload: &in.Prompt, Schedule: &s, Enabled: &in.Enabled})
+	return a.cron.Update(in.ID, JobPatch{Name: &in.Name, Payload: &in.Prompt, Schedule: &s, Enabled: &in.Enabled, Target: in.Target})
 }
 
 // SetJobEnabled enables or disables a job.

@@ -19,7 +19,7 @@ var _ activity.ActivityCore = (*Core)(nil)
 // RecentEvents returns the newest event-log entries from the in-memory
 // ring (the last 500), oldest first.
 func (c *Core) RecentEvents(limit int) ([]activity.ActivityEvent, error) {
-	evs := c.a.Events.Recent()
+	evs := c.activity.Recent()
 	if limit > 0 && len(evs) > limit {
 		evs = evs[len(evs)-limit:]
 	}
@@ -36,7 +36,7 @@ const toolLogTail = 2 << 20
 // ToolCalls reads the newest records of data/tool-calls/tool-calls.jsonl;
 // a torn last line (a writer mid-append) is skipped.
 func (c *Core) ToolCalls(limit int) ([]activity.ToolCallRecord, error) {
-	path := filepath.Join(c.a.Opts.Paths.Data, "tool-calls", "tool-calls.jsonl")
+	path := filepath.Join(c.a.Paths().Data, "tool-calls", "tool-calls.jsonl")
 	lines, err := tailLines(path, toolLogTail)
 	if err != nil {
 		return nil, err
@@ -100,12 +100,12 @@ func tailLines(path string, max int64) ([][]byte, error) {
 // its channel. A notification with no channel had no connector; one whose
 // agent run reported delivered:false failed to send.
 func (c *Core) NotificationLog(limit int) ([]activity.NotificationRecord, error) {
-	ns, err := c.a.Connectors.Recent(limit)
+	ns, err := c.connectors.Recent(limit)
 	if err != nil {
 		return nil, err
 	}
 	failed := map[string]bool{}
-	for _, e := range c.a.Events.Recent() {
+	for _, e := range c.activity.Recent() {
 		if e.Type != "agent.work.done" {
 			continue
 		}

@@ -9,8 +9,8 @@ var _ workspaces.AgentCore = (*Core)(nil)
 // AgentStates lists the agent state of each live session of a workspace.
 func (c *Core) AgentStates(workspaceID string) []workspaces.AgentSessionState {
 	var out []workspaces.AgentSessionState
-	for _, s := range c.a.Workspaces.Sessions(workspaceID) {
-		st, ok := c.a.Workspaces.AgentStatus(s.ID())
+	for _, s := range c.ws.Sessions(workspaceID) {
+		st, ok := c.ws.AgentStatus(s.ID())
 		if !ok {
 			continue
 		}
@@ -22,7 +22,7 @@ func (c *Core) AgentStates(workspaceID string) []workspaces.AgentSessionState {
 
 // WorkspaceDiff is the workspace's working tree against its diff base.
 func (c *Core) WorkspaceDiff(workspaceID string) (workspaces.WorkspaceDiff, error) {
-	d, err := c.a.Workspaces.Diff(workspaceID)
+	d, err := c.ws.Diff(workspaceID)
 	if err != nil {
 		return workspaces.WorkspaceDiff{}, err
 	}
@@ -36,21 +36,21 @@ func (c *Core) WorkspaceDiff(workspaceID string) (workspaces.WorkspaceDiff, erro
 
 // CommitWorkspace accepts every change as a commit.
 func (c *Core) CommitWorkspace(workspaceID, message string) (string, error) {
-	return c.a.Workspaces.CommitChanges(workspaceID, message)
+	return c.ws.CommitChanges(workspaceID, message)
 }
 
 // DiscardWorkspace restores paths (all when none) to the diff base.
 func (c *Core) DiscardWorkspace(workspaceID string, paths []string) ([]string, error) {
-	return c.a.Workspaces.DiscardChanges(workspaceID, paths...)
+	return c.ws.DiscardChanges(workspaceID, paths...)
 }
 
 // SendText types into a session without attaching.
 func (c *Core) SendText(sessionID, text string, enter bool) error {
-	return c.a.Workspaces.Send(sessionID, text, enter)
+	return c.ws.Send(sessionID, text, enter)
 }
 
 // AcknowledgeSession marks a session as seen by a person.
-func (c *Core) AcknowledgeSession(sessionID string) { c.a.Workspaces.AcknowledgeAgent(sessionID) }
+func (c *Core) AcknowledgeSession(sessionID string) { c.ws.AcknowledgeAgent(sessionID) }
 
 // WatchSession marks a session as in front of a person (no alerts).
-func (c *Core) WatchSession(sessionID string, on bool) { c.a.Workspaces.SetWatched(sessionID, on) }
+func (c *Core) WatchSession(sessionID string, on bool) { c.ws.SetWatched(sessionID, on) }

@@ -21,7 +21,7 @@ import (
 // without attaching; the diff view lists the file that command wrote.
 func TestAgentStateSendAndDiffFlow(t *testing.T) {
 	a := apptest.Start(t, nil)
-	ws, err := a.Workspaces.Create(context.Background(), "flow", "shell-only", nil)
+	ws, err := a.Workspaces().Create(context.Background(), "flow", "shell-only", nil)
 	require.NoError(t, err)
 	dark := true
 	m := tui.New(New(a), tui.Options{Version: "test", Dark: &dark})
@@ -33,8 +33,8 @@ func TestAgentStateSendAndDiffFlow(t *testing.T) {
 	scr.waitFor("flow")
 
 	tm.Send(tea.KeyPressMsg{Code: 's', Text: "s"})
-	require.Eventually(t, func() bool { return len(a.Workspaces.Sessions(ws.ID)) == 1 }, 10*time.Second, 20*time.Millisecond)
-	require.True(t, a.Workspaces.WaitReady(context.Background(), a.Workspaces.Sessions(ws.ID)[0].ID(), 10*time.Second))
+	require.Eventually(t, func() bool { return len(a.Workspaces().Sessions(ws.ID)) == 1 }, 10*time.Second, 20*time.Millisecond)
+	require.True(t, a.Workspaces().WaitReady(context.Background(), a.Workspaces().Sessions(ws.ID)[0].ID(), 10*time.Second))
 	for _, r := range "printf 'ok?\\a'" {
 		tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}

@@ -14,7 +14,7 @@ func channelInfo(in channel.Info) chat.ChannelInfo {
 
 // Channels lists the chat channels (default first), archived ones too.
 func (c *Core) Channels() ([]chat.ChannelInfo, error) {
-	list, err := c.a.Channels().List(true)
+	list, err := c.channels.List(true)
 	if err != nil {
 		return nil, err
 	}
@@ -27,25 +27,25 @@ func (c *Core) Channels() ([]chat.ChannelInfo, error) {
 
 // CreateChannel adds a chat channel.
 func (c *Core) CreateChannel(label string) (chat.ChannelInfo, error) {
-	in, err := c.a.Channels().Create(label)
+	in, err := c.channels.Create(label)
 	return channelInfo(in), err
 }
 
 // RenameChannel changes a channel's label.
 func (c *Core) RenameChannel(id, label string) error {
-	_, err := c.a.Channels().Rename(id, label)
+	_, err := c.channels.Rename(id, label)
 	return err
 }
 
 // ArchiveChannel archives or restores a channel.
 func (c *Core) ArchiveChannel(id string, archived bool) error {
-	_, err := c.a.Channels().SetArchived(id, archived)
+	_, err := c.channels.SetArchived(id, archived)
 	return err
 }
 
 // BrowseSessions lists sessions for the browser.
 func (c *Core) BrowseSessions(query string) ([]chat.SessionRow, error) {
-	rows, err := c.a.Channels().Browse(query)
+	rows, err := c.channels.Browse(query)
 	if err != nil {
 		return nil, err
 	}
@@ -63,8 +63,8 @@ func (c *Core) BrowseSessions(query string) ([]chat.SessionRow, error) {
 
 // SetSessionTitle names a session.
 func (c *Core) SetSessionTitle(session, title string) error {
-	return c.a.Sessions.SetTitle(session, title)
+	return c.chat.SetTitle(session, title)
 }
 
 // DeleteSession removes a session's file.
-func (c *Core) DeleteSession(session string) error { return c.a.Sessions.Delete(session) }
+func (c *Core) DeleteSession(session string) error { return c.chat.DeleteSession(session) }

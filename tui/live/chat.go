@@ -14,7 +14,7 @@ import (
 
 // Sessions lists sessions the chat can open, TUI ones first.
 func (c *Core) Sessions() ([]string, error) {
-	list, err := c.a.Sessions.List()
+	list, err := c.chat.Sessions()
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +34,7 @@ func (c *Core) Sessions() ([]string, error) {
 // History converts a session's newest rows to chat rows, across
 // compactions (older messages stay scrollable above the summary row).
 func (c *Core) History(session string, limit int) ([]chat.ChatMessage, error) {
-	items, err := c.a.Agent.Transcript(session, limit)
+	items, err := c.chat.Transcript(session, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (c *Core) History(session string, limit int) ([]chat.ChatMessage, error) {
 // Send starts an agent turn and converts its events.
 func (c *Core) Send(ctx context.Context, session, text string) (<-chan chat.ChatEvent, error) {
 	c.a.Touch("tui", session)
-	s, err := c.a.Agent.AskWithSession(ctx, text, session, agent.Options{Channel: "tui", ChannelID: channel.FromSession(session)})
+	s, err := c.chat.AskWithSession(ctx, text, session, agent.Options{Channel: "tui", ChannelID: channel.FromSession(session)})
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (c *Core) Send(ctx context.Context, session, text string) (<-chan chat.Chat
 
 // Compact summarises the session now.
 func (c *Core) Compact(ctx context.Context, session string) error {
-	return c.a.Agent.Compact(ctx, session)
+	return c.chat.Compact(ctx, session)
 }
 
 // mediaPath turns a session's image reference ("media/<name>", relative
@@ -108,5 +108,5 @@ func (c *Core) mediaPath(ref string) string {
 	if ref == "" || strings.Contains(ref, "://") || filepath.IsAbs(ref) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return ref // shown as written, never resolved outside the data dir
 	}
-	return filepath.Join(c.a.Opts.Paths.Data, clean)
+	return filepath.Join(c.a.Paths().Data, clean)
 }

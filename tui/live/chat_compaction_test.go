@@ -13,14 +13,17 @@ import (
 // scrollable: the TUI gets them, then the summary (shown collapsed), then
 // the newer messages. The model's window still starts at the summary.
 func TestHistoryCarriesTheCompactionSummary(t *testing.T) {
-	a := apptest.Start(t, nil)
+	home := apptest.Home(t, nil)
+	store, err := session.NewStore(apptest.Paths(t, home).DataPath("sessions"))
+	require.NoError(t, err)
 	old := session.NewText("user", "what did AAPL do?", "human")
 	boundary := session.NewText("system", "Conversation compacted", "compaction")
 	boundary.Subtype = "compact_boundary"
 	sum := session.NewText("user", "This session is being continued from a previous conversation. The summary below covers the earlier portion of the conversation.\n\nThe user asked about **AAPL**.", "compaction")
 	sum.IsCompactSummary = true
-	_, err := a.Sessions.Append("tui/default", old, boundary, sum, session.NewText("user", "and now?", "human"))
+	_, err = store.Append("tui/default", old, boundary, sum, session.NewText("user", "and now?", "human"))
 	require.NoError(t, err)
+	a := apptest.Run(t, home) // the restart
 
 	msgs, err := New(a).History("tui/default", 50)
 	require.NoError(t, err)
@@ -31,7 +34,7 @@ func TestHistoryCarriesTheCompactionSummary(t *testing.T) {
 	require.Equal(t, "The user asked about **AAPL**.", msgs[1].Text)
 	require.Equal(t, chat.RoleUser, msgs[2].Role)
 	require.Equal(t, "and now?", msgs[2].Text)
-	active, err := a.Sessions.ReadActive("tui/default")
+	active, err := store.ReadActive("tui/default")
 	require.NoError(t, err)
 	require.Equal(t, "compact_boundary", active[0].Subtype)
 }

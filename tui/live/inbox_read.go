@@ -5,7 +5,7 @@ import "github.com/alice-trading/alice/core/inbox"
 // The inbox's read marks, persisted in the data dir (tui.InboxReadCore).
 
 func (c *Core) readState() inbox.ReadState {
-	return inbox.NewReadState(c.a.Opts.Paths.DataPath("inbox", "read.json"))
+	return inbox.NewReadState(c.a.Paths().DataPath("inbox", "read.json"))
 }
 
 // InboxSeen loads the ids of entries the person has seen.

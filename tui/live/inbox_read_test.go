@@ -21,6 +21,6 @@ func TestInboxReadMarksPersistInTheDataDir(t *testing.T) {
 	seen, err = New(a).InboxSeen()
 	require.NoError(t, err)
 	require.Equal(t, map[string]bool{"e1": true, "e2": true}, seen)
-	_, err = os.Stat(a.Opts.Paths.DataPath("inbox", "read.json"))
+	_, err = os.Stat(a.Paths().DataPath("inbox", "read.json"))
 	require.NoError(t, err, "stored next to the inbox entries")
 }

@@ -14,7 +14,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/app"
+	appsettings "github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/core/inbox"
+	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/activity"
 	inboxpane "github.com/alice-trading/alice/tui/inbox"
@@ -24,15 +26,30 @@ import (
 	"github.com/alice-trading/alice/workspace"
 )
 
-// Core implements tui.Core over an App.
+// Core implements tui.Core over an App's services: it holds the use
+// cases it adapts (never the App's parts) and keeps the App itself only
+// for its status (listeners, problems, notifications).
 type Core struct {
-	a *app.App
+	a          *app.App
+	trading    app.Trading
+	ws         app.Workspaces
+	chat       app.Chat
+	connectors app.Connectors
+	channels   app.Channels
+	inbox      app.Inbox
+	tools      app.Tools
+	activity   app.Activity
+	settings   *appsettings.Service
+	automation *schedule.Automation
 }
 
 var _ tui.Core = (*Core)(nil)
 
 // New wraps a started App.
-func New(a *app.App) *Core { return &Core{a: a} }
+func New(a *app.App) *Core {
+	return &Core{a: a, trading: a.Trading(), ws: a.Workspaces(), chat: a.Chat(), connectors: a.Connectors(), channels: a.Channels(),
+		inbox: a.Inbox(), tools: a.Tools(), activity: a.Activity(), settings: a.Settings(), automation: a.Automation()}
+}
 
 // Status reports listeners, the provider and start-up problems.
 func (c *Core) Status() tui.StatusInfo {
@@ -63,11 +80,11 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 		default: // the UI is behind; it will reload on the next event or tick
 		}
 	}
-	ib := c.a.Inbox.Subscribe(ctx)
-	tr := c.a.Trading.Subscribe(ctx)
-	ws := c.a.Workspaces.Subscribe(ctx)
+	ib := c.inbox.Subscribe(ctx)
+	tr := c.trading.Subscribe(ctx)
+	ws := c.ws.Subscribe(ctx)
 	notes := c.a.Notifications(ctx)
-	evlog := c.a.Events.Subscribe(ctx)
+	evlog := c.activity.Subscribe(ctx)
 	go func() {
 		defer close(out)
 		for {
@@ -110,7 +127,7 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 // ---- inbox ----
 
 func (c *Core) Inbox(limit int) ([]inboxpane.InboxEntry, error) {
-	page, err := c.a.Inbox.List(inbox.ListOptions{Limit: limit})
+	page, err := c.inbox.List(inbox.ListOptions{Limit: limit})
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +140,7 @@ func (c *Core) Inbox(limit int) ([]inboxpane.InboxEntry, error) {
 
 func (c *Core) inboxEntry(e inbox.Entry) inboxpane.InboxEntry {
 	name := e.WorkspaceLabel
-	if ws, ok := c.a.Workspaces.Get(e.WorkspaceID); ok {
+	if ws, ok := c.ws.Get(e.WorkspaceID); ok {
 		name = ws.DisplayName()
 	}
 	if name == "" {
@@ -137,18 +154,18 @@ func (c *Core) inboxEntry(e inbox.Entry) inboxpane.InboxEntry {
 }
 
 func (c *Core) RenderInbox(id string, width int) ([]inboxpane.RenderedDoc, error) {
-	e, err := c.a.Inbox.Get(id)
+	e, err := c.inbox.Get(id)
 	if err != nil {
 		return nil, err
 	}
 	var out []inboxpane.RenderedDoc
-	for _, d := range inbox.RenderDocs(e, c.a.Workspaces.DocReader(), width) {
+	for _, d := range inbox.RenderDocs(e, c.ws.DocReader(), width) {
 		out = append(out, inboxpane.RenderedDoc{Path: d.Path, Body: d.Body, Tombstone: d.Tombstone})
 	}
 	return out, nil
 }
 
-func (c *Core) DeleteInbox(id string) error { return c.a.Inbox.Delete(id) }
+func (c *Core) DeleteInbox(id string) error { return c.inbox.Delete(id) }
 
 // ---- portfolio ----
 
@@ -156,11 +173,11 @@ func (c *Core) Accounts() ([]portfolio.AccountSummary, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	var out []portfolio.AccountSummary
-	for _, s := range c.a.Trading.Accounts() {
+	for _, s := range c.trading.Accounts() {
 		a := portfolio.AccountSummary{ID: s.ID, Label: s.Label, Broker: s.Preset, Health: string(s.Health), AutoApprove: s.AutoApprove, Error: s.Error}
 		if !s.Enabled {
 			a.Health = "disabled"
-		} else if info, err := c.a.Trading.Account(ctx, s.ID); err == nil {
+		} else if info, err := c.trading.Account(ctx, s.ID); err == nil {
 			a.NetLiq, a.Cash, a.UnrealizedPnL, a.RealizedPnL = info.NetLiquidation, info.TotalCashValue, info.UnrealizedPnL, info.RealizedPnL
 		} else if a.Error == "" {
 			a.Error = err.Error()
@@ -173,7 +190,7 @@ func (c *Core) Accounts() ([]portfolio.AccountSummary, error) {
 func (c *Core) Positions(account string) ([]portfolio.Position, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	ps, err := c.a.Trading.Positions(ctx, account)
+	ps, err := c.trading.Positions(ctx, account)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +205,7 @@ func (c *Core) Positions(account string) ([]portfolio.Position, error) {
 func (c *Core) Orders(account string) ([]portfolio.Order, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	os, err := c.a.Trading.Orders(ctx, account, nil)
+	os, err := c.trading.Orders(ctx, account, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -205,14 +222,14 @@ func (c *Core) Orders(account string) ([]portfolio.Order, error) {
 
 func (c *Core) Pending() ([]portfolio.PendingCommit, error) {
 	var out []portfolio.PendingCommit
-	for _, p := range c.a.Trading.Pending() {
+	for _, p := range c.trading.Pending() {
 		pc := portfolio.PendingCommit{Account: p.AccountID, Hash: p.Hash, Message: p.Message}
 		for _, op := range p.Operations {
 			pc.Operations = append(pc.Operations, op.Describe())
 		}
 		// runs inside the portfolio pane's load Cmd, never in Update
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		if ev, err := c.a.Trading.Evidence(ctx, p.AccountID, p.Hash); err == nil {
+		if ev, err := c.trading.Evidence(ctx, p.AccountID, p.Hash); err == nil {
 			pc.Evidence = ev.Text()
 		}
 		cancel()
@@ -225,7 +242,7 @@ var _ portfolio.HaltCore = (*Core)(nil)
 
 // Halt pulls the kill switch for the person at the keyboard.
 func (c *Core) Halt(ctx context.Context) (string, error) {
-	rep, err := c.a.Trading.Halt(ctx, "a person in the alice UI", "palette")
+	rep, err := c.trading.Halt(ctx, "a person in the alice UI", "palette")
 	if err != nil {
 		return "", err
 	}
@@ -238,14 +255,14 @@ func (c *Core) Halt(ctx context.Context) (string, error) {
 
 // Resume lifts the kill switch.
 func (c *Core) Resume(context.Context) (string, error) {
-	if _, err := c.a.Trading.Resume("a person in the alice UI"); err != nil {
+	if _, err := c.trading.Resume("a person in the alice UI"); err != nil {
 		return "", err
 	}
 	return "trading resumed", nil
 }
 
 func (c *Core) Approve(ctx context.Context, account, hash string) (string, error) {
-	res, err := c.a.Trading.Push(ctx, account, hash)
+	res, err := c.trading.Push(ctx, account, hash)
 	if err != nil {
 		return "", err
 	}
@@ -253,12 +270,12 @@ func (c *Core) Approve(ctx context.Context, account, hash string) (string, error
 }
 
 func (c *Core) Reject(ctx context.Context, account, hash, reason string) error {
-	_, err := c.a.Trading.Reject(ctx, account, hash, reason)
+	_, err := c.trading.Reject(ctx, account, hash, reason)
 	return err
 }
 
 func (c *Core) TradingLog(account string, limit int) ([]portfolio.CommitLogEntry, error) {
-	entries, err := c.a.Trading.Log(account, limit, "")
+	entries, err := c.trading.Log(account, limit, "")
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +291,7 @@ func (c *Core) TradingLog(account string, limit int) ([]portfolio.CommitLogEntry
 }
 
 func (c *Core) EquityCurve(account string) ([]kit.EquityPoint, error) {
-	pts, err := c.a.Trading.EquityCurve(account, time.Now().Add(-30*24*time.Hour))
+	pts, err := c.trading.EquityCurve(account, time.Now().Add(-30*24*time.Hour))
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +304,7 @@ func (c *Core) EquityCurve(account string) ([]kit.EquityPoint, error) {
 	// shows from the first snapshot on).
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if info, err := c.a.Trading.Account(ctx, account); err == nil && len(out) > 0 {
+	if info, err := c.trading.Account(ctx, account); err == nil && len(out) > 0 {
 		f, _ := info.NetLiquidation.Float64()
 		out = append(out, kit.EquityPoint{Time: time.Now(), Equity: f})
 	}
@@ -298,19 +315,19 @@ func (c *Core) EquityCurve(account string) ([]kit.EquityPoint, error) {
 
 func (c *Core) Templates() []string {
 	var out []string
-	for _, t := range c.a.Workspaces.Templates() {
+	for _, t := range c.ws.Templates() {
 		out = append(out, t.Name)
 	}
 	return out
 }
 
 func (c *Core) Workspaces() ([]workspaces.WorkspaceInfo, error) {
-	list := c.a.Workspaces.List()
+	list := c.ws.List()
 	sort.SliceStable(list, func(i, j int) bool { return list[i].CreatedAt.After(list[j].CreatedAt) })
 	out := make([]workspaces.WorkspaceInfo, 0, len(list))
 	for _, w := range list {
 		info := workspaces.WorkspaceInfo{ID: w.ID, Tag: w.Tag, Template: w.Template, Dir: w.Dir}
-		for _, s := range c.a.Workspaces.Sessions(w.ID) {
+		for _, s := range c.ws.Sessions(w.ID) {
 			st, _ := s.State()
 			info.Sessions = append(info.Sessions, s.Name()+" "+string(st))
 		}
@@ -320,7 +337,7 @@ func (c *Core) Workspaces() ([]workspaces.WorkspaceInfo, error) {
 }
 
 func (c *Core) CreateWorkspace(ctx context.Context, tag, template string) (workspaces.WorkspaceInfo, error) {
-	w, err := c.a.Workspaces.Create(ctx, tag, template, nil)
+	w, err := c.ws.Create(ctx, tag, template, nil)
 	if err != nil {
 		return workspaces.WorkspaceInfo{}, err
 	}
@@ -328,7 +345,7 @@ func (c *Core) CreateWorkspace(ctx context.Context, tag, template string) (works
 }
 
 func (c *Core) StartSession(workspaceID, agent string) (workspaces.Terminal, error) {
-	s, err := c.a.Workspaces.StartSession(workspaceID, workspace.Agent(agent))
+	s, err := c.ws.StartSession(workspaceID, workspace.Agent(agent))
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +354,7 @@ func (c *Core) StartSession(workspaceID, agent string) (workspaces.Terminal, err
 
 func (c *Core) Terminals(workspaceID string) []workspaces.Terminal {
 	var out []workspaces.Terminal
-	for _, s := range c.a.Workspaces.Sessions(workspaceID) {
+	for _, s := range c.ws.Sessions(workspaceID) {
 		if st, _ := s.State(); st == workspace.StateRunning || st == workspace.StateStarting || st == workspace.StateRestarting {
 			out = append(out, terminal{s})
 		}
@@ -346,7 +363,7 @@ func (c *Core) Terminals(workspaceID string) []workspaces.Terminal {
 }
 
 func (c *Core) Files(workspaceID, rel string) ([]workspaces.FileInfo, error) {
-	fs, err := c.a.Workspaces.Files(workspaceID, rel)
+	fs, err := c.ws.Files(workspaceID, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -358,11 +375,11 @@ func (c *Core) Files(workspaceID, rel string) ([]workspaces.FileInfo, error) {
 }
 
 func (c *Core) GitSummary(workspaceID string) (string, error) {
-	st, err := c.a.Workspaces.GitStatus(workspaceID)
+	st, err := c.ws.GitStatus(workspaceID)
 	if err != nil {
 		return "", err
 	}
-	log, err := c.a.Workspaces.GitLog(workspaceID, 20)
+	log, err := c.ws.GitLog(workspaceID, 20)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return "", err
 	}

@@ -34,7 +34,7 @@ func TestPortfolioApprovalThroughTheAdapter(t *testing.T) {
 		{"tradingCommit", `{"source":"sim-paper","message":"buy MSFT"}`},
 		{"tradingPush", `{"source":"sim-paper"}`},
 	} {
-		_, err := a.Tools.Call(ctx, call.tool, json.RawMessage(call.args))
+		_, err := a.Tools().Call(ctx, call.tool, json.RawMessage(call.args))
 		require.NoError(t, err, call.tool)
 	}
 	require.Eventually(t, func() bool {
@@ -96,7 +96,7 @@ func TestWorkspaceTerminalAndInboxThroughTheAdapter(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, gs, "live-test")
 
-	_, err = a.Inbox.Append(inbox.Entry{WorkspaceID: ws.ID, Comments: "see README", Docs: []inbox.Doc{{Path: "README.md"}, {Path: "missing.md"}}})
+	_, err = a.Inbox().Append(inbox.Entry{WorkspaceID: ws.ID, Comments: "see README", Docs: []inbox.Doc{{Path: "README.md"}, {Path: "missing.md"}}})
 	require.NoError(t, err)
 	entries, err := c.Inbox(10)
 	require.NoError(t, err)
@@ -122,18 +122,18 @@ func TestKillSwitchThroughTheAdapter(t *testing.T) {
 	msg, err := c.Halt(ctx)
 	require.NoError(t, err)
 	require.Contains(t, msg, "trading halted")
-	st, err := a.Trading.Halted()
+	st, err := a.Trading().Halted()
 	require.NoError(t, err)
 	require.True(t, st.Halted)
 	require.Equal(t, "a person in the alice UI", st.By)
-	_, err = a.Tools.Call(ctx, "placeOrder", json.RawMessage(`{"source":"sim-paper","aliceId":"sim-paper|MSFT","action":"BUY","orderType":"MKT","totalQuantity":"1"}`))
+	_, err = a.Tools().Call(ctx, "placeOrder", json.RawMessage(`{"source":"sim-paper","aliceId":"sim-paper|MSFT","action":"BUY","orderType":"MKT","totalQuantity":"1"}`))
 	require.ErrorContains(t, err, "trading is halted")
-	res, err := a.Tools.Call(ctx, "tradingStatus", json.RawMessage(`{}`))
+	res, err := a.Tools().Call(ctx, "tradingStatus", json.RawMessage(`{}`))
 	require.NoError(t, err)
 	b, _ := json.Marshal(res)
 	require.Contains(t, string(b), `"staged":[]`)
 	_, err = c.Resume(ctx)
 	require.NoError(t, err)
-	st, _ = a.Trading.Halted()
+	st, _ = a.Trading().Halted()
 	require.False(t, st.Halted)
 }

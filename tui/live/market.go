@@ -32,7 +32,7 @@ func (c *Core) callTool(ctx context.Context, name string, args any, out any) err
 		return err
 	}
 	// the Market pane's ticket is a person's order, not an agent's
-	res, err := c.a.Tools.Call(core.WithCaller(ctx, core.Caller{Channel: "tui", Agent: "a person (Market pane)", Person: true}), name, raw)
+	res, err := c.tools.Call(core.WithCaller(ctx, core.Caller{Channel: "tui", Agent: "a person (Market pane)", Person: true}), name, raw)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -49,11 +49,7 @@ func (c *Core) callTool(ctx context.Context, name string, args any, out any) err
 // simulated backend shares the App's market; HTTP backends only build a
 // client), so each call opens its own rather than caching state here.
 func (c *Core) source() (marketdata.Source, error) {
-	cfg, err := c.a.Opts.Store.MarketData()
-	if err != nil {
-		return nil, err
-	}
-	return marketdata.Open(cfg, c.a.Market, marketdata.Options{})
+	return c.a.MarketData()
 }
 
 // SearchSymbols runs marketSearchForResearch.
@@ -212,7 +208,7 @@ func (b *barCache) Bars(ctx context.Context, symbol string, class trading.AssetC
 
 // SymbolNews greps the news archive for the symbol (none when news is off).
 func (c *Core) SymbolNews(ctx context.Context, symbol string, limit int) ([]market.NewsItem, error) {
-	if _, ok := c.a.Tools.Get("grepNews"); !ok {
+	if _, ok := c.tools.Get("grepNews"); !ok {
 		return nil, nil
 	}
 	var hits []struct {
@@ -269,11 +265,11 @@ func (c *Core) StageOrder(ctx context.Context, t market.OrderTicket) (string, er
 // ---- simulator controls ----
 
 // IsSimulator reports whether account is a simulator.
-func (c *Core) IsSimulator(account string) bool { return c.a.Trading.IsSimulator(account) }
+func (c *Core) IsSimulator(account string) bool { return c.trading.IsSimulator(account) }
 
 // SimPrice pins a symbol's mark.
 func (c *Core) SimPrice(ctx context.Context, account, symbol, change string) (string, error) {
-	old, next, err := c.a.Trading.SimSetPrice(account, symbol, change)
+	old, next, err := c.trading.SimSetPrice(account, symbol, change)
 	if err != nil {
 		return "", err
 	}
@@ -282,7 +278,7 @@ func (c *Core) SimPrice(ctx context.Context, account, symbol, change string) (st
 
 // SimCash deposits or withdraws cash.
 func (c *Core) SimCash(ctx context.Context, account string, amount decimal.Decimal) (string, error) {
-	if err := c.a.Trading.SimCash(account, amount); err != nil {
+	if err := c.trading.SimCash(account, amount); err != nil {
 		return "", err
 	}
 	if amount.IsNegative() {
@@ -293,7 +289,7 @@ func (c *Core) SimCash(ctx context.Context, account string, amount decimal.Decim
 
 // SimFill force-fills resting orders in symbol.
 func (c *Core) SimFill(ctx context.Context, account, symbol string) (string, error) {
-	filled, err := c.a.Trading.SimForceFill(ctx, account, symbol)
+	filled, err := c.trading.SimForceFill(ctx, account, symbol)
 	if err != nil {
 		return "", err
 	}
@@ -302,7 +298,7 @@ func (c *Core) SimFill(ctx context.Context, account, symbol string) (string, err
 
 // SimAdvance moves the simulator account's clock forward.
 func (c *Core) SimAdvance(ctx context.Context, account string, d time.Duration) (string, error) {
-	now, err := c.a.Trading.SimAdvance(account, d)
+	now, err := c.trading.SimAdvance(account, d)
 	if err != nil {
 		return "", err
 	}
@@ -311,7 +307,7 @@ func (c *Core) SimAdvance(ctx context.Context, account string, d time.Duration) 
 
 // SimMark is the simulator account's mark for symbol.
 func (c *Core) SimMark(ctx context.Context, account, symbol string) (decimal.Decimal, error) {
-	return c.a.Trading.SimMark(account, symbol)
+	return c.trading.SimMark(account, symbol)
 }
 
 // Watchlist lists the Market pane's watchlist.

@@ -1,7 +1,6 @@
 package live
 
 import (
-	"github.com/alice-trading/alice/mcp"
 	"github.com/alice-trading/alice/tui/mcppage"
 )
 
@@ -13,7 +12,7 @@ func (c *Core) MCPEndpoints() mcppage.MCPEndpoints {
 	var e mcppage.MCPEndpoints
 	st := c.Status()
 	e.Main, e.Ask = st.MainMCP, st.AskMCP
-	if cfg, err := c.a.Opts.Store.MCP(); err == nil {
+	if cfg, err := c.settings.MCP(); err == nil {
 		e.HasToken = cfg.Token != ""
 	}
 	if e.Main == "" {
@@ -24,7 +23,7 @@ func (c *Core) MCPEndpoints() mcppage.MCPEndpoints {
 		return e
 	}
 	for _, w := range ws {
-		e.Workspaces = append(e.Workspaces, mcppage.WorkspaceEndpoint{ID: w.ID, Tag: w.Tag, URL: c.a.MCP.WorkspaceURL(w.ID)})
+		e.Workspaces = append(e.Workspaces, mcppage.WorkspaceEndpoint{ID: w.ID, Tag: w.Tag, URL: c.a.WorkspaceMCPURL(w.ID)})
 	}
 	return e
 }
@@ -33,18 +32,13 @@ func (c *Core) MCPEndpoints() mcppage.MCPEndpoints {
 // listeners (name and version from initialize, last call, calls per tool).
 func (c *Core) MCPClients() []mcppage.MCPClient {
 	var out []mcppage.MCPClient
-	for _, srv := range []*mcp.Server{c.a.MCP, c.a.Ask} {
-		if srv == nil {
-			continue
+	for _, ci := range c.a.MCPClients() {
+		ep := ci.Endpoint
+		if ci.Listener == "ask" {
+			ep = "ask " + ep
 		}
-		for _, ci := range srv.Clients() {
-			ep := ci.Endpoint
-			if ci.Listener == "ask" {
-				ep = "ask " + ep
-			}
-			out = append(out, mcppage.MCPClient{SessionID: ci.SessionID, Endpoint: ep, Name: ci.Name, Version: ci.Version,
-				Connected: ci.Connected, LastCall: ci.LastCall, Calls: ci.Calls})
-		}
+		out = append(out, mcppage.MCPClient{SessionID: ci.SessionID, Endpoint: ep, Name: ci.Name, Version: ci.Version,
+			Connected: ci.Connected, LastCall: ci.LastCall, Calls: ci.Calls})
 	}
 	return out
 }

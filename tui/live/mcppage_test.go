@@ -36,7 +36,7 @@ func showMCPPage(t *testing.T, a *app.App) (*teatest.TestModel, *vtScreen) {
 
 func TestMCPPageListsAGoClientWithItsCalls(t *testing.T) {
 	a := apptest.Start(t, nil)
-	c, err := client.NewStreamableHttpClient(a.MCP.URL())
+	c, err := client.NewStreamableHttpClient(a.MCPURL())
 	require.NoError(t, err)
 	ctx := context.Background()
 	require.NoError(t, c.Start(ctx))
@@ -62,7 +62,7 @@ func TestMCPPageListsAGoClientWithItsCalls(t *testing.T) {
 	tm, scr := showMCPPage(t, a)
 	scr.waitFor("page-probe 2.5.0")
 	scr.waitFor("listUTAs×2")
-	scr.waitFor("claude mcp add --transport http alice " + a.MCP.URL())
+	scr.waitFor("claude mcp add --transport http alice " + a.MCPURL())
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }
@@ -104,7 +104,7 @@ process.stdin.on("end", async () => { await transport.terminateSession().catch((
 	t.Cleanup(func() { _ = os.Remove(script) })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, script, a.MCP.URL())
+	cmd := exec.CommandContext(ctx, node, script, a.MCPURL())
 	cmd.Dir = dir
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)

@@ -30,7 +30,7 @@ func TestActivityShowsAWebhookRunLive(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: ']', Text: "]"})
 	scr.waitFor("Runs")
 
-	url := strings.TrimSuffix(a.MCP.URL(), "/mcp") + "/api/events/ingest"
+	url := strings.TrimSuffix(a.MCPURL(), "/mcp") + "/api/events/ingest"
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"type":"task.requested","payload":{"prompt":"webhook says TSLA halted"}}`))
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer s3cret-token-for-tests")

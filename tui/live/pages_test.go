@@ -126,7 +126,7 @@ func TestActivityAdapterReadsTheLogs(t *testing.T) {
 	c := New(a)
 	events := c.Events(t.Context())
 
-	_, err := a.Events.Append("message.received", map[string]any{"text": "hi"})
+	_, err := a.Activity().Append("message.received", map[string]any{"text": "hi"})
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {
 		select {
@@ -139,7 +139,7 @@ func TestActivityAdapterReadsTheLogs(t *testing.T) {
 	}, 5*time.Second, 10*time.Millisecond, "event-log appends reach the UI bridge")
 
 	// A torn last line is skipped.
-	path := filepath.Join(a.Opts.Paths.Data, "tool-calls", "tool-calls.jsonl")
+	path := filepath.Join(a.Paths().Data, "tool-calls", "tool-calls.jsonl")
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o700))
 	require.NoError(t, os.WriteFile(path, []byte(
 		`{"seq":1,"id":"t1","sessionId":"tui/default","name":"getQuote","input":{"aliceId":"sim-paper|AAPL"},"output":"{}","status":"ok","durationMs":7,"timestamp":"2026-11-20T14:30:00Z"}`+"\n"+
@@ -154,7 +154,7 @@ func TestActivityAdapterReadsTheLogs(t *testing.T) {
 	require.True(t, calls[1].Error)
 	require.Equal(t, "cron/default", calls[1].Session)
 
-	_, err = a.Connectors.Notify(context.Background(), "AAPL crossed 200", "normal", "cron")
+	_, err = a.Connectors().Notify(context.Background(), "AAPL crossed 200", "normal", "cron")
 	require.NoError(t, err)
 	notes, err := c.NotificationLog(10)
 	require.NoError(t, err)

@@ -12,7 +12,7 @@ import (
 // the account's snapshots over the last 30 days (oldest first), for the
 // positions' sparklines (tui.PositionHistoryCore).
 func (c *Core) PositionHistory(account string) (map[string][]float64, error) {
-	snaps, err := c.a.Trading.Snapshots(account, time.Now().Add(-30*24*time.Hour), 200)
+	snaps, err := c.trading.Snapshots(account, time.Now().Add(-30*24*time.Hour), 200)
 	if err != nil {
 		return nil, err
 	}
@@ -32,6 +32,6 @@ func (c *Core) PositionHistory(account string) (map[string][]float64, error) {
 
 // TakeSnapshot records the account's state now (tui.SnapshotCore).
 func (c *Core) TakeSnapshot(ctx context.Context, account string) error {
-	_, err := c.a.Trading.TakeSnapshot(ctx, account, snapshot.Manual)
+	_, err := c.trading.TakeSnapshot(ctx, account, snapshot.Manual)
 	return err
 }

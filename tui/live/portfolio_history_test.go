@@ -25,7 +25,7 @@ func TestPositionHistoryComesFromSnapshots(t *testing.T) {
 		{"tradingCommit", `{"source":"sim-paper","message":"buy MSFT"}`},
 		{"tradingPush", `{"source":"sim-paper"}`},
 	} {
-		_, err := a.Tools.Call(ctx, call.tool, json.RawMessage(call.args))
+		_, err := a.Tools().Call(ctx, call.tool, json.RawMessage(call.args))
 		require.NoError(t, err, call.tool)
 	}
 	pending, err := c.Pending()
@@ -44,10 +44,10 @@ var _ portfolio.SnapshotCore = (*Core)(nil)
 func TestTakeSnapshotAddsAPoint(t *testing.T) {
 	a := apptest.Start(t, nil)
 	c := New(a)
-	before, err := a.Trading.Snapshots("sim-paper", time.Time{}, 0)
+	before, err := a.Trading().Snapshots("sim-paper", time.Time{}, 0)
 	require.NoError(t, err)
 	require.NoError(t, c.TakeSnapshot(context.Background(), "sim-paper"))
-	after, err := a.Trading.Snapshots("sim-paper", time.Time{}, 0)
+	after, err := a.Trading().Snapshots("sim-paper", time.Time{}, 0)
 	require.NoError(t, err)
 	require.Len(t, after, len(before)+1)
 	require.Error(t, c.TakeSnapshot(context.Background(), "no-such-account"), "an unknown account is an error, not a crash")

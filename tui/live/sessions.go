@@ -13,7 +13,7 @@ var _ workspaces.SessionCore = (*Core)(nil)
 
 // StartSessionSize starts a session with its pty sized for the pane.
 func (c *Core) StartSessionSize(workspaceID, agent string, cols, rows int) (workspaces.Terminal, error) {
-	s, err := c.a.Workspaces.StartSessionSize(workspaceID, workspace.Agent(agent), cols, rows)
+	s, err := c.ws.StartSessionSize(workspaceID, workspace.Agent(agent), cols, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -23,21 +23,21 @@ func (c *Core) StartSessionSize(workspaceID, agent string, cols, rows int) (work
 // WorkspaceDetail lists live sessions and paused records of a workspace.
 func (c *Core) WorkspaceDetail(workspaceID string) workspaces.WorkspaceDetail {
 	var d workspaces.WorkspaceDetail
-	if w, ok := c.a.Workspaces.Get(workspaceID); ok {
+	if w, ok := c.ws.Get(workspaceID); ok {
 		d.Archived = w.Archived
 	}
 	live := map[string]bool{}
-	for _, s := range c.a.Workspaces.Sessions(workspaceID) {
+	for _, s := range c.ws.Sessions(workspaceID) {
 		live[s.ID()] = true
 		st, _ := s.State()
 		info := workspaces.SessionInfo{ID: s.ID(), Name: s.Name(), Agent: string(s.Agent()),
 			State: string(st), Created: s.Created(), Term: terminal{s}}
-		if as, ok := c.a.Workspaces.AgentStatus(s.ID()); ok {
+		if as, ok := c.ws.AgentStatus(s.ID()); ok {
 			info.AgentState, info.Glyph = as.State.String(), as.State.Glyph()
 		}
 		d.Sessions = append(d.Sessions, info)
 	}
-	for _, r := range c.a.Workspaces.SessionRecords(workspaceID) {
+	for _, r := range c.ws.SessionRecords(workspaceID) {
 		if !live[r.ID] {
 			d.Sessions = append(d.Sessions, workspaces.SessionInfo{ID: r.ID, Name: r.Name, Agent: string(r.Agent),
 				State: "paused", Created: r.CreatedAt})
@@ -48,7 +48,7 @@ func (c *Core) WorkspaceDetail(workspaceID string) workspaces.WorkspaceDetail {
 
 // StopSession ends a session's process tree and waits for it.
 func (c *Core) StopSession(id string) error {
-	s, ok := c.a.Workspaces.Session(id)
+	s, ok := c.ws.Session(id)
 	if !ok {
 		return fmt.Errorf("%w: %s", workspace.ErrSessionNotFound, id)
 	}
@@ -58,10 +58,10 @@ func (c *Core) StopSession(id string) error {
 
 // RestartSession restarts a live session or resumes a paused record.
 func (c *Core) RestartSession(id string) (workspaces.Terminal, error) {
-	if s, ok := c.a.Workspaces.Session(id); ok {
+	if s, ok := c.ws.Session(id); ok {
 		return terminal{s}, s.Restart()
 	}
-	s, err := c.a.Workspaces.ResumeSession(id)
+	s, err := c.ws.ResumeSession(id)
 	if err != nil {
 		return nil, err
 	}
@@ -69,11 +69,11 @@ func (c *Core) RestartSession(id string) (workspaces.Terminal, error) {
 }
 
 func (c *Core) RemoveWorkspace(id string, removeDir bool) error {
-	return c.a.Workspaces.RemoveWorkspace(id, removeDir)
+	return c.ws.RemoveWorkspace(id, removeDir)
 }
 
 func (c *Core) ArchiveWorkspace(id string, archived bool) error {
-	return c.a.Workspaces.Archive(id, archived)
+	return c.ws.Archive(id, archived)
 }
 
 func (t terminal) Scrollback() []string { return t.s.Terminal().Scrollback() }

@@ -2,47 +2,39 @@ package live
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	appsettings "github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/agent"
-	"github.com/alice-trading/alice/core/connector/telegram"
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/trading/news"
 	"github.com/alice-trading/alice/trading/uta"
 	"github.com/alice-trading/alice/tui/settings"
 )
 
-// The Settings pane's view of the core. Every write goes through
-// config.Edit: atomic, merge-preserving, refused when the file changed
-// since the pane read it, and validated by the same Validate methods
-// `alice check` runs. Accounts go through the AccountManager so they apply
-// live.
+// The Settings pane's view of the core: a thin adapter over the settings
+// service (app/settings: every write atomic, merge-preserving, refused when
+// the file changed since the pane read it, validated as `alice check`
+// does), the automation service (cron, heartbeat) and the trading
+// service's account editor (accounts apply live).
 
 var _ settings.SettingsCore = (*Core)(nil)
-
-func (c *Core) store() *config.Store { return c.a.Opts.Store }
 
 func ver(v string) config.Version { return config.Version(v) }
 
 // AIProviders reads ai-provider.json.
 func (c *Core) AIProviders() (settings.ProviderSettings, error) {
-	cfg, v, err := config.LoadVersioned(c.store(), config.AIProviderFile, config.DefaultAIProvider)
+	cfg, v, err := c.settings.Providers()
 	if err != nil {
 		return settings.ProviderSettings{}, err
 	}
 	out := settings.ProviderSettings{Version: string(v), Active: cfg.ActiveProfile, Channels: map[string]string{},
-		File: c.store().Path(config.AIProviderFile)}
+		File: c.settings.Path(config.AIProviderFile)}
 	for ch, p := range cfg.Channels {
 		out.Channels[ch] = p
 	}
@@ -54,106 +46,33 @@ func (c *Core) AIProviders() (settings.ProviderSettings, error) {
 	return out, nil
 }
 
-func (c *Core) editProviders(base string, fn func(*config.AIProvider) error) error {
-	_, _, err := config.Edit(c.store(), config.AIProviderFile, ver(base), config.DefaultAIProvider, func(p *config.AIProvider) error {
-		if p.Profiles == nil {
-			p.Profiles = map[string]config.Profile{}
-		}
-		if p.Channels == nil {
-			p.Channels = map[string]string{}
-		}
-		return fn(p)
-	})
-	return err
-}
-
 // SaveProfile adds or edits (and possibly renames) a profile; fields the
 // form does not show (authMode, maxTokens, command) are kept.
 func (c *Core) SaveProfile(base, oldName string, s settings.ProfileSetting) error {
-	name := strings.TrimSpace(s.Name)
-	if name == "" {
-		return fmt.Errorf("a profile needs a name")
-	}
-	return c.editProviders(base, func(cfg *config.AIProvider) error {
-		p := config.Profile{}
-		if oldName != "" {
-			old, ok := cfg.Profiles[oldName]
-			if !ok {
-				return fmt.Errorf("no profile %q (it was removed meanwhile)", oldName)
-			}
-			p = old
-		}
-		if name != oldName {
-			if _, taken := cfg.Profiles[name]; taken {
-				return fmt.Errorf("a profile named %q already exists", name)
-			}
-		}
-		p.Backend, p.Model, p.BaseURL = config.Backend(s.Backend), strings.TrimSpace(s.Model), strings.TrimSpace(s.BaseURL)
-		p.APIKeyEnv, p.APIKey = strings.TrimSpace(s.APIKeyEnv), strings.TrimSpace(s.APIKey)
-		if oldName != "" && oldName != name {
-			delete(cfg.Profiles, oldName)
-			if cfg.ActiveProfile == oldName {
-				cfg.ActiveProfile = name
-			}
-			for ch, pr := range cfg.Channels {
-				if pr == oldName {
-					cfg.Channels[ch] = name
-				}
-			}
-		}
-		cfg.Profiles[name] = p
-		if cfg.ActiveProfile == "" && len(cfg.Profiles) == 1 {
-			cfg.ActiveProfile = name // the first profile becomes active
-		}
-		return nil
-	})
+	return c.settings.SaveProfile(ver(base), oldName, appsettings.Profile{Name: s.Name, Backend: s.Backend, Model: s.Model,
+		BaseURL: s.BaseURL, APIKeyEnv: s.APIKeyEnv, APIKey: s.APIKey})
 }
 
 // DeleteProfile removes a profile and any channel overrides pointing at it.
 func (c *Core) DeleteProfile(base, name string) error {
-	return c.editProviders(base, func(cfg *config.AIProvider) error {
-		if _, ok := cfg.Profiles[name]; !ok {
-			return fmt.Errorf("no profile %q", name)
-		}
-		delete(cfg.Profiles, name)
-		if cfg.ActiveProfile == name {
-			cfg.ActiveProfile = ""
-		}
-		for ch, p := range cfg.Channels {
-			if p == name {
-				delete(cfg.Channels, ch)
-			}
-		}
-		return nil
-	})
+	return c.settings.DeleteProfile(ver(base), name)
 }
 
 // SetActiveProfile makes name the default profile.
 func (c *Core) SetActiveProfile(base, name string) error {
-	return c.editProviders(base, func(cfg *config.AIProvider) error { cfg.ActiveProfile = name; return nil })
+	return c.settings.SetActiveProfile(ver(base), name)
 }
 
 // SetChannelProfile sets or (profile "") removes a channel override.
 func (c *Core) SetChannelProfile(base, channel, profile string) error {
-	channel = strings.TrimSpace(channel)
-	if channel == "" {
-		return fmt.Errorf("a channel override needs a channel (tui, telegram, mcp-ask, heartbeat, cron)")
-	}
-	return c.editProviders(base, func(cfg *config.AIProvider) error {
-		if profile == "" {
-			delete(cfg.Channels, channel)
-		} else {
-			cfg.Channels[channel] = profile
-		}
-		return nil
-	})
+	return c.settings.SetChannelProfile(ver(base), channel, profile)
 }
 
 // TestProfile sends the probe prompt through a profile.
 func (c *Core) TestProfile(ctx context.Context, name string) (settings.ProbeReport, error) {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	r, err := c.a.Router.Probe(ctx, name, "tui")
+	r, err := c.chat.Probe(ctx, name, "tui")
 	return settings.ProbeReport{Label: r.Label, Latency: r.Latency, Reply: r.Reply}, err
 }
 
@@ -173,12 +92,12 @@ func (c *Core) AccountPresets() []settings.AccountPreset {
 
 // AccountSettings lists accounts.json with each account's live health.
 func (c *Core) AccountSettings() ([]settings.AccountSetting, error) {
-	accts, err := c.store().Accounts()
+	accts, _, err := c.settings.Accounts()
 	if err != nil {
 		return nil, err
 	}
 	health := map[string]uta.Summary{}
-	for _, s := range c.a.Trading.Accounts() {
+	for _, s := range c.trading.Accounts() {
 		health[s.ID] = s
 	}
 	out := make([]settings.AccountSetting, 0, len(accts))
@@ -196,18 +115,18 @@ func (c *Core) AccountSettings() ([]settings.AccountSetting, error) {
 
 // AddAccount adds and starts an account.
 func (c *Core) AddAccount(ctx context.Context, a settings.NewAccountInput) error {
-	return c.a.Trading.AddAccount(ctx, uta.NewAccount{ID: strings.TrimSpace(a.ID), Label: strings.TrimSpace(a.Label),
+	return c.trading.AddAccount(ctx, uta.NewAccount{ID: strings.TrimSpace(a.ID), Label: strings.TrimSpace(a.Label),
 		PresetID: a.PresetID, Values: a.Values})
 }
 
 // SetAccountEnabled starts or stops an account.
 func (c *Core) SetAccountEnabled(ctx context.Context, id string, on bool) error {
-	return c.a.Trading.UpdateAccount(ctx, id, "", func(a *config.Account) error { a.Enabled = on; return nil })
+	return c.trading.UpdateAccount(ctx, id, "", func(a *config.Account) error { a.Enabled = on; return nil })
 }
 
 // SetAccountAutoApprove flips autoApprove.
 func (c *Core) SetAccountAutoApprove(ctx context.Context, id string, on bool) error {
-	return c.a.Trading.UpdateAccount(ctx, id, "", func(a *config.Account) error { a.AutoApprove = on; return nil })
+	return c.trading.UpdateAccount(ctx, id, "", func(a *config.Account) error { a.AutoApprove = on; return nil })
 }
 
 // SetAccountGuards replaces an account's guard list (a JSON array).
@@ -219,24 +138,24 @@ func (c *Core) SetAccountGuards(ctx context.Context, id, guardsJSON string) erro
 	if gs == nil {
 		gs = []config.Guard{}
 	}
-	return c.a.Trading.UpdateAccount(ctx, id, "", func(a *config.Account) error { a.Guards = gs; return nil })
+	return c.trading.UpdateAccount(ctx, id, "", func(a *config.Account) error { a.Guards = gs; return nil })
 }
 
 // RemoveAccount removes an account (its history stays on disk).
 func (c *Core) RemoveAccount(ctx context.Context, id string) error {
-	return c.a.Trading.RemoveAccount(ctx, id)
+	return c.trading.RemoveAccount(ctx, id)
 }
 
 // ReconnectAccount re-initialises an account's broker (after an outage
 // or a fixed key) and resets its health on success.
 func (c *Core) ReconnectAccount(ctx context.Context, id string) error {
-	return c.a.Trading.Reconnect(ctx, id)
+	return c.trading.Reconnect(ctx, id)
 }
 
 // CronJobs lists the jobs with next run and last result.
 func (c *Core) CronJobs() ([]settings.CronJobSetting, error) {
 	var out []settings.CronJobSetting
-	for _, j := range c.a.Cron.List() {
+	for _, j := range c.automation.Jobs() {
 		s := settings.CronJobSetting{ID: j.ID, Name: j.Name, Schedule: j.Schedule.String(), Prompt: j.Payload, Target: schedule.TargetText(j.Target), Enabled: j.Enabled}
 		if j.State.NextRunAtMs != nil {
 			s.Next = time.UnixMilli(*j.State.NextRunAtMs)
@@ -254,34 +173,23 @@ func (c *Core) CronJobs() ([]settings.CronJobSetting, error) {
 
 // SaveCronJob adds (ID "") or edits a job.
 func (c *Core) SaveCronJob(in settings.CronJobInput) error {
-	s, err := schedule.ParseScheduleText(in.Schedule)
-	if err != nil {
-		return err
-	}
 	target, err := schedule.ParseTargetText(in.Target)
 	if err != nil {
 		return err
 	}
-	if in.ID == "" {
-		_, err = c.a.Cron.AddTargeted(in.Name, in.Prompt, s, in.Enabled, target)
-		return err
+	if in.ID != "" && target == nil {
+		target = &schedule.Target{Kind: schedule.TargetAlice} // an emptied target moves the job back into Alice
 	}
-	if target == nil {
-		target = &schedule.Target{Kind: schedule.TargetAlice} // back into Alice
-	}
-	_, err = c.a.Cron.Update(in.ID, schedule.JobPatch{Name: &in.Name, Payload: &in.Prompt, Schedule: &s, Enabled: &in.Enabled, Target: target})
+	_, err = c.automation.SaveJob(schedule.JobInput{ID: in.ID, Name: in.Name, Prompt: in.Prompt, Schedule: in.Schedule, Enabled: in.Enabled, Target: target})
 	return err
 }
 
 // SetCronEnabled enables or disables a job.
-func (c *Core) SetCronEnabled(id string, on bool) error {
-	_, err := c.a.Cron.Update(id, schedule.JobPatch{Enabled: &on})
-	return err
-}
+func (c *Core) SetCronEnabled(id string, on bool) error { return c.automation.SetJobEnabled(id, on) }
 
 // RunCronNow fires a job now and reports the outcome.
 func (c *Core) RunCronNow(ctx context.Context, id string) (string, error) {
-	out, err := c.a.Cron.RunNow(ctx, id)
+	out, err := c.automation.RunJobNow(ctx, id)
 	if err != nil {
 		return "", err
 	}
@@ -289,20 +197,16 @@ func (c *Core) RunCronNow(ctx context.Context, id string) (string, error) {
 }
 
 // DeleteCronJob removes a job.
-func (c *Core) DeleteCronJob(id string) error { return c.a.Cron.Remove(id) }
+func (c *Core) DeleteCronJob(id string) error { return c.automation.RemoveJob(id) }
 
 // PreviewSchedule lists the next n fire times.
 func (c *Core) PreviewSchedule(text string, n int) ([]time.Time, error) {
-	s, err := schedule.ParseScheduleText(text)
-	if err != nil {
-		return nil, err
-	}
-	return c.a.Cron.PreviewIn(s, n)
+	return c.automation.Preview(text, n)
 }
 
 // Heartbeat reads heartbeat.json.
 func (c *Core) Heartbeat() (settings.HeartbeatSetting, error) {
-	h, v, err := config.LoadVersioned(c.store(), config.HeartbeatFile, config.DefaultHeartbeat)
+	h, v, err := c.settings.Heartbeat()
 	if err != nil {
 		return settings.HeartbeatSetting{}, err
 	}
@@ -313,34 +217,24 @@ func (c *Core) Heartbeat() (settings.HeartbeatSetting, error) {
 	return out, nil
 }
 
-// SaveHeartbeat writes heartbeat.json and wakes the heartbeat loop.
+// SaveHeartbeat writes heartbeat.json; the settings service wakes the
+// heartbeat loop.
 func (c *Core) SaveHeartbeat(base string, s settings.HeartbeatSetting) error {
-	_, _, err := config.Edit(c.store(), config.HeartbeatFile, ver(base), config.DefaultHeartbeat, func(h *config.Heartbeat) error {
-		h.Enabled, h.Every, h.Prompt = s.Enabled, strings.TrimSpace(s.Every), s.Prompt
-		if strings.TrimSpace(s.Start) == "" && strings.TrimSpace(s.End) == "" {
-			h.ActiveHours = nil
-		} else {
-			h.ActiveHours = &config.ActiveHours{Start: strings.TrimSpace(s.Start), End: strings.TrimSpace(s.End), Timezone: strings.TrimSpace(s.Timezone)}
-		}
-		return nil
-	})
-	if err == nil {
-		c.a.HeartbeatChanged()
-	}
-	return err
+	return c.settings.SaveHeartbeat(ver(base), appsettings.Heartbeat{Enabled: s.Enabled, Every: s.Every, Prompt: s.Prompt,
+		Start: s.Start, End: s.End, Timezone: s.Timezone})
 }
 
 // Connectors reads connectors.json, mcp.json and webhook.json.
 func (c *Core) Connectors() (settings.ConnectorSetting, error) {
-	cn, v, err := config.LoadVersioned(c.store(), config.ConnectorsFile, config.DefaultConnectors)
+	cn, v, err := c.settings.Connectors()
 	if err != nil {
 		return settings.ConnectorSetting{}, err
 	}
-	m, err := c.store().MCP()
+	m, err := c.settings.MCP()
 	if err != nil {
 		return settings.ConnectorSetting{}, err
 	}
-	wh, err := c.store().Webhook()
+	wh, err := c.settings.Webhook()
 	if err != nil {
 		return settings.ConnectorSetting{}, err
 	}
@@ -351,7 +245,7 @@ func (c *Core) Connectors() (settings.ConnectorSetting, error) {
 	out := settings.ConnectorSetting{Version: string(v), AskEnabled: cn.MCPAsk.Enabled, AskPort: cn.MCPAsk.Port,
 		TelegramEnabled: cn.Telegram.Enabled, TelegramTokenEnv: cn.Telegram.BotTokenEnv, TelegramHasToken: cn.Telegram.BotToken != "",
 		TelegramChatIDs: strings.Join(ids, ","), MainTokenSet: m.Token != "", AskTokenSet: cn.MCPAsk.Token != "",
-		ConnectorsFile: c.store().Path(config.ConnectorsFile)}
+		ConnectorsFile: c.settings.Path(config.ConnectorsFile)}
 	for _, l := range c.a.Listeners() {
 		switch l.Name {
 		case "MCP":
@@ -360,11 +254,7 @@ func (c *Core) Connectors() (settings.ConnectorSetting, error) {
 			out.AskURL = l.URL
 		}
 	}
-	for _, ch := range c.a.Connectors.Channels() {
-		if ch == telegram.Channel {
-			out.TelegramRunning = true
-		}
-	}
+	out.TelegramRunning = c.a.TelegramRunning()
 	for _, t := range wh.Tokens {
 		out.WebhookTokens = append(out.WebhookTokens, settings.WebhookTokenSetting{ID: t.ID, CreatedAt: time.UnixMilli(t.CreatedAt)})
 	}
@@ -373,101 +263,51 @@ func (c *Core) Connectors() (settings.ConnectorSetting, error) {
 
 // SaveConnectors writes the Ask and Telegram settings.
 func (c *Core) SaveConnectors(base string, s settings.ConnectorSetting) error {
-	var ids []int64
-	for _, f := range strings.FieldsFunc(s.TelegramChatIDs, func(r rune) bool { return r == ',' || r == ' ' }) {
-		id, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return &config.Error{File: c.store().Path(config.ConnectorsFile), Key: "telegram.chatIds", Msg: fmt.Sprintf("%q is not a chat id (a whole number)", f)}
-		}
-		ids = append(ids, id)
-	}
-	if ids == nil {
-		ids = []int64{}
-	}
-	_, _, err := config.Edit(c.store(), config.ConnectorsFile, ver(base), config.DefaultConnectors, func(cn *config.Connectors) error {
-		cn.MCPAsk.Enabled, cn.MCPAsk.Port = s.AskEnabled, s.AskPort
-		cn.Telegram.Enabled, cn.Telegram.BotTokenEnv, cn.Telegram.ChatIDs = s.TelegramEnabled, strings.TrimSpace(s.TelegramTokenEnv), ids
-		return nil
-	})
-	return err
-}
-
-func newToken() string {
-	b := make([]byte, 24)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+	return c.settings.SaveConnectors(ver(base), appsettings.Connectors{AskEnabled: s.AskEnabled, AskPort: s.AskPort,
+		TelegramEnabled: s.TelegramEnabled, TelegramTokenEnv: s.TelegramTokenEnv, TelegramChatIDs: s.TelegramChatIDs})
 }
 
 // NewMCPToken stores a fresh bearer token for a listener and returns it.
 func (c *Core) NewMCPToken(listener string) (string, error) {
-	tok := newToken()
-	return tok, c.setMCPToken(listener, tok)
+	l, err := appsettings.ParseListener(listener)
+	if err != nil {
+		return "", err
+	}
+	return c.settings.NewMCPToken(l)
 }
 
 // RevokeMCPToken removes a listener's bearer token.
-func (c *Core) RevokeMCPToken(listener string) error { return c.setMCPToken(listener, "") }
-
-func (c *Core) setMCPToken(listener, tok string) error {
-	switch listener {
-	case "main":
-		_, _, err := config.Edit(c.store(), config.MCPFile, "", config.DefaultMCP, func(m *config.MCP) error { m.Token = tok; return nil })
-		return err
-	case "ask":
-		_, _, err := config.Edit(c.store(), config.ConnectorsFile, "", config.DefaultConnectors, func(cn *config.Connectors) error { cn.MCPAsk.Token = tok; return nil })
+func (c *Core) RevokeMCPToken(listener string) error {
+	l, err := appsettings.ParseListener(listener)
+	if err != nil {
 		return err
 	}
-	return fmt.Errorf("unknown listener %q (main or ask)", listener)
+	return c.settings.RevokeMCPToken(l)
 }
 
 // CreateWebhookToken adds a webhook token and returns it with a ready curl
 // line (both shown once).
 func (c *Core) CreateWebhookToken() (settings.WebhookTokenSetting, error) {
-	t := config.WebhookToken{ID: "wh-" + newToken()[:8], Token: newToken(), CreatedAt: time.Now().UnixMilli()}
-	_, _, err := config.Edit(c.store(), config.WebhookFile, "", config.DefaultWebhook, func(w *config.Webhook) error {
-		w.Tokens = append(w.Tokens, t)
-		return nil
-	})
+	t, err := c.settings.CreateWebhookToken()
 	if err != nil {
 		return settings.WebhookTokenSetting{}, err
 	}
-	base := "http://127.0.0.1:3001"
-	for _, l := range c.a.Listeners() {
-		if l.Name == "MCP" {
-			base = strings.TrimSuffix(l.URL, "/mcp")
-		}
-	}
-	curl := fmt.Sprintf(`curl -X POST %s/api/events/ingest -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{"type":"task.requested","payload":{"prompt":"Check the portfolio"}}'`, base, t.Token)
-	return settings.WebhookTokenSetting{ID: t.ID, CreatedAt: time.UnixMilli(t.CreatedAt), Token: t.Token, Curl: curl}, nil
+	return settings.WebhookTokenSetting{ID: t.ID, CreatedAt: t.CreatedAt, Token: t.Token, Curl: t.Curl}, nil
 }
 
 // RevokeWebhookToken removes a webhook token (takes effect immediately).
-func (c *Core) RevokeWebhookToken(id string) error {
-	_, _, err := config.Edit(c.store(), config.WebhookFile, "", config.DefaultWebhook, func(w *config.Webhook) error {
-		for i, t := range w.Tokens {
-			if t.ID == id {
-				w.Tokens = append(w.Tokens[:i], w.Tokens[i+1:]...)
-				return nil
-			}
-		}
-		return fmt.Errorf("no webhook token %q", id)
-	})
-	return err
-}
+func (c *Core) RevokeWebhookToken(id string) error { return c.settings.RevokeWebhookToken(id) }
 
 // TelegramTest sends a test message to every allowed chat.
 func (c *Core) TelegramTest(ctx context.Context) error {
-	cn, err := c.store().Connectors()
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	return telegram.SendTest(ctx, cn.Telegram, "alice: test message from Settings ✓")
+	return c.a.TestTelegram(ctx, "alice: test message from Settings ✓")
 }
 
 // NewsFeeds reads news.json.
 func (c *Core) NewsFeeds() (settings.NewsSetting, error) {
-	n, v, err := config.LoadVersioned(c.store(), config.NewsFile, config.DefaultNews)
+	n, v, err := c.settings.News()
 	if err != nil {
 		return settings.NewsSetting{}, err
 	}
@@ -478,49 +318,15 @@ func (c *Core) NewsFeeds() (settings.NewsSetting, error) {
 	return out, nil
 }
 
-func (c *Core) editNews(base string, fn func(*config.News) error) error {
-	_, _, err := config.Edit(c.store(), config.NewsFile, ver(base), config.DefaultNews, fn)
-	return err
-}
-
 // AddFeed appends an enabled feed.
-func (c *Core) AddFeed(base, name, url string) error {
-	name, url = strings.TrimSpace(name), strings.TrimSpace(url)
-	return c.editNews(base, func(n *config.News) error {
-		for _, f := range n.Feeds {
-			if f.URL == url {
-				return fmt.Errorf("feed %s is already in news.json", url)
-			}
-		}
-		n.Feeds = append(n.Feeds, config.Feed{Name: name, URL: url, Source: name, Enabled: true})
-		return nil
-	})
-}
+func (c *Core) AddFeed(base, name, url string) error { return c.settings.AddFeed(ver(base), name, url) }
 
 // RemoveFeed deletes a feed by URL.
-func (c *Core) RemoveFeed(base, url string) error {
-	return c.editNews(base, func(n *config.News) error {
-		for i, f := range n.Feeds {
-			if f.URL == url {
-				n.Feeds = append(n.Feeds[:i], n.Feeds[i+1:]...)
-				return nil
-			}
-		}
-		return fmt.Errorf("no feed %s", url)
-	})
-}
+func (c *Core) RemoveFeed(base, url string) error { return c.settings.RemoveFeed(ver(base), url) }
 
 // SetFeedEnabled turns one feed on or off.
 func (c *Core) SetFeedEnabled(base, url string, on bool) error {
-	return c.editNews(base, func(n *config.News) error {
-		for i := range n.Feeds {
-			if n.Feeds[i].URL == url {
-				n.Feeds[i].Enabled = on
-				return nil
-			}
-		}
-		return fmt.Errorf("no feed %s", url)
-	})
+	return c.settings.SetFeedEnabled(ver(base), url, on)
 }
 
 // TestFeed fetches a feed once and reports its title and item count.
@@ -537,43 +343,18 @@ func (c *Core) TestFeed(ctx context.Context, url string) (string, error) {
 // ToolList lists every registered tool with its enabled state.
 func (c *Core) ToolList() ([]settings.ToolSetting, error) {
 	var out []settings.ToolSetting
-	for _, t := range c.a.Tools.Inventory() {
+	for _, t := range c.tools.Inventory() {
 		out = append(out, settings.ToolSetting{Name: t.Name, Group: t.Group, Description: t.Description, Enabled: !t.Disabled})
 	}
 	return out, nil
 }
 
 // SetToolEnabled edits tools.json's disabled list (applies on the next call).
-func (c *Core) SetToolEnabled(name string, on bool) error {
-	_, _, err := config.Edit(c.store(), config.ToolsFile, "", config.DefaultTools, func(t *config.Tools) error {
-		out := t.Disabled[:0:0]
-		for _, d := range t.Disabled {
-			if d != name {
-				out = append(out, d)
-			}
-		}
-		if !on {
-			out = append(out, name)
-		}
-		t.Disabled = out
-		return nil
-	})
-	return err
-}
+func (c *Core) SetToolEnabled(name string, on bool) error { return c.settings.SetToolEnabled(name, on) }
 
 // PersonaFile returns the persona file and the text in use; with create
 // it first writes the built-in persona there when the file is missing, so
 // the editor opens something to change.
 func (c *Core) PersonaFile(create bool) (string, string, error) {
-	path := c.a.Opts.Paths.DataPath("brain", "persona.md")
-	if _, err := os.Stat(path); create && errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return path, "", err
-		}
-		if err := config.WriteFileAtomic(path, []byte(agent.DefaultPersona), 0o600); err != nil {
-			return path, "", err
-		}
-	}
-	text := agent.PersonaFile(path)()
-	return path, text, nil
+	return c.settings.PersonaFile(create)
 }

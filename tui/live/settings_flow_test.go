@@ -152,7 +152,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 		{"placeOrder", `{"source":"simulator-2","aliceId":"simulator-2|MSFT","action":"BUY","orderType":"MKT","totalQuantity":"3"}`},
 		{"tradingCommit", `{"source":"simulator-2","message":"buy MSFT on the new account"}`},
 	} {
-		_, err := a.Tools.Call(ctx, call.tool, json.RawMessage(call.args))
+		_, err := a.Tools().Call(ctx, call.tool, json.RawMessage(call.args))
 		require.NoError(t, err, call.tool)
 	}
 	pending, err := c.Pending()
@@ -182,7 +182,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	tm.Send(ctrlS)
 	scr.waitFor("flow-job")
 	require.Eventually(t, func() bool {
-		for _, j := range a.Cron.List() {
+		for _, j := range a.Automation().Jobs() {
 			if j.Name == "flow-job" && j.State.LastStatus != nil && *j.State.LastStatus == schedule.StatusOK {
 				return true
 			}
@@ -200,7 +200,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	press(tm, tea.KeyUp)
 	tm.Send(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 	scr.waitFor("heartbeat on")
-	hb, err := a.Opts.Store.Heartbeat()
+	hb, _, err := a.Settings().Heartbeat()
 	require.NoError(t, err)
 	require.True(t, hb.Enabled)
 
@@ -229,7 +229,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	scr.waitFor("space enables/disables")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 	scr.waitFor("(applies to the next call)")
-	inv := a.Tools.Inventory()
+	inv := a.Tools().Inventory()
 	disabled := ""
 	for _, ti := range inv {
 		if ti.Disabled {
@@ -237,7 +237,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, disabled)
-	_, err = a.Tools.Call(ctx, disabled, json.RawMessage(`{}`))
+	_, err = a.Tools().Call(ctx, disabled, json.RawMessage(`{}`))
 	require.Error(t, err)
 
 	// Persona: $EDITOR (a script here) edits the file; the agent reads it.
@@ -252,15 +252,16 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 
-	// Every file the pane wrote passes `alice check`.
-	require.NoError(t, a.Opts.Store.CheckAll())
-	accts, err := a.Opts.Store.Accounts()
+	// Every file the pane wrote passes `alice check` (the settings
+	// service's Validate is that check).
+	require.NoError(t, a.Settings().Validate())
+	accts, _, err := a.Settings().Accounts()
 	require.NoError(t, err)
 	require.Len(t, accts, 2)
-	prov, err := a.Opts.Store.AIProvider()
+	prov, _, err := a.Settings().Providers()
 	require.NoError(t, err)
 	require.Equal(t, "mock", prov.ActiveProfile)
-	wh, err := a.Opts.Store.Webhook()
+	wh, err := a.Settings().Webhook()
 	require.NoError(t, err)
 	require.Len(t, wh.Tokens, 1)
 }

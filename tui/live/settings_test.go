@@ -18,7 +18,7 @@ import (
 func TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys(t *testing.T) {
 	a := apptest.Start(t, nil)
 	c := New(a)
-	store := a.Opts.Store
+	store := config.NewStore(a.Paths().Config)
 	require.NoError(t, c.SaveProfile("", "", settings.ProfileSetting{Name: "one", Backend: "openai", BaseURL: "http://127.0.0.1:1/v1"}))
 	shown, err := c.AIProviders()
 	require.NoError(t, err)
