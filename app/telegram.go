@@ -177,7 +177,7 @@ var _ telegram.WorkCommands = telegramCommands{}
 // RunJob is Telegram's /run: the job goes through the work queue with the
 // message as its idempotency key.
 func (t telegramCommands) RunJob(idOrName, key string) (string, error) {
-	j, err := t.a.Cron.RunDetachedKeyed(idOrName, key)
+	j, err := t.a.cron.RunDetachedKeyed(idOrName, key)
 	if err != nil {
 		return "", err
 	}
