@@ -1,6 +1,7 @@
 package workspaces
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -88,16 +89,24 @@ func (p *Pane) Watch() tea.Cmd {
 			return nil
 		case <-t.Changed():
 		}
-		if d := termFrame - time.Since(last); d > 0 {
-			timer := time.NewTimer(d)
-			defer timer.Stop()
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-timer.C:
-			}
+		if d := termFrame - time.Since(last); d > 0 && !sleepCtx(ctx, d) {
+			return nil
 		}
 		return TermChangedMsg{ID: id, Gen: gen}
+	}
+}
+
+// sleepCtx waits d unless ctx ends first; it reports whether d passed.
+// (A helper of its own, so test harnesses can tell this bounded wait
+// from Watch blocking on its source.)
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
 	}
 }
 

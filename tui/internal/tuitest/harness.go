@@ -11,14 +11,18 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Harness drives the model synchronously: commands run with a short
-// deadline (ticks and spinners that sleep are dropped) and their messages
-// are fed back into Update.
+// Harness drives the model synchronously and deterministically: every
+// command runs to completion and its message is fed back into Update,
+// except timer commands (ticks, spinners, blink), which never run, and
+// waits blocked on a source only the test feeds (core events, a chat
+// stream, a terminal's Changed), which stay pending until the test feeds
+// them. No wall-clock deadline decides what a test sees.
 type Harness struct {
-	t   *testing.T
-	M   *tui.Model
-	F   *FakeCore
-	Now time.Time
+	t       *testing.T
+	M       *tui.Model
+	F       *FakeCore
+	Now     time.Time
+	pending []*worker
 }
 
 // NewHarness runs the model over a fresh FakeCore at w×h, loaded.
@@ -56,27 +60,73 @@ func (h *Harness) Toast() string {
 
 // Send feeds msg to the model and runs the commands it returns.
 func (h *Harness) Send(msg tea.Msg) {
+	h.t.Helper()
+	h.flush()
 	_, cmd := h.M.Update(msg)
 	h.Run(cmd)
 }
 
-// Run runs cmd and every command its messages lead to.
+// Run runs cmd and every command its messages lead to, then delivers
+// what earlier blocked waits produced meanwhile, until nothing moves.
 func (h *Harness) Run(cmd tea.Cmd) {
+	h.t.Helper()
+	h.flush()
 	h.runDepth(cmd, 0)
+	h.flush()
 }
 
+// runDepth runs cmd to completion on its own goroutine. Timer commands
+// are never run; a command that blocks on its source (see settle) is
+// kept pending and its message delivered by a later flush.
 func (h *Harness) runDepth(cmd tea.Cmd, depth int) {
+	h.t.Helper()
 	if cmd == nil || depth > 50 {
 		return
 	}
-	done := make(chan tea.Msg, 1)
-	go func() { done <- cmd() }()
-	var msg tea.Msg
-	select {
-	case msg = <-done:
-	case <-time.After(100 * time.Millisecond):
-		return // a tick or a blocking wait: not part of this step
+	name := cmdName(cmd)
+	if isTimer(name) {
+		return // a tick, spinner, toast expiry or blink: not part of a step
 	}
+	w := start(cmd, name)
+	msg, ok, hung := w.settle()
+	if hung {
+		h.t.Fatalf("tuitest: command %s neither returned nor blocked on a channel within %s", w.label(), hangLimit)
+	}
+	if !ok {
+		h.pending = append(h.pending, w)
+		return
+	}
+	h.deliver(msg, depth)
+}
+
+// flush delivers the messages of pending waits whose source the test fed
+// (an event sent on EventCh, a terminal nudge), in the order they were
+// started, until every remaining wait is blocked.
+func (h *Harness) flush() {
+	h.t.Helper()
+	for moved := true; moved; {
+		moved = false
+		waits := h.pending
+		h.pending = nil
+		var msgs []tea.Msg
+		for _, w := range waits {
+			msg, ok, hung := w.settle()
+			switch {
+			case hung:
+				h.t.Fatalf("tuitest: wait %s neither returned nor blocked within %s", w.label(), hangLimit)
+			case ok:
+				msgs, moved = append(msgs, msg), true
+			default:
+				h.pending = append(h.pending, w)
+			}
+		}
+		for _, msg := range msgs {
+			h.deliver(msg, 0)
+		}
+	}
+}
+
+func (h *Harness) deliver(msg tea.Msg, depth int) {
 	switch msg := msg.(type) {
 	case nil:
 	case tea.BatchMsg:
