@@ -15,7 +15,12 @@ import (
 
 var hundred = decimal.NewFromInt(100)
 
-// maxPositionSize caps a position's share of equity after a buy.
+// maxPositionSize caps a position's share of equity, counted as the
+// exposure an order could leave in its direction: the position now, plus
+// every resting order of the same symbol and side (they may still fill),
+// plus this order. A buy is judged against the long side, a sell (or a
+// close) against the short side, so a sell that opens or grows a short
+// is judged like a buy; an order that only reduces a position passes.
 type maxPositionSize struct{ maxPct decimal.Decimal }
 
 func newMaxPositionSize(opts map[string]any) (Guard, error) {
@@ -31,31 +36,99 @@ func (g *maxPositionSize) Type() string { return "max-position-size" }
 func (g *maxPositionSize) Assess(ctx context.Context, gc Context) Verdict {
 	v := Verdict{Guard: g.Type(), Limit: g.maxPct, Unit: "%"}
 	o, c, ok := gc.Executes()
-	if !ok || o.Action != trading.Buy {
+	if !ok {
 		return v
 	}
 	v.Applies = true
-	if !gc.Account.NetLiquidation.IsPositive() {
-		v.Reject = "account equity is not positive; no buy fits within a share of it"
-		return v
-	}
 	added, err := gc.Notional(ctx)
 	if err != nil {
 		v.Reject = err.Error()
 		return v
 	}
-	total := added
-	for _, p := range gc.Positions {
-		if strings.EqualFold(p.Contract.Symbol, c.Symbol) {
-			total = total.Add(p.MarketValue.Abs())
-		}
+	resting, err := gc.restingValue(ctx, c.Symbol, o.Action)
+	if err != nil {
+		v.Reject = err.Error()
+		return v
 	}
-	pct := total.Div(gc.Account.NetLiquidation).Mul(hundred)
+	after := gc.heldValue(c.Symbol, o.Action).Add(resting).Add(added)
+	if !after.IsPositive() {
+		return v // only reduces the position on the other side
+	}
+	if !gc.Account.NetLiquidation.IsPositive() {
+		v.Reject = "account equity is not positive; no position fits within a share of it"
+		return v
+	}
+	pct := after.Div(gc.Account.NetLiquidation).Mul(hundred)
 	v.Value = pct.Round(1)
 	if pct.GreaterThan(g.maxPct) {
-		v.Reject = fmt.Sprintf("Position for %s would be %s%% of equity (limit: %s%%)", c.Symbol, pct.StringFixed(1), g.maxPct)
+		side := "Position"
+		if o.Action == trading.Sell {
+			side = "Short position"
+		}
+		v.Reject = fmt.Sprintf("%s for %s would be %s%% of equity (limit: %s%%)", side, c.Symbol, pct.StringFixed(1), g.maxPct)
+		if resting.IsPositive() {
+			v.Reject += fmt.Sprintf(", counting %s of resting %s orders", resting.StringFixed(2), strings.ToLower(string(o.Action)))
+		}
 	}
 	return v
+}
+
+// heldValue is the position's market value signed for the side: positive
+// when the position is in that direction (long for a buy, short for a
+// sell), negative when it is the other way.
+func (gc Context) heldValue(sym string, side trading.Action) decimal.Decimal {
+	total := decimal.Zero
+	for _, p := range gc.Positions {
+		if !strings.EqualFold(p.Contract.Symbol, sym) {
+			continue
+		}
+		mv := p.MarketValue.Abs()
+		if p.Side == trading.Short {
+			mv = mv.Neg()
+		}
+		total = total.Add(mv)
+	}
+	if side == trading.Sell {
+		return total.Neg()
+	}
+	return total
+}
+
+// restingValue values the resting orders of one symbol and side: their
+// remaining quantity at the price they can fill at (trading.Order.Notional).
+func (gc Context) restingValue(ctx context.Context, sym string, side trading.Action) (decimal.Decimal, error) {
+	total := decimal.Zero
+	for _, r := range gc.Resting {
+		if !r.Status.Pending() || r.Order.Action != side || !strings.EqualFold(r.Contract.Symbol, sym) {
+			continue
+		}
+		o := r.Order
+		if o.CashQty.IsPositive() {
+			o.CashQty = o.CashQty.Sub(r.FilledQty.Mul(r.AvgFillPrice))
+			if !o.CashQty.IsPositive() {
+				continue
+			}
+		} else {
+			o.TotalQuantity = o.TotalQuantity.Sub(r.FilledQty)
+			if !o.TotalQuantity.IsPositive() {
+				continue
+			}
+		}
+		var q trading.Quote
+		var qerr error
+		if gc.Quote != nil && o.CashQty.IsZero() {
+			q, qerr = gc.Quote(ctx, r.Contract)
+		}
+		v := o.Notional(q)
+		if !v.IsPositive() {
+			if qerr == nil {
+				qerr = fmt.Errorf("no price")
+			}
+			return decimal.Zero, fmt.Errorf("cannot value resting order %s for %s: %v", o.OrderID, sym, qerr)
+		}
+		total = total.Add(v)
+	}
+	return total, nil
 }
 
 func (g *maxPositionSize) Check(ctx context.Context, gc Context) string {
@@ -244,7 +317,7 @@ func (g *dailyLoss) assess(gc Context, record bool) Verdict {
 	v := Verdict{Guard: g.Type()}
 	base := g.base(gc, record)
 	o, _, ok := gc.Executes()
-	if !ok || o.Action != trading.Buy || !base.IsPositive() {
+	if !ok || o.Action != trading.Buy || gc.Op.Action == git.ClosePosition || !base.IsPositive() {
 		return v
 	}
 	v.Applies = true

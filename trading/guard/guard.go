@@ -28,10 +28,15 @@ type Context struct {
 	Account   trading.AccountInfo
 	Now       time.Time
 	// Order and Contract are what will execute: the staged order of a
-	// placeOrder, or the open order with a modifyOrder's changes applied.
-	// Nil for operations that place nothing (cancel, close).
+	// placeOrder, the open order with a modifyOrder's changes applied, or
+	// the market order a closePosition produces (its side and quantity
+	// from the position). Nil for operations that place nothing (cancel).
 	Order    *trading.Order
 	Contract *trading.Contract
+	// Resting are the account's other open orders that may still fill
+	// (not the order a modifyOrder changes): max-position-size counts
+	// them toward the position it judges.
+	Resting []trading.OpenOrder
 	// Quote reads the current quote; may be nil.
 	Quote func(ctx context.Context, c trading.Contract) (trading.Quote, error)
 	// DayStartEquity is today's opening net liquidation when known (from

@@ -47,6 +47,31 @@ func position(sym, qty, price string) trading.Position {
 	return trading.Position{Contract: trading.Contract{Symbol: sym}, Quantity: d(qty), MarketPrice: d(price), MarketValue: d(qty).Mul(d(price))}
 }
 
+func shortPos(sym, qty, price string) trading.Position {
+	p := position(sym, qty, price)
+	p.Side = trading.Short
+	return p
+}
+
+func resting(sym string, action trading.Action, qty, lmt, filled string) trading.OpenOrder {
+	return trading.OpenOrder{Contract: trading.Contract{Symbol: sym}, Status: trading.StatusSubmitted, FilledQty: d(filled),
+		Order: trading.Order{Action: action, OrderType: trading.Limit, TotalQuantity: d(qty), LmtPrice: d(lmt)}}
+}
+
+// closing is the context a push builds for a closePosition: the order it
+// produces from the position.
+func closing(qty, sym string, side trading.Action, pos ...trading.Position) Context {
+	gc := ctxWith(git.Operation{Action: git.ClosePosition, Contract: &trading.Contract{Symbol: sym}, Quantity: d(qty)}, "10000", pos...)
+	gc.Order = &trading.Order{Action: side, OrderType: trading.Market, TotalQuantity: d(qty)}
+	gc.Contract = &trading.Contract{Symbol: sym}
+	return gc
+}
+
+func withResting(gc Context, r ...trading.OpenOrder) Context {
+	gc.Resting = r
+	return gc
+}
+
 func build(t *testing.T, typ string, opts map[string]any) Guard {
 	t.Helper()
 	g, err := DefaultRegistry()[typ](opts)
@@ -68,6 +93,20 @@ func TestMaxPositionSize(t *testing.T) {
 		{"limit price used for new symbol", ctxWith(place("AAPL", trading.Buy, "10", "300", ""), "10000"), "30.0%"},
 		{"sells are never blocked", ctxWith(place("AAPL", trading.Sell, "50", "", ""), "10000", position("AAPL", "50", "100")), ""},
 		{"exactly at limit passes", ctxWith(place("AAPL", trading.Buy, "25", "", ""), "10000"), ""},
+		{"resting buys of the symbol count", withResting(ctxWith(place("AAPL", trading.Buy, "6", "99", ""), "10000", position("AAPL", "10", "100")),
+			resting("AAPL", trading.Buy, "10", "99", "0")), "Position for AAPL would be 25.8% of equity (limit: 25%), counting 990.00 of resting buy orders"},
+		{"a resting order's filled part is in the position, not counted twice", withResting(ctxWith(place("AAPL", trading.Buy, "5", "99", ""), "10000", position("AAPL", "10", "100")),
+			resting("AAPL", trading.Buy, "10", "99", "4")), ""},
+		{"resting sells and other symbols do not add to a long", withResting(ctxWith(place("AAPL", trading.Buy, "10", "", ""), "10000", position("AAPL", "10", "100")),
+			resting("AAPL", trading.Sell, "10", "101", "0"), resting("MSFT", trading.Buy, "20", "99", "0")), ""},
+		{"a sell that opens a short is judged", ctxWith(place("AAPL", trading.Sell, "30", "", ""), "10000"), "Short position for AAPL would be 30.0% of equity"},
+		{"a sell through a long into a short", ctxWith(place("AAPL", trading.Sell, "40", "", ""), "10000", position("AAPL", "10", "100")), "Short position for AAPL would be 30.0%"},
+		{"a sell growing a short counts resting sells", withResting(ctxWith(place("AAPL", trading.Sell, "5", "", ""), "10000", shortPos("AAPL", "15", "100")),
+			resting("AAPL", trading.Sell, "6", "101", "0")), "Short position for AAPL would be 26.1%"},
+		{"a buy covering a short passes", ctxWith(place("AAPL", trading.Buy, "40", "", ""), "10000", shortPos("AAPL", "40", "100")), ""},
+		{"a buy covering a short and opening a long is judged", ctxWith(place("AAPL", trading.Buy, "70", "", ""), "10000", shortPos("AAPL", "40", "100")), "Position for AAPL would be 30.0%"},
+		{"a close of a long passes", closing("10", "AAPL", trading.Sell, position("AAPL", "10", "100")), ""},
+		{"a close larger than the long opens a short and is judged", closing("40", "AAPL", trading.Sell, position("AAPL", "10", "100")), "Short position for AAPL would be 30.0%"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -156,6 +195,15 @@ func TestMaxOrderValue(t *testing.T) {
 	}
 	_, err := DefaultRegistry()["max-order-value"](map[string]any{})
 	assert.Error(t, err)
+	// a close is valued as the sell it produces (30 × 100 in a 10,000 account)
+	assert.Empty(t, g.Check(context.Background(), closing("30", "AAPL", trading.Sell, position("AAPL", "107", "100"))))
+	assert.Contains(t, g.Check(context.Background(), closing("51", "AAPL", trading.Sell, position("AAPL", "107", "100"))),
+		"Order value 5100.00 for AAPL exceeds the limit 5000")
+	// daily-loss never blocks a close, even one that buys back a short
+	dl := build(t, "daily-loss", map[string]any{"maxLoss": "100"})
+	cover := closing("5", "AAPL", trading.Buy, shortPos("AAPL", "5", "100"))
+	cover.DayStartEquity = d("20000")
+	assert.Empty(t, dl.Check(context.Background(), cover))
 }
 
 // The guards value what will execute: the price an order can fill at, and
@@ -215,6 +263,10 @@ func TestVerdictHeadroom(t *testing.T) {
 	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "30", "", ""), "10000"))
 	assert.Equal(t, "max-position-size: 30 of 25% → would be rejected", v.String())
 	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Sell, "30", "", ""), "10000"))
+	assert.Equal(t, "max-position-size: 30 of 25% → would be rejected", v.String(), "a sell that opens a short is judged")
+	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Sell, "30", "", ""), "10000", position("AAPL", "40", "100")))
+	assert.Equal(t, "max-position-size: 0 of 25% → ok", v.String(), "a sell that only reduces a long")
+	v = mps.Assess(context.Background(), ctxWith(git.Operation{Action: git.CancelOrder, OrderID: "7"}, "10000"))
 	assert.Equal(t, "max-position-size: does not apply", v.String())
 	cd := build(t, "cooldown", map[string]any{"minIntervalMs": 60000.0})
 	gc := ctxWith(place("AAPL", trading.Buy, "1", "", ""), "10000")

@@ -239,10 +239,69 @@ func (u *UTA) guardContext(ctx context.Context, op git.Operation) (guard.Context
 		c := open.Contract
 		gc.Order, gc.Contract = &next, &c
 	}
+	if op.Action == git.ClosePosition && op.Contract != nil {
+		if o, ok := closeOrder(pos, op); ok {
+			c := *op.Contract
+			gc.Order, gc.Contract = &o, &c
+		}
+	}
+	if u.guards.Has("max-position-size") {
+		if gc.Resting, err = u.resting(ctx, op); err != nil {
+			return guard.Context{}, fmt.Errorf("guard check failed reading resting orders: %w", err)
+		}
+	}
 	if u.guards.Has("daily-loss") {
 		gc.DayStartEquity = u.dayStartEquity()
 	}
 	return gc, nil
+}
+
+// resting reads the account's open orders that may still fill (every
+// order the venue reports as pending, alice's and external ones), except
+// the one a modifyOrder changes (the guards judge it as changed). It runs
+// inside a push, so it asks the broker, never git (whose lock the push
+// holds).
+func (u *UTA) resting(ctx context.Context, op git.Operation) ([]trading.OpenOrder, error) {
+	orders, err := u.broker.Orders(ctx, nil)
+	u.observe(err)
+	if err != nil {
+		return nil, err
+	}
+	var out []trading.OpenOrder
+	for _, o := range orders {
+		if o.Status.Pending() && !(op.Action == git.ModifyOrder && o.Order.OrderID == op.OrderID) {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// closeOrder is the market order a closePosition produces against the
+// positions: the opposite side of the position, its quantity (or the
+// close's, when given). False when there is no position to close.
+func closeOrder(pos []trading.Position, op git.Operation) (trading.Order, bool) {
+	held, side := heldQuantity(pos, op.Contract.Symbol)
+	if held.IsZero() {
+		return trading.Order{}, false
+	}
+	o := trading.Order{Action: trading.Sell, OrderType: trading.Market, TotalQuantity: held}
+	if side == trading.Short {
+		o.Action = trading.Buy
+	}
+	if op.Quantity.IsPositive() {
+		o.TotalQuantity = op.Quantity
+	}
+	return o, true
+}
+
+// heldQuantity is the absolute quantity held in a symbol and its side.
+func heldQuantity(pos []trading.Position, sym string) (decimal.Decimal, trading.Side) {
+	for _, p := range pos {
+		if strings.EqualFold(p.Contract.Symbol, sym) && !p.Quantity.IsZero() {
+			return p.Quantity.Abs(), p.Side
+		}
+	}
+	return decimal.Zero, ""
 }
 
 func (u *UTA) quote(ctx context.Context, c trading.Contract) (trading.Quote, error) {

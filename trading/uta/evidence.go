@@ -105,9 +105,22 @@ func (m *Manager) Evidence(ctx context.Context, accountID, hash string) (Evidenc
 		}
 		oe.PositionBefore, oe.PositionAfter, oe.CashBefore, oe.CashAfter = held, held, cash, cash
 		gc := guard.Context{Op: op, Positions: pos, Account: acct, Now: m.now(), Quote: u.quote}
-		if op.Action == git.ModifyOrder {
+		switch op.Action {
+		case git.ModifyOrder:
 			if g, err := u.guardContext(ctx, op); err == nil {
 				gc = g
+			}
+		case git.ClosePosition:
+			if o, ok := closeOrder(pos, op); ok && op.Contract != nil {
+				c := *op.Contract
+				gc.Order, gc.Contract = &o, &c
+			}
+		}
+		if gc.Resting == nil && u.guards.Has("max-position-size") {
+			if r, err := u.resting(ctx, op); err == nil {
+				gc.Resting = r
+			} else if oe.Problem == "" {
+				oe.Problem = "resting orders unreadable: " + err.Error()
 			}
 		}
 		if o, c, ok := gc.Executes(); ok {

@@ -92,6 +92,14 @@ func (u *UTA) Stage(ctx context.Context, op git.Operation) (git.StageResult, err
 			if err := d.CheckQuantity("qty", op.Quantity); err != nil {
 				return git.StageResult{}, err
 			}
+			pos, err := u.broker.Positions(ctx)
+			u.observe(err)
+			if err != nil {
+				return git.StageResult{}, fmt.Errorf("cannot check the close against the position: %w", err)
+			}
+			if held, _ := heldQuantity(pos, op.Contract.Symbol); op.Quantity.GreaterThan(held) {
+				return git.StageResult{}, fmt.Errorf("qty: closing %s %s is more than the %s held; a close never opens the other side (place an order for that)", op.Quantity, op.Contract.Symbol, held)
+			}
 		}
 	}
 	res, err := u.git.Stage(op)
