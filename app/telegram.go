@@ -171,3 +171,24 @@ func (t telegramHalt) Halt(ctx context.Context, by string) (string, error) {
 }
 
 var _ connector.Connector = (*telegram.Bot)(nil)
+
+var _ telegram.WorkCommands = telegramCommands{}
+
+// RunJob is Telegram's /run: the job goes through the work queue with the
+// message as its idempotency key.
+func (t telegramCommands) RunJob(idOrName, key string) (string, error) {
+	j, err := t.a.cron.RunDetachedKeyed(idOrName, key)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Running %q now; the result will arrive here.", j.Name), nil
+}
+
+// RetryTask is Telegram's /retry.
+func (t telegramCommands) RetryTask(id string) (string, error) {
+	n, err := t.a.RetryWork(id)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Retrying as task %s; the result will arrive here.", n), nil
+}

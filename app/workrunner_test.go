@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/app/apptest"
+	"github.com/alice-trading/alice/core/connector/telegram"
 	"github.com/alice-trading/alice/core/eventlog"
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/core/schedule"
@@ -123,4 +125,46 @@ func TestClaudeOneShotWithoutAKeyEndsInARecordedError(t *testing.T) {
 	t.Logf("recorded error: %s", msg)
 	require.Contains(t, msg, "claude -p exited")
 	require.NotContains(t, msg, "(no output)", "the CLI's own message is recorded")
+}
+
+// TestTelegramRunIsKeyedByTheMessage: /run queues the job with the
+// message as the key; the same message again never runs it twice.
+func TestTelegramRunIsKeyedByTheMessage(t *testing.T) {
+	t.Parallel()
+	a := apptest.Start(t, nil)
+	_, err := a.Automation().SaveJob(schedule.JobInput{Name: "stamp", Prompt: "echo x >> stamps.txt", Schedule: "every 24h", Enabled: true,
+		Target: &schedule.Target{Kind: schedule.TargetOneShot, Agent: "shell", TimeoutSec: 60}})
+	require.NoError(t, err)
+	wc := app.TelegramCommands(a).(telegram.WorkCommands)
+	out, err := wc.RunJob("stamp", "telegram:42:7")
+	require.NoError(t, err)
+	require.Contains(t, out, `Running "stamp" now`)
+	count := func(pred func(eventlog.Entry) bool) (n int) {
+		all, err := a.Activity().Read(eventlog.ReadOptions{})
+		require.NoError(t, err)
+		for _, e := range all {
+			if pred(e) {
+				n++
+			}
+		}
+		return n
+	}
+	outcomes := func() int {
+		return count(func(e eventlog.Entry) bool {
+			return strings.HasPrefix(e.Type, "agent.work.") && e.Type != "agent.work.requested" && e.Type != "agent.work.started"
+		})
+	}
+	fires := func() int { return count(func(e eventlog.Entry) bool { return e.Type == "cron.fire" }) }
+	require.Eventually(t, func() bool { return outcomes() == 1 }, 30*time.Second, 20*time.Millisecond)
+	_, err = wc.RunJob("stamp", "telegram:42:7") // Telegram re-delivered the message
+	require.NoError(t, err)
+	_, err = wc.RunJob("stamp", "telegram:42:8") // a new message runs it again
+	require.NoError(t, err)
+	// All three fires are recorded; only two became tasks.
+	require.Eventually(t, func() bool { return fires() == 3 && outcomes() == 2 }, 30*time.Second, 20*time.Millisecond)
+	require.Equal(t, 1, count(func(e eventlog.Entry) bool {
+		return e.Type == "agent.work.requested" && strings.Contains(string(e.Payload), `"key":"telegram:42:7"`)
+	}), "the re-delivered message did not run the job again")
+	_, err = wc.RunJob("nope", "telegram:42:9")
+	require.ErrorContains(t, err, `no cron job "nope"`)
 }

@@ -262,3 +262,50 @@ func TestHelpListsEveryPaneAndFilters(t *testing.T) {
 	h.Key("esc")
 	require.Nil(t, h.M.Help)
 }
+
+// At 60x20 the tab bar keeps one layout whichever pane is focused: an
+// unfocused tab is drawn the same way (same cut title) on every pane.
+func TestTabBarLayoutIsStableAcrossPanes(t *testing.T) {
+	t.Parallel()
+	for w := 56; w <= 110; w++ {
+		tabBarStable(t, w)
+	}
+}
+
+func tabBarStable(t *testing.T, width int) {
+	h := tuitest.NewHarness(t, width, 20)
+	labels := func() []string {
+		bar := strings.Split(h.Screen(), "\n")[0]
+		var out []string
+		for n := 1; n <= 8; n++ {
+			start := strings.Index(bar, fmt.Sprint(n)+" ")
+			if start < 0 {
+				start = strings.Index(bar, fmt.Sprint(n))
+			}
+			end := len(bar)
+			if n < 8 {
+				if e := strings.Index(bar[start+1:], fmt.Sprint(n+1)); e >= 0 {
+					end = start + 1 + e
+				}
+			}
+			l, _, _ := strings.Cut(strings.Join(strings.Fields(bar[start:end]), " "), " alice ")
+			out = append(out, l)
+		}
+		return out
+	}
+	seen := map[int]string{}
+	for k := 1; k <= 8; k++ {
+		h.Alt(rune('0' + k))
+		bar := strings.Split(h.Screen(), "\n")[0]
+		require.NotContains(t, bar, "…", "no tab is cut")
+		for j, l := range labels() {
+			if j == k-1 {
+				continue // the focused tab shows its full title
+			}
+			if prev, ok := seen[j]; ok {
+				require.Equal(t, prev, l, "%d columns: tab %d when pane %d is focused", width, j+1, k)
+			}
+			seen[j] = l
+		}
+	}
+}

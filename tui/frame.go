@@ -57,8 +57,11 @@ func (m *Model) Render() string {
 // 1 drops the padding, 2 cuts unfocused titles to three letters, 3 keeps
 // only their numbers. The focused tab always shows its full title.
 func (m *Model) tabLabel(i, level int) string {
+	return m.tabLabelAs(i, level, Focus(i) == m.Focus)
+}
+
+func (m *Model) tabLabelAs(i, level int, focused bool) string {
 	name := m.Tabs[i].Name
-	focused := Focus(i) == m.Focus
 	if !focused {
 		switch {
 		case level == 2:
@@ -92,14 +95,18 @@ func tabSep(level int) string {
 	return " "
 }
 
-// tabLevel is the least tightening at which every tab fits the width.
+// tabLevel is the least tightening at which the tabs fit the width
+// whichever tab is focused, so the bar keeps its layout when the focus
+// moves (the focused tab's full title is the widest it can be).
 func (m *Model) tabLevel() int {
 	for level := 0; level < 3; level++ {
-		w := 0
+		w, grow := 0, 0
 		for i := range m.Tabs {
-			w += ansi.StringWidth(m.tabLabel(i, level)) + len(tabSep(level))
+			plain := ansi.StringWidth(m.tabLabelAs(i, level, false))
+			w += plain + len(tabSep(level))
+			grow = max(grow, ansi.StringWidth(m.tabLabelAs(i, level, true))-plain)
 		}
-		if w-len(tabSep(level)) <= m.width {
+		if w-len(tabSep(level))+grow <= m.width {
 			return level
 		}
 	}

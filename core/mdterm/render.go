@@ -292,11 +292,11 @@ func prefixLines(s, first, rest string) string {
 }
 
 // Renderer holds options for callers that keep a renderer per width (the
-// TUI panes); Render never fails, the error is for drop-in use.
+// TUI panes).
 type Renderer struct{ o Options }
 
 // New returns a renderer with o.
 func New(o Options) *Renderer { return &Renderer{o: o} }
 
 // Render renders md with the renderer's options.
-func (r *Renderer) Render(md string) (string, error) { return Render(md, r.o), nil }
+func (r *Renderer) Render(md string) string { return Render(md, r.o) }

@@ -322,7 +322,37 @@ func (e *Engine) RunNow(ctx context.Context, id string) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	return e.fire(ctx, job, false), nil
+	return e.fire(ctx, job, ""), nil
+}
+
+// RunDetachedKeyed fires the job named by id or name in the background
+// with an idempotency key (a Telegram /run: the message), returning the
+// job; a key already used is not run again.
+func (e *Engine) RunDetachedKeyed(idOrName, key string) (Job, error) {
+	job, err := e.find(idOrName)
+	if err != nil {
+		e.mu.Lock()
+		for _, j := range e.jobs {
+			if strings.EqualFold(j.Name, idOrName) {
+				job, err = j, nil
+				break
+			}
+		}
+		e.mu.Unlock()
+	}
+	if err != nil {
+		return Job{}, err
+	}
+	e.mu.Lock()
+	ctx := e.runCtx
+	e.mu.Unlock()
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		out := e.fire(ctx, job, key)
+		e.log.Info("Cron job run on request", "job", job.Name, "outcome", out.String())
+	}()
+	return job, nil
 }
 
 // runDetached fires a job in the background, tracked so Close waits for
@@ -338,7 +368,7 @@ func (e *Engine) runDetached(id string) error {
 	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
-		out := e.fire(ctx, job, false)
+		out := e.fire(ctx, job, "")
 		e.log.Info("Cron job run on request", "job", job.Name, "outcome", out.String())
 	}()
 	return nil
@@ -347,16 +377,13 @@ func (e *Engine) runDetached(id string) error {
 // fire runs one job and records its state: cron.fire, then the Worker's
 // task (agent.work.requested caused by it, started, outcome). A scheduled
 // fire's idempotency key is the job id and its scheduled time, so one
-// slot never runs twice; a run on request gets a unique key.
-func (e *Engine) fire(ctx context.Context, j Job, scheduled bool) Outcome {
+// slot never runs twice; a run on request gets a unique key ("") unless
+// its trigger has one.
+func (e *Engine) fire(ctx context.Context, j Job, key string) Outcome {
 	meta := map[string]any{"jobId": j.ID, "jobName": j.Name}
 	ev, err := e.events.Append("cron.fire", map[string]any{"jobId": j.ID, "jobName": j.Name, "payload": j.Payload})
 	if err != nil {
 		e.log.Error("Recording cron.fire failed", "job", j.Name, "err", err)
-	}
-	key := ""
-	if scheduled && j.State.NextRunAtMs != nil {
-		key = fmt.Sprintf("cron:%s:%d", j.ID, *j.State.NextRunAtMs)
 	}
 	out := e.worker.RunKeyed(ctx, Request{Source: SourceCron, Prompt: j.Payload, Metadata: meta, CausedBy: ev.Seq, Target: j.Target}, key)
 	e.mu.Lock()
@@ -459,7 +486,11 @@ func (e *Engine) Run(ctx context.Context) {
 			if ctx.Err() != nil {
 				return
 			}
-			out := e.fire(ctx, j, true)
+			key := ""
+			if j.State.NextRunAtMs != nil {
+				key = fmt.Sprintf("cron:%s:%d", j.ID, *j.State.NextRunAtMs)
+			}
+			out := e.fire(ctx, j, key)
 			e.log.Info("Cron job fired", "job", j.Name, "outcome", out.String())
 		}
 		if len(due) > 0 {

@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/glamour/v2"
+	"github.com/alice-trading/alice/core/mdterm"
 	"github.com/alice-trading/alice/tui/kit"
 )
 
@@ -25,7 +25,7 @@ type Pane struct {
 	Session    string
 	Msgs       []ChatMessage
 	Transcript transcriptView
-	md         *glamour.TermRenderer
+	md         *mdterm.Renderer
 	Input      textarea.Model
 	Pasted     []pastedBlock
 	history    []historyEntry

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/glamour/v2"
+	"github.com/alice-trading/alice/core/mdterm"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
 
 // Rendering for the chat pane. Each message renders once per width to a
-// slice of lines (glamour is the expensive part). The view is anchored
+// slice of lines (markdown rendering is the expensive part). The view is anchored
 // either to the newest line (follow) or to a (message, line) position, so
 // drawing any scroll position walks only the messages that are visible and
 // scrolling walks only the messages it passes: no frame depends on how many
@@ -68,7 +68,7 @@ func (c *Pane) block(i int) []string {
 }
 
 // streamBlock renders the reply being streamed: its finished paragraphs
-// through glamour (cached until another paragraph completes), the
+// through core/mdterm (cached until another paragraph completes), the
 // paragraph still arriving as wrapped text. A frame during streaming so
 // costs the new tail, not the whole reply.
 func (c *Pane) streamBlock(i int) []string {
@@ -254,21 +254,9 @@ func (c *Pane) userText(text string, w int) string {
 
 func (c *Pane) markdown(text string, w int) string {
 	if c.md == nil {
-		style := "dark"
-		if !c.m.Styles().Dark {
-			style = "light"
-		}
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(w))
-		if err == nil {
-			c.md = r
-		}
+		c.md = mdterm.New(mdterm.Options{Width: w, Light: !c.m.Styles().Dark})
 	}
-	if c.md != nil {
-		if out, err := c.md.Render(text); err == nil {
-			return strings.Trim(out, "\n")
-		}
-	}
-	return ansi.Wrap(text, w, " ")
+	return strings.Trim(c.md.Render(text), "\n")
 }
 
 // transcriptHeight is what is left after header, separator and input.

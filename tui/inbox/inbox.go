@@ -6,7 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/glamour/v2"
+	"github.com/alice-trading/alice/core/mdterm"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -22,7 +22,7 @@ type Pane struct {
 	seen    map[string]bool // ids the user has seen (persisted through InboxReadCore)
 	// Read-mark persistence: loaded once, saved one at a time when dirty.
 	seenLoaded, dirty, saving bool
-	md                        *glamour.TermRenderer
+	md                        *mdterm.Renderer
 	mdW                       int
 	mdCache                   map[string]string
 	Sel                       int

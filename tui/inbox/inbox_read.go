@@ -5,9 +5,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/glamour/v2"
+	"github.com/alice-trading/alice/core/mdterm"
 	"github.com/alice-trading/alice/tui/kit"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // InboxReadCore persists which inbox entries were seen, so the unread count
@@ -80,24 +79,12 @@ func (p *Pane) onSeen(msg inboxSeenMsg) tea.Cmd {
 // and width (comments never change once pushed).
 func (p *Pane) commentsView(e InboxEntry, w int) string {
 	if p.mdW != w || p.md == nil {
-		style := "dark"
-		if !p.m.Styles().Dark {
-			style = "light"
-		}
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(w))
-		if err != nil {
-			return ansi.Wrap(e.Comments, w, " ")
-		}
-		p.md, p.mdW, p.mdCache = r, w, map[string]string{}
+		p.md, p.mdW, p.mdCache = mdterm.New(mdterm.Options{Width: w, Light: !p.m.Styles().Dark}), w, map[string]string{}
 	}
 	if s, ok := p.mdCache[e.ID]; ok {
 		return s
 	}
-	out, err := p.md.Render(e.Comments)
-	if err != nil {
-		out = ansi.Wrap(e.Comments, w, " ")
-	}
-	out = strings.Trim(out, "\n")
+	out := strings.Trim(p.md.Render(e.Comments), "\n")
 	p.mdCache[e.ID] = out
 	return out
 }

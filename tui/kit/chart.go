@@ -87,14 +87,18 @@ func abs(n int) int {
 	return n
 }
 
-// seriesRange is the min and max of ys (a flat series gets a unit span).
+// seriesRange is the plotted range of ys: their min and max, widened
+// around the middle to at least 0.2% of the level (and at least 1), so a
+// $0.10 move on $100,000 is drawn as the flat line it is, never stretched
+// over the whole height. The axis labels show the range used.
 func seriesRange(ys []float64) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, y := range ys {
 		lo, hi = math.Min(lo, y), math.Max(hi, y)
 	}
-	if hi == lo {
-		lo, hi = lo-0.5, hi+0.5
+	mid := (lo + hi) / 2
+	if minSpan := math.Max(math.Abs(mid)*0.002, 1); hi-lo < minSpan {
+		lo, hi = mid-minSpan/2, mid+minSpan/2
 	}
 	return lo, hi
 }

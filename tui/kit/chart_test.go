@@ -66,3 +66,26 @@ func TestSparkline(t *testing.T) {
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+
+// A $0.10 move on $100,000 is a flat line in the middle of the chart, not
+// a cliff over 30 rows; the value labels show the scale that was used.
+func TestLineChartNeverExaggeratesAFlatSeries(t *testing.T) {
+	t.Parallel()
+	st := kit.NewStyles(true)
+	pts := []kit.EquityPoint{
+		{Time: tuitest.T0, Equity: 100000},
+		{Time: tuitest.T0.Add(time.Hour), Equity: 100000.10},
+		{Time: tuitest.T0.Add(2 * time.Hour), Equity: 100000.05},
+	}
+	out := ansi.Strip(kit.LineChart(st, pts, 80, 32, ftoa))
+	lines := strings.Split(out, "\n")
+	lit := 0
+	for _, l := range lines {
+		if strings.ContainsFunc(l, func(r rune) bool { return r > 0x2800 && r <= 0x28FF }) {
+			lit++
+		}
+	}
+	require.LessOrEqual(t, lit, 2, "the line stays flat:\n%s", out)
+	require.True(t, strings.HasPrefix(lines[0], "100100.05 ┤"), "the top label is the widened range: %q", lines[0])
+	require.Contains(t, lines[29], "99900.05 ┤")
+}

@@ -376,7 +376,7 @@ func (p *Pane) listView(header string) string {
 		screen = screen[len(screen)-(ph-1):]
 	}
 	box := kit.Stack(st.Title.Render(ansi.Truncate("preview · "+p.term.Name()+" · "+p.term.State(), pw, "…")),
-		kit.FitHeight(clipWidth(strings.Join(screen, "\n"), pw), ph-1))
+		kit.FitHeight(clipPreview(strings.Join(screen, "\n"), pw), ph-1))
 	left := strings.Split(list, "\n")
 	right := strings.Split(kit.FitHeight(box, ph), "\n")
 	out := make([]string, ph)
@@ -408,4 +408,14 @@ func age(d time.Duration) string {
 		return fmt.Sprintf("%dh", int(d.Hours()))
 	}
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// clipPreview cuts each preview line to w cells, marking a cut line with
+// "…" (the preview is narrower than the session's screen).
+func clipPreview(s string, w int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(lines, "\n")
 }

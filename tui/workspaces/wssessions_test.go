@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -199,6 +200,15 @@ func TestPreviewShowsTheSelectedSession(t *testing.T) {
 	s := h.Screen()
 	require.Contains(t, s, "preview · sh1")
 	require.Contains(t, s, "preview-me")
+
+	// A line wider than the preview is cut with an ellipsis.
+	h.Key("s")
+	h.TypeText("echo " + strings.Repeat("wide ", 60) + "END")
+	h.Key("enter", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	s = h.Screen()
+	require.NotContains(t, s, "END")
+	require.Regexp(t, `wide wide[^│]*…`, s)
 }
 
 func TestScrollbackViewerSearchSelectCopy(t *testing.T) {

@@ -48,6 +48,14 @@ type Halter interface {
 	Halt(ctx context.Context, by string) (string, error)
 }
 
+// WorkCommands backs /run and /retry (optional: the Commands value may
+// implement it). Both queue work in the durable work queue and answer at
+// once; the result arrives as a notification.
+type WorkCommands interface {
+	RunJob(idOrName, key string) (string, error)
+	RetryTask(id string) (string, error)
+}
+
 // PendingCommit is a trading commit waiting for a human push approval.
 type PendingCommit struct {
 	Account    string
@@ -337,7 +345,7 @@ func (b *Bot) handle(ctx context.Context, u Update) {
 		}
 		text := strings.TrimSpace(m.Text)
 		if strings.HasPrefix(text, "/") {
-			b.onCommand(ctx, m.Chat.ID, text)
+			b.onCommand(ctx, m.Chat.ID, m.MessageID, text)
 			return
 		}
 		b.wg.Add(1)

@@ -15,10 +15,12 @@ const helpText = `Alice on Telegram. Write anything to talk to her.
 /trading – pending trading commits, with push/reject buttons
 /halt – kill switch: freeze staging on every account and cancel resting orders (asks to confirm)
 /settings – AI profile, heartbeat and notifications on/off
-/notifications – recent notifications`
+/notifications – recent notifications
+/run JOB – run a cron job now (id or name), through the work queue
+/retry TASK – run a failed or abandoned task again`
 
 // onCommand runs a slash command from an allow-listed chat.
-func (b *Bot) onCommand(ctx context.Context, chat int64, text string) {
+func (b *Bot) onCommand(ctx context.Context, chat, msgID int64, text string) {
 	fields := strings.Fields(text)
 	cmd := strings.ToLower(fields[0])
 	if at := strings.IndexByte(cmd, '@'); at > 0 {
@@ -68,6 +70,22 @@ func (b *Bot) onCommand(ctx context.Context, chat int64, text string) {
 		out, kb, err = b.settingsPanel()
 	case "/notifications":
 		out, err = b.notificationsList()
+	case "/run", "/retry":
+		wc, ok := b.o.Commands.(WorkCommands)
+		switch {
+		case !ok:
+			out = "Running work is not available here."
+		case len(args) == 0 && cmd == "/run":
+			out = "Usage: /run JOB (a cron job's id or name; cronList shows them)"
+		case len(args) == 0:
+			out = "Usage: /retry TASK (a failed task's id)"
+		case cmd == "/run":
+			// The key is this message: Telegram re-delivering it never runs
+			// the job twice.
+			out, err = wc.RunJob(strings.Join(args, " "), fmt.Sprintf("telegram:%d:%d", chat, msgID))
+		default:
+			out, err = wc.RetryTask(args[0])
+		}
 	case "/trading":
 		out, kb, err = b.tradingPanel(ctx, chat)
 	case "/halt":

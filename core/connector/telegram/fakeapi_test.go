@@ -161,7 +161,20 @@ type fakeCommands struct {
 	mu        sync.Mutex
 	heartbeat []bool
 	compacted []string
+	runs      []string // "job|key"
 }
+
+func (c *fakeCommands) RunJob(idOrName, key string) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if idOrName == "ghost" {
+		return "", fmt.Errorf("no cron job %q", idOrName)
+	}
+	c.runs = append(c.runs, idOrName+"|"+key)
+	return "Running " + idOrName + " now.", nil
+}
+
+func (c *fakeCommands) RetryTask(id string) (string, error) { return "Retrying " + id + ".", nil }
 
 func (c *fakeCommands) Status(context.Context) (string, error) { return "All systems go.", nil }
 func (c *fakeCommands) Compact(_ context.Context, id string) (string, error) {

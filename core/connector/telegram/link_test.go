@@ -155,3 +155,22 @@ func TestStrangerLogIsRateLimited(t *testing.T) {
 		require.Equal(t, st.n, n, "step %d", i)
 	}
 }
+
+func TestRunAndRetryCommands(t *testing.T) {
+	h := startBot(t, nil)
+	for i, tc := range []struct{ say, want string }{
+		{"/run morning brief", "Running morning brief now."},
+		{"/run", "Usage: /run JOB"},
+		{"/run ghost", "Failed: no cron job"},
+		{"/retry t-9", "Retrying t-9."},
+		{"/retry", "Usage: /retry TASK"},
+	} {
+		h.api.userSays(allowedChat, tc.say)
+		eventually(t, func() bool { return len(h.api.sentTo(allowedChat)) == i+1 }, tc.say)
+		require.Contains(t, h.api.sentTo(allowedChat)[i].Text, tc.want, tc.say)
+	}
+	h.cmds.mu.Lock()
+	defer h.cmds.mu.Unlock()
+	require.Len(t, h.cmds.runs, 1)
+	require.True(t, strings.HasPrefix(h.cmds.runs[0], "morning brief|telegram:42:"), "the message is the idempotency key: %s", h.cmds.runs[0])
+}

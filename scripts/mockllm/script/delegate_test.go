@@ -66,10 +66,16 @@ func TestAliceDelegatesFromTheChat(t *testing.T) {
 	t.Logf("Alice: %s", res.Text)
 	ws, ok := a.Workspaces().Get("hello")
 	require.True(t, ok, "workspace created")
-	b, err := os.ReadFile(filepath.Join(ws.Dir, "out.txt"))
+	// The shell runs the command on its own time: wait for it (a model
+	// would poll workspaceStatus), then ask for the report.
+	out := filepath.Join(ws.Dir, "out.txt")
+	require.Eventually(t, func() bool { b, err := os.ReadFile(out); return err == nil && string(b) == "hi\n" },
+		30*time.Second, 20*time.Millisecond, "the delegated command wrote out.txt")
+	r, err := a.Chat().AskWithSession(ctx, "report hello", "tui-delegate", agent.Options{Channel: "tui"})
 	require.NoError(t, err)
-	assert.Equal(t, "hi\n", string(b))
-	assert.True(t, strings.Contains(res.Text, `"path":"out.txt"`), "the reply reports the diff: %s", res.Text)
+	rep, err := r.Wait()
+	require.NoError(t, err)
+	assert.True(t, strings.Contains(rep.Text, `"path":"out.txt"`), "the report quotes the diff: %s", rep.Text)
 	sessions := a.Workspaces().Sessions(ws.ID)
 	require.Len(t, sessions, 1)
 	assert.Contains(t, sessions[0].Screen(), "echo hi > out.txt")

@@ -9,6 +9,8 @@
 //   - "delegate <tag>: <command line>" → workspaceCreate (shell-only),
 //     workspaceStartAgent (shell, the command as its prompt),
 //     workspaceStatus, workspaceDiff, then a summary quoting the diff;
+//   - "report <tag>"       → workspaceStatus, workspaceDiff, then a summary
+//     quoting the diff (what a model does once the delegated work is done);
 //   - a tool answering "Error: …" ends the turn: "I could not do that. Error: …";
 //   - "which model"        → "This is model <the request's model>." (tells
 //     provider profiles apart);
@@ -54,6 +56,7 @@ var buyRe = regexp.MustCompile(`(?i)\bbuy\s+([0-9.]+)\s+([A-Za-z]+)`)
 var priceRe = regexp.MustCompile(`(?i)\bprice\s+([A-Za-z]+)`)
 var modelRe = regexp.MustCompile(`(?i)\bwhich model\b`)
 var delegateRe = regexp.MustCompile(`(?i)\bdelegate\s+([a-z0-9][a-z0-9_-]*)\s*:\s*(.+)$`)
+var reportRe = regexp.MustCompile(`(?i)^\s*report\s+([a-z0-9][a-z0-9_-]*)\s*$`)
 
 func text(c any) string {
 	switch v := c.(type) {
@@ -95,6 +98,17 @@ func decide(msgs []message) reply {
 	// A failed tool (e.g. disabled in this channel) ends the turn saying so.
 	if n := len(msgs); n > 0 && msgs[n-1].Role == "tool" && strings.HasPrefix(text(msgs[n-1].Content), "Error:") {
 		return reply{text: "I could not do that. " + text(msgs[n-1].Content)}
+	}
+	if m := reportRe.FindStringSubmatch(lastUser); m != nil {
+		ws, _ := json.Marshal(map[string]any{"workspaceId": m[1]})
+		switch lastTool {
+		case "":
+			return reply{toolName: "workspaceStatus", toolArgs: string(ws)}
+		case "workspaceStatus":
+			return reply{toolName: "workspaceDiff", toolArgs: string(ws)}
+		case "workspaceDiff":
+			return reply{text: "Workspace " + m[1] + " changed: " + text(msgs[len(msgs)-1].Content)}
+		}
 	}
 	if m := delegateRe.FindStringSubmatch(lastUser); m != nil {
 		if r, ok := delegateStep(lastTool, m[1], m[2], msgs); ok {
