@@ -106,6 +106,9 @@ func decodeStrict(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return errors.New("file is empty")
 	}
+	if path, dup := DuplicateKey(data); dup {
+		return duplicateKeyError(path)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
