@@ -178,6 +178,9 @@ func (p *Pane) ShortHelp() []key.Binding {
 	case mkSearch, mkIndicator, MkSim:
 		return []key.Binding{k.Submit, k.Back}
 	}
+	if p.Symbol == "" && !p.picking {
+		return []key.Binding{k.Search, k.ListUp, k.ListDown, k.Select, k.Unwatch, k.PrevAccount, k.NextAccount}
+	}
 	return []key.Binding{k.Search, k.Up, k.Down, k.Interval, k.ZoomIn, k.ZoomOut, k.Indicator, k.DropIndicator,
 		k.Ask, k.Order, k.Sim, k.PrevAccount, k.NextAccount, k.Refresh, k.Select, k.Watch, k.List}
 }
