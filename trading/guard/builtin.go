@@ -22,7 +22,7 @@ func newMaxPositionSize(opts map[string]any) (Guard, error) {
 	if err := knownOptions(opts, "maxPercentOfEquity"); err != nil {
 		return nil, err
 	}
-	pct, err := optDecimal(opts, "maxPercentOfEquity", decimal.NewFromInt(25))
+	pct, err := optPercent(opts, "maxPercentOfEquity", decimal.NewFromInt(25))
 	return &maxPositionSize{maxPct: pct}, err
 }
 
@@ -75,6 +75,9 @@ func newCooldown(opts map[string]any) (Guard, error) {
 		return nil, err
 	}
 	ms, err := optDecimal(opts, "minIntervalMs", decimal.NewFromInt(60000))
+	if err == nil && ms.GreaterThan(decimal.NewFromInt(maxCooldownMs)) {
+		err = fmt.Errorf("option minIntervalMs: must be at most %d (7 days), got %s", maxCooldownMs, ms)
+	}
 	return &cooldown{interval: time.Duration(ms.IntPart()) * time.Millisecond, last: map[string]time.Time{}}, err
 }
 
@@ -211,7 +214,7 @@ func newDailyLoss(opts map[string]any) (Guard, error) {
 	if g.maxLoss, err = optDecimal(opts, "maxLoss", decimal.Zero); err != nil {
 		return nil, err
 	}
-	if g.maxPct, err = optDecimal(opts, "maxLossPercent", decimal.Zero); err != nil {
+	if g.maxPct, err = optPercent(opts, "maxLossPercent", decimal.Zero); err != nil {
 		return nil, err
 	}
 	if g.maxLoss.IsZero() && g.maxPct.IsZero() {
