@@ -23,11 +23,11 @@ import (
 )
 
 var haltCommand = command{Name: "halt", Summary: "kill switch: freeze staging on every account and cancel resting orders (asks to confirm; undone only by alice resume)",
-	Flags: []flagDef{{Name: "yes", Help: "alice halt does not ask for confirmation"}, {Name: "reason", Arg: "TEXT", Help: "why alice halt was pulled (kept in the event log)"}},
+	Flags: []flagDef{{Name: "yes", Help: "alice halt and alice resume do not ask for confirmation"}, {Name: "reason", Arg: "TEXT", Help: "why alice halt was pulled (kept in the event log)"}},
 	Run:   runHalt}
 
 var resumeCommand = command{Name: "resume", Summary: "lift the kill switch (a person's decision; asks to confirm)",
-	Flags: []flagDef{{Name: "yes", Help: "alice resume does not ask for confirmation"}},
+	Flags: []flagDef{{Name: "yes", Help: "alice halt and alice resume do not ask for confirmation"}},
 	Run:   runResume}
 
 // confirm asks the person to type yes unless --yes was given; without a
