@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -126,7 +127,7 @@ func (c *Accounts) UnmarshalJSON(b []byte) error {
 			// A wrong type names the whole path too: "[0].autoApprove".
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) && te.Field != "" {
-				return &keyError{Key: fmt.Sprintf("[%d].%s", i, te.Field),
+				return &keyError{Key: fmt.Sprintf("[%d].%s", i, typeErrorPath(r, reflect.TypeFor[Account](), te.Field)),
 					Msg: fmt.Sprintf("expected %s, got JSON %s%s", typeName(te.Type.String()), te.Value, id)}
 			}
 			return err

@@ -49,6 +49,8 @@ func TestMalformedConfigNamesFileAndKey(t *testing.T) {
 		{"duplicate top-level key", MCPFile, `{"port":1,"port":2}`, "port", "duplicate key", func(s *Store) error { _, err := s.MCP(); return err }},
 		{"duplicate nested key", ConnectorsFile, `{"mcpAsk":{"enabled":true,"enabled":false}}`, "mcpAsk.enabled", "duplicate key", func(s *Store) error { _, err := s.Connectors(); return err }},
 		{"account wrong type keeps path", AccountsFile, `[{"id":"d","presetId":"simulator","autoApprove":"false"}]`, "[0].autoApprove", `expected true or false, got JSON string (account "d")`, func(s *Store) error { _, err := s.Accounts(); return err }},
+		{"guard wrong type names its index", AccountsFile, `[{"id":"d","presetId":"simulator","guards":[{"type":"cooldown"},{"type":5}]}]`, "[0].guards[1].type", `expected a string, got JSON number (account "d")`, func(s *Store) error { _, err := s.Accounts(); return err }},
+		{"second account wrong type", AccountsFile, `[{"id":"d","presetId":"simulator"},{"id":"e","presetId":"simulator","enabled":"yes"}]`, "[1].enabled", `(account "e")`, func(s *Store) error { _, err := s.Accounts(); return err }},
 		{"syntax", MCPFile, "{\n\"port\": 1,,\n}", "", "line 2", func(s *Store) error { _, err := s.MCP(); return err }},
 		{"empty", MCPFile, "  ", "", "empty", func(s *Store) error { _, err := s.MCP(); return err }},
 	}
