@@ -249,23 +249,6 @@ func (p *Pipeline) Check(ctx context.Context, gc Context) string {
 
 // options helpers: accounts.json may carry numbers or decimal strings.
 
-// optPercent is optDecimal for a percentage: (0, 100], since a limit
-// above 100% of equity could never trigger.
-func optPercent(opts map[string]any, key string, def decimal.Decimal) (decimal.Decimal, error) {
-	d, err := optDecimal(opts, key, def)
-	if err != nil {
-		return def, err
-	}
-	if d.GreaterThan(hundred) {
-		return def, fmt.Errorf("option %s: a percentage must be in (0, 100], got %s (above 100%% the guard could never trigger)", key, d)
-	}
-	return d, nil
-}
-
-// maxCooldownMs bounds the cooldown guard's interval (7 days): a longer
-// one is almost certainly a unit mistake and would freeze a symbol.
-const maxCooldownMs = 7 * 24 * 60 * 60 * 1000
-
 func optDecimal(opts map[string]any, key string, def decimal.Decimal) (decimal.Decimal, error) {
 	v, ok := opts[key]
 	if !ok || v == nil {

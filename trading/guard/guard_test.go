@@ -323,7 +323,7 @@ func TestGuardOptionRanges(t *testing.T) {
 		{"percent 0 refused", "max-position-size", map[string]any{"maxPercentOfEquity": 0}, "must be > 0"},
 		{"loss percent 150 refused", "daily-loss", map[string]any{"maxLossPercent": 150.0}, "option maxLossPercent: a percentage must be in (0, 100]"},
 		{"loss percent 5 accepted", "daily-loss", map[string]any{"maxLossPercent": 5.0}, ""},
-		{"cooldown of a year refused", "cooldown", map[string]any{"minIntervalMs": 31536000000.0}, "option minIntervalMs: must be at most 604800000 (7 days)"},
+		{"cooldown of a year refused", "cooldown", map[string]any{"minIntervalMs": 31536000000.0}, "option minIntervalMs: must be at most 604800000 ms (7 days)"},
 		{"cooldown of a day accepted", "cooldown", map[string]any{"minIntervalMs": 86400000.0}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
