@@ -52,7 +52,7 @@ func Descriptions() []Description {
 			Options: []Option{{Key: "maxValue", Label: "Max value", Kind: OptionDecimal, Unit: "USD", Required: true, Help: "largest notional of one order"}}},
 		{Type: "max-position-size", Label: "Max position size", Help: "refuses a buy that makes a position more than this share of equity",
 			Options: []Option{{Key: "maxPercentOfEquity", Label: "Max share of equity", Kind: OptionDecimal, Unit: "%", Default: "25", Max: maxPercent}}},
-		{Type: "daily-loss", Label: "Daily loss limit", Help: "blocks new buys once today's loss reaches either limit (set at least one)",
+		{Type: "daily-loss", Label: "Daily loss limit", Help: "blocks buys once today's loss reaches a limit (set one or both)",
 			Options: []Option{
 				{Key: "maxLoss", Label: "Max loss", Kind: OptionDecimal, Unit: "USD", Help: "amount lost today"},
 				{Key: "maxLossPercent", Label: "Max loss", Kind: OptionDecimal, Unit: "%", Max: maxPercent, Help: "share of today's starting equity"},
