@@ -185,6 +185,14 @@ func (p *Pane) ShortHelp() []key.Binding {
 		k.Ask, k.Order, k.Sim, k.PrevAccount, k.NextAccount, k.Refresh, k.Select, k.Watch, k.List}
 }
 
+// AllKeys is every Market binding, for the help overlay (the footer shows
+// only the ones that apply to the current view).
+func (p *Pane) AllKeys() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Search, k.ListUp, k.ListDown, k.Unwatch, k.Up, k.Down, k.Interval, k.ZoomIn, k.ZoomOut, k.Indicator,
+		k.DropIndicator, k.Ask, k.Order, k.Sim, k.PrevAccount, k.NextAccount, k.Refresh, k.Select, k.Watch, k.List}
+}
+
 // current is the selected trading account's id.
 func (p *Pane) current() string {
 	if p.acct < len(p.accounts) {

@@ -40,15 +40,15 @@ func DefaultMarketKeys() marketKeys {
 		Watch:         b("w", "add/remove watchlist", "w"),
 		// On the start list every letter starts a search, so the list
 		// moves with the arrows only and del removes a watched row.
-		Unwatch:  b("del", "remove from watchlist", "delete", "backspace"),
-		ListUp:   b("↑", "previous row", "up"),
-		ListDown: b("↓", "next row", "down"),
-		List:          b("esc", "back to the list", "esc"),
-		Submit:        b("enter", "submit", "enter"),
-		Back:          b("esc", "cancel", "esc"),
-		FormNext:      b("↓", "next field", "down"),
-		FormPrev:      b("↑", "previous field", "up"),
-		FormCycle:     b("←/→/space", "change choice", "left", "right", "space"),
+		Unwatch:   b("del", "remove from watchlist", "delete", "backspace"),
+		ListUp:    b("↑", "previous row", "up"),
+		ListDown:  b("↓", "next row", "down"),
+		List:      b("esc", "back to the list", "esc"),
+		Submit:    b("enter", "submit", "enter"),
+		Back:      b("esc", "cancel", "esc"),
+		FormNext:  b("↓", "next field", "down"),
+		FormPrev:  b("↑", "previous field", "up"),
+		FormCycle: b("←/→/space", "change choice", "left", "right", "space"),
 	}
 }
 
