@@ -6,16 +6,32 @@ COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -X github.com/alice-trading/alice/app/cli.version=$(VERSION) -X github.com/alice-trading/alice/app/cli.commit=$(COMMIT) -X github.com/alice-trading/alice/app/cli.date=$(DATE)
 # Release builds are stripped and trimmed; DIST_MAX_BYTES is the size budget
-# `make dist` enforces so the binary cannot silently grow. Measured: 117 MB
-# unstripped, 83.8 MB stripped (linux/amd64). Stripping removes only the
-# symbol table and DWARF; the rest is code, pclntab and type data. Most of it
-# is the OpenAI and Anthropic SDKs kept whole: glamour's ansi.formatToken runs
-# text/template, whose reflective method calls turn off the linker's method
-# dead-code elimination. Measured: the same build with that one call replaced
-# is 48.4 MB. Lower the budget when it goes (goal: under 58.5 MB, half the
-# unstripped size); never raise it silently.
+# `make dist` enforces so the binary cannot silently grow; lower it when the
+# binary shrinks, never raise it silently.
+#
+# What the binary is made of (linux/amd64, 2026-11-25; measure an unstripped
+# build with scripts/size-breakdown.sh): 58.0 MB stripped = .text 22.5 MB of
+# code + .gopclntab 20.0 MB (function tables; they grow with the code) +
+# .rodata 11.2 MB + data 1.6 MB. Largest code: openai-go 6.7 MB, alice's own
+# packages 2.6 MB, anthropic-sdk-go 1.8 MB, goldmark 0.8 MB, protobuf 0.5 MB,
+# ibapi 0.5 MB, chroma 0.5 MB, net/http 0.4 MB, mcp-go 0.4 MB.
+#
+# It was 90.7 MB while the linker's method dead-code elimination was off. Any
+# reachable reflect Method/MethodByName call with a non-constant name keeps
+# every exported method of every reachable type (openai-go was 11.7 MB of
+# code, the Anthropic SDK 5.1 MB). Two paths did it: glamour formats some
+# elements with text/template (the TUI now renders Markdown with core/mdterm,
+# goldmark + lipgloss), and protobuf < v1.36.12 calls MethodByName("Methods"),
+# which keeps Go 1.26's reflect.Value.Methods iterator (now v1.36.12).
+# Keep it that way: `go build -ldflags=-dumpdep . 2>&1 | grep ReflectMethod`
+# must print nothing.
+#
+# What would shrink it further: the OpenAI SDK is the largest piece for the
+# one streaming chat endpoint alice calls (a small client over core/httpjson
+# would save most of ~10 MB with its tables); chroma carries every lexer
+# for diff highlighting; goldmark's HTML entity table is 0.5 MB.
 RELEASE_FLAGS := -trimpath -ldflags "-s -w $(LDFLAGS)"
-DIST_MAX_BYTES ?= 88000000
+DIST_MAX_BYTES ?= 64000000
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
 .PHONY: vet-ccxt build build-ccxt install dist release-check run serve test test-ccxt test-short bench lint fmt blackbox e2e clean
@@ -28,7 +44,7 @@ install:
 	$(GO) install $(RELEASE_FLAGS) .
 
 ## dist: cross-compile linux/darwin × amd64/arm64 into dist/, print sizes,
-## fail if any binary exceeds DIST_MAX_BYTES
+## fail if any binary exceeds DIST_MAX_BYTES or method dead-code elimination is off
 dist:
 	@mkdir -p dist
 	@set -e; for p in $(PLATFORMS); do \
@@ -36,6 +52,8 @@ dist:
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build $(RELEASE_FLAGS) -o $$out . ; \
 	done
 	@bash scripts/dist-size.sh $(DIST_MAX_BYTES) dist/alice_*
+	@if CGO_ENABLED=0 $(GO) build -trimpath -ldflags=-dumpdep -o /dev/null . 2>&1 | grep -q ReflectMethod; then \
+		echo "dist: a reachable reflect Method/MethodByName call turned off the linker's method dead-code elimination (see the size note in the Makefile)" >&2; exit 1; fi
 
 ## release-check: validate .goreleaser.yaml (goreleaser v2: go install github.com/goreleaser/goreleaser/v2@v2.15.1)
 GORELEASER ?= goreleaser

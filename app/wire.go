@@ -84,7 +84,9 @@ func (a *App) build() error {
 	a.onClose("workspaces", func(context.Context) error { return ws.Close() })
 	workspace.RegisterTools(a.tools, ws, a.events)
 	a.mountWorkspaceAPI()
-	a.mountHaltAPI()
+	if err := a.mountHaltAPI(); err != nil {
+		return err
+	}
 
 	if err := a.buildAgent(); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -112,16 +113,22 @@ func (c *Accounts) UnmarshalJSON(b []byte) error {
 	out := make(Accounts, len(raws))
 	for i, r := range raws {
 		if err := json.Unmarshal(r, &out[i]); err != nil {
+			id := ""
+			var probe struct {
+				ID string `json:"id"`
+			}
+			if json.Unmarshal(r, &probe) == nil && probe.ID != "" {
+				id = fmt.Sprintf(" (account %q)", probe.ID)
+			}
 			var ke *keyError
 			if errors.As(err, &ke) {
-				id := ""
-				var probe struct {
-					ID string `json:"id"`
-				}
-				if json.Unmarshal(r, &probe) == nil && probe.ID != "" {
-					id = fmt.Sprintf(" (account %q)", probe.ID)
-				}
 				return &keyError{Key: fmt.Sprintf("[%d].%s", i, ke.Key), Msg: ke.Msg + id}
+			}
+			// A wrong type names the whole path too: "[0].autoApprove".
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) && te.Field != "" {
+				return &keyError{Key: fmt.Sprintf("[%d].%s", i, typeErrorPath(r, reflect.TypeFor[Account](), te.Field)),
+					Msg: fmt.Sprintf("expected %s, got JSON %s%s", typeName(te.Type.String()), te.Value, id)}
 			}
 			return err
 		}

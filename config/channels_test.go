@@ -25,7 +25,7 @@ func TestChannelsFileValidation(t *testing.T) {
 		{"empty label", `{"channels":[{"id":"a","label":"  "}]}`, "channels[0].label", "must not be empty"},
 		{"blank tool", `{"channels":[{"id":"a","label":"A","disabledTools":[""]}]}`, "channels[0].disabledTools[0]", "must name a tool"},
 		{"default not archivable", `{"channels":[{"id":"default","label":"Alice","archived":true}]}`, "channels[0].archived", "cannot be archived"},
-		{"wrong type", `{"channels":[{"id":"a","label":"A","disabledTools":"placeOrder"}]}`, "channels.disabledTools", "expected an array"},
+		{"wrong type", `{"channels":[{"id":"a","label":"A","disabledTools":"placeOrder"}]}`, "channels[0].disabledTools", "expected an array"},
 		{"workspace without profile", `{"channels":[],"workspaces":{"w":{"profile":""}}}`, "workspaces.w.profile", "must name"},
 	}
 	for _, tc := range cases {

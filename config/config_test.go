@@ -44,6 +44,13 @@ func TestMalformedConfigNamesFileAndKey(t *testing.T) {
 		{"bad tz", HeartbeatFile, `{"every":"30m","activeHours":{"start":"09:00","end":"17:00","timezone":"Mars/Base"}}`, "activeHours.timezone", "IANA", func(s *Store) error { _, err := s.Heartbeat(); return err }},
 		{"bad duration", SnapshotFile, `{"enabled":true,"every":"15 minutes"}`, "every", "duration", func(s *Store) error { _, err := s.Snapshot(); return err }},
 		{"bad account id", AccountsFile, `[{"id":"../x","presetId":"simulator","guards":[]}]`, "[0].id", "must match", func(s *Store) error { _, err := s.Accounts(); return err }},
+		{"duplicate account key", AccountsFile, `[{"id":"d","presetId":"simulator","readOnly":true,"readOnly":false}]`, "[0].readOnly", "duplicate key", func(s *Store) error { _, err := s.Accounts(); return err }},
+		{"duplicate presetConfig key", AccountsFile, `[{"id":"d","presetId":"simulator","presetConfig":{"seed":1,"seed":2}}]`, "[0].presetConfig.seed", "duplicate key", func(s *Store) error { _, err := s.Accounts(); return err }},
+		{"duplicate top-level key", MCPFile, `{"port":1,"port":2}`, "port", "duplicate key", func(s *Store) error { _, err := s.MCP(); return err }},
+		{"duplicate nested key", ConnectorsFile, `{"mcpAsk":{"enabled":true,"enabled":false}}`, "mcpAsk.enabled", "duplicate key", func(s *Store) error { _, err := s.Connectors(); return err }},
+		{"account wrong type keeps path", AccountsFile, `[{"id":"d","presetId":"simulator","autoApprove":"false"}]`, "[0].autoApprove", `expected true or false, got JSON string (account "d")`, func(s *Store) error { _, err := s.Accounts(); return err }},
+		{"guard wrong type names its index", AccountsFile, `[{"id":"d","presetId":"simulator","guards":[{"type":"cooldown"},{"type":5}]}]`, "[0].guards[1].type", `expected a string, got JSON number (account "d")`, func(s *Store) error { _, err := s.Accounts(); return err }},
+		{"second account wrong type", AccountsFile, `[{"id":"d","presetId":"simulator"},{"id":"e","presetId":"simulator","enabled":"yes"}]`, "[1].enabled", `(account "e")`, func(s *Store) error { _, err := s.Accounts(); return err }},
 		{"syntax", MCPFile, "{\n\"port\": 1,,\n}", "", "line 2", func(s *Store) error { _, err := s.MCP(); return err }},
 		{"empty", MCPFile, "  ", "", "empty", func(s *Store) error { _, err := s.MCP(); return err }},
 	}

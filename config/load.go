@@ -84,7 +84,7 @@ func Load[T any](s *Store, name string, defaults func() T) (T, error) {
 		return v, &Error{File: path, Msg: err.Error()}
 	}
 	if err := decodeStrict(stripSchemaKey(data), &v); err != nil {
-		derr := describeDecodeError(path, data, err)
+		derr := describeDecodeError(path, data, err, reflect.TypeOf(v))
 		if strings.HasPrefix(err.Error(), "json: unknown field ") {
 			derr = unknownKeyError(path, data, reflect.TypeOf(v), derr)
 		}
@@ -106,6 +106,9 @@ func decodeStrict(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return errors.New("file is empty")
 	}
+	if path, dup := DuplicateKey(data); dup {
+		return duplicateKeyError(path)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -119,13 +122,17 @@ func decodeStrict(data []byte, v any) error {
 
 // describeDecodeError turns encoding/json errors into an Error naming the
 // key and, for syntax errors, the line.
-func describeDecodeError(path string, data []byte, err error) error {
+func describeDecodeError(path string, data []byte, err error, typ reflect.Type) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	var keyErr *keyError
 	switch {
 	case errors.As(err, &typeErr):
-		return &Error{File: path, Key: typeErr.Field,
+		key := typeErr.Field
+		if typ != nil && key != "" {
+			key = typeErrorPath(data, typ, key)
+		}
+		return &Error{File: path, Key: key,
 			Msg: fmt.Sprintf("expected %s, got JSON %s", typeName(typeErr.Type.String()), typeErr.Value)}
 	case errors.As(err, &syntaxErr):
 		line := 1 + bytes.Count(data[:min(int(syntaxErr.Offset), len(data))], []byte("\n"))

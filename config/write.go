@@ -122,7 +122,7 @@ func Edit[T any](s *Store, name string, base Version, defaults func() T, fn func
 	v := defaults()
 	if exists {
 		if err := decodeLoose(raw, &v); err != nil {
-			return v, cur, describeDecodeError(path, raw, err)
+			return v, cur, describeDecodeError(path, raw, err, reflect.TypeOf(v))
 		}
 	}
 	before, err := json.Marshal(v)

@@ -21,6 +21,8 @@ type confirmDialog struct {
 	onYes   tea.Cmd
 	lastKey time.Time
 	ignored int
+	// valid, when set, reports whether the decision is still open.
+	valid func() bool
 }
 
 // dialogResultMsg carries the confirmed action back through Update.
@@ -57,5 +59,5 @@ func (d *confirmDialog) view() string {
 	if d.m.now().Sub(d.lastKey) < GraceQuiet {
 		hint = s.Muted.Render("(waiting for input to settle…)")
 	}
-	return s.Dialog.Render(s.Warn.Render(d.title) + "\n\n" + d.Body + "\n\n" + hint)
+	return d.m.dialogBox(s.Warn.Render(d.title) + "\n\n" + d.Body + "\n\n" + hint)
 }

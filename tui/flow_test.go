@@ -60,7 +60,7 @@ func newScreen(t *testing.T, tm *teatest.TestModel, w, h int) *screen {
 // waitFor polls the screen until it contains want.
 func (s *screen) waitFor(want string) {
 	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		b, _ := io.ReadAll(s.tm.Output())
 		if len(b) > 0 {
@@ -97,7 +97,7 @@ func quit(t *testing.T, tm *teatest.TestModel, scr *screen) *tui.Model {
 	scr.waitFor("Quit alice?")
 	scr.waitFor("sh1 in workspace research-aapl")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*tui.Model)
+	return tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(*tui.Model)
 }
 
 func TestFlowChatStageApprove(t *testing.T) {
@@ -190,7 +190,7 @@ func TestFlowPasteThreeLinesPaletteAndQuitWithY(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	scr.waitFor("Quit alice?")
 	tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
-	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*tui.Model)
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(*tui.Model)
 	require.Error(t, m.Ctx.Err(), "quitting cancels the model's context")
 	f.Mu.Lock()
 	defer f.Mu.Unlock()

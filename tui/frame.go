@@ -170,12 +170,36 @@ func (m *Model) frame(body string, w, h int) string {
 	return b.String()
 }
 
+// dialogBox renders a dialog that fits the terminal: content wider than
+// the screen is word-wrapped inside the frame, so every line of a
+// confirmation (an order's evidence, what quitting stops) stays readable
+// at 80 columns instead of running off the edge.
+func (m *Model) dialogBox(content string) string {
+	st := m.St.Dialog
+	out := st.Render(content)
+	maxW := m.width
+	if maxW <= 0 || lipgloss.Width(out) <= maxW {
+		return out
+	}
+	inner := max(10, maxW-st.GetHorizontalFrameSize())
+	return st.Render(ansi.Wrap(content, inner, " ,/"))
+}
+
 // overlayCenter draws box centred over base (both w×h cells).
 func overlayCenter(base, box string, w, h int) string {
 	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
-	if bw > w {
-		box = ansi.Truncate(box, w, "")
-		bw = w
+	if bw > w || bh > h {
+		// Last resort (dialogBox wraps first): cut each line, never the
+		// whole block into one line.
+		lines := strings.Split(box, "\n")
+		if len(lines) > h {
+			lines = lines[:h]
+		}
+		for i, l := range lines {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+		box = strings.Join(lines, "\n")
+		bw, bh = lipgloss.Width(box), lipgloss.Height(box)
 	}
 	c := lipgloss.NewCanvas(w, h)
 	c.Compose(lipgloss.NewCompositor(lipgloss.NewLayer(base),

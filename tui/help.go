@@ -79,7 +79,12 @@ func (h *helpOverlay) sections() []helpSection {
 		}
 	}
 	for _, i := range order {
-		out = append(out, helpSection{h.m.Tabs[i].Name, h.m.Tabs[i].P.ShortHelp()})
+		keys := h.m.Tabs[i].P.ShortHelp()
+		// A pane whose footer depends on its state lists all its keys here.
+		if a, ok := h.m.Tabs[i].P.(interface{ AllKeys() []key.Binding }); ok {
+			keys = a.AllKeys()
+		}
+		out = append(out, helpSection{h.m.Tabs[i].Name, keys})
 	}
 	return out
 }

@@ -204,6 +204,9 @@ func (m *Model) tick() tea.Cmd {
 // saves state that changed (the inbox's read marks).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
+	if stale := m.dropStaleDialog(); stale != nil {
+		cmd = tea.Batch(cmd, stale)
+	}
 	if save := m.Inbox.SaveCmd(); save != nil {
 		return m, tea.Batch(cmd, save)
 	}
@@ -376,6 +379,22 @@ func (m *Model) SetFocus(f Focus) {
 // OpenDialog shows a confirmation that ignores stray keys for a grace period.
 func (m *Model) OpenDialog(title, body string, onYes tea.Cmd) {
 	m.Dialog = newConfirmDialog(m, title, body, onYes, m.now())
+}
+
+// OpenDialogWhile shows a confirmation that closes by itself once valid
+// reports false (checked after every message).
+func (m *Model) OpenDialogWhile(title, body string, onYes tea.Cmd, valid func() bool) {
+	m.Dialog = newConfirmDialog(m, title, body, onYes, m.now())
+	m.Dialog.valid = valid
+}
+
+// dropStaleDialog closes a dialog whose decision was taken elsewhere.
+func (m *Model) dropStaleDialog() tea.Cmd {
+	if m.Dialog == nil || m.Dialog.valid == nil || m.Dialog.valid() {
+		return nil
+	}
+	m.Dialog = nil
+	return m.Toasts.Push(kit.ToastInfo, "confirmation closed: it was decided elsewhere (another window or Telegram)", m.now())
 }
 
 // layout gives every pane the inside of the frame and returns the Cmd that

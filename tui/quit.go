@@ -97,5 +97,5 @@ func (d *quitDialog) view() string {
 		hint += " · ctrl+z detach instead (all of it keeps running)"
 	}
 	b.WriteString("\n" + s.Muted.Render(hint))
-	return s.Dialog.Render(b.String())
+	return d.m.dialogBox(b.String())
 }

@@ -370,6 +370,7 @@ func (t *Terminal) Resize(cols, rows int) {
 	t.mu.Lock()
 	if !t.closed && (cols != t.emu.Width() || rows != t.emu.Height()) {
 		t.emu.Resize(cols, rows)
+		t.drainLocked() // rows a height shrink scrolled away
 		t.gen++
 	}
 	t.mu.Unlock()

@@ -108,6 +108,11 @@ func TestHaltAndResumeOffline(t *testing.T) {
 		errb.Reset()
 		return runWithInput([]string{"halt", "--home", home, "--reason", "drill"}, strings.NewReader(in), &out, &errb)
 	}
+	e2 := func(in string, args ...string) int {
+		out.Reset()
+		errb.Reset()
+		return runWithInput(append([]string{"halt", "--home", home}, args...), strings.NewReader(in), &out, &errb)
+	}
 	require.Equal(t, 1, e("no\n"))
 	require.Contains(t, errb.String(), "not confirmed; nothing was done")
 	_, err := os.Stat(filepath.Join(home, "data", "trading", "halt.json"))
@@ -121,11 +126,23 @@ func TestHaltAndResumeOffline(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(log), `"trade.halt"`)
 
-	out.Reset()
-	require.Equal(t, 0, run([]string{"resume", "--home", home}, &out, &errb), errb.String())
+	// resume asks like halt: no terminal (EOF) or "no" leaves it halted.
+	resume := func(in string, args ...string) int {
+		out.Reset()
+		errb.Reset()
+		return runWithInput(append([]string{"resume", "--home", home}, args...), strings.NewReader(in), &out, &errb)
+	}
+	require.Equal(t, 1, resume(""))
+	require.Contains(t, errb.String(), "alice resume: not confirmed; nothing was done")
+	require.Equal(t, 1, resume("no\n"))
+	require.FileExists(t, filepath.Join(home, "data", "trading", "halt.json"))
+	require.Equal(t, 0, resume("yes\n"), errb.String())
 	require.Contains(t, out.String(), "Trading resumed")
-	require.Equal(t, 1, run([]string{"resume", "--home", home}, &out, &errb))
+	require.Equal(t, 1, resume("", "--yes"))
 	require.Contains(t, errb.String(), "not halted")
+	// both take --yes
+	require.Equal(t, 0, e2("", "--yes"), errb.String())
+	require.Equal(t, 0, resume("", "--yes"), errb.String())
 }
 
 // `alice check` accepts a native Binance account in OpenAlice's preset

@@ -121,6 +121,7 @@ func attachTo(e *env, paths config.Paths, sock string) int {
 		if !waitCoreGone(paths.Data, 15*time.Second) {
 			return e.errorf("the core is still stopping; see `alice logs`")
 		}
+		fmt.Fprintln(e.stdout, "alice: the core has stopped (its MCP ports, schedules and workspace sessions with it)")
 		return 0
 	case attach.Refused:
 		return e.errorf("the running core refused this terminal (too many clients attached?)")

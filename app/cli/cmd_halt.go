@@ -23,10 +23,27 @@ import (
 )
 
 var haltCommand = command{Name: "halt", Summary: "kill switch: freeze staging on every account and cancel resting orders (asks to confirm; undone only by alice resume)",
-	Flags: []flagDef{{Name: "yes", Help: "alice halt does not ask for confirmation"}, {Name: "reason", Arg: "TEXT", Help: "why alice halt was pulled (kept in the event log)"}},
+	Flags: []flagDef{{Name: "yes", Help: "alice halt and alice resume do not ask for confirmation"}, {Name: "reason", Arg: "TEXT", Help: "why alice halt was pulled (kept in the event log)"}},
 	Run:   runHalt}
 
-var resumeCommand = command{Name: "resume", Summary: "lift the kill switch (a person's decision)", Run: runResume}
+var resumeCommand = command{Name: "resume", Summary: "lift the kill switch (a person's decision; asks to confirm)",
+	Flags: []flagDef{{Name: "yes", Help: "alice halt and alice resume do not ask for confirmation"}},
+	Run:   runResume}
+
+// confirm asks the person to type yes unless --yes was given; without a
+// terminal (EOF) nothing is confirmed.
+func confirm(e *env, cmd, question string) bool {
+	if e.flag("yes") != "" {
+		return true
+	}
+	fmt.Fprint(e.stdout, question+" Type yes to confirm: ")
+	line, _ := bufio.NewReader(e.input()).ReadString('\n')
+	if strings.TrimSpace(strings.ToLower(line)) != "yes" {
+		fmt.Fprintln(e.stderr, cmd+": not confirmed; nothing was done (pass --yes to skip the question)")
+		return false
+	}
+	return true
+}
 
 // stdin is where confirmations are read; tests replace it through env.
 func (e *env) input() io.Reader {
@@ -44,19 +61,14 @@ func whoAmI() string {
 }
 
 func runHalt(e *env, _ []string) int {
-	if e.flag("yes") == "" {
-		fmt.Fprint(e.stdout, "Halt trading on EVERY account: staging freezes, commits awaiting approval are withdrawn and every resting order is cancelled. Type yes to confirm: ")
-		line, _ := bufio.NewReader(e.input()).ReadString('\n')
-		if strings.TrimSpace(strings.ToLower(line)) != "yes" {
-			fmt.Fprintln(e.stderr, "alice halt: not confirmed; nothing was done (pass --yes to skip the question)")
-			return 1
-		}
+	if !confirm(e, "alice halt", "Halt trading on EVERY account: staging freezes, commits awaiting approval are withdrawn and every resting order is cancelled.") {
+		return 1
 	}
-	req := app.HaltRequest{By: whoAmI(), Reason: e.flag("reason")}
+	req := app.HaltRequest{Reason: e.flag("reason")}
 	var rep uta.HaltReport
 	err := withTrading(e, "alice halt", app.HaltRoute, req, &rep, func(ctx context.Context, m *uta.Manager) error {
 		var err error
-		rep, err = m.Halt(ctx, req.By, req.Reason)
+		rep, err = m.Halt(ctx, whoAmI(), req.Reason)
 		return err
 	})
 	if err != nil {
@@ -69,10 +81,13 @@ func runHalt(e *env, _ []string) int {
 }
 
 func runResume(e *env, _ []string) int {
-	req := app.HaltRequest{By: whoAmI()}
+	if !confirm(e, "alice resume", "Resume trading: every account stages orders again (pushes still need their approvals).") {
+		return 1
+	}
+	var req app.HaltRequest
 	var st uta.HaltState
 	err := withTrading(e, "alice resume", app.ResumeRoute, req, &st, func(_ context.Context, m *uta.Manager) error {
-		_, err := m.Resume(req.By)
+		_, err := m.Resume(whoAmI())
 		return err
 	})
 	if err != nil {
@@ -119,6 +134,16 @@ func withTrading(e *env, cmd, route string, req app.HaltRequest, out any, local 
 			return err
 		}
 		hr.Header.Set("Content-Type", "application/json")
+		// The operator key proves this is the person's CLI on this
+		// machine; resume refuses without it, halt is then recorded as
+		// an anonymous HTTP client.
+		key, kerr := config.ReadOperatorKey(paths.Data)
+		if kerr != nil && route == app.ResumeRoute {
+			return kerr
+		}
+		if kerr == nil {
+			hr.Header.Set(config.OperatorKeyHeader, key)
+		}
 		if mcpCfg.Token != "" {
 			hr.Header.Set("Authorization", "Bearer "+mcpCfg.Token)
 		}

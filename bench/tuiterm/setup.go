@@ -36,7 +36,7 @@ func (b *bench) setup() error {
 	b.outer = tmuxServer{sock: "alice-tuibench-outer-" + id, conf: conf}
 	b.inner = tmuxServer{sock: "alice-tuibench-inner-" + id, conf: conf}
 	err := b.outer.run("new-session", "-d", "-s", aliceT, "-x", fmt.Sprint(c.cols), "-y", fmt.Sprint(c.rows),
-		fmt.Sprintf("exec env SHELL=/bin/sh PS1='$ ' ENV= ALICE_HOME='%s' '%s'", home, c.alice))
+		fmt.Sprintf("exec env SHELL=/bin/sh PS1='$ ' ENV= ALICE_HOME='%s' '%s' --foreground", home, c.alice)) // one process: its CPU and RSS are the TUI's and the sessions' (bench/attach measures the relay)
 	if err != nil {
 		return err
 	}

@@ -234,6 +234,17 @@ func (e *Emulator) Resize(width int, height int) {
 	if y < 0 {
 		y = 0
 	}
+	// alice patch: shrinking the height below the cursor row scrolls the
+	// main screen up (the top rows go to the scrollback), as tmux and
+	// xterm do, so the cursor's line and what is above it stay visible.
+	// Upstream keeps the top rows and drops the bottom ones, leaving the
+	// cursor on a stale line that the next output overwrites.
+	if y >= height && height > 0 && e.scr == &e.scrs[0] {
+		if d := y - height + 1; d > 0 {
+			e.scr.ScrollUp(d)
+			y -= d
+		}
+	}
 	if y >= height {
 		y = height - 1
 	}

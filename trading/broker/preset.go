@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/alice-trading/alice/config"
 )
 
 // DecodePreset decodes an account's presetConfig into v strictly: an
@@ -17,11 +19,16 @@ func DecodePreset(raw json.RawMessage, v any) (key string, err error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return "", nil
 	}
+	if path, dup := config.DuplicateKey(raw); dup {
+		return path, errors.New("duplicate key: given more than once (JSON would silently keep the last); keep one")
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		if k, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			return strings.Trim(k, `"`), errors.New("unknown key (misspelt?)")
+			k = strings.Trim(k, `"`)
+			// "unknown key "seeed" (did you mean "seed"?); known: …"
+			return k, errors.New(config.Unknown("key", k, config.JSONKeys(v)))
 		}
 		return "", err
 	}

@@ -27,7 +27,7 @@ func newMaxPositionSize(opts map[string]any) (Guard, error) {
 	if err := knownOptions(opts, "maxPercentOfEquity"); err != nil {
 		return nil, err
 	}
-	pct, err := optDecimal(opts, "maxPercentOfEquity", decimal.NewFromInt(25))
+	pct, err := bounded("max-position-size", opts, "maxPercentOfEquity", decimal.NewFromInt(25))
 	return &maxPositionSize{maxPct: pct}, err
 }
 
@@ -147,7 +147,7 @@ func newCooldown(opts map[string]any) (Guard, error) {
 	if err := knownOptions(opts, "minIntervalMs"); err != nil {
 		return nil, err
 	}
-	ms, err := optDecimal(opts, "minIntervalMs", decimal.NewFromInt(60000))
+	ms, err := bounded("cooldown", opts, "minIntervalMs", decimal.NewFromInt(60000))
 	return &cooldown{interval: time.Duration(ms.IntPart()) * time.Millisecond, last: map[string]time.Time{}}, err
 }
 
@@ -237,7 +237,7 @@ func newMaxOrderValue(opts map[string]any) (Guard, error) {
 	if _, ok := opts["maxValue"]; !ok {
 		return nil, fmt.Errorf("option maxValue is required")
 	}
-	v, err := optDecimal(opts, "maxValue", decimal.Zero)
+	v, err := bounded("max-order-value", opts, "maxValue", decimal.Zero)
 	return &maxOrderValue{max: v}, err
 }
 
@@ -281,10 +281,10 @@ func newDailyLoss(opts map[string]any) (Guard, error) {
 	}
 	g := &dailyLoss{}
 	var err error
-	if g.maxLoss, err = optDecimal(opts, "maxLoss", decimal.Zero); err != nil {
+	if g.maxLoss, err = bounded("daily-loss", opts, "maxLoss", decimal.Zero); err != nil {
 		return nil, err
 	}
-	if g.maxPct, err = optDecimal(opts, "maxLossPercent", decimal.Zero); err != nil {
+	if g.maxPct, err = bounded("daily-loss", opts, "maxLossPercent", decimal.Zero); err != nil {
 		return nil, err
 	}
 	if g.maxLoss.IsZero() && g.maxPct.IsZero() {

@@ -358,3 +358,34 @@ func TestPipelineConfigErrors(t *testing.T) {
 		assert.Equal(t, tc.index, idx)
 	}
 }
+
+// Options out of their sane range are refused with a message naming the
+// option and the range (a 500% position limit could never trigger).
+func TestGuardOptionRanges(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, typ string
+		opts      map[string]any
+		err       string // "" = accepted
+	}{
+		{"percent 500 refused", "max-position-size", map[string]any{"maxPercentOfEquity": 500}, "option maxPercentOfEquity: a percentage must be in (0, 100], got 500"},
+		{"percent 100.01 refused", "max-position-size", map[string]any{"maxPercentOfEquity": "100.01"}, "in (0, 100]"},
+		{"percent 100 accepted", "max-position-size", map[string]any{"maxPercentOfEquity": 100}, ""},
+		{"percent 0.5 accepted", "max-position-size", map[string]any{"maxPercentOfEquity": "0.5"}, ""},
+		{"percent 0 refused", "max-position-size", map[string]any{"maxPercentOfEquity": 0}, "must be > 0"},
+		{"loss percent 150 refused", "daily-loss", map[string]any{"maxLossPercent": 150.0}, "option maxLossPercent: a percentage must be in (0, 100]"},
+		{"loss percent 5 accepted", "daily-loss", map[string]any{"maxLossPercent": 5.0}, ""},
+		{"cooldown of a year refused", "cooldown", map[string]any{"minIntervalMs": 31536000000.0}, "option minIntervalMs: must be at most 604800000 ms (7 days)"},
+		{"cooldown of a day accepted", "cooldown", map[string]any{"minIntervalMs": 86400000.0}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := NewPipeline(DefaultRegistry(), []config.Guard{{Type: tc.typ, Options: tc.opts}}, nil)
+			if tc.err == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.err)
+		})
+	}
+}

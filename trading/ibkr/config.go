@@ -21,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/alice-trading/alice/config"
 )
 
 // Config is the ibkr-tws preset's presetConfig, the same shape as
@@ -50,6 +52,9 @@ func ParseConfig(raw json.RawMessage) (Config, string, error) {
 	c := Config{Host: "127.0.0.1", Port: 7497, Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return c, "", nil
+	}
+	if path, dup := config.DuplicateKey(raw); dup {
+		return c, path, errors.New("duplicate key: given more than once (JSON would silently keep the last); keep one")
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -92,7 +97,7 @@ func ParseConfig(raw json.RawMessage) (Config, string, error) {
 				c.KeepAlive = time.Duration(n) * time.Second
 			}
 		default:
-			return c, k, errors.New("unknown key (misspelt?); ibkr-tws takes host, port, clientId, accountId, timeoutSec, keepAliveSec")
+			return c, k, errors.New(config.Unknown("key", k, []string{"host", "port", "clientId", "accountId", "timeoutSec", "keepAliveSec"}))
 		}
 	}
 	return c, "", nil

@@ -28,6 +28,7 @@ func TestParseConfig(t *testing.T) {
 		{"empty host", `{"host":" "}`, "host", Config{}},
 		{"account not a string", `{"accountId":5}`, "accountId", Config{}},
 		{"misspelt key", `{"prot":7497}`, "prot", Config{}},
+		{"duplicate key", `{"port":7497,"port":4001}`, "port", Config{}},
 		{"timeout", `{"timeoutSec":0}`, "timeoutSec", Config{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -48,6 +48,7 @@ func TestCheckRaisesEveryErrorServeRaises(t *testing.T) {
 		{"ibkr on a closed port is offline, not a config error", `[{"id":"a","presetId":"ibkr-tws","guards":[],"presetConfig":{"host":"127.0.0.1","port":1,"clientId":0,"timeoutSec":1}}]`, nil},
 		{"simulator bad cash", `[{"id":"a","presetId":"simulator","guards":[],"presetConfig":{"cash":"lots"}}]`, []string{`"[0].presetConfig.cash"`}},
 		{"simulator unknown key", `[{"id":"a","presetId":"mock-simulator","guards":[],"presetConfig":{"cahs":1}}]`, []string{`"[0].presetConfig.cahs"`}},
+		{"simulator typo names the nearest key", `[{"id":"a","presetId":"simulator","guards":[],"presetConfig":{"seeed":1}}]`, []string{`"[0].presetConfig.seeed": unknown key "seeed" (did you mean "seed"?); known: `}},
 		{"alpaca without keys", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"mode":"paper","apiKeyEnv":"NOPE"}}]`, []string{`"[0].presetConfig.apiKey"`}},
 		{"alpaca bad mode", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"mode":"demo","apiKey":"k","apiSecret":"s"}}]`, []string{`"[0].presetConfig.mode"`}},
 		{"alpaca mode contradicts paper", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"mode":"live","paper":true,"apiKey":"k","apiSecret":"s"}}]`, []string{`"[0].presetConfig.paper"`}},

@@ -21,6 +21,10 @@ type Host interface {
 	// OpenDialog shows a confirmation that ignores stray keys for a grace
 	// period; onYes runs when the person confirms.
 	OpenDialog(title, body string, onYes tea.Cmd)
+	// OpenDialogWhile is OpenDialog for a decision that can be taken
+	// elsewhere (another client, Telegram): the dialog closes with a note
+	// as soon as valid reports false.
+	OpenDialogWhile(title, body string, onYes tea.Cmd, valid func() bool)
 	// BeginWork shows a spinner labelled label until EndWork(id).
 	BeginWork(id, label string) tea.Cmd
 	EndWork(id string)

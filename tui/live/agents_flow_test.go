@@ -33,7 +33,7 @@ func TestAgentStateSendAndDiffFlow(t *testing.T) {
 	scr.waitFor("flow")
 
 	tm.Send(tea.KeyPressMsg{Code: 's', Text: "s"})
-	require.Eventually(t, func() bool { return len(a.Workspaces().Sessions(ws.ID)) == 1 }, 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return len(a.Workspaces().Sessions(ws.ID)) == 1 }, 30*time.Second, 20*time.Millisecond)
 	require.True(t, a.Workspaces().WaitReady(context.Background(), a.Workspaces().Sessions(ws.ID)[0].ID(), 10*time.Second))
 	for _, r := range "printf 'ok?\\a'" {
 		tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
@@ -54,7 +54,7 @@ func TestAgentStateSendAndDiffFlow(t *testing.T) {
 	require.Eventually(t, func() bool {
 		b, err := os.ReadFile(filepath.Join(ws.Dir, "sent.txt"))
 		return err == nil && string(b) == "from-send\n"
-	}, 10*time.Second, 50*time.Millisecond)
+	}, 30*time.Second, 50*time.Millisecond)
 
 	tm.Send(tea.KeyPressMsg{Code: 'd', Text: "d"})
 	scr.waitFor("A  sent.txt")
@@ -62,5 +62,5 @@ func TestAgentStateSendAndDiffFlow(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(30*time.Second))
 }

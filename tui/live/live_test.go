@@ -45,7 +45,7 @@ func TestPortfolioApprovalThroughTheAdapter(t *testing.T) {
 		default:
 			return false
 		}
-	}, 5*time.Second, 10*time.Millisecond, "the UI hears about the approval request")
+	}, 30*time.Second, 10*time.Millisecond, "the UI hears about the approval request")
 	pending, err := c.Pending()
 	require.NoError(t, err)
 	require.Len(t, pending, 1)
@@ -84,7 +84,7 @@ func TestWorkspaceTerminalAndInboxThroughTheAdapter(t *testing.T) {
 		term.SendKey(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	term.SendKey(tea.KeyPressMsg{Code: tea.KeyEnter})
-	require.Eventually(t, func() bool { return strings.Count(term.Render(), "adapter-ok") >= 2 }, 10*time.Second, 20*time.Millisecond, "state %s screen: %q", term.State(), term.Render())
+	require.Eventually(t, func() bool { return strings.Count(term.Render(), "adapter-ok") >= 2 }, 30*time.Second, 20*time.Millisecond, "state %s screen: %q", term.State(), term.Render())
 	require.Len(t, c.Terminals(ws.ID), 1)
 	list, err := c.Workspaces()
 	require.NoError(t, err)

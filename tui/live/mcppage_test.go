@@ -64,7 +64,7 @@ func TestMCPPageListsAGoClientWithItsCalls(t *testing.T) {
 	scr.waitFor("listUTAs×2")
 	scr.waitFor("claude mcp add --transport http alice " + a.MCPURL())
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(30*time.Second))
 }
 
 // TestMCPPageListsATypeScriptSDKClient connects the official TypeScript
@@ -121,5 +121,5 @@ process.stdin.on("end", async () => { await transport.terminateSession().catch((
 	scr.waitFor("alice-ts-sdk-probe 0.0.7")
 	scr.waitFor("listUTAs×1")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(30*time.Second))
 }

@@ -44,5 +44,5 @@ func TestActivityShowsAWebhookRunLive(t *testing.T) {
 	// error that names the problem.
 	scr.waitFor("task      webhook says TSLA halted              ✗ No AI provider is configured")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(30*time.Second))
 }

@@ -136,7 +136,7 @@ func TestActivityAdapterReadsTheLogs(t *testing.T) {
 		default:
 			return false
 		}
-	}, 5*time.Second, 10*time.Millisecond, "event-log appends reach the UI bridge")
+	}, 30*time.Second, 10*time.Millisecond, "event-log appends reach the UI bridge")
 
 	// A torn last line is skipped.
 	path := filepath.Join(a.Paths().Data, "tool-calls", "tool-calls.jsonl")

@@ -27,7 +27,7 @@ func newVTScreen(t *testing.T, tm *teatest.TestModel, w, h int) *vtScreen {
 
 func (s *vtScreen) waitFor(want string) {
 	s.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if b, _ := io.ReadAll(s.tm.Output()); len(b) > 0 {
 			_, _ = s.emu.Write(bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")))

@@ -28,7 +28,7 @@ func TestAdapterForwardsKeysByteExact(t *testing.T) {
 	require.NoError(t, err)
 	s, err := m.StartSessionSize(w.ID, "", 100, 30)
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return len(s.ScreenText(5)) > 0 && s.ScreenText(1)[0] == "READY" }, 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return len(s.ScreenText(5)) > 0 && s.ScreenText(1)[0] == "READY" }, 30*time.Second, 20*time.Millisecond)
 	cols, rows := s.Terminal().Size()
 	require.Equal(t, [2]int{100, 30}, [2]int{cols, rows})
 
@@ -44,6 +44,6 @@ func TestAdapterForwardsKeysByteExact(t *testing.T) {
 	}
 	want := typed + "\r\x1b[A\x1b[1;5D\x1b\x7f\x03"
 	var got []byte
-	require.Eventually(t, func() bool { got, _ = os.ReadFile(out); return len(got) >= len(want) }, 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { got, _ = os.ReadFile(out); return len(got) >= len(want) }, 30*time.Second, 20*time.Millisecond)
 	require.Equal(t, want, string(got))
 }

@@ -250,7 +250,7 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	require.Contains(t, text, "Always answer in haiku.", path)
 
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(30*time.Second))
 
 	// Every file the pane wrote passes `alice check` (the settings
 	// service's Validate is that check).

@@ -178,8 +178,19 @@ func (p *Pane) ShortHelp() []key.Binding {
 	case mkSearch, mkIndicator, MkSim:
 		return []key.Binding{k.Submit, k.Back}
 	}
+	if p.Symbol == "" && !p.picking {
+		return []key.Binding{k.Search, k.ListUp, k.ListDown, k.Select, k.Unwatch, k.PrevAccount, k.NextAccount}
+	}
 	return []key.Binding{k.Search, k.Up, k.Down, k.Interval, k.ZoomIn, k.ZoomOut, k.Indicator, k.DropIndicator,
 		k.Ask, k.Order, k.Sim, k.PrevAccount, k.NextAccount, k.Refresh, k.Select, k.Watch, k.List}
+}
+
+// AllKeys is every Market binding, for the help overlay (the footer shows
+// only the ones that apply to the current view).
+func (p *Pane) AllKeys() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Search, k.ListUp, k.ListDown, k.Unwatch, k.Up, k.Down, k.Interval, k.ZoomIn, k.ZoomOut, k.Indicator,
+		k.DropIndicator, k.Ask, k.Order, k.Sim, k.PrevAccount, k.NextAccount, k.Refresh, k.Select, k.Watch, k.List}
 }
 
 // current is the selected trading account's id.

@@ -353,3 +353,20 @@ func TestSparklineNeverExaggeratesAFlatLine(t *testing.T) {
 	require.Equal(t, "▁█", market.Sparkline([]float64{1, 1.5, 2}, 2), "the newest values fit the width")
 	require.Empty(t, market.Sparkline(nil, 5))
 }
+
+// On the start list, tickers that begin with a pane key are typed, not
+// obeyed: "wmt" searches (the watchlist is untouched), "jpm" searches
+// (the selection does not move), and the text is kept as typed.
+func TestMarketTypedTickersNeverRunPaneKeys(t *testing.T) {
+	t.Parallel()
+	for _, ticker := range []string{"wmt", "jpm", "kO", "rivn"} {
+		h, _ := tuitest.NewPagesHarness(t, 100, 30)
+		h.Alt('5')
+		before := h.Screen()
+		h.TypeText(ticker)
+		require.Equal(t, ticker, h.M.Market.Input.Value(), "typed as is")
+		require.NotContains(t, h.Toast(), "watchlist", "%s: no watchlist change", ticker)
+		h.Key("esc")
+		require.Equal(t, before, h.Screen(), "%s: the start list is as it was", ticker)
+	}
+}

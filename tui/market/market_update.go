@@ -13,7 +13,7 @@ import (
 // panes added by different people do not collide in keys.go).
 type marketKeys struct {
 	Search, Up, Down, Select, Interval, ZoomIn, ZoomOut, Indicator, DropIndicator,
-	Ask, Order, Sim, PrevAccount, NextAccount, Refresh, Watch, List,
+	Ask, Order, Sim, PrevAccount, NextAccount, Refresh, Watch, Unwatch, ListUp, ListDown, List,
 	Submit, Back, FormNext, FormPrev, FormCycle key.Binding
 }
 
@@ -38,12 +38,17 @@ func DefaultMarketKeys() marketKeys {
 		NextAccount:   b("]", "next account", "]"),
 		Refresh:       b("r", "refresh", "r"),
 		Watch:         b("w", "add/remove watchlist", "w"),
-		List:          b("esc", "back to the list", "esc"),
-		Submit:        b("enter", "submit", "enter"),
-		Back:          b("esc", "cancel", "esc"),
-		FormNext:      b("↓", "next field", "down"),
-		FormPrev:      b("↑", "previous field", "up"),
-		FormCycle:     b("←/→/space", "change choice", "left", "right", "space"),
+		// On the start list every letter starts a search, so the list
+		// moves with the arrows only and del removes a watched row.
+		Unwatch:   b("del", "remove from watchlist", "delete", "backspace"),
+		ListUp:    b("↑", "previous row", "up"),
+		ListDown:  b("↓", "next row", "down"),
+		List:      b("esc", "back to the list", "esc"),
+		Submit:    b("enter", "submit", "enter"),
+		Back:      b("esc", "cancel", "esc"),
+		FormNext:  b("↓", "next field", "down"),
+		FormPrev:  b("↑", "previous field", "up"),
+		FormCycle: b("←/→/space", "change choice", "left", "right", "space"),
 	}
 }
 
@@ -167,10 +172,10 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if p.Symbol == "" && !p.picking {
 		rows := p.rows()
 		switch {
-		case key.Matches(msg, k.Up):
+		case key.Matches(msg, k.ListUp):
 			p.listSel = max(0, p.listSel-1)
 			return nil
-		case key.Matches(msg, k.Down):
+		case key.Matches(msg, k.ListDown):
 			p.listSel = min(max(0, len(rows)-1), p.listSel+1)
 			return nil
 		case key.Matches(msg, k.Select):
@@ -178,10 +183,12 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 				return p.show(MarketInstrument{Symbol: rows[p.listSel].Symbol, Class: rows[p.listSel].Class})
 			}
 			return nil
-		case key.Matches(msg, k.Watch):
-			return p.toggleWatch()
-		case isTicker(msg.String()) && !key.Matches(msg, k.PrevAccount, k.NextAccount):
-			return p.openInput(mkSearch, "symbol or name, e.g. AAPL, apple, bitcoin", strings.ToUpper(msg.String()))
+		case key.Matches(msg, k.Unwatch):
+			return p.unwatchSelected()
+		case isTicker(msg.String()):
+			// Letters and digits are a ticker being typed, never pane keys
+			// (w, j, k, r…): "wmt" searches WMT.
+			return p.openInput(mkSearch, "symbol or name, e.g. AAPL, apple, bitcoin", msg.String())
 		}
 	}
 	switch {

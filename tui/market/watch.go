@@ -235,3 +235,19 @@ func isTicker(s string) bool {
 	c := s[0]
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
 }
+
+// unwatchSelected removes the selected start-list row from the watchlist
+// (held positions are not in it: they stay listed while held).
+func (p *Pane) unwatchSelected() tea.Cmd {
+	rows := p.rows()
+	if p.listSel >= len(rows) {
+		return nil
+	}
+	sym := rows[p.listSel].Symbol
+	for _, w := range p.watch {
+		if w.Symbol == sym {
+			return p.toggleWatch()
+		}
+	}
+	return kit.FlashCmd(sym + " is listed because it is held, not watched")
+}

@@ -181,25 +181,25 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			detail = pc.Evidence
 		}
 		body := fmt.Sprintf("Push commit %s on %s?\n%s\n\n%s", pc.Hash, pc.Account, pc.Message, detail)
-		p.m.OpenDialog("Approve and execute these orders?", body, func() tea.Msg {
+		p.m.OpenDialogWhile("Approve and execute these orders?", body, func() tea.Msg {
 			res, err := core.Approve(ctx, pc.Account, pc.Hash)
 			if err != nil {
 				return kit.ErrMsg{Err: err}
 			}
 			return approvedMsg{res, reload}
-		})
+		}, p.stillPending(pc.Account, pc.Hash))
 	case key.Matches(msg, k.Reject):
 		pc, ok := p.pendingFor(p.current())
 		if !ok {
 			return func() tea.Msg { return kit.FlashMsg("nothing is waiting for approval") }
 		}
 		core, ctx, reload := p.core, p.m.AppContext(), p.Load()
-		p.m.OpenDialog("Reject this commit?", fmt.Sprintf("%s on %s: %s", pc.Hash, pc.Account, pc.Message), func() tea.Msg {
+		p.m.OpenDialogWhile("Reject this commit?", fmt.Sprintf("%s on %s: %s", pc.Hash, pc.Account, pc.Message), func() tea.Msg {
 			if err := core.Reject(ctx, pc.Account, pc.Hash, "rejected in the alice UI"); err != nil {
 				return kit.ErrMsg{Err: err}
 			}
 			return approvedMsg{"commit " + pc.Hash + " rejected", reload}
-		})
+		}, p.stillPending(pc.Account, pc.Hash))
 	}
 	return nil
 }
@@ -214,4 +214,18 @@ func (p *Pane) pnl(d decimal.Decimal) string { return kit.PnlPad(p.m.Styles(), d
 
 func (p *Pane) pnlPad(d decimal.Decimal, width int) string {
 	return kit.PnlPad(p.m.Styles(), d, width)
+}
+
+// stillPending reports, from the pane's last load, whether the commit still
+// waits for a decision: an approval taken in another client or on Telegram
+// closes this client's dialog once the reload shows it.
+func (p *Pane) stillPending(account, hash string) func() bool {
+	return func() bool {
+		for _, pc := range p.pending {
+			if pc.Account == account && pc.Hash == hash {
+				return true
+			}
+		}
+		return false
+	}
 }

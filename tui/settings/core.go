@@ -32,6 +32,14 @@ type SettingsCore interface {
 	SetAccountEnabled(ctx context.Context, id string, on bool) error
 	SetAccountAutoApprove(ctx context.Context, id string, on bool) error
 	SetAccountGuards(ctx context.Context, id, guardsJSON string) error
+	// GuardTypes describes each guard type's options for generated forms.
+	GuardTypes() []GuardType
+	// AddAccountGuard appends a guard from form values by option key; a
+	// value the guard refuses is an error with a Field() string method
+	// naming the option, so the form shows it next to that field.
+	AddAccountGuard(ctx context.Context, id, typ string, values map[string]string) error
+	// RemoveAccountGuard removes guard index (0-based) if it still has typ.
+	RemoveAccountGuard(ctx context.Context, id string, index int, typ string) error
 	RemoveAccount(ctx context.Context, id string) error
 	ReconnectAccount(ctx context.Context, id string) error
 
@@ -141,6 +149,20 @@ type AccountSetting struct {
 	Health            string
 	Error             string
 	GuardsJSON        string
+}
+
+// GuardType is one guard type and its option fields.
+type GuardType struct {
+	Type, Label, Help string
+	Fields            []GuardField
+}
+
+// GuardField is one guard option: Unit is USD, %, ms or symbols; Max is
+// the inclusive upper bound the guard enforces ("" = none; every number
+// must be > 0); List fields take comma-separated values.
+type GuardField struct {
+	Key, Label, Unit, Default, Max, Help string
+	Required, List                       bool
 }
 
 // NewAccountInput is the add-account form.

@@ -84,6 +84,7 @@ type Pane struct {
 	prov    ProviderSettings
 	accts   []AccountSetting
 	presets []AccountPreset
+	guards  []GuardType
 	jobs    []CronJobSetting
 	hb      HeartbeatSetting
 	conn    ConnectorSetting
@@ -140,6 +141,7 @@ type settingsLoadedMsg struct {
 	prov    ProviderSettings
 	accts   []AccountSetting
 	presets []AccountPreset
+	guards  []GuardType
 	jobs    []CronJobSetting
 	hb      HeartbeatSetting
 	conn    ConnectorSetting
@@ -183,6 +185,7 @@ func (p *Pane) Load() tea.Cmd {
 			errs = append(errs, err)
 		}
 		r.presets = sc.AccountPresets()
+		r.guards = sc.GuardTypes()
 		if r.jobs, err = sc.CronJobs(); err != nil {
 			errs = append(errs, err)
 		}
@@ -220,6 +223,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	case settingsLoadedMsg:
 		keep := p.selectedKey()
 		p.prov, p.accts, p.presets, p.jobs, p.hb, p.conn = msg.prov, msg.accts, msg.presets, msg.jobs, msg.hb, msg.conn
+		p.guards = msg.guards
 		p.news, p.tools, p.personaPath, p.personaText = msg.news, msg.tools, msg.persona[0], msg.persona[1]
 		p.loadErr = ""
 		if msg.err != nil {
@@ -232,7 +236,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		if msg.form && p.Form != nil {
 			p.Form.busy = false
 			if msg.err != nil {
-				p.Form.err = msg.err.Error()
+				p.Form.setError(msg.err)
 				return p.Load() // a conflict shows the file's current state behind the form
 			}
 			p.Form = nil

@@ -40,15 +40,7 @@ func (p *Pane) accountsKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		p.m.OpenDialog("Turn ON autoApprove?", fmt.Sprintf("Account %s will execute the agent's orders WITHOUT asking you.\nGuards still apply. Money moves with no human approval.", id), act)
 	case key.Matches(k, ks.Guards) && have:
-		id := a.ID
-		p.Form = newSettingsForm(p.keys, "Guards for "+id,
-			`A JSON array, e.g. [{"type":"max-order-value","options":{"maxValue":"5000"}}]. Applied live.`,
-			[]formField{textField("guards", "Guards", a.GuardsJSON, "types: max-position-size, max-order-value, daily-loss, cooldown, symbol-whitelist")},
-			func(v map[string]string) tea.Cmd {
-				return p.do(true, func(ctx context.Context) (string, error) {
-					return "guards saved for " + id, sc.SetAccountGuards(ctx, id, v["guards"])
-				})
-			})
+		p.Form = p.guardChoiceForm(a)
 	case key.Matches(k, ks.Reconnect) && have:
 		id := a.ID
 		return p.do(false, func(ctx context.Context) (string, error) {

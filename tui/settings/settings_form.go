@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -40,6 +41,8 @@ type formField struct {
 	// warn is shown under the field while it has a value (e.g. a secret
 	// stored in the config file).
 	warn string
+	// err is a validation message for this field, shown next to it.
+	err string
 }
 
 func textField(key, label, value, help string) formField {
@@ -178,8 +181,30 @@ func (f *settingsForm) changed() tea.Cmd {
 	return f.change(f.values())
 }
 
+// setError shows err next to the field it names (an error with a
+// Field() string method, e.g. a guard option), else under the form.
+func (f *settingsForm) setError(err error) {
+	var fe interface {
+		error
+		Field() string
+	}
+	if errors.As(err, &fe) && fe.Field() != "" {
+		for i := range f.fields {
+			if f.fields[i].key == fe.Field() {
+				f.fields[i].err = fe.Error()
+				f.focusField(i)
+				return
+			}
+		}
+	}
+	f.err = err.Error()
+}
+
 func (f *settingsForm) doSubmit() tea.Cmd {
 	f.busy, f.err = true, ""
+	for i := range f.fields {
+		f.fields[i].err = ""
+	}
 	return f.submit(f.values())
 }
 
@@ -217,6 +242,9 @@ func (f *settingsForm) view(st kit.Styles, w int) string {
 		b.WriteString(marker + label + "  " + val + "\n")
 		if fl.help != "" && i == f.cur {
 			b.WriteString(strings.Repeat(" ", labelW+4) + st.Muted.Render(fl.help) + "\n")
+		}
+		if fl.err != "" {
+			b.WriteString(strings.Repeat(" ", labelW+4) + st.Error.Render("✗ "+fl.err) + "\n")
 		}
 		if fl.warn != "" && fl.value() != "" {
 			b.WriteString(strings.Repeat(" ", labelW+4) + st.Warn.Render("⚠ "+fl.warn) + "\n")

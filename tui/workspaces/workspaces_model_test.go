@@ -98,7 +98,7 @@ func waitMsg(t *testing.T, p *workspaces.Pane, term *tuitest.FakeTerm) tea.Msg {
 	select {
 	case m := <-done:
 		return m
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("watch never fired")
 		return nil
 	}

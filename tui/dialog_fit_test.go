@@ -1,0 +1,57 @@
+package tui_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
+)
+
+// A confirmation wider than the terminal is wrapped inside its frame: at
+// 80 columns every word of an order's evidence is still on screen (it
+// used to collapse into one line of ═ running off the edge).
+func TestDialogWiderThanTheTerminalWraps(t *testing.T) {
+	t.Parallel()
+	long := "staged by claude, session workspace/research-desk-long-name, via mcp client claude-code; time in force GTC"
+	evidence := "est. 18,720.00 USD at the current quote (bid 187.18 / ask 187.20) · position AAPL 0 → 100; cash 100,000.00 → 81,280.00"
+	for _, w := range []int{60, 80} {
+		h := tuitest.NewHarness(t, w, 24)
+		h.M.OpenDialog("Approve and execute these orders?", long+"\n"+evidence, nil)
+		screen := h.Screen()
+		// The dialog's rows, frames and spaces removed, hold the text whole.
+		var rows []string
+		for _, line := range strings.Split(screen, "\n") {
+			if i := strings.Index(line, "║"); i >= 0 {
+				rows = append(rows, strings.Trim(line[i:], "║│ "))
+			}
+		}
+		squash := func(s string) string { return strings.Join(strings.Fields(s), "") }
+		flat := squash(strings.Join(rows, " "))
+		require.Contains(t, flat, squash(long), "width %d", w)
+		require.Contains(t, flat, squash(evidence), "width %d", w)
+		for _, line := range strings.Split(screen, "\n") {
+			require.LessOrEqual(t, len([]rune(line)), w, "no line wider than the terminal")
+		}
+		require.Contains(t, screen, "y confirm", "the answer keys stay visible (footer)")
+	}
+}
+
+// An approval decided elsewhere (another client, Telegram) closes this
+// client's open confirmation as soon as its portfolio reloads, instead of
+// leaving a dialog whose y can only fail.
+func TestApprovalDecidedElsewhereClosesTheDialog(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("alt+3", "a")
+	require.Contains(t, h.Screen(), "Approve and execute these orders?")
+	h.F.Mu.Lock()
+	h.F.PendingCommits = nil // approved in another client
+	h.F.Mu.Unlock()
+	h.Send(tui.CoreEventMsg{Ev: tui.TradingChangedEvent{}})
+	screen := h.Screen()
+	require.NotContains(t, screen, "Approve and execute these orders?")
+	require.Contains(t, screen, "decided elsewhere")
+}
