@@ -54,9 +54,12 @@ func (t tmux) waitText(target, text string) {
 }
 func (t tmux) kill() { _ = t.cmd("kill-server").Run() }
 
+// benchError carries a failure up to main through a panic, so every
+// deferred cleanup (tmux servers, the cores) runs before the exit.
+type benchError struct{ msg string }
+
 func fail(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "bench/attach: "+format+"\n", args...)
-	os.Exit(1)
+	panic(benchError{fmt.Sprintf(format, args...)})
 }
 
 func median(ds []time.Duration) time.Duration {
@@ -72,6 +75,24 @@ func pct(ds []time.Duration, p int) time.Duration {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func main() {
+	code := 0
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				e, ok := r.(benchError)
+				if !ok {
+					panic(r)
+				}
+				fmt.Fprintln(os.Stderr, "bench/attach: "+e.msg)
+				code = 1
+			}
+		}()
+		run()
+	}()
+	os.Exit(code)
+}
+
+func run() {
 	alice := flag.String("alice", "", "alice binary (required)")
 	runs := flag.Int("runs", 7, "attaches per side")
 	echo := flag.Int("echo", 40, "keystrokes per side")
@@ -95,12 +116,17 @@ func main() {
 	defer outer.kill()
 	defer inner.kill()
 	stop := func(h string) { _ = exec.Command(bin, "stop", "--home", h).Run() }
-	defer stop(home)
 
+	defer stop(fgHome)
 	serve := exec.Command(bin, "serve", "--quiet", "--home", home)
 	if err := serve.Start(); err != nil {
 		fail("%v", err)
 	}
+	defer func() { // stop the core cleanly, then make sure it is gone
+		stop(home)
+		_ = serve.Process.Kill()
+		_ = serve.Wait()
+	}()
 	waitFile(filepath.Join(home, "data", "alice.lock.json"), "unix://")
 	outer.run("new-session", "-d", "-s", "keep", "sleep 100000") // the outer server outlives the measured sessions
 	inner.run("new-session", "-d", "-s", "in", "-x", "100", "-y", "30", "env PS1='tmux$ ' ENV= /bin/sh")
@@ -169,8 +195,6 @@ func main() {
 		time.Sleep(200 * time.Millisecond)
 		outer.run("send-keys", "-t", s, "y")
 	}
-	stop(fgHome)
-	_ = serve.Wait()
 }
 
 func writeHome(h string) {
