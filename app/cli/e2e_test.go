@@ -6,42 +6,51 @@ import (
 	"testing"
 )
 
-// TestTUIEndToEndInTmux runs scripts/tui/e2e.sh: the real binary in tmux,
-// chat → stage → approve → position, then a shell workspace attach/detach.
-func TestTUIEndToEndInTmux(t *testing.T) {
+// TestScriptsInTmux runs the tmux-driven end-to-end scripts against the
+// real binary (built once for the run and handed over as ALICE_BIN).
+// Each script starts its own tmux server, work folder and ports.
+func TestScriptsInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and drives it in tmux")
 	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed")
+	for _, c := range []struct {
+		name, script string
+		needs        []string
+		parallel     bool
+	}{
+		// chat → stage → approve → position, then a shell workspace
+		// attach/detach.
+		{"tui", "scripts/tui/e2e.sh", []string{"tmux"}, true},
+		// new channel → message → switch back through the ctrl+s browser,
+		// which lists both channels with their titles; rename a session.
+		{"channels", "scripts/tui/channels-e2e.sh", []string{"tmux"}, false},
+		// a shell started from the Workspaces pane has the pane's size,
+		// echoes `echo ABC xyz ~!@#$%^&*()_+ é` exactly through the pane
+		// attach, and killing it from the pane leaves no process behind.
+		{"workspace-keys", "scripts/workspace/keys-e2e.sh", []string{"tmux"}, true},
+		// alice serve; clients that detach and attach again (a workspace
+		// counter keeps running); two clients of different sizes sharing
+		// one approval; OpenSSH over TCP with an authorized key (a wrong
+		// key refused); a quit that stops the core, nothing left behind.
+		{"attach", "scripts/attach/attach-e2e.sh", []string{"tmux", "ssh", "ssh-keygen"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, bin := range c.needs {
+				if _, err := exec.LookPath(bin); err != nil {
+					t.Skipf("%s not installed", bin)
+				}
+			}
+			if c.parallel {
+				t.Parallel()
+			}
+			cmd := exec.Command("bash", c.script)
+			cmd.Dir = "../.." // the scripts run from the repository root
+			cmd.Env = append(os.Environ(), "ALICE_BIN="+buildAlice(t), "MOCKLLM_BIN="+buildMockLLM(t))
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s failed: %v\n%s", c.script, err, out)
+			}
+			t.Logf("%s", out)
+		})
 	}
-	t.Parallel() // own tmux server, work folder and ports
-	cmd := exec.Command("bash", "scripts/tui/e2e.sh")
-	cmd.Dir = "../.." // the scripts run from the repository root
-	// The binaries this run already built, instead of building them again.
-	cmd.Env = append(os.Environ(), "ALICE_BIN="+buildAlice(t), "MOCKLLM_BIN="+buildMockLLM(t))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("e2e failed: %v\n%s", err, out)
-	}
-	t.Logf("%s", out)
-}
-
-// TestChannelsEndToEndInTmux runs scripts/tui/channels-e2e.sh: new channel
-// → message → switch back through the ctrl+s browser, which lists both
-// channels with their titles; rename a session there.
-func TestChannelsEndToEndInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and drives it in tmux")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed")
-	}
-	cmd := exec.Command("bash", "scripts/tui/channels-e2e.sh")
-	cmd.Dir = "../.."
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("channels e2e failed: %v\n%s", err, out)
-	}
-	t.Logf("%s", out)
 }

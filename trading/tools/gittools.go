@@ -232,25 +232,16 @@ func (a historyArgs) limit() (int, error) {
 }
 
 func (h *handlers) orderHistory(_ context.Context, args json.RawMessage) (any, error) {
-	var a historyArgs
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
-	limit, err := a.limit()
-	if err != nil {
-		return nil, err
-	}
-	rows, err := h.m.OrderHistory(a.Source, limit)
-	if err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 {
-		return map[string]any{"orders": rows, "message": "No order history yet."}, nil
-	}
-	return rows, nil
+	return history(args, h.m.OrderHistory, "orders", "No order history yet.")
 }
 
 func (h *handlers) tradeHistory(_ context.Context, args json.RawMessage) (any, error) {
+	return history(args, h.m.TradeHistory, "trades", "No trades yet.")
+}
+
+// history answers orderHistory and tradeHistory: the rows, or an empty
+// list under key with a message when there are none.
+func history[T any](args json.RawMessage, get func(source string, limit int) ([]T, error), key, empty string) (any, error) {
 	var a historyArgs
 	if err := decode(args, &a); err != nil {
 		return nil, err
@@ -259,12 +250,12 @@ func (h *handlers) tradeHistory(_ context.Context, args json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := h.m.TradeHistory(a.Source, limit)
+	rows, err := get(a.Source, limit)
 	if err != nil {
 		return nil, err
 	}
 	if len(rows) == 0 {
-		return map[string]any{"trades": rows, "message": "No trades yet."}, nil
+		return map[string]any{key: rows, "message": empty}, nil
 	}
 	return rows, nil
 }
