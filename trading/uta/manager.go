@@ -278,11 +278,8 @@ func (m *Manager) Subscribe(ctx context.Context) <-chan trading.Event { return m
 
 // publish fans an event out and appends it to the event log.
 func (m *Manager) publish(ev trading.Event, important bool) {
-	if important {
-		m.bus.PublishMustDeliver(ev)
-	} else {
-		m.bus.Publish(ev)
-	}
+	// The event log first: a subscriber woken by the bus may read the
+	// log at once and must find the entry there (persisted, then told).
 	if m.events != nil && ev.Type != trading.EventAccountsChanged {
 		payload := map[string]any{"accountId": ev.AccountID}
 		if ev.Hash != "" {
@@ -294,6 +291,11 @@ func (m *Manager) publish(ev trading.Event, important bool) {
 		if _, err := m.events.Append(string(ev.Type), payload); err != nil {
 			m.logger.Warn("trading: event log append", "type", ev.Type, "err", err)
 		}
+	}
+	if important {
+		m.bus.PublishMustDeliver(ev)
+	} else {
+		m.bus.Publish(ev)
 	}
 }
 
