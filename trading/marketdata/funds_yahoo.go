@@ -184,13 +184,13 @@ func (f *YahooFunds) etfInfo(ctx context.Context, sym string) ([]any, error) {
 	}
 	var detail struct {
 		NavPrice, TotalAssets, TrailingPE, Yield, FiftyTwoWeekHigh, FiftyTwoWeekLow ynum
-		FiftyDayAverage, TwoHundredDayAverage, AverageVolume, AverageVolume10days     ynum
-		PreviousClose                                                                 ynum
+		FiftyDayAverage, TwoHundredDayAverage, AverageVolume, AverageVolume10days   ynum
+		PreviousClose                                                               ynum
 	}
 	var stats struct {
-		FundFamily, Category, LegalType                                               string
+		FundFamily, Category, LegalType                                             string
 		FundInceptionDate, YtdReturn, ThreeYearAverageReturn, FiveYearAverageReturn ynum
-		Beta3Year, TotalAssets                                                        ynum
+		Beta3Year, TotalAssets                                                      ynum
 	}
 	var profile struct{ Family, CategoryName, LegalType string }
 	var summary struct{ LongBusinessSummary string }
