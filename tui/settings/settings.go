@@ -64,10 +64,10 @@ func DefaultSettingsKeys() SettingsKeys {
 		// restore it (its session stays).
 		ChannelTools: b("o", "tools off in channel", "o"),
 		Archive:      b("d", "archive/restore", "d"),
-		NextField:   b("tab/enter", "next field", "tab", "enter", "down"),
-		PrevField:   b("shift+tab", "previous field", "shift+tab", "up"),
-		Submit:      b("ctrl+s", "save", "ctrl+s"),
-		Cancel:      b("esc", "cancel", "esc"),
+		NextField:    b("tab/enter", "next field", "tab", "enter", "down"),
+		PrevField:    b("shift+tab", "previous field", "shift+tab", "up"),
+		Submit:       b("ctrl+s", "save", "ctrl+s"),
+		Cancel:       b("esc", "cancel", "esc"),
 	}
 }
 
