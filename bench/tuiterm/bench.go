@@ -64,6 +64,15 @@ func (b *bench) run() error {
 		b.cfg.alice, b.cfg.cols, b.cfg.rows, b.icols, b.irows, b.icols, b.irows)
 	time.Sleep(3 * time.Second)
 	b.add("RSS, 1 session", "MB", float64(rssKB(b.alicePID))/1024, float64(rssKB(b.serverPID))/1024)
+	if b.cfg.only == "rss" {
+		if err := b.startBusy(); err != nil {
+			return err
+		}
+		time.Sleep(3 * time.Second)
+		b.add(fmt.Sprintf("RSS, %d sessions", b.cfg.busy+2), "MB", float64(rssKB(b.alicePID))/1024, float64(rssKB(b.serverPID))/1024)
+		b.report()
+		return nil
+	}
 	b.idleCPU()
 	if err := b.echo("echo idle"); err != nil {
 		return err

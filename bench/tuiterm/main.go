@@ -13,7 +13,7 @@
 // to the outer terminal), cat of a plain and a coloured file, idle CPU,
 // RSS with 1 and 22 sessions. It prints alice/tmux ratios.
 //
-//	go run ./bench/tuiterm -alice ./alice [-runs 5 -echo 40 -idle 30s]
+//	go run ./bench/tuiterm -alice ./alice [-runs 5 -echo 40 -idle 30s] [-only rss]
 //
 // The same binary is the load: -busy prints lines forever, -frames N draws
 // N full-screen frames and then a sentinel.
@@ -40,6 +40,7 @@ type config struct {
 	catMB      int
 	busy       int
 	work       string
+	only       string
 }
 
 func main() {
@@ -55,6 +56,7 @@ func main() {
 	flag.DurationVar(&c.idle, "idle", 30*time.Second, "quiet window for idle CPU")
 	flag.IntVar(&c.catMB, "mb", 10, "size of each cat file in MB")
 	flag.IntVar(&c.busy, "sessions", 20, "busy sessions for the loaded echo run")
+	flag.StringVar(&c.only, "only", "", `run one group of measures only: "rss" (RSS with 1 and sessions+2 sessions)`)
 	flag.Parse()
 	switch {
 	case *busy:
