@@ -216,8 +216,13 @@ func sgrState(middle []byte) []byte {
 
 // rowSink takes the rows renderLine lays out (the scrollback ring).
 type rowSink interface {
-	pushPlain(text string)   // a row without attributes
-	pushCells(cells uv.Line) // a row of cells
+	pushPlain(text string)            // a row without attributes
+	pushCells(cells uv.Line)          // a row of cells
+	push(text string, runs []attrRun) // a row as text and runs
+	styleID(s *uv.Style) uint32       // the run style of s
+	// sgr applies an SGR sequence's parameters to pen, whose run style
+	// is from, and returns pen's run style after it.
+	sgr(from uint32, params []byte, pen *uv.Style) uint32
 }
 
 // asciiStrings are the one-byte strings of printable ASCII, so laying out
@@ -248,6 +253,16 @@ func renderLine(seg []byte, w int, width func(string) int, pen *uv.Style, row uv
 			out.pushPlain(string(seg))
 		}
 		return true
+	}
+	if pen.Bg == nil && colouredASCII(seg) {
+		if out == nil {
+			return true // ASCII lays out exactly
+		}
+		saved := *pen
+		if renderColoured(seg, w, pen, out) {
+			return true
+		}
+		*pen = saved // a background: blank cells take it, lay out cells
 	}
 	// General case: a tiny row writer with deferred wrap, CR, TAB, SGR and
 	// wide characters, as the emulator does it.
@@ -334,6 +349,99 @@ func renderLine(seg []byte, w int, width func(string) int, pen *uv.Style, row uv
 	}
 	flush()
 	return !(wide && (wrapped || pending))
+}
+
+// colouredASCII reports whether seg is printable ASCII and SGR sequences
+// only.
+func colouredASCII(seg []byte) bool {
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		if c >= 0x20 && c < 0x7f {
+			continue
+		}
+		if c != 0x1b || i+1 >= len(seg) || seg[i+1] != '[' {
+			return false
+		}
+		j := bytes.IndexByte(seg[i:], 'm')
+		if j < 0 {
+			return false
+		}
+		for _, p := range seg[i+2 : i+j] {
+			if p != ';' && p != ':' && (p < '0' || p > '9') {
+				return false
+			}
+		}
+		i += j
+	}
+	return true
+}
+
+// renderColoured is renderLine for printable ASCII with SGR attributes:
+// text and runs straight from the bytes, no cells. It pushes nothing and
+// returns false when the pen takes a background (the blank cells of a row
+// scrolled in take it: renderLine's general case handles that).
+func renderColoured(seg []byte, w int, pen *uv.Style, out rowSink) bool {
+	type row struct {
+		text string
+		runs []attrRun
+	}
+	var rows []row
+	var text []byte
+	var runs []attrRun
+	cur := out.styleID(pen)
+	runStart, col := 0, 0
+	emit := func() {
+		if len(text) > runStart {
+			runs = append(runs, attrRun{n: uint32(len(text) - runStart), style: cur})
+		}
+		// Blanks without attributes at the end are not stored.
+		keep := len(text)
+		for k := len(runs) - 1; k >= 0 && runs[k].style == 0; k-- {
+			start, t := keep-int(runs[k].n), keep
+			for t > start && text[t-1] == ' ' {
+				t--
+			}
+			runs[k].n -= uint32(keep - t)
+			keep = t
+			if runs[k].n > 0 {
+				break
+			}
+			runs = runs[:k]
+		}
+		if len(runs) == 1 && runs[0].style == 0 {
+			runs = nil
+		}
+		rows = append(rows, row{string(text[:keep]), runs})
+		text, runs, runStart, col = text[:0], nil, 0, 0
+	}
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		if c == 0x1b {
+			j := bytes.IndexByte(seg[i:], 'm')
+			id := out.sgr(cur, seg[i+2:i+j], pen)
+			if pen.Bg != nil {
+				return false
+			}
+			i += j
+			if id != cur {
+				if len(text) > runStart {
+					runs = append(runs, attrRun{n: uint32(len(text) - runStart), style: cur})
+				}
+				cur, runStart = id, len(text)
+			}
+			continue
+		}
+		if col == w {
+			emit()
+		}
+		text = append(text, c)
+		col++
+	}
+	emit()
+	for _, r := range rows {
+		out.push(r.text, r.runs)
+	}
+	return true
 }
 
 // plainASCII reports whether seg is printable ASCII only.

@@ -98,10 +98,10 @@ func (r *scrollRing) pushPlain(text string) { r.push(strings.TrimRight(text, " "
 
 // pushCells appends a row of the emulator's cells as text and runs.
 func (r *scrollRing) pushCells(cells uv.Line) {
-	r.compactStyles()
 	var b strings.Builder
 	var runs []attrRun
 	var cur uint32
+	var prev uv.Style
 	runStart, keep := 0, 0 // keep: bytes up to the last cell that is not a default blank
 	for i := range cells {
 		c := &cells[i]
@@ -112,7 +112,10 @@ func (r *scrollRing) pushCells(cells uv.Line) {
 		if s == "" {
 			s = " "
 		}
-		id := r.styles.id(&c.Style)
+		id := cur
+		if i == 0 || !c.Style.Equal(&prev) {
+			id, prev = r.styles.id(&c.Style), c.Style
+		}
 		if id != cur {
 			if b.Len() > runStart {
 				runs = append(runs, attrRun{n: uint32(b.Len() - runStart), style: cur})
@@ -133,6 +136,42 @@ func (r *scrollRing) pushCells(cells uv.Line) {
 	}
 	r.push(text, runs)
 }
+
+// styleID numbers a style for runs (rowSink).
+func (r *scrollRing) styleID(s *uv.Style) uint32 { return r.styles.id(s) }
+
+// sgr applies an SGR sequence to pen (rowSink); the result for a given
+// style and sequence is remembered, so a stream that cycles through a few
+// colours parses each sequence once.
+func (r *scrollRing) sgr(from uint32, params []byte, pen *uv.Style) uint32 {
+	var k sgrKey
+	cacheable := len(params) < len(k)-4 && len(r.styles.list) < maxStyles
+	if cacheable {
+		k[0], k[1], k[2], k[3] = byte(from), byte(from>>8), byte(from>>16), byte(from>>24)
+		copy(k[4:], params)
+		k[4+len(params)] = 'm'
+		if id, ok := r.styles.sgr[k]; ok {
+			if id == 0 {
+				*pen = uv.Style{}
+			} else {
+				*pen = r.styles.list[id]
+			}
+			return id
+		}
+	}
+	readSGR(params, pen)
+	id := r.styles.id(pen)
+	if cacheable && (id != 0 || pen.IsZero()) {
+		if r.styles.sgr == nil {
+			r.styles.sgr = map[sgrKey]uint32{}
+		}
+		r.styles.sgr[k] = id
+	}
+	return id
+}
+
+// sgrKey is a run style and an SGR sequence's parameters (ended by 'm').
+type sgrKey [28]byte
 
 // at returns the i-th held line, oldest first.
 func (r *scrollRing) at(i int) *sbLine { return &r.lines[(r.start+i)%len(r.lines)] }
@@ -230,6 +269,7 @@ const maxStyles = 1 << 16
 type styleTable struct {
 	list []uv.Style
 	ids  map[uv.Style]uint32
+	sgr  map[sgrKey]uint32 // what an SGR sequence makes of a style
 }
 
 func (t *styleTable) id(s *uv.Style) uint32 {
@@ -251,8 +291,9 @@ func (t *styleTable) id(s *uv.Style) uint32 {
 	return id
 }
 
-// compact renumbers the styles the ring's lines still use, dropping the
-// rest, when the table is full.
+// compactStyles renumbers the styles the ring's lines still use, dropping
+// the rest, when the table is full. It runs between batches of pushes
+// (style ids handed out before it are stale after it).
 func (r *scrollRing) compactStyles() {
 	if len(r.styles.list) < maxStyles {
 		return

@@ -133,6 +133,7 @@ func TestScrollRingStyleTableCompacts(t *testing.T) {
 	t.Parallel()
 	r := newScrollRing(4, nil)
 	for i := range maxStyles + 10 {
+		r.compactStyles() // as the terminal does between batches
 		r.pushCells(cellsOf(uv.Style{Fg: color.RGBA{uint8(i), uint8(i >> 8), 0, 255}}, "x"))
 	}
 	require.LessOrEqual(t, len(r.styles.list), 16, "only the styles of the lines held are kept")

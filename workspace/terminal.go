@@ -212,6 +212,7 @@ func (t *Terminal) drainLocked() {
 	if sb == nil || sb.Len() == 0 {
 		return
 	}
+	t.ring.compactStyles()
 	for _, l := range sb.Lines() {
 		t.ring.pushCells(l)
 	}
@@ -283,6 +284,7 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 	// sequences of the lines that were dropped.
 	pen := t.emu.CursorPen()
 	applySGR(sgrState(plan.middle[:start]), &pen)
+	t.ring.compactStyles()
 	for _, lf := range lfs[first:] {
 		renderLine(plan.middle[start:lf-1], w, width, &pen, t.row, t.ring)
 		start = lf + 1
