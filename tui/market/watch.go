@@ -251,3 +251,10 @@ func (p *Pane) unwatchSelected() tea.Cmd {
 	}
 	return kit.FlashCmd(sym + " is listed because it is held, not watched")
 }
+
+// ListSelected is the start list's selected symbol ("" when empty).
+func (p *Pane) ListSelected() string { return kit.KeyAt(p.rows(), rowKey, p.listSel) }
+
+func rowKey(r listRow) string { return r.Symbol }
+
+func instrumentKey(m MarketInstrument) string { return m.Symbol + "\x00" + m.Class }
