@@ -291,3 +291,11 @@ func NewPagesHarness(t *testing.T, w, h int) (*Harness, *FakePages) {
 	hs.Run(hs.M.LoadAll())
 	return hs, f
 }
+
+// AddToolCall records a successful tool call as the newest.
+func (f *FakePages) AddToolCall(name, input string) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	n := int64(len(f.calls) + 1)
+	f.calls = append(f.calls, activity.ToolCallRecord{Seq: n, Session: "tui/default", Name: name, Input: input, Output: "{}", Time: T0.Add(time.Duration(n) * time.Hour)})
+}
