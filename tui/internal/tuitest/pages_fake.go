@@ -256,8 +256,13 @@ func (f *FakePages) NotificationLog(limit int) ([]activity.NotificationRecord, e
 }
 
 func (f *FakePages) MCPEndpoints() mcppage.MCPEndpoints {
-	return mcppage.MCPEndpoints{Main: "http://127.0.0.1:3001/mcp", Ask: "http://127.0.0.1:3003/mcp",
-		Workspaces: []mcppage.WorkspaceEndpoint{{ID: "ws1", Tag: "research-aapl", URL: "http://127.0.0.1:3001/mcp/ws1"}}}
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	eps := mcppage.MCPEndpoints{Main: "http://127.0.0.1:3001/mcp", Ask: "http://127.0.0.1:3003/mcp"}
+	for _, w := range f.Workspace {
+		eps.Workspaces = append(eps.Workspaces, mcppage.WorkspaceEndpoint{ID: w.ID, Tag: w.Tag, URL: "http://127.0.0.1:3001/mcp/" + w.ID})
+	}
+	return eps
 }
 
 func (f *FakePages) MCPClients() []mcppage.MCPClient {
