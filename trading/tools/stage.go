@@ -50,7 +50,7 @@ func (h *handlers) stageTools() []core.Tool {
 			"tif":{"type":"string","enum":["DAY","GTC","IOC","FOK","OPG","GTD"]},"goodTillDate":{"type":"string"}},
 			"required":["source","orderId"]}`,
 			h.modifyOrder),
-		tool("closePosition", "Stage closing a position (all of it unless qty is given; commitMessage also commits it).",
+		tool("closePosition", "Stage closing a position (all of it unless qty is given; commitMessage also commits it). A close is one market order and the guards value it so: a close worth more than max-order-value is refused here (nothing staged) with the largest qty the guard allows per order and how many parts it takes — stage those parts yourself (each a closePosition with that qty; they may share a commit); alice never splits or shrinks a close on its own.",
 			`{"type":"object","properties":{`+srcOpt+`,`+commitProp+`,`+subAcct+`,"aliceId":{"type":"string"},"symbol":{"type":"string"},"qty":`+decimalProp+`},"required":["aliceId"]}`,
 			h.closePosition),
 		tool("cancelOrder", "Stage cancelling an open order (commitMessage also commits it).",

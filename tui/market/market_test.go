@@ -395,3 +395,28 @@ func TestMarketListCursorKeepsTheSymbol(t *testing.T) {
 	require.Empty(t, f.Watch)
 	require.Equal(t, "AAPL", h.M.Market.ListSelected(), "a removed row leaves the cursor on its neighbour")
 }
+
+// A price from the simulated market is labelled "simulated" on the quote
+// line and over the start list; a real provider's name is shown instead
+// when it answered.
+func TestMarketLabelsSimulatedPricesAndNamesTheSource(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 80, 24)
+	h.Alt('5')
+	require.Contains(t, h.Screen(), "Watchlist and holdings simulated prices")
+	openAAPL(h)
+	require.Contains(t, h.Screen(), "AAPL Apple Inc. · equity · simulated   187.25")
+
+	f := tuitest.NewFakePages()
+	f.QuoteSource = "yahoo"
+	h = tuitest.NewHarnessOver(t, f, f.FakeCore, 80, 24)
+	h.Run(h.M.LoadAll())
+	h.Alt('5')
+	s := h.Screen()
+	require.Contains(t, s, "Watchlist and holdings · yahoo")
+	require.NotContains(t, s, "simulated")
+	openAAPL(h)
+	s = h.Screen()
+	require.Contains(t, s, "AAPL Apple Inc. · equity · yahoo   187.25")
+	require.NotContains(t, s, "simulated")
+}

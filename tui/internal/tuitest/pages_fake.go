@@ -35,6 +35,9 @@ type FakePages struct {
 	Watch        []market.WatchItem
 	// Retried lists the task ids RetryWork was asked to retry.
 	Retried []string
+	// QuoteSource names the provider MarketQuote reports; "" means the
+	// simulated market (Simulated: true), as in a fresh install offline.
+	QuoteSource string
 }
 
 var (
@@ -91,7 +94,16 @@ func (f *FakePages) SearchSymbols(ctx context.Context, q string) ([]market.Marke
 func (f *FakePages) MarketQuote(ctx context.Context, sym, class string) (market.MarketQuote, error) {
 	return market.MarketQuote{Symbol: sym, Last: decimal.RequireFromString("187.25"), Change: decimal.RequireFromString("1.75"),
 		ChangePct: decimal.RequireFromString("0.94"), Bid: decimal.RequireFromString("187.20"), Ask: decimal.RequireFromString("187.30"),
-		Volume: decimal.NewFromInt(48_200_000), Time: T0}, nil
+		Volume: decimal.NewFromInt(48_200_000), Time: T0, Source: f.quoteSource(), Simulated: f.quoteSource() == "simulated"}, nil
+}
+
+func (f *FakePages) quoteSource() string {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	if f.QuoteSource == "" {
+		return "simulated"
+	}
+	return f.QuoteSource
 }
 
 func (f *FakePages) Candles(ctx context.Context, sym, class, iv string, n int) ([]market.Candle, error) {
