@@ -182,16 +182,19 @@ func (tc *ToolCenter) Call(ctx context.Context, name string, args json.RawMessag
 }
 
 // Invoke runs the tool's handler with panic protection and normalised args.
+// An error's text is clipped to MaxErrorChars (errors.Is/As still see it
+// whole).
 func (t Tool) Invoke(ctx context.Context, args json.RawMessage) (res any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("tool %s failed: %v", t.Name, r)
+			res, err = nil, clipError(fmt.Errorf("tool %s failed: %v", t.Name, r))
 		}
 	}()
 	if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
 		args = json.RawMessage("{}")
 	}
-	return t.Handler(ctx, args)
+	res, err = t.Handler(ctx, args)
+	return res, clipError(err)
 }
 
 // ResultText renders a handler result as the text a model or MCP client
@@ -233,7 +236,7 @@ func DecodeArgs(args json.RawMessage, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return fmt.Errorf("invalid arguments: %q must be %s, got %s", te.Field, te.Type.String(), te.Value)
+			return fmt.Errorf("invalid arguments: %q must be %s, got %s", te.Field, te.Type.String(), ClipText(te.Value, 40))
 		}
 		if strings.HasPrefix(err.Error(), "json: unknown field ") {
 			return fmt.Errorf("invalid arguments: unknown parameter %s", strings.TrimPrefix(err.Error(), "json: unknown field "))

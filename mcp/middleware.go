@@ -248,7 +248,7 @@ func (g *guard) bodyCap(next http.Handler) http.Handler {
 			httpError(w, http.StatusBadRequest, "reading request body: "+err.Error())
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = &bodyReader{Reader: bytes.NewReader(body), b: body}
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(w, r)
 	})
@@ -257,5 +257,5 @@ func (g *guard) bodyCap(next http.Handler) http.Handler {
 // protect wraps an MCP endpoint with every check; extra routes mounted by
 // Handle own their authentication and skip the MCP token and Host checks.
 func (g *guard) protect(h http.Handler) http.Handler {
-	return g.rebinding(g.bearer(g.bodyCap(h)))
+	return g.rebinding(g.bearer(g.bodyCap(g.numbers(h))))
 }

@@ -262,3 +262,21 @@ func (o Order) Notional(q Quote) decimal.Decimal {
 	}
 	return byQty
 }
+
+// FitQuantity is the largest quantity, in whole steps, whose value at
+// price stays within limit (zero when not even one step fits). It is how
+// a too-large order is split into parts each within a value guard.
+func FitQuantity(limit, price, step decimal.Decimal) decimal.Decimal {
+	if !limit.IsPositive() || !price.IsPositive() || !step.IsPositive() {
+		return decimal.Zero
+	}
+	n := limit.DivRound(price.Mul(step), 8).Floor()
+	for n.IsPositive() && n.Mul(step).Mul(price).GreaterThan(limit) {
+		n = n.Sub(decimal.NewFromInt(1)) // DivRound may round up by a hair
+	}
+	return n.Mul(step)
+}
+
+// QuantityStep is the increment a quantity is written in: 1 for a whole
+// number, 0.1 for one decimal place, and so on.
+func QuantityStep(q decimal.Decimal) decimal.Decimal { return decimal.New(1, -places(q)) }

@@ -82,6 +82,7 @@ if [ "$MODE" = demo ]; then
 else
 	(cd "$NODE_DIR" && node sdk-client.mjs probe "$MAIN_URL") || FAIL=1
 	(cd "$NODE_DIR" && node sdk-client.mjs trading "$MAIN_URL") || FAIL=1
+	(cd "$NODE_DIR" && node sdk-client.mjs research "$MAIN_URL") || FAIL=1
 	(cd "$NODE_DIR" && node sdk-client.mjs probe "$ASK_URL" listSessions '{}') || FAIL=1
 fi
 

@@ -5,6 +5,7 @@
 //   node sdk-client.mjs demo  <mainURL> <askURL>   full assertions against bench/mcp/server
 //   node sdk-client.mjs probe <url> [tool] [argsJSON]   list (and call) on any server, e.g. `alice serve`
 //   node sdk-client.mjs trading <mainURL>               OpenAlice's trading surface on `alice serve` (sim-paper)
+//   node sdk-client.mjs research <mainURL>              ETF/index/estimate/short-interest tools in tools/list
 //
 // Env ALICE_MCP_TOKEN adds "Authorization: Bearer <token>".
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -139,6 +140,34 @@ async function trading(url) {
   await s.close();
 }
 
+// research checks OpenAlice's ETF, index, estimate and short-interest
+// tools (plus alice's etfGetCountries and indexGetConstituents) in
+// tools/list with their parameter names, and that a missing argument is a
+// tool error (no network is needed for either).
+async function research(url) {
+  const s = await open(url);
+  const { tools } = await s.client.listTools();
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema ?? {}]));
+  for (const [tool, params] of Object.entries({
+    etfSearch: ["query", "limit"],
+    etfGetInfo: ["symbol"],
+    etfGetHoldings: ["symbol"],
+    etfGetSectors: ["symbol"],
+    etfGetCountries: ["symbol"],
+    indexSearch: ["query"],
+    indexGetConstituents: ["symbol"],
+    equityGetEstimates: ["symbol"],
+    equityGetShortInterest: ["symbol"],
+  })) {
+    const props = Object.keys(byName[tool]?.properties ?? {}).sort();
+    check(JSON.stringify(props) === JSON.stringify([...params].sort()), `${tool}(${params.join(", ")})`, props);
+    console.log(`       ${tool} required=${JSON.stringify(byName[tool]?.required)}`);
+  }
+  const res = await s.client.callTool({ name: "etfGetHoldings", arguments: {} });
+  check(res.isError === true && /symbol/.test(text(res)), "etfGetHoldings without symbol is a tool error", text(res));
+  await s.close();
+}
+
 async function probe(url, tool, args) {
   const s = await open(url);
   const tools = await names(s.client);
@@ -157,8 +186,9 @@ try {
   if (mode === "demo") await demo(rest[0], rest[1]);
   else if (mode === "probe") await probe(rest[0], rest[1], rest[2]);
   else if (mode === "trading") await trading(rest[0]);
+  else if (mode === "research") await research(rest[0]);
   else {
-    console.error("usage: sdk-client.mjs demo <mainURL> <askURL> | probe <url> [tool] [argsJSON] | trading <mainURL>");
+    console.error("usage: sdk-client.mjs demo <mainURL> <askURL> | probe <url> [tool] [argsJSON] | trading <mainURL> | research <mainURL>");
     process.exit(2);
   }
 } catch (e) {

@@ -586,8 +586,9 @@ func (s *cursedRenderer) flush(closing bool) error {
 			// Entering alt screen mode.
 			buf.WriteString(ansi.SetModeAltScreenSaveCursor)
 		} else {
-			// Exiting alt screen mode.
-			buf.WriteString(ansi.ResetModeAltScreenSaveCursor)
+			// Exiting alt screen mode. alice patch: erase it first (see
+			// exitAltScreen).
+			buf.WriteString(ansi.EraseEntireScreen + ansi.ResetModeAltScreenSaveCursor)
 		}
 	}
 
@@ -743,7 +744,12 @@ func exitAltScreen(s *cursedRenderer, write bool) {
 	s.scr.SetRelativeCursor(true)
 	s.scr.SetFullscreen(false)
 	if write {
-		s.buf.WriteString(ansi.ResetModeAltScreenSaveCursor)
+		// alice patch: erase the alternate screen before leaving it. Its
+		// content is gone either way, but tmux (3.3a; vim and less show the
+		// same) copies rows of an alternate screen that was resized while
+		// in use onto the main screen when it is left: after growing the
+		// window and quitting, the last frame's rows stayed in the shell.
+		s.buf.WriteString(ansi.EraseEntireScreen + ansi.ResetModeAltScreenSaveCursor)
 	}
 	s.scr.RestoreCursor()
 }

@@ -257,9 +257,31 @@ func (g *maxOrderValue) Assess(ctx context.Context, gc Context) Verdict {
 	}
 	v.Value = value
 	if value.GreaterThan(g.max) {
-		v.Reject = fmt.Sprintf("Order value %s for %s exceeds the limit %s", value.StringFixed(2), c.Symbol, g.max)
+		v.Reject = fmt.Sprintf("Order value %s for %s exceeds the limit %s%s", value.StringFixed(2), c.Symbol, g.max, fitHint(gc, value, g.max))
 	}
 	return v
+}
+
+// fitHint says what would fit within the limit: a smaller cash amount, or
+// the largest quantity (in the order's own precision) at the price the
+// order was valued at.
+func fitHint(gc Context, value, limit decimal.Decimal) string {
+	o, c, _ := gc.Executes()
+	if o.CashQty.IsPositive() {
+		return fmt.Sprintf("; a cashQty of at most %s fits", limit)
+	}
+	if !o.TotalQuantity.IsPositive() {
+		return ""
+	}
+	price := value.Div(o.TotalQuantity)
+	fit := trading.FitQuantity(limit, price, trading.QuantityStep(o.TotalQuantity))
+	if !fit.IsPositive() {
+		return fmt.Sprintf("; not even %s %s fits at this price", trading.QuantityStep(o.TotalQuantity), c.Symbol)
+	}
+	if gc.Op.Action == git.ModifyOrder {
+		return fmt.Sprintf("; at this price at most %s %s (still to fill) fit", fit, c.Symbol)
+	}
+	return fmt.Sprintf("; at this price at most %s %s fit in one order (split it into orders of at most %s, each checked again)", fit, c.Symbol, fit)
 }
 
 func (g *maxOrderValue) Check(ctx context.Context, gc Context) string {

@@ -88,8 +88,13 @@ func (o *OpenBB) Get(ctx context.Context, route string, params url.Values) (OBBj
 	for k, v := range params {
 		q[k] = v
 	}
-	if o.provider != "" && q.Get("provider") == "" {
+	// A "provider" key that is present but empty asks for the server's
+	// default priority (it is not sent).
+	if _, set := q["provider"]; !set && o.provider != "" {
 		q.Set("provider", o.provider)
+	}
+	if len(q["provider"]) == 0 || q.Get("provider") == "" {
+		delete(q, "provider")
 	}
 	res, err := o.c.Do(ctx, httpjson.Request{Path: "/api/v1/" + route, Query: q})
 	if err != nil {

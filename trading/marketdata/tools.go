@@ -14,8 +14,9 @@ import (
 // searchClasses is the order results are grouped in.
 var searchClasses = []trading.AssetClass{trading.Equity, trading.Crypto, trading.Currency, trading.Commodity}
 
-// RegisterTools publishes marketSearchForResearch and, when src implements
-// ProfileSource, equityGetProfile.
+// RegisterTools publishes marketSearchForResearch, the quote/history
+// tools, the ETF/index/estimate/short-interest tools (funds.go) and, when
+// src implements ProfileSource, equityGetProfile.
 func RegisterTools(reg core.ToolRegistry, src Source) {
 	reg.Register(core.Tool{
 		Name:  "marketSearchForResearch",
@@ -38,6 +39,7 @@ func RegisterTools(reg core.ToolRegistry, src Source) {
 		},
 	})
 	registerQuoteTools(reg, src)
+	RegisterFundTools(reg, src.Name(), fundsOf(src))
 	ps, ok := src.(ProfileSource)
 	if !ok {
 		return

@@ -117,7 +117,7 @@ func TestTradingRejectWithoutHash(t *testing.T) {
 	require.NoError(t, err)
 	obj, _, err = call(t, tc, "tradingReject", `{"source":"sim-paper","reason":"wrong size"}`)
 	require.NoError(t, err)
-	assert.Equal(t, "[rejected] discarding staged operations: wrong size — wrong size", obj["message"])
+	assert.Equal(t, "[rejected] staged operations (never committed) — wrong size", obj["message"])
 	u, _ := m.Get("sim-paper")
 	assert.Empty(t, u.Git().Status().Staged)
 

@@ -200,7 +200,8 @@ func (h *handlers) reject(ctx context.Context, args json.RawMessage) (any, error
 		case st.PendingHash != "":
 			hash = st.PendingHash
 		case len(st.Staged) > 0:
-			cs, err := h.m.Commit(u.ID(), "discarding staged operations: "+reason)
+			// the reason is appended once, by Reject
+			cs, err := h.m.Commit(u.ID(), "staged operations (never committed)")
 			if err != nil {
 				return nil, fmt.Errorf("account %s: %w", u.ID(), err)
 			}

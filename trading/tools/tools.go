@@ -82,7 +82,7 @@ type sourceArgs struct {
 
 func (h *handlers) readTools() []core.Tool {
 	return []core.Tool{
-		tool("listUTAs", "List trading accounts (UTAs): id, provider, label, health and capabilities.",
+		tool("listUTAs", "List trading accounts (UTAs): id, provider, label, health, capabilities, and whether you may trade there now: readOnly (never stages), aiTrading (agent.json switch; off: agents stage nothing), halted (kill switch), agentsMayStage with stagingNote saying why not.",
 			`{"type":"object","properties":{}}`,
 			func(ctx context.Context, args json.RawMessage) (any, error) {
 				var a struct{}

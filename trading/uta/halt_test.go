@@ -157,3 +157,48 @@ func TestBadVenueDataIsAnEventAndNeverZero(t *testing.T) {
 	assert.Contains(t, res.Rejected[0].Error, "guard check failed reading account")
 	assert.True(t, e.sink.has(string(trading.EventVenueData)))
 }
+
+// listUTAs (Accounts) says per account whether it is read-only, whether
+// the AI-trading switch is on, whether the kill switch is on, and so
+// whether an agent may stage there now, with the reason when not.
+func TestAccountsReportReadOnlyAndAITrading(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeAccounts(t, config.Accounts{
+		{ID: "ro", Preset: "simulator", Enabled: true, ReadOnly: true, Guards: []config.Guard{}, PresetConfig: []byte(`{"cash":"100000"}`)},
+		{ID: "rw", Preset: "simulator", Enabled: true, Guards: []config.Guard{}, PresetConfig: []byte(`{"cash":"100000"}`)},
+	})
+	m := e.start(t)
+	byID := func() map[string]Summary {
+		out := map[string]Summary{}
+		for _, s := range m.Accounts() {
+			out[s.ID] = s
+		}
+		return out
+	}
+	s := byID()
+	assert.True(t, s["ro"].ReadOnly)
+	assert.False(t, s["rw"].ReadOnly)
+	assert.True(t, s["ro"].AITrading && s["rw"].AITrading, "agent.json aiTrading defaults to on")
+	assert.False(t, s["ro"].AgentsMayStage)
+	assert.Contains(t, s["ro"].StagingNote, "read-only")
+	assert.True(t, s["rw"].AgentsMayStage)
+	assert.Empty(t, s["rw"].StagingNote)
+
+	a := config.DefaultAgent()
+	a.AITrading = false
+	require.NoError(t, config.Save(e.store, config.AgentFile, a))
+	s = byID()
+	assert.False(t, s["rw"].AITrading)
+	assert.False(t, s["rw"].AgentsMayStage)
+	assert.Contains(t, s["rw"].StagingNote, "aiTrading: false")
+
+	a.AITrading = true
+	require.NoError(t, config.Save(e.store, config.AgentFile, a))
+	_, err := m.Halt(context.Background(), "tester", "drill")
+	require.NoError(t, err)
+	s = byID()
+	assert.True(t, s["rw"].Halted)
+	assert.False(t, s["rw"].AgentsMayStage)
+	assert.Contains(t, s["rw"].StagingNote, "halted")
+}

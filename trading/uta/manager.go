@@ -215,15 +215,34 @@ type Summary struct {
 	Head         string                `json:"head,omitempty"`
 	PendingHash  string                `json:"pendingHash,omitempty"`
 	Staged       int                   `json:"staged"`
+	// ReadOnly (accounts.json): the account never stages anything.
+	ReadOnly bool `json:"readOnly"`
+	// AITrading is agent.json's switch (the same on every account): off,
+	// tools called by an agent stage nothing; people still trade.
+	AITrading bool `json:"aiTrading"`
+	// Halted: the kill switch is on; nothing stages on any account.
+	Halted bool `json:"halted"`
+	// AgentsMayStage sums the three up for this account (it must also be
+	// running); StagingNote says why not.
+	AgentsMayStage bool   `json:"agentsMayStage"`
+	StagingNote    string `json:"stagingNote,omitempty"`
 }
 
 // Accounts lists every configured account in accounts.json order.
 func (m *Manager) Accounts() []Summary {
+	halt, _ := m.Halted()
+	aiTrading, aiNote := true, ""
+	if ag, err := m.store.Agent(); err != nil {
+		aiTrading, aiNote = false, "agent.json cannot be read, so agents may not stage orders"
+	} else if !ag.AITrading {
+		aiTrading, aiNote = false, "AI trading is off (agent.json aiTrading: false): agents cannot stage; a person can"
+	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	out := make([]Summary, 0, len(m.order))
 	for _, a := range m.order {
-		s := Summary{ID: a.ID, Label: a.Label, Preset: a.Preset, Enabled: a.Enabled, AutoApprove: a.AutoApprove, Health: Disabled}
+		s := Summary{ID: a.ID, Label: a.Label, Preset: a.Preset, Enabled: a.Enabled, AutoApprove: a.AutoApprove, Health: Disabled,
+			ReadOnly: a.ReadOnly, AITrading: aiTrading, Halted: halt.Halted}
 		if s.Label == "" {
 			s.Label = a.ID
 		}
@@ -234,6 +253,18 @@ func (m *Manager) Accounts() []Summary {
 			s.Health, s.Error, s.Capabilities, s.Head, s.PendingHash, s.Staged = h, msg, &caps, st.Head, st.PendingHash, len(st.Staged)
 		} else if err, bad := m.broken[a.ID]; bad {
 			s.Health, s.Error = Offline, err.Error()
+		}
+		switch _, running := m.accounts[a.ID]; {
+		case a.ReadOnly:
+			s.StagingNote = "read-only (readOnly: true in accounts.json): nothing is ever staged here"
+		case halt.Halted:
+			s.StagingNote = "trading is halted (kill switch): nothing stages until a person resumes"
+		case !aiTrading:
+			s.StagingNote = aiNote
+		case !running:
+			s.StagingNote = "the account is not running (" + string(s.Health) + ")"
+		default:
+			s.AgentsMayStage = true
 		}
 		out = append(out, s)
 	}

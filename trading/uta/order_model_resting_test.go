@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"testing"
 
 	"github.com/alice-trading/alice/config"
@@ -28,7 +29,11 @@ type restingModel struct {
 	fills        int
 	closes       int
 	closeRefused int
+	closeSplit   int
 }
+
+// partRe reads the part size a refused close proposes.
+var partRe = regexp.MustCompile(`closePosition with qty "([0-9.]+)"`)
 
 func (s *restingModel) contract(sym string) trading.Contract {
 	c, err := s.u.ContractFromAliceID(context.Background(), trading.AliceID("model", sym))
@@ -129,11 +134,22 @@ func (s *restingModel) stageOne(step int) bool {
 		}
 		op = git.Operation{Action: git.ClosePosition, Contract: &c, Quantity: qty}
 		if _, err := s.u.Stage(ctx, op); err != nil {
-			require.True(s.t, qty.GreaterThan(held), "step %d: close %s of %s %s refused: %v", step, qty, held, sym, err)
-			require.ErrorContains(s.t, err, qty.String())
-			require.ErrorContains(s.t, err, held.String())
 			s.closeRefused++
-			return false
+			if qty.GreaterThan(held) {
+				require.ErrorContains(s.t, err, qty.String())
+				require.ErrorContains(s.t, err, held.String())
+				return false
+			}
+			// worth more than max-order-value: the refusal proposes parts,
+			// which the model then stages as an agent following it would
+			require.ErrorContains(s.t, err, "above max-order-value 5000: nothing was staged", "step %d: close %s of %s %s", step, qty, held, sym)
+			m := partRe.FindStringSubmatch(err.Error())
+			require.Len(s.t, m, 2, err.Error())
+			part := decimal.RequireFromString(m[1])
+			require.False(s.t, part.Mul(q.Bid).GreaterThan(s.maxValue), "step %d: proposed part %s × bid %s exceeds the limit", step, part, q.Bid)
+			s.closeSplit++
+			_, err = s.u.Stage(ctx, git.Operation{Action: git.ClosePosition, Contract: &c, Quantity: part})
+			return err == nil
 		}
 		require.False(s.t, qty.GreaterThan(held), "step %d: close of %s %s staged with only %s held", step, qty, sym, held)
 		return true
@@ -226,11 +242,12 @@ func TestOrderModelRestingAndCloses(t *testing.T) {
 			s.checkExposure(fmt.Sprintf("after fills %d", step), tol)
 		}
 	}
-	t.Logf("%d pushes, %d operations stopped by a guard, %d resting fills, %d closes executed, %d closes refused at staging",
-		s.pushes, s.guarded, s.fills, s.closes, s.closeRefused)
+	t.Logf("%d pushes, %d operations stopped by a guard, %d resting fills, %d closes executed, %d closes refused at staging (%d too large: staged as the proposed part)",
+		s.pushes, s.guarded, s.fills, s.closes, s.closeRefused, s.closeSplit)
 	require.Greater(t, s.pushes, 50)
 	require.Greater(t, s.guarded, 10, "the generator must press against the guards")
 	require.Greater(t, s.fills, 10)
 	require.Greater(t, s.closes, 3)
 	require.Greater(t, s.closeRefused, 3)
+	require.Greater(t, s.closeSplit, 2, "closes above max-order-value must be generated")
 }

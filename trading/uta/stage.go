@@ -101,6 +101,11 @@ func (u *UTA) Stage(ctx context.Context, op git.Operation) (git.StageResult, err
 				return git.StageResult{}, fmt.Errorf("qty: closing %s %s is more than the %s held; a close never opens the other side (place an order for that)", op.Quantity, op.Contract.Symbol, held)
 			}
 		}
+		if op.Contract != nil {
+			if err := u.checkCloseValue(ctx, op); err != nil {
+				return git.StageResult{}, err
+			}
+		}
 	}
 	res, err := u.git.Stage(op)
 	if err != nil {

@@ -1,7 +1,8 @@
 // Package yahoo is alice's one client for Yahoo Finance's unauthenticated
 // JSON endpoints: the chart (/v8/finance/chart), symbol search
-// (/v1/finance/search) and predefined screens
-// (/v1/finance/screener/predefined/saved). Market data (bars, quotes,
+// (/v1/finance/search), predefined screens
+// (/v1/finance/screener/predefined/saved) and quoteSummary modules
+// (/v10/finance/quoteSummary, behind a cookie + crumb session, summary.go). Market data (bars, quotes,
 // search, profiles) and research (gainers/losers screens) both use it, so
 // every Yahoo request is cached briefly, spaced by one rate limiter and
 // retried the same way.
@@ -51,12 +52,21 @@ type Options struct {
 	Retries int
 	// Now is the cache's clock (nil: time.Now).
 	Now func() time.Time
+	// CookieURL is where the quoteSummary session cookie is fetched ("":
+	// the package's CookieURL).
+	CookieURL string
 }
 
 // Client reads Yahoo Finance. It is safe for concurrent use.
 type Client struct {
-	http *httpjson.Client
+	http      *httpjson.Client
+	raw       *http.Client // the transport, for the session cookie
+	cookieURL string
+	sess      session
 }
+
+// userAgent is sent with every request: Yahoo rejects Go's default.
+const userAgent = "Mozilla/5.0 (compatible; alice-trading-agent/1.0)"
 
 // New builds a client.
 func New(o Options) (*Client, error) {
@@ -84,13 +94,20 @@ func New(o Options) (*Client, error) {
 	c, err := httpjson.New(httpjson.Options{
 		Name: "yahoo", BaseURL: o.BaseURL, HTTP: o.HTTP, Timeout: 20 * time.Second,
 		// Yahoo rejects Go's default user agent.
-		Headers:   http.Header{"User-Agent": {"Mozilla/5.0 (compatible; alice-trading-agent/1.0)"}},
+		Headers:   http.Header{"User-Agent": {userAgent}},
 		PerSecond: o.PerSecond, Burst: o.Burst, CacheTTL: o.CacheTTL, Retries: o.Retries, Now: o.Now,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Client{http: c}, nil
+	raw := o.HTTP
+	if raw == nil {
+		raw = &http.Client{Timeout: 20 * time.Second}
+	}
+	if o.CookieURL == "" {
+		o.CookieURL = CookieURL
+	}
+	return &Client{http: c, raw: raw, cookieURL: o.CookieURL}, nil
 }
 
 // get fetches path?q into v; a 404 is ErrNotFound.

@@ -44,3 +44,40 @@ func TestChannelAdapter(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, list[1].Archived)
 }
+
+// The Settings page's channel edits go through the settings service: the
+// agent's channel lookup sees them, a bad profile names its field.
+func TestChannelSettingsThroughTheSettingsService(t *testing.T) {
+	t.Parallel()
+	a := apptest.Start(t, nil)
+	c := New(a)
+	_, err := c.CreateChannel("Research")
+	require.NoError(t, err)
+	shown, err := c.ChannelSettings()
+	require.NoError(t, err)
+	var ids []string
+	for _, ch := range shown.Channels {
+		ids = append(ids, ch.ID)
+	}
+	require.Equal(t, []string{"default", "research", "telegram", "mcp-ask"}, ids)
+	require.True(t, shown.Channels[2].Connector)
+
+	res := shown.Channels[1]
+	res.DisabledTools, res.Persona = []string{"placeOrder"}, "Research only."
+	require.NoError(t, c.SaveChannel(shown.Version, res))
+	entry, ok, err := a.Channels().Lookup("research")
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, []string{"placeOrder"}, entry.DisabledTools)
+	require.Equal(t, "Research only.", entry.Persona)
+
+	fresh, err := c.ChannelSettings()
+	require.NoError(t, err)
+	res.Profile = "nope"
+	err = c.SaveChannel(fresh.Version, res)
+	require.Error(t, err)
+	var fe interface{ Field() string }
+	require.ErrorAs(t, err, &fe)
+	require.Equal(t, "profile", fe.Field())
+	require.ErrorContains(t, c.SaveChannel(shown.Version, res), "changed", "a stale version is refused")
+}

@@ -76,7 +76,11 @@ func (c *Core) MarketQuote(ctx context.Context, symbol, class string) (market.Ma
 	if err != nil {
 		return market.MarketQuote{}, err
 	}
-	out := market.MarketQuote{Symbol: q.Symbol, Last: q.Last, Bid: q.Bid, Ask: q.Ask, Volume: q.Volume, Time: q.Time}
+	out := market.MarketQuote{Symbol: q.Symbol, Last: q.Last, Bid: q.Bid, Ask: q.Ask, Volume: q.Volume, Time: q.Time,
+		Source: q.Source, Simulated: q.Simulated}
+	if out.Source == "" {
+		out.Source = src.Name()
+	}
 	now := time.Now()
 	days, err := src.Bars(ctx, symbol, trading.AssetClass(class), marketdata.Interval{N: 1, Unit: marketdata.Day}, now.AddDate(0, 0, -10), now)
 	if err == nil && len(days) >= 2 && !q.Last.IsZero() {

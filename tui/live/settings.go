@@ -11,6 +11,7 @@ import (
 
 	appsettings "github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/channel"
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/trading/news"
 	"github.com/alice-trading/alice/trading/uta"
@@ -358,3 +359,47 @@ func (c *Core) SetToolEnabled(name string, on bool) error { return c.settings.Se
 func (c *Core) PersonaFile(create bool) (string, string, error) {
 	return c.settings.PersonaFile(create)
 }
+
+// ChannelSettings lists the chat channels (archived too), then Telegram
+// and Ask, with channels.json's version for the save.
+func (c *Core) ChannelSettings() (settings.ChannelSettings, error) {
+	_, v, err := c.settings.Channels()
+	if err != nil {
+		return settings.ChannelSettings{}, err
+	}
+	out := settings.ChannelSettings{Version: string(v), File: c.settings.Path(config.ChannelsFile)}
+	chats, err := c.channels.List(true)
+	if err != nil {
+		return out, err
+	}
+	conns, err := c.channels.Connectors()
+	if err != nil {
+		return out, err
+	}
+	for _, in := range append(chats, conns...) {
+		out.Channels = append(out.Channels, settings.ChannelSetting{ID: in.ID, Label: in.Label, Profile: in.Profile, Persona: in.Persona,
+			DisabledTools: append([]string(nil), in.DisabledTools...), Archived: in.Archived, Connector: channel.IsConnector(in.ID)})
+	}
+	return out, nil
+}
+
+// SaveChannel writes one channel through the settings service; an error
+// about one field names it (Field) so the form shows it there.
+func (c *Core) SaveChannel(base string, ch settings.ChannelSetting) error {
+	err := c.settings.SaveChannel(ver(base), ch.ID, ch.Label, appsettings.ChannelEdit{Label: ch.Label, Profile: ch.Profile,
+		Persona: ch.Persona, DisabledTools: ch.DisabledTools, Archived: ch.Archived})
+	if f := appsettings.ChannelField(err); f != "" {
+		return fieldError{field: f, err: err}
+	}
+	return err
+}
+
+// fieldError is an error about one form field.
+type fieldError struct {
+	field string
+	err   error
+}
+
+func (e fieldError) Error() string { return e.err.Error() }
+func (e fieldError) Unwrap() error { return e.err }
+func (e fieldError) Field() string { return e.field }

@@ -63,6 +63,11 @@ type MarketQuote struct {
 	Bid, Ask  decimal.Decimal
 	Volume    decimal.Decimal
 	Time      time.Time
+	// Source names the provider that answered (yahoo, openbb, …);
+	// Simulated marks a price from alice's offline simulated market,
+	// which the pane labels so it is never taken for a real one.
+	Source    string
+	Simulated bool
 }
 
 // Candle is one OHLCV bar (floats: charting only).

@@ -83,6 +83,12 @@ func (p *Pane) quoteLine() string {
 		}
 	}
 	s := st.Title.Render(p.Symbol) + st.Muted.Render(name+" · "+p.class)
+	switch {
+	case q.Simulated:
+		s += st.Muted.Render(" · ") + st.Warn.Render("simulated")
+	case q.Source != "":
+		s += st.Muted.Render(" · " + q.Source)
+	}
 	if !q.Last.IsZero() {
 		chg := fmt.Sprintf("%s (%s%%)", signed(q.Change.StringFixed(2)), signed(q.ChangePct.StringFixed(2)))
 		switch q.Change.Sign() {

@@ -188,7 +188,13 @@ func (p *Pane) listView(w, h int) []string {
 		return []string{st.Muted.Render("Type a ticker (or / to search by name), ↑/↓ and enter to pick one; w adds the shown symbol to the watchlist."),
 			st.Muted.Render("Then: t interval · +/- zoom · i indicator · a ask Alice · o stage an order · s simulator")}
 	}
-	out := []string{st.Accent.Render("Watchlist and holdings") + st.Muted.Render("  enter open · w add/remove · type a ticker to search")}
+	head := st.Accent.Render("Watchlist and holdings")
+	if src, sim := listSource(rows); sim {
+		head += " " + st.Warn.Render("simulated prices")
+	} else if src != "" {
+		head += st.Muted.Render(" · " + src)
+	}
+	out := []string{ansi.Truncate(head+st.Muted.Render("  enter open · w add/remove · type a ticker to search"), w, "…")}
 	for i, r := range rows {
 		if len(out) >= h {
 			break
@@ -250,4 +256,29 @@ func (p *Pane) unwatchSelected() tea.Cmd {
 		}
 	}
 	return kit.FlashCmd(sym + " is listed because it is held, not watched")
+}
+
+// ListSelected is the start list's selected symbol ("" when empty).
+func (p *Pane) ListSelected() string { return kit.KeyAt(p.rows(), rowKey, p.listSel) }
+
+func rowKey(r listRow) string { return r.Symbol }
+
+func instrumentKey(m MarketInstrument) string { return m.Symbol + "\x00" + m.Class }
+
+// listSource is the provider of the list's quotes: sim is true when any
+// came from the simulated market (the header then says so), else src is
+// the one provider that answered ("" when none did or they differ).
+func listSource(rows []listRow) (src string, sim bool) {
+	for _, r := range rows {
+		switch {
+		case r.Quote.Simulated:
+			return "", true
+		case r.Quote.Source == "":
+		case src == "":
+			src = r.Quote.Source
+		case src != r.Quote.Source:
+			src = "mixed sources"
+		}
+	}
+	return src, false
 }

@@ -80,6 +80,32 @@ type SettingsCore interface {
 	// writes the built-in persona there first when missing, for editing;
 	// merely showing the page must not pin the built-in text to disk.
 	PersonaFile(create bool) (path, text string, err error)
+
+	// Channels (channels.json): the chat channels (archived ones too),
+	// then Telegram and Ask. SaveChannel writes one channel's settings
+	// through the settings service (the one check with the draft in
+	// place); an error about one field has a Field() string method naming
+	// it ("label", "profile", "archived").
+	ChannelSettings() (ChannelSettings, error)
+	SaveChannel(base string, c ChannelSetting) error
+}
+
+// ChannelSettings is channels.json as the Channels page shows it.
+type ChannelSettings struct {
+	Version  string
+	File     string
+	Channels []ChannelSetting
+}
+
+// ChannelSetting is one channel. Connector is set for Telegram and Ask
+// (one session per chat or caller; they cannot be archived).
+type ChannelSetting struct {
+	ID, Label     string
+	Profile       string // "" = the active profile
+	Persona       string
+	DisabledTools []string
+	Archived      bool
+	Connector     bool
 }
 
 // NewsSetting is news.json as the pane shows it.

@@ -23,15 +23,16 @@ const (
 	pageNews
 	pageTools
 	pagePersona
+	pageChannels
 	SettingsPageCount
 )
 
-var settingsPageNames = [SettingsPageCount]string{"AI provider", "Accounts", "Automation", "Connectors", "News", "Tools", "Persona"}
+var settingsPageNames = [SettingsPageCount]string{"AI provider", "Accounts", "Automation", "Connectors", "News", "Tools", "Persona", "Channels"}
 
 // SettingsKeys drive the Settings pane and its forms.
 type SettingsKeys struct {
 	PrevPage, NextPage, Up, Down, Add, Edit, Toggle, Delete, Test, SetActive, Channel, RunNow,
-	AutoApprove, Guards, NewToken, Revoke, Refresh, Reconnect key.Binding
+	AutoApprove, Guards, NewToken, Revoke, Refresh, Reconnect, ChannelTools, Archive key.Binding
 	NextField, PrevField, Submit, Cancel key.Binding
 }
 
@@ -59,10 +60,14 @@ func DefaultSettingsKeys() SettingsKeys {
 		Revoke:      b("x", "revoke", "x"),
 		Refresh:     b("r", "reload from disk", "r"),
 		Reconnect:   b("R", "reconnect", "R"),
-		NextField:   b("tab/enter", "next field", "tab", "enter", "down"),
-		PrevField:   b("shift+tab", "previous field", "shift+tab", "up"),
-		Submit:      b("ctrl+s", "save", "ctrl+s"),
-		Cancel:      b("esc", "cancel", "esc"),
+		// The Channels page: pick the tools a channel hides; archive or
+		// restore it (its session stays).
+		ChannelTools: b("o", "tools off in channel", "o"),
+		Archive:      b("d", "archive/restore", "d"),
+		NextField:    b("tab/enter", "next field", "tab", "enter", "down"),
+		PrevField:    b("shift+tab", "previous field", "shift+tab", "up"),
+		Submit:       b("ctrl+s", "save", "ctrl+s"),
+		Cancel:       b("esc", "cancel", "esc"),
 	}
 }
 
@@ -90,6 +95,8 @@ type Pane struct {
 	conn    ConnectorSetting
 	news    NewsSetting
 	tools   []ToolSetting
+	chans   ChannelSettings
+	picker  *toolPicker // the Channels page's disabled-tools picker
 
 	personaPath, personaText string
 	loadErr                  string
@@ -105,17 +112,21 @@ func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
 func (p *Pane) Focus()           { p.focused = true }
 func (p *Pane) Blur()            { p.focused = false }
 
-// Capturing: a form takes every key (typing "a" into a field is text).
-func (p *Pane) Capturing() bool { return p.Form != nil }
+// Capturing: a form takes every key (typing "a" into a field is text),
+// the tool picker every key but ctrl+c.
+func (p *Pane) Capturing() bool { return p.Form != nil || p.picker != nil }
 
 // Modal reports that the pane wants tab/shift+tab too (form navigation).
-func (p *Pane) Modal() bool { return p.Form != nil }
+func (p *Pane) Modal() bool { return p.Form != nil || p.picker != nil }
 
 // ShortHelp lists the keys of the current page.
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.keys
 	if p.Form != nil {
 		return []key.Binding{k.NextField, k.PrevField, k.Submit, k.Cancel}
+	}
+	if p.picker != nil {
+		return p.picker.help(k)
 	}
 	common := []key.Binding{k.PrevPage, k.NextPage, k.Up, k.Down, k.Refresh}
 	switch p.page {
@@ -131,6 +142,11 @@ func (p *Pane) ShortHelp() []key.Binding {
 		return append([]key.Binding{k.Toggle}, common...)
 	case pagePersona:
 		return append([]key.Binding{k.Edit}, common...)
+	case pageChannels:
+		if p.picker != nil {
+			return p.picker.help(k)
+		}
+		return append([]key.Binding{k.Edit, k.ChannelTools, k.Archive}, common...)
 	default:
 		return append([]key.Binding{k.Edit, k.Test, k.NewToken, k.Revoke, k.Add}, common...)
 	}
@@ -147,6 +163,7 @@ type settingsLoadedMsg struct {
 	conn    ConnectorSetting
 	news    NewsSetting
 	tools   []ToolSetting
+	chans   ChannelSettings
 	persona [2]string
 	err     error
 }
@@ -204,6 +221,9 @@ func (p *Pane) Load() tea.Cmd {
 		if r.persona[0], r.persona[1], err = sc.PersonaFile(false); err != nil {
 			errs = append(errs, err)
 		}
+		if r.chans, err = sc.ChannelSettings(); err != nil {
+			errs = append(errs, err)
+		}
 		r.err = errors.Join(errs...)
 		return r
 	}
@@ -225,6 +245,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		p.prov, p.accts, p.presets, p.jobs, p.hb, p.conn = msg.prov, msg.accts, msg.presets, msg.jobs, msg.hb, msg.conn
 		p.guards = msg.guards
 		p.news, p.tools, p.personaPath, p.personaText = msg.news, msg.tools, msg.persona[0], msg.persona[1]
+		p.chans = msg.chans
 		p.loadErr = ""
 		if msg.err != nil {
 			p.loadErr = msg.err.Error()
@@ -263,6 +284,8 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			return tea.Batch(kit.ErrCmd(fmt.Errorf("editor: %w", msg.err)), p.Load())
 		}
 		return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg("persona reloaded: the next message uses it") })
+	case pickerSavedMsg:
+		return p.pickerSaved(msg)
 	case settingsNoticeMsg:
 		p.notice = string(msg)
 		return p.Load()
@@ -281,6 +304,12 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 				p.Form = nil
 			}
 			return cmd
+		}
+		if p.picker != nil {
+			if k, ok := msg.(tea.KeyPressMsg); ok {
+				return p.pickerKey(k)
+			}
+			return nil
 		}
 		if k, ok := msg.(tea.KeyPressMsg); ok {
 			return p.onKey(k)
@@ -313,6 +342,8 @@ func (p *Pane) rows() int {
 		return len(p.tools)
 	case pagePersona:
 		return 0
+	case pageChannels:
+		return len(p.chans.Channels)
 	default:
 		return len(p.connRows())
 	}
@@ -363,6 +394,8 @@ func (p *Pane) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return p.toolsKey(k)
 	case pagePersona:
 		return p.personaKey(k)
+	case pageChannels:
+		return p.channelsKey(k)
 	default:
 		return p.connectorsKey(k)
 	}
@@ -371,7 +404,7 @@ func (p *Pane) onKey(k tea.KeyPressMsg) tea.Cmd {
 // Tick reloads the shown page (files edited on disk, cron results) unless
 // a form is open, so nothing changes under the user's cursor mid-edit.
 func (p *Pane) Tick() tea.Cmd {
-	if !p.focused || p.Form != nil {
+	if !p.focused || p.Form != nil || p.picker != nil {
 		return nil
 	}
 	return p.Load()
@@ -398,9 +431,16 @@ func (p *Pane) View() string {
 		}
 	}
 	head := strings.Join(tabs, " ") + st.Muted.Render("   [ ] pages")
+	if ansi.StringWidth(head) > p.w {
+		// Too narrow for every page name: the current page, never cut off.
+		head = st.Selected.Render(fmt.Sprintf(" %s ", settingsPageNames[p.page])) +
+			st.Muted.Render(fmt.Sprintf("  page %d of %d · [ ] pages", int(p.page)+1, int(SettingsPageCount)))
+	}
 	var body string
 	if p.Form != nil {
 		body = p.Form.view(*st, p.w)
+	} else if p.picker != nil {
+		body = p.pickerView()
 	} else {
 		switch p.page {
 		case pageProvider:
@@ -415,6 +455,8 @@ func (p *Pane) View() string {
 			body = p.toolsView()
 		case pagePersona:
 			body = p.personaView()
+		case pageChannels:
+			body = p.channelsView()
 		default:
 			body = p.connectorsView()
 		}
@@ -455,7 +497,7 @@ func (p *Pane) Actions() []kit.Action {
 	open := func(pg settingsPage) func() tea.Cmd {
 		return func() tea.Cmd {
 			m.Show(p)
-			p.Form = nil
+			p.Form, p.picker = nil, nil
 			p.showPage(pg)
 			return p.Load()
 		}
@@ -474,6 +516,7 @@ func (p *Pane) Actions() []kit.Action {
 		{ID: "settings.news", Title: "Settings: news feeds", Group: "Settings", Keywords: "rss atom feed", Run: open(pageNews)},
 		{ID: "settings.tools", Title: "Settings: enable/disable tools", Group: "Settings", Keywords: "tools disable", Run: open(pageTools)},
 		{ID: "settings.persona", Title: "Edit the persona in $EDITOR", Group: "Settings", Keywords: "persona system prompt editor", Run: then(pagePersona, k.Edit)},
+		{ID: "settings.channels", Title: "Settings: chat channels (profile, tools, persona)", Group: "Settings", Keywords: "channel sub-channel profile disabled tools persona archive rename telegram ask", Run: open(pageChannels)},
 	}
 }
 
@@ -488,15 +531,7 @@ func (p *Pane) selectedKey() string {
 }
 
 func (p *Pane) reselect(k string) {
-	if k == "" {
-		return
-	}
-	for i, x := range p.rowKeys() {
-		if x == k {
-			p.sel = i
-			return
-		}
-	}
+	p.sel = kit.Reselect(p.rowKeys(), func(s string) string { return s }, k, p.sel)
 }
 
 func (p *Pane) rowKeys() []string {
@@ -522,6 +557,10 @@ func (p *Pane) rowKeys() []string {
 	case pageTools:
 		for _, x := range p.tools {
 			out = append(out, x.Name)
+		}
+	case pageChannels:
+		for _, x := range p.chans.Channels {
+			out = append(out, x.ID)
 		}
 	case pageConnectors:
 		for _, r := range p.connRows() {

@@ -29,6 +29,7 @@ func TestGoldenSettings(t *testing.T) {
 				fs.hb = settings.HeartbeatSetting{Enabled: true, Every: "30m", Prompt: "look around", Start: "09:00", End: "17:30", Timezone: "America/New_York"}
 				fs.conn.WebhookTokens = []settings.WebhookTokenSetting{{ID: "wh-1", CreatedAt: tuitest.T0}}
 				fs.feeds = []settings.FeedSetting{{Name: "Reuters", URL: "https://example.test/reuters.rss", Enabled: true}}
+				fs.chans = goldenChannels()
 				h.Send(tuitest.WindowSize(size[0], size[1]))
 				h.Key("r")
 				for range int(pg) {
@@ -43,6 +44,40 @@ func TestGoldenSettings(t *testing.T) {
 			h.Key("]", "]", "a")
 			h.TypeText("hourly")
 			h.Key("tab")
+			golden.RequireEqual(t, []byte(h.Screen()))
+		})
+	}
+}
+
+func goldenChannels() []settings.ChannelSetting {
+	return []settings.ChannelSetting{
+		{ID: "default", Label: "Alice"},
+		{ID: "research", Label: "Research", Profile: "local", DisabledTools: []string{"placeOrder"}, Persona: "Cite your sources.\nNo trades."},
+		{ID: "old-ideas", Label: "Old ideas", Archived: true},
+		{ID: "telegram", Label: "Telegram", Connector: true},
+		{ID: "mcp-ask", Label: "Ask connector", Connector: true, DisabledTools: []string{"placeOrder", "closePosition"}},
+	}
+}
+
+// TestGoldenSettingsChannels renders the Channels page and its tool picker
+// at the four sizes.
+func TestGoldenSettingsChannels(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{60, 20}, {80, 24}, {160, 45}, {250, 70}} {
+		t.Run(fmt.Sprintf("channels_%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			h, fs := newSettingsHarness(t)
+			fs.chans = goldenChannels()
+			h.Send(tuitest.WindowSize(size[0], size[1]))
+			h.Key("[", "r", "down")
+			golden.RequireEqual(t, []byte(h.Screen()))
+		})
+		t.Run(fmt.Sprintf("channeltools_%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			h, fs := newSettingsHarness(t)
+			fs.chans = goldenChannels()
+			h.Send(tuitest.WindowSize(size[0], size[1]))
+			h.Key("[", "r", "down", "o")
 			golden.RequireEqual(t, []byte(h.Screen()))
 		})
 	}

@@ -232,7 +232,7 @@ func TestSettingsKeysHaveHelp(t *testing.T) {
 func TestSettingsNewsToolsPersona(t *testing.T) {
 	t.Parallel()
 	h, fs := newSettingsHarness(t)
-	h.Key("[", "[", "[") // wraps: Persona, Tools, News
+	h.Key("[", "[", "[", "[") // wraps: Channels, Persona, Tools, News
 	require.Contains(t, h.Screen(), "No feeds")
 	h.Key("a")
 	h.TypeText("Bad")

@@ -34,6 +34,8 @@ type fakeSettings struct {
 	ran      []string
 	feeds    []settings.FeedSetting
 	toolList []settings.ToolSetting
+	chans    []settings.ChannelSetting
+	saved    []settings.ChannelSetting
 }
 
 func newFakeSettings() *fakeSettings {
@@ -294,6 +296,34 @@ func (f *fakeSettings) SetToolEnabled(name string, on bool) error {
 				f.toolList[i].Enabled = on
 			}
 		}
+		return nil
+	})
+}
+func (f *fakeSettings) ChannelSettings() (settings.ChannelSettings, error) {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	return settings.ChannelSettings{Version: f.ver(), File: "/cfg/channels.json", Channels: append([]settings.ChannelSetting(nil), f.chans...)}, nil
+}
+
+// channelFieldErr is an error about one form field, as tui/live returns.
+type channelFieldErr struct{ field, msg string }
+
+func (e channelFieldErr) Error() string { return e.msg }
+func (e channelFieldErr) Field() string { return e.field }
+
+func (f *fakeSettings) SaveChannel(base string, c settings.ChannelSetting) error {
+	return f.edit(base, func() error {
+		for _, o := range f.chans {
+			if o.ID != c.ID && strings.EqualFold(o.Label, c.Label) {
+				return channelFieldErr{"label", fmt.Sprintf("%q is already the label of channel %q", c.Label, o.ID)}
+			}
+		}
+		for i := range f.chans {
+			if f.chans[i].ID == c.ID {
+				f.chans[i] = c
+			}
+		}
+		f.saved = append(f.saved, c)
 		return nil
 	})
 }

@@ -154,6 +154,8 @@ func (p *Pane) SelectID(id string) {
 	}
 }
 
+func workspaceKey(w WorkspaceInfo) string { return w.ID }
+
 func (p *Pane) current() (WorkspaceInfo, bool) {
 	if p.Sel < 0 || p.Sel >= len(p.List) {
 		return WorkspaceInfo{}, false
@@ -172,29 +174,19 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 		// The cursor stays on the item, not the row number: a workspace
 		// created elsewhere or a re-sort must not move K/D to another one.
-		prevWS, hadWS := p.current()
 		prevSess, hadSess := p.selectedSession()
-		p.List, p.tmpls, p.details = msg.list, msg.tmpls, msg.details
+		kit.Replace(&p.List, &p.Sel, msg.list, workspaceKey)
+		p.tmpls, p.details = msg.tmpls, msg.details
 		switch {
 		case p.pendingID != "":
 			p.SelectID(p.pendingID)
-		case hadWS:
-			for i, w := range p.List {
-				if w.ID == prevWS.ID {
-					p.Sel = i
+		case hadSess:
+			p.Ssel = -1
+			for i, s := range p.sessions() {
+				if s.ID == prevSess.ID {
+					p.Ssel = i
 				}
 			}
-			if hadSess {
-				p.Ssel = -1
-				for i, s := range p.sessions() {
-					if s.ID == prevSess.ID {
-						p.Ssel = i
-					}
-				}
-			}
-		}
-		if p.Sel >= len(p.List) {
-			p.Sel = max(0, len(p.List)-1)
 		}
 		p.Ssel = min(p.Ssel, len(p.sessions())-1)
 		return tea.Batch(p.preview(), p.resizeAll())

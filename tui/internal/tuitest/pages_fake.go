@@ -35,6 +35,9 @@ type FakePages struct {
 	Watch        []market.WatchItem
 	// Retried lists the task ids RetryWork was asked to retry.
 	Retried []string
+	// QuoteSource names the provider MarketQuote reports; "" means the
+	// simulated market (Simulated: true), as in a fresh install offline.
+	QuoteSource string
 }
 
 var (
@@ -91,7 +94,16 @@ func (f *FakePages) SearchSymbols(ctx context.Context, q string) ([]market.Marke
 func (f *FakePages) MarketQuote(ctx context.Context, sym, class string) (market.MarketQuote, error) {
 	return market.MarketQuote{Symbol: sym, Last: decimal.RequireFromString("187.25"), Change: decimal.RequireFromString("1.75"),
 		ChangePct: decimal.RequireFromString("0.94"), Bid: decimal.RequireFromString("187.20"), Ask: decimal.RequireFromString("187.30"),
-		Volume: decimal.NewFromInt(48_200_000), Time: T0}, nil
+		Volume: decimal.NewFromInt(48_200_000), Time: T0, Source: f.quoteSource(), Simulated: f.quoteSource() == "simulated"}, nil
+}
+
+func (f *FakePages) quoteSource() string {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	if f.QuoteSource == "" {
+		return "simulated"
+	}
+	return f.QuoteSource
 }
 
 func (f *FakePages) Candles(ctx context.Context, sym, class, iv string, n int) ([]market.Candle, error) {
@@ -256,8 +268,13 @@ func (f *FakePages) NotificationLog(limit int) ([]activity.NotificationRecord, e
 }
 
 func (f *FakePages) MCPEndpoints() mcppage.MCPEndpoints {
-	return mcppage.MCPEndpoints{Main: "http://127.0.0.1:3001/mcp", Ask: "http://127.0.0.1:3003/mcp",
-		Workspaces: []mcppage.WorkspaceEndpoint{{ID: "ws1", Tag: "research-aapl", URL: "http://127.0.0.1:3001/mcp/ws1"}}}
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	eps := mcppage.MCPEndpoints{Main: "http://127.0.0.1:3001/mcp", Ask: "http://127.0.0.1:3003/mcp"}
+	for _, w := range f.Workspace {
+		eps.Workspaces = append(eps.Workspaces, mcppage.WorkspaceEndpoint{ID: w.ID, Tag: w.Tag, URL: "http://127.0.0.1:3001/mcp/" + w.ID})
+	}
+	return eps
 }
 
 func (f *FakePages) MCPClients() []mcppage.MCPClient {
@@ -290,4 +307,12 @@ func NewPagesHarness(t *testing.T, w, h int) (*Harness, *FakePages) {
 	hs := NewHarnessOver(t, f, f.FakeCore, w, h)
 	hs.Run(hs.M.LoadAll())
 	return hs, f
+}
+
+// AddToolCall records a successful tool call as the newest.
+func (f *FakePages) AddToolCall(name, input string) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	n := int64(len(f.calls) + 1)
+	f.calls = append(f.calls, activity.ToolCallRecord{Seq: n, Session: "tui/default", Name: name, Input: input, Output: "{}", Time: T0.Add(time.Duration(n) * time.Hour)})
 }

@@ -1,0 +1,76 @@
+package settings_test
+
+import (
+	"testing"
+
+	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/alice-trading/alice/tui/settings"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The Channels page lists every channel and edits one through
+// SaveChannel: the name, profile and persona in a form, the hidden tools
+// picked from the tool list, archive/restore; a refused label is shown
+// next to its field.
+func TestSettingsChannelsPage(t *testing.T) {
+	t.Parallel()
+	h, fs := newSettingsHarness(t)
+	fs.profiles["fast"] = settings.ProfileSetting{Name: "fast", Backend: "openai"}
+	fs.profiles["deep"] = settings.ProfileSetting{Name: "deep", Backend: "openai"}
+	fs.chans = []settings.ChannelSetting{
+		{ID: "default", Label: "Alice"},
+		{ID: "research", Label: "Research", Profile: "deep"},
+		{ID: "telegram", Label: "Telegram", Connector: true},
+	}
+	h.Key("[", "r") // the last page
+	scr := h.Screen()
+	require.Contains(t, scr, "/cfg/channels.json")
+	assert.Contains(t, scr, "▸ Alice (default)")
+	assert.Contains(t, scr, "Research (research)")
+	assert.Contains(t, scr, "connector")
+
+	// Tools off in Research, picked from the tool list.
+	h.Key("down", "o")
+	require.True(t, h.M.Settings.Capturing(), "the picker takes every key")
+	assert.Contains(t, h.Screen(), "Tools off in Research")
+	h.Key("down", "space")
+	assert.Contains(t, h.Screen(), "[x] placeOrder")
+	h.Send(tuitest.CtrlS())
+	require.False(t, h.M.Settings.Capturing(), "a successful save closes the picker")
+	require.Len(t, fs.saved, 1)
+	assert.Equal(t, settings.ChannelSetting{ID: "research", Label: "Research", Profile: "deep", DisabledTools: []string{"placeOrder"}}, fs.saved[0])
+	scr = h.Screen()
+	assert.Contains(t, scr, "▸ Research (research)")
+	assert.Contains(t, scr, "1 tool off")
+	assert.Contains(t, scr, "tools off: placeOrder")
+
+	// Rename to a taken label: refused next to the Name field, nothing saved.
+	h.Key("e")
+	require.NotNil(t, h.M.Settings.Form)
+	h.Send(tuitest.Ctrl('u'))
+	h.TypeText("alice")
+	h.Send(tuitest.CtrlS())
+	require.NotNil(t, h.M.Settings.Form, "the form stays open on a refused save")
+	assert.Contains(t, h.Screen(), `✗ "alice" is already the label of channel "default"`)
+	require.Len(t, fs.saved, 1)
+	// Name, profile back to the active one, persona addition.
+	h.Send(tuitest.Ctrl('u'))
+	h.TypeText("Deep research")
+	h.Key("tab", "left", "tab")
+	h.TypeText("Cite sources.")
+	h.Send(tuitest.CtrlS())
+	require.Nil(t, h.M.Settings.Form)
+	require.Len(t, fs.saved, 2)
+	assert.Equal(t, settings.ChannelSetting{ID: "research", Label: "Deep research", Persona: "Cite sources.", DisabledTools: []string{"placeOrder"}}, fs.saved[1])
+	assert.Contains(t, h.Screen(), "persona +: Cite sources.")
+
+	// Archive and restore; the default channel cannot be archived.
+	h.Key("d")
+	require.Len(t, fs.saved, 3)
+	assert.True(t, fs.saved[2].Archived)
+	assert.Contains(t, h.Screen(), "archived")
+	h.Key("up", "d")
+	require.Len(t, fs.saved, 3)
+	assert.Contains(t, h.Screen(), "Alice cannot be archived")
+}
