@@ -20,6 +20,26 @@ import (
 // the kitty/CSI-u form and the xterm modifyOtherKeys form.
 var DefaultDetachKeys = [][]byte{{0x11}, []byte("\x1b[113;5u"), []byte("\x1b[27;5;113~")}
 
+// leaveZoom ends a full-screen attachment. The session's program wrote
+// to the real terminal directly and may have left any mode on (vim: cursor
+// and keypad keys, modifyOtherKeys; a shell: bracketed paste; htop: mouse;
+// claude and codex: kitty keyboard flags, a hidden cursor), so each is put
+// back to the terminal's default before the TUI takes the terminal again
+// (it sets its own modes on resume, and its last exit leaves defaults).
+// The alternate screen is erased before it is left: tmux copies rows of an
+// alternate screen that was resized while in use onto the main screen
+// when it is left, so after a resize during a zoom the session's screen
+// stayed in the shell that started alice.
+const leaveZoom = "\x1b[m" + // attributes
+	"\x1b[r\x1b[?6l\x1b[?7h\x1b[4l" + // scroll region, origin mode, autowrap, insert mode
+	"\x1b[?1l\x1b>" + // cursor keys and keypad: normal
+	"\x1b[?9l\x1b[?1000l\x1b[?1001l\x1b[?1002l\x1b[?1003l\x1b[?1004l\x1b[?1005l\x1b[?1006l\x1b[?1015l" + // mouse, focus
+	"\x1b[?2004l" + // bracketed paste
+	"\x1b[>4m\x1b[<99u" + // modifyOtherKeys; kitty flags (an emptied stack resets them)
+	"\x1b[0 q\x1b[?25h" + // cursor shape, visible
+	"\x1b(B" + // G0 charset
+	"\x1b[2J\x1b[?1049l"
+
 // Attachment hands the real terminal to a session for full-screen use
 // ("zoom"). It satisfies bubbletea's ExecCommand structurally, so the TUI
 // runs it with tea.Exec(sess.Attach(), func(err error) tea.Msg {…}) and this
@@ -70,7 +90,7 @@ func (a *Attachment) Run() error {
 	screen := strings.ReplaceAll(s.Render(), "\n", "\r\n")
 	x, y, _ := s.Cursor()
 	fmt.Fprintf(a.stdout, "\x1b[?1049h\x1b[2J\x1b[H%s\x1b[%d;%dH", screen, y+1, x+1)
-	defer fmt.Fprint(a.stdout, "\x1b[?1049l")
+	defer fmt.Fprint(a.stdout, leaveZoom)
 	s.setSink(a.stdout)
 	defer s.setSink(nil)
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alice-trading/alice/core/termmodes"
 	"github.com/stretchr/testify/require"
 )
 
@@ -70,4 +71,46 @@ func TestDetachScanner(t *testing.T) {
 			require.Equal(t, tc.partial, partialDetachSuffix([]byte(tc.in), DefaultDetachKeys), "%q", tc.in)
 		}
 	}
+}
+
+// A zoomed program writes to the real terminal directly; whatever modes it
+// left on are put back when the zoom ends, and the alternate screen is
+// erased before it is left (tmux copies rows of a resized alternate screen
+// onto the main screen).
+func TestZoomEndLeavesTheTerminalAsFound(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t, t.TempDir(), nil)
+	w := createWS(t, m, "zoom-modes", "shell-only")
+	s, err := m.StartSession(w.ID, AgentShell)
+	require.NoError(t, err)
+	waitState(t, s, StateRunning)
+
+	inR, inW, err := os.Pipe()
+	require.NoError(t, err)
+	defer inR.Close()
+	defer inW.Close()
+	out := &syncBuf{}
+	a := s.Attach()
+	a.SetStdin(inR)
+	a.SetStdout(out)
+	done := make(chan error, 1)
+	go func() { done <- a.Run() }()
+
+	// vim's keys, htop's mouse, a shell's bracketed paste, claude's kitty
+	// flags and hidden cursor, and a scroll region.
+	_, err = inW.Write([]byte(`printf '\033[?1h\033=\033[?1000h\033[?1006h\033[?2004h\033[>1u\033[>4;2m\033[?25l\033[2 q\033[4h\033[?7l'; echo modes-$((2+3))` + "\r"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "modes-5") }, waitFor, tick)
+	_, err = inW.Write([]byte{0x11})
+	require.NoError(t, err)
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(waitFor):
+		t.Fatal("detach key did not end the attachment")
+	}
+	var modes termmodes.Tracker
+	_, _ = modes.Write([]byte(out.String()))
+	require.Empty(t, modes.Set(), "modes left on after the zoom")
+	require.True(t, strings.HasSuffix(out.String(), "\x1b[2J\x1b[?1049l"), "%q", out.String()[max(len(out.String())-80, 0):])
 }

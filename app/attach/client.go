@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/alice-trading/alice/core/termmodes"
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/term"
 )
@@ -115,8 +116,13 @@ func Attach(ctx context.Context, socketPath, hostKeyPath string, t Terminal) (Ou
 			out = io.MultiWriter(out, f)
 		}
 	}
-	sess.Stdout = out
+	// The core's program restores the terminal when it ends; when the
+	// connection is lost instead, the client does, from the modes the
+	// stream left on.
+	var modes termmodes.Tracker
+	sess.Stdout = io.MultiWriter(out, &modes)
 	sess.Stderr = t.Out
+	restore := func() { _, _ = io.WriteString(t.Out, modes.Restore()) }
 	if err := sess.Shell(); err != nil {
 		return Lost, fmt.Errorf("attach: %w", err)
 	}
@@ -135,6 +141,9 @@ func Attach(ctx context.Context, socketPath, hostKeyPath string, t Terminal) (Ou
 				_ = sess.WindowChange(th, tw)
 			}
 		case <-ctx.Done():
+			sess.Close()
+			<-done
+			restore()
 			return Detached, nil
 		case err := <-done:
 			var exit *ssh.ExitError
@@ -146,6 +155,7 @@ func Attach(ctx context.Context, socketPath, hostKeyPath string, t Terminal) (Ou
 			case errors.As(err, &exit) && exit.ExitStatus() == ExitRefused:
 				return Refused, nil
 			default:
+				restore()
 				return Lost, err
 			}
 		}

@@ -35,6 +35,9 @@ type cursedRenderer struct {
 	starting      bool // indicates whether the renderer is starting after being stopped
 	pendingErase  bool // an scr.Erase() is pending and hasn't been drained by flush yet
 	noInput       bool // whether input is disabled, in which case keyboard enhancement queries are pointless
+
+	// draws counts flushes that wrote something. (alice patch)
+	draws uint64
 }
 
 var _ renderer = &cursedRenderer{}
@@ -583,8 +586,9 @@ func (s *cursedRenderer) flush(closing bool) error {
 			// Entering alt screen mode.
 			buf.WriteString(ansi.SetModeAltScreenSaveCursor)
 		} else {
-			// Exiting alt screen mode.
-			buf.WriteString(ansi.ResetModeAltScreenSaveCursor)
+			// Exiting alt screen mode. alice patch: erase it first (see
+			// exitAltScreen).
+			buf.WriteString(ansi.EraseEntireScreen + ansi.ResetModeAltScreenSaveCursor)
 		}
 	}
 
@@ -628,6 +632,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 		if s.logger != nil {
 			s.logger.Printf("output: %q", buf.String())
 		}
+		s.draws++
 		if _, err := io.Copy(s.w, &buf); err != nil {
 			return fmt.Errorf("bubbletea: error flushing update to the writer: %w", err)
 		}
@@ -636,6 +641,15 @@ func (s *cursedRenderer) flush(closing bool) error {
 	s.lastView = &view
 
 	return nil
+}
+
+// drawn counts the flushes that wrote something to the terminal, so the
+// frame limiter can tell a frame from a flush that found nothing changed.
+// (alice patch)
+func (s *cursedRenderer) drawn() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.draws
 }
 
 // render implements renderer.
@@ -730,7 +744,12 @@ func exitAltScreen(s *cursedRenderer, write bool) {
 	s.scr.SetRelativeCursor(true)
 	s.scr.SetFullscreen(false)
 	if write {
-		s.buf.WriteString(ansi.ResetModeAltScreenSaveCursor)
+		// alice patch: erase the alternate screen before leaving it. Its
+		// content is gone either way, but tmux (3.3a; vim and less show the
+		// same) copies rows of an alternate screen that was resized while
+		// in use onto the main screen when it is left: after growing the
+		// window and quitting, the last frame's rows stayed in the shell.
+		s.buf.WriteString(ansi.EraseEntireScreen + ansi.ResetModeAltScreenSaveCursor)
 	}
 	s.scr.RestoreCursor()
 }

@@ -58,7 +58,7 @@ func TestSessionBrowser(t *testing.T) {
 	h.Key("ctrl+s")
 	require.True(t, h.M.Chat.BrowserOpen())
 	s := h.Screen()
-	for _, want := range []string{"Sessions", "# Alice", "morning plan", "2 msgs", "Alice: Here is the plan", "# Research", "earnings dates", "1 msg", "telegram/1"} {
+	for _, want := range []string{"filter › type to search titles, channels and messages", "Sessions", "# Alice", "morning plan", "2 msgs", "Alice: Here is the plan", "# Research", "earnings dates", "1 msg", "telegram/1"} {
 		require.Contains(t, s, want)
 	}
 	h.TypeText("earn")

@@ -42,6 +42,9 @@ type Pane struct {
 	TermGen   int       // bumps when term changes so stale nudges are dropped
 	Waiting   bool      // a Changed() read is in flight for term
 	lastNudge time.Time // when the last TermChangedMsg arrived (frame cap)
+	// typed is signalled (capacity 1) when a key or paste goes to term: the
+	// change it causes (the echo) skips the frame cap.
+	typed     chan struct{}
 	termCols  int
 	termRows  int
 	files     []FileInfo
@@ -98,7 +101,7 @@ func New(m kit.Host, core Core) *Pane {
 	// Without a width the placeholder is cut to its first letter (shown
 	// under the cursor as a lone reverse-video "r").
 	in.SetWidth(in.CharLimit + 1)
-	return &Pane{m: m, core: core, tag: in, Ssel: -1}
+	return &Pane{m: m, core: core, tag: in, Ssel: -1, typed: make(chan struct{}, 1)}
 }
 
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -151,6 +154,8 @@ func (p *Pane) SelectID(id string) {
 	}
 }
 
+func workspaceKey(w WorkspaceInfo) string { return w.ID }
+
 func (p *Pane) current() (WorkspaceInfo, bool) {
 	if p.Sel < 0 || p.Sel >= len(p.List) {
 		return WorkspaceInfo{}, false
@@ -169,29 +174,19 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 		// The cursor stays on the item, not the row number: a workspace
 		// created elsewhere or a re-sort must not move K/D to another one.
-		prevWS, hadWS := p.current()
 		prevSess, hadSess := p.selectedSession()
-		p.List, p.tmpls, p.details = msg.list, msg.tmpls, msg.details
+		kit.Replace(&p.List, &p.Sel, msg.list, workspaceKey)
+		p.tmpls, p.details = msg.tmpls, msg.details
 		switch {
 		case p.pendingID != "":
 			p.SelectID(p.pendingID)
-		case hadWS:
-			for i, w := range p.List {
-				if w.ID == prevWS.ID {
-					p.Sel = i
+		case hadSess:
+			p.Ssel = -1
+			for i, s := range p.sessions() {
+				if s.ID == prevSess.ID {
+					p.Ssel = i
 				}
 			}
-			if hadSess {
-				p.Ssel = -1
-				for i, s := range p.sessions() {
-					if s.ID == prevSess.ID {
-						p.Ssel = i
-					}
-				}
-			}
-		}
-		if p.Sel >= len(p.List) {
-			p.Sel = max(0, len(p.List)-1)
 		}
 		p.Ssel = min(p.Ssel, len(p.sessions())-1)
 		return tea.Batch(p.preview(), p.resizeAll())
@@ -237,6 +232,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	case tea.PasteMsg:
 		if p.Attached() {
 			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
+			p.kick()
 		}
 		return nil
 	case tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseWheelMsg, tea.MouseMotionMsg:
@@ -262,6 +258,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// SendKey only queues into the emulator (no pty IO), so forwarding
 		// inline keeps keystroke order exact.
 		p.term.SendKey(msg)
+		p.kick()
 		return nil
 	case WsScroll:
 		return p.onScrollKey(msg)
