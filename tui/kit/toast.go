@@ -15,9 +15,10 @@ import (
 // Feedback in the status bar: toasts and one progress line for long work
 // (compaction, tool calls, snapshots, workspace creation). Only the newest
 // toast of each kind is live: a new error replaces the older one (which
-// stays in the message history, f2), dismissing clears every live error,
-// and errors expire too (after errorTTL), so none is sticky — also while
-// an attached terminal takes every key.
+// stays in the message history, alt+m), dismissing clears every live
+// error, and errors expire too (after errorTTL), so none is sticky. While a
+// terminal is attached (it takes every key), the detach key dismisses an
+// error that arrived since, and a click on the status bar dismisses any.
 
 // infoTTL is how long an info toast stays up; errorTTL an error.
 const (
@@ -101,6 +102,16 @@ func (t *Toasts) Current() (toast, bool) {
 func (t *Toasts) HasError() bool {
 	for _, l := range t.Live {
 		if l.Kind == ToastError {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrorSince reports a live error pushed after toast seq.
+func (t *Toasts) ErrorSince(seq int) bool {
+	for _, l := range t.Live {
+		if l.Kind == ToastError && l.ID > seq {
 			return true
 		}
 	}
