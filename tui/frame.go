@@ -300,7 +300,7 @@ func (m *Model) statusBar() string {
 		if m.attachedError() {
 			dismiss = m.keys.Workspaces.Detach // ctrl+x belongs to the attached session
 		}
-		parts = append(parts, t.View(s, dismiss, m.width-used))
+		parts = append(parts, t.View(s, dismiss, m.keys.Global.Messages, m.width-used))
 	} else if len(m.Status.Problems) > 0 {
 		parts = append(parts, s.Warn.Render(" ⚠ "+kit.FirstLine(m.Status.Problems[0])))
 	}

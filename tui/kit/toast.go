@@ -132,10 +132,16 @@ func (t *Toasts) Dismiss() {
 
 // View renders the toast in at most w cells, cutting long text at a word
 // boundary with an ellipsis.
-func (n toast) View(s Styles, dismiss key.Binding, w int) string {
+// An error that does not fit (or has more lines) names the more key,
+// which shows its whole text (the message history).
+func (n toast) View(s Styles, dismiss, more key.Binding, w int) string {
 	if n.Kind == ToastError {
 		hint := "  " + dismiss.Help().Key + " dismiss"
-		return s.Error.Render(" ✗ "+CutWords(FirstLine(n.Text), w-3-len(hint))) + s.Muted.Render(hint)
+		first := FirstLine(n.Text)
+		if first != n.Text || ansi.StringWidth(first) > w-3-len(hint) {
+			hint += " · " + more.Help().Key + " more"
+		}
+		return s.Error.Render(" ✗ "+CutWords(first, w-3-ansi.StringWidth(hint))) + s.Muted.Render(hint)
 	}
 	return s.StatusBar.Render(" " + CutWords(FirstLine(n.Text), w-1))
 }
