@@ -3,6 +3,7 @@ package workspaces_test
 import (
 	"errors"
 	"github.com/alice-trading/alice/tui/kit"
+	"strings"
 
 	"testing"
 	"time"
@@ -48,6 +49,22 @@ func TestCreateWorkspace(t *testing.T) {
 	require.Len(t, h.F.Workspace, 2)
 	require.Equal(t, "shell-only", h.F.Workspace[1].Template)
 	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
+
+	// A bad tag is shown in the form, under the field, and the form stays.
+	h.Key("n")
+	h.TypeText("Bad Tag")
+	h.Key("enter")
+	require.Equal(t, workspaces.WsCreate, h.M.Workspaces.Mode)
+	s := h.Screen()
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "tag › Bad Tag") {
+			require.Contains(t, lines[i+1], `✗ invalid tag "Bad Tag"`, "the error is next to the field")
+		}
+	}
+	require.Contains(t, s, `✗ invalid tag "Bad Tag"`)
+	h.Send(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	require.NotContains(t, h.Screen(), "✗ invalid tag", "editing the tag clears it")
 }
 
 // rawSeq stands in for an input sequence the key decoder did not

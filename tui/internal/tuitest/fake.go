@@ -190,6 +190,9 @@ func (f *FakeCore) CreateWorkspace(ctx context.Context, tag, tmpl string) (works
 	if tag == "" {
 		return workspaces.WorkspaceInfo{}, errors.New("tag is required")
 	}
+	if strings.ContainsAny(tag, " /.") {
+		return workspaces.WorkspaceInfo{}, fmt.Errorf("invalid tag %q: use 1-33 characters a-z, 0-9, '-' or '_', starting with a letter or digit", tag)
+	}
 	w := workspaces.WorkspaceInfo{ID: "ws-" + tag, Tag: tag, Template: tmpl}
 	f.Workspace = append(f.Workspace, w)
 	return w, nil
