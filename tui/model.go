@@ -212,6 +212,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if stale := m.dropStaleDialog(); stale != nil {
 		cmd = tea.Batch(cmd, stale)
 	}
+	if m.Dialog != nil {
+		if settle := m.Dialog.settleCmd(m.now()); settle != nil {
+			cmd = tea.Batch(cmd, settle)
+		}
+	}
 	if save := m.Inbox.SaveCmd(); save != nil {
 		return m, tea.Batch(cmd, save)
 	}
@@ -262,6 +267,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case dialogResultMsg:
 		return m, msg.then
+	case dialogSettledMsg:
+		return m, nil // the view shows that keys are accepted now
 	case market.AskAliceMsg:
 		m.SetFocus(FocusChat)
 		m.Chat.Prefill(msg.Text)

@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -40,7 +42,14 @@ type config struct {
 	catMB      int
 	busy       int
 	work       string
+	only       map[string]bool // measures to run; empty: all
 }
+
+// measures are the names -only accepts, in the order they run.
+var measures = []string{"rss", "idle", "echo", "frames", "cat", "busy"}
+
+// wants reports whether measure m runs.
+func (c config) wants(m string) bool { return len(c.only) == 0 || c.only[m] }
 
 func main() {
 	var c config
@@ -55,7 +64,19 @@ func main() {
 	flag.DurationVar(&c.idle, "idle", 30*time.Second, "quiet window for idle CPU")
 	flag.IntVar(&c.catMB, "mb", 10, "size of each cat file in MB")
 	flag.IntVar(&c.busy, "sessions", 20, "busy sessions for the loaded echo run")
+	only := flag.String("only", "", "comma-separated measures to run ("+strings.Join(measures, ",")+"); default all")
 	flag.Parse()
+	c.only = map[string]bool{}
+	for _, m := range strings.Split(*only, ",") {
+		if m = strings.TrimSpace(m); m == "" {
+			continue
+		}
+		if !slices.Contains(measures, m) {
+			fmt.Fprintf(os.Stderr, "tuiterm: unknown measure %q in -only (known: %s)\n", m, strings.Join(measures, ","))
+			os.Exit(2)
+		}
+		c.only[m] = true
+	}
 	switch {
 	case *busy:
 		runBusy()

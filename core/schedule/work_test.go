@@ -34,7 +34,10 @@ func TestCronFiresThroughAgentNotifyUserToLastTouchedChannel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	eng.Start(ctx)
-	require.Eventually(t, func() bool { return len(e.tg.texts()) == 1 }, 5*time.Second, 5*time.Millisecond)
+	// The message reaches Telegram before the task's outcome is recorded
+	// and the job's state saved: wait for that, not for the message (Close
+	// cancels a run whose outcome has not arrived yet).
+	require.Eventually(t, func() bool { return eng.List()[0].State.LastStatus != nil }, 30*time.Second, 5*time.Millisecond)
 	require.NoError(t, eng.Close())
 
 	require.Equal(t, []string{"NVDA is up 6% pre-market"}, e.tg.texts())

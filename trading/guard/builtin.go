@@ -278,6 +278,9 @@ func fitHint(gc Context, value, limit decimal.Decimal) string {
 	if !fit.IsPositive() {
 		return fmt.Sprintf("; not even %s %s fits at this price", trading.QuantityStep(o.TotalQuantity), c.Symbol)
 	}
+	if gc.Op.Action == git.ModifyOrder {
+		return fmt.Sprintf("; at this price at most %s %s (still to fill) fit", fit, c.Symbol)
+	}
 	return fmt.Sprintf("; at this price at most %s %s fit in one order (split it into orders of at most %s, each checked again)", fit, c.Symbol, fit)
 }
 

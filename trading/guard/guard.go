@@ -85,15 +85,15 @@ func (gc Context) Notional(ctx context.Context) (decimal.Decimal, error) {
 type Verdict struct {
 	Guard string `json:"guard"`
 	// Applies is false when the operation is outside the guard's scope.
-	Applies bool            `json:"applies"`
+	Applies bool `json:"applies"`
 	// Measure names what Value is ("position", "order value").
 	Measure string          `json:"measure,omitempty"`
 	Value   decimal.Decimal `json:"value,omitzero"`
 	Limit   decimal.Decimal `json:"limit,omitzero"`
 	// Unit follows both numbers; words after its first one describe only
 	// Value ("% of equity": "position 2.0% of equity, limit 25%").
-	Unit string `json:"unit,omitempty"`
-	Reject  string          `json:"reject,omitempty"`
+	Unit   string `json:"unit,omitempty"`
+	Reject string `json:"reject,omitempty"`
 }
 
 // String renders "max-position-size: position 2.0% of equity, limit 25%

@@ -43,7 +43,7 @@ func (h *handlers) stageTools() []core.Tool {
 			"stopLoss":{"type":"object","properties":{"price":{"type":"string"},"limitPrice":{"type":"string"}},"required":["price"]}},
 			"required":["aliceId","action","orderType"]}`,
 			h.placeOrder),
-		tool("modifyOrder", "Stage a modification of an open order (commitMessage also commits it).",
+		tool("modifyOrder", "Stage a modification of an open order (commitMessage also commits it). The order after the change is checked like a new order here and judged by the guards at push; if a guard refuses it, nothing reaches the broker and the original order keeps resting exactly as it was — the push result's rejected entry says so and shows the order as it still stands.",
 			`{"type":"object","properties":{`+srcReq+`,`+commitProp+`,"orderId":{"type":"string"},
 			"totalQuantity":`+decimalProp+`,"lmtPrice":`+decimalProp+`,"auxPrice":`+decimalProp+`,"trailStopPrice":`+decimalProp+`,"trailingPercent":`+decimalProp+`,
 			"orderType":{"type":"string","enum":["MKT","LMT","STP","STP LMT","TRAIL","TRAIL LIMIT","MOC"]},

@@ -43,6 +43,9 @@ type Pane struct {
 	TermGen   int       // bumps when term changes so stale nudges are dropped
 	Waiting   bool      // a Changed() read is in flight for term
 	lastNudge time.Time // when the last TermChangedMsg arrived (frame cap)
+	// typed is signalled (capacity 1) when a key or paste goes to term: the
+	// change it causes (the echo) skips the frame cap.
+	typed     chan struct{}
 	termCols  int
 	termRows  int
 	files     []FileInfo
@@ -99,7 +102,7 @@ func New(m kit.Host, core Core) *Pane {
 	// Without a width the placeholder is cut to its first letter (shown
 	// under the cursor as a lone reverse-video "r").
 	in.SetWidth(in.CharLimit + 1)
-	return &Pane{m: m, core: core, tag: in, Ssel: -1}
+	return &Pane{m: m, core: core, tag: in, Ssel: -1, typed: make(chan struct{}, 1)}
 }
 
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -231,6 +234,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	case tea.PasteMsg:
 		if p.Attached() {
 			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
+			p.kick()
 		}
 		return nil
 	case tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseWheelMsg, tea.MouseMotionMsg:
@@ -256,6 +260,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// SendKey only queues into the emulator (no pty IO), so forwarding
 		// inline keeps keystroke order exact.
 		p.term.SendKey(msg)
+		p.kick()
 		return nil
 	case WsScroll:
 		return p.onScrollKey(msg)
