@@ -21,12 +21,30 @@ type confirmDialog struct {
 	onYes   tea.Cmd
 	lastKey time.Time
 	ignored int
+	// settleAt is the lastKey a redraw is already scheduled for: the hint
+	// turns from "waiting" to "y confirm" when the grace period ends, not
+	// at the next unrelated message.
+	settleAt time.Time
 	// valid, when set, reports whether the decision is still open.
 	valid func() bool
 }
 
 // dialogResultMsg carries the confirmed action back through Update.
 type dialogResultMsg struct{ then tea.Cmd }
+
+// dialogSettledMsg redraws a confirmation once its grace period is over.
+type dialogSettledMsg struct{}
+
+// settleCmd schedules one redraw for when the grace period that began at
+// the last key ends; nil when it has ended or one is already scheduled.
+func (d *confirmDialog) settleCmd(now time.Time) tea.Cmd {
+	left := GraceQuiet - now.Sub(d.lastKey)
+	if left <= 0 || d.settleAt.Equal(d.lastKey) {
+		return nil
+	}
+	d.settleAt = d.lastKey
+	return tea.Tick(left, func(time.Time) tea.Msg { return dialogSettledMsg{} })
+}
 
 func newConfirmDialog(m *Model, title, body string, onYes tea.Cmd, now time.Time) *confirmDialog {
 	return &confirmDialog{m: m, title: title, Body: body, onYes: onYes, lastKey: now}

@@ -127,6 +127,8 @@ func TestFlowChatStageApprove(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
 	scr.waitFor("waiting for input to settle")
 	clk.Add(time.Second)
+	// The hint turns when the grace period ends, with no key pressed.
+	scr.waitFor("y confirm · n/esc cancel")
 	tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
 	scr.waitFor("pushed 4d46698f")
 	scr.waitFor("AAPL")

@@ -31,7 +31,7 @@ func (f *fakeHumans) all() []sentAlert {
 	return append([]sentAlert(nil), f.sent...)
 }
 
-func runAlerter(t *testing.T, m *Manager, opts AlertOptions) *fakeHumans {
+func runAlerter(t *testing.T, m *Manager, opts AlertOptions) (*Alerter, *fakeHumans) {
 	t.Helper()
 	h := &fakeHumans{}
 	a := NewAlerter(m, h, opts)
@@ -39,13 +39,21 @@ func runAlerter(t *testing.T, m *Manager, opts AlertOptions) *fakeHumans {
 	done := make(chan struct{})
 	go func() { defer close(done); a.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return h
+	return a, h
+}
+
+// heldBack is how many settled alerts the rate limits have held back: a
+// test waits for it rather than sleeping and hoping the alerter ran.
+func heldBack(a *Alerter) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.suppressed
 }
 
 func TestNeedsYouSendsOneAlertWithScreenLines(t *testing.T) {
 	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
-	humans := runAlerter(t, m, AlertOptions{Settle: 100 * time.Millisecond, PerSession: time.Hour})
+	a, humans := runAlerter(t, m, AlertOptions{Settle: 100 * time.Millisecond, PerSession: time.Hour})
 	w := createWS(t, m, "alerts", "chat")
 	s, err := m.StartSession(w.ID, AgentShell)
 	require.NoError(t, err)
@@ -62,14 +70,14 @@ func TestNeedsYouSendsOneAlertWithScreenLines(t *testing.T) {
 	// Answered, then asking again within the per-session window: held back.
 	require.NoError(t, m.Send(s.ID(), "printf '\\007'", true))
 	waitAgentState(t, m, s, agentstate.NeedsYou)
-	time.Sleep(400 * time.Millisecond)
+	require.Eventually(t, func() bool { return heldBack(a) == 1 }, waitFor, tick, "the second bell settles and is held back")
 	assert.Len(t, humans.all(), 1, "rate-limited per session")
 }
 
 func TestFlickerMakesNoAlert(t *testing.T) {
 	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
-	humans := runAlerter(t, m, AlertOptions{Settle: 500 * time.Millisecond})
+	_, humans := runAlerter(t, m, AlertOptions{Settle: 500 * time.Millisecond})
 	w := createWS(t, m, "flicker", "chat")
 	s, err := m.StartSession(w.ID, AgentShell)
 	require.NoError(t, err)
@@ -84,7 +92,7 @@ func TestFlickerMakesNoAlert(t *testing.T) {
 func TestGlobalLimitCountsHeldBackAlerts(t *testing.T) {
 	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
-	humans := runAlerter(t, m, AlertOptions{Settle: 50 * time.Millisecond, PerMinute: 1})
+	a, humans := runAlerter(t, m, AlertOptions{Settle: 50 * time.Millisecond, PerMinute: 1})
 	w := createWS(t, m, "limit", "chat")
 	var sessions []*Session
 	for range 3 {
@@ -97,7 +105,8 @@ func TestGlobalLimitCountsHeldBackAlerts(t *testing.T) {
 		require.NoError(t, s.Input([]byte("printf '\\033]9;4;2;0\\007'\r")))
 		waitAgentState(t, m, s, agentstate.Errored)
 	}
-	time.Sleep(300 * time.Millisecond)
+	// All three settle: one is sent, the limit holds back the other two.
+	require.Eventually(t, func() bool { return heldBack(a) == 2 }, waitFor, tick, "two alerts held back; sent %d", len(humans.all()))
 	require.Len(t, humans.all(), 1, "one alert per minute")
 	assert.Contains(t, humans.all()[0].text, "errored")
 }
@@ -105,7 +114,7 @@ func TestGlobalLimitCountsHeldBackAlerts(t *testing.T) {
 func TestWatchedSessionMakesNoAlert(t *testing.T) {
 	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
-	humans := runAlerter(t, m, AlertOptions{Settle: 50 * time.Millisecond})
+	_, humans := runAlerter(t, m, AlertOptions{Settle: 50 * time.Millisecond})
 	w := createWS(t, m, "watched", "chat")
 	s, err := m.StartSession(w.ID, AgentShell)
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
@@ -50,6 +51,15 @@ type Terminal struct {
 	gen         uint64
 	rendered    string
 	renderedGen uint64
+	// uiWaiting counts readers for the UI (Render, Cursor) waiting for mu;
+	// the feeder hands the lock over between chunks instead of taking it
+	// straight back (a mutex has no handoff: a redraw waited behind many
+	// chunks of a continuous repaint). uiGot counts the UI's acquisitions;
+	// handoff (capacity 1) wakes the feeder when it moves.
+	uiWaiting   atomic.Int32
+	uiGot       atomic.Uint64
+	handoff     chan struct{}
+	handoffWait time.Duration
 
 	outMu sync.Mutex
 	out   io.Writer // the current pty master; nil between processes
@@ -85,6 +95,8 @@ func newTerminal(cols, rows, scrollback int, budget *ScrollBudget, logger *slog.
 		modes:         map[ansi.Mode]bool{},
 		ring:          newScrollRing(scrollback, budget),
 		changed:       make(chan struct{}, 1),
+		handoff:       make(chan struct{}, 1),
+		handoffWait:   handoffWait,
 		replyDone:     make(chan struct{}),
 		log:           logger,
 	}
@@ -181,7 +193,10 @@ func (t *Terminal) Feed(p []byte) {
 	t.feedRaw(p)
 }
 
-// feedRaw writes p in chunks, releasing the lock between them.
+// feedRaw writes p in chunks, releasing the lock and nudging Changed
+// between them: a watcher can draw the screen mid-batch, so a child that
+// repaints continuously is shown at the display's pace rather than once
+// per batch.
 func (t *Terminal) feedRaw(p []byte) {
 	for len(p) > 0 {
 		n := min(len(p), rawChunk)
@@ -189,8 +204,47 @@ func (t *Terminal) feedRaw(p []byte) {
 		if !t.closed {
 			t.writeLocked(p[:n])
 		}
-		t.mu.Unlock()
 		p = p[n:]
+		more := len(p) > 0
+		if more {
+			t.nudge()
+		}
+		uiWaits, got := t.uiWaiting.Load() > 0, t.uiGot.Load()
+		t.mu.Unlock()
+		if more && uiWaits {
+			t.yieldToUI(got)
+		}
+	}
+}
+
+// handoffWait bounds how long the feeder waits for a UI reader it let go
+// first (normally microseconds: the reader only has to be scheduled).
+const handoffWait = 2 * time.Millisecond
+
+// yieldToUI waits (with mu unlocked) until a UI reader that was waiting
+// for mu when the feeder still held it has taken it, so the reader goes
+// before the feeder's next chunk. got is uiGot read under that lock.
+func (t *Terminal) yieldToUI(got uint64) {
+	timer := time.NewTimer(t.handoffWait)
+	defer timer.Stop()
+	for t.uiGot.Load() == got {
+		select {
+		case <-t.handoff: // possibly stale: check again
+		case <-timer.C:
+			return
+		}
+	}
+}
+
+// lockUI takes mu for a UI read, ahead of the feeder's next chunk.
+func (t *Terminal) lockUI() {
+	t.uiWaiting.Add(1)
+	t.mu.Lock()
+	t.uiWaiting.Add(-1)
+	t.uiGot.Add(1)
+	select {
+	case t.handoff <- struct{}{}:
+	default:
 	}
 }
 
@@ -308,7 +362,7 @@ func (t *Terminal) Changed() <-chan struct{} { return t.changed }
 // Render returns the screen as an ANSI-styled string. It is rendered at
 // most once per change.
 func (t *Terminal) Render() string {
-	t.mu.Lock()
+	t.lockUI()
 	defer t.mu.Unlock()
 	if t.renderedGen != t.gen || t.rendered == "" {
 		t.rendered, t.renderedGen = t.emu.Render(), t.gen
@@ -386,7 +440,7 @@ func (t *Terminal) SendMouse(m vt.Mouse) {
 
 // Cursor returns the cursor cell and whether the child shows it.
 func (t *Terminal) Cursor() (x, y int, visible bool) {
-	t.mu.Lock()
+	t.lockUI()
 	defer t.mu.Unlock()
 	p := t.emu.CursorPosition()
 	return p.X, p.Y, t.cursorVisible

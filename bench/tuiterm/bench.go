@@ -62,36 +62,47 @@ func (b *bench) run() error {
 	}
 	fmt.Printf("alice %s: outer %dx%d, pane inner %dx%d; bare tmux pane %dx%d\n",
 		b.cfg.alice, b.cfg.cols, b.cfg.rows, b.icols, b.irows, b.icols, b.irows)
-	time.Sleep(3 * time.Second)
-	b.add("RSS, 1 session", "MB", float64(rssKB(b.alicePID))/1024, float64(rssKB(b.serverPID))/1024)
-	if b.cfg.only == "rss" {
-		if err := b.startBusy(); err != nil {
+	c := b.cfg
+	if c.wants("rss") {
+		time.Sleep(3 * time.Second)
+		b.add("RSS, 1 session", "MB", float64(rssKB(b.alicePID))/1024, float64(rssKB(b.serverPID))/1024)
+	}
+	if c.wants("idle") {
+		b.idleCPU()
+	}
+	if c.wants("echo") {
+		if err := b.echo("echo idle"); err != nil {
 			return err
 		}
-		time.Sleep(3 * time.Second)
-		b.add(fmt.Sprintf("RSS, %d sessions", b.cfg.busy+2), "MB", float64(rssKB(b.alicePID))/1024, float64(rssKB(b.serverPID))/1024)
-		b.report()
-		return nil
 	}
-	b.idleCPU()
-	if err := b.echo("echo idle"); err != nil {
-		return err
-	}
-	if err := b.frames(); err != nil {
-		return err
+	if c.wants("frames") {
+		if err := b.frames(); err != nil {
+			return err
+		}
 	}
 	for _, coloured := range []bool{false, true} {
+		if !c.wants("cat") {
+			break
+		}
 		if err := b.cat(coloured); err != nil {
 			return err
 		}
 	}
-	if err := b.startBusy(); err != nil {
-		return err
+	// The busy sessions serve both the RSS with 22 sessions and the loaded
+	// echo.
+	if c.wants("busy") || c.wants("rss") {
+		if err := b.startBusy(); err != nil {
+			return err
+		}
+		time.Sleep(3 * time.Second)
 	}
-	time.Sleep(3 * time.Second)
-	b.add(fmt.Sprintf("RSS, %d sessions", b.cfg.busy+2), "MB", float64(rssKB(b.alicePID))/1024, float64(rssKB(b.serverPID))/1024)
-	if err := b.echo(fmt.Sprintf("echo, %d busy", b.cfg.busy)); err != nil {
-		return err
+	if c.wants("rss") {
+		b.add(fmt.Sprintf("RSS, %d sessions", b.cfg.busy+2), "MB", float64(rssKB(b.alicePID))/1024, float64(rssKB(b.serverPID))/1024)
+	}
+	if c.wants("busy") {
+		if err := b.echo(fmt.Sprintf("echo, %d busy", b.cfg.busy)); err != nil {
+			return err
+		}
 	}
 	b.report()
 	return nil

@@ -13,7 +13,7 @@
 // to the outer terminal), cat of a plain and a coloured file, idle CPU,
 // RSS with 1 and 22 sessions. It prints alice/tmux ratios.
 //
-//	go run ./bench/tuiterm -alice ./alice [-runs 5 -echo 40 -idle 30s] [-only rss]
+//	go run ./bench/tuiterm -alice ./alice [-runs 5 -echo 40 -idle 30s]
 //
 // The same binary is the load: -busy prints lines forever, -frames N draws
 // N full-screen frames and then a sentinel.
@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -40,8 +42,14 @@ type config struct {
 	catMB      int
 	busy       int
 	work       string
-	only       string
+	only       map[string]bool // measures to run; empty: all
 }
+
+// measures are the names -only accepts, in the order they run.
+var measures = []string{"rss", "idle", "echo", "frames", "cat", "busy"}
+
+// wants reports whether measure m runs.
+func (c config) wants(m string) bool { return len(c.only) == 0 || c.only[m] }
 
 func main() {
 	var c config
@@ -56,8 +64,19 @@ func main() {
 	flag.DurationVar(&c.idle, "idle", 30*time.Second, "quiet window for idle CPU")
 	flag.IntVar(&c.catMB, "mb", 10, "size of each cat file in MB")
 	flag.IntVar(&c.busy, "sessions", 20, "busy sessions for the loaded echo run")
-	flag.StringVar(&c.only, "only", "", `run one group of measures only: "rss" (RSS with 1 and sessions+2 sessions)`)
+	only := flag.String("only", "", "comma-separated measures to run ("+strings.Join(measures, ",")+"); default all")
 	flag.Parse()
+	c.only = map[string]bool{}
+	for _, m := range strings.Split(*only, ",") {
+		if m = strings.TrimSpace(m); m == "" {
+			continue
+		}
+		if !slices.Contains(measures, m) {
+			fmt.Fprintf(os.Stderr, "tuiterm: unknown measure %q in -only (known: %s)\n", m, strings.Join(measures, ","))
+			os.Exit(2)
+		}
+		c.only[m] = true
+	}
 	switch {
 	case *busy:
 		runBusy()

@@ -24,7 +24,7 @@ cp "$WORK/good.pub" "$HOME_DIR/config/authorized_keys"
 on_screen() { tmux -L "$SOCK" capture-pane -p -t "$1"; }
 on_keys() { local s=$1; shift; tmux -L "$SOCK" send-keys -t "$s" "$@"; }
 on_wait() { # on_wait SESSION TEXT [seconds]
-	local deadline=$((SECONDS + ${3:-15}))
+	local deadline=$((SECONDS + ${3:-$WAIT}))
 	while [ $SECONDS -lt $deadline ]; do
 		on_screen "$1" | grep -qF -- "$2" && return 0
 		sleep 0.2
@@ -40,8 +40,11 @@ client() { # client NAME COLS ROWS COMMAND...
 step "alice serve runs the core headless"
 ALICE_HOME="$HOME_DIR" "$WORK/alice" serve >"$WORK/serve.out" 2>&1 &
 SERVE_PID=$!
-for _ in $(seq 150); do grep -q serving "$WORK/serve.out" && break; sleep 0.1; done
-grep -q serving "$WORK/serve.out" || { echo "$E2E: serve did not start"; cat "$WORK/serve.out"; exit 1; }
+deadline=$((SECONDS + WAIT))
+until grep -q serving "$WORK/serve.out"; do
+	[ $SECONDS -lt $deadline ] || { echo "$E2E: serve did not start"; cat "$WORK/serve.out"; exit 1; }
+	sleep 0.1
+done
 SSH_PORT=$(sed -n 's/.*"ssh:\/\/127.0.0.1:\([0-9]*\)".*/\1/p' "$HOME_DIR/data/alice.lock.json")
 [ -n "$SSH_PORT" ] || { echo "$E2E: no ssh listener recorded"; cat "$HOME_DIR/data/alice.lock.json"; exit 1; }
 
@@ -56,7 +59,11 @@ on_keys one "counter" Tab Enter
 on_wait one "no sessions"
 on_keys one s
 on_wait one "● input"
-sleep 0.5
+deadline=$((SECONDS + WAIT))
+until on_screen one | is_prompt; do
+	[ $SECONDS -lt $deadline ] || { echo "$E2E: no shell prompt"; on_screen one; exit 1; }
+	sleep 0.2
+done
 on_keys one 'i=0; while :; do i=$((i+1)); echo tick-$i; sleep 0.5; done' Enter
 on_wait one "tick-3"
 on_keys one C-q
@@ -73,10 +80,14 @@ on_keys two M-4
 on_wait two "counter"
 on_keys two Enter
 on_wait two "tick-1"
-n1=$(on_screen two | grep -o 'tick-[0-9]*' | tail -1 | cut -d- -f2)
-sleep 1.5
-n2=$(on_screen two | grep -o 'tick-[0-9]*' | tail -1 | cut -d- -f2)
-[ "$n2" -gt "$n1" ] && [ "$n1" -gt 3 ] || { echo "$E2E: the counter is not running ($n1 then $n2)"; on_screen two; exit 1; }
+last_tick() { on_screen two | grep -o 'tick-[0-9]*' | tail -1 | cut -d- -f2; }
+n1=$(last_tick)
+[ "$n1" -gt 3 ] || { echo "$E2E: the counter did not run while detached (tick-$n1)"; on_screen two; exit 1; }
+deadline=$((SECONDS + WAIT))
+until [ "$(last_tick)" -gt "$n1" ]; do
+	[ $SECONDS -lt $deadline ] || { echo "$E2E: the counter is not running (still tick-$n1)"; on_screen two; exit 1; }
+	sleep 0.2
+done
 on_keys two C-q
 on_wait two "detached"
 
@@ -85,17 +96,21 @@ client three 140 40 "'$WORK/alice' attach"
 on_wait three "Ask Alice"
 on_keys two M-1
 on_keys two "buy 10 AAPL" Enter
-on_wait two "Approve it in the Portfolio pane" 20
+on_wait two "Approve it in the Portfolio pane"
 on_keys two M-3
 on_keys three M-3
 on_wait two "Pending approval"
 on_wait three "Pending approval"
 on_keys three a
 on_wait three "Approve and execute these orders?"
-sleep 0.8
+deadline=$((SECONDS + WAIT)) # keys count once input is quiet
+until on_screen three | grep -qE "$CONFIRM_READY"; do
+	[ $SECONDS -lt $deadline ] || { echo "$E2E: the confirmation never accepted keys"; on_screen three; exit 1; }
+	sleep 0.2
+done
 on_keys three y
 on_wait three "Trading log"
-deadline=$((SECONDS + 15))
+deadline=$((SECONDS + WAIT))
 while on_screen two | grep -qF "Pending approval"; do
 	[ $SECONDS -lt $deadline ] || { echo "$E2E: the approval stayed on the other client"; on_screen two; exit 1; }
 	sleep 0.2
@@ -119,8 +134,9 @@ on_wait three "Quit alice?"
 on_wait three "sh1 in workspace counter"
 on_keys three y
 on_wait three "CLIENT-EXITED rc=0"
-on_wait two "CLIENT-EXITED" 15
-for _ in $(seq 100); do kill -0 "$SERVE_PID" 2>/dev/null || break; sleep 0.1; done
+on_wait two "CLIENT-EXITED"
+deadline=$((SECONDS + WAIT))
+while kill -0 "$SERVE_PID" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
 kill -0 "$SERVE_PID" 2>/dev/null && { echo "$E2E: the core still runs after quit"; exit 1; }
 wait "$SERVE_PID" || true
 [ -S "$HOME_DIR/data/attach/alice.sock" ] && { echo "$E2E: the socket outlived the core"; exit 1; }

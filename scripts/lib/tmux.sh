@@ -11,6 +11,12 @@
 
 command -v tmux >/dev/null || { echo "$E2E: tmux is required"; exit 1; }
 
+# WAIT is how long (seconds) a wait for screen text lasts by default. The
+# waits poll, so a generous deadline costs nothing when the text comes; it
+# is there for a machine loaded by other work (CI on 2 cores, a full
+# `go test -race ./...` beside it). Never sleep instead of waiting.
+WAIT=${E2E_WAIT:-60}
+
 WORK=$(mktemp -d "/tmp/alice-$E2E.XXXXXX")
 SOCK="alice-$E2E-$$"
 HOME_DIR="$WORK/home"
@@ -37,7 +43,11 @@ start_mockllm() {
 	if [ -n "${MOCKLLM_BIN:-}" ]; then ln -s "$MOCKLLM_BIN" "$WORK/mockllm"; else go build -o "$WORK/mockllm" ./scripts/mockllm; fi
 	"$WORK/mockllm" -addr 127.0.0.1:0 >"$WORK/llm.out" 2>&1 &
 	LLM_PID=$!
-	for _ in $(seq 50); do grep -q listening "$WORK/llm.out" && break; sleep 0.1; done
+	local deadline=$((SECONDS + WAIT))
+	until grep -q listening "$WORK/llm.out"; do
+		[ $SECONDS -lt $deadline ] || { echo "$E2E: mockllm did not start"; cat "$WORK/llm.out"; exit 1; }
+		sleep 0.1
+	done
 	LLM_URL=$(awk '/listening/{print $4}' "$WORK/llm.out")
 }
 
@@ -80,17 +90,48 @@ wait_until() {
 }
 
 wait_for() { # wait_for TEXT [seconds]
-	wait_until "${2:-15}" grep -qF -- "$1" || fail "timed out waiting for: $1"
+	wait_until "${2:-$WAIT}" grep -qF -- "$1" || fail "timed out waiting for: $1"
 }
 wait_for_re() { # wait_for_re REGEX [seconds]
-	wait_until "${2:-15}" grep -qE -- "$1" || fail "timed out waiting for /$1/"
+	wait_until "${2:-$WAIT}" grep -qE -- "$1" || fail "timed out waiting for /$1/"
+}
+wait_gone() { # wait_gone TEXT [seconds]: the screen no longer shows TEXT
+	wait_until "${2:-$WAIT}" sh -c '! grep -qF -- "$1"' sh "$1" || fail "still showing: $1"
 }
 
 # has_line LINE: stdin has a pane line equal to LINE, the pane frame and
 # trailing spaces ignored.
-has_line() { sed 's/^│ //; s/ *│ *$//; s/ *$//' | grep -qxF -- "$1"; }
+unframe() { sed 's/^│ //; s/ *│ *$//; s/ *$//'; }
+has_line() { unframe | grep -qxF -- "$1"; }
 wait_line() { # wait_line EXACT-LINE [seconds]
-	wait_until "${2:-15}" has_line "$1" || fail "no line equal to: $1"
+	wait_until "${2:-$WAIT}" has_line "$1" || fail "no line equal to: $1"
+}
+# is_prompt: stdin has a pane line that ends in a shell prompt ("$" or
+# "#": sh's bare one, or bash's user@host:dir one).
+is_prompt() { unframe | grep -qE -- '[$#]$'; }
+wait_prompt() { # wait_prompt: an attached shell is ready for input
+	wait_until "$WAIT" is_prompt || fail "no shell prompt"
+}
+
+# wait_confirm waits until an open confirmation accepts keys: it ignores
+# them until input has been quiet for its grace period, then its box says
+# so (the footer's key help shows the same words all along: match the box).
+CONFIRM_READY='║ +y confirm · n/esc cancel'
+wait_confirm() { wait_for_re "$CONFIRM_READY"; }
+
+# quit_alice presses ctrl+c (again when alice asks "Quit alice?") until
+# the window says alice exited with status 0.
+quit_alice() {
+	local deadline=$((SECONDS + WAIT)) asked=""
+	keys C-c
+	until screen | grep -qF "ALICE-EXITED rc=0"; do
+		[ $SECONDS -lt $deadline ] || fail "alice did not quit"
+		if [ -z "$asked" ] && screen | grep -qF "Quit alice?"; then
+			asked=1
+			keys C-c
+		fi
+		sleep 0.2
+	done
 }
 
 # no_processes_left fails the script if anything still runs with its

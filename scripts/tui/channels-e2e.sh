@@ -37,7 +37,7 @@ wait_for_re "Research .*2 msgs"
 wait_for_re "Alice .*2 msgs"
 step "switch back to the default channel from the browser"
 keys "morning"
-wait_until 10 sh -c '! grep -qF "earnings calendar ideas"' || fail "search did not filter the list"
+wait_until "$WAIT" sh -c '! grep -qF "earnings calendar ideas"' || fail "search did not filter the list"
 keys Enter
 wait_for "You said: morning plan for tech"
 screen | grep -qF "You said: earnings calendar ideas" && fail "the default channel shows the Research messages"
@@ -45,18 +45,16 @@ step "the browser again: rename the Research session"
 keys C-s
 wait_for "earnings calendar ideas"
 keys "earnings"
-wait_until 10 sh -c '! grep -qF "morning plan for tech"' || fail "search did not filter the list"
+wait_until "$WAIT" sh -c '! grep -qF "morning plan for tech"' || fail "search did not filter the list"
 keys C-r
 wait_for "New title"
 keys C-u "Q3 earnings" Enter
 wait_for "Q3 earnings"
 keys Escape
-wait_until 10 sh -c '! grep -qF "filter ›"' || fail "esc did not close the browser"
+wait_until "$WAIT" sh -c '! grep -qF "filter ›"' || fail "esc did not close the browser"
 wait_for "You said: morning plan for tech"
 grep -q '"label": "Research"' "$HOME_DIR/config/channels.json" || { echo "$E2E: channels.json lacks the channel"; cat "$HOME_DIR/config/channels.json"; exit 1; }
 grep -q '"title":"Q3 earnings"' "$HOME_DIR/data/sessions/tui/research.jsonl" || { echo "$E2E: the title is not in the session"; exit 1; }
 step "quit"
-keys C-c
-wait_until 5 grep -qF "Quit alice?" && keys C-c
-wait_for "ALICE-EXITED rc=0" 10
+quit_alice
 echo "$E2E: all steps passed"

@@ -33,12 +33,12 @@ wait_for "⚙ tradingPush"
 step "portfolio: approve the pending commit"
 keys M-3
 wait_for "Pending approval"
-keys a
-wait_for "Approve and execute these orders?"
-keys y             # a stray key right after opening must not approve
-sleep 0.2
+# A "y" already in flight when the dialog opens (sent with the "a" that
+# opens it) must not approve: the confirmation ignores keys until input has
+# been quiet for 500 ms, and says when it accepts them.
+keys a y
+wait_until "$WAIT" grep -qE "$CONFIRM_READY" || fail "the confirmation closed or never accepted keys (did the stray y approve?)"
 screen | grep -qF "Approve and execute these orders?" || { echo "e2e: a stray key approved the order"; screen; exit 1; }
-sleep 0.8          # the confirmation ignores keys until input is quiet for 500 ms
 keys y
 wait_for_re "AAPL +long +10 "
 wait_for "Trading log"
@@ -52,10 +52,10 @@ keys "e2e-ws" Tab Enter
 wait_for "no sessions"   # the list (not the form still showing the typed tag)
 keys s
 wait_for "● input"
-sleep 0.5
+wait_prompt
 keys "echo hi-from-e2e" Enter
-wait_for "hi-from-e2e"
-screen | grep -qx "│ hi-from-e2e *│" || { echo "e2e: command output not on its own line"; screen; exit 1; }
+# The output, on its own line (not just the typed command's echo).
+wait_until "$WAIT" grep -qx "│ hi-from-e2e *│" || { echo "e2e: command output not on its own line"; screen; exit 1; }
 step "detach"
 keys C-q
 wait_for "detached"
@@ -65,7 +65,7 @@ keys C-c
 wait_for "Quit alice?"
 wait_for "sh1 in workspace e2e-ws"
 keys C-c
-wait_for "ALICE-EXITED rc=0" 10
+wait_for "ALICE-EXITED rc=0"
 # No orphans: nothing may still run inside the workspaces.
 no_processes_left
 echo "e2e: all steps passed"

@@ -26,7 +26,7 @@ keys "keys-ws" Tab Enter
 wait_for "no sessions"
 keys s
 wait_for "● input"
-sleep 0.5
+wait_prompt
 
 step "stty size in the just-started session equals the pane's inner size"
 # The pane is the inside of the frame (window minus tab bar, borders,
@@ -51,7 +51,7 @@ wait_for "detached"
 keys Down
 keys K
 wait_for "Kill session sh1?"
-sleep 0.8 # the confirmation ignores keys until input is quiet
+wait_confirm # the confirmation ignores keys until input is quiet
 keys y
 wait_for "session sh1 killed"
 wait_for "sh1   stopped"
@@ -59,5 +59,5 @@ no_processes_left " after kill"
 
 step "quit"
 keys C-c
-wait_for "ALICE-EXITED rc=0" 10
+wait_for "ALICE-EXITED rc=0"
 echo "keys-e2e: all steps passed"

@@ -35,6 +35,9 @@ type cursedRenderer struct {
 	starting      bool // indicates whether the renderer is starting after being stopped
 	pendingErase  bool // an scr.Erase() is pending and hasn't been drained by flush yet
 	noInput       bool // whether input is disabled, in which case keyboard enhancement queries are pointless
+
+	// draws counts flushes that wrote something. (alice patch)
+	draws uint64
 }
 
 var _ renderer = &cursedRenderer{}
@@ -629,6 +632,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 		if s.logger != nil {
 			s.logger.Printf("output: %q", buf.String())
 		}
+		s.draws++
 		if _, err := io.Copy(s.w, &buf); err != nil {
 			return fmt.Errorf("bubbletea: error flushing update to the writer: %w", err)
 		}
@@ -637,6 +641,15 @@ func (s *cursedRenderer) flush(closing bool) error {
 	s.lastView = &view
 
 	return nil
+}
+
+// drawn counts the flushes that wrote something to the terminal, so the
+// frame limiter can tell a frame from a flush that found nothing changed.
+// (alice patch)
+func (s *cursedRenderer) drawn() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.draws
 }
 
 // render implements renderer.

@@ -557,6 +557,10 @@ type Program struct {
 	// or queued output waits to be flushed: the renderer goroutine sleeps
 	// on it instead of polling with a ticker. (alice patch)
 	renderWake chan struct{}
+	// inputAt is when the last input event (key, paste, mouse) reached the
+	// event loop, in Unix nanoseconds: the first frame drawn after it is not
+	// held back by the frame limiter (a keystroke's echo). (alice patch)
+	inputAt atomic.Int64
 
 	// once is used to stop the renderer.
 	once sync.Once
@@ -778,6 +782,10 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 
 		case msg := <-p.msgs:
 			msg = p.translateInputEvent(msg)
+			switch msg.(type) {
+			case KeyPressMsg, KeyReleaseMsg, PasteMsg, MouseClickMsg, MouseReleaseMsg, MouseWheelMsg, MouseMotionMsg:
+				p.inputAt.Store(time.Now().UnixNano())
+			}
 
 			if size, ok := msg.(WindowSizeMsg); ok && !isPlausibleWindowSize(size.Width, size.Height) {
 				continue
@@ -1445,12 +1453,14 @@ func (p *Program) Printf(template string, args ...any) {
 // startRenderer starts the renderer.
 //
 // alice patch: the renderer is event driven. It sleeps until a view or
-// queued output is waiting (wake), flushes at once when the last frame was
-// at least one frame interval ago (so a keystroke's echo is written
-// immediately), and otherwise waits out the rest of the interval: the frame
-// rate is a cap, intermediate views are dropped (render only stores the
-// latest), and the final view is always flushed. Nothing runs while
-// nothing changes.
+// queued output is waiting (wake), flushes at once when the last frame
+// (a flush that wrote something) was at least one frame interval ago or
+// an input event arrived since, and otherwise waits out the rest of the
+// interval: the frame rate is a cap on continuous output, intermediate
+// views are dropped (render only stores the latest), and the final view is
+// always flushed. So a keystroke's echo is written as soon as the model
+// has it, even right after the key's own (unchanged) view was flushed.
+// Nothing runs while nothing changes.
 func (p *Program) startRenderer() {
 	framerate := time.Second / time.Duration(p.fps)
 
@@ -1461,8 +1471,12 @@ func (p *Program) startRenderer() {
 	// Start the renderer.
 	p.renderer.start()
 	p.wake()
+	drawn := func() uint64 { return 0 }
+	if c, ok := p.renderer.(interface{ drawn() uint64 }); ok {
+		drawn = c.drawn
+	}
 	go func() {
-		var last time.Time
+		var last time.Time // the last flush that drew something
 		timer := time.NewTimer(time.Hour)
 		timer.Stop()
 		defer timer.Stop()
@@ -1472,7 +1486,10 @@ func (p *Program) startRenderer() {
 				return
 			case <-p.renderWake:
 			}
-			if d := framerate - time.Since(last); d > 0 {
+			// Input since the last frame draws at once: a key's own view
+			// usually changes nothing, and its echo must not wait out a
+			// frame interval that flush used up.
+			if d := framerate - time.Since(last); d > 0 && p.inputAt.Load() <= last.UnixNano() {
 				timer.Reset(d)
 				select {
 				case <-p.rendererDone:
@@ -1480,9 +1497,13 @@ func (p *Program) startRenderer() {
 				case <-timer.C:
 				}
 			}
-			last = time.Now()
+			before := drawn()
+			now := time.Now()
 			_ = p.flush()
 			_ = p.renderer.flush(false)
+			if drawn() != before {
+				last = now
+			}
 		}
 	}()
 }

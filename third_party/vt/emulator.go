@@ -38,6 +38,9 @@ type Emulator struct {
 
 	// Terminal modes.
 	modes ansi.Modes
+	// autoWrap mirrors modes[ansi.ModeAutoWrap] (alice patch; setMode keeps
+	// it current).
+	autoWrap bool
 
 	// The last written character.
 	lastChar rune // either ansi.Rune or ansi.Grapheme

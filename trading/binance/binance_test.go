@@ -95,6 +95,9 @@ func TestFuturesShortRiskAndWire(t *testing.T) {
 	require.Equal(t, "STOP_MARKET", q["type"])
 	require.Equal(t, "95000", q["stopPrice"])
 
+	_, err = b.ClosePosition(ctx, c, decimal.RequireFromString("0.06"))
+	require.ErrorContains(t, err, "closing 0.06 BTCUSDT is more than the 0.05 held now; nothing was sent", "a close larger than the position is refused, never shrunk")
+
 	_, err = b.ClosePosition(ctx, c, decimal.Zero)
 	require.NoError(t, err)
 	f.mu.Lock()

@@ -97,6 +97,10 @@ func TestShortPerpetualAndWireDetails(t *testing.T) {
 	require.Equal(t, "85000", body["triggerPrice"])
 	require.EqualValues(t, 2, body["triggerDirection"])
 
+	// A close larger than the position is refused, never shrunk to it.
+	_, err = b.ClosePosition(ctx, c, decimal.RequireFromString("0.06"))
+	require.ErrorContains(t, err, "closing 0.06 BTCUSDT is more than the 0.05 held now; nothing was sent")
+
 	// Close the short with a reduce-only buy.
 	_, err = b.ClosePosition(ctx, c, decimal.Zero)
 	require.NoError(t, err)

@@ -146,7 +146,10 @@ func (b *Broker) ClosePosition(ctx context.Context, c trading.Contract, qty deci
 			continue
 		}
 		size := p.Quantity.Abs()
-		if qty.IsPositive() && qty.LessThan(size) {
+		if qty.GreaterThan(size) { // staging checked it; the position shrank since
+			return trading.OrderResult{}, broker.Errorf(broker.CodeExchange, "closing %s %s is more than the %s held now; nothing was sent", qty, p.Contract.Symbol, size)
+		}
+		if qty.IsPositive() {
 			size = qty
 		}
 		action := trading.Sell

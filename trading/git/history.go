@@ -68,15 +68,31 @@ type TradeHistoryEntry struct {
 }
 
 // OrderHistory is the order view of the history, newest first (limit ≤ 0
-// means all).
+// means all). With a limit it reads only the tail of the history that
+// holds those rows (ordersWindow), so its cost follows the limit, not the
+// history's length.
 func (g *Git) OrderHistory(limit int) []OrderHistoryEntry {
-	return ProjectOrders(g.Commits(), limit)
+	tail, before := g.tail(limit, ordersWindow)
+	return projectOrders(tail, before, limit)
 }
 
 // TradeHistory is the fill view of the history, newest first (limit ≤ 0
-// means all).
+// means all), read from the tail like OrderHistory.
 func (g *Git) TradeHistory(limit int) []TradeHistoryEntry {
-	return ProjectTrades(g.Commits(), limit)
+	tail, before := g.tail(limit, tradesWindow)
+	return projectTrades(tail, before, limit)
+}
+
+// tail copies the commits from window's start on, and the state recorded
+// before them.
+func (g *Git) tail(limit int, window func([]Commit, int) int) ([]Commit, *State) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	k := 0
+	if limit > 0 {
+		k = window(g.f.Commits, limit)
+	}
+	return append([]Commit(nil), g.f.Commits[k:]...), stateBefore(g.f.Commits, k)
 }
 
 // introduces reports whether op creates an order row.
@@ -126,9 +142,18 @@ func orderRow(c Commit, op Operation, r Result, before *State) OrderHistoryEntry
 // new id when the broker replaced the order), a successful cancelOrder
 // and sync results resolve it.
 func ProjectOrders(commits []Commit, limit int) []OrderHistoryEntry {
+	k := 0
+	if limit > 0 {
+		k = ordersWindow(commits, limit)
+	}
+	return projectOrders(commits[k:], stateBefore(commits, k), limit)
+}
+
+// projectOrders is ProjectOrders over commits, before being the state
+// recorded before the first of them.
+func projectOrders(commits []Commit, before *State, limit int) []OrderHistoryEntry {
 	byID := map[string]*OrderHistoryEntry{}
 	var rows []*OrderHistoryEntry
-	var before *State
 	for _, c := range commits {
 		if c.isSync() {
 			for _, r := range c.Results {
@@ -220,6 +245,16 @@ func modify(byID map[string]*OrderHistoryEntry, rows *[]*OrderHistoryEntry, c Co
 // push, and fills a later sync found (including the filled part of an
 // order that was then cancelled). Each order's fill is counted once.
 func ProjectTrades(commits []Commit, limit int) []TradeHistoryEntry {
+	k := 0
+	if limit > 0 {
+		k = tradesWindow(commits, limit)
+	}
+	return projectTrades(commits[k:], stateBefore(commits, k), limit)
+}
+
+// projectTrades is ProjectTrades over commits, before being the state
+// recorded before the first of them.
+func projectTrades(commits []Commit, before *State, limit int) []TradeHistoryEntry {
 	type meta struct {
 		contract trading.Contract
 		side     trading.Action
@@ -236,7 +271,6 @@ func ProjectTrades(commits []Commit, limit int) []TradeHistoryEntry {
 			counted[id] = true
 		}
 	}
-	var before *State
 	for _, c := range commits {
 		if c.isSync() {
 			for _, r := range c.Results {

@@ -16,8 +16,9 @@ import (
 
 // portfolioRow is one updatePortfolio message as cached.
 type portfolioRow struct {
-	contract                                     ibapi.Contract
-	qty, price, value, avgCost, unreal, realized decimal.Decimal
+	contract                                ibapi.Contract
+	qty                                     ibapi.Decimal
+	price, value, avgCost, unreal, realized float64 // as TWS sent them; positionOf converts strictly
 }
 
 func (b *Broker) onAccountValue(key, val, currency, account string) {
@@ -32,7 +33,7 @@ func (b *Broker) onAccountValue(key, val, currency, account string) {
 	}
 }
 
-func (b *Broker) onPortfolio(c ibapi.Contract, qty, price, value, avgCost, unreal, realized decimal.Decimal, account string) {
+func (b *Broker) onPortfolio(c ibapi.Contract, qty ibapi.Decimal, price, value, avgCost, unreal, realized float64, account string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if account != b.account {
@@ -130,20 +131,15 @@ func (b *Broker) Positions(ctx context.Context) ([]trading.Position, error) {
 	defer b.mu.Unlock()
 	out := []trading.Position{}
 	for _, r := range b.portfolio {
-		if r.qty.IsZero() {
+		p, err := positionOf(r)
+		if err != nil {
+			return nil, err
+		}
+		if p.Quantity.IsZero() {
 			continue
 		}
-		side := trading.Long
-		if r.qty.IsNegative() {
-			side = trading.Short
-		}
-		mult := r.contract.Multiplier
-		if mult == "" || mult == "0" {
-			mult = "1"
-		}
-		out = append(out, trading.Position{Contract: b.contractOf(r.contract), Currency: r.contract.Currency, Side: side,
-			Quantity: r.qty.Abs(), AvgCost: r.avgCost, MarketPrice: r.price, MarketValue: r.value,
-			UnrealizedPnL: r.unreal, RealizedPnL: r.realized, Multiplier: mult})
+		p.Contract = b.contractOf(r.contract)
+		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Contract.Symbol < out[j].Contract.Symbol })
 	return out, nil
@@ -159,7 +155,10 @@ func (b *Broker) ClosePosition(ctx context.Context, c trading.Contract, qty deci
 		if !strings.EqualFold(p.Contract.Symbol, c.Symbol) {
 			continue
 		}
-		if qty.IsZero() || qty.GreaterThan(p.Quantity) {
+		if qty.GreaterThan(p.Quantity) { // staging checked it; the position shrank since
+			return trading.OrderResult{}, broker.Errorf(broker.CodeExchange, "closing %s %s is more than the %s held now; nothing was sent", qty, p.Contract.Symbol, p.Quantity)
+		}
+		if qty.IsZero() {
 			qty = p.Quantity
 		}
 		action := trading.Sell

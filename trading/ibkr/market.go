@@ -124,12 +124,7 @@ func (b *Broker) ContractDetails(ctx context.Context, q trading.Contract) (*trad
 			types = append(types, t)
 		}
 	}
-	mult := d.Contract.Multiplier
-	if mult == "" {
-		mult = "1"
-	}
-	return &trading.ContractDetails{Contract: c, MinTick: num(d.MinTick), Multiplier: mult, Tradable: true,
-		Fractionable: d.MinSize.Float() > 0 && d.MinSize.Float() < 1, OrderTypes: types}, nil
+	return detailsOf(d, c, types)
 }
 
 // Capabilities lists the order types mapped to IB's.

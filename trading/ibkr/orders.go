@@ -142,38 +142,41 @@ func (b *Broker) waitOrder(ctx context.Context, s *session, id int64, what strin
 	}
 }
 
-// toIBOrder maps an alice order to IB's.
-func toIBOrder(o trading.Order, account string) *ibapi.Order {
+// toIBOrder maps an alice order to IB's, exactly: a price or cash
+// amount a double cannot carry is refused (wireFloat), and so is an order
+// without a time in force (staging always sets one; nothing defaults
+// here).
+func toIBOrder(o trading.Order, account string) (*ibapi.Order, error) {
+	if o.TIF == "" {
+		return nil, &broker.Error{Code: broker.CodeExchange, Msg: "the order has no time in force; alice sends none by default (staging sets the venue's)"}
+	}
 	io := ibapi.NewOrder()
 	io.Action = string(o.Action)
 	io.OrderType = string(o.OrderType)
 	io.TotalQuantity = toIBDecimal(o.TotalQuantity)
-	if o.CashQty.IsPositive() {
-		io.CashQty = o.CashQty.InexactFloat64()
-	}
-	if o.LmtPrice.IsPositive() {
-		io.LmtPrice = o.LmtPrice.InexactFloat64()
-	}
-	if o.AuxPrice.IsPositive() {
-		io.AuxPrice = o.AuxPrice.InexactFloat64()
-	}
-	if o.TrailStopPrice.IsPositive() {
-		io.TrailStopPrice = o.TrailStopPrice.InexactFloat64()
-	}
-	if o.TrailingPercent.IsPositive() {
-		io.TrailingPercent = o.TrailingPercent.InexactFloat64()
+	for _, f := range []struct {
+		name string
+		v    decimal.Decimal
+		dst  *float64
+	}{{"cashQty", o.CashQty, &io.CashQty}, {"lmtPrice", o.LmtPrice, &io.LmtPrice}, {"auxPrice", o.AuxPrice, &io.AuxPrice},
+		{"trailStopPrice", o.TrailStopPrice, &io.TrailStopPrice}, {"trailingPercent", o.TrailingPercent, &io.TrailingPercent}} {
+		if !f.v.IsPositive() {
+			continue // zero is "not set"; IB's default (unset) stays
+		}
+		v, err := wireFloat(f.name, f.v)
+		if err != nil {
+			return nil, err
+		}
+		*f.dst = v
 	}
 	io.TIF = string(o.TIF)
-	if io.TIF == "" {
-		io.TIF = string(trading.Day)
-	}
 	io.GoodTillDate = o.GoodTillDate
 	io.OutsideRTH = o.OutsideRTH
 	io.OCAGroup = o.OCAGroup
 	io.OrderRef = o.ClientOrderID // IB's free-text reference carries the idempotency key
 	io.Account = account
 	io.Transmit = true
-	return io
+	return io, nil
 }
 
 // PlaceOrder places an order (and TP/SL children as an IB bracket) and
@@ -182,6 +185,14 @@ func toIBOrder(o trading.Order, account string) *ibapi.Order {
 func (b *Broker) PlaceOrder(ctx context.Context, c trading.Contract, o trading.Order, tpsl *trading.TPSL) (trading.OrderResult, error) {
 	if err := o.Validate(); err != nil {
 		return trading.OrderResult{}, &broker.Error{Code: broker.CodeExchange, Msg: err.Error()}
+	}
+	io, err := toIBOrder(o, "")
+	if err != nil {
+		return trading.OrderResult{}, err
+	}
+	legs, err := bracketLegs(o, tpsl)
+	if err != nil {
+		return trading.OrderResult{}, err
 	}
 	s, err := b.ensure(ctx)
 	if err != nil {
@@ -204,7 +215,10 @@ func (b *Broker) PlaceOrder(ctx context.Context, c trading.Contract, o trading.O
 		b.nextID += 2
 	}
 	r := b.recLocked(id)
-	io := toIBOrder(o, acct)
+	io.Account = acct
+	for _, l := range legs {
+		l.Account = acct
+	}
 	r.contract, r.order, r.status = *ic, *io, "PendingSubmit"
 	b.mu.Unlock()
 
@@ -212,7 +226,7 @@ func (b *Broker) PlaceOrder(ctx context.Context, c trading.Contract, o trading.O
 		if tpsl == nil {
 			c.PlaceOrder(id, ic, io)
 		} else {
-			b.placeBracket(c, id, ic, io, o, tpsl, acct)
+			b.placeBracket(c, id, ic, io, legs)
 		}
 	})
 	if !sent {
@@ -225,24 +239,41 @@ func (b *Broker) PlaceOrder(ctx context.Context, c trading.Contract, o trading.O
 	return resultOf(got), nil
 }
 
-// placeBracket sends parent, take-profit and stop-loss with transmit set
-// only on the last, so TWS activates them together.
-func (b *Broker) placeBracket(c *ibapi.EClient, id int64, ic *ibapi.Contract, parent *ibapi.Order, o trading.Order, tpsl *trading.TPSL, acct string) {
+// bracketLegs builds the take-profit and stop-loss children of o (none
+// without tpsl), checked like the parent.
+func bracketLegs(o trading.Order, tpsl *trading.TPSL) ([]*ibapi.Order, error) {
+	if tpsl == nil {
+		return nil, nil
+	}
 	exit := trading.Sell
 	if o.Action == trading.Sell {
 		exit = trading.Buy
 	}
-	var legs []*ibapi.Order
+	var kids []trading.Order
 	if tp := tpsl.TakeProfit; tp != nil {
-		legs = append(legs, toIBOrder(trading.Order{Action: exit, OrderType: trading.Limit, TotalQuantity: o.TotalQuantity, LmtPrice: tp.Price, TIF: trading.GTC}, acct))
+		kids = append(kids, trading.Order{Action: exit, OrderType: trading.Limit, TotalQuantity: o.TotalQuantity, LmtPrice: tp.Price, TIF: trading.GTC})
 	}
 	if sl := tpsl.StopLoss; sl != nil {
 		t := trading.Stop
 		if sl.LimitPrice.IsPositive() {
 			t = trading.StopLimit
 		}
-		legs = append(legs, toIBOrder(trading.Order{Action: exit, OrderType: t, TotalQuantity: o.TotalQuantity, AuxPrice: sl.Price, LmtPrice: sl.LimitPrice, TIF: trading.GTC}, acct))
+		kids = append(kids, trading.Order{Action: exit, OrderType: t, TotalQuantity: o.TotalQuantity, AuxPrice: sl.Price, LmtPrice: sl.LimitPrice, TIF: trading.GTC})
 	}
+	legs := make([]*ibapi.Order, 0, len(kids))
+	for _, k := range kids {
+		l, err := toIBOrder(k, "")
+		if err != nil {
+			return nil, err
+		}
+		legs = append(legs, l)
+	}
+	return legs, nil
+}
+
+// placeBracket sends parent, take-profit and stop-loss with transmit set
+// only on the last, so TWS activates them together.
+func (b *Broker) placeBracket(c *ibapi.EClient, id int64, ic *ibapi.Contract, parent *ibapi.Order, legs []*ibapi.Order) {
 	parent.Transmit = len(legs) == 0
 	c.PlaceOrder(id, ic, parent)
 	for i, leg := range legs {
@@ -290,18 +321,25 @@ func (b *Broker) ModifyOrder(ctx context.Context, orderID string, ch trading.Ord
 		return trading.OrderResult{}, broker.Errorf(broker.CodeExchange, "order %d is %s and cannot be modified", id, r.status)
 	}
 	io, ic := r.order, r.contract
-	set := func(dst *float64, v decimal.Decimal) {
-		if v.IsPositive() {
-			*dst = v.InexactFloat64()
+	for _, f := range []struct {
+		name string
+		v    decimal.Decimal
+		dst  *float64
+	}{{"lmtPrice", ch.LmtPrice, &io.LmtPrice}, {"auxPrice", ch.AuxPrice, &io.AuxPrice},
+		{"trailStopPrice", ch.TrailStopPrice, &io.TrailStopPrice}, {"trailingPercent", ch.TrailingPercent, &io.TrailingPercent}} {
+		if !f.v.IsPositive() {
+			continue // unchanged
 		}
+		v, err := wireFloat(f.name, f.v)
+		if err != nil {
+			b.mu.Unlock()
+			return trading.OrderResult{}, err
+		}
+		*f.dst = v
 	}
 	if ch.TotalQuantity.IsPositive() {
 		io.TotalQuantity = toIBDecimal(ch.TotalQuantity)
 	}
-	set(&io.LmtPrice, ch.LmtPrice)
-	set(&io.AuxPrice, ch.AuxPrice)
-	set(&io.TrailStopPrice, ch.TrailStopPrice)
-	set(&io.TrailingPercent, ch.TrailingPercent)
 	if ch.OrderType != "" {
 		io.OrderType = string(ch.OrderType)
 	}

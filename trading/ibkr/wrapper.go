@@ -62,7 +62,7 @@ func (w *wrapper) UpdateAccountValue(key, val, currency, account string) {
 }
 
 func (w *wrapper) UpdatePortfolio(c *ibapi.Contract, pos ibapi.Decimal, mktPrice, mktValue, avgCost, unrealized, realized float64, account string) {
-	w.b.onPortfolio(*c, dec(pos), num(mktPrice), num(mktValue), num(avgCost), num(unrealized), num(realized), account)
+	w.b.onPortfolio(*c, pos, mktPrice, mktValue, avgCost, unrealized, realized, account)
 }
 
 func (w *wrapper) AccountDownloadEnd(account string) { w.b.onDownloadEnd(account) }
@@ -103,9 +103,12 @@ func (w *wrapper) TickSize(reqID int64, tt ibapi.TickType, size ibapi.Decimal) {
 
 func (w *wrapper) TickSnapshotEnd(reqID int64) { w.b.finish(reqID, nil) }
 
-// num converts one of IB's float64 prices to a decimal. TWS sends prices
-// as decimal text; the library parses them to float64, and the shortest
-// representation NewFromFloat produces is that text again.
+// num converts one of IB's float64 prices to a decimal where IB's unset
+// means "none": an order's unused prices (a market order's limit), the
+// average price of an order with no fill yet. TWS sends prices as decimal
+// text; the library parses them to float64, and the shortest
+// representation NewFromFloat produces is that text again. Numbers that
+// must be present go through required (strict.go) instead.
 func num(f float64) decimal.Decimal {
 	if f == ibapi.UNSET_FLOAT || f != f {
 		return decimal.Zero

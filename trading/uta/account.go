@@ -163,10 +163,10 @@ func (u *UTA) dispatch(ctx context.Context, op git.Operation) git.Result {
 	if u.guards.Len() > 0 {
 		gc, err := u.guardContext(ctx, op)
 		if err != nil {
-			return fail(err.Error())
+			return fail(err.Error() + u.untouched(ctx, op))
 		}
 		if reason := u.guards.Check(ctx, gc); reason != "" {
-			return fail(reason)
+			return fail(reason + u.untouched(ctx, op))
 		}
 	}
 	var res trading.OrderResult
@@ -189,6 +189,45 @@ func (u *UTA) dispatch(ctx context.Context, op git.Operation) git.Result {
 	}
 	return git.Result{Action: op.Action, Success: true, OrderID: res.OrderID, Status: git.FromOrderStatus(res.Status),
 		FilledQty: res.FilledQty, FilledPrice: res.FilledPrice}
+}
+
+// untouched tells, for a modify or cancel the guards stopped, that the
+// broker never saw it: the order rests exactly as it was (read back
+// from the broker to say so).
+func (u *UTA) untouched(ctx context.Context, op git.Operation) string {
+	if op.Action != git.ModifyOrder && op.Action != git.CancelOrder {
+		return ""
+	}
+	note := " — nothing was sent to the broker: order " + op.OrderID + " is unchanged"
+	o, err := u.broker.Order(ctx, op.OrderID)
+	if err != nil || o == nil {
+		return note
+	}
+	state := "still resting"
+	if !o.Status.Pending() {
+		state = string(o.Status)
+	}
+	return fmt.Sprintf("%s (%s, %s)", note, describeOpen(o.Order, o.Contract.Symbol), state)
+}
+
+// describeOpen is "BUY 20 AAPL LMT 150 GTC".
+func describeOpen(o trading.Order, sym string) string {
+	parts := []string{string(o.Action), o.TotalQuantity.String(), sym, string(o.OrderType)}
+	if o.CashQty.IsPositive() {
+		parts[1] = "$" + o.CashQty.String() + " of"
+	}
+	switch {
+	case o.AuxPrice.IsPositive() && o.LmtPrice.IsPositive():
+		parts = append(parts, "stop "+o.AuxPrice.String(), "limit "+o.LmtPrice.String())
+	case o.AuxPrice.IsPositive():
+		parts = append(parts, o.AuxPrice.String())
+	case o.LmtPrice.IsPositive():
+		parts = append(parts, o.LmtPrice.String())
+	}
+	if o.TIF != "" {
+		parts = append(parts, string(o.TIF))
+	}
+	return strings.Join(parts, " ")
 }
 
 // clientOrderFinder is implemented by brokers that can look an order up by

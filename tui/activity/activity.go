@@ -1,6 +1,7 @@
 package activity
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -179,7 +180,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	case activityMsg:
 		// Keep the selection on the same item while new ones arrive on top
 		// (selection 0 follows the newest).
-		before := p.selectedSeq()
+		before := p.selectedKeys()
 		p.events, p.calls, p.notes = msg.events, msg.calls, msg.notes
 		p.reselect(before)
 		if msg.err != nil {
@@ -345,24 +346,50 @@ func (p *Pane) count() int {
 	return len(p.filteredNotes())
 }
 
-// selectedSeq identifies the selected event so reloads keep it selected
-// (0 when the selection is at the top: then it follows new events).
-func (p *Pane) selectedSeq() int64 {
-	evs := p.filteredEvents()
-	if i := p.sel[tabEvents]; i > 0 && i < len(evs) {
-		return evs[i].Seq
+// rowKeys names the rows of a tab's filtered, newest-first list (events
+// and tool calls by sequence number, runs by their request, notifications
+// by time and text), so reloads keep the cursor on the item.
+func (p *Pane) rowKeys(tab activityTab) []string {
+	var out []string
+	switch tab {
+	case tabEvents:
+		for _, e := range p.filteredEvents() {
+			out = append(out, strconv.FormatInt(e.Seq, 10))
+		}
+	case tabRuns:
+		for _, r := range p.filteredRuns() {
+			out = append(out, strconv.FormatInt(r.Seq, 10))
+		}
+	case tabToolCalls:
+		for _, c := range p.filteredCalls() {
+			out = append(out, strconv.FormatInt(c.Seq, 10))
+		}
+	default:
+		for _, n := range p.filteredNotes() {
+			out = append(out, n.Time.String()+"\x00"+n.Text)
+		}
 	}
-	return 0
+	return out
 }
 
-func (p *Pane) reselect(seq int64) {
-	if seq == 0 {
-		return
+func sameKey(s string) string { return s }
+
+// selectedKeys names each tab's selected item; "" for a selection at the
+// top, which then follows new items.
+func (p *Pane) selectedKeys() [activityTabCount]string {
+	var out [activityTabCount]string
+	for tab := range activityTabCount {
+		if p.sel[tab] > 0 {
+			out[tab] = kit.KeyAt(p.rowKeys(tab), sameKey, p.sel[tab])
+		}
 	}
-	for j, e := range p.filteredEvents() {
-		if e.Seq == seq {
-			p.sel[tabEvents] = j
-			return
+	return out
+}
+
+func (p *Pane) reselect(keys [activityTabCount]string) {
+	for tab := range activityTabCount {
+		if keys[tab] != "" {
+			p.sel[tab] = kit.Reselect(p.rowKeys(tab), sameKey, keys[tab], p.sel[tab])
 		}
 	}
 }

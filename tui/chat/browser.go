@@ -79,18 +79,20 @@ func (b *browser) selected() (SessionRow, bool) {
 	return b.rows[b.idx], true
 }
 
+// editView renders the rename / new-channel input w columns wide.
+func (b *browser) editView(w int) string {
+	e := b.edit
+	e.SetWidth(max(10, w-ansi.StringWidth(e.Prompt)-1))
+	return e.View()
+}
+
+func sessionKey(r SessionRow) string { return r.ID }
+
 // setRows replaces the rows, keeping the cursor on the same session.
 func (b *browser) setRows(rows []SessionRow) {
-	cur, had := b.selected()
+	k := kit.KeyAt(b.rows, sessionKey, b.idx)
 	b.rows = rows
-	b.idx = 0
-	if had {
-		for i, r := range rows {
-			if r.ID == cur.ID {
-				b.idx = i
-			}
-		}
-	}
+	b.idx = kit.Reselect(rows, sessionKey, k, 0) // gone (a new search): its best match
 }
 
 // ago is a short relative time: "now", "5m", "3h", "2d", else the date.
@@ -125,15 +127,18 @@ func (b *browser) view(st *kit.Styles, now time.Time, current string, w, h int) 
 	lines := []string{ansi.Truncate(head, w, "…")}
 	switch b.mode {
 	case browseRename:
-		lines = append(lines, st.Accent.Render("New title ")+b.edit.View(), st.Muted.Render("enter saves · an empty title goes back to the first message · esc cancels"))
+		lines = append(lines, st.Accent.Render("New title ")+b.editView(w-10), st.Muted.Render("enter saves · an empty title goes back to the first message · esc cancels"))
 	case browseNewChannel:
-		lines = append(lines, st.Accent.Render("New channel ")+b.edit.View(), st.Muted.Render("enter creates and opens it · esc cancels"))
+		lines = append(lines, st.Accent.Render("New channel ")+b.editView(w-12), st.Muted.Render("enter creates and opens it · esc cancels"))
 	case browseConfirmDelete:
 		if r, ok := b.selected(); ok {
 			lines = append(lines, st.Warn.Render(fmt.Sprintf("Delete %q (%s, %s)? y deletes, any other key keeps it.", r.Title, r.ID, msgsLabel(r.Messages))))
 		}
 	default:
-		lines = append(lines, b.filter.View())
+		// Without a width the placeholder shows only its first letter.
+		f := b.filter
+		f.SetWidth(max(10, w-ansi.StringWidth(f.Prompt)-1))
+		lines = append(lines, f.View())
 	}
 	if b.err != "" {
 		lines = append(lines, st.Error.Render(ansi.Truncate(b.err, w, "…")))

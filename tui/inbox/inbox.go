@@ -107,10 +107,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return kit.ErrCmd(msg.err)
 		}
-		p.Entries = msg.entries
-		if p.Sel >= len(p.Entries) {
-			p.Sel = max(0, len(p.Entries)-1)
-		}
+		kit.Replace(&p.Entries, &p.Sel, msg.entries, func(e InboxEntry) string { return e.ID })
 		if p.detail {
 			return p.RenderDocs() // live: files may have changed since opening
 		}

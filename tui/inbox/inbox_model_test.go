@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
+	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/stretchr/testify/require"
 )
@@ -64,4 +65,17 @@ func TestInboxDetailFollowsTheFiles(t *testing.T) {
 	h.F.Mu.Lock()
 	defer h.F.Mu.Unlock()
 	require.Equal(t, 112, h.F.RenderWidth, "re-rendered at the new width (inside the frame)")
+}
+
+// A new entry arriving on top keeps the cursor on the entry it was on.
+func TestInboxCursorKeepsTheEntry(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("tab", "down")
+	require.Equal(t, "e1", h.M.Inbox.Entries[h.M.Inbox.Sel].ID)
+	h.F.Mu.Lock()
+	h.F.InboxEntries = append([]inbox.InboxEntry{{ID: "e3", WorkspaceID: "ws1", Workspace: "research-aapl", Comments: "newest", Time: tuitest.T0.Add(2 * time.Hour)}}, h.F.InboxEntries...)
+	h.F.Mu.Unlock()
+	h.Run(h.M.Inbox.Load())
+	require.Equal(t, "e1", h.M.Inbox.Entries[h.M.Inbox.Sel].ID)
 }

@@ -371,6 +371,31 @@ func TestMarketTypedTickersNeverRunPaneKeys(t *testing.T) {
 	}
 }
 
+// A reload that adds a holding above the selected row (or re-orders
+// the list) keeps the cursor on the symbol.
+func TestMarketListCursorKeepsTheSymbol(t *testing.T) {
+	t.Parallel()
+	h, f := tuitest.NewPagesHarness(t, 120, 30)
+	f.Pmu.Lock()
+	f.Watch = []market.WatchItem{{Symbol: "NVDA", Class: "equity"}}
+	f.Pmu.Unlock()
+	h.Alt('5')
+	h.Run(h.M.Market.Load())
+	h.Key("up")
+	require.Equal(t, "NVDA", h.M.Market.ListSelected())
+	h.Key("down")
+	require.Equal(t, "MSFT", h.M.Market.ListSelected())
+	h.F.Mu.Lock()
+	h.F.PositionList = append([]portfolio.Position{{Symbol: "AAPL", Side: "long", Quantity: decimal.NewFromInt(1)}}, h.F.PositionList...)
+	h.F.Mu.Unlock()
+	h.Run(h.M.Market.Load())
+	require.Contains(t, h.Screen(), "AAPL")
+	require.Equal(t, "MSFT", h.M.Market.ListSelected())
+	h.Key("up", "up", "delete")
+	require.Empty(t, f.Watch)
+	require.Equal(t, "AAPL", h.M.Market.ListSelected(), "a removed row leaves the cursor on its neighbour")
+}
+
 // A price from the simulated market is labelled "simulated" on the quote
 // line and over the start list; a real provider's name is shown instead
 // when it answered.

@@ -61,7 +61,9 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 				p.acct = i
 			}
 		}
+		prev := p.ListSelected()
 		p.positions, p.orders = msg.positions, msg.orders
+		p.listSel = kit.Reselect(p.rows(), rowKey, prev, p.listSel)
 		if msg.err != nil {
 			return kit.ErrCmd(msg.err)
 		}
@@ -82,7 +84,9 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return kit.ErrCmd(msg.err)
 		}
+		prev := p.ListSelected()
 		p.watch = msg.items
+		p.listSel = kit.Reselect(p.rows(), rowKey, prev, p.listSel)
 		var note tea.Cmd
 		if msg.toggled != "" {
 			verb := "removed from"
@@ -105,7 +109,11 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		p.rowQuotes[msg.symbol] = r
 		return nil
 	case marketSearchMsg:
-		p.results, p.sel = msg.results, 0
+		// A refined search keeps the cursor on its symbol when it is still
+		// listed, else starts at the best match.
+		k := kit.KeyAt(p.results, instrumentKey, p.sel)
+		p.results = msg.results
+		p.sel = kit.Reselect(p.results, instrumentKey, k, 0)
 		p.picking = len(msg.results) > 0
 		if msg.err != nil {
 			return kit.ErrCmd(msg.err)
@@ -199,6 +207,8 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			p.picking = false
 			return nil
 		}
+		// Back on the list, the cursor is on the symbol just shown.
+		p.listSel = kit.Reselect(p.rows(), rowKey, p.Symbol, p.listSel)
 		p.Symbol, p.Overlays, p.Candles = "", nil, nil
 		return p.loadRowQuotes()
 	case key.Matches(msg, k.Watch) && p.Symbol != "":

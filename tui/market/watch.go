@@ -258,6 +258,13 @@ func (p *Pane) unwatchSelected() tea.Cmd {
 	return kit.FlashCmd(sym + " is listed because it is held, not watched")
 }
 
+// ListSelected is the start list's selected symbol ("" when empty).
+func (p *Pane) ListSelected() string { return kit.KeyAt(p.rows(), rowKey, p.listSel) }
+
+func rowKey(r listRow) string { return r.Symbol }
+
+func instrumentKey(m MarketInstrument) string { return m.Symbol + "\x00" + m.Class }
+
 // listSource is the provider of the list's quotes: sim is true when any
 // came from the simulated market (the header then says so), else src is
 // the one provider that answered ("" when none did or they differ).

@@ -119,6 +119,8 @@ func (p *Pane) copyables() []copyable {
 	return out
 }
 
+func copyableKey(c copyable) string { return c.label }
+
 // claudeAddCommand is the one-liner that registers alice with Claude Code.
 func claudeAddCommand(url string, token bool) string {
 	s := "claude mcp add --transport http alice " + url
@@ -141,8 +143,9 @@ func mcpJSONSnippet(url string, token bool) string {
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case mcpMsg:
+		prev := kit.KeyAt(p.copyables(), copyableKey, p.sel)
 		p.eps, p.clients = msg.eps, msg.clients
-		p.sel = min(p.sel, max(0, len(p.copyables())-1))
+		p.sel = kit.Reselect(p.copyables(), copyableKey, prev, p.sel)
 	case tea.KeyPressMsg:
 		k := p.keys
 		items := p.copyables()

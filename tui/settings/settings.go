@@ -531,15 +531,7 @@ func (p *Pane) selectedKey() string {
 }
 
 func (p *Pane) reselect(k string) {
-	if k == "" {
-		return
-	}
-	for i, x := range p.rowKeys() {
-		if x == k {
-			p.sel = i
-			return
-		}
-	}
+	p.sel = kit.Reselect(p.rowKeys(), func(s string) string { return s }, k, p.sel)
 }
 
 func (p *Pane) rowKeys() []string {

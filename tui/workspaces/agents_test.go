@@ -172,6 +172,17 @@ func TestDiffViewCommitAndDiscard(t *testing.T) {
 	// Discard one file: asks first, then restores only that file.
 	h.TypeText("j")
 	assert.Contains(t, h.Screen(), "+# findings")
+	// An agent changes a file listed above it: a refresh keeps notes.md.
+	f.amu.Lock()
+	f.diff.Files = append([]workspaces.DiffFile{{Path: "a.go", Change: "modified", Additions: 1, Deletions: 1, Patch: "@@ -1 +1 @@\n-a\n+b\n"}}, f.diff.Files...)
+	f.amu.Unlock()
+	h.TypeText("r")
+	assert.Contains(t, h.Screen(), "M  a.go")
+	assert.Contains(t, h.Screen(), "+# findings", "the refresh keeps the selected file")
+	f.amu.Lock()
+	f.diff.Files = f.diff.Files[1:]
+	f.amu.Unlock()
+	h.TypeText("r")
 	h.TypeText("x")
 	require.NotNil(t, h.M.Dialog)
 	assert.Contains(t, h.Screen(), "Discard the changes to notes.md?")

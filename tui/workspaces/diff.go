@@ -103,8 +103,9 @@ func (d *diffView) Update(msg tea.Msg) (closed bool, cmd tea.Cmd) {
 		if msg.err != nil {
 			return false, kit.ErrCmd(msg.err)
 		}
+		prev := kit.KeyAt(d.diff.Files, diffFileKey, d.sel)
 		d.diff, d.lines = msg.diff, msg.lines
-		d.sel = min(d.sel, max(0, len(d.diff.Files)-1))
+		d.sel = kit.Reselect(d.diff.Files, diffFileKey, prev, d.sel)
 		d.scroll = 0
 		return false, nil
 	case diffActionMsg:
@@ -321,3 +322,5 @@ func highlightCode(lexer chroma.Lexer, style *chroma.Style, form chroma.Formatte
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+func diffFileKey(f DiffFile) string { return f.Path }

@@ -74,7 +74,9 @@ func (p *Pane) detach() tea.Cmd {
 // change. The nudge is sent as soon as the screen changes, unless the
 // previous one went out less than termFrame ago: then it waits out the
 // rest of the frame, so a burst costs one redraw per frame and its final
-// state is always drawn. Nothing waits while nothing changes. It ends with
+// state is always drawn. A key typed into the session ends that wait at
+// once, so its echo is never held back by the cap (one early redraw per
+// keystroke at most). Nothing waits while nothing changes. It ends with
 // the model's context, so no goroutine outlives the program.
 func (p *Pane) Watch() tea.Cmd {
 	t := p.term
@@ -82,31 +84,40 @@ func (p *Pane) Watch() tea.Cmd {
 		return nil
 	}
 	p.Waiting = true
-	ctx, gen, id, last := p.m.AppContext(), p.TermGen, t.ID(), p.lastNudge
+	ctx, gen, id, last, typed := p.m.AppContext(), p.TermGen, t.ID(), p.lastNudge, p.typed
 	return func() tea.Msg {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.Changed():
 		}
-		if d := termFrame - time.Since(last); d > 0 && !sleepCtx(ctx, d) {
+		if d := termFrame - time.Since(last); d > 0 && !sleepCtx(ctx, d, typed) {
 			return nil
 		}
 		return TermChangedMsg{ID: id, Gen: gen}
 	}
 }
 
-// sleepCtx waits d unless ctx ends first; it reports whether d passed.
-// (A helper of its own, so test harnesses can tell this bounded wait
-// from Watch blocking on its source.)
-func sleepCtx(ctx context.Context, d time.Duration) bool {
+// sleepCtx waits d, or less if cut is signalled, unless ctx ends first;
+// it reports whether ctx is still live. (A helper of its own, so test
+// harnesses can tell this bounded wait from Watch blocking on its source.)
+func sleepCtx(ctx context.Context, d time.Duration, cut <-chan struct{}) bool {
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {
 	case <-ctx.Done():
 		return false
 	case <-timer.C:
-		return true
+	case <-cut:
+	}
+	return true
+}
+
+// kick tells an armed Watch that input went to the session.
+func (p *Pane) kick() {
+	select {
+	case p.typed <- struct{}{}:
+	default:
 	}
 }
 
@@ -149,6 +160,21 @@ func isDetach(msg tea.KeyPressMsg, b key.Binding) bool {
 	k := msg.Key()
 	const locks = tea.ModCapsLock | tea.ModNumLock | tea.ModScrollLock
 	return k.Code == 'q' && k.Mod&^locks == tea.ModCtrl
+}
+
+// IsDetach reports whether msg is the detach key (decoded or raw) while a
+// terminal is attached: the one key an attached session never receives.
+func (p *Pane) IsDetach(msg tea.Msg) bool {
+	if !p.Attached() {
+		return false
+	}
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		return isDetach(m, p.m.KeyMap().Workspaces.Detach)
+	case fmt.Stringer:
+		return isRawDetach(m.String())
+	}
+	return false
 }
 
 // isRawDetach recognises ctrl+q in encodings that may reach the model

@@ -34,6 +34,7 @@ type Pane struct {
 	focused   bool
 	List      []WorkspaceInfo
 	Sel       int
+	createErr string // why the last create failed, shown under the tag
 	Mode      wsMode
 	tag       textinput.Model
 	template  int
@@ -42,6 +43,9 @@ type Pane struct {
 	TermGen   int       // bumps when term changes so stale nudges are dropped
 	Waiting   bool      // a Changed() read is in flight for term
 	lastNudge time.Time // when the last TermChangedMsg arrived (frame cap)
+	// typed is signalled (capacity 1) when a key or paste goes to term: the
+	// change it causes (the echo) skips the frame cap.
+	typed     chan struct{}
 	termCols  int
 	termRows  int
 	files     []FileInfo
@@ -98,7 +102,7 @@ func New(m kit.Host, core Core) *Pane {
 	// Without a width the placeholder is cut to its first letter (shown
 	// under the cursor as a lone reverse-video "r").
 	in.SetWidth(in.CharLimit + 1)
-	return &Pane{m: m, core: core, tag: in, Ssel: -1}
+	return &Pane{m: m, core: core, tag: in, Ssel: -1, typed: make(chan struct{}, 1)}
 }
 
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -151,6 +155,8 @@ func (p *Pane) SelectID(id string) {
 	}
 }
 
+func workspaceKey(w WorkspaceInfo) string { return w.ID }
+
 func (p *Pane) current() (WorkspaceInfo, bool) {
 	if p.Sel < 0 || p.Sel >= len(p.List) {
 		return WorkspaceInfo{}, false
@@ -169,36 +175,27 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 		// The cursor stays on the item, not the row number: a workspace
 		// created elsewhere or a re-sort must not move K/D to another one.
-		prevWS, hadWS := p.current()
 		prevSess, hadSess := p.selectedSession()
-		p.List, p.tmpls, p.details = msg.list, msg.tmpls, msg.details
+		kit.Replace(&p.List, &p.Sel, msg.list, workspaceKey)
+		p.tmpls, p.details = msg.tmpls, msg.details
 		switch {
 		case p.pendingID != "":
 			p.SelectID(p.pendingID)
-		case hadWS:
-			for i, w := range p.List {
-				if w.ID == prevWS.ID {
-					p.Sel = i
+		case hadSess:
+			p.Ssel = -1
+			for i, s := range p.sessions() {
+				if s.ID == prevSess.ID {
+					p.Ssel = i
 				}
 			}
-			if hadSess {
-				p.Ssel = -1
-				for i, s := range p.sessions() {
-					if s.ID == prevSess.ID {
-						p.Ssel = i
-					}
-				}
-			}
-		}
-		if p.Sel >= len(p.List) {
-			p.Sel = max(0, len(p.List)-1)
 		}
 		p.Ssel = min(p.Ssel, len(p.sessions())-1)
 		return tea.Batch(p.preview(), p.resizeAll())
 	case WsCreatedMsg:
 		if msg.err != nil {
-			p.Mode = WsCreate
-			return kit.ErrCmd(msg.err)
+			// Shown in the form under the tag (the form stays open).
+			p.Mode, p.createErr = WsCreate, kit.FriendlyError(msg.err)
+			return nil
 		}
 		p.Mode, p.pendingID = WsList, msg.ws.ID
 		return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg("workspace " + msg.ws.Tag + " created") })
@@ -237,6 +234,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	case tea.PasteMsg:
 		if p.Attached() {
 			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
+			p.kick()
 		}
 		return nil
 	case tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseWheelMsg, tea.MouseMotionMsg:
@@ -262,6 +260,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// SendKey only queues into the emulator (no pty IO), so forwarding
 		// inline keeps keystroke order exact.
 		p.term.SendKey(msg)
+		p.kick()
 		return nil
 	case WsScroll:
 		return p.onScrollKey(msg)
@@ -283,7 +282,11 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		var cmd tea.Cmd
+		before := p.tag.Value()
 		p.tag, cmd = p.tag.Update(msg)
+		if p.tag.Value() != before {
+			p.createErr = ""
+		}
 		return cmd
 	case wsFiles, wsGit:
 		if key.Matches(msg, k.Back) {
@@ -302,7 +305,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.moveDown()
 		return p.preview()
 	case key.Matches(msg, k.Create):
-		p.Mode, p.template = WsCreate, 0
+		p.Mode, p.template, p.createErr = WsCreate, 0, ""
 		p.tag.SetValue("")
 		return p.tag.Focus()
 	case key.Matches(msg, k.Shell), key.Matches(msg, k.Claude), key.Matches(msg, k.Codex):
@@ -363,7 +366,11 @@ func (p *Pane) View() string {
 		return kit.Stack(ansi.Truncate(title, p.w, ""), kit.FitHeight(clipWidth(p.term.Render(), p.w), p.h-1))
 	case WsCreate:
 		tmpls := p.templates()
-		return kit.FitHeight(kit.Stack(st.Title.Render("New workspace"), "", p.tag.View(), "",
+		field := p.tag.View()
+		if p.createErr != "" {
+			field += "\n" + st.Error.Render(ansi.Wrap("✗ "+p.createErr, max(20, p.w), " "))
+		}
+		return kit.FitHeight(kit.Stack(st.Title.Render("New workspace"), "", field, "",
 			st.Muted.Render("template: ")+st.Accent.Render(tmpls[p.template%len(tmpls)])+st.Muted.Render("  (tab to change) · enter create · esc cancel")), p.h)
 	case wsFiles:
 		ws, _ := p.current()

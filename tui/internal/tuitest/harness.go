@@ -185,6 +185,12 @@ func KeyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
 	case "f1":
 		return tea.KeyPressMsg{Code: tea.KeyF1}
+	case "space":
+		return Space()
+	case "delete":
+		return tea.KeyPressMsg{Code: tea.KeyDelete}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}

@@ -268,8 +268,13 @@ func (f *FakePages) NotificationLog(limit int) ([]activity.NotificationRecord, e
 }
 
 func (f *FakePages) MCPEndpoints() mcppage.MCPEndpoints {
-	return mcppage.MCPEndpoints{Main: "http://127.0.0.1:3001/mcp", Ask: "http://127.0.0.1:3003/mcp",
-		Workspaces: []mcppage.WorkspaceEndpoint{{ID: "ws1", Tag: "research-aapl", URL: "http://127.0.0.1:3001/mcp/ws1"}}}
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	eps := mcppage.MCPEndpoints{Main: "http://127.0.0.1:3001/mcp", Ask: "http://127.0.0.1:3003/mcp"}
+	for _, w := range f.Workspace {
+		eps.Workspaces = append(eps.Workspaces, mcppage.WorkspaceEndpoint{ID: w.ID, Tag: w.Tag, URL: "http://127.0.0.1:3001/mcp/" + w.ID})
+	}
+	return eps
 }
 
 func (f *FakePages) MCPClients() []mcppage.MCPClient {
@@ -302,4 +307,12 @@ func NewPagesHarness(t *testing.T, w, h int) (*Harness, *FakePages) {
 	hs := NewHarnessOver(t, f, f.FakeCore, w, h)
 	hs.Run(hs.M.LoadAll())
 	return hs, f
+}
+
+// AddToolCall records a successful tool call as the newest.
+func (f *FakePages) AddToolCall(name, input string) {
+	f.Pmu.Lock()
+	defer f.Pmu.Unlock()
+	n := int64(len(f.calls) + 1)
+	f.calls = append(f.calls, activity.ToolCallRecord{Seq: n, Session: "tui/default", Name: name, Input: input, Output: "{}", Time: T0.Add(time.Duration(n) * time.Hour)})
 }

@@ -1,0 +1,59 @@
+package workspace
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+func frameBytes(f, cols, rows int) []byte {
+	var w strings.Builder
+	const text = "the quick brown fox jumps over the lazy dog 0123456789 "
+	c := byte('A' + f%26)
+	w.WriteString("\x1b[H\x1b[m")
+	label := fmt.Sprintf("%cFRAME %06d%c", c, f, c)
+	w.WriteString(label)
+	w.WriteString(strings.Repeat(" ", cols-len(label)))
+	for r := 1; r < rows; r++ {
+		fmt.Fprintf(&w, "\x1b[%d;1H", r+1)
+		for x := 0; x < cols; x += 10 {
+			fmt.Fprintf(&w, "\x1b[38;5;%dm", (f+r+x/10)%216+16)
+			for i := x; i < min(x+10, cols); i++ {
+				w.WriteByte(text[(i+f+r)%len(text)])
+			}
+		}
+	}
+	w.WriteString("\x1b[m")
+	return []byte(w.String())
+}
+
+func BenchmarkFrameWrite(b *testing.B) {
+	t := NewTerminal(116, 33, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer t.Close()
+	t.Feed([]byte("\x1b[?1049h"))
+	frames := make([][]byte, 26)
+	for i := range frames {
+		frames[i] = frameBytes(i, 116, 33)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t.Feed(frames[i%26])
+	}
+}
+
+func BenchmarkFrameRender(b *testing.B) {
+	t := NewTerminal(116, 33, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer t.Close()
+	t.Feed([]byte("\x1b[?1049h"))
+	frames := make([][]byte, 26)
+	for i := range frames {
+		frames[i] = frameBytes(i, 116, 33)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t.Feed(frames[i%26])
+		_ = t.Render()
+	}
+}
