@@ -379,3 +379,20 @@ func TestFundToolsUnavailable(t *testing.T) {
 	_, err = tc.Call(context.Background(), "etfGetHoldings", []byte(`{"symbol":"SPY"}`))
 	require.ErrorContains(t, err, "etfGetHoldings (market data backend openbb): market data backend openbb at "+base+" is not answering")
 }
+
+// Yahoo hands out no session cookie (a consent wall, a block): the error
+// says so instead of sending a crumb-less request.
+func TestYahooWithoutSessionCookie(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "consent required", http.StatusForbidden)
+	}))
+	t.Cleanup(srv.Close)
+	yc, err := yahoo.New(yahoo.Options{BaseURL: srv.URL, CookieURL: srv.URL + "/fc", Retries: -1})
+	require.NoError(t, err)
+	tc := core.NewToolCenter(nil)
+	RegisterFundTools(tc, "yahoo", NewYahooFunds(yc, srv.URL, nil))
+	_, err = tc.Call(context.Background(), "equityGetShortInterest", []byte(`{"symbol":"GME"}`))
+	require.ErrorIs(t, err, yahoo.ErrNoSession)
+	require.ErrorContains(t, err, "set no cookie (status 403)")
+}
