@@ -256,16 +256,16 @@ func TestGuardsValueWhatExecutes(t *testing.T) {
 func TestVerdictHeadroom(t *testing.T) {
 	mov := build(t, "max-order-value", map[string]any{"maxValue": "5000"})
 	v := mov.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "187.2", "", ""), "100000"))
-	assert.Equal(t, "max-order-value: 18,720 of 5,000 → would be rejected", v.String())
+	assert.Equal(t, "max-order-value: order value 18,720, limit 5,000 → would be rejected", v.String())
 	v = mov.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "10", "", ""), "100000"))
-	assert.Equal(t, "max-order-value: 1,000 of 5,000 → ok", v.String())
+	assert.Equal(t, "max-order-value: order value 1,000, limit 5,000 → ok", v.String())
 	mps := build(t, "max-position-size", map[string]any{"maxPercentOfEquity": 25.0})
 	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "30", "", ""), "10000"))
-	assert.Equal(t, "max-position-size: 30 of 25% → would be rejected", v.String())
+	assert.Equal(t, "max-position-size: position 30.0% of equity, limit 25% → would be rejected", v.String())
 	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Sell, "30", "", ""), "10000"))
-	assert.Equal(t, "max-position-size: 30 of 25% → would be rejected", v.String(), "a sell that opens a short is judged")
+	assert.Equal(t, "max-position-size: position 30.0% of equity, limit 25% → would be rejected", v.String(), "a sell that opens a short is judged")
 	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Sell, "30", "", ""), "10000", position("AAPL", "40", "100")))
-	assert.Equal(t, "max-position-size: 0 of 25% → ok", v.String(), "a sell that only reduces a long")
+	assert.Equal(t, "max-position-size: position 0.0% of equity, limit 25% → ok", v.String(), "a sell that only reduces a long")
 	v = mps.Assess(context.Background(), ctxWith(git.Operation{Action: git.CancelOrder, OrderID: "7"}, "10000"))
 	assert.Equal(t, "max-position-size: does not apply", v.String())
 	cd := build(t, "cooldown", map[string]any{"minIntervalMs": 60000.0})
@@ -273,7 +273,7 @@ func TestVerdictHeadroom(t *testing.T) {
 	assert.Equal(t, "cooldown: ok", cd.Assess(context.Background(), gc).String())
 	assert.Empty(t, cd.Check(context.Background(), gc), "Assess recorded nothing, so the first Check passes")
 	gc.Now = gc.Now.Add(10 * time.Second)
-	assert.Equal(t, "cooldown: 10 of 60 s since the last order → would be rejected", cd.Assess(context.Background(), gc).String())
+	assert.Equal(t, "cooldown: last order 10 s ago, limit 60 s → would be rejected", cd.Assess(context.Background(), gc).String())
 }
 
 func TestDailyLoss(t *testing.T) {
