@@ -218,6 +218,10 @@ func TestYahooFundTools(t *testing.T) {
 	require.ErrorContains(t, err, "limit must be 1..100")
 	_, err = tc.Call(context.Background(), "etfGetInfo", []byte(`{"ticker":"SMH"}`))
 	require.Error(t, err, "an unknown argument is refused")
+	_, err = tc.Call(context.Background(), "etfGetInfo", []byte(`{"query":"SMH"}`))
+	require.Error(t, err, "another tool's argument is refused")
+	_, err = tc.Call(context.Background(), "etfGetInfo", []byte(`{"symbol":"`+strings.Repeat("A", 101)+`"}`))
+	require.ErrorContains(t, err, "longer than 100")
 }
 
 // Yahoo refuses a stale crumb with 401: the client fetches a new session
