@@ -352,7 +352,7 @@ func TestStartStopsOnCancel(t *testing.T) {
 	cancel()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Start did not return after cancel")
 	}
 }
