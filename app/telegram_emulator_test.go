@@ -126,7 +126,7 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 		select {
 		case n := <-tui:
 			require.Contains(t, n.Text, hash)
-		case <-time.After(10 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Fatal("the TUI was not told")
 		}
 	}

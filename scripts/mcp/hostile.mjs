@@ -172,6 +172,19 @@ async function attack(url, configDir) {
   check(rows.length === 1 && rows[0].status === "filled", "orderHistory: the commit executed once", rows);
   check((await held(s, "sim-auto", "AAPL")) === 10, "position: 10 AAPL");
 
+  console.log("# five clients push the same commit at once");
+  r = await s.call("placeOrder", place("sim-auto", "AAPL", { totalQuantity: "3", commitMessage: "race 3" }));
+  const rh = r.json?.committed?.hash;
+  const racers = await Promise.all([...Array(5)].map(() => open(url)));
+  const outs = await Promise.all(racers.map((c) => c.call("tradingPush", { source: "sim-auto" })));
+  await Promise.all(racers.map((c) => c.close()));
+  const pushed = outs.filter((o) => !o.isError && o.json?.[0]?.status === "pushed");
+  check(pushed.length === 1 && outs.filter((o) => o.isError).every((o) => /no pending commit|no longer|nothing was executed/.test(o.text)),
+    `exactly one of 5 concurrent pushes executed ${rh}; the others: ${[...new Set(outs.filter((o) => o.isError).map((o) => o.text.slice(0, 60)))].join(" | ")}`, outs.map((o) => o.text.slice(0, 120)));
+  r = await s.call("orderHistory", { source: "sim-auto", limit: 50 });
+  check((Array.isArray(r.json) ? r.json : []).filter((x) => x.commitHash === rh).length === 1, "orderHistory: once");
+  check((await held(s, "sim-auto", "AAPL")) === 13, "position: 13 AAPL");
+
   console.log("# a modify the guards refuse leaves the order as it was");
   r = await s.call("placeOrder", place("sim-auto", "AAPL", { orderType: "LMT", totalQuantity: "20", lmtPrice: "150", tif: "GTC", commitMessage: "rest 20 @150" }));
   r = await s.call("tradingPush", { source: "sim-auto" });
