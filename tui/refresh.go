@@ -23,6 +23,8 @@ func (m *Model) refreshPage() tea.Cmd {
 // its next tick, which its Focus makes due).
 func (m *Model) refreshShown() tea.Cmd {
 	switch m.cur() {
+	case m.Chat:
+		return m.Chat.ReloadChannels()
 	case m.Settings:
 		return m.Settings.Tick()
 	case m.Activity:

@@ -94,7 +94,7 @@ func (p *Pane) pickerSaved(msg pickerSavedMsg) tea.Cmd {
 	if p.picker == msg.tp {
 		p.picker = nil
 	}
-	text := fmt.Sprintf("%s: %d tools off (from its next message)", msg.tp.ch.Label, msg.n)
+	text := fmt.Sprintf("%s: %s off (from its next message)", msg.tp.ch.Label, kit.Plural(msg.n, "tool"))
 	return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg(text) })
 }
 
