@@ -114,6 +114,18 @@ func (p *Pane) Capturing() bool {
 }
 func (p *Pane) Attached() bool { return p.Mode == wsAttached && p.term != nil }
 
+// AllKeys lists every key of the pane in every mode (the help overlay;
+// the footer shows the current mode's and those its core supports).
+func (p *Pane) AllKeys() []key.Binding {
+	k := p.m.KeyMap().Workspaces
+	out := []key.Binding{k.Up, k.Down, k.Create, k.Shell, k.Claude, k.Codex, k.Attach, k.Detach, k.Zoom, k.Files, k.Git, k.Back}
+	out = append(out, sessionKeys.help()...)
+	out = append(out, agentKeys.Diff, agentKeys.Send)
+	out = append(out, diffKeys.help()...)
+	out = append(out, sendKeys.help()...)
+	return append(out, scrollKeys.help()...)
+}
+
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.m.KeyMap().Workspaces
 	if p.Mode == WsScroll {
