@@ -34,7 +34,7 @@ RELEASE_FLAGS := -trimpath -ldflags "-s -w $(LDFLAGS)"
 DIST_MAX_BYTES ?= 64000000
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
-.PHONY: vet-ccxt build build-ccxt install dist release-check run serve test test-ccxt test-short bench lint fmt blackbox e2e clean
+.PHONY: vet-ccxt build build-ccxt install dist release-check run serve test test-ccxt test-short bench lint fmt blackbox hostile e2e clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -108,6 +108,11 @@ fmt:
 ## blackbox: real third-party MCP clients against a running alice (needs npm)
 blackbox: build
 	bash scripts/mcp/blackbox.sh
+
+## hostile: a hostile agent (TypeScript SDK client) and careless configs
+## against the real alice serve, with kill -9 of the core (needs npm)
+hostile: build
+	ALICE_BIN=$(CURDIR)/$(BIN) bash scripts/mcp/hostile.sh
 
 ## e2e: the tmux end-to-end flow through the real binary
 e2e: build

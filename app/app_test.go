@@ -160,7 +160,7 @@ func TestAppEndToEnd(t *testing.T) {
 	select {
 	case n := <-notes:
 		require.Contains(t, n.Text, "webhook says hi", "the task run reached the TUI")
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("no notification")
 	}
 
@@ -193,7 +193,7 @@ func TestAppEndToEnd(t *testing.T) {
 		require.Contains(t, n.Text, a.Trading().Pending()[0].Hash, "the notice names the commit")
 		require.Contains(t, n.Text, "placeOrder BUY 3 AAPL (MKT)")
 		require.Equal(t, "tui", n.Channel)
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("no approval notice")
 	}
 	require.Len(t, a.Trading().Pending(), 1, "nothing executes without a person")

@@ -37,7 +37,7 @@ func TestRotatingLogRotatesBySizeAndKeepsN(t *testing.T) {
 	require.Eventually(t, func() bool {
 		backups, _ = filepath.Glob(filepath.Join(dir, "alice-*.log"))
 		return len(backups) == 2
-	}, 5*time.Second, 10*time.Millisecond, "only keep=2 old files")
+	}, 30*time.Second, 10*time.Millisecond, "only keep=2 old files")
 	for _, b := range append(backups, path) {
 		data, err := os.ReadFile(b)
 		require.NoError(t, err)

@@ -37,9 +37,9 @@ func TestMCPTokenAppliesWithoutRestart(t *testing.T) {
 
 	file := filepath.Join(a.Paths().Config, config.MCPFile)
 	require.NoError(t, os.WriteFile(file, []byte(`{"port":0,"token":"fresh-token"}`), 0o600))
-	require.Eventually(t, func() bool { return initialize("") == http.StatusUnauthorized }, 5*time.Second, 100*time.Millisecond)
+	require.Eventually(t, func() bool { return initialize("") == http.StatusUnauthorized }, 30*time.Second, 100*time.Millisecond)
 	require.Equal(t, http.StatusOK, initialize("fresh-token"))
 
 	require.NoError(t, os.WriteFile(file, []byte(`{"port":0}`), 0o600))
-	require.Eventually(t, func() bool { return initialize("") == http.StatusOK }, 5*time.Second, 100*time.Millisecond)
+	require.Eventually(t, func() bool { return initialize("") == http.StatusOK }, 30*time.Second, 100*time.Millisecond)
 }

@@ -33,7 +33,7 @@ func ringBell(t *testing.T, a *app.App, tag string) *workspace.Session {
 	require.Eventually(t, func() bool {
 		st, _ := a.Workspaces().AgentStatus(s.ID())
 		return st.State == agentstate.NeedsYou
-	}, 10*time.Second, 20*time.Millisecond)
+	}, 30*time.Second, 20*time.Millisecond)
 	return s
 }
 
@@ -53,7 +53,7 @@ func TestNeedsYouAlertReachesTheTUI(t *testing.T) {
 		assert.Contains(t, n.Text, "Workspace needs-human · sh1 (shell) needs you")
 		assert.Contains(t, n.Text, "Deploy to prod? [y/N]")
 		assert.Equal(t, workspace.AlertSource, n.Source)
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("no alert reached the TUI connector")
 	}
 	select {

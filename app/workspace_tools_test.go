@@ -88,7 +88,7 @@ func TestDelegationThroughMCP(t *testing.T) {
 	require.Eventually(t, func() bool {
 		callJSON(t, c, "workspaceStatus", map[string]any{"workspaceId": created.ID}, &st)
 		return len(st.Sessions) == 1 && strings.Count(strings.Join(st.Sessions[0].Screen, "\n"), "sent-42") >= 2
-	}, 10*time.Second, 100*time.Millisecond, "status: %+v", st)
+	}, 30*time.Second, 100*time.Millisecond, "status: %+v", st)
 
 	var list struct {
 		Workspaces []struct {

@@ -160,7 +160,7 @@ func TestWatchSeesAnOutsideEdit(t *testing.T) {
 		if v != cur {
 			t.Fatalf("watch reported %s, file is %s", v, cur)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("watch did not report the edit")
 	}
 	cancel()

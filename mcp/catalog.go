@@ -62,6 +62,13 @@ func requestTool(ctx context.Context, name string) (core.Tool, bool) {
 
 // serve answers one HTTP request for exactly the given tools.
 func (c *catalog) serve(w http.ResponseWriter, r *http.Request, tools []core.Tool) {
+	if b, ok := r.Body.(*bodyReader); ok {
+		if id, key, problem, bad := longArgument(b.b, tools); bad {
+			c.log.Warn("mcp: refused an over-long argument", "key", key, "problem", problem)
+			refuseArgument(w, id, "tools/call", key, problem)
+			return
+		}
+	}
 	h := c.handlerFor(tools)
 	h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestToolsKey{}, tools)))
 }

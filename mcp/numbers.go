@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
+
+	"github.com/alice-trading/alice/core"
 )
 
 // maxNumberChars bounds a JSON number literal in a request. Decimal
@@ -94,25 +97,85 @@ func (g *guard) numbers(next http.Handler) http.Handler {
 			Method string          `json:"method"`
 		}
 		_ = json.Unmarshal(body.b, &env)
-		id := env.ID
-		if len(id) == 0 || len(id) > maxNumberChars {
-			id = json.RawMessage("null")
-		}
-		where := "invalid arguments"
-		if key != "" {
-			where += fmt.Sprintf(": %q", key)
-		}
-		msg := fmt.Sprintf("%s: %s; send decimal values as strings, e.g. \"100.5\"", where, problem)
 		g.log.Warn("mcp: refused an unrepresentable number", "method", env.Method, "key", key, "problem", problem)
-		resp := map[string]any{"jsonrpc": "2.0", "id": id}
-		if env.Method == "tools/call" {
-			resp["result"] = map[string]any{"isError": true, "content": []map[string]string{{"type": "text", "text": "Error: " + msg}}}
-		} else {
-			resp["error"] = map[string]any{"code": -32602, "message": msg}
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(resp)
+		refuseArgument(w, env.ID, env.Method, key, problem+"; send decimal values as strings, e.g. \"100.5\"")
 	})
+}
+
+// refuseArgument answers a request whose argument key cannot be taken,
+// without executing it: a tools/call gets a tool error (the caller can
+// correct it), anything else an invalid-params error.
+func refuseArgument(w http.ResponseWriter, id json.RawMessage, method, key, problem string) {
+	if len(id) == 0 || len(id) > maxNumberChars {
+		id = json.RawMessage("null")
+	}
+	where := "invalid arguments"
+	if key != "" {
+		where += fmt.Sprintf(": %q", key)
+	}
+	msg := where + ": " + problem
+	resp := map[string]any{"jsonrpc": "2.0", "id": id}
+	if method == "tools/call" {
+		resp["result"] = map[string]any{"isError": true, "content": []map[string]string{{"type": "text", "text": "Error: " + msg}}}
+	} else {
+		resp["error"] = map[string]any{"code": -32602, "message": msg}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// largeBody is the size from which a tools/call's string arguments are
+// checked against their schema's maxLength before mcp-go parses the
+// request: parsing a body costs several full passes over it, so a
+// megabyte-long quantity is refused after one.
+const largeBody = 64 << 10
+
+// longArgument finds a top-level string argument of a large tools/call
+// longer than the maxLength its tool's schema declares.
+func longArgument(body []byte, tools []core.Tool) (id json.RawMessage, key, problem string, found bool) {
+	if len(body) < largeBody {
+		return nil, "", "", false
+	}
+	var env struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Name      string                     `json:"name"`
+			Arguments map[string]json.RawMessage `json:"arguments"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &env) != nil || env.Method != "tools/call" {
+		return nil, "", "", false
+	}
+	var schema struct {
+		Properties map[string]struct {
+			MaxLength *int `json:"maxLength"`
+		} `json:"properties"`
+	}
+	for _, t := range tools {
+		if t.Name == env.Params.Name {
+			_ = json.Unmarshal(t.InputSchema, &schema)
+		}
+	}
+	for name, raw := range env.Params.Arguments {
+		p, ok := schema.Properties[name]
+		if !ok || p.MaxLength == nil || len(raw) < 2 || raw[0] != '"' {
+			continue
+		}
+		// a character takes 1 to 6 bytes in a JSON string (\uXXXX):
+		// only a string that may be too long is decoded to count
+		if n := len(raw) - 2; n > *p.MaxLength {
+			var s string
+			if n <= 6**p.MaxLength {
+				if json.Unmarshal(raw, &s) != nil || utf8.RuneCountInString(s) <= *p.MaxLength {
+					continue
+				}
+				n = utf8.RuneCountInString(s)
+			}
+			return env.ID, name, fmt.Sprintf("a value of %d characters is too long (at most %d)", n, *p.MaxLength), true
+		}
+	}
+	return nil, "", "", false
 }
 
 // bodyReader is the body bodyCap buffered, kept readable for the

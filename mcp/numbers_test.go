@@ -99,3 +99,43 @@ func TestBadNumber(t *testing.T) {
 		assert.Equal(t, tt.key, key, tt.body)
 	}
 }
+
+// A large tools/call whose string argument exceeds its schema's maxLength
+// is refused after one pass over the body (before mcp-go parses it
+// several times), as a tool error naming the argument.
+func TestOverlongArgumentsOfLargeCalls(t *testing.T) {
+	t.Parallel()
+	tc := core.NewToolCenter(nil)
+	tc.Register(core.Tool{Name: "qty", Description: "takes a decimal",
+		InputSchema: core.Schema(`{"type":"object","properties":{"q":{"type":"string","maxLength":32},"note":{"type":"string"}}}`),
+		Handler: func(_ context.Context, args json.RawMessage) (any, error) {
+			var a struct {
+				Q    string `json:"q"`
+				Note string `json:"note"`
+			}
+			if err := core.DecodeArgs(args, &a); err != nil {
+				return nil, err
+			}
+			return map[string]int{"q": len([]rune(a.Q)), "note": len(a.Note)}, nil
+		}})
+	srv := NewMain(MainOptions{Listen: Listen{Host: "127.0.0.1", MaxRequestBytes: 8 << 20}, Tools: tc, Logger: quietLogger()})
+	startServer(t, srv)
+	c := connect(t, srv.URL(), nil)
+	pad := strings.Repeat("x", largeBody)
+	tests := []struct {
+		name    string
+		q, note string
+		want    string
+	}{
+		{"3,000,000 digits", strings.Repeat("9", 3_000_000), "", `Error: invalid arguments: "q": a value of 3000000 characters is too long (at most 32)`},
+		{"33 two-byte characters in a large body", strings.Repeat("é", 33), pad, `"q": a value of 33 characters is too long (at most 32)`},
+		{"32 two-byte characters pass", strings.Repeat("é", 32), pad, `{"note":65536,"q":32}`},
+		{"a long argument without maxLength passes", "1", pad, `{"note":65536,"q":1}`},
+		{"a small body is left to the handler", strings.Repeat("9", 40), "", `{"note":0,"q":40}`},
+	}
+	for _, tt := range tests {
+		res := callTool(t, c, "qty", map[string]any{"q": tt.q, "note": tt.note})
+		assert.Contains(t, resultText(res), tt.want, tt.name)
+		assert.Equal(t, strings.HasPrefix(resultText(res), "Error:"), res.IsError, tt.name)
+	}
+}

@@ -382,12 +382,17 @@ func (s *sessions) gate(next http.Handler) http.Handler {
 		id := r.Header.Get(server.HeaderKeySessionID)
 		switch r.Method {
 		case http.MethodPost:
-			body, err := io.ReadAll(r.Body)
-			if err != nil {
-				httpError(w, http.StatusBadRequest, "reading request body: "+err.Error())
-				return
+			var body []byte
+			if br, ok := r.Body.(*bodyReader); ok { // bodyCap read it already
+				body = br.b
+			} else {
+				var err error
+				if body, err = io.ReadAll(r.Body); err != nil {
+					httpError(w, http.StatusBadRequest, "reading request body: "+err.Error())
+					return
+				}
 			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.Body = &bodyReader{Reader: bytes.NewReader(body), b: body}
 			var peek rpcPeek
 			if json.Unmarshal(body, &peek) != nil {
 				break // mcp-go answers with a JSON-RPC parse error

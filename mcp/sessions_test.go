@@ -22,7 +22,7 @@ const listBody = `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`
 // do sends one raw request with the given method and headers.
 func do(t *testing.T, method, url, body string, hdr map[string]string) *http.Response {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
 	require.NoError(t, err)
@@ -93,7 +93,7 @@ func TestSessionlessGETsOpenNoStreams(t *testing.T) {
 		_ = resp.Body.Close()
 	}
 	http.DefaultClient.CloseIdleConnections()
-	require.Eventually(t, func() bool { return runtime.NumGoroutine() <= before+5 }, 5*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return runtime.NumGoroutine() <= before+5 }, 30*time.Second, 20*time.Millisecond)
 	assert.Empty(t, f.srv.Clients())
 }
 
@@ -232,7 +232,7 @@ func TestStreamCaps(t *testing.T) {
 	}
 	assert.Equal(t, 1, streams(a))
 	closeA()
-	require.Eventually(t, func() bool { return streams(a) == 0 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return streams(a) == 0 }, 30*time.Second, 10*time.Millisecond)
 	st, closeC = openStream(t, url, c)
 	defer closeC()
 	assert.Equal(t, http.StatusOK, st, "slot freed when a stream closes")
@@ -306,5 +306,5 @@ func TestClientsReportsNameEndpointAndCalls(t *testing.T) {
 	assert.True(t, strings.HasPrefix(main.SessionID, "stateless "), "the default mcp-go client is session-less")
 	assert.True(t, strings.HasPrefix(wsc.SessionID, "mcp-session-"))
 	require.NoError(t, ws.Close())
-	require.Eventually(t, func() bool { return len(f.srv.Clients()) == 1 }, 5*time.Second, 10*time.Millisecond, "Close sends DELETE")
+	require.Eventually(t, func() bool { return len(f.srv.Clients()) == 1 }, 30*time.Second, 10*time.Millisecond, "Close sends DELETE")
 }

@@ -309,3 +309,21 @@ func tabBarStable(t *testing.T, width int) {
 		}
 	}
 }
+
+// A long error is cut in the status bar at 80 columns, which then says
+// where the whole text is; the message history shows all of it, wrapped.
+func TestLongErrorsAreShownWholeInTheHistory(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 80, 24)
+	long := "tradingPush: broker rejected the order: insufficient buying power for 100 AAPL at 187.20 (needs 18,720.00 USD, has 9,000.00 USD)\nhint: deposit cash or lower the quantity"
+	h.Send(kit.ErrMsg{Err: errors.New(long)})
+	lines := strings.Split(h.Screen(), "\n")
+	status := lines[len(lines)-1]
+	require.Contains(t, status, "✗ tradingPush: broker rejected")
+	require.Contains(t, status, "alt+m more", "a cut error says where its whole text is")
+	h.Send(tea.KeyPressMsg{Code: 'm', Mod: tea.ModAlt})
+	s := h.Screen()
+	for _, want := range []string{"insufficient", "buying power for 100 AAPL", "has 9,000.00 USD)", "hint: deposit cash or lower the quantity"} {
+		require.Contains(t, s, want)
+	}
+}

@@ -296,7 +296,11 @@ func (m *Model) statusBar() string {
 		for _, p := range parts {
 			used += ansi.StringWidth(p) + 1
 		}
-		parts = append(parts, t.View(s, m.keys.Global.Dismiss, m.width-used))
+		dismiss := m.keys.Global.Dismiss
+		if m.attachedError() {
+			dismiss = m.keys.Workspaces.Detach // ctrl+x belongs to the attached session
+		}
+		parts = append(parts, t.View(s, dismiss, m.keys.Global.Messages, m.width-used))
 	} else if len(m.Status.Problems) > 0 {
 		parts = append(parts, s.Warn.Render(" ⚠ "+kit.FirstLine(m.Status.Problems[0])))
 	}
@@ -332,6 +336,12 @@ func (m *Model) handleMouse(msg tea.Msg) tea.Cmd {
 				}
 				x += w
 			}
+			return nil
+		}
+		// Clicking the status bar dismisses the live error (in every
+		// mode: the status bar is never the attached session's).
+		if click.Y == m.height-1 && m.Toasts.HasError() {
+			m.Toasts.Dismiss()
 			return nil
 		}
 		if m.overlayOpen() {

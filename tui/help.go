@@ -105,7 +105,13 @@ func (h *helpOverlay) Lines() []string {
 			if t.Kind == kit.ToastError {
 				mark = st.Error.Render("✗")
 			}
-			out = append(out, fmt.Sprintf("%s %s %s", st.Muted.Render(t.At.Format("15:04:05")), mark, kit.FirstLine(t.Text)))
+			// The whole text, wrapped under its first line (the status bar
+			// cuts long errors).
+			body := strings.Split(ansi.Wrap(t.Text, max(20, h.width()-4-11), " "), "\n")
+			out = append(out, fmt.Sprintf("%s %s %s", st.Muted.Render(t.At.Format("15:04:05")), mark, body[0]))
+			for _, l := range body[1:] {
+				out = append(out, strings.Repeat(" ", 11)+l)
+			}
 		}
 		if len(out) == 0 {
 			out = append(out, st.Muted.Render("no messages yet"))
@@ -139,7 +145,7 @@ func (h *helpOverlay) view() string {
 		title = "Messages"
 	}
 	_, bodyH := h.m.BodySize()
-	w := min(90, max(30, h.m.width-8))
+	w := h.width()
 	h.input.SetWidth(w - 12)
 	all := h.Lines()
 	rows := max(3, bodyH-8)
@@ -159,6 +165,9 @@ func (h *helpOverlay) view() string {
 	}
 	return st.Help.Render(strings.Join(lines, "\n"))
 }
+
+// width is the overlay's width (one column).
+func (h *helpOverlay) width() int { return min(90, max(30, h.m.width-8)) }
 
 // twoColumns folds a list into two side-by-side halves of width cw.
 func twoColumns(lines []string, cw int) []string {

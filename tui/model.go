@@ -85,6 +85,8 @@ type Model struct {
 	Palette *palette
 	Dialog  *confirmDialog
 	QuitDlg *quitDialog
+	// attachSeq is the last toast pushed while no terminal was attached.
+	attachSeq int
 	// quitRequested: the person quit alice (not a detach).
 	quitRequested bool
 	Events        <-chan any
@@ -204,6 +206,9 @@ func (m *Model) tick() tea.Cmd {
 // saves state that changed (the inbox's read marks).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
+	if !(m.Focus == FocusWorkspaces && m.Workspaces.Attached()) {
+		m.attachSeq = m.Toasts.Seq
+	}
 	if stale := m.dropStaleDialog(); stale != nil {
 		cmd = tea.Batch(cmd, stale)
 	}
@@ -219,6 +224,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// While a terminal is attached every key goes to it but detach, so
+	// detach dismisses a live error first (the status bar says so); the
+	// next one detaches.
+	if m.attachedError() && m.Workspaces.IsDetach(msg) {
+		m.Toasts.Dismiss()
+		return m, nil
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -303,6 +315,13 @@ func (m *Model) handleEvent(ev any) tea.Cmd {
 		return m.Activity.Load()
 	}
 	return nil
+}
+
+// attachedError: a terminal is attached and an error that arrived since
+// is live (one from before attaching does not turn the person's first
+// ctrl+q into a dismiss: it was there when they chose to attach).
+func (m *Model) attachedError() bool {
+	return m.Focus == FocusWorkspaces && m.Toasts.ErrorSince(m.attachSeq) && m.Workspaces.Attached() && !m.overlayOpen()
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {

@@ -15,7 +15,7 @@ import (
 )
 
 const (
-	waitFor = 15 * time.Second
+	waitFor = 30 * time.Second
 	tick    = 20 * time.Millisecond
 )
 

@@ -43,10 +43,10 @@ func TestTerminalAnswersQueriesWithoutBlocking(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Feed blocked on a terminal query")
 	}
-	require.Eventually(t, func() bool { return strings.HasPrefix(out.String(), "\x1b[?") }, 5*time.Second, tick)
+	require.Eventually(t, func() bool { return strings.HasPrefix(out.String(), "\x1b[?") }, 30*time.Second, tick)
 	require.Contains(t, term.String(), "red text")
 	require.Contains(t, term.Render(), "\x1b[31m")
 	select {

@@ -120,7 +120,7 @@ func attachClient(t *testing.T, h *harness, cols, rows int) *client {
 
 func (c *client) waitFor(t *testing.T, text string) {
 	t.Helper()
-	require.Eventually(t, func() bool { return strings.Contains(c.out.String(), text) }, 10*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return strings.Contains(c.out.String(), text) }, 30*time.Second, 10*time.Millisecond,
 		"want %q on the client's screen; got %q", text, c.out.String())
 }
 
@@ -129,7 +129,7 @@ func (c *client) end(t *testing.T) Outcome {
 	select {
 	case o := <-c.done:
 		return o
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("the client did not end")
 		return Lost
 	}
@@ -144,7 +144,7 @@ func TestDetachKeepsTheCoreAndQuitStopsIt(t *testing.T) {
 	_, _ = c.ctl.Write([]byte("d"))
 	require.Equal(t, Detached, c.end(t))
 	require.Zero(t, h.stopped.Load(), "detach never stops the core")
-	require.Eventually(t, func() bool { return len(h.srv.Clients()) == 0 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(h.srv.Clients()) == 0 }, 30*time.Second, 10*time.Millisecond)
 
 	c2 := attachClient(t, h, 80, 24)
 	c2.waitFor(t, "size 80x24")
@@ -177,7 +177,7 @@ func TestWindowChangesReachTheProgram(t *testing.T) {
 	require.Eventually(t, func() bool {
 		_ = p.Signal(sigwinch)
 		return strings.Contains(c.out.String(), "size 140x40")
-	}, 10*time.Second, 50*time.Millisecond)
+	}, 30*time.Second, 50*time.Millisecond)
 	_, _ = c.ctl.Write([]byte("d"))
 	c.end(t)
 }

@@ -59,7 +59,7 @@ func TestEndingLeavesTheTerminalAsFound(t *testing.T) {
 			require.Eventually(t, func() bool {
 				_ = p.Signal(sigwinch)
 				return strings.Contains(c.out.String(), "row 40 of 140x40")
-			}, 10*time.Second, 50*time.Millisecond)
+			}, 30*time.Second, 50*time.Millisecond)
 			_, _ = c.ctl.Write([]byte(key))
 			c.end(t)
 

@@ -77,16 +77,16 @@ func TestFollowSurvivesRotation(t *testing.T) {
 	}
 	// The follower starts at the end of the file: write line 0 until it
 	// shows up, so the follower is known to be running.
-	require.Eventually(t, func() bool { line(0); return strings.Contains(out.String(), "i=0") }, 5*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { line(0); return strings.Contains(out.String(), "i=0") }, 30*time.Second, 20*time.Millisecond)
 	for i := 1; i < 20; i++ {
 		line(i)
 		if i == 10 {
 			// Wait until the follower has read up to here, then rotate.
-			require.Eventually(t, func() bool { return strings.Contains(out.String(), "i=10") }, 5*time.Second, 5*time.Millisecond)
+			require.Eventually(t, func() bool { return strings.Contains(out.String(), "i=10") }, 30*time.Second, 5*time.Millisecond)
 			require.NoError(t, w.Rotate())
 		}
 	}
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "i=19") }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "i=19") }, 30*time.Second, 10*time.Millisecond)
 	cancel()
 	require.NoError(t, <-done)
 	for i := 1; i < 20; i++ {

@@ -39,12 +39,12 @@ func TestWorkspaceSendThroughTheRunningInstance(t *testing.T) {
 	require.Eventually(t, func() bool {
 		b, err := os.ReadFile(filepath.Join(w.Dir, "cli.txt"))
 		return err == nil && string(b) == "cli-42\n"
-	}, 10*time.Second, 20*time.Millisecond, "screen:\n%s", s.Screen())
+	}, 30*time.Second, 20*time.Millisecond, "screen:\n%s", s.Screen())
 
 	out, errs, code = alice(t, "workspace", "send", "--home", home, "--draft", "--session", s.Name(), w.ID, "echo drafted > draft.txt")
 	require.Equal(t, 0, code, errs)
 	require.Contains(t, out, "not submitted")
-	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "echo drafted > draft.txt") }, 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "echo drafted > draft.txt") }, 30*time.Second, 20*time.Millisecond)
 	time.Sleep(300 * time.Millisecond)
 	require.NoFileExists(t, filepath.Join(w.Dir, "draft.txt"), "a draft is not run")
 

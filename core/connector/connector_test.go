@@ -86,7 +86,7 @@ func TestBroadcastPublishes(t *testing.T) {
 	case n := <-sub:
 		require.Equal(t, "hello", n.Text)
 		require.Equal(t, "tui", n.Channel)
-	case <-time.After(time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("not delivered")
 	}
 }

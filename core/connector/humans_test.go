@@ -55,7 +55,7 @@ func TestNotifyHumansSkipsAgentsAndFollowsNoLastChannel(t *testing.T) {
 	case n := <-seen:
 		require.Equal(t, "commit a1b2c3d4 waits for you", n.Text)
 		require.Equal(t, "tui", n.Channel)
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("the TUI was not told")
 	}
 	require.Len(t, tg.got, 1)

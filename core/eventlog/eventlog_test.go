@@ -104,7 +104,7 @@ func TestConcurrentAppendsAndSubscribe(t *testing.T) {
 	}
 	wg.Wait()
 	seen := map[int64]bool{}
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(30 * time.Second)
 	for len(seen) < 400 {
 		select {
 		case e := <-sub:

@@ -18,7 +18,7 @@ func TestPublishFansOutAndUnsubscribesOnCancel(t *testing.T) {
 	require.Equal(t, 1, <-s1)
 	require.Equal(t, 1, <-s2)
 	cancel1()
-	require.Eventually(t, func() bool { return b.Len() == 1 }, time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return b.Len() == 1 }, 30*time.Second, 5*time.Millisecond)
 	_, open := <-s1
 	require.False(t, open, "cancelled subscriber's channel is closed")
 }

@@ -160,7 +160,7 @@ func TestCronTools(t *testing.T) {
 	out, err = callTool(t, tc, "cronRunNow", `{"id":"`+id+`"}`)
 	require.NoError(t, err)
 	require.Equal(t, id, out["started"])
-	require.Eventually(t, func() bool { return len(e.tui.texts()) == 1 }, 5*time.Second, 5*time.Millisecond, "a disabled job can still be run by hand")
+	require.Eventually(t, func() bool { return len(e.tui.texts()) == 1 }, 30*time.Second, 5*time.Millisecond, "a disabled job can still be run by hand")
 	require.NoError(t, eng.Close())
 	require.Equal(t, StatusOK, *eng.List()[0].State.LastStatus)
 	_, err = callTool(t, tc, "cronRunNow", `{"id":"nope"}`)
@@ -213,11 +213,11 @@ func TestHeartbeatLoopStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { hb.Run(ctx); close(done) }()
-	require.Eventually(t, func() bool { return len(e.types()) >= 1 }, 5*time.Second, 10*time.Millisecond, "a tick happened")
+	require.Eventually(t, func() bool { return len(e.types()) >= 1 }, 30*time.Second, 10*time.Millisecond, "a tick happened")
 	cancel()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("heartbeat loop did not stop")
 	}
 	require.Zero(t, e.agent.count(), "an empty window (start == end) never calls the agent")

@@ -98,7 +98,7 @@ func TestFullQueueAnswers429(t *testing.T) {
 	hdr := map[string]string{"Authorization": "Bearer secret-token"}
 	body := `{"type":"task.requested","payload":{"prompt":"x"}}`
 	require.Equal(t, http.StatusCreated, post(h, http.MethodPost, hdr, body).Code)
-	require.Eventually(t, func() bool { return e.agent.count() == 1 }, 5*time.Second, 5*time.Millisecond, "the first runs")
+	require.Eventually(t, func() bool { return e.agent.count() == 1 }, 30*time.Second, 5*time.Millisecond, "the first runs")
 	require.Equal(t, http.StatusCreated, post(h, http.MethodPost, hdr, body).Code)
 	require.Equal(t, http.StatusCreated, post(h, http.MethodPost, hdr, body).Code)
 	rec := post(h, http.MethodPost, hdr, body)
@@ -106,7 +106,7 @@ func TestFullQueueAnswers429(t *testing.T) {
 	require.Equal(t, "5", rec.Header().Get("Retry-After"))
 	require.JSONEq(t, `{"error":"work queue is full: 2 tasks are waiting (limit 2); retry later","waiting":2,"limit":2,"retryAfterSeconds":5}`, rec.Body.String())
 	close(e.agent.block)
-	require.Eventually(t, func() bool { return len(w.Tasks(TaskDone)) == 3 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return len(w.Tasks(TaskDone)) == 3 }, 30*time.Second, 5*time.Millisecond)
 	require.Len(t, w.Tasks(), 3, "the refused request left no task")
 }
 
@@ -160,7 +160,7 @@ func TestRestartRule(t *testing.T) {
 	require.Eventually(t, func() bool {
 		g := byID()
 		return g["waiting"].State == TaskDone && g["unrecorded"].State == TaskDone
-	}, 5*time.Second, 5*time.Millisecond)
+	}, 30*time.Second, 5*time.Millisecond)
 	require.ElementsMatch(t, []string{"task/default: waiting", "task/default: unrecorded"}, e.agent.calls)
 	require.Equal(t, map[string][]string{"ran": {"agent.work.abandoned"}, "finished": {"agent.work.done"},
 		"waiting": {"agent.work.done"}, "unrecorded": {"agent.work.done"}}, outcomes(t, e.log), "exactly one outcome each")
@@ -185,7 +185,7 @@ func TestShutdownLeavesQueuedTasksForTheNextStartAndAbandonsStuckOnes(t *testing
 		require.NoError(t, err)
 		ids = append(ids, tk.ID)
 	}
-	require.Eventually(t, func() bool { return e.agent.count() == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return e.agent.count() == 1 }, 30*time.Second, 5*time.Millisecond)
 	require.NoError(t, w.Close())
 	_, _, err := w.Submit(Request{Source: SourceTask, Prompt: "late"}, SubmitOptions{})
 	require.ErrorContains(t, err, "shutting down")
@@ -197,7 +197,7 @@ func TestShutdownLeavesQueuedTasksForTheNextStartAndAbandonsStuckOnes(t *testing
 	e.agent.mu.Unlock()
 	w2 := e.reopen(t, WorkerOptions{})
 	w2.Start(context.Background())
-	require.Eventually(t, func() bool { return len(w2.Tasks(TaskDone)) == 2 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return len(w2.Tasks(TaskDone)) == 2 }, 30*time.Second, 5*time.Millisecond)
 	require.Equal(t, map[string][]string{ids[0]: {"agent.work.abandoned"}, ids[1]: {"agent.work.done"}, ids[2]: {"agent.work.done"}}, outcomes(t, e.log))
 	require.Equal(t, []string{"task/default: one", "task/default: two", "task/default: three"}, e.agent.calls, "queued tasks resume in order")
 }

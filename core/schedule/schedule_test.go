@@ -222,7 +222,7 @@ func TestCronJobFiresThroughTheAgentToTheLastUsedChannel(t *testing.T) {
 	require.Eventually(t, func() bool { // the job's state is saved after the task's outcome
 		jobs := eng.List()
 		return len(jobs) == 1 && jobs[0].State.LastStatus != nil
-	}, 5*time.Second, 10*time.Millisecond)
+	}, 30*time.Second, 10*time.Millisecond)
 	cancel()
 	<-done
 	require.Equal(t, "Portfolio: 5 MSFT, up 2%.", e.tg.got[0])

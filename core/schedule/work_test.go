@@ -103,12 +103,12 @@ func TestSameSourceOverlapIsSkipped(t *testing.T) {
 	e.agent.set(Result{Text: "slow"}, nil)
 	first := make(chan Outcome)
 	go func() { first <- e.worker.Run(context.Background(), Request{Source: SourceCron, Prompt: "slow"}) }()
-	require.Eventually(t, func() bool { return e.agent.count() == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return e.agent.count() == 1 }, 30*time.Second, 5*time.Millisecond)
 
 	require.Equal(t, "busy", e.worker.Run(context.Background(), Request{Source: SourceCron, Prompt: "again"}).Skip)
 	other := make(chan Outcome)
 	go func() { other <- e.worker.Run(context.Background(), Request{Source: SourceTask, Prompt: "task"}) }()
-	require.Eventually(t, func() bool { return e.agent.count() == 2 }, 5*time.Second, 5*time.Millisecond, "another source is not blocked")
+	require.Eventually(t, func() bool { return e.agent.count() == 2 }, 30*time.Second, 5*time.Millisecond, "another source is not blocked")
 	close(e.agent.block)
 	require.True(t, (<-first).Delivered)
 	require.True(t, (<-other).Delivered)
@@ -143,7 +143,7 @@ func TestTaskRequestsQueueInsteadOfBeingDropped(t *testing.T) {
 	for _, p := range []string{"first", "second"} {
 		go func() { outs <- e.worker.Run(context.Background(), Request{Source: SourceTask, Prompt: p}) }()
 	}
-	require.Eventually(t, func() bool { return e.agent.count() == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return e.agent.count() == 1 }, 30*time.Second, 5*time.Millisecond)
 	close(e.agent.block)
 	for range 2 {
 		out := <-outs

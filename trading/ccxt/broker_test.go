@@ -72,6 +72,8 @@ func TestSwapPositionsAndClose(t *testing.T) {
 	require.True(t, a.NetLiquidation.Equal(decimal.NewFromInt(10_000)), "CCXT's total is already equity: %s", a.NetLiquidation)
 	require.Equal(t, "30.015", a.UnrealizedPnL.String())
 
+	_, err = b.ClosePosition(ctx, p.Contract, decimal.RequireFromString("0.04"))
+	require.ErrorContains(t, err, "more than the 0.03 held now; nothing was sent", "a close larger than the position is refused, never shrunk")
 	res, err := b.ClosePosition(ctx, p.Contract, decimal.RequireFromString("0.01"))
 	require.NoError(t, err)
 	o, err := v.Get(res.OrderID)

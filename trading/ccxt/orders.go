@@ -280,7 +280,10 @@ func (b *Broker) ClosePosition(ctx context.Context, c trading.Contract, qty deci
 			continue
 		}
 		q := p.Quantity.Abs()
-		if qty.IsPositive() && qty.LessThan(q) {
+		if qty.GreaterThan(q) { // staging checked it; the position shrank since
+			return trading.OrderResult{}, broker.Errorf(broker.CodeExchange, "closing %s %s is more than the %s held now; nothing was sent", qty, p.Contract.Symbol, q)
+		}
+		if qty.IsPositive() {
 			q = qty
 		}
 		act := trading.Sell

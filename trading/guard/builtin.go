@@ -34,7 +34,7 @@ func newMaxPositionSize(opts map[string]any) (Guard, error) {
 func (g *maxPositionSize) Type() string { return "max-position-size" }
 
 func (g *maxPositionSize) Assess(ctx context.Context, gc Context) Verdict {
-	v := Verdict{Guard: g.Type(), Limit: g.maxPct, Unit: "%"}
+	v := Verdict{Guard: g.Type(), Measure: "position", Limit: g.maxPct, Unit: "% of equity"}
 	o, c, ok := gc.Executes()
 	if !ok {
 		return v
@@ -154,7 +154,7 @@ func newCooldown(opts map[string]any) (Guard, error) {
 func (g *cooldown) Type() string { return "cooldown" }
 
 func (g *cooldown) Assess(_ context.Context, gc Context) Verdict {
-	v := Verdict{Guard: g.Type(), Limit: decimal.NewFromInt(int64(g.interval / time.Second)), Unit: "s since the last order"}
+	v := Verdict{Guard: g.Type(), Measure: "last order", Limit: decimal.NewFromInt(int64(g.interval / time.Second)), Unit: "s ago"}
 	if gc.Op.Action != git.PlaceOrder {
 		return v
 	}
@@ -244,7 +244,7 @@ func newMaxOrderValue(opts map[string]any) (Guard, error) {
 func (g *maxOrderValue) Type() string { return "max-order-value" }
 
 func (g *maxOrderValue) Assess(ctx context.Context, gc Context) Verdict {
-	v := Verdict{Guard: g.Type(), Limit: g.max}
+	v := Verdict{Guard: g.Type(), Measure: "order value", Limit: g.max}
 	_, c, ok := gc.Executes()
 	if !ok {
 		return v
@@ -336,7 +336,7 @@ func (g *dailyLoss) base(gc Context, record bool) decimal.Decimal {
 }
 
 func (g *dailyLoss) assess(gc Context, record bool) Verdict {
-	v := Verdict{Guard: g.Type()}
+	v := Verdict{Guard: g.Type(), Measure: "lost today"}
 	base := g.base(gc, record)
 	o, _, ok := gc.Executes()
 	if !ok || o.Action != trading.Buy || gc.Op.Action == git.ClosePosition || !base.IsPositive() {
@@ -346,9 +346,9 @@ func (g *dailyLoss) assess(gc Context, record bool) Verdict {
 	loss := decimal.Max(base.Sub(gc.Account.NetLiquidation), decimal.Zero)
 	pct := loss.Div(base).Mul(hundred)
 	if g.maxLoss.IsPositive() {
-		v.Value, v.Limit, v.Unit = loss, g.maxLoss, "lost today"
+		v.Value, v.Limit = loss, g.maxLoss
 	} else {
-		v.Value, v.Limit, v.Unit = pct.Round(2), g.maxPct, "%"
+		v.Value, v.Limit, v.Unit = pct.Round(2), g.maxPct, "% of the day's starting equity"
 	}
 	if !loss.IsPositive() {
 		return v
@@ -358,7 +358,7 @@ func (g *dailyLoss) assess(gc Context, record bool) Verdict {
 		return v
 	}
 	if g.maxPct.IsPositive() && pct.GreaterThanOrEqual(g.maxPct) {
-		v.Value, v.Limit, v.Unit = pct.Round(2), g.maxPct, "%"
+		v.Value, v.Limit, v.Unit = pct.Round(2), g.maxPct, "% of the day's starting equity"
 		v.Reject = fmt.Sprintf("Daily loss %s%% reached the limit %s%%; only closing trades are allowed today", pct.StringFixed(2), g.maxPct)
 	}
 	return v

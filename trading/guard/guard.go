@@ -85,21 +85,35 @@ func (gc Context) Notional(ctx context.Context) (decimal.Decimal, error) {
 type Verdict struct {
 	Guard string `json:"guard"`
 	// Applies is false when the operation is outside the guard's scope.
-	Applies bool            `json:"applies"`
+	Applies bool `json:"applies"`
+	// Measure names what Value is ("position", "order value").
+	Measure string          `json:"measure,omitempty"`
 	Value   decimal.Decimal `json:"value,omitzero"`
 	Limit   decimal.Decimal `json:"limit,omitzero"`
-	Unit    string          `json:"unit,omitempty"`
-	Reject  string          `json:"reject,omitempty"`
+	// Unit follows both numbers; words after its first one describe only
+	// Value ("% of equity": "position 2.0% of equity, limit 25%").
+	Unit   string `json:"unit,omitempty"`
+	Reject string `json:"reject,omitempty"`
 }
 
-// String renders "max-order-value: 18,720 of 5,000 USD → would be rejected".
+// String renders "max-position-size: position 2.0% of equity, limit 25%
+// → ok" or "max-order-value: order value 18,720, limit 5,000 → would be
+// rejected".
 func (v Verdict) String() string {
 	s := v.Guard + ": "
 	switch {
 	case !v.Applies:
 		return s + "does not apply"
 	case !v.Limit.IsZero():
-		s += fmt.Sprintf("%s of %s%s", group(v.Value), group(v.Limit), unit(v.Unit))
+		first, _, _ := strings.Cut(v.Unit, " ")
+		value := group(v.Value)
+		if first == "%" {
+			value = v.Value.StringFixed(1) // a share always shows its tenth
+		}
+		if v.Measure != "" {
+			s += v.Measure + " "
+		}
+		s += fmt.Sprintf("%s%s, limit %s%s", value, unit(v.Unit), group(v.Limit), unit(first))
 	}
 	if v.Reject != "" {
 		if !v.Limit.IsZero() {
@@ -114,8 +128,8 @@ func (v Verdict) String() string {
 }
 
 func unit(u string) string {
-	if u == "%" {
-		return "%"
+	if strings.HasPrefix(u, "%") {
+		return u
 	}
 	if u != "" {
 		return " " + u
@@ -262,8 +276,10 @@ func optDecimal(opts map[string]any, key string, def decimal.Decimal) (decimal.D
 	var d decimal.Decimal
 	var err error
 	switch x := v.(type) {
-	case string:
-		d, err = decimal.NewFromString(x)
+	case string: // the order model's rules: plain notation, bounded length and digits
+		if d, err = trading.ParsePositive("option "+key, x); err != nil {
+			return def, err
+		}
 	case float64:
 		d = decimal.NewFromFloat(x)
 	case int:

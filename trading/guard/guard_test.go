@@ -3,6 +3,7 @@ package guard
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -256,16 +257,16 @@ func TestGuardsValueWhatExecutes(t *testing.T) {
 func TestVerdictHeadroom(t *testing.T) {
 	mov := build(t, "max-order-value", map[string]any{"maxValue": "5000"})
 	v := mov.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "187.2", "", ""), "100000"))
-	assert.Equal(t, "max-order-value: 18,720 of 5,000 → would be rejected", v.String())
+	assert.Equal(t, "max-order-value: order value 18,720, limit 5,000 → would be rejected", v.String())
 	v = mov.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "10", "", ""), "100000"))
-	assert.Equal(t, "max-order-value: 1,000 of 5,000 → ok", v.String())
+	assert.Equal(t, "max-order-value: order value 1,000, limit 5,000 → ok", v.String())
 	mps := build(t, "max-position-size", map[string]any{"maxPercentOfEquity": 25.0})
 	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "30", "", ""), "10000"))
-	assert.Equal(t, "max-position-size: 30 of 25% → would be rejected", v.String())
+	assert.Equal(t, "max-position-size: position 30.0% of equity, limit 25% → would be rejected", v.String())
 	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Sell, "30", "", ""), "10000"))
-	assert.Equal(t, "max-position-size: 30 of 25% → would be rejected", v.String(), "a sell that opens a short is judged")
+	assert.Equal(t, "max-position-size: position 30.0% of equity, limit 25% → would be rejected", v.String(), "a sell that opens a short is judged")
 	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Sell, "30", "", ""), "10000", position("AAPL", "40", "100")))
-	assert.Equal(t, "max-position-size: 0 of 25% → ok", v.String(), "a sell that only reduces a long")
+	assert.Equal(t, "max-position-size: position 0.0% of equity, limit 25% → ok", v.String(), "a sell that only reduces a long")
 	v = mps.Assess(context.Background(), ctxWith(git.Operation{Action: git.CancelOrder, OrderID: "7"}, "10000"))
 	assert.Equal(t, "max-position-size: does not apply", v.String())
 	cd := build(t, "cooldown", map[string]any{"minIntervalMs": 60000.0})
@@ -273,7 +274,7 @@ func TestVerdictHeadroom(t *testing.T) {
 	assert.Equal(t, "cooldown: ok", cd.Assess(context.Background(), gc).String())
 	assert.Empty(t, cd.Check(context.Background(), gc), "Assess recorded nothing, so the first Check passes")
 	gc.Now = gc.Now.Add(10 * time.Second)
-	assert.Equal(t, "cooldown: 10 of 60 s since the last order → would be rejected", cd.Assess(context.Background(), gc).String())
+	assert.Equal(t, "cooldown: last order 10 s ago, limit 60 s → would be rejected", cd.Assess(context.Background(), gc).String())
 }
 
 func TestDailyLoss(t *testing.T) {
@@ -377,6 +378,15 @@ func TestGuardOptionRanges(t *testing.T) {
 		{"loss percent 5 accepted", "daily-loss", map[string]any{"maxLossPercent": 5.0}, ""},
 		{"cooldown of a year refused", "cooldown", map[string]any{"minIntervalMs": 31536000000.0}, "option minIntervalMs: must be at most 604800000 ms (7 days)"},
 		{"cooldown of a day accepted", "cooldown", map[string]any{"minIntervalMs": 86400000.0}, ""},
+		// a limit no order can reach protects nothing, like a misspelt guard
+		{"max value 1e400 (a string) refused", "max-order-value", map[string]any{"maxValue": "1e400"}, "option maxValue: \"1e400\": write the number out in plain decimal notation"},
+		{"max value 1e300 (a number) refused", "max-order-value", map[string]any{"maxValue": 1e300}, "option maxValue: must be at most 1000000000000 USD"},
+		{"max value of 40 digits refused", "max-order-value", map[string]any{"maxValue": strings.Repeat("9", 40)}, "too long"},
+		{"max value with 20 decimals refused", "max-order-value", map[string]any{"maxValue": "5000.00000000000000000001"}, "decimal places"},
+		{"max value 1e-30 refused", "max-order-value", map[string]any{"maxValue": "1e-30"}, "plain decimal notation"},
+		{"max value 5000.50 accepted", "max-order-value", map[string]any{"maxValue": "5000.50"}, ""},
+		{"max loss 2e12 refused", "daily-loss", map[string]any{"maxLoss": 2e12}, "option maxLoss: must be at most 1000000000000 USD"},
+		{"max loss NaN refused", "daily-loss", map[string]any{"maxLoss": "NaN"}, "not a decimal number"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := NewPipeline(DefaultRegistry(), []config.Guard{{Type: tc.typ, Options: tc.opts}}, nil)

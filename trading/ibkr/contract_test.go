@@ -36,7 +36,7 @@ func newRig(t *testing.T, mut ...func(*Config)) *rig {
 // waitDown waits until the broker noticed the socket is gone.
 func (r *rig) waitDown(t *testing.T) {
 	t.Helper()
-	require.Eventually(t, func() bool { ok, _ := r.b.Connected(); return !ok }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { ok, _ := r.b.Connected(); return !ok }, 30*time.Second, 10*time.Millisecond)
 }
 
 func TestContract(t *testing.T) {

@@ -116,7 +116,7 @@ func TestReconnectAfterTWSRestart(t *testing.T) {
 	require.Equal(t, broker.CodeNetwork, broker.CodeOf(err), "%v", err)
 
 	r.tws.setDown(false)
-	require.Eventually(t, func() bool { ok, _ := r.b.Connected(); return ok }, 5*time.Second, 20*time.Millisecond,
+	require.Eventually(t, func() bool { ok, _ := r.b.Connected(); return ok }, 30*time.Second, 20*time.Millisecond,
 		"the supervisor reconnects without a call")
 	a, err := r.b.Account(ctx)
 	require.NoError(t, err)
@@ -137,12 +137,12 @@ func TestIBConnectivityLostIsNotHealthy(t *testing.T) {
 	ctx := context.Background()
 	require.NoError(t, r.b.Init(ctx))
 	r.tws.broadcast(1100, "Connectivity between IB and Trader Workstation has been lost.")
-	require.Eventually(t, func() bool { ok, _ := r.b.Connected(); return !ok }, 3*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { ok, _ := r.b.Connected(); return !ok }, 30*time.Second, 10*time.Millisecond)
 	_, err := r.b.Account(ctx)
 	require.Equal(t, broker.CodeNetwork, broker.CodeOf(err), "%v", err)
 	require.Contains(t, err.Error(), "1100")
 	r.tws.broadcast(1102, "Connectivity between IB and Trader Workstation has been restored - data maintained.")
-	require.Eventually(t, func() bool { ok, _ := r.b.Connected(); return ok }, 3*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { ok, _ := r.b.Connected(); return ok }, 30*time.Second, 10*time.Millisecond)
 	_, err = r.b.Account(ctx)
 	require.NoError(t, err)
 }
@@ -160,11 +160,11 @@ func TestKeepAliveDropsHungGateway(t *testing.T) {
 		r.tws.mu.Lock()
 		defer r.tws.mu.Unlock()
 		return r.tws.accepts >= 2
-	}, 5*time.Second, 10*time.Millisecond, "keepalive noticed and the supervisor reconnected")
+	}, 30*time.Second, 10*time.Millisecond, "keepalive noticed and the supervisor reconnected")
 	r.tws.mu.Lock()
 	r.tws.hang = false
 	r.tws.mu.Unlock()
-	require.Eventually(t, func() bool { _, err := r.b.MarketClock(ctx); return err == nil }, 5*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { _, err := r.b.MarketClock(ctx); return err == nil }, 30*time.Second, 20*time.Millisecond)
 }
 
 func TestUnreachableGatewayIsNetworkError(t *testing.T) {
@@ -248,7 +248,7 @@ func TestBracketOrder(t *testing.T) {
 			}
 		}
 		return len(legs) == 2
-	}, 3*time.Second, 10*time.Millisecond)
+	}, 30*time.Second, 10*time.Millisecond)
 	types := map[trading.OrderType]string{}
 	for _, l := range legs {
 		require.Equal(t, trading.Sell, l.Order.Action)
@@ -262,7 +262,7 @@ func TestBracketOrder(t *testing.T) {
 		ps, err := r.b.Positions(ctx)
 		require.NoError(t, err)
 		return len(ps) == 0
-	}, 3*time.Second, 10*time.Millisecond, "the stop-loss closed the position")
+	}, 30*time.Second, 10*time.Millisecond, "the stop-loss closed the position")
 }
 
 // An order that fills while alice is away is known after it reconnects
@@ -285,7 +285,7 @@ func TestOrderFilledWhileAwayIsKnownAfterRestart(t *testing.T) {
 	require.Eventually(t, func() bool {
 		o, err := again.Order(ctx, res.OrderID)
 		return err == nil && o.Status == trading.StatusFilled && o.FilledQty.Equal(decimal.NewFromInt(4))
-	}, 3*time.Second, 10*time.Millisecond)
+	}, 30*time.Second, 10*time.Millisecond)
 
 	other := New("ib-other", Config{Host: r.b.cfg.Host, Port: r.b.cfg.Port, ClientID: 99, Timeout: time.Second}, nil)
 	defer other.Close()

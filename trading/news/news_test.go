@@ -233,7 +233,7 @@ func TestStartCollectsAndStops(t *testing.T) {
 	c := NewCollector(&fixedConfig{cfg: newsConfig(srv.URL)}, a, CollectorOptions{FirstRunDelay: time.Millisecond, Now: clock, Logger: quiet})
 	require.NoError(t, c.Start(context.Background()))
 	require.Error(t, c.Start(context.Background()), "double start")
-	require.Eventually(t, func() bool { return a.Len() == 5 }, 10*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return a.Len() == 5 }, 30*time.Second, 10*time.Millisecond,
 		"ancient item compacted away on start and feeds collected")
 	require.NoError(t, c.Close())
 	require.NoError(t, c.Close(), "Close is idempotent")

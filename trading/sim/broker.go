@@ -33,6 +33,9 @@ type Options struct {
 	Market    *simmarket.Market
 	// Cash is the opening balance when no saved state exists.
 	Cash decimal.Decimal
+	// Leverage above 1 makes a cross-margin account (margin.go); 0 or 1
+	// is a cash account.
+	Leverage decimal.Decimal
 	// StatePath persists cash, positions and orders ("" keeps them in memory).
 	StatePath string
 	// Now is the broker clock (time.Now when nil); marks are market prices at Now.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/trading/broker"
 )
 
@@ -26,6 +27,10 @@ type Config struct {
 	// market-data backend's real quotes when it has them (the account
 	// manager refreshes them), else from the simulated market.
 	Prices string `json:"prices,omitempty"`
+	// Leverage 1 (default) is a cash account; above 1 (at most 100) a
+	// cross-margin account whose positions report leverage and a
+	// liquidation price (margin.go).
+	Leverage decimal.Decimal `json:"leverage"`
 }
 
 // ParseConfig decodes and validates presetConfig. On error it returns the
@@ -37,9 +42,10 @@ func ParseConfig(raw json.RawMessage) (Config, string, error) {
 		return c, "", nil
 	}
 	var wire struct {
-		Cash   json.RawMessage `json:"cash"`
-		Seed   *int64          `json:"seed"`
-		Prices string          `json:"prices"`
+		Cash     json.RawMessage `json:"cash"`
+		Seed     *int64          `json:"seed"`
+		Prices   string          `json:"prices"`
+		Leverage json.RawMessage `json:"leverage"`
 		// OpenAlice's mock-simulator mints an instance id into its
 		// presetConfig; accepted so its accounts.json loads unchanged.
 		InstanceID string `json:"_instanceId"`
@@ -60,10 +66,24 @@ func ParseConfig(raw json.RawMessage) (Config, string, error) {
 		if !d.IsPositive() {
 			return c, "cash", fmt.Errorf("must be > 0, got %s", s)
 		}
+		// an amount like any order's cash: at most 10^12, 2 decimals
+		if d.GreaterThan(trading.MaxCash) || d.Exponent() < -trading.CashPlaces && !d.Equal(d.Round(trading.CashPlaces)) {
+			return c, "cash", fmt.Errorf("must be an amount of at most %s with at most %d decimals, got %s", trading.MaxCash, trading.CashPlaces, s)
+		}
 		c.Cash = d
 	}
 	if wire.Seed != nil {
 		c.Seed = *wire.Seed
+	}
+	if len(wire.Leverage) > 0 {
+		l, err := decimal.NewFromString(strings.Trim(string(wire.Leverage), `"`))
+		if err != nil {
+			return c, "leverage", fmt.Errorf("must be a number like 2 or \"2.5\", got %s", wire.Leverage)
+		}
+		if l.LessThan(decimal.NewFromInt(1)) || l.GreaterThan(maxLeverage) {
+			return c, "leverage", fmt.Errorf("must be between 1 (a cash account) and %s, got %s", maxLeverage, l)
+		}
+		c.Leverage = l
 	}
 	switch wire.Prices {
 	case "", "simulated", "real":

@@ -155,7 +155,11 @@ func (b *Broker) fillLocked(o *trading.OpenOrder, qty, price decimal.Decimal) ([
 	p := b.st.Positions[sym]
 	switch o.Order.Action {
 	case trading.Buy:
-		if value.GreaterThan(b.st.Cash) {
+		if b.margined() {
+			if err := b.checkMarginLocked(value); err != nil {
+				return nil, err
+			}
+		} else if value.GreaterThan(b.st.Cash) {
 			return nil, rejectErr("insufficient cash: need %s, have %s", value.StringFixed(2), b.st.Cash.StringFixed(2))
 		}
 		b.st.Cash = b.st.Cash.Sub(value)

@@ -34,7 +34,7 @@ func (b *Broker) accountLocked() (trading.AccountInfo, error) {
 	if err != nil {
 		return trading.AccountInfo{}, err
 	}
-	info := trading.AccountInfo{BaseCurrency: "USD", TotalCashValue: b.st.Cash, RealizedPnL: b.st.RealizedPnL, BuyingPower: b.st.Cash}
+	info := trading.AccountInfo{BaseCurrency: "USD", TotalCashValue: b.st.Cash, RealizedPnL: b.st.RealizedPnL, BuyingPower: b.buyingPower(b.st.Cash, pos)}
 	info.NetLiquidation = b.st.Cash
 	for _, p := range pos {
 		info.NetLiquidation = info.NetLiquidation.Add(p.MarketValue)
@@ -69,6 +69,7 @@ func (b *Broker) positionsLocked() ([]trading.Position, error) {
 		})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Contract.Symbol < out[j].Contract.Symbol })
+	b.addRisk(b.st.Cash, out)
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/alice-trading/alice/core"
@@ -15,12 +16,17 @@ import (
 
 var hundred = decimal.NewFromInt(100)
 
-const decimalProp = `{"type":"string","description":"Decimal > 0 as a string; \"\" means unset"}`
+// maxLen is the schema's maxLength of a decimal string: the order model's
+// cap before it trims and parses (trading.ParsePositive), so an MCP
+// listener can refuse a megabyte-long "number" before parsing the request.
+var maxLen = `"maxLength":` + strconv.Itoa(4*trading.MaxNumberChars)
+
+var decimalProp = `{"type":"string",` + maxLen + `,"description":"Decimal > 0 as a string; \"\" means unset"}`
 
 // qtyProp and cashProp say that exactly one of the two decides the fill.
-const (
-	qtyProp  = `{"type":"string","description":"Units to trade (decimal string). Set exactly one of totalQuantity and cashQty"}`
-	cashProp = `{"type":"string","description":"Amount of money to trade instead of units (decimal string, at most 2 decimals). Set exactly one of totalQuantity and cashQty"}`
+var (
+	qtyProp  = `{"type":"string",` + maxLen + `,"description":"Units to trade (decimal string). Set exactly one of totalQuantity and cashQty"}`
+	cashProp = `{"type":"string",` + maxLen + `,"description":"Amount of money to trade instead of units (decimal string, at most 2 decimals). Set exactly one of totalQuantity and cashQty"}`
 )
 
 func (h *handlers) stageTools() []core.Tool {
@@ -39,8 +45,8 @@ func (h *handlers) stageTools() []core.Tool {
 			"trailStopPrice":`+decimalProp+`,"trailingPercent":`+decimalProp+`,
 			"tif":{"type":"string","enum":["DAY","GTC","IOC","FOK","OPG","GTD"],"description":"Time in force; omitted: the venue's default for the asset class (the result says which)"},
 			"goodTillDate":{"type":"string"},"outsideRth":{"type":"boolean"},"parentId":{"type":"string"},"ocaGroup":{"type":"string"},
-			"takeProfit":{"type":"object","properties":{"price":{"type":"string"}},"required":["price"]},
-			"stopLoss":{"type":"object","properties":{"price":{"type":"string"},"limitPrice":{"type":"string"}},"required":["price"]}},
+			"takeProfit":{"type":"object","properties":{"price":`+decimalProp+`},"required":["price"]},
+			"stopLoss":{"type":"object","properties":{"price":`+decimalProp+`,"limitPrice":`+decimalProp+`},"required":["price"]}},
 			"required":["aliceId","action","orderType"]}`,
 			h.placeOrder),
 		tool("modifyOrder", "Stage a modification of an open order (commitMessage also commits it). The order after the change is checked like a new order here and judged by the guards at push; if a guard refuses it, nothing reaches the broker and the original order keeps resting exactly as it was — the push result's rejected entry says so and shows the order as it still stands.",

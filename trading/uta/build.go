@@ -92,7 +92,7 @@ func simulatorFactory(acct config.Account, env BuildEnv) (broker.Broker, *sim.Br
 	if cfg.Seed != 0 && (market == nil || cfg.Seed != market.Seed()) {
 		market = simmarket.New(cfg.Seed)
 	}
-	b, err := sim.New(sim.Options{AccountID: acct.ID, Market: market, Cash: cfg.Cash, Now: env.Now, Logger: env.Logger,
+	b, err := sim.New(sim.Options{AccountID: acct.ID, Market: market, Cash: cfg.Cash, Leverage: cfg.Leverage, Now: env.Now, Logger: env.Logger,
 		StatePath: env.Dir + string(os.PathSeparator) + "sim-state.json", OnFill: env.OnFill})
 	if err != nil {
 		return nil, nil, "", err

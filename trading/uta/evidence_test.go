@@ -52,15 +52,15 @@ func TestApprovalEvidence(t *testing.T) {
 	assert.True(t, big.CashAfter.Equal(decimal.NewFromInt(100000).Sub(big.Notional)))
 	text := big.Text()
 	assert.Contains(t, text, "placeOrder BUY 100 MSFT (MKT) DAY")
-	assert.Contains(t, text, "max-order-value: 37,0")
-	assert.Contains(t, text, "of 5,000 → would be rejected")
-	assert.Contains(t, text, "max-position-size: 37")
+	assert.Contains(t, text, "max-order-value: order value 37,0")
+	assert.Contains(t, text, ", limit 5,000 → would be rejected")
+	assert.Contains(t, text, "max-position-size: position 37.0% of equity, limit 25%")
 	assert.Contains(t, text, "position MSFT 0 → 100; cash 100,000.00 → ")
 
 	small := ev.Ops[1]
 	assert.True(t, small.Notional.Equal(decimal.NewFromInt(3600)), "a buy limit is valued at its limit")
 	assert.True(t, small.PositionBefore.Equal(decimal.NewFromInt(100)), "judged after the first operation")
-	assert.Contains(t, small.Text(), "max-order-value: 3,600 of 5,000 → ok")
+	assert.Contains(t, small.Text(), "max-order-value: order value 3,600, limit 5,000 → ok")
 	assert.Contains(t, small.Text(), "time in force GTC")
 	assert.Equal(t, "unknown", small.StagedBy)
 }

@@ -129,7 +129,7 @@ func TestDefaultAccountPushFlow(t *testing.T) {
 				return seen[trading.EventCommitPrepared] && seen[trading.EventPushed] && seen[trading.EventSnapshotTaken]
 			}
 		}
-	}, 5*time.Second, 10*time.Millisecond)
+	}, 30*time.Second, 10*time.Millisecond)
 	assert.True(t, e.sink.has("trade.push"))
 	assert.True(t, e.sink.has("snapshot.taken"))
 
@@ -292,7 +292,7 @@ func TestRestingOrderFillsInBackgroundAndSyncs(t *testing.T) {
 		default:
 			return false
 		}
-	}, 5*time.Second, 5*time.Millisecond)
+	}, 30*time.Second, 5*time.Millisecond)
 	sr, err := m.Sync(ctx, "", 0)
 	require.NoError(t, err)
 	require.Len(t, sr, 1)
@@ -372,7 +372,7 @@ func TestScheduledSnapshots(t *testing.T) {
 	require.Eventually(t, func() bool {
 		snaps, err := m.Snapshots("sim-paper", time.Time{}, 0)
 		return err == nil && len(snaps) > 0 && snaps[0].Trigger == snapshot.Scheduled
-	}, 10*time.Second, 50*time.Millisecond)
+	}, 30*time.Second, 50*time.Millisecond)
 }
 
 // A push awaiting a person on one account does not block committing on

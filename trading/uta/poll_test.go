@@ -50,7 +50,7 @@ func TestPollObservesExternalOrderAndSyncsItsFill(t *testing.T) {
 				return false
 			}
 		}
-	}, 10*time.Second, 5*time.Millisecond)
+	}, 30*time.Second, 5*time.Millisecond)
 	obs := ev.Data.(AccountObserved)
 	require.Equal(t, "sim-paper", obs.AccountID)
 	require.Len(t, obs.Orders, 1)
@@ -71,7 +71,7 @@ func TestPollObservesExternalOrderAndSyncsItsFill(t *testing.T) {
 	require.Eventually(t, func() bool {
 		th, err := m.TradeHistory("sim-paper", 10)
 		return err == nil && len(th) == 1
-	}, 10*time.Second, 5*time.Millisecond)
+	}, 30*time.Second, 5*time.Millisecond)
 	th, _ := m.TradeHistory("", 10)
 	require.Equal(t, git.TradeFromExternal, th[0].Source)
 	require.Equal(t, "698", th[0].Value.String())

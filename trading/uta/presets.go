@@ -55,6 +55,7 @@ func Presets() []Preset {
 			Fields: []PresetField{
 				{Key: "cash", Label: "Starting cash", Kind: FieldDecimal, Default: "100000", Help: "used only until the account has saved state"},
 				{Key: "seed", Label: "Market seed", Kind: FieldInt, Default: "0", Help: "0 = the shared market from market-data.json"},
+				{Key: "leverage", Label: "Leverage", Kind: FieldDecimal, Default: "1", Help: "1 = cash account; up to 100 = cross margin (positions show leverage and liquidation price)"},
 			}},
 		{ID: "alpaca-paper", Broker: "alpaca", Name: "Alpaca paper", Description: "Alpaca paper trading (https://paper-api.alpaca.markets).",
 			Extra: map[string]any{"paper": true},

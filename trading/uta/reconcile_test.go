@@ -121,7 +121,7 @@ func TestWatchConfigPicksUpAnOutsideEdit(t *testing.T) {
 	require.Eventually(t, func() bool {
 		_, err := m.Get("by-hand")
 		return err == nil
-	}, 5*time.Second, 10*time.Millisecond)
+	}, 30*time.Second, 10*time.Millisecond)
 }
 
 func TestPresetsDescribeTheirFields(t *testing.T) {

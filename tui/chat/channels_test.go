@@ -1,6 +1,7 @@
 package chat_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -174,4 +175,18 @@ func TestRecallKeepsPasteCollapsed(t *testing.T) {
 	require.Equal(t, 1, h.M.Chat.Input.Height(), "not expanded into the input")
 	h.Key("down")
 	require.Empty(t, h.M.Chat.Pasted)
+}
+
+// Every slash command the chat runs is listed by /help and completes.
+func TestEverySlashCommandIsInHelpAndCompletes(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"/channel", "/new", "/session", "/sessions", "/title", "/compact", "/clear", "/help"} {
+		h := tuitest.NewHarness(t, 160, 45)
+		h.TypeText(cmd[:len(cmd)-1])
+		require.Regexp(t, `(?m)^│ *`+regexp.QuoteMeta(cmd)+`\b`, h.Screen(), "%s completes", cmd)
+		h.Send(tuitest.Ctrl('u'))
+		h.TypeText("/help")
+		h.Key("esc", "enter")
+		require.Contains(t, h.Screen(), cmd, "/help lists %s", cmd)
+	}
 }

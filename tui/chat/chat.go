@@ -353,7 +353,7 @@ func (c *Pane) command(text string) tea.Cmd {
 		c.Replaced()
 		return nil
 	case "/help":
-		c.Msgs = append(c.Msgs, ChatMessage{Role: RoleSystem, Text: "Commands: /channel [new <name> | rename <name> | archive | <name>] · /sessions · /title <title> · /compact · /session <id> · /clear · /help.\n" +
+		c.Msgs = append(c.Msgs, ChatMessage{Role: RoleSystem, Text: slashHelp() + "\n" +
 			"Keys: ctrl+j newline · ctrl+e edit in $EDITOR · ctrl+s sessions · ctrl+o expand tool calls · pgup/pgdn scroll · esc stops a reply · ctrl+p every command."})
 		c.Transcript.grow(len(c.Msgs))
 		c.Transcript.Follow = true

@@ -154,6 +154,6 @@ func TestChatStopAndNotesUseFriendlyText(t *testing.T) {
 	h.TypeText("/help")
 	h.Key("enter")
 	s = h.Screen()
-	require.Contains(t, s, "Commands: /channel")
+	require.Contains(t, s, "  /channel [new <name>")
 	require.NotContains(t, s, "⚠", "plain help is not a warning")
 }

@@ -19,9 +19,13 @@ type slashCommand struct {
 	name, args, help string
 }
 
+// slashCommands are the chat's commands; /help lists them and they
+// complete, so a command added to Pane.command belongs here too.
 var slashCommands = []slashCommand{
 	{"/channel", "[new <name> | rename <name> | archive | <name>]", "switch, create, rename or archive a chat channel"},
+	{"/new", "<name>", "create a chat channel and switch to it"},
 	{"/sessions", "", "browse every session (ctrl+s)"},
+	{"/session", "<id>", "open a session by id (e.g. telegram/42, read-only)"},
 	{"/title", "<title>", "name this session (empty: back to its first message)"},
 	{"/compact", "", "summarise this session now (older messages stay scrollable)"},
 	{"/clear", "", "clear the transcript view (the session keeps everything)"},
@@ -116,4 +120,18 @@ func (c *completion) view(st *kit.Styles, w, maxRows int) []string {
 		}
 	}
 	return out
+}
+
+// slashHelp is /help's list of commands.
+func slashHelp() string {
+	var b strings.Builder
+	b.WriteString("Commands:")
+	for _, sc := range slashCommands {
+		b.WriteString("\n  " + sc.name)
+		if sc.args != "" {
+			b.WriteString(" " + sc.args)
+		}
+		b.WriteString(" — " + sc.help)
+	}
+	return b.String()
 }

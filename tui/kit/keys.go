@@ -34,7 +34,7 @@ type InboxKeys struct {
 
 // PortfolioKeys drive the portfolio pane.
 type PortfolioKeys struct {
-	PrevAccount, NextAccount, Up, Down, Approve, Reject, Refresh key.Binding
+	PrevAccount, NextAccount, Up, Down, Approve, Reject, Refresh, History key.Binding
 }
 
 // WorkspaceKeys drive the workspaces pane.
@@ -105,6 +105,7 @@ func DefaultKeyMap() KeyMap {
 			Approve:     b("a", "approve push", "a"),
 			Reject:      b("x", "reject", "x"),
 			Refresh:     b("r", "refresh", "r"),
+			History:     b("v", "orders, trades & session costs", "v"),
 		},
 		Workspaces: WorkspaceKeys{
 			Up:     b("↑/k", "up", "up", "k"),

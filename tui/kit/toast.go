@@ -15,9 +15,10 @@ import (
 // Feedback in the status bar: toasts and one progress line for long work
 // (compaction, tool calls, snapshots, workspace creation). Only the newest
 // toast of each kind is live: a new error replaces the older one (which
-// stays in the message history, f2), dismissing clears every live error,
-// and errors expire too (after errorTTL), so none is sticky — also while
-// an attached terminal takes every key.
+// stays in the message history, alt+m), dismissing clears every live
+// error, and errors expire too (after errorTTL), so none is sticky. While a
+// terminal is attached (it takes every key), the detach key dismisses an
+// error that arrived since, and a click on the status bar dismisses any.
 
 // infoTTL is how long an info toast stays up; errorTTL an error.
 const (
@@ -107,6 +108,16 @@ func (t *Toasts) HasError() bool {
 	return false
 }
 
+// ErrorSince reports a live error pushed after toast seq.
+func (t *Toasts) ErrorSince(seq int) bool {
+	for _, l := range t.Live {
+		if l.Kind == ToastError && l.ID > seq {
+			return true
+		}
+	}
+	return false
+}
+
 // Dismiss removes the live error (older ones were already replaced; all
 // stay in the history).
 func (t *Toasts) Dismiss() {
@@ -121,10 +132,16 @@ func (t *Toasts) Dismiss() {
 
 // View renders the toast in at most w cells, cutting long text at a word
 // boundary with an ellipsis.
-func (n toast) View(s Styles, dismiss key.Binding, w int) string {
+// An error that does not fit (or has more lines) names the more key,
+// which shows its whole text (the message history).
+func (n toast) View(s Styles, dismiss, more key.Binding, w int) string {
 	if n.Kind == ToastError {
 		hint := "  " + dismiss.Help().Key + " dismiss"
-		return s.Error.Render(" ✗ "+CutWords(FirstLine(n.Text), w-3-len(hint))) + s.Muted.Render(hint)
+		first := FirstLine(n.Text)
+		if first != n.Text || ansi.StringWidth(first) > w-3-len(hint) {
+			hint += " · " + more.Help().Key + " more"
+		}
+		return s.Error.Render(" ✗ "+CutWords(first, w-3-ansi.StringWidth(hint))) + s.Muted.Render(hint)
 	}
 	return s.StatusBar.Render(" " + CutWords(FirstLine(n.Text), w-1))
 }

@@ -26,6 +26,14 @@ func (p *Pane) Actions() []kit.Action {
 			kit.Action{ID: "portfolio.reject", Title: "Reject the pending commit", Group: "Portfolio", Key: kit.KeyOf(k.Reject), Run: m.GoAndPress(p, k.Reject)},
 		)
 	}
+	if _, ok := p.core.(HistoryCore); ok {
+		title := "Show order history, trades and session costs"
+		if p.view == viewHistory {
+			title = "Back to the portfolio overview"
+		}
+		out = append(out, kit.Action{ID: "portfolio.history", Title: title, Group: "Portfolio", Key: kit.KeyOf(k.History),
+			Keywords: "orders trades fills tokens cost sessions pnl", Run: m.GoAndPress(p, k.History)})
+	}
 	if _, ok := p.core.(SnapshotCore); ok && p.current() != "" {
 		out = append(out, kit.Action{ID: "portfolio.snapshot", Title: "Take a snapshot now", Group: "Portfolio", Keywords: "equity record",
 			Run: func() tea.Cmd { m.Show(p); return p.takeSnapshot() }})

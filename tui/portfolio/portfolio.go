@@ -27,6 +27,14 @@ type Pane struct {
 	loadedFor  string
 	history    map[string][]float64 // symbol → recent prices (PositionHistoryCore)
 	historyFor string
+	view       paneView
+	hist       struct { // the history view's data (HistoryCore)
+		account string
+		orders  []HistoryOrder
+		trades  []HistoryTrade
+		costs   []SessionCost
+		err     string
+	}
 }
 
 type portfolioMsg struct {
@@ -50,7 +58,7 @@ func (p *Pane) Blur()            { p.focused = false }
 func (p *Pane) Capturing() bool  { return false }
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.m.KeyMap().Portfolio
-	return []key.Binding{k.PrevAccount, k.NextAccount, k.Approve, k.Reject, k.Refresh}
+	return []key.Binding{k.PrevAccount, k.NextAccount, k.Approve, k.Reject, k.Refresh, k.History}
 }
 
 func (p *Pane) current() string {
@@ -63,7 +71,7 @@ func (p *Pane) current() string {
 // Load fetches everything for the selected account in one Cmd (and the
 // positions' price history in another).
 func (p *Pane) Load() tea.Cmd {
-	return tea.Batch(p.loadAll(), p.loadHistory())
+	return tea.Batch(p.loadAll(), p.loadHistory(), p.loadHistoryView())
 }
 
 func (p *Pane) loadAll() tea.Cmd {
@@ -129,6 +137,14 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			return kit.ErrCmd(msg.err)
 		}
 		return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg("snapshot taken") })
+	case historyMsg:
+		if msg.account == p.current() {
+			p.hist.account, p.hist.orders, p.hist.trades, p.hist.costs, p.hist.err = msg.account, msg.orders, msg.trades, msg.costs, ""
+			if msg.err != nil {
+				p.hist.err = msg.err.Error()
+			}
+		}
+		return nil
 	case positionHistoryMsg:
 		if msg.account == p.current() || p.current() == "" {
 			p.history = msg.prices
@@ -170,6 +186,8 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Refresh):
 		return p.Load()
+	case key.Matches(msg, k.History):
+		return p.toggleView()
 	case key.Matches(msg, k.Approve):
 		pc, ok := p.pendingFor(p.current())
 		if !ok {

@@ -78,7 +78,11 @@ func (p *Pane) View() string {
 			tabs = append(tabs, st.Muted.Render(" "+acc.ID+" "))
 		}
 	}
-	header := strings.Join(tabs, "") + st.Muted.Render("  [ ] switch · a approve · x reject · r refresh")
+	hint := "  [ ] switch · a approve · x reject · r refresh · v history"
+	if p.view == viewHistory {
+		hint = "  [ ] switch · r refresh · v overview"
+	}
+	header := ansi.Truncate(strings.Join(tabs, "")+st.Muted.Render(hint), p.w, "…")
 	summary := fmt.Sprintf("%s %s   %s %s   %s %s   %s %s   %s",
 		st.Muted.Render("Net liq"), kit.Money(a.NetLiq), st.Muted.Render("Cash"), kit.Money(a.Cash),
 		st.Muted.Render("Unrealized"), p.pnl(a.UnrealizedPnL), st.Muted.Render("Realized"), p.pnl(a.RealizedPnL),
@@ -95,6 +99,10 @@ func (p *Pane) View() string {
 		lines = append(lines, st.Muted.Render("   press a to approve (push) or x to reject"))
 	}
 	lines = append(lines, "")
+	if p.view == viewHistory {
+		lines = append(lines, p.historyView(p.w, p.h-len(lines)))
+		return kit.FitHeight(strings.Join(lines, "\n"), p.h)
+	}
 
 	tables := p.tablesView()
 	tablesH := strings.Count(tables, "\n") + 1

@@ -162,6 +162,21 @@ func isDetach(msg tea.KeyPressMsg, b key.Binding) bool {
 	return k.Code == 'q' && k.Mod&^locks == tea.ModCtrl
 }
 
+// IsDetach reports whether msg is the detach key (decoded or raw) while a
+// terminal is attached: the one key an attached session never receives.
+func (p *Pane) IsDetach(msg tea.Msg) bool {
+	if !p.Attached() {
+		return false
+	}
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		return isDetach(m, p.m.KeyMap().Workspaces.Detach)
+	case fmt.Stringer:
+		return isRawDetach(m.String())
+	}
+	return false
+}
+
 // isRawDetach recognises ctrl+q in encodings that may reach the model
 // undecoded: the C0 byte, kitty CSI u and xterm modifyOtherKeys.
 func isRawDetach(s string) bool {

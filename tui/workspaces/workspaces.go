@@ -34,6 +34,7 @@ type Pane struct {
 	focused   bool
 	List      []WorkspaceInfo
 	Sel       int
+	createErr string // why the last create failed, shown under the tag
 	Mode      wsMode
 	tag       textinput.Model
 	template  int
@@ -192,8 +193,9 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(p.preview(), p.resizeAll())
 	case WsCreatedMsg:
 		if msg.err != nil {
-			p.Mode = WsCreate
-			return kit.ErrCmd(msg.err)
+			// Shown in the form under the tag (the form stays open).
+			p.Mode, p.createErr = WsCreate, kit.FriendlyError(msg.err)
+			return nil
 		}
 		p.Mode, p.pendingID = WsList, msg.ws.ID
 		return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg("workspace " + msg.ws.Tag + " created") })
@@ -280,7 +282,11 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		var cmd tea.Cmd
+		before := p.tag.Value()
 		p.tag, cmd = p.tag.Update(msg)
+		if p.tag.Value() != before {
+			p.createErr = ""
+		}
 		return cmd
 	case wsFiles, wsGit:
 		if key.Matches(msg, k.Back) {
@@ -299,7 +305,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.moveDown()
 		return p.preview()
 	case key.Matches(msg, k.Create):
-		p.Mode, p.template = WsCreate, 0
+		p.Mode, p.template, p.createErr = WsCreate, 0, ""
 		p.tag.SetValue("")
 		return p.tag.Focus()
 	case key.Matches(msg, k.Shell), key.Matches(msg, k.Claude), key.Matches(msg, k.Codex):
@@ -360,7 +366,11 @@ func (p *Pane) View() string {
 		return kit.Stack(ansi.Truncate(title, p.w, ""), kit.FitHeight(clipWidth(p.term.Render(), p.w), p.h-1))
 	case WsCreate:
 		tmpls := p.templates()
-		return kit.FitHeight(kit.Stack(st.Title.Render("New workspace"), "", p.tag.View(), "",
+		field := p.tag.View()
+		if p.createErr != "" {
+			field += "\n" + st.Error.Render(ansi.Wrap("✗ "+p.createErr, max(20, p.w), " "))
+		}
+		return kit.FitHeight(kit.Stack(st.Title.Render("New workspace"), "", field, "",
 			st.Muted.Render("template: ")+st.Accent.Render(tmpls[p.template%len(tmpls)])+st.Muted.Render("  (tab to change) · enter create · esc cancel")), p.h)
 	case wsFiles:
 		ws, _ := p.current()

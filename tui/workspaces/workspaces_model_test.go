@@ -1,6 +1,10 @@
 package workspaces_test
 
 import (
+	"errors"
+	"github.com/alice-trading/alice/tui/kit"
+	"strings"
+
 	"testing"
 	"time"
 
@@ -45,6 +49,22 @@ func TestCreateWorkspace(t *testing.T) {
 	require.Len(t, h.F.Workspace, 2)
 	require.Equal(t, "shell-only", h.F.Workspace[1].Template)
 	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
+
+	// A bad tag is shown in the form, under the field, and the form stays.
+	h.Key("n")
+	h.TypeText("Bad Tag")
+	h.Key("enter")
+	require.Equal(t, workspaces.WsCreate, h.M.Workspaces.Mode)
+	s := h.Screen()
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "tag › Bad Tag") {
+			require.Contains(t, lines[i+1], `✗ invalid tag "Bad Tag"`, "the error is next to the field")
+		}
+	}
+	require.Contains(t, s, `✗ invalid tag "Bad Tag"`)
+	h.Send(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	require.NotContains(t, h.Screen(), "✗ invalid tag", "editing the tag clears it")
 }
 
 // rawSeq stands in for an input sequence the key decoder did not
@@ -175,4 +195,42 @@ func TestWorkspaceCreatePlaceholderAndZoomHint(t *testing.T) {
 	h.Key("esc")
 	require.Contains(t, h.Screen(), "z full screen (ctrl+q back)")
 	require.Contains(t, h.M.KeyMap().Workspaces.Zoom.Help().Desc, "ctrl+q")
+}
+
+// While attached, an error can be dismissed without leaving the session:
+// the first ctrl+q (which never reaches the child) clears the live error,
+// the next detaches; an older, resolved error never comes back.
+func TestErrorsAreDismissedWhileAttached(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("alt+4", "s")
+	require.True(t, h.M.Workspaces.Attached())
+	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
+	h.Send(kit.ErrMsg{Err: errors.New("quote feed down")})
+	h.Send(kit.ErrMsg{Err: errors.New("broker offline")})
+	s := h.Screen()
+	require.Contains(t, s, "✗ broker offline")
+	require.Contains(t, s, "ctrl+q dismiss", "the hint names the key that works while attached")
+	h.Key("ctrl+q")
+	require.True(t, h.M.Workspaces.Attached(), "the first ctrl+q only dismisses")
+	s = h.Screen()
+	require.NotContains(t, s, "broker offline")
+	require.NotContains(t, s, "quote feed down", "dismissing never brings back an older error")
+	require.NotContains(t, term.Keys, "ctrl+q")
+	h.Send(tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl})
+	require.Contains(t, term.Keys, "ctrl+x", "ctrl+x still goes to the child while attached")
+	h.Send(kit.ErrMsg{Err: errors.New("market closed")})
+	h.Send(tea.MouseClickMsg{X: 3, Y: 29, Button: tea.MouseLeft})
+	require.NotContains(t, h.Screen(), "market closed", "a click on the status bar dismisses too")
+	require.True(t, h.M.Workspaces.Attached())
+	h.Key("ctrl+q")
+	require.False(t, h.M.Workspaces.Attached(), "with no error ctrl+q detaches")
+
+	// An error from before attaching does not change what ctrl+q does.
+	h.Send(kit.ErrMsg{Err: errors.New("older")})
+	h.Key("enter")
+	require.True(t, h.M.Workspaces.Attached())
+	require.Contains(t, h.Screen(), "✗ older")
+	h.Key("ctrl+q")
+	require.False(t, h.M.Workspaces.Attached())
 }

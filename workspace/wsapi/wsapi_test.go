@@ -58,9 +58,9 @@ func TestClientAgainstHandler(t *testing.T) {
 	s, err := svc.M.StartSession(in.ID, "")
 	require.NoError(t, err)
 	require.NoError(t, c.Send(ctx, "research-aapl", SendRequest{Text: "echo sent-$((40+2))"}))
-	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "sent-42") }, 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "sent-42") }, 30*time.Second, 20*time.Millisecond)
 	require.NoError(t, c.Send(ctx, in.ID, SendRequest{Session: s.Name(), Text: "draft-only", Draft: true}))
-	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "draft-only") }, 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "draft-only") }, 30*time.Second, 20*time.Millisecond)
 	require.NotContains(t, s.Screen(), "draft-only: not found", "a draft is not submitted")
 
 	list, _ = c.List(ctx)
@@ -68,7 +68,7 @@ func TestClientAgainstHandler(t *testing.T) {
 	pid := s.PID()
 	require.NoError(t, c.Remove(ctx, in.ID, false))
 	require.DirExists(t, in.Dir, "the directory is kept by default")
-	require.Eventually(t, func() bool { return pid == 0 || !procAlive(pid) }, 5*time.Second, 20*time.Millisecond, "session process ended")
+	require.Eventually(t, func() bool { return pid == 0 || !procAlive(pid) }, 30*time.Second, 20*time.Millisecond, "session process ended")
 	require.ErrorContains(t, c.Remove(ctx, in.ID, false), "HTTP 404")
 
 	in2, err := c.Create(ctx, "scratch", "")

@@ -51,7 +51,7 @@ func startBot(t *testing.T, tweak func(*fakeAPI)) *harness {
 
 func eventually(t *testing.T, cond func() bool, msg string) {
 	t.Helper()
-	require.Eventually(t, cond, 5*time.Second, 5*time.Millisecond, msg)
+	require.Eventually(t, cond, 30*time.Second, 5*time.Millisecond, msg)
 }
 
 func TestConversationFromAllowedChat(t *testing.T) {

@@ -57,7 +57,7 @@ func TestReplaysRecordedEmulatorAnswers(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		return calls["answerCallbackQuery"] == 1 && calls["sendMessage"] == 2
-	}, 5*time.Second, 5*time.Millisecond, "panel + refusal sent, tap answered")
+	}, 30*time.Second, 5*time.Millisecond, "panel + refusal sent, tap answered")
 	appr.mu.Lock()
 	defer appr.mu.Unlock()
 	// The recorded tap is an old-style button without a commit hash: it
