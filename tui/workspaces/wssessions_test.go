@@ -278,3 +278,26 @@ func TestGoldenSessionList(t *testing.T) {
 		})
 	}
 }
+
+// The scrollback keeps colours: the viewer shows them, while search and
+// copy work on the text.
+func TestScrollbackViewerShowsColours(t *testing.T) {
+	t.Parallel()
+	h, f := newSessionHarness(t, 100, 30)
+	h.Key("s")
+	term := f.sess["ws1"][0].Term.(*richTerm)
+	term.sb = []string{"plain before", "\x1b[31mred alert\x1b[m and \x1b[1;44m bar \x1b[m", "plain after"}
+	h.Key("ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.Key("down")
+	h.TypeText("v")
+	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
+	require.Contains(t, h.M.Render(), "\x1b[31mred alert", "the colour reaches the screen")
+	require.Contains(t, h.M.Render(), "\x1b[1;44m bar ")
+	h.TypeText("/alert and")
+	h.Key("enter")
+	v := h.M.Workspaces.Scroll
+	require.Equal(t, "red alert and  bar", v.Lines[v.Cur], "search sees the text")
+	h.TypeText("y")
+	require.Contains(t, h.Toast(), "copied 1 line(s)")
+}
