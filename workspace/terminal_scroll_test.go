@@ -30,7 +30,7 @@ func TestScrollMovesRowsIntact(t *testing.T) {
 		{"region", "\x1b[2;4r\x1b[2;1H", 6, []string{"top", "line 3", "line 4", "line 5", "bottom"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			term := newTerminal(20, 5, 100, slog.New(slog.DiscardHandler))
+			term := newTerminal(20, 5, 100, nil, slog.New(slog.DiscardHandler))
 			defer term.Close()
 			var b strings.Builder
 			if tc.setup != "" {
