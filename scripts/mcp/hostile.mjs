@@ -115,6 +115,14 @@ async function attack(url, configDir) {
     r = await s.call("placeOrder", place("sim-auto", "AAPL", { orderType: "LMT", totalQuantity: "1", lmtPrice: p, tif: "GTC" }));
     check(r.isError && !r.protocol && want.test(r.text), `lmtPrice ${JSON.stringify(p)}: tool error`, r.text);
   }
+  for (const [q, want] of [["1e400", /plain decimal/], ["-3", /must be > 0/], ["__RAW:1e400", /out of range/], ["5", /more than the 0 held/]]) {
+    r = await s.call("closePosition", { aliceId: "sim-auto|AAPL", qty: q });
+    check(r.isError && !r.protocol && want.test(r.text), `closePosition qty ${JSON.stringify(q)}: tool error`, r.text);
+  }
+  r = await s.call("modifyOrder", { source: "sim-auto", orderId: "nope", totalQuantity: "5" });
+  check(r.isError && /order "nope": the simulator has no such order/.test(r.text), "modifyOrder of an unknown order is refused at staging", r.text);
+  r = await s.call("cancelOrder", { source: "sim-auto", orderId: "../../etc/passwd" });
+  check(r.isError && /no such order/.test(r.text), "cancelOrder of a path-like id is refused", r.text);
   r = await s.call("tradingStatus", { source: "sim-auto" });
   check((r.json?.["sim-auto"]?.staged ?? []).length === 0, "none of them was staged", r.text);
 
@@ -170,6 +178,8 @@ async function attack(url, configDir) {
   r = await s.call("orderHistory", { source: "sim-auto", limit: 50 });
   const rows = (Array.isArray(r.json) ? r.json : []).filter((x) => x.commitHash === ah);
   check(rows.length === 1 && rows[0].status === "filled", "orderHistory: the commit executed once", rows);
+  r = await s.call("cancelOrder", { source: "sim-auto", orderId: rows[0]?.orderId ?? "-" });
+  check(r.isError && /is already filled/i.test(r.text), "cancelling the filled order is refused at staging", r.text);
   check((await held(s, "sim-auto", "AAPL")) === 10, "position: 10 AAPL");
 
   console.log("# five clients push the same commit at once");
