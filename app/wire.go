@@ -73,6 +73,7 @@ func (a *App) build() error {
 		Persona:         a.persona,
 		Logger:          log.With("component", "workspace"),
 		ScrollbackLines: wsCfg.ScrollbackLines,
+		ScrollbackBytes: int64(wsCfg.ScrollbackBudgetMB) << 20,
 		// <config>/agent-rules/<agent>.json replace the built-in agent state rules.
 		AgentRulesDir: filepath.Join(o.Paths.Config, agentstate.RulesDirName),
 		AgentOverride: a.workspaceAgentOverride,

@@ -327,3 +327,28 @@ func TestLongErrorsAreShownWholeInTheHistory(t *testing.T) {
 		require.Contains(t, s, want)
 	}
 }
+
+// The palette ranks what says the word above letters scattered across
+// words: the title's start, then a word start, then anywhere; fuzzy last.
+func TestPaletteRanksWordMatchesAboveScatteredLetters(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		q     string
+		first []string // the first results, in order
+	}{
+		{"git", []string{"Git log/status of research-aapl"}},
+		{"set", []string{"Go to Settings"}},
+		{"quit", []string{"Quit alice"}},
+		{"chan", []string{"New chat channel", "Switch channel or session (browser)", "Switch to a channel by name", "Rename this channel", "Archive this channel"}},
+		{"aprv", []string{"Approve the pending commit (push)"}},
+	} {
+		h := tuitest.NewHarness(t, 100, 30)
+		h.Send(tuitest.Ctrl('p'))
+		h.TypeText(tc.q)
+		var got []string
+		for _, m := range h.M.Palette.Matches[:min(len(tc.first), len(h.M.Palette.Matches))] {
+			got = append(got, h.M.Palette.All[m.Index].Title)
+		}
+		require.Equal(t, tc.first, got, tc.q)
+	}
+}

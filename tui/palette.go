@@ -97,7 +97,7 @@ func (p *palette) filter() {
 		}
 		return
 	}
-	p.Matches = fuzzy.FindFrom(q, actionSource(p.All))
+	p.Matches = rankActions(q, p.All)
 }
 
 func (p *palette) update(msg tea.Msg) tea.Cmd {

@@ -2,8 +2,10 @@ package workspace
 
 import (
 	"bytes"
-	"strings"
 
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
 	"github.com/rivo/uniseg"
 )
 
@@ -23,7 +25,7 @@ import (
 //	      a fresh bottom row;
 //	skip  the middle lines never reach the emulator: the H-1 finished rows
 //	      and the middle lines go straight into the scrollback ring as
-//	      plain text, wrapped at the screen width;
+//	      text and attribute runs, wrapped at the screen width;
 //	setup cursor home + erase below + the SGR state the middle left;
 //	tail  the last H lines and the partial line, raw.
 //
@@ -212,74 +214,93 @@ func sgrState(middle []byte) []byte {
 	}
 }
 
-// stripSGR removes SGR sequences (the only escapes a plain batch holds).
-func stripSGR(seg []byte) []byte {
-	if bytes.IndexByte(seg, 0x1b) < 0 {
-		return seg
-	}
-	out := make([]byte, 0, len(seg))
-	for len(seg) > 0 {
-		i := bytes.IndexByte(seg, 0x1b)
-		if i < 0 {
-			return append(out, seg...)
-		}
-		out = append(out, seg[:i]...)
-		j := bytes.IndexByte(seg[i:], 'm')
-		if j < 0 {
-			return out
-		}
-		seg = seg[i+j+1:]
-	}
-	return out
+// rowSink takes the rows renderLine lays out (the scrollback ring).
+type rowSink interface {
+	pushPlain(text string)            // a row without attributes
+	pushCells(cells uv.Line)          // a row of cells
+	push(text string, runs []attrRun) // a row as text and runs
+	styleID(s *uv.Style) uint32       // the run style of s
+	// sgr applies an SGR sequence's parameters to pen, whose run style
+	// is from, and returns pen's run style after it.
+	sgr(from uint32, params []byte, pen *uv.Style) uint32
 }
 
-// renderLine turns one skipped line (without its CR LF) into the screen
-// rows it would have occupied at width w, as plain text with trailing
-// spaces trimmed — what the emulator's scrollback would hold. It returns
+// asciiStrings are the one-byte strings of printable ASCII, so laying out
+// ASCII text allocates no strings. Read only.
+var asciiStrings = func() (t [0x80]string) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = string(rune(c))
+	}
+	return t
+}()
+
+// renderLine lays one skipped line (without its CR LF) out in the screen
+// rows it would have occupied at width w and hands them to out — what the
+// emulator's scrollback would hold, attributes included. pen is the style
+// in force at the start; the line's SGR sequences (the only escapes the
+// scanner lets into a coalesced batch) update it, so it carries on to the
+// next line. row is scratch of w cells. A nil out only checks. It returns
 // false when it cannot be sure: x/vt's wrapping of wide characters at the
 // right margin drops cells in ways not worth mirroring, so such a batch is
 // fed raw instead.
-func renderLine(seg []byte, w int, width func(string) int, push func(string)) bool {
-	seg = stripSGR(seg)
-	simple := true
-	for _, c := range seg {
-		if c < 0x20 || c >= 0x7f {
-			simple = false
-			break
+func renderLine(seg []byte, w int, width func(string) int, pen *uv.Style, row uv.Line, out rowSink) bool {
+	if pen.IsZero() && plainASCII(seg) {
+		if out != nil {
+			for len(seg) > w {
+				out.pushPlain(string(seg[:w]))
+				seg = seg[w:]
+			}
+			out.pushPlain(string(seg))
 		}
-	}
-	if simple {
-		for len(seg) > w {
-			push(strings.TrimRight(string(seg[:w]), " "))
-			seg = seg[w:]
-		}
-		push(strings.TrimRight(string(seg), " "))
 		return true
 	}
-	// General case: a tiny row writer with deferred wrap, CR, TAB and
+	if pen.Bg == nil && colouredASCII(seg) {
+		if out == nil {
+			return true // ASCII lays out exactly
+		}
+		saved := *pen
+		if renderColoured(seg, w, pen, out) {
+			return true
+		}
+		*pen = saved // a background: blank cells take it, lay out cells
+	}
+	// General case: a tiny row writer with deferred wrap, CR, TAB, SGR and
 	// wide characters, as the emulator does it.
-	row := make([]string, w)
+	// A row scrolled in (by the line feed before it or a wrap) is blank
+	// in the pen's background, as the emulator does it.
+	row = row[:w]
+	blank := func() {
+		c := uv.EmptyCell
+		c.Style.Bg = pen.Bg
+		for i := range row {
+			row[i] = c
+		}
+	}
+	blank()
 	col, pending := 0, false
 	wide, wrapped := false, false
 	flush := func() {
-		var b strings.Builder
-		for _, c := range row {
-			if c == "\x00" {
-				continue // second cell of a wide character
-			}
-			if c == "" {
-				b.WriteByte(' ')
-			} else {
-				b.WriteString(c)
-			}
+		if out != nil {
+			out.pushCells(row)
 		}
-		push(strings.TrimRight(b.String(), " "))
-		clear(row)
+		blank()
 		col, pending = 0, false
 	}
 	rest := seg
 	for len(rest) > 0 {
-		switch c := rest[0]; {
+		c := rest[0]
+		switch {
+		case c == 0x1b:
+			j := bytes.IndexByte(rest, 'm')
+			if j < 0 {
+				rest = nil
+				continue
+			}
+			if j >= 2 && rest[1] == '[' {
+				readSGR(rest[2:j], pen)
+			}
+			rest = rest[j+1:]
+			continue
 		case c == '\r':
 			col, pending = 0, false
 			rest = rest[1:]
@@ -296,21 +317,27 @@ func renderLine(seg []byte, w int, width func(string) int, push func(string)) bo
 			rest = rest[1:]
 			continue
 		}
-		cluster, r, _, _ := uniseg.FirstGraphemeCluster(rest, -1)
-		rest = r
-		g := string(cluster)
-		cw := width(g)
-		if cw <= 0 {
-			continue
+		var g string
+		var cw int
+		if c < 0x80 {
+			g, cw = asciiStrings[c], 1
+			rest = rest[1:]
+		} else {
+			cluster, r, _, _ := uniseg.FirstGraphemeCluster(rest, -1)
+			rest = r
+			g = string(cluster)
+			if cw = width(g); cw <= 0 {
+				continue
+			}
 		}
 		wide = wide || cw > 1
 		if pending || col+cw > w {
 			flush()
 			wrapped = true
 		}
-		row[col] = g
+		row[col] = uv.Cell{Content: g, Width: cw, Style: *pen}
 		if cw == 2 && col+1 < w {
-			row[col+1] = "\x00"
+			row[col+1] = uv.Cell{}
 		}
 		col += cw
 		if col >= w {
@@ -322,4 +349,150 @@ func renderLine(seg []byte, w int, width func(string) int, push func(string)) bo
 	}
 	flush()
 	return !(wide && (wrapped || pending))
+}
+
+// colouredASCII reports whether seg is printable ASCII and SGR sequences
+// only.
+func colouredASCII(seg []byte) bool {
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		if c >= 0x20 && c < 0x7f {
+			continue
+		}
+		if c != 0x1b || i+1 >= len(seg) || seg[i+1] != '[' {
+			return false
+		}
+		j := bytes.IndexByte(seg[i:], 'm')
+		if j < 0 {
+			return false
+		}
+		for _, p := range seg[i+2 : i+j] {
+			if p != ';' && p != ':' && (p < '0' || p > '9') {
+				return false
+			}
+		}
+		i += j
+	}
+	return true
+}
+
+// renderColoured is renderLine for printable ASCII with SGR attributes:
+// text and runs straight from the bytes, no cells. It pushes nothing and
+// returns false when the pen takes a background (the blank cells of a row
+// scrolled in take it: renderLine's general case handles that).
+func renderColoured(seg []byte, w int, pen *uv.Style, out rowSink) bool {
+	type row struct {
+		text string
+		runs []attrRun
+	}
+	var rows []row
+	var text []byte
+	var runs []attrRun
+	cur := out.styleID(pen)
+	runStart, col := 0, 0
+	emit := func() {
+		if len(text) > runStart {
+			runs = append(runs, attrRun{n: uint32(len(text) - runStart), style: cur})
+		}
+		// Blanks without attributes at the end are not stored.
+		keep := len(text)
+		for k := len(runs) - 1; k >= 0 && runs[k].style == 0; k-- {
+			start, t := keep-int(runs[k].n), keep
+			for t > start && text[t-1] == ' ' {
+				t--
+			}
+			runs[k].n -= uint32(keep - t)
+			keep = t
+			if runs[k].n > 0 {
+				break
+			}
+			runs = runs[:k]
+		}
+		if len(runs) == 1 && runs[0].style == 0 {
+			runs = nil
+		}
+		rows = append(rows, row{string(text[:keep]), runs})
+		text, runs, runStart, col = text[:0], nil, 0, 0
+	}
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		if c == 0x1b {
+			j := bytes.IndexByte(seg[i:], 'm')
+			id := out.sgr(cur, seg[i+2:i+j], pen)
+			if pen.Bg != nil {
+				return false
+			}
+			i += j
+			if id != cur {
+				if len(text) > runStart {
+					runs = append(runs, attrRun{n: uint32(len(text) - runStart), style: cur})
+				}
+				cur, runStart = id, len(text)
+			}
+			continue
+		}
+		if col == w {
+			emit()
+		}
+		text = append(text, c)
+		col++
+	}
+	emit()
+	for _, r := range rows {
+		out.push(r.text, r.runs)
+	}
+	return true
+}
+
+// plainASCII reports whether seg is printable ASCII only.
+func plainASCII(seg []byte) bool {
+	for _, c := range seg {
+		if c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// readSGR applies one SGR sequence's parameters ("1;38;5;103", colon
+// sub-parameters allowed) to pen, as the emulator does.
+func readSGR(params []byte, pen *uv.Style) {
+	if len(params) == 0 {
+		uv.ReadStyle(nil, pen)
+		return
+	}
+	var ps [32]int
+	n, cur, have := 0, 0, false
+	for i := 0; i <= len(params) && n < len(ps); i++ {
+		if i < len(params) && params[i] >= '0' && params[i] <= '9' {
+			cur, have = cur*10+int(params[i]-'0'), true
+			continue
+		}
+		if !have {
+			cur = parser.MissingParam
+		}
+		if i < len(params) && params[i] == ':' {
+			cur |= parser.HasMoreFlag
+		}
+		ps[n] = cur
+		n++
+		cur, have = 0, false
+	}
+	uv.ReadStyle(ansi.ToParams(ps[:n]), pen)
+}
+
+// applySGR applies every SGR sequence in b to pen.
+func applySGR(b []byte, pen *uv.Style) {
+	for {
+		i := bytes.Index(b, []byte("\x1b["))
+		if i < 0 {
+			return
+		}
+		j := bytes.IndexByte(b[i:], 'm')
+		if j < 0 {
+			return
+		}
+		readSGR(b[i+2:i+j], pen)
+		b = b[i+j+1:]
+	}
 }

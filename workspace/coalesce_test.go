@@ -21,7 +21,7 @@ func plainOutput(n, width int, rng *rand.Rand) []byte {
 		case 0:
 			fmt.Fprintf(&b, "line %d plain", i)
 		case 1:
-			fmt.Fprintf(&b, "\x1b[31mred %d\x1b[0m and \x1b[1;32mgreen\x1b[m", i)
+			fmt.Fprintf(&b, "\x1b[31mred %d\x1b[0m and \x1b[1;32mgreen\x1b[m \x1b[44;38:2::1:2:3m bar \x1b[m", i)
 		case 2:
 		case 3:
 			b.WriteString(strings.Repeat("w", width))
@@ -46,6 +46,16 @@ func plainOutput(n, width int, rng *rand.Rand) []byte {
 	return []byte(b.String())
 }
 
+// emuStyled is the reference emulator's scrollback with attributes, as
+// the ring would store and show it.
+func emuStyled(e *vt.Emulator) []string {
+	r := newScrollRing(1<<20, nil)
+	for _, l := range e.Scrollback().Lines() {
+		r.pushCells(l)
+	}
+	return r.styled()
+}
+
 func emuLines(e *vt.Emulator) []string {
 	out := []string{}
 	for _, l := range e.Scrollback().Lines() {
@@ -65,7 +75,7 @@ func TestCoalescedFeedMatchesEmulator(t *testing.T) {
 			w, h := size[0], size[1]
 			rng := rand.New(rand.NewPCG(1, uint64(w)))
 			const sbCap = 300
-			term := newTerminal(w, h, sbCap, slog.Default())
+			term := newTerminal(w, h, sbCap, nil, slog.Default())
 			defer term.Close()
 			ref := vt.NewEmulator(w, h)
 			ref.SetScrollbackSize(sbCap)
@@ -90,6 +100,7 @@ func TestCoalescedFeedMatchesEmulator(t *testing.T) {
 				x, y, _ := term.Cursor()
 				require.Equal(t, [2]int{rp.X, rp.Y}, [2]int{x, y}, "cursor")
 				require.Equal(t, emuLines(ref), term.Scrollback(), "scrollback")
+				require.Equal(t, emuStyled(ref), term.ScrollbackStyled(), "scrollback attributes")
 			}
 			require.Positive(t, coalesced, "some chunks took the coalesced path")
 		})
@@ -101,7 +112,7 @@ func TestCoalescedFeedMatchesEmulator(t *testing.T) {
 func TestCoalesceFallsBack(t *testing.T) {
 	t.Parallel()
 	const w, h = 30, 6
-	term := newTerminal(w, h, 100, slog.Default())
+	term := newTerminal(w, h, 100, nil, slog.Default())
 	defer term.Close()
 	ref := vt.NewEmulator(w, h)
 	ref.SetScrollbackSize(100)
@@ -115,6 +126,7 @@ func TestCoalesceFallsBack(t *testing.T) {
 		_, _ = ref.Write(chunk)
 		require.Equal(t, ref.String(), term.String())
 		require.Equal(t, emuLines(ref), term.Scrollback())
+		require.Equal(t, emuStyled(ref), term.ScrollbackStyled())
 	}
 }
 

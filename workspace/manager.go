@@ -76,6 +76,9 @@ type Options struct {
 	RespawnDelay time.Duration
 	// ScrollbackLines caps each session's scrollback (default 10,000).
 	ScrollbackLines int
+	// ScrollbackBytes bounds all sessions' scrollback together (default
+	// 64 MiB); past it the oldest lines of any session go first.
+	ScrollbackBytes int64
 	// AgentRulesDir holds <agent>.json files replacing the built-in agent
 	// state rules (normally <config>/agent-rules); "" = built-ins only.
 	AgentRulesDir string
@@ -121,6 +124,7 @@ type Manager struct {
 	sessions   map[string]*Session        // live sessions by record id
 	closed     bool
 	status     *statusHub
+	budget     *ScrollBudget // shared by every session's scrollback
 }
 
 // NewManager loads the registry (creating Root) and flips session records
@@ -153,7 +157,7 @@ func NewManager(opts Options) (*Manager, error) {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
 	m := &Manager{opts: opts, log: opts.Logger, events: pubsub.New[Event](), workspaces: ws,
-		records: map[string][]SessionRecord{}, sessions: map[string]*Session{}}
+		records: map[string][]SessionRecord{}, sessions: map[string]*Session{}, budget: NewScrollBudget(opts.ScrollbackBytes)}
 	m.status = newStatusHub(m)
 	for _, w := range ws {
 		recs, err := loadRecords(m.recordsPath(w.ID))

@@ -104,7 +104,7 @@ func compareWithTmux(t *testing.T, stream []byte, capture string) {
 	var cols, rows, cx, cy int
 	_, err := fmt.Sscanf(head, "%d %d %d %d", &cols, &rows, &cx, &cy)
 	require.NoError(t, err, "capture header %q", head)
-	term := newTerminal(cols, rows, 1000, slog.New(slog.DiscardHandler))
+	term := newTerminal(cols, rows, 1000, nil, slog.New(slog.DiscardHandler))
 	defer term.Close()
 	r := rand.New(rand.NewPCG(uint64(len(stream)), 7))
 	for p := stream; len(p) > 0; {

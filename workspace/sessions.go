@@ -84,7 +84,7 @@ func (m *Manager) nextNameLocked(wsID string, agent Agent) string {
 func (m *Manager) newSessionLocked(w Workspace, rec SessionRecord, cols, rows int) *Session {
 	cols, rows = clampSize(cols, rows)
 	s := &Session{id: rec.ID, name: rec.Name, agent: rec.Agent, ws: w, m: m, created: rec.CreatedAt,
-		term: newTerminal(cols, rows, m.opts.ScrollbackLines, m.log), replay: newReplayBuffer(DefaultReplayBytes), hint: rec.ResumeHint,
+		term: newTerminal(cols, rows, m.opts.ScrollbackLines, m.budget, m.log), replay: newReplayBuffer(DefaultReplayBytes), hint: rec.ResumeHint,
 		cols: cols, rows: rows, state: StateStarting}
 	m.sessions[rec.ID] = s
 	m.status.attach(s)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,8 +33,8 @@ type Terminal struct {
 	// the scanner state and the coalescer see one ordered stream.
 	feedMu  sync.Mutex
 	scanner outScanner
-	lfs     []int    // scratch for the coalescer
-	skipped []string // scratch: rendered skipped lines
+	lfs     []int   // scratch for the coalescer
+	row     uv.Line // scratch: one row of cells
 
 	// mu guards the emulator and everything below it. Feed holds it for one
 	// chunk at a time, so Render never waits behind a long write.
@@ -78,7 +77,7 @@ type Terminal struct {
 // NewTerminal starts an emulator of cols×rows (clamped to at least 20×5)
 // with the default scrollback cap.
 func NewTerminal(cols, rows int, logger *slog.Logger) *Terminal {
-	return newTerminal(cols, rows, DefaultScrollbackLines, logger)
+	return newTerminal(cols, rows, DefaultScrollbackLines, nil, logger)
 }
 
 // emuScrollback is the emulator's own scrollback size: it only has to hold
@@ -88,13 +87,13 @@ const emuScrollback = 1 << 15
 // rawChunk bounds one emulator write, so the lock is released often.
 const rawChunk = 16 << 10
 
-func newTerminal(cols, rows, scrollback int, logger *slog.Logger) *Terminal {
+func newTerminal(cols, rows, scrollback int, budget *ScrollBudget, logger *slog.Logger) *Terminal {
 	cols, rows = clampSize(cols, rows)
 	t := &Terminal{
 		emu:           vt.NewEmulator(cols, rows),
 		cursorVisible: true,
 		modes:         map[ansi.Mode]bool{},
-		ring:          newScrollRing(scrollback),
+		ring:          newScrollRing(scrollback, budget),
 		changed:       make(chan struct{}, 1),
 		handoff:       make(chan struct{}, 1),
 		handoffWait:   handoffWait,
@@ -102,6 +101,9 @@ func newTerminal(cols, rows, scrollback int, logger *slog.Logger) *Terminal {
 		log:           logger,
 	}
 	t.emu.SetScrollbackSize(emuScrollback)
+	if budget != nil {
+		budget.register(t)
+	}
 	// The callbacks run inside emu.Write, under t.mu.
 	t.emu.SetCallbacks(vt.Callbacks{
 		CursorVisibility: func(v bool) { t.cursorVisible = v },
@@ -166,6 +168,9 @@ func (t *Terminal) Feed(p []byte) {
 	t.feedMu.Lock()
 	defer t.feedMu.Unlock()
 	defer t.nudge()
+	if b := t.ring.budget; b != nil {
+		defer b.enforce() // after t.mu is released: it locks other terminals
+	}
 	// A batch that starts inside an escape sequence (split by the read)
 	// feeds that sequence's rest raw first, so the remainder can still be
 	// coalesced — with colour every few characters most batches would
@@ -261,10 +266,24 @@ func (t *Terminal) drainLocked() {
 	if sb == nil || sb.Len() == 0 {
 		return
 	}
+	t.ring.compactStyles()
 	for _, l := range sb.Lines() {
-		t.ring.push(strings.TrimRight(l.String(), " "))
+		t.ring.pushCells(l)
 	}
 	sb.Clear()
+}
+
+// screenRow copies row y of the screen into the scratch row.
+func (t *Terminal) screenRow(y, w int) uv.Line {
+	row := t.row[:w]
+	for x := range row {
+		if c := t.emu.CellAt(x, y); c != nil {
+			row[x] = *c
+		} else {
+			row[x] = uv.EmptyCell
+		}
+	}
+	return row
 }
 
 // coalescible reports whether the emulator is in a state where skipping
@@ -289,7 +308,7 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 		return false
 	}
 	t.lfs = plan.middleLFs
-	// Render the skipped lines first: if one cannot be rendered exactly,
+	// Check the skipped lines first: if one cannot be laid out exactly,
 	// nothing has been written yet and the batch goes raw.
 	lfs := plan.middleLFs
 	first := max(0, len(lfs)-t.ring.max) // only these can survive in the ring
@@ -298,24 +317,31 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 		start = lfs[first-1] + 1
 	}
 	width := t.emu.WidthMethod().StringWidth
-	skipped := t.skipped[:0]
-	push := func(s string) { skipped = append(skipped, s) }
-	for _, lf := range lfs[first:] {
-		if !renderLine(plan.middle[start:lf-1], w, width, push) {
+	if cap(t.row) < w {
+		t.row = make(uv.Line, w)
+	}
+	probe := t.emu.CursorPen()
+	for i, s := 0, start; i < len(lfs[first:]); i++ {
+		lf := lfs[first+i]
+		if !renderLine(plan.middle[s:lf-1], w, width, &probe, t.row, nil) {
 			return false
 		}
-		start = lf + 1
+		s = lf + 1
 	}
-	t.skipped = skipped[:0]
 	t.writeLocked(plan.head)
 	// The screen's first h-1 rows scroll out before the middle lines.
-	rows := strings.Split(t.emu.String(), "\n")
-	for i := 0; i < h-1 && i < len(rows); i++ {
-		t.ring.push(strings.TrimRight(rows[i], " "))
+	for y := 0; y < h-1; y++ {
+		t.ring.pushCells(t.screenRow(y, w))
 	}
 	t.ring.total += int64(first)
-	for _, s := range skipped {
-		t.ring.push(s)
+	// The pen the first kept line starts with: the head's, then the SGR
+	// sequences of the lines that were dropped.
+	pen := t.emu.CursorPen()
+	applySGR(sgrState(plan.middle[:start]), &pen)
+	t.ring.compactStyles()
+	for _, lf := range lfs[first:] {
+		renderLine(plan.middle[start:lf-1], w, width, &pen, t.row, t.ring)
+		start = lf + 1
 	}
 	setup := append([]byte("\x1b[H\x1b[J"), sgrState(plan.middle)...)
 	t.writeLocked(setup)
@@ -357,6 +383,29 @@ func (t *Terminal) Scrollback() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.ring.snapshot()
+}
+
+// ScrollbackStyled returns the same lines as Scrollback with their
+// attributes (colours, bold, …) as SGR sequences.
+func (t *Terminal) ScrollbackStyled() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ring.styled()
+}
+
+// oldestScrollSeq is the budget order of the oldest scrollback line.
+func (t *Terminal) oldestScrollSeq() (uint64, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ring.oldestSeq()
+}
+
+// trimScrollback drops a batch of the oldest scrollback lines pushed
+// before seq before (0: any), until want bytes are freed.
+func (t *Terminal) trimScrollback(before uint64, want int64) int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ring.trimOldest(trimBatch, before, want)
 }
 
 // Mode reports whether the child set a terminal mode (e.g.
@@ -485,6 +534,10 @@ func (t *Terminal) Close() {
 	} else {
 		_, _ = t.emu.InputPipe().Write([]byte{0})
 	}
+	t.ring.clear() // gives its bytes back to the budget
 	t.mu.Unlock()
+	if t.ring.budget != nil {
+		t.ring.budget.unregister(t)
+	}
 	<-t.replyDone
 }

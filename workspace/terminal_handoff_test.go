@@ -17,7 +17,7 @@ import (
 // continuously is shown mid-batch instead of once per batch.
 func TestRedrawGoesBetweenChunksOfALongBatch(t *testing.T) {
 	t.Parallel()
-	term := newTerminal(80, 24, 100, slog.New(slog.DiscardHandler))
+	term := newTerminal(80, 24, 100, nil, slog.New(slog.DiscardHandler))
 	defer term.Close()
 	term.handoffWait = time.Hour // only the redraw taking the lock lets the feeder go on
 	term.Feed([]byte("\x1b[?1049h"))

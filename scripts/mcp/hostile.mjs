@@ -115,6 +115,14 @@ async function attack(url, configDir) {
     r = await s.call("placeOrder", place("sim-auto", "AAPL", { orderType: "LMT", totalQuantity: "1", lmtPrice: p, tif: "GTC" }));
     check(r.isError && !r.protocol && want.test(r.text), `lmtPrice ${JSON.stringify(p)}: tool error`, r.text);
   }
+  for (const [q, want] of [["1e400", /plain decimal/], ["-3", /must be > 0/], ["__RAW:1e400", /out of range/], ["5", /more than the 0 held/]]) {
+    r = await s.call("closePosition", { aliceId: "sim-auto|AAPL", qty: q });
+    check(r.isError && !r.protocol && want.test(r.text), `closePosition qty ${JSON.stringify(q)}: tool error`, r.text);
+  }
+  r = await s.call("modifyOrder", { source: "sim-auto", orderId: "nope", totalQuantity: "5" });
+  check(r.isError && /order "nope": the simulator has no such order/.test(r.text), "modifyOrder of an unknown order is refused at staging", r.text);
+  r = await s.call("cancelOrder", { source: "sim-auto", orderId: "../../etc/passwd" });
+  check(r.isError && /no such order/.test(r.text), "cancelOrder of a path-like id is refused", r.text);
   r = await s.call("tradingStatus", { source: "sim-auto" });
   check((r.json?.["sim-auto"]?.staged ?? []).length === 0, "none of them was staged", r.text);
 
@@ -170,7 +178,22 @@ async function attack(url, configDir) {
   r = await s.call("orderHistory", { source: "sim-auto", limit: 50 });
   const rows = (Array.isArray(r.json) ? r.json : []).filter((x) => x.commitHash === ah);
   check(rows.length === 1 && rows[0].status === "filled", "orderHistory: the commit executed once", rows);
+  r = await s.call("cancelOrder", { source: "sim-auto", orderId: rows[0]?.orderId ?? "-" });
+  check(r.isError && /is already filled/i.test(r.text), "cancelling the filled order is refused at staging", r.text);
   check((await held(s, "sim-auto", "AAPL")) === 10, "position: 10 AAPL");
+
+  console.log("# five clients push the same commit at once");
+  r = await s.call("placeOrder", place("sim-auto", "AAPL", { totalQuantity: "3", commitMessage: "race 3" }));
+  const rh = r.json?.committed?.hash;
+  const racers = await Promise.all([...Array(5)].map(() => open(url)));
+  const outs = await Promise.all(racers.map((c) => c.call("tradingPush", { source: "sim-auto" })));
+  await Promise.all(racers.map((c) => c.close()));
+  const pushed = outs.filter((o) => !o.isError && o.json?.[0]?.status === "pushed");
+  check(pushed.length === 1 && outs.filter((o) => o.isError).every((o) => /no pending commit|no longer|nothing was executed/.test(o.text)),
+    `exactly one of 5 concurrent pushes executed ${rh}; the others: ${[...new Set(outs.filter((o) => o.isError).map((o) => o.text.slice(0, 60)))].join(" | ")}`, outs.map((o) => o.text.slice(0, 120)));
+  r = await s.call("orderHistory", { source: "sim-auto", limit: 50 });
+  check((Array.isArray(r.json) ? r.json : []).filter((x) => x.commitHash === rh).length === 1, "orderHistory: once");
+  check((await held(s, "sim-auto", "AAPL")) === 13, "position: 13 AAPL");
 
   console.log("# a modify the guards refuse leaves the order as it was");
   r = await s.call("placeOrder", place("sim-auto", "AAPL", { orderType: "LMT", totalQuantity: "20", lmtPrice: "150", tif: "GTC", commitMessage: "rest 20 @150" }));

@@ -224,6 +224,12 @@ func (e *Emulator) CursorPosition() uv.Position {
 	return uv.Pos(x, y)
 }
 
+// CursorPen returns the style the next printed character gets (alice
+// patch: the coalescer renders skipped lines with it).
+func (e *Emulator) CursorPen() uv.Style {
+	return e.scr.cursorPen()
+}
+
 // Resize resizes the terminal.
 func (e *Emulator) Resize(width int, height int) {
 	x, y := e.scr.CursorPosition()

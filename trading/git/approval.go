@@ -58,6 +58,14 @@ func (g *Git) frozenLocked() error {
 	return nil
 }
 
+// Frozen is the error staging gets while a push awaits a person (or
+// after Close); nil when staging is open.
+func (g *Git) Frozen() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.frozenLocked()
+}
+
 // pendingLocked returns the prepared commit if it is the one with hash.
 func (g *Git) pendingLocked(hash string) (*Pending, error) {
 	if g.closed {

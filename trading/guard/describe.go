@@ -43,18 +43,21 @@ const (
 	// maxCooldownMs bounds the cooldown guard's interval (7 days): a longer
 	// one is almost certainly a unit mistake and would freeze a symbol.
 	maxCooldownMs = 7 * 24 * 60 * 60 * 1000
+	// maxMoney bounds amounts (trading.MaxCash): a limit above it protects
+	// nothing, as a misspelt guard does.
+	maxMoney = "1000000000000"
 )
 
 // Descriptions lists the built-in guard types' options, in display order.
 func Descriptions() []Description {
 	return []Description{
 		{Type: "max-order-value", Label: "Max order value", Help: "refuses an order whose value (what will execute) exceeds the limit",
-			Options: []Option{{Key: "maxValue", Label: "Max value", Kind: OptionDecimal, Unit: "USD", Required: true, Help: "largest notional of one order"}}},
+			Options: []Option{{Key: "maxValue", Label: "Max value", Kind: OptionDecimal, Unit: "USD", Required: true, Max: maxMoney, Help: "largest notional of one order"}}},
 		{Type: "max-position-size", Label: "Max position size", Help: "refuses a buy that makes a position more than this share of equity",
 			Options: []Option{{Key: "maxPercentOfEquity", Label: "Max share of equity", Kind: OptionDecimal, Unit: "%", Default: "25", Max: maxPercent}}},
 		{Type: "daily-loss", Label: "Daily loss limit", Help: "blocks buys once today's loss reaches a limit (set one or both)",
 			Options: []Option{
-				{Key: "maxLoss", Label: "Max loss", Kind: OptionDecimal, Unit: "USD", Help: "amount lost today"},
+				{Key: "maxLoss", Label: "Max loss", Kind: OptionDecimal, Unit: "USD", Max: maxMoney, Help: "amount lost today"},
 				{Key: "maxLossPercent", Label: "Max loss", Kind: OptionDecimal, Unit: "%", Max: maxPercent, Help: "share of today's starting equity"},
 			}},
 		{Type: "cooldown", Label: "Cooldown", Help: "spaces orders in the same symbol",

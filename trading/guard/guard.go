@@ -276,8 +276,10 @@ func optDecimal(opts map[string]any, key string, def decimal.Decimal) (decimal.D
 	var d decimal.Decimal
 	var err error
 	switch x := v.(type) {
-	case string:
-		d, err = decimal.NewFromString(x)
+	case string: // the order model's rules: plain notation, bounded length and digits
+		if d, err = trading.ParsePositive("option "+key, x); err != nil {
+			return def, err
+		}
 	case float64:
 		d = decimal.NewFromFloat(x)
 	case int:

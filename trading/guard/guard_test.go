@@ -3,6 +3,7 @@ package guard
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -377,6 +378,15 @@ func TestGuardOptionRanges(t *testing.T) {
 		{"loss percent 5 accepted", "daily-loss", map[string]any{"maxLossPercent": 5.0}, ""},
 		{"cooldown of a year refused", "cooldown", map[string]any{"minIntervalMs": 31536000000.0}, "option minIntervalMs: must be at most 604800000 ms (7 days)"},
 		{"cooldown of a day accepted", "cooldown", map[string]any{"minIntervalMs": 86400000.0}, ""},
+		// a limit no order can reach protects nothing, like a misspelt guard
+		{"max value 1e400 (a string) refused", "max-order-value", map[string]any{"maxValue": "1e400"}, "option maxValue: \"1e400\": write the number out in plain decimal notation"},
+		{"max value 1e300 (a number) refused", "max-order-value", map[string]any{"maxValue": 1e300}, "option maxValue: must be at most 1000000000000 USD"},
+		{"max value of 40 digits refused", "max-order-value", map[string]any{"maxValue": strings.Repeat("9", 40)}, "too long"},
+		{"max value with 20 decimals refused", "max-order-value", map[string]any{"maxValue": "5000.00000000000000000001"}, "decimal places"},
+		{"max value 1e-30 refused", "max-order-value", map[string]any{"maxValue": "1e-30"}, "plain decimal notation"},
+		{"max value 5000.50 accepted", "max-order-value", map[string]any{"maxValue": "5000.50"}, ""},
+		{"max loss 2e12 refused", "daily-loss", map[string]any{"maxLoss": 2e12}, "option maxLoss: must be at most 1000000000000 USD"},
+		{"max loss NaN refused", "daily-loss", map[string]any{"maxLoss": "NaN"}, "not a decimal number"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := NewPipeline(DefaultRegistry(), []config.Guard{{Type: tc.typ, Options: tc.opts}}, nil)

@@ -123,7 +123,7 @@ func fundsOf(src Source) FundSource {
 // backend (backend) and the ones that can answer.
 func RegisterFundTools(reg core.ToolRegistry, backend string, funds FundSource) {
 	for _, t := range fundTools {
-		props := fmt.Sprintf(`"%s":{"type":"string","description":%q}`, t.arg, t.argDoc)
+		props := fmt.Sprintf(`"%s":{"type":"string","maxLength":100,"description":%q}`, t.arg, t.argDoc)
 		if t.q == ETFSearch {
 			props += `,"limit":{"type":"integer","minimum":1,"maximum":100,"description":"max results (default: the provider's)"}`
 		}
@@ -133,24 +133,37 @@ func RegisterFundTools(reg core.ToolRegistry, backend string, funds FundSource) 
 			Name: name, Group: t.group, Description: desc,
 			InputSchema: core.Schema(fmt.Sprintf(`{"type":"object","properties":{%s},"required":["%s"]}`, props, t.arg)),
 			Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
+				// Each tool takes only its own argument (symbol, or query
+				// and limit): anything else is refused by DecodeArgs.
 				var a struct {
 					Symbol string `json:"symbol"`
-					Query  string `json:"query"`
-					Limit  *int   `json:"limit"`
 				}
-				if err := core.DecodeArgs(args, &a); err != nil {
+				var qa struct {
+					Query string `json:"query"`
+					Limit *int   `json:"limit"`
+				}
+				var err error
+				if t.arg == "query" {
+					err = core.DecodeArgs(args, &qa)
+				} else {
+					err = core.DecodeArgs(args, &a)
+				}
+				if err != nil {
 					return nil, err
 				}
-				arg := strings.TrimSpace(a.Symbol + a.Query)
+				arg := strings.TrimSpace(a.Symbol + qa.Query)
+				if len(arg) > 100 {
+					return nil, fmt.Errorf("%s is longer than 100 characters", t.arg)
+				}
 				if arg == "" {
 					return nil, fmt.Errorf("%s is required", t.arg)
 				}
 				limit := 0
-				if a.Limit != nil {
-					if *a.Limit < 1 || *a.Limit > 100 {
-						return nil, fmt.Errorf("limit must be 1..100, got %d", *a.Limit)
+				if qa.Limit != nil {
+					if *qa.Limit < 1 || *qa.Limit > 100 {
+						return nil, fmt.Errorf("limit must be 1..100, got %d", *qa.Limit)
 					}
-					limit = *a.Limit
+					limit = *qa.Limit
 				}
 				if funds == nil {
 					return nil, unavailable(name, backend, "use market-data.json backend auto, yahoo or openbb")

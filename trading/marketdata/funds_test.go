@@ -218,6 +218,10 @@ func TestYahooFundTools(t *testing.T) {
 	require.ErrorContains(t, err, "limit must be 1..100")
 	_, err = tc.Call(context.Background(), "etfGetInfo", []byte(`{"ticker":"SMH"}`))
 	require.Error(t, err, "an unknown argument is refused")
+	_, err = tc.Call(context.Background(), "etfGetInfo", []byte(`{"query":"SMH"}`))
+	require.Error(t, err, "another tool's argument is refused")
+	_, err = tc.Call(context.Background(), "etfGetInfo", []byte(`{"symbol":"`+strings.Repeat("A", 101)+`"}`))
+	require.ErrorContains(t, err, "longer than 100")
 }
 
 // Yahoo refuses a stale crumb with 401: the client fetches a new session
@@ -378,4 +382,21 @@ func TestFundToolsUnavailable(t *testing.T) {
 	RegisterTools(tc, o)
 	_, err = tc.Call(context.Background(), "etfGetHoldings", []byte(`{"symbol":"SPY"}`))
 	require.ErrorContains(t, err, "etfGetHoldings (market data backend openbb): market data backend openbb at "+base+" is not answering")
+}
+
+// Yahoo hands out no session cookie (a consent wall, a block): the error
+// says so instead of sending a crumb-less request.
+func TestYahooWithoutSessionCookie(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "consent required", http.StatusForbidden)
+	}))
+	t.Cleanup(srv.Close)
+	yc, err := yahoo.New(yahoo.Options{BaseURL: srv.URL, CookieURL: srv.URL + "/fc", Retries: -1})
+	require.NoError(t, err)
+	tc := core.NewToolCenter(nil)
+	RegisterFundTools(tc, "yahoo", NewYahooFunds(yc, srv.URL, nil))
+	_, err = tc.Call(context.Background(), "equityGetShortInterest", []byte(`{"symbol":"GME"}`))
+	require.ErrorIs(t, err, yahoo.ErrNoSession)
+	require.ErrorContains(t, err, "set no cookie (status 403)")
 }

@@ -370,6 +370,10 @@ func TestParseConfig(t *testing.T) {
 		{`{"cash":"-1"}`, "cash", "", 0},
 		{`{"cahs":"1"}`, "cahs", "", 0},
 		{`{"cash":100000,"_instanceId":"a3f2b1c4"}`, "", "100000", 0},
+		{`{"cash":"1e400"}`, "cash", "", 0},               // an unbounded account makes every % guard meaningless
+		{`{"cash":"2000000000000"}`, "cash", "", 0},       // above 10^12
+		{`{"cash":1e300}`, "cash", "", 0},                 // as a JSON number too
+		{`{"cash":"100000.123456789012"}`, "cash", "", 0}, // more decimals than an amount carries
 	}
 	for _, tc := range cases {
 		c, key, err := ParseConfig([]byte(tc.raw))

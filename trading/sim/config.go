@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/trading/broker"
 )
 
@@ -64,6 +65,10 @@ func ParseConfig(raw json.RawMessage) (Config, string, error) {
 		}
 		if !d.IsPositive() {
 			return c, "cash", fmt.Errorf("must be > 0, got %s", s)
+		}
+		// an amount like any order's cash: at most 10^12, 2 decimals
+		if d.GreaterThan(trading.MaxCash) || d.Exponent() < -trading.CashPlaces && !d.Equal(d.Round(trading.CashPlaces)) {
+			return c, "cash", fmt.Errorf("must be an amount of at most %s with at most %d decimals, got %s", trading.MaxCash, trading.CashPlaces, s)
 		}
 		c.Cash = d
 	}

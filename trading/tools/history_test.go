@@ -65,7 +65,7 @@ func TestCommitMessageProvenanceAndHistories(t *testing.T) {
 	assert.Equal(t, "tui/default", tr["stagedBy"].(map[string]any)["session"])
 
 	// A stage whose commit cannot happen says so and keeps the stage.
-	_, err = tc.Call(ctx, "cancelOrder", json.RawMessage(`{"source":"sim-paper","orderId":"nope","commitMessage":"  "}`))
+	_, err = tc.Call(ctx, "placeOrder", json.RawMessage(`{"aliceId":"sim-paper|AAPL","action":"BUY","orderType":"MKT","totalQuantity":"1","commitMessage":"  "}`))
 	require.NoError(t, err, "a blank commitMessage only stages")
 	u, _ := m.Get("sim-paper")
 	assert.Len(t, u.Git().Status().Staged, 1)

@@ -49,7 +49,7 @@ func (h *handlers) stageTools() []core.Tool {
 			"stopLoss":{"type":"object","properties":{"price":`+decimalProp+`,"limitPrice":`+decimalProp+`},"required":["price"]}},
 			"required":["aliceId","action","orderType"]}`,
 			h.placeOrder),
-		tool("modifyOrder", "Stage a modification of an open order (commitMessage also commits it). The order after the change is checked like a new order here and judged by the guards at push; if a guard refuses it, nothing reaches the broker and the original order keeps resting exactly as it was — the push result's rejected entry says so and shows the order as it still stands.",
+		tool("modifyOrder", "Stage a modification of an open order (commitMessage also commits it). An order the venue does not know, or one already filled or cancelled, is refused here. The order after the change is checked like a new order here and judged by the guards at push; if a guard refuses it, nothing reaches the broker and the original order keeps resting exactly as it was — the push result's rejected entry says so and shows the order as it still stands.",
 			`{"type":"object","properties":{`+srcReq+`,`+commitProp+`,"orderId":{"type":"string"},
 			"totalQuantity":`+decimalProp+`,"lmtPrice":`+decimalProp+`,"auxPrice":`+decimalProp+`,"trailStopPrice":`+decimalProp+`,"trailingPercent":`+decimalProp+`,
 			"orderType":{"type":"string","enum":["MKT","LMT","STP","STP LMT","TRAIL","TRAIL LIMIT","MOC"]},
@@ -59,7 +59,7 @@ func (h *handlers) stageTools() []core.Tool {
 		tool("closePosition", "Stage closing a position (all of it unless qty is given; commitMessage also commits it). A close is one market order and the guards value it so: a close worth more than max-order-value is refused here (nothing staged) with the largest qty the guard allows per order and how many parts it takes — stage those parts yourself (each a closePosition with that qty; they may share a commit); alice never splits or shrinks a close on its own.",
 			`{"type":"object","properties":{`+srcOpt+`,`+commitProp+`,`+subAcct+`,"aliceId":{"type":"string"},"symbol":{"type":"string"},"qty":`+decimalProp+`},"required":["aliceId"]}`,
 			h.closePosition),
-		tool("cancelOrder", "Stage cancelling an open order (commitMessage also commits it).",
+		tool("cancelOrder", "Stage cancelling an open order (commitMessage also commits it). An order the venue does not know, or one already filled or cancelled, is refused here.",
 			`{"type":"object","properties":{`+srcReq+`,`+commitProp+`,"orderId":{"type":"string"}},"required":["source","orderId"]}`,
 			h.cancelOrder),
 	}

@@ -198,11 +198,12 @@ func (u *UTA) untouched(ctx context.Context, op git.Operation) string {
 	if op.Action != git.ModifyOrder && op.Action != git.CancelOrder {
 		return ""
 	}
-	note := " — nothing was sent to the broker: order " + op.OrderID + " is unchanged"
+	note := " — nothing was sent to the broker"
 	o, err := u.broker.Order(ctx, op.OrderID)
 	if err != nil || o == nil {
 		return note
 	}
+	note += ": order " + op.OrderID + " is unchanged"
 	state := "still resting"
 	if !o.Status.Pending() {
 		state = string(o.Status)

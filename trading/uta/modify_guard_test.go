@@ -80,3 +80,26 @@ func TestGuardRejectedModifyLeavesTheOrderAsItWas(t *testing.T) {
 	assert.Equal(t, rowBefore[0].LimitPrice.String(), rowAfter[0].LimitPrice.String())
 	assert.Equal(t, rowBefore[0].Status, rowAfter[0].Status)
 }
+
+// A modify or cancel of an order the broker does not know is refused at
+// staging, naming it; nothing is staged.
+func TestModifyOrCancelOfAnUnknownOrderIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeAccounts(t, config.Accounts{{ID: "m", Preset: "simulator", Enabled: true, AutoApprove: true,
+		Guards: []config.Guard{}, PresetConfig: []byte(`{"cash":"100000","seed":7}`)}})
+	m := e.start(t)
+	ctx := context.Background()
+	u, err := m.Get("m")
+	require.NoError(t, err)
+	for _, op := range []git.Operation{
+		{Action: git.ModifyOrder, OrderID: "nope", Changes: &trading.OrderChanges{TotalQuantity: decimal.NewFromInt(5)}},
+		{Action: git.CancelOrder, OrderID: "nope"},
+	} {
+		_, err := u.Stage(ctx, op)
+		require.Error(t, err, op.Action)
+		assert.Contains(t, err.Error(), `order "nope"`, op.Action)
+		assert.Contains(t, err.Error(), "getOrders", op.Action)
+		assert.Empty(t, u.Git().Status().Staged)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/alice-trading/alice/trading"
+	"github.com/alice-trading/alice/trading/broker"
 	"github.com/alice-trading/alice/trading/git"
 
 	"github.com/shopspring/decimal"
@@ -35,6 +36,9 @@ func (u *UTA) Stage(ctx context.Context, op git.Operation) (git.StageResult, err
 		if err := u.gate(ctx); err != nil {
 			return git.StageResult{}, err
 		}
+	}
+	if err := u.git.Frozen(); err != nil { // before asking the venue anything
+		return git.StageResult{}, err
 	}
 	var notes []string
 	switch op.Action {
@@ -78,6 +82,10 @@ func (u *UTA) Stage(ctx context.Context, op git.Operation) (git.StageResult, err
 			return git.StageResult{}, op.Validate()
 		}
 		if err := u.checkModify(ctx, op); err != nil {
+			return git.StageResult{}, err
+		}
+	case git.CancelOrder:
+		if _, err := u.openOrder(ctx, op.OrderID); err != nil {
 			return git.StageResult{}, err
 		}
 	case git.ClosePosition:
@@ -176,9 +184,9 @@ func (u *UTA) checkModify(ctx context.Context, op git.Operation) error {
 	if err := probe.Validate(); err != nil {
 		return err
 	}
-	open, err := u.broker.Order(ctx, op.OrderID)
+	open, err := u.openOrder(ctx, op.OrderID)
 	if err != nil || open == nil {
-		return nil // the broker refuses an unknown order at push; guards value it there
+		return err // nil: the venue could not say now; the push asks again
 	}
 	next := ch.Apply(open.Order)
 	if err := next.Validate(); err != nil {
@@ -194,4 +202,21 @@ func (u *UTA) checkModify(ctx context.Context, op git.Operation) error {
 		}
 	}
 	return nil
+}
+
+// openOrder reads an order a modify or cancel names. An order the venue
+// does not know, or one that no longer rests, is refused at staging;
+// when the venue cannot answer now (nil, nil) the push asks again.
+func (u *UTA) openOrder(ctx context.Context, id string) (*trading.OpenOrder, error) {
+	o, err := u.broker.Order(ctx, id)
+	u.observe(err)
+	switch {
+	case broker.CodeOf(err) == broker.CodeNotFound:
+		return nil, fmt.Errorf("order %q: %s has no such order (see getOrders); nothing was staged", id, u.broker.Capabilities().Venue)
+	case err != nil || o == nil:
+		return nil, nil
+	case !o.Status.Pending():
+		return nil, fmt.Errorf("order %q is already %s, so it can no longer be changed or cancelled (see getOrders); nothing was staged", id, o.Status)
+	}
+	return o, nil
 }

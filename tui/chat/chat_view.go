@@ -69,8 +69,8 @@ func (c *Pane) block(i int) []string {
 
 // streamBlock renders the reply being streamed: its finished paragraphs
 // through core/mdterm (cached until another paragraph completes), the
-// paragraph still arriving as wrapped text. A frame during streaming so
-// costs the new tail, not the whole reply.
+// paragraph still arriving rendered on its own. A frame during streaming
+// so costs the new tail, not the whole reply.
 func (c *Pane) streamBlock(i int) []string {
 	text, w := c.Msgs[i].Text, max(20, c.w)
 	cut := strings.LastIndex(text, "\n\n")
@@ -88,7 +88,10 @@ func (c *Pane) streamBlock(i int) []string {
 	}
 	out := append([]string(nil), c.streamMD.lines...)
 	if t := strings.TrimSpace(tail); t != "" {
-		out = append(out, strings.Split(ansi.Wrap("  "+t, w, " "), "\n")...)
+		// Rendered like the rest (same indent, wrapping and lists), so the
+		// reply does not shift when it completes; only this paragraph is
+		// rendered per frame.
+		out = append(out, strings.Split(c.markdown(t, w), "\n")...)
 	}
 	return append(out, "")
 }

@@ -166,7 +166,9 @@ func LineChart(st Styles, pts []EquityPoint, w, h int, fmtY func(float64) string
 	return strings.Join(out, "\n")
 }
 
-// timeAxis spreads start, middle and end labels over w cells.
+// timeAxis spreads start, middle and end labels over w cells, never the
+// same text twice: a span shorter than the format's unit gets a finer
+// format, and a middle (or end) label equal to a neighbour is left out.
 func timeAxis(t0, t1 time.Time, w int) string {
 	layout := "01-02 15:04"
 	switch span := t1.Sub(t0); {
@@ -174,8 +176,13 @@ func timeAxis(t0, t1 time.Time, w int) string {
 		layout = "15:04:05"
 	case span < 20*time.Hour && t0.YearDay() == t1.YearDay():
 		layout = "15:04"
+	case span > 300*24*time.Hour:
+		layout = "Jan 2006"
 	case span > 5*24*time.Hour:
 		layout = "Jan 02"
+	}
+	if t0.Format(layout) == t1.Format(layout) && layout != "15:04:05" {
+		layout = "01-02 15:04:05"
 	}
 	a, z := t0.Format(layout), t1.Format(layout)
 	mid := t0.Add(t1.Sub(t0) / 2).Format(layout)
@@ -188,10 +195,10 @@ func timeAxis(t0, t1 time.Time, w int) string {
 		}
 	}
 	put(a, 0)
-	if w >= len(a)+len(mid)+len(z)+4 {
+	if w >= len(a)+len(mid)+len(z)+4 && mid != a && mid != z {
 		put(mid, w/2-len(mid)/2)
 	}
-	if w >= len(a)+len(z)+2 {
+	if w >= len(a)+len(z)+2 && z != a {
 		put(z, w-len(z))
 	}
 	return string(line)

@@ -1,6 +1,7 @@
 package kit_test
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,4 +89,26 @@ func TestLineChartNeverExaggeratesAFlatSeries(t *testing.T) {
 	require.LessOrEqual(t, lit, 2, "the line stays flat:\n%s", out)
 	require.True(t, strings.HasPrefix(lines[0], "100100.05 ┤"), "the top label is the widened range: %q", lines[0])
 	require.Contains(t, lines[29], "99900.05 ┤")
+}
+
+// The time axis never repeats a label: a short span gets a finer format,
+// and a label equal to its neighbour is left out.
+func TestTimeAxisLabelsAreDistinct(t *testing.T) {
+	t.Parallel()
+	st := kit.NewStyles(true)
+	for _, span := range []time.Duration{0, 500 * time.Millisecond, time.Second, 90 * time.Second, 45 * time.Minute, 3 * time.Hour, 30 * time.Hour, 4 * 24 * time.Hour, 10 * 24 * time.Hour, 400 * 24 * time.Hour} {
+		for _, w := range []int{40, 60, 120} {
+			pts := []kit.EquityPoint{{Time: tuitest.T0, Equity: 100}, {Time: tuitest.T0.Add(span / 2), Equity: 101}, {Time: tuitest.T0.Add(span), Equity: 100.5}}
+			lines := strings.Split(ansi.Strip(kit.LineChart(st, pts, w, 10, ftoa)), "\n")
+			axis := strings.TrimSpace(lines[len(lines)-1])
+			require.NotEmpty(t, axis, "span %v width %d: the axis has a label", span, w)
+			// Labels are one or two words ("11-20 14:30", "Nov 20"),
+			// separated by runs of spaces.
+			seen := map[string]bool{}
+			for _, l := range regexp.MustCompile(`\s{2,}`).Split(axis, -1) {
+				require.False(t, seen[l], "span %v width %d: label %q repeats in %q", span, w, l, axis)
+				seen[l] = true
+			}
+		}
+	}
 }

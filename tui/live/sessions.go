@@ -76,7 +76,7 @@ func (c *Core) ArchiveWorkspace(id string, archived bool) error {
 	return c.ws.Archive(id, archived)
 }
 
-func (t terminal) Scrollback() []string { return t.s.Terminal().Scrollback() }
+func (t terminal) Scrollback() []string { return t.s.Terminal().ScrollbackStyled() }
 
 func (t terminal) MouseReporting() bool { return t.s.Terminal().MouseReporting() }
 

@@ -16,10 +16,11 @@ import (
 // with y (OSC 52, so it works over ssh too).
 type scrollView struct {
 	title     string
-	Lines     []string
-	Cur       int // cursor line
-	top       int // first visible line
-	anchor    int // selection anchor, -1 for none
+	Lines     []string // plain text: search, selection and copy
+	styled    []string // the same lines with their colours, as shown
+	Cur       int      // cursor line
+	top       int      // first visible line
+	anchor    int      // selection anchor, -1 for none
 	query     string
 	searching bool
 	input     textinput.Model
@@ -49,10 +50,15 @@ func (k scrollKeyMap) help() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Search, k.Next, k.Prev, k.Select, k.Copy, k.Close}
 }
 
-func newScrollView(title string, lines []string) *scrollView {
+// newScrollView shows styled lines (SGR attributes allowed).
+func newScrollView(title string, styled []string) *scrollView {
 	in := textinput.New()
 	in.Prompt = "/"
-	v := &scrollView{title: title, Lines: lines, anchor: -1, input: in, h: 10}
+	lines := make([]string, len(styled))
+	for i, l := range styled {
+		lines[i] = strings.TrimRight(ansi.Strip(l), " ")
+	}
+	v := &scrollView{title: title, Lines: lines, styled: styled, anchor: -1, input: in, h: 10}
 	v.Cur = max(0, len(lines)-1)
 	return v
 }
@@ -186,7 +192,7 @@ func (v *scrollView) view(st kit.Styles, w, h int) string {
 		case q != "" && strings.Contains(strings.ToLower(v.Lines[i]), q):
 			l = st.Accent.Render("  " + l)
 		default:
-			l = "  " + l
+			l = "  " + ansi.Truncate(v.styled[i], w-2, "…")
 		}
 		rows = append(rows, l)
 	}

@@ -51,6 +51,8 @@ type SessionCore interface {
 
 // termScrollback is a Terminal that keeps its scrolled-off lines.
 type termScrollback interface {
+	// Scrollback returns them oldest first, with their attributes as SGR
+	// sequences.
 	Scrollback() []string
 }
 
@@ -315,13 +317,11 @@ func (p *Pane) openScrollback(from wsMode) tea.Cmd {
 	if sb, ok := t.(termScrollback); ok {
 		lines = sb.Scrollback()
 	}
-	screen := strings.Split(ansi.Strip(t.Render()), "\n")
-	for len(screen) > 0 && strings.TrimSpace(screen[len(screen)-1]) == "" {
+	screen := strings.Split(t.Render(), "\n")
+	for len(screen) > 0 && strings.TrimSpace(ansi.Strip(screen[len(screen)-1])) == "" {
 		screen = screen[:len(screen)-1]
 	}
-	for _, l := range screen {
-		lines = append(lines, strings.TrimRight(l, " "))
-	}
+	lines = append(lines, screen...)
 	p.Scroll = newScrollView(t.Name(), lines)
 	p.back, p.Mode = from, WsScroll
 	return nil
