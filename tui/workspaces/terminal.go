@@ -50,6 +50,10 @@ func (p *Pane) Cursor() (int, int, bool) {
 		return 0, 0, false
 	}
 	x, y, vis := p.term.Cursor()
+	x, y = x-p.viewX, y-p.viewY // the part of a larger screen shown (termWindow)
+	if x < 0 || y < 0 || x >= p.w || y >= p.h-1 {
+		return 0, 0, false
+	}
 	return x, y + 1, vis
 }
 
@@ -58,7 +62,9 @@ func (p *Pane) attach(t Terminal) tea.Cmd {
 	if p.term == nil || p.term.ID() != t.ID() {
 		p.term, p.TermGen, p.Waiting = t, p.TermGen+1, false
 		p.termCols, p.termRows = 0, 0
+		p.viewX, p.viewY = 0, 0
 	}
+	p.followCursor()
 	p.Mode = wsAttached
 	return tea.Batch(p.ResizeTerm(), p.Watch(), p.acknowledge(t))
 }
@@ -128,6 +134,7 @@ func (p *Pane) onTermChanged(msg TermChangedMsg) tea.Cmd {
 	}
 	p.Waiting = false
 	p.lastNudge = time.Now()
+	p.followCursor()
 	return p.Watch()
 }
 

@@ -45,12 +45,16 @@ type Pane struct {
 	lastNudge time.Time // when the last TermChangedMsg arrived (frame cap)
 	// typed is signalled (capacity 1) when a key or paste goes to term: the
 	// change it causes (the echo) skips the frame cap.
-	typed     chan struct{}
-	termCols  int
-	termRows  int
-	files     []FileInfo
-	gitText   string
-	pendingID string
+	typed    chan struct{}
+	termCols int
+	termRows int
+	// viewX, viewY: the session's cell shown top left. Another, larger
+	// client of a shared session may size it beyond this pane; the part
+	// shown follows the cursor (see termWindow).
+	viewX, viewY int
+	files        []FileInfo
+	gitText      string
+	pendingID    string
 
 	details map[string]WorkspaceDetail // sessions per workspace (SessionCore only)
 	Ssel    int                        // selected session within the workspace; -1 = the workspace row
@@ -105,7 +109,7 @@ func New(m kit.Host, core Core) *Pane {
 	return &Pane{m: m, core: core, tag: in, Ssel: -1, typed: make(chan struct{}, 1)}
 }
 
-func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.followCursor() }
 
 func (p *Pane) Focus() { p.focused = true }
 func (p *Pane) Blur()  { p.focused = false }
@@ -375,7 +379,7 @@ func (p *Pane) View() string {
 	switch p.Mode {
 	case wsAttached:
 		title := st.Title.Render(p.term.Name()) + st.Muted.Render(" · "+p.term.State()+" · ctrl+q detach")
-		return kit.Stack(ansi.Truncate(title, p.w, ""), kit.FitHeight(clipWidth(p.term.Render(), p.w), p.h-1))
+		return kit.Stack(ansi.Truncate(title, p.w, ""), kit.FitHeight(p.termWindow(p.term.Render()), p.h-1))
 	case WsCreate:
 		tmpls := p.templates()
 		field := p.tag.View()
@@ -411,11 +415,45 @@ func (p *Pane) View() string {
 	return p.listView(header)
 }
 
-// clipWidth truncates every line of s to w cells.
-func clipWidth(s string, w int) string {
-	lines := strings.Split(s, "\n")
+// followCursor moves the part of the session's screen the pane shows so
+// that it holds the cursor. A screen larger than the pane (a larger client
+// sized the shared session) shows the part with the cursor, as tmux does
+// for a smaller client: the window moves only as far as the cursor needs,
+// and back to the top left when the screen fits. It runs when the screen
+// changes, the pane is resized or a session is attached; View and Cursor
+// read the result.
+func (p *Pane) followCursor() {
+	if p.term == nil {
+		return
+	}
+	cols, rows := max(1, p.w), max(1, p.h-1)
+	x, y, _ := p.term.Cursor()
+	screenRows := strings.Count(p.term.Render(), "\n") + 1
+	p.viewX = follow(p.viewX, x, cols)
+	p.viewY = min(follow(p.viewY, y, rows), max(0, screenRows-rows))
+}
+
+// termWindow cuts the session's screen to the part followCursor chose.
+func (p *Pane) termWindow(screen string) string {
+	cols := max(1, p.w)
+	lines := strings.Split(screen, "\n")
+	lines = lines[min(p.viewY, len(lines)):]
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "")
+		if p.viewX > 0 {
+			l = ansi.Cut(l, p.viewX, p.viewX+cols)
+		}
+		lines[i] = ansi.Truncate(l, cols, "")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// follow moves a window start so that pos is inside [start, start+size).
+func follow(start, pos, size int) int {
+	switch {
+	case pos < start:
+		return max(0, pos)
+	case pos >= start+size:
+		return pos - size + 1
+	}
+	return start
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/workspaces"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/require"
 )
@@ -35,6 +36,14 @@ type richTerm struct {
 	sb    []string
 	mouse bool
 	mice  []tea.MouseMsg
+	cur   *[2]int // the cursor (nil: the fake's)
+}
+
+func (t *richTerm) Cursor() (int, int, bool) {
+	if t.cur != nil {
+		return t.cur[0], t.cur[1], true
+	}
+	return t.FakeTerm.Cursor()
 }
 
 func (t *richTerm) Scrollback() []string     { return t.sb }
@@ -300,4 +309,46 @@ func TestScrollbackViewerShowsColours(t *testing.T) {
 	require.Equal(t, "red alert and  bar", v.Lines[v.Cur], "search sees the text")
 	h.TypeText("y")
 	require.Contains(t, h.Toast(), "copied 1 line(s)")
+}
+
+// A client smaller than the session (another, larger client sized it)
+// shows the part of the screen that holds the cursor, as tmux does, and
+// puts the cursor where that part shows it.
+func TestSmallerClientFollowsTheCursor(t *testing.T) {
+	t.Parallel()
+	h, f := newSessionHarness(t, 100, 30)
+	h.Key("s")
+	term := f.sess["ws1"][0].Term.(*richTerm)
+	rows := make([]string, 60)
+	for i := range rows {
+		rows[i] = fmt.Sprintf("row-%02d %s|end-%02d", i, strings.Repeat(".", 150), i)
+	}
+	term.Mu.Lock()
+	term.Screen = strings.Join(rows, "\n") // a 170x60 session
+	term.Mu.Unlock()
+	term.cur = &[2]int{3, 10}
+	h.Send(workspaces.TermChangedMsg{ID: term.ID(), Gen: h.M.Workspaces.TermGen})
+	require.Contains(t, h.Screen(), "row-00", "the cursor is in the first rows: the top shows")
+	_, y, ok := h.M.Workspaces.Cursor()
+	require.True(t, ok)
+	require.Equal(t, 11, y, "title line + row 10")
+
+	term.cur = &[2]int{3, 55} // the shell prompt at the bottom of the larger screen
+	h.Send(workspaces.TermChangedMsg{ID: term.ID(), Gen: h.M.Workspaces.TermGen})
+	s := h.Screen()
+	require.Contains(t, s, "row-55", "the cursor's row is shown")
+	require.NotContains(t, s, "row-00")
+	x, y, _ := h.M.Workspaces.Cursor()
+	lines := strings.Split(h.M.Workspaces.View(), "\n")
+	require.Less(t, y, len(lines))
+	require.Contains(t, ansi.Strip(lines[y]), "row-55", "the cursor sits on its row")
+	require.Equal(t, 3, x)
+
+	term.cur = &[2]int{160, 55} // far right (the d of end-55): the window pans
+	h.Send(workspaces.TermChangedMsg{ID: term.ID(), Gen: h.M.Workspaces.TermGen})
+	x, y, _ = h.M.Workspaces.Cursor()
+	lines = strings.Split(h.M.Workspaces.View(), "\n")
+	require.Contains(t, ansi.Strip(lines[y]), "|end", "the right end of the cursor's row is shown")
+	require.Less(t, x, 100)
+	require.Equal(t, "d", string([]rune(ansi.Strip(lines[y]))[x]), "the cursor is on column 160 (the d of end-55)")
 }
