@@ -102,7 +102,7 @@ func newServer(name string, cfg Listen, log *slog.Logger) *Server {
 
 // mountMCP registers an MCP endpoint behind every protection.
 func (s *Server) mountMCP(pattern string, h http.Handler) {
-	s.mux.Handle(pattern, s.guard.protect(s.sessions.gate(h)))
+	s.mux.Handle(pattern, s.guard.protect(s.sessions.gate(s.guard.numbers(h))))
 }
 
 // Clients lists the MCP client sessions currently open on this listener,

@@ -257,5 +257,5 @@ func (g *guard) bodyCap(next http.Handler) http.Handler {
 // protect wraps an MCP endpoint with every check; extra routes mounted by
 // Handle own their authentication and skip the MCP token and Host checks.
 func (g *guard) protect(h http.Handler) http.Handler {
-	return g.rebinding(g.bearer(g.bodyCap(g.numbers(h))))
+	return g.rebinding(g.bearer(g.bodyCap(h)))
 }

@@ -73,9 +73,10 @@ func clipKey(k []byte) []byte {
 }
 
 // numbers answers a JSON-RPC request carrying an unrepresentable number
-// before mcp-go parses it: a tools/call gets a tool error naming the
-// argument (the caller can correct it), anything else an invalid-params
-// error. Neither echoes the literal. The request is not executed.
+// before mcp-go parses it (on MCP endpoints, after the session gate): a
+// tools/call gets a tool error naming the argument (the caller can
+// correct it), anything else an invalid-params error. Neither echoes the
+// literal. The request is not executed.
 func (g *guard) numbers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Body == nil {

@@ -176,7 +176,14 @@ func (b *bench) echo(name string) error {
 	}
 	b.add(name+" p50", "ms", ms(pct(da, 50)), ms(pct(dt, 50)))
 	b.add(name+" p90", "ms", ms(pct(da, 90)), ms(pct(dt, 90)))
-	return b.clearLine(aliceT)
+	// Both sides: a line left full of keys would run as part of the next
+	// command typed there.
+	for _, side := range []string{aliceT, tmuxT} {
+		if err := b.clearLine(side); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ch is the echoed key: in none of the bench's own output.

@@ -91,7 +91,9 @@ func (b *bench) setup() error {
 	return nil
 }
 
-var sizeRe = regexp.MustCompile(`(?m)^[│ ]*(\d+) (\d+)[ │]*$`)
+// sizeRe finds stty size's answer; a prompt may precede it when the
+// command was typed before the shell printed its first one.
+var sizeRe = regexp.MustCompile(`(?m)^[│ ]*(?:\$ )?(\d+) (\d+)[ │]*$`)
 
 func (b *bench) sttySize(side string) (rows, cols int, err error) {
 	if err := b.outer.line(side, "stty size"); err != nil {

@@ -1477,6 +1477,11 @@ func (p *Program) startRenderer() {
 	}
 	go func() {
 		var last time.Time // the last flush that drew something
+		// Input buys inputFrames frames that are not held back: the key's
+		// own view may draw (some other part of the screen changed), and
+		// its echo must still go out at once.
+		var seenInput int64
+		credits := 0
 		timer := time.NewTimer(time.Hour)
 		timer.Stop()
 		defer timer.Stop()
@@ -1486,16 +1491,19 @@ func (p *Program) startRenderer() {
 				return
 			case <-p.renderWake:
 			}
-			// Input since the last frame draws at once: a key's own view
-			// usually changes nothing, and its echo must not wait out a
-			// frame interval that flush used up.
-			if d := framerate - time.Since(last); d > 0 && p.inputAt.Load() <= last.UnixNano() {
+			if in := p.inputAt.Load(); in != seenInput {
+				seenInput, credits = in, inputFrames
+			}
+			early := false
+			if d := framerate - time.Since(last); d > 0 && credits == 0 {
 				timer.Reset(d)
 				select {
 				case <-p.rendererDone:
 					return
 				case <-timer.C:
 				}
+			} else if d > 0 {
+				early = true // drawn on an input's credit
 			}
 			before := drawn()
 			now := time.Now()
@@ -1503,10 +1511,17 @@ func (p *Program) startRenderer() {
 			_ = p.renderer.flush(false)
 			if drawn() != before {
 				last = now
+				if early {
+					credits--
+				}
 			}
 		}
 	}()
 }
+
+// inputFrames is how many frames after an input event skip the frame
+// limiter: the key's own view and its echo. (alice patch)
+const inputFrames = 2
 
 // wake tells the renderer goroutine that something waits to be flushed.
 func (p *Program) wake() {

@@ -1,0 +1,72 @@
+package workspace
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/require"
+)
+
+// Scrolling moves whole rows (x/vt patch): the rows keep their text and
+// order, the lines scrolled off the whole screen reach the scrollback in
+// order, and the new bottom row is blank in the current background colour
+// (as in xterm and tmux). Inside a scroll region only the region moves, and
+// nothing reaches the scrollback (as in tmux).
+func TestScrollMovesRowsIntact(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		setup  string
+		lines  int
+		screen []string
+		sb     []string
+	}{
+		{"full screen", "", 8, []string{"line 3", "line 4", "line 5", "line 6", "line 7"}, []string{"line 0", "line 1", "line 2"}},
+		// Rows 2-4 scroll; 1 and 5 stay. Nothing reaches the scrollback
+		// from a region that does not start at the top.
+		{"region", "\x1b[2;4r\x1b[2;1H", 6, []string{"top", "line 3", "line 4", "line 5", "bottom"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			term := newTerminal(20, 5, 100, nil, slog.New(slog.DiscardHandler))
+			defer term.Close()
+			var b strings.Builder
+			if tc.setup != "" {
+				b.WriteString("\x1b[1;1Htop\x1b[5;1Hbottom" + tc.setup)
+			}
+			for i := range tc.lines {
+				if i > 0 {
+					b.WriteString("\r\n")
+				}
+				fmt.Fprintf(&b, "line %d", i)
+			}
+			// One more line feed with a blue background: the new row is
+			// blank and blue.
+			b.WriteString("\x1b[44m\r\n\x1b[m")
+			term.Feed([]byte(b.String()))
+			rows := strings.Split(term.String(), "\n")
+			for i := range rows {
+				rows[i] = strings.TrimRight(rows[i], " ")
+			}
+			want := append(append([]string{}, tc.screen[1:]...), "")
+			blank := 4
+			if tc.setup != "" {
+				want = []string{tc.screen[0], tc.screen[2], tc.screen[3], "", tc.screen[4]}
+				blank = 3
+			}
+			require.Equal(t, want, rows)
+			for x := range 20 {
+				c := term.emu.CellAt(x, blank)
+				require.Equal(t, " ", c.Content)
+				require.Equal(t, ansi.Blue, c.Style.Bg, "cell %d of the new row", x)
+			}
+			if tc.sb != nil {
+				require.Equal(t, append(tc.sb, tc.screen[0]), term.Scrollback())
+			} else {
+				require.Empty(t, term.Scrollback())
+			}
+		})
+	}
+}
