@@ -436,3 +436,15 @@ func TestMarketListFollowsSimulatorMoves(t *testing.T) {
 	h.Key("esc")
 	require.Regexp(t, `★ +AAPL +197\.04 +\+6\.22%`, h.Screen(), "the list row shows the account's mark")
 }
+
+// A long search keeps its end and the cursor on screen (the input was
+// wider than the line left after "Search ", so the line was cut at the
+// pane edge and the text being typed hid behind an ellipsis).
+func TestMarketLongSearchStaysVisible(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 80, 24)
+	h.Alt('5')
+	h.Key("/")
+	h.TypeText(strings.Repeat("abcdefghij", 8) + "XYZ")
+	require.Contains(t, h.Screen(), "hijXYZ", "the end of what was typed is shown")
+}
