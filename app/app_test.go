@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -56,13 +55,6 @@ func echoLLM(t *testing.T) *httptest.Server {
 	return srv
 }
 
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 func mcpClient(t *testing.T, url string) *client.Client {
 	c, err := client.NewStreamableHttpClient(url)
 	require.NoError(t, err)
@@ -98,10 +90,12 @@ func callText(t *testing.T, c *client.Client, name string, args map[string]any) 
 func TestAppEndToEnd(t *testing.T) {
 	t.Parallel()
 	llm := echoLLM(t)
-	a := apptest.Start(t, map[string]string{
-		config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d}}`, freePort(t)),
-		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"` + llm.URL + `/v1"}}}`,
-		config.WebhookFile:    `{"tokens":[{"id":"t","token":"hook-secret-1","createdAt":1}]}`,
+	a := apptest.StartWithAsk(t, func(askPort int) map[string]string {
+		return map[string]string{
+			config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d}}`, askPort),
+			config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"` + llm.URL + `/v1"}}}`,
+			config.WebhookFile:    `{"tokens":[{"id":"t","token":"hook-secret-1","createdAt":1}]}`,
+		}
 	})
 	ctx, paths := t.Context(), a.Paths()
 	require.Len(t, a.Listeners(), 2)

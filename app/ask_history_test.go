@@ -18,9 +18,11 @@ import (
 func TestAskHistoryIncludesToolSummaryLines(t *testing.T) {
 	t.Parallel()
 	llm := echoLLM(t)
-	a := apptest.Start(t, map[string]string{
-		config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d}}`, freePort(t)),
-		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"` + llm.URL + `/v1"}}}`,
+	a := apptest.StartWithAsk(t, func(askPort int) map[string]string {
+		return map[string]string{
+			config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d}}`, askPort),
+			config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"` + llm.URL + `/v1"}}}`,
+		}
 	})
 
 	ask := mcpClient(t, a.AskURL())

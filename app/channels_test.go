@@ -34,14 +34,16 @@ func TestChannelsEndToEnd(t *testing.T) {
 	t.Parallel()
 	llm := httptest.NewServer(script.Handler())
 	t.Cleanup(llm.Close)
-	a := apptest.Start(t, map[string]string{
-		config.AIProviderFile: `{"activeProfile":"alpha","profiles":{
+	a := apptest.StartWithAsk(t, func(askPort int) map[string]string {
+		return map[string]string{
+			config.AIProviderFile: `{"activeProfile":"alpha","profiles":{
 		  "alpha":{"backend":"openai","model":"alpha","baseUrl":"` + llm.URL + `/v1"},
 		  "beta":{"backend":"openai","model":"beta","baseUrl":"` + llm.URL + `/v1"}}}`,
-		config.ChannelsFile: `{"channels":[
+			config.ChannelsFile: `{"channels":[
 		  {"id":"cautious","label":"Cautious","disabledTools":["placeOrder"]},
 		  {"id":"mcp-ask","label":"Ask connector","disabledTools":["placeOrder"]}]}`,
-		config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d}}`, freePort(t)),
+			config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d}}`, askPort),
+		}
 	})
 
 	// The cautious channel: the model tries placeOrder, the call is

@@ -38,8 +38,10 @@ func TestServeBannerListsConnectors(t *testing.T) {
 		}
 	}))
 	t.Cleanup(bot.Close) // after the app has shut down
-	a := apptest.Start(t, map[string]string{config.ConnectorsFile: fmt.Sprintf(
-		`{"mcpAsk":{"enabled":true,"port":%d},"telegram":{"enabled":true,"botToken":"1:x","chatIds":[42,43],"apiBaseUrl":%q}}`, freePort(t), bot.URL)})
+	a := apptest.StartWithAsk(t, func(askPort int) map[string]string {
+		return map[string]string{config.ConnectorsFile: fmt.Sprintf(
+			`{"mcpAsk":{"enabled":true,"port":%d},"telegram":{"enabled":true,"botToken":"1:x","chatIds":[42,43],"apiBaseUrl":%q}}`, askPort, bot.URL)}
+	})
 	store := config.NewStore(a.Paths().Config)
 	lines := strings.Join(a.ConnectorLines(), "\n")
 	assert.Contains(t, lines, "mcp-ask: Ask connector at http://127.0.0.1:")

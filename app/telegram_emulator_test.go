@@ -101,10 +101,12 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 	}
 	llm := echoLLM(t)
 	me := &botAPIPerson{t: t, base: base, token: fmt.Sprintf("%d:alice-app", time.Now().UnixNano()), chat: 4242}
-	a := apptest.Start(t, map[string]string{
-		config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d},"telegram":{"enabled":true,"botToken":%q,"chatIds":[4242],"apiBaseUrl":%q}}`,
-			freePort(t), me.token, base),
-		config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"` + llm.URL + `/v1"}}}`,
+	a := apptest.StartWithAsk(t, func(askPort int) map[string]string {
+		return map[string]string{
+			config.ConnectorsFile: fmt.Sprintf(`{"mcpAsk":{"enabled":true,"port":%d},"telegram":{"enabled":true,"botToken":%q,"chatIds":[4242],"apiBaseUrl":%q}}`,
+				askPort, me.token, base),
+			config.AIProviderFile: `{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"m","baseUrl":"` + llm.URL + `/v1"}}}`,
+		}
 	})
 	ctx := t.Context()
 	tui := a.Notifications(ctx) // a TUI is attached

@@ -21,13 +21,15 @@ func TestOversizedNumbersAreShortToolErrors(t *testing.T) {
 	t.Parallel()
 	f := newMainFixture(t, Listen{MaxRequestBytes: 8 << 20})
 	c := connect(t, f.srv.URL(), nil)
-	huge := "1" + strings.Repeat("0", 3_000_000-1)
-	tiny := "0." + strings.Repeat("0", 3_000_000) + "1"
+	// 300,000 digits behave like 3,000,000 (the check is on length) and
+	// keep the test fast under -race
+	huge := "1" + strings.Repeat("0", 300_000-1)
+	tiny := "0." + strings.Repeat("0", 300_000) + "1"
 	tests := []struct {
 		name, tool, arg, literal, want string
 	}{
-		{"3,000,000 digits", "echo", "message", huge, `"message": a number of 3000000 characters is too long`},
-		{"3,000,000 digits that underflow", "add", "a", tiny, `"a": a number of 3000003 characters is too long`},
+		{"300,000 digits", "echo", "message", huge, `"message": a number of 300000 characters is too long`},
+		{"300,000 digits that underflow", "add", "a", tiny, `"a": a number of 300003 characters is too long`},
 		{"beyond float64", "add", "a", "1e400", `"a": 1e400 is out of range`},
 		{"negative beyond float64", "add", "a", "-1e400", `"a": -1e400 is out of range`},
 	}
@@ -69,7 +71,7 @@ func TestLongToolErrorsAreClipped(t *testing.T) {
 	srv := NewMain(MainOptions{Listen: Listen{Host: "127.0.0.1", MaxRequestBytes: 8 << 20}, Tools: tc, Logger: quietLogger()})
 	startServer(t, srv)
 	c := connect(t, srv.URL(), nil)
-	res := callTool(t, c, "loud", map[string]any{"s": strings.Repeat("x", 1_000_000)})
+	res := callTool(t, c, "loud", map[string]any{"s": strings.Repeat("x", 100_000)})
 	require.True(t, res.IsError)
 	text := resultText(res)
 	assert.Less(t, len(text), 2*core.MaxErrorChars)
@@ -127,7 +129,7 @@ func TestOverlongArgumentsOfLargeCalls(t *testing.T) {
 		q, note string
 		want    string
 	}{
-		{"3,000,000 digits", strings.Repeat("9", 3_000_000), "", `Error: invalid arguments: "q": a value of 3000000 characters is too long (at most 32)`},
+		{"300,000 digits", strings.Repeat("9", 300_000), "", `Error: invalid arguments: "q": a value of 300000 characters is too long (at most 32)`},
 		{"33 two-byte characters in a large body", strings.Repeat("é", 33), pad, `"q": a value of 33 characters is too long (at most 32)`},
 		{"32 two-byte characters pass", strings.Repeat("é", 32), pad, `{"note":65536,"q":32}`},
 		{"a long argument without maxLength passes", "1", pad, `{"note":65536,"q":1}`},

@@ -205,7 +205,13 @@ func (m *Model) tick() tea.Cmd {
 // focused pane; core events go to the panes they concern. Afterwards it
 // saves state that changed (the inbox's read marks).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	focus := m.Focus
 	_, cmd := m.update(msg)
+	if m.Focus != focus {
+		// A pane shown again reloads now (not on the next tick): a channel
+		// created in the chat is on the Settings page when it opens.
+		cmd = tea.Batch(cmd, m.refreshShown())
+	}
 	if !(m.Focus == FocusWorkspaces && m.Workspaces.Attached()) {
 		m.attachSeq = m.Toasts.Seq
 	}

@@ -87,11 +87,9 @@ func (a *Attachment) Run() error {
 	a.fitToTerminal()
 
 	// Draw the current screen, then stream live output.
-	screen := strings.ReplaceAll(s.Render(), "\n", "\r\n")
-	x, y, _ := s.Cursor()
-	fmt.Fprintf(a.stdout, "\x1b[?1049h\x1b[2J\x1b[H%s\x1b[%d;%dH", screen, y+1, x+1)
+	fmt.Fprintf(a.stdout, "\x1b[?1049h%s", s.repaint())
 	defer fmt.Fprint(a.stdout, leaveZoom)
-	s.setSink(a.stdout)
+	s.setSink(&zoomWriter{s: s, out: a.stdout})
 	defer s.setSink(nil)
 
 	winch := make(chan os.Signal, 1)
@@ -197,4 +195,107 @@ func partialDetachSuffix(p []byte, keys [][]byte) int {
 		}
 	}
 	return longest
+}
+
+// repaint is the bytes that draw the session's screen as the emulator has
+// it (the alternate one when the program is on it): erase, the rows, the
+// cursor's place and the pen the program writes with.
+func (s *Session) repaint() string {
+	screen := strings.ReplaceAll(s.Render(), "\n", "\r\n")
+	x, y, _ := s.Cursor()
+	return fmt.Sprintf("\x1b[m\x1b[2J\x1b[H%s\x1b[%d;%dH%s", screen, y+1, x+1, s.term.penSGR())
+}
+
+// zoomWriter carries a zoomed session's output to the real terminal,
+// except its switches between the main and the alternate screen. The zoom
+// already runs on the terminal's alternate screen; a program that left it
+// (vim, less, htop quitting) drew the rest of the zoom over the screen of
+// the shell that started alice, and the zoom's end then erased that. Each
+// switch is dropped and the screen the program switched to is repainted
+// from the emulator once it has taken in the output up to the switch.
+type zoomWriter struct {
+	s    *Session
+	out  io.Writer
+	held []byte // an escape sequence split by the read, completed by the next
+}
+
+// Write is called by the session's pump (the bytes are queued for the
+// emulator already).
+func (z *zoomWriter) Write(p []byte) (int, error) {
+	out, switched := z.filter(p)
+	if len(out) > 0 {
+		if _, err := z.out.Write(out); err != nil {
+			return 0, err
+		}
+	}
+	if switched {
+		z.s.waitFed(time.Second)
+		if _, err := io.WriteString(z.out, z.s.repaint()); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// altModes are the DEC private modes that switch screens.
+var altModes = map[string]bool{"1049": true, "1047": true, "47": true}
+
+// filter returns p without DEC mode sequences that switch screens (other
+// modes in the same sequence are kept) and whether it dropped one. A
+// sequence cut at the end of p is held for the next call.
+func (z *zoomWriter) filter(p []byte) ([]byte, bool) {
+	data := p
+	if len(z.held) > 0 {
+		data = append(z.held, p...)
+		z.held = nil
+	}
+	var out []byte
+	switched := false
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], 0x1b)
+		if j < 0 {
+			return append(out, data[i:]...), switched
+		}
+		start := i + j
+		out = append(out, data[i:start]...)
+		k := start + 1
+		for k < len(data) && k < start+3 && data[k] == "\x1b[?"[k-start] {
+			k++
+		}
+		if k < start+3 { // not CSI ?
+			if k == len(data) { // cut short: maybe it is
+				z.held = append([]byte(nil), data[start:]...)
+				return out, switched
+			}
+			out = append(out, data[start:k]...)
+			i = k
+			continue
+		}
+		for k < len(data) && (data[k] == ';' || data[k] >= '0' && data[k] <= '9') {
+			k++
+		}
+		if k == len(data) {
+			if k-start < 64 {
+				z.held = append([]byte(nil), data[start:]...)
+				return out, switched
+			}
+			return append(out, data[start:]...), switched
+		}
+		if final := data[k]; final == 'h' || final == 'l' {
+			var kept []string
+			for _, m := range strings.Split(string(data[start+3:k]), ";") {
+				if altModes[m] {
+					switched = true
+				} else {
+					kept = append(kept, m)
+				}
+			}
+			if len(kept) > 0 {
+				out = append(out, "\x1b[?"+strings.Join(kept, ";")+string(final)...)
+			}
+		} else {
+			out = append(out, data[start:k+1]...)
+		}
+		i = k + 1
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/core/termmodes"
+	"github.com/charmbracelet/x/vt"
 	"github.com/stretchr/testify/require"
 )
 
@@ -113,4 +114,85 @@ func TestZoomEndLeavesTheTerminalAsFound(t *testing.T) {
 	_, _ = modes.Write([]byte(out.String()))
 	require.Empty(t, modes.Set(), "modes left on after the zoom")
 	require.True(t, strings.HasSuffix(out.String(), "\x1b[2J\x1b[?1049l"), "%q", out.String()[max(len(out.String())-80, 0):])
+}
+
+// A zoomed program that switches to the alternate screen and back (vim,
+// less) never switches the real terminal: the zoom already runs on its
+// alternate screen, and leaving it drew the rest of the zoom over the
+// screen of the shell that started alice. Each switch is repainted from
+// the emulator instead, so the terminal shows what the session shows.
+func TestZoomKeepsTheProgramsScreenSwitchesInside(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t, t.TempDir(), nil)
+	w := createWS(t, m, "zoom-alt", "shell-only")
+	s, err := m.StartSessionSize(w.ID, AgentShell, 60, 12)
+	require.NoError(t, err)
+	waitState(t, s, StateRunning)
+
+	inR, inW, err := os.Pipe()
+	require.NoError(t, err)
+	defer inR.Close()
+	defer inW.Close()
+	out := &syncBuf{}
+	a := s.Attach()
+	a.SetStdin(inR)
+	a.SetStdout(out)
+	done := make(chan error, 1)
+	go func() { done <- a.Run() }()
+
+	_, err = inW.Write([]byte(`echo on-main-$((1+1)); printf '\033[?1049hALT-\033[31mSCREEN'; sleep 0.2; printf '\033[?1049l'; echo back-$((2+2))` + "\r"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "back-4") }, waitFor, tick)
+	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "back-4") }, waitFor, tick)
+	_, err = inW.Write([]byte{0x11})
+	require.NoError(t, err)
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(waitFor):
+		t.Fatal("detach key did not end the attachment")
+	}
+	stream := out.String()
+	require.Equal(t, 1, strings.Count(stream, "\x1b[?1049h"), "only the zoom enters the alternate screen")
+	require.Equal(t, 1, strings.Count(stream, "\x1b[?1049l"), "only the zoom's end leaves it")
+	require.Contains(t, stream, "ALT-\x1b[31mSCREEN", "the program's alternate screen was shown")
+
+	// What the terminal shows before the zoom's end is the session's screen.
+	shown := vt.NewEmulator(60, 12)
+	_, _ = shown.Write([]byte(strings.TrimSuffix(stream, leaveZoom)))
+	require.True(t, shown.IsAltScreen(), "still on the terminal's alternate screen")
+	require.Equal(t, s.Screen(), shown.String())
+	require.NotContains(t, shown.String(), "ALT-SCREEN")
+	require.Contains(t, shown.String(), "on-main-2")
+}
+
+func TestZoomFilterDropsScreenSwitches(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		in       []string
+		out      string
+		switched bool
+	}{
+		{"plain", []string{"hello \x1b[31mred\x1b[m"}, "hello \x1b[31mred\x1b[m", false},
+		{"vim start", []string{"\x1b[?1049h\x1b[22;0;0t\x1b[?1h\x1b="}, "\x1b[22;0;0t\x1b[?1h\x1b=", true},
+		{"split", []string{"a\x1b", "[?10", "49l", "b"}, "ab", true},
+		{"other modes kept", []string{"\x1b[?1;1049;25h"}, "\x1b[?1;25h", true},
+		{"old forms", []string{"\x1b[?47hx\x1b[?1047l"}, "x", true},
+		{"not a switch", []string{"\x1b[?1004h\x1b[?2004l\x1b[1049h"}, "\x1b[?1004h\x1b[?2004l\x1b[1049h", false},
+		{"cut at the very end is held", []string{"x\x1b[?104"}, "x", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			z := &zoomWriter{}
+			var got []byte
+			sw := false
+			for _, p := range tc.in {
+				o, s := z.filter([]byte(p))
+				got, sw = append(got, o...), sw || s
+			}
+			require.Equal(t, tc.out, string(got))
+			require.Equal(t, tc.switched, sw)
+		})
+	}
 }

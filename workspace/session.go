@@ -66,6 +66,14 @@ type Session struct {
 	sinkMu sync.Mutex
 	sink   io.Writer // full-screen attach output, fed by the pump
 
+	// fedMu guards queued and fed: the output bytes handed to the feeder
+	// and the ones the emulator has taken in, so a zoom can wait until
+	// the emulator shows what the terminal was sent (waitFed).
+	fedMu  sync.Mutex
+	fedC   *sync.Cond
+	queued int64
+	fed    int64
+
 	obs observers
 }
 
@@ -73,6 +81,49 @@ func (s *Session) setSink(w io.Writer) {
 	s.sinkMu.Lock()
 	s.sink = w
 	s.sinkMu.Unlock()
+}
+
+// noteQueued and noteFed count output bytes into the feeder and out of it
+// into the emulator.
+func (s *Session) noteQueued(n int) {
+	s.fedMu.Lock()
+	s.queued += int64(n)
+	s.fedMu.Unlock()
+}
+
+func (s *Session) noteFed(n int) {
+	s.fedMu.Lock()
+	s.fed += int64(n)
+	s.fedMu.Unlock()
+	s.fedCond().Broadcast()
+}
+
+func (s *Session) fedCond() *sync.Cond {
+	s.fedMu.Lock()
+	defer s.fedMu.Unlock()
+	if s.fedC == nil {
+		s.fedC = sync.NewCond(&s.fedMu)
+	}
+	return s.fedC
+}
+
+// waitFed blocks until the emulator has taken in every byte queued so
+// far, or d has passed (a feeder that stopped).
+func (s *Session) waitFed(d time.Duration) {
+	c := s.fedCond()
+	expired := false
+	stop := time.AfterFunc(d, func() {
+		s.fedMu.Lock()
+		expired = true
+		s.fedMu.Unlock()
+		c.Broadcast()
+	})
+	defer stop.Stop()
+	s.fedMu.Lock()
+	for s.fed < s.queued && !expired {
+		c.Wait()
+	}
+	s.fedMu.Unlock()
 }
 
 // ID is the session record id (stable across restarts of alice).
@@ -330,6 +381,7 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 			batch, ok := q.take()
 			if len(batch) > 0 {
 				s.term.Feed(batch)
+				s.noteFed(len(batch))
 			}
 			if !ok {
 				return
@@ -348,12 +400,16 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 			p := buf[:n]
 			s.observe(p)
 			_, _ = s.replay.Write(p)
+			// Queued before the zoom sink sees it, so the sink can wait
+			// for the emulator to have it (a zoomed program switching
+			// screens is repainted from the emulator).
+			q.put(p)
+			s.noteQueued(len(p))
 			s.sinkMu.Lock()
 			if s.sink != nil {
 				_, _ = s.sink.Write(p)
 			}
 			s.sinkMu.Unlock()
-			q.put(p)
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) && !errors.Is(err, syscall.EIO) {

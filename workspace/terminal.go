@@ -385,6 +385,14 @@ func (t *Terminal) Scrollback() []string {
 	return t.ring.snapshot()
 }
 
+// penSGR is the SGR sequence of the style the child writes with now.
+func (t *Terminal) penSGR() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	pen := t.emu.CursorPen()
+	return pen.String()
+}
+
 // ScrollbackStyled returns the same lines as Scrollback with their
 // attributes (colours, bold, …) as SGR sequences.
 func (t *Terminal) ScrollbackStyled() []string {

@@ -8,8 +8,10 @@ package apptest
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 
 	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/freeport"
 )
 
 // defaults are the config files every test home gets unless the test
@@ -59,10 +62,23 @@ func Paths(t testing.TB, home string) config.Paths {
 	return paths
 }
 
+// shutdownWithin bounds a test core's Shutdown. It is generous: a loaded
+// machine (CI on 2 cores) must not fail a test whose core stops slowly;
+// a Shutdown that hangs still fails it.
+const shutdownWithin = 30 * time.Second
+
 // Run builds and starts the core on home's config, which must validate,
-// and shuts it down (within 5s, without error) when the test ends.
-// Cleanups the test registered before Run therefore run after Shutdown.
+// and shuts it down (without error) when the test ends. Cleanups the test
+// registered before Run therefore run after Shutdown.
 func Run(t testing.TB, home string) *app.App {
+	t.Helper()
+	a, err := run(t, home)
+	require.NoError(t, err)
+	return a
+}
+
+// run is Run returning Start's error (after shutting the core down).
+func run(t testing.TB, home string) (*app.App, error) {
 	t.Helper()
 	paths := Paths(t, home)
 	store := config.NewStore(paths.Config)
@@ -73,19 +89,47 @@ func Run(t testing.TB, home string) *app.App {
 	if err := a.Start(ctx); err != nil {
 		cancel()
 		_ = a.Shutdown(context.Background())
-		require.NoError(t, err)
+		return nil, err
 	}
 	t.Cleanup(func() {
 		cancel()
-		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
+		sctx, c2 := context.WithTimeout(context.Background(), shutdownWithin)
 		defer c2()
 		require.NoError(t, a.Shutdown(sctx))
 	})
-	return a
+	return a, nil
 }
 
 // Start is Run on a fresh Home(files).
 func Start(t testing.TB, files map[string]string) *app.App {
 	t.Helper()
 	return Run(t, Home(t, files))
+}
+
+// StartWithAsk is Start with the Ask connector listening on a port of its
+// own: files(port) names the config files. The Ask connector has no "pick
+// a free port" (0 turns it off), so a free port is found and released
+// first, and another test may bind it before this core does; then the core
+// starts again on another port (bounded), never fails the test for it.
+func StartWithAsk(t testing.TB, files func(askPort int) map[string]string) *app.App {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		a, err := run(t, Home(t, files(FreePort(t))))
+		if err == nil {
+			return a
+		}
+		if !errors.Is(err, syscall.EADDRINUSE) || attempt == 5 {
+			require.NoError(t, err)
+		}
+	}
+}
+
+// FreePort is a loopback port nothing listened on a moment ago, drawn
+// where other tests' port-0 listeners and connections cannot take it
+// (core/freeport).
+func FreePort(t testing.TB) int {
+	t.Helper()
+	p, err := freeport.Port()
+	require.NoError(t, err)
+	return p
 }

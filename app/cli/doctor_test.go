@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/mcp"
@@ -39,13 +40,11 @@ func doctorHome(t *testing.T) config.Paths {
 	return p
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
+// freePort is a port nothing listens on, drawn outside the range other
+// tests' port-0 listeners and connections take theirs from: doctor's port
+// check binds it again, and a port another test took in between would fail
+// "port main" or "port ask".
+func freePort(t *testing.T) int { return apptest.FreePort(t) }
 
 // healthyDeps finds every program, gets an answer from the provider and
 // sees healthy accounts.

@@ -28,14 +28,14 @@ func TestScriptsInTmux(t *testing.T) {
 		// echoes `echo ABC xyz ~!@#$%^&*()_+ é` exactly through the pane
 		// attach, and killing it from the pane leaves no process behind.
 		{"workspace-keys", "scripts/workspace/keys-e2e.sh", []string{"tmux"}, true},
-		// alice serve; clients that detach and attach again (a workspace
-		// counter keeps running); two clients of different sizes sharing
-		// one approval; OpenSSH over TCP with an authorized key (a wrong
-		// key refused); a quit that stops the core, nothing left behind.
 		// grow 100x30 → 140x40, zoom a session that sets modes, resize,
 		// detach the client; attach again, shrink, quit: nothing of alice
 		// left on the outer screen and every mode off, both times.
 		{"restore", "scripts/tui/restore-e2e.sh", []string{"tmux"}, true},
+		// alice serve; clients that detach and attach again (a workspace
+		// counter keeps running); two clients of different sizes sharing
+		// one approval; OpenSSH over TCP with an authorized key (a wrong
+		// key refused); a quit that stops the core, nothing left behind.
 		{"attach", "scripts/attach/attach-e2e.sh", []string{"tmux", "ssh", "ssh-keygen"}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {

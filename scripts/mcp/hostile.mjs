@@ -3,7 +3,8 @@
 // hostile.sh sets up the accounts and runs the phases:
 //
 //   node hostile.mjs attack <url> <configDir>   bypasses, bad numbers, hashes, read-only, AI switch, splits
-//   node hostile.mjs stage  <url> <what>        stage (what=staged) or stage+commit (what=committed), print the hash
+//   node hostile.mjs stage  <url> <what>        stage (staged), stage+commit (committed), or stage+commit+push on
+//                                               sim-manual (awaiting); print the hash
 //   node hostile.mjs after  <url> <what> <hash> after a kill -9 and restart: the work survived, executes once
 //
 // Accounts: sim-auto (autoApprove; max-order-value 5000, max-position-size
@@ -240,16 +241,36 @@ async function attack(url, configDir) {
 
 async function stage(url, what) {
   const s = await open(url);
-  const args = place("sim-auto", "MSFT", { totalQuantity: "5", ...(what === "committed" ? { commitMessage: "crash test 5 MSFT" } : {}) });
-  const r = await s.call("placeOrder", args);
-  check(!r.isError, `staged${what === "committed" ? " and committed " + r.json?.committed?.hash : ""}`, r.text);
-  console.log(`HASH=${r.json?.committed?.hash ?? ""}`);
-  console.log(`HELD=${await held(s, "sim-auto", "MSFT")}`);
+  const acct = what === "awaiting" ? "sim-manual" : "sim-auto";
+  const args = place(acct, "MSFT", { totalQuantity: "5", ...(what !== "staged" ? { commitMessage: "crash test 5 MSFT" } : {}) });
+  let r = await s.call("placeOrder", args);
+  check(!r.isError, `staged${what !== "staged" ? " and committed " + r.json?.committed?.hash : ""}`, r.text);
+  const hash = r.json?.committed?.hash ?? "";
+  if (what === "awaiting") {
+    r = await s.call("tradingPush", { source: acct });
+    check(r.json?.[0]?.status === "pending" && r.json?.[0]?.pending?.hash === hash, `pushed: ${hash} awaits a person`, r.text);
+  }
+  console.log(`HASH=${hash}`);
+  console.log(`HELD=${await held(s, acct, "MSFT")}`);
   await s.close();
 }
 
 async function after(url, what, hash, heldBefore) {
   const s = await open(url);
+  if (what === "awaiting") {
+    let r = await s.call("tradingStatus", { source: "sim-manual" });
+    const st = r.json?.["sim-manual"] ?? {};
+    check(st.pendingHash === hash && st.awaitingApproval === true, `after kill -9 and restart: ${hash} still awaits a person`, st);
+    r = await s.call("placeOrder", place("sim-manual", "AAPL", { totalQuantity: "1" }));
+    check(r.isError && new RegExp(`commit ${hash}`).test(r.text), "staging is still frozen", r.text);
+    r = await s.call("tradingPush", { source: "sim-manual" });
+    check(r.json?.[0]?.status === "pending" && r.json?.[0]?.pending?.hash === hash, "an agent's push still only asks a person", r.text);
+    r = await s.call("tradingReject", { source: "sim-manual", hash, reason: "after the crash" });
+    check(!r.isError && r.json?.message === "[rejected] crash test 5 MSFT — after the crash", "withdrawn with its hash", r.text);
+    check((await held(s, "sim-manual", "MSFT")) === Number(heldBefore), "nothing executed");
+    await s.close();
+    return;
+  }
   let r = await s.call("tradingStatus", { source: "sim-auto" });
   const st = r.json?.["sim-auto"] ?? {};
   check((await held(s, "sim-auto", "MSFT")) === Number(heldBefore), `after kill -9 and restart: nothing executed (MSFT held ${heldBefore})`);
@@ -278,7 +299,7 @@ try {
   else if (mode === "stage") await stage(rest[0], rest[1]);
   else if (mode === "after") await after(rest[0], rest[1], rest[2], rest[3]);
   else {
-    console.error("usage: hostile.mjs attack <url> <configDir> | stage <url> staged|committed | after <url> staged|committed <hash> <heldBefore>");
+    console.error("usage: hostile.mjs attack <url> <configDir> | stage <url> staged|committed|awaiting | after <url> staged|committed|awaiting <hash> <heldBefore>");
     process.exit(2);
   }
 } catch (e) {

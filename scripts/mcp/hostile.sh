@@ -11,8 +11,9 @@
 # 2. hostile.mjs attack: the cashQty bypass, bad numbers, read-only, the
 #    AI-trading switch, stale/foreign hashes, pushing twice, a refused
 #    modify, a close above max-order-value.
-# 3. kill -9 of the core after staging, after committing and right after a
-#    push; after each restart the work is there and executes once.
+# 3. kill -9 of the core after staging, after committing, while a push
+#    awaits a person, and right after a push; after each restart the work
+#    is there and executes once (or stays frozen until decided).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -108,7 +109,7 @@ start
 echo "== hostile agent (TypeScript SDK client) against $URL"
 (cd "$NODE_DIR" && node hostile.mjs attack "$URL" "$CFG") || FAIL=1
 
-for what in staged committed; do
+for what in staged committed awaiting; do
 	echo "== kill -9 after the order was $what"
 	res=$(cd "$NODE_DIR" && node hostile.mjs stage "$URL" "$what") || FAIL=1
 	echo "$res" | grep -v -E '^(HASH|HELD)='

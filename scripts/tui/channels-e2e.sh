@@ -4,6 +4,9 @@
 # through the ctrl+s browser, and the browser lists both channels with the
 # titles their first messages gave them (message counts too). Then rename a
 # session in the browser and check channels.json and the session file.
+# Then Settings → Channels: Research gets another AI profile and placeOrder
+# picked off from the tool list; in Research the model is the other one and
+# a buy is refused, while the default channel still stages the order.
 # Needs tmux. Uses a throw-away ALICE_HOME and free ports.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,7 +17,7 @@ source scripts/lib/tmux.sh
 build_alice
 start_mockllm
 write_home
-printf '{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"mock","baseUrl":"%s"}}}\n' "$LLM_URL" >"$HOME_DIR/config/ai-provider.json"
+printf '{"activeProfile":"mock","profiles":{"mock":{"backend":"openai","model":"mock","baseUrl":"%s"},"other":{"backend":"openai","model":"other-model","baseUrl":"%s"}}}\n' "$LLM_URL" "$LLM_URL" >"$HOME_DIR/config/ai-provider.json"
 start_alice 120 32
 
 step "start"
@@ -55,6 +58,45 @@ wait_until "$WAIT" sh -c '! grep -qF "filter ›"' || fail "esc did not close th
 wait_for "You said: morning plan for tech"
 grep -q '"label": "Research"' "$HOME_DIR/config/channels.json" || { echo "$E2E: channels.json lacks the channel"; cat "$HOME_DIR/config/channels.json"; exit 1; }
 grep -q '"title":"Q3 earnings"' "$HOME_DIR/data/sessions/tui/research.jsonl" || { echo "$E2E: the title is not in the session"; exit 1; }
+step "Settings → Channels: Research on the other profile, placeOrder off"
+keys M-8
+wait_for "AI provider"
+keys "["
+wait_for "Research (research)"
+keys Down
+wait_for "▸ Research (research)"
+keys e
+wait_for "Channel Research (research)"
+keys Tab Right Right
+wait_for "‹ other ›"
+keys C-s
+wait_for_re "Research \(research\) +other"
+keys o
+wait_for "Tools off in Research"
+keys /
+keys "placeorder"
+wait_for "▸ [ ] placeOrder"
+keys Enter Space
+wait_for "▸ [x] placeOrder"
+keys C-s
+wait_for "Research: 1 tool off"
+grep -q '"placeOrder"' "$HOME_DIR/config/channels.json" || { echo "$E2E: channels.json lacks the disabled tool"; cat "$HOME_DIR/config/channels.json"; exit 1; }
+grep -q '"profile": "other"' "$HOME_DIR/config/channels.json" || { echo "$E2E: channels.json lacks the profile"; cat "$HOME_DIR/config/channels.json"; exit 1; }
+step "Research answers through the other profile and refuses placeOrder"
+keys M-1
+wait_for "Ask Alice"
+keys "/channel Research" Enter
+wait_for "# Research · other (openai other-model)"
+keys "which model" Enter
+wait_for "This is model other-model."
+keys "buy 10 AAPL" Enter
+wait_for "tool placeOrder is disabled for this channel"
+step "the default channel still trades"
+keys "/channel Alice" Enter
+wait_for "# Alice · mock (openai mock)"
+keys "buy 10 AAPL" Enter
+wait_for "Approve it in the Portfolio pane"
+wait_for "[1 pending]"
 step "quit"
 quit_alice
 echo "$E2E: all steps passed"

@@ -3,8 +3,10 @@
 # tmux window, attach a shell in the Workspaces pane, type into it, detach,
 # grow the window to 140x40, zoom the session full screen (z), have it turn
 # on terminal modes (cursor and keypad keys, mouse, hidden cursor), resize
-# while zoomed, come back (ctrl+q) and detach the client (ctrl+z); the
-# window must show only alice's farewell line and every mode must be off.
+# while zoomed (the zoomed shell also switches to the alternate screen and
+# back, as vim or less do), come back (ctrl+q) and detach the client
+# (ctrl+z); the window must show only the line printed before alice and
+# alice's farewell line, and every mode must be off.
 # Then attach again, shrink to 90x25 and quit: again nothing of alice may
 # be left and the modes alice set (alternate screen, mouse reporting,
 # cursor/keypad keys, hidden cursor) must be off.
@@ -22,7 +24,7 @@ build_alice
 write_home
 # Two runs of alice in one window: the first detaches, the second quits.
 tmux -L "$SOCK" new-session -d -x 100 -y 30 \
-	"SHELL=/bin/sh ALICE_HOME='$HOME_DIR' '$WORK/alice'; echo ALICE-DETACHED rc=\$?; read _; SHELL=/bin/sh ALICE_HOME='$HOME_DIR' '$WORK/alice'; echo ALICE-EXITED rc=\$?; sleep 60"
+	"echo BEFORE-ALICE; SHELL=/bin/sh ALICE_HOME='$HOME_DIR' '$WORK/alice'; echo ALICE-DETACHED rc=\$?; read _; SHELL=/bin/sh ALICE_HOME='$HOME_DIR' '$WORK/alice'; echo ALICE-EXITED rc=\$?; sleep 60"
 
 # only_lines LINE...: the window shows these lines and nothing else.
 only_lines() {
@@ -51,41 +53,43 @@ keys s
 wait_for "sh1 · running · ctrl+q"
 keys -l "echo restore-marker-1"
 keys Enter
-wait_for "restore-marker-1" 10
+wait_for "restore-marker-1"
 
 step "detach the session, grow to 140x40, zoom, set modes, resize, come back"
 keys C-q
 wait_for "detached"
 tmux -L "$SOCK" resize-window -x 140 -y 40
-wait_until 10 awk 'END { exit !(NR >= 40) }' || fail "window did not grow"
+wait_until "$WAIT" awk 'END { exit !(NR >= 40) }' || fail "window did not grow"
 keys Down
 keys z
-wait_for "restore-marker-1" 10
-keys -l "printf '\033[?1h\033=\033[?1000h\033[?1006h\033[?25l'; echo zoom-\$((40+2))"
+wait_for "restore-marker-1"
+keys -l "printf '\033[?1049hALT-SCREEN\033[?1049l\033[?1h\033=\033[?1000h\033[?1006h\033[?25l'; echo zoom-\$((40+2))"
 keys Enter
-wait_for "zoom-42" 10
+wait_for "zoom-42"
 tmux -L "$SOCK" resize-window -x 120 -y 35
-wait_until 10 awk 'END { exit !(NR == 35) }' || fail "window did not resize"
+wait_until "$WAIT" awk 'END { exit !(NR == 35) }' || fail "window did not resize"
 keys C-q
-wait_for "Workspaces" 10
+wait_for "Workspaces"
 
 step "detach the client: nothing of alice left, modes off"
 keys C-z
-wait_for "ALICE-DETACHED rc=0" 15
-only_lines "$DETACHED" "ALICE-DETACHED rc=0"
+wait_for "ALICE-DETACHED rc=0"
+only_lines "BEFORE-ALICE" "$DETACHED" "ALICE-DETACHED rc=0"
+screen | grep -qx "BEFORE-ALICE" || fail "the line printed before alice is gone"
 modes_off "after detach"
 
 step "attach again, shrink to 90x25, quit"
 keys Enter
-wait_for "Workspaces" 15
+wait_for "Workspaces"
 tmux -L "$SOCK" resize-window -x 90 -y 25
-wait_for "ctrl+c" 10
+wait_for "ctrl+c"
 keys C-c
-wait_for "y confirm" 10
+wait_for "Quit alice?" # a session runs, so it asks (no grace period here)
 keys y
-wait_for "ALICE-EXITED rc=0" 15
+wait_for "ALICE-EXITED rc=0"
 
 step "nothing of alice is left on the screen, modes off"
-only_lines "$DETACHED" "ALICE-DETACHED rc=0" "$STOPPED" "ALICE-EXITED rc=0"
+only_lines "BEFORE-ALICE" "$DETACHED" "ALICE-DETACHED rc=0" "$STOPPED" "ALICE-EXITED rc=0"
+screen | grep -qx "BEFORE-ALICE" || fail "the line printed before alice is gone"
 modes_off "after quit"
 echo "restore-e2e: all steps passed"

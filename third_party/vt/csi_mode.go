@@ -45,7 +45,8 @@ func (e *Emulator) setAltScreenMode(on bool) {
 		e.scrs[1].cur = e.scrs[0].cur
 		e.scr.Clear()
 		e.scr.ClearTouched()
-		e.setCursor(0, 0)
+		// alice patch: the cursor stays where it was, as in xterm and
+		// tmux (it was moved to the top left).
 	} else {
 		e.scr = &e.scrs[0]
 	}

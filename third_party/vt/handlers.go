@@ -468,6 +468,12 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 	e.RegisterCsiHandler('@', func(params ansi.Params) bool {
 		// Insert Character [ansi.ICH]
 		n, _, _ := params.Param(0, 1)
+		// alice patch: with a wrap pending the cursor is past the margin,
+		// as in tmux: nothing to insert (a wide character that ends at the
+		// margin was cut in two), and the wrap stays.
+		if e.atPhantom {
+			return true
+		}
 		e.scr.InsertCell(n)
 		return true
 	})
@@ -565,10 +571,14 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		case 2: // erase screen
 			// Save screen content to scrollback before clearing
 			e.scr.ClearWithScrollback()
-		case 3: // erase display (including scrollback in some terminals)
-			// For ED 3, we clear the screen but also clear scrollback
-			// This matches xterm behavior where ESC[3J clears scrollback
-			e.scr.Clear()
+			// alice patch: erased cells take the pen's background, as
+			// for ED 0 and 1 and in tmux and xterm.
+			if bc := e.scr.blankCell(); bc != nil {
+				e.scr.FillArea(bc, uv.Rect(0, 0, width, height))
+			}
+		case 3: // erase saved lines
+			// alice patch: only the scrollback, as in xterm and tmux (the
+			// screen was cleared too).
 			if sb := e.scr.Scrollback(); sb != nil {
 				sb.Clear()
 			}
@@ -604,28 +614,27 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 	e.RegisterCsiHandler('L', func(params ansi.Params) bool {
 		// Insert Line [ansi.IL]
 		n, _, _ := params.Param(0, 1)
-		if e.scr.InsertLine(n) {
-			// Move the cursor to the left margin.
-			e.scr.setCursorX(0, true)
-		}
+		// alice patch: the cursor stays where it was, as in tmux (it was
+		// moved to the left margin, as in xterm).
+		e.scr.InsertLine(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('M', func(params ansi.Params) bool {
 		// Delete Line [ansi.DL]
 		n, _, _ := params.Param(0, 1)
-		if e.scr.DeleteLine(n) {
-			// If the line was deleted successfully, move the cursor to the
-			// left.
-			// Move the cursor to the left margin.
-			e.scr.setCursorX(0, true)
-		}
+		// alice patch: the cursor stays where it was, as in tmux.
+		e.scr.DeleteLine(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('P', func(params ansi.Params) bool {
 		// Delete Character [ansi.DCH]
 		n, _, _ := params.Param(0, 1)
+		// alice patch: as ICH, nothing to delete past the margin.
+		if e.atPhantom {
+			return true
+		}
 		e.scr.DeleteCell(n)
 		return true
 	})

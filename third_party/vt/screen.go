@@ -65,6 +65,27 @@ func (s *Screen) CellAt(x int, y int) *uv.Cell {
 
 // SetCell sets the cell at the given x, y position.
 func (s *Screen) SetCell(x, y int, c *uv.Cell) {
+	// alice patch: a wide character partly overwritten leaves blanks of
+	// the default style, as in tmux (the buffer kept its style).
+	if l := s.buf.Line(y); x >= 0 && x < len(l) {
+		cw := 1
+		if c != nil && c.Width > 1 {
+			cw = c.Width
+		}
+		for i := x; i < x+cw && i < len(l); i++ {
+			start := i
+			for start > 0 && l[start].IsZero() {
+				start-- // a wide character's placeholder: find its first cell
+			}
+			w := l[start].Width
+			if w > 1 && (start != x || w != cw) {
+				for k := start; k < start+w && k < len(l); k++ {
+					l[k] = uv.EmptyCell
+				}
+				s.buf.TouchLine(start, y, w)
+			}
+		}
+	}
 	s.buf.SetCell(x, y, c)
 }
 
@@ -328,9 +349,14 @@ func (s *Screen) InsertLine(n int) bool {
 
 	x, y := s.cur.X, s.cur.Y
 
+	// alice patch: outside the scroll region the lines from the cursor
+	// to the bottom of the screen move, as in tmux (nothing moved).
+	if y < s.scroll.Min.Y || y >= s.scroll.Max.Y {
+		s.buf.InsertLineArea(y, n, s.blankCell(), s.Bounds())
+		return true
+	}
 	// Only operate if cursor Y is within scroll region
-	if y < s.scroll.Min.Y || y >= s.scroll.Max.Y ||
-		x < s.scroll.Min.X || x >= s.scroll.Max.X {
+	if x < s.scroll.Min.X || x >= s.scroll.Max.X {
 		return false
 	}
 
@@ -353,9 +379,14 @@ func (s *Screen) DeleteLine(n int) bool {
 	scroll := s.scroll
 	x, y := s.cur.X, s.cur.Y
 
+	// alice patch: outside the scroll region the lines from the cursor
+	// to the bottom of the screen move, as in tmux (nothing moved).
+	if y < scroll.Min.Y || y >= scroll.Max.Y {
+		s.buf.DeleteLineArea(y, n, s.blankCell(), s.Bounds())
+		return true
+	}
 	// Only operate if cursor Y is within scroll region
-	if y < scroll.Min.Y || y >= scroll.Max.Y ||
-		x < scroll.Min.X || x >= scroll.Max.X {
+	if x < scroll.Min.X || x >= scroll.Max.X {
 		return false
 	}
 

@@ -30,9 +30,12 @@ type ChannelCore interface {
 type ChannelInfo struct {
 	ID, Label, Session string
 	Profile            string
-	DisabledTools      []string
-	Persona            string
-	Archived           bool
+	// Provider is what the channel's turns resolve to ("other (openai
+	// other-model)"), "" when the core does not say.
+	Provider      string
+	DisabledTools []string
+	Persona       string
+	Archived      bool
 }
 
 var errNoChannels = errors.New("channels are not available in this build of the UI")
@@ -56,6 +59,10 @@ type switchChannelMsg struct {
 }
 
 // loadChannels re-reads the channel list.
+// ReloadChannels re-reads the channels (their profiles may have changed
+// in Settings).
+func (c *Pane) ReloadChannels() tea.Cmd { return c.loadChannels() }
+
 func (c *Pane) loadChannels() tea.Cmd {
 	cc, ok := c.channelCore()
 	if !ok {

@@ -190,3 +190,20 @@ func TestEverySlashCommandIsInHelpAndCompletes(t *testing.T) {
 		require.Contains(t, h.Screen(), cmd, "/help lists %s", cmd)
 	}
 }
+
+// The chat header names the provider the channel's own profile resolves
+// to, and picks up a profile set in Settings as soon as the chat is shown
+// again.
+func TestChannelHeaderShowsItsProvider(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.TypeText("/channel Research")
+	h.Key("enter")
+	require.Contains(t, h.Screen(), "# Research · mock (openai m)")
+	h.Send(tea.KeyPressMsg{Code: '8', Mod: tea.ModAlt})
+	h.F.Mu.Lock()
+	h.F.ChannelList[1].Profile, h.F.ChannelList[1].Provider = "other", "other (openai other-model)"
+	h.F.Mu.Unlock()
+	h.Send(tea.KeyPressMsg{Code: '1', Mod: tea.ModAlt})
+	require.Contains(t, h.Screen(), "# Research · other (openai other-model)")
+}

@@ -304,7 +304,9 @@ func (c *Pane) View() string {
 // providerLabel is the status bar's provider, or the channel's own
 // profile when it has one.
 func (c *Pane) providerLabel() string {
-	if ch, ok := c.channelOf(c.Session); ok && ch.Profile != "" {
+	if ch, ok := c.channelOf(c.Session); ok && ch.Provider != "" {
+		return ch.Provider
+	} else if ok && ch.Profile != "" {
 		return "profile " + ch.Profile
 	}
 	return c.m.Provider()

@@ -20,6 +20,7 @@ import (
 // the tab and the status bar; the send line types a command into it
 // without attaching; the diff view lists the file that command wrote.
 func TestAgentStateSendAndDiffFlow(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	ws, err := a.Workspaces().Create(context.Background(), "flow", "shell-only", nil)
 	require.NoError(t, err)

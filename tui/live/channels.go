@@ -12,7 +12,8 @@ func channelInfo(in channel.Info) chat.ChannelInfo {
 		DisabledTools: append([]string(nil), in.DisabledTools...), Persona: in.Persona, Archived: in.Archived}
 }
 
-// Channels lists the chat channels (default first), archived ones too.
+// Channels lists the chat channels (default first), archived ones too,
+// with the provider each one's turns resolve to.
 func (c *Core) Channels() ([]chat.ChannelInfo, error) {
 	list, err := c.channels.List(true)
 	if err != nil {
@@ -20,7 +21,9 @@ func (c *Core) Channels() ([]chat.ChannelInfo, error) {
 	}
 	out := make([]chat.ChannelInfo, 0, len(list))
 	for _, in := range list {
-		out = append(out, channelInfo(in))
+		ci := channelInfo(in)
+		ci.Provider = c.chat.ProviderLabel("tui", in.ID)
+		out = append(out, ci)
 	}
 	return out, nil
 }

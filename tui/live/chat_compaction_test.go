@@ -13,6 +13,7 @@ import (
 // scrollable: the TUI gets them, then the summary (shown collapsed), then
 // the newer messages. The model's window still starts at the summary.
 func TestHistoryCarriesTheCompactionSummary(t *testing.T) {
+	t.Parallel()
 	home := apptest.Home(t, nil)
 	store, err := session.NewStore(apptest.Paths(t, home).DataPath("sessions"))
 	require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestMediaPathStaysInTheDataDir(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	c := New(a)
 	data := a.Paths().Data

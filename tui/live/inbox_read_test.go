@@ -12,6 +12,7 @@ import (
 var _ inbox.InboxReadCore = (*Core)(nil)
 
 func TestInboxReadMarksPersistInTheDataDir(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	c := New(a)
 	seen, err := c.InboxSeen()

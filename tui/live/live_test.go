@@ -16,6 +16,7 @@ import (
 )
 
 func TestPortfolioApprovalThroughTheAdapter(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	c := New(a)
 	st := c.Status()

@@ -35,6 +35,7 @@ func showMCPPage(t *testing.T, a *app.App) (*teatest.TestModel, *vtScreen) {
 }
 
 func TestMCPPageListsAGoClientWithItsCalls(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	c, err := client.NewStreamableHttpClient(a.MCPURL())
 	require.NoError(t, err)
@@ -73,6 +74,7 @@ func TestMCPPageListsAGoClientWithItsCalls(t *testing.T) {
 // (scripts/mcp/blackbox.sh installs them in $ALICE_MCP_NODE_DIR or
 // /tmp/alice-mcp-node) and is skipped without them.
 func TestMCPPageListsATypeScriptSDKClient(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv("ALICE_MCP_NODE_DIR")
 	if dir == "" {
 		dir = "/tmp/alice-mcp-node"

@@ -19,6 +19,7 @@ import (
 // core: a webhook POST starts an agent run, and the Activity pane's Runs
 // tab shows it and its outcome without any key press.
 func TestActivityShowsAWebhookRunLive(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, map[string]string{config.WebhookFile: `{"tokens":[{"id":"ci","token":"s3cret-token-for-tests"}]}`})
 	dark := true
 	m := tui.New(New(a), tui.Options{Version: "test", Dark: &dark})

@@ -16,6 +16,7 @@ import (
 )
 
 func TestMarketAdapterAgainstARunningCore(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	c := New(a)
 	ctx := context.Background()
@@ -122,6 +123,7 @@ func TestMarketAdapterAgainstARunningCore(t *testing.T) {
 }
 
 func TestActivityAdapterReadsTheLogs(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	c := New(a)
 	events := c.Events(t.Context())

@@ -14,6 +14,7 @@ import (
 var _ portfolio.PositionHistoryCore = (*Core)(nil)
 
 func TestPositionHistoryComesFromSnapshots(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	c := New(a)
 	ctx := context.Background()
@@ -42,6 +43,7 @@ func TestPositionHistoryComesFromSnapshots(t *testing.T) {
 var _ portfolio.SnapshotCore = (*Core)(nil)
 
 func TestTakeSnapshotAddsAPoint(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	c := New(a)
 	before, err := a.Trading().Snapshots("sim-paper", time.Time{}, 0)

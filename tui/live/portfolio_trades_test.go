@@ -16,6 +16,7 @@ import (
 // fill attributed to that session, and the session's row counts the fill
 // on this account.
 func TestHistoryViewDataComesFromTheTradingLog(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	c := New(a)
 	ctx := core.WithCaller(context.Background(), core.Caller{Session: "desk-7", Channel: "tui", Agent: "alice"})

@@ -19,6 +19,7 @@ import (
 // pane: tea.KeyPressMsg (as bubbletea decodes xterm's bytes) → the live
 // terminal adapter → the session → the child's pty, in raw mode.
 func TestAdapterForwardsKeysByteExact(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "keys.bin")
 	m, err := workspace.NewManager(workspace.Options{Root: t.TempDir(), Logger: slog.New(slog.DiscardHandler),
 		ShellCommand: []string{"/bin/sh", "-c", "stty raw -echo; printf 'READY\\n'; exec cat > " + out}})

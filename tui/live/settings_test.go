@@ -16,6 +16,7 @@ import (
 // TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys: the pane's
 // write goes through config.Edit over the real files.
 func TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	c := New(a)
 	store := config.NewStore(a.Paths().Config)
@@ -54,6 +55,7 @@ func TestSettingsRefusesAConflictingEditAndKeepsUnknownKeys(t *testing.T) {
 }
 
 func TestPersonaIsWrittenOnlyForEditing(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	c := New(a)
 	path, text, err := c.PersonaFile(false)
@@ -71,6 +73,7 @@ func TestPersonaIsWrittenOnlyForEditing(t *testing.T) {
 // TestCronFormTargetsAndMarketSchedules: the Settings automation form's
 // "Runs in" and market schedule text reach the cron engine and back.
 func TestCronFormTargetsAndMarketSchedules(t *testing.T) {
+	t.Parallel()
 	a := apptest.Start(t, nil)
 	c := New(a)
 	require.NoError(t, c.SaveCronJob(settings.CronJobInput{Name: "pre-close", Schedule: "15m before close of sim-paper", Prompt: "df -h", Target: "oneshot shell", Enabled: true}))

@@ -32,7 +32,7 @@ var settingsPageNames = [SettingsPageCount]string{"AI provider", "Accounts", "Au
 // SettingsKeys drive the Settings pane and its forms.
 type SettingsKeys struct {
 	PrevPage, NextPage, Up, Down, Add, Edit, Toggle, Delete, Test, SetActive, Channel, RunNow,
-	AutoApprove, Guards, NewToken, Revoke, Refresh, Reconnect, ChannelTools, Archive key.Binding
+	AutoApprove, Guards, NewToken, Revoke, Refresh, Reconnect, ChannelTools, Archive, Filter key.Binding
 	NextField, PrevField, Submit, Cancel key.Binding
 }
 
@@ -64,6 +64,7 @@ func DefaultSettingsKeys() SettingsKeys {
 		// restore it (its session stays).
 		ChannelTools: b("o", "tools off in channel", "o"),
 		Archive:      b("d", "archive/restore", "d"),
+		Filter:       b("/", "filter the tools", "/"),
 		NextField:    b("tab/enter", "next field", "tab", "enter", "down"),
 		PrevField:    b("shift+tab", "previous field", "shift+tab", "up"),
 		Submit:       b("ctrl+s", "save", "ctrl+s"),

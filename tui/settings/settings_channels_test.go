@@ -3,6 +3,7 @@ package settings_test
 import (
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/settings"
 	"github.com/stretchr/testify/assert"
@@ -30,11 +31,23 @@ func TestSettingsChannelsPage(t *testing.T) {
 	assert.Contains(t, scr, "Research (research)")
 	assert.Contains(t, scr, "connector")
 
+	// A channel created elsewhere is listed as soon as the pane is shown
+	// again (not on the next tick).
+	h.Send(tea.KeyPressMsg{Code: '1', Mod: tea.ModAlt})
+	fs.smu.Lock()
+	fs.chans = append(fs.chans, settings.ChannelSetting{ID: "macro", Label: "Macro"})
+	fs.smu.Unlock()
+	h.Send(tea.KeyPressMsg{Code: '8', Mod: tea.ModAlt})
+	assert.Contains(t, h.Screen(), "Macro (macro)")
+
 	// Tools off in Research, picked from the tool list.
 	h.Key("down", "o")
 	require.True(t, h.M.Settings.Capturing(), "the picker takes every key")
 	assert.Contains(t, h.Screen(), "Tools off in Research")
-	h.Key("down", "space")
+	h.Key("/")
+	h.TypeText("order")
+	assert.NotContains(t, h.Screen(), "getQuote", "the filter narrows the list")
+	h.Key("enter", "space")
 	assert.Contains(t, h.Screen(), "[x] placeOrder")
 	h.Send(tuitest.CtrlS())
 	require.False(t, h.M.Settings.Capturing(), "a successful save closes the picker")

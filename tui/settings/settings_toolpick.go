@@ -6,24 +6,45 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
 )
 
 // toolPicker picks the tools a channel hides from the tool list: ↑/↓
-// move, space marks a tool off (or on again), ctrl+s or enter saves, esc
-// cancels. Tools disabled everywhere (tools.json) are shown as such.
+// move, space marks a tool off (or on again), / filters by name, group or
+// description, ctrl+s or enter saves, esc cancels. Tools disabled
+// everywhere (tools.json) are shown as such.
 type toolPicker struct {
-	ch    ChannelSetting
-	tools []ToolSetting
-	off   map[string]bool
-	sel   int
-	busy  bool
-	err   string
+	ch        ChannelSetting
+	tools     []ToolSetting
+	off       map[string]bool
+	sel       int // index into shown()
+	busy      bool
+	err       string
+	filter    textinput.Model
+	filtering bool // typed keys go to the filter
+}
+
+// shown is the tool list narrowed by the filter.
+func (tp *toolPicker) shown() []ToolSetting {
+	q := strings.ToLower(strings.TrimSpace(tp.filter.Value()))
+	if q == "" {
+		return tp.tools
+	}
+	var out []ToolSetting
+	for _, t := range tp.tools {
+		if strings.Contains(strings.ToLower(t.Name+" "+t.Group+" "+t.Description), q) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func newToolPicker(ch ChannelSetting, tools []ToolSetting) *toolPicker {
-	tp := &toolPicker{ch: ch, tools: slices.Clone(tools), off: map[string]bool{}}
+	f := textinput.New()
+	f.Prompt = "filter › "
+	tp := &toolPicker{ch: ch, tools: slices.Clone(tools), off: map[string]bool{}, filter: f}
 	for _, t := range ch.DisabledTools {
 		tp.off[t] = true
 		if !slices.ContainsFunc(tp.tools, func(x ToolSetting) bool { return x.Name == t }) {
@@ -35,7 +56,7 @@ func newToolPicker(ch ChannelSetting, tools []ToolSetting) *toolPicker {
 }
 
 func (tp *toolPicker) help(k SettingsKeys) []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Toggle, k.Submit, k.Cancel}
+	return []key.Binding{k.Up, k.Down, k.Toggle, k.Filter, k.Submit, k.Cancel}
 }
 
 // disabled lists the marked tools in tool-list order.
@@ -61,16 +82,35 @@ func (p *Pane) pickerKey(k tea.KeyPressMsg) tea.Cmd {
 	if tp.busy {
 		return nil
 	}
+	if tp.filtering {
+		switch k.String() {
+		case "esc":
+			tp.filter.SetValue("")
+			fallthrough
+		case "enter", "up", "down":
+			tp.filtering = false
+			tp.filter.Blur()
+			return nil
+		}
+		var cmd tea.Cmd
+		tp.filter, cmd = tp.filter.Update(k)
+		tp.sel = 0
+		return cmd
+	}
+	shown := tp.shown()
 	switch {
 	case key.Matches(k, ks.Cancel):
 		p.picker = nil
+	case key.Matches(k, ks.Filter):
+		tp.filtering = true
+		return tp.filter.Focus()
 	case key.Matches(k, ks.Up):
 		tp.sel = max(0, tp.sel-1)
 	case key.Matches(k, ks.Down):
-		tp.sel = min(len(tp.tools)-1, tp.sel+1)
+		tp.sel = max(0, min(len(shown)-1, tp.sel+1))
 	case key.Matches(k, ks.Toggle):
-		if tp.sel < len(tp.tools) {
-			n := tp.tools[tp.sel].Name
+		if tp.sel < len(shown) {
+			n := shown[tp.sel].Name
 			tp.off[n] = !tp.off[n]
 		}
 	case key.Matches(k, ks.Submit), k.String() == "enter":
@@ -94,7 +134,7 @@ func (p *Pane) pickerSaved(msg pickerSavedMsg) tea.Cmd {
 	if p.picker == msg.tp {
 		p.picker = nil
 	}
-	text := fmt.Sprintf("%s: %d tools off (from its next message)", msg.tp.ch.Label, msg.n)
+	text := fmt.Sprintf("%s: %s off (from its next message)", msg.tp.ch.Label, kit.Plural(msg.n, "tool"))
 	return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg(text) })
 }
 
@@ -102,7 +142,11 @@ func (p *Pane) pickerView() string {
 	tp, st := p.picker, p.m.Styles()
 	var lines []string
 	selLine, group := 0, "\x00"
-	for i, t := range tp.tools {
+	shown := tp.shown()
+	if len(shown) == 0 {
+		lines = append(lines, st.Muted.Render("  no tool matches"))
+	}
+	for i, t := range shown {
 		if t.Group != group {
 			group = t.Group
 			lines = append(lines, st.Accent.Render(kit.OrDash(group)))
@@ -126,21 +170,21 @@ func (p *Pane) pickerView() string {
 		}
 		lines = append(lines, row)
 	}
-	avail := max(3, p.h-9)
+	avail := max(3, p.h-11)
 	start := 0
 	if selLine >= avail {
 		start = selLine - avail + 1
 	}
 	end := min(len(lines), start+avail)
 	head := st.Title.Render("Tools off in "+tp.ch.Label) + st.Muted.Render(fmt.Sprintf("  %d of %d marked [x] · hidden from the model and refused in this channel", len(tp.off)-countFalse(tp.off), len(tp.tools)))
-	body := head + "\n\n" + strings.Join(lines[start:end], "\n")
+	body := head + "\n" + tp.filter.View() + "\n\n" + strings.Join(lines[start:end], "\n")
 	if tp.err != "" {
 		body += "\n\n" + st.Error.Render("✗ "+tp.err)
 	}
 	if tp.busy {
 		body += "\n\n" + st.Muted.Render("saving…")
 	}
-	return body + "\n\n" + st.Muted.Render("space mark/unmark · ctrl+s or enter save · esc cancel")
+	return body + "\n\n" + st.Muted.Render("space mark/unmark · / filter · ctrl+s or enter save · esc cancel")
 }
 
 func countFalse(m map[string]bool) int {

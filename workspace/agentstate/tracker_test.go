@@ -1,6 +1,7 @@
 package agentstate
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,8 @@ func mustRules(t *testing.T, agent string) *Rules {
 func replay(t *testing.T, tr *Tracker, data []byte, chunk int) []State {
 	t.Helper()
 	emu := vt.NewEmulator(100, 30)
-	go func() { // drain query replies so emulator writes never block
+	t.Cleanup(func() { _ = emu.InputPipe().(io.Closer).Close() }) // ends the drain below
+	go func() {                                                   // drain query replies so emulator writes never block
 		buf := make([]byte, 256)
 		for {
 			if _, err := emu.Read(buf); err != nil {
@@ -51,6 +53,7 @@ func replay(t *testing.T, tr *Tracker, data []byte, chunk int) []State {
 }
 
 func TestTrackerOnRecordedStreams(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		file, agent string
 		exit        Lifecycle // applied after the stream, LifeRunning = still running
@@ -75,6 +78,7 @@ func TestTrackerOnRecordedStreams(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file+"/"+c.exit.String(), func(t *testing.T) {
+			t.Parallel() // CPU-bound replays (seconds each under -race), independent
 			data, err := os.ReadFile(filepath.Join("testdata", c.file))
 			require.NoError(t, err)
 			for _, chunk := range []int{13, 256, 4096} {

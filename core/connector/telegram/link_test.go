@@ -13,15 +13,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/freeport"
 )
 
-// freeAddr reserves a loopback port and releases it: nothing listens there
-// until the test starts its server on it.
+// freeAddr is a loopback address nothing listens on until the test starts
+// its server there, outside the range other tests' port-0 listeners and
+// connections could take it from in between (core/freeport).
 func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := freeport.Addr()
 	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
 	return addr
 }
 
