@@ -55,3 +55,34 @@ func TestApprovalDecidedElsewhereClosesTheDialog(t *testing.T) {
 	require.NotContains(t, screen, "Approve and execute these orders?")
 	require.Contains(t, screen, "decided elsewhere")
 }
+
+// An approval's evidence wrapped at 60 columns keeps the dialog's right
+// frame on every row (a "/" breakpoint let ansi.Wrap leave a row two
+// cells too wide, so the frame ran off the screen; found in tmux at
+// 60x20) and wrapped rows keep the indent of the line they continue.
+func TestDialogWrapKeepsTheFrameAndTheIndent(t *testing.T) {
+	t.Parallel()
+	body := "• placeOrder BUY 10 AAPL (MKT) DAY\n" +
+		"  staged by mock (openai mock), session tui/default, via tui; time in force DAY\n" +
+		"  est. 2,060.10 USD at the current quote (bid 205.9895 / ask 206.0095)\n" +
+		"  max-position-size: position 2.1% of equity, limit 25% → ok"
+	for _, w := range []int{60, 80} {
+		h := tuitest.NewHarness(t, w, 30)
+		h.M.OpenDialog("Approve and execute these orders?", body, nil)
+		var rows []string
+		for _, line := range strings.Split(h.Screen(), "\n") {
+			if i := strings.Index(line, "║"); i >= 0 {
+				rows = append(rows, strings.TrimRight(line[i:], " │"))
+			}
+		}
+		require.NotEmpty(t, rows)
+		for _, r := range rows {
+			require.True(t, strings.HasSuffix(r, "║"), "width %d: the row %q has its right frame", w, r)
+		}
+		for _, r := range rows {
+			if strings.Contains(r, "206.0095)") || strings.Contains(r, "force DAY") {
+				require.Regexp(t, `^║    \S`, r, "width %d: a wrapped row keeps the indent of its line", w)
+			}
+		}
+	}
+}

@@ -182,7 +182,33 @@ func (m *Model) dialogBox(content string) string {
 		return out
 	}
 	inner := max(10, maxW-st.GetHorizontalFrameSize())
-	return st.Render(ansi.Wrap(content, inner, " ,/"))
+	return st.Render(wrapHanging(content, inner))
+}
+
+// wrapHanging wraps each line of s to w cells at spaces and commas; the
+// rows a line wraps into keep its indent, and a row ansi.Wrap leaves too
+// wide (it can, past a "/") is cut hard so the frame stays on screen.
+func wrapHanging(s string, w int) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if ansi.StringWidth(line) <= w {
+			out = append(out, line)
+			continue
+		}
+		body := strings.TrimLeft(line, " ")
+		indent := len(line) - len(body)
+		if indent > w/2 {
+			indent = 0
+			body = line
+		}
+		pad := strings.Repeat(" ", indent)
+		for _, row := range strings.Split(ansi.Wrap(body, w-indent, " ,"), "\n") {
+			for _, r := range strings.Split(ansi.Hardwrap(row, w-indent, true), "\n") {
+				out = append(out, pad+r)
+			}
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // overlayCenter draws box centred over base (both w×h cells).

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -51,7 +52,8 @@ var ErrHeadlessFailed = errors.New("headless run failed")
 
 // RunHeadless runs r to completion. The process gets its own process
 // group, killed whole when the time limit passes or ctx ends, so no child
-// outlives the run.
+// outlives the run; on Linux the kernel also kills it if the core dies
+// (kill -9), so an abandoned task does not go on acting.
 func (m *Manager) RunHeadless(ctx context.Context, r HeadlessRun) (HeadlessResult, error) {
 	ws, ok := m.Get(r.WorkspaceID)
 	if !ok {
@@ -96,11 +98,15 @@ func (m *Manager) RunHeadless(ctx context.Context, r HeadlessRun) (HeadlessResul
 	cmd.Env = append(m.sessionEnv(ws), l.env...)
 	out := &tailBuffer{max: maxHeadlessOutput}
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = headlessProcAttr()
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
+	// The child's parent-death signal follows this OS thread (Linux): keep
+	// the thread, and so the child's tie to the core, until the run ends.
+	runtime.LockOSThread()
 	runErr := cmd.Run()
+	runtime.UnlockOSThread()
 	res := HeadlessResult{WorkspaceID: ws.ID, Command: displayCommand(r.Agent, r.Model), Output: out.String(),
 		Duration: time.Since(start), ExitCode: cmd.ProcessState.ExitCode()}
 	res.Files = m.changedSince(ws.ID, before)

@@ -53,9 +53,11 @@ var knownDiffs = map[string]string{
 	// and tmux differ, found by feeding prefixes of the stream to both.
 	"gen-20":    "op 20, BS at column 0 below a wrapped line: tmux moves to the end of the line above (reverse wrap); x/vt keeps no wrapped-line flag",
 	"gen-25":    "op 25, ED 1 after ICH with a pending wrap moved by VPA: not yet diagnosed",
-	"gen-33":    "op 29, ICH after DECRC into a scroll region: not yet diagnosed",
 	"gen-38":    "op 15, SU after wide characters written at the margin with autowrap off: not yet diagnosed",
 	"top-start": "the last column of top's bold rows keeps tmux's attributes in tmux, not in the pane",
+	// Recorded with RESIZE=60x20 (80x24 before): a 150-character line
+	// wrapped in two rows is three rows at 60 columns in tmux.
+	"shell-resize": "a width change: tmux reflows the main screen's wrapped lines, x/vt does not",
 }
 
 func TestScreenCorpus(t *testing.T) {
@@ -90,26 +92,52 @@ func TestScreenCorpus(t *testing.T) {
 				require.Equal(t, genStream(seed, corpusCols, corpusRows, corpusOps), stream,
 					"the generator no longer makes the stored stream; run with -update")
 			}
-			compareWithTmux(t, stream, string(capture))
+			var resize *corpusResize
+			if b, err := os.ReadFile(strings.TrimSuffix(path, ".stream") + ".resize"); err == nil {
+				resize = &corpusResize{}
+				_, err := fmt.Sscanf(string(b), "%d %d %d %d %d", &resize.offset, &resize.fromCols, &resize.fromRows, &resize.cols, &resize.rows)
+				require.NoError(t, err, "%s.resize", name)
+			}
+			compareWithTmux(t, stream, string(capture), resize)
 		})
 	}
 }
 
+// corpusResize is a recording's NAME.resize: the pane was resized from
+// fromCols×fromRows to cols×rows after offset bytes of the stream.
+type corpusResize struct{ offset, fromCols, fromRows, cols, rows int }
+
 // compareWithTmux feeds stream through a Terminal of the capture's size
-// and requires the same cells and cursor.
-func compareWithTmux(t *testing.T, stream []byte, capture string) {
+// (of the recording's first size when it was resized, resizing it at the
+// same byte) and requires the same cells and cursor.
+func compareWithTmux(t *testing.T, stream []byte, capture string, resize *corpusResize) {
 	t.Helper()
 	head, body, _ := strings.Cut(capture, "\n")
 	var cols, rows, cx, cy int
 	_, err := fmt.Sscanf(head, "%d %d %d %d", &cols, &rows, &cx, &cy)
 	require.NoError(t, err, "capture header %q", head)
-	term := newTerminal(cols, rows, 1000, nil, slog.New(slog.DiscardHandler))
+	first := stream
+	var rest []byte
+	startCols, startRows := cols, rows
+	if resize != nil {
+		require.Equal(t, [2]int{cols, rows}, [2]int{resize.cols, resize.rows}, "the capture is of the size after the resize")
+		first, rest = stream[:resize.offset], stream[resize.offset:]
+		startCols, startRows = resize.fromCols, resize.fromRows
+	}
+	term := newTerminal(startCols, startRows, 1000, nil, slog.New(slog.DiscardHandler))
 	defer term.Close()
 	r := rand.New(rand.NewPCG(uint64(len(stream)), 7))
-	for p := stream; len(p) > 0; {
-		n := min(len(p), 1+r.IntN(4096))
-		term.Feed(p[:n])
-		p = p[n:]
+	feed := func(b []byte) {
+		for p := b; len(p) > 0; {
+			n := min(len(p), 1+r.IntN(4096))
+			term.Feed(p[:n])
+			p = p[n:]
+		}
+	}
+	feed(first)
+	if resize != nil {
+		term.Resize(cols, rows)
+		feed(rest)
 	}
 	want := parseCapture(body, cols, rows)
 	term.mu.Lock()

@@ -142,3 +142,17 @@ func TestScrollRingStyleTableCompacts(t *testing.T) {
 		require.Equal(t, fmt.Sprintf("\x1b[38;2;%d;%d;0mx\x1b[m", uint8(n), uint8(n>>8)), s)
 	}
 }
+
+// ED 3 (what `clear` sends after erasing the screen) erases the saved
+// lines, as in tmux; lines that scroll off after it are kept.
+func TestEraseSavedLinesClearsTheScrollback(t *testing.T) {
+	t.Parallel()
+	term := newTerminal(20, 5, 100, nil, slog.New(slog.DiscardHandler))
+	defer term.Close()
+	for i := range 10 {
+		term.Feed(fmt.Appendf(nil, "old-%d\r\n", i))
+	}
+	require.Contains(t, term.Scrollback(), "old-0")
+	term.Feed([]byte("\x1b[H\x1b[2J\x1b[3Jnew-0\r\nnew-1\r\nnew-2\r\nnew-3\r\nnew-4\r\nnew-5\r\n"))
+	require.Equal(t, []string{"new-0", "new-1"}, term.Scrollback(), "only what scrolled off after the erase")
+}

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"log/slog"
@@ -257,9 +258,25 @@ func (t *Terminal) writeLocked(p []byte) {
 		}
 	}()
 	t.gen++
+	// ED 3 erases the saved lines, as in tmux (what `clear` sends): the
+	// ring is the scrollback, so it is emptied at that byte. (A sequence
+	// split between two writes is missed.)
+	for {
+		i := bytes.Index(p, []byte(ed3))
+		if i < 0 {
+			break
+		}
+		_, _ = t.emu.Write(p[:i+len(ed3)])
+		t.drainLocked()
+		t.ring.clear()
+		p = p[i+len(ed3):]
+	}
 	_, _ = t.emu.Write(p)
 	t.drainLocked()
 }
+
+// ed3 is ED 3, erase saved lines.
+const ed3 = "\x1b[3J"
 
 func (t *Terminal) drainLocked() {
 	sb := t.emu.Scrollback()

@@ -57,3 +57,19 @@ func BenchmarkFrameRender(b *testing.B) {
 		_ = t.Render()
 	}
 }
+
+// BenchmarkBusyLine is one line of a chatty session's output scrolling the
+// main screen (what each of 20 busy sessions costs per line).
+func BenchmarkBusyLine(b *testing.B) {
+	t := NewTerminal(116, 33, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer t.Close()
+	lines := make([][]byte, 100)
+	for i := range lines {
+		lines[i] = fmt.Appendf(nil, "busy %08d %s\r\n", i, strings.Repeat("-", 60))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t.Feed(lines[i%100])
+	}
+}

@@ -70,3 +70,20 @@ func TestScrollMovesRowsIntact(t *testing.T) {
 		})
 	}
 }
+
+// Lines scrolled off one write at a time (the emulator's scrollback is
+// drained after each write and its storage reused for the next lines) all
+// reach the scrollback intact, in order.
+func TestScrollbackOneLinePerWrite(t *testing.T) {
+	t.Parallel()
+	term := newTerminal(20, 5, 100, nil, slog.New(slog.DiscardHandler))
+	defer term.Close()
+	var want []string
+	for i := range 12 {
+		term.Feed(fmt.Appendf(nil, "\x1b[3%dmline %d%s\r\n", i%8, i, strings.Repeat("x", i)))
+		if i >= 4 { // the fifth line feed scrolls the first line off
+			want = append(want, fmt.Sprintf("line %d%s", i-4, strings.Repeat("x", i-4)))
+		}
+	}
+	require.Equal(t, want, term.Scrollback())
+}

@@ -352,7 +352,8 @@ func (d *doctorRun) checkPrograms(ctx context.Context) []checkResult {
 	return out
 }
 
-// checkMCP sends initialize to each endpoint of the running alice.
+// checkMCP sends initialize to each MCP endpoint of the running alice and
+// checks that its attach listeners accept connections.
 func (d *doctorRun) checkMCP(ctx context.Context) []checkResult {
 	if d.owner == nil || len(d.owner.Listeners) == 0 {
 		return []checkResult{{Name: "mcp", State: checkSkip,
@@ -360,6 +361,10 @@ func (d *doctorRun) checkMCP(ctx context.Context) []checkResult {
 	}
 	var out []checkResult
 	for _, l := range d.owner.Listeners {
+		if !isMCPListener(l.URL) {
+			out = append(out, checkAttachListener(ctx, strings.ToLower(l.Name), l.URL))
+			continue
+		}
 		kind := listenerKind(l.Name)
 		r := checkResult{Name: "mcp " + kind}
 		server, lat, err := mcpInitialize(ctx, l.URL, d.token(kind))

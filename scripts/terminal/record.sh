@@ -6,8 +6,13 @@
 # halfway, then replays the bytes through a fresh tmux pane in raw mode and
 # stores what tmux shows (header "cols rows cursorX cursorY", then
 # capture-pane -p -e -N) next to the stream.
+# With RESIZE=COLSxROWS the pane is resized after the keys; the stream's
+# byte count at that moment goes to NAME.resize ("offset fromCols fromRows
+# toCols toRows") and the replay resizes its pane at the same byte (the
+# test does the same).
 #   scripts/terminal/record.sh NAME COLS ROWS SECONDS 'COMMAND' [KEYS...]
 # Example: scripts/terminal/record.sh codex-start 100 30 6 'codex'
+#   RESIZE=100x30 scripts/terminal/record.sh vim-resize 80 24 4 'vim -u NONE /etc/services'
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -ge 5 ] || { echo "usage: $0 NAME COLS ROWS SECONDS COMMAND [KEYS...]"; exit 2; }
@@ -26,13 +31,29 @@ T pipe-pane -O "cat >'$WORK/stream'"
 T wait-for -S go
 sleep "$(awk "BEGIN{print $SECS/2}")"
 [ $# -gt 0 ] && T send-keys "$@"
+rm -f "$OUT/$NAME.resize"
+FINAL_COLS=$COLS FINAL_ROWS=$ROWS
+if [ -n "${RESIZE:-}" ]; then
+	sleep 0.5
+	FINAL_COLS=${RESIZE%x*} FINAL_ROWS=${RESIZE#*x}
+	OFFSET=$(stat -c %s "$WORK/stream")
+	T resize-window -x "$FINAL_COLS" -y "$FINAL_ROWS"
+	echo "$OFFSET $COLS $ROWS $FINAL_COLS $FINAL_ROWS" >"$OUT/$NAME.resize"
+fi
 sleep "$(awk "BEGIN{print $SECS/2}")"
 T pipe-pane
 T kill-server
 cp "$WORK/stream" "$OUT/$NAME.stream"
 # Replay through tmux in raw mode: the capture is of exactly these bytes.
 R() { tmux -L "$SOCK-replay" -f "$WORK/tmux.conf" "$@"; }
-R new-session -d -x "$COLS" -y "$ROWS" "stty raw -echo; cat '$OUT/$NAME.stream'; tmux -L $SOCK-replay wait-for -S fed; sleep 60"
+if [ -n "${RESIZE:-}" ]; then
+	R new-session -d -x "$COLS" -y "$ROWS" "stty raw -echo; head -c $OFFSET '$OUT/$NAME.stream'; tmux -L $SOCK-replay wait-for -S half; tmux -L $SOCK-replay wait-for resized; tail -c +$((OFFSET + 1)) '$OUT/$NAME.stream'; tmux -L $SOCK-replay wait-for -S fed; sleep 60"
+	R wait-for half
+	R resize-window -x "$FINAL_COLS" -y "$FINAL_ROWS"
+	R wait-for -S resized
+else
+	R new-session -d -x "$COLS" -y "$ROWS" "stty raw -echo; cat '$OUT/$NAME.stream'; tmux -L $SOCK-replay wait-for -S fed; sleep 60"
+fi
 R wait-for fed
-{ echo "$COLS $ROWS $(R display -p '#{cursor_x} #{cursor_y}')"; R capture-pane -p -e -N; } >"$OUT/$NAME.tmux"
+{ echo "$FINAL_COLS $FINAL_ROWS $(R display -p '#{cursor_x} #{cursor_y}')"; R capture-pane -p -e -N; } >"$OUT/$NAME.tmux"
 echo "recorded $OUT/$NAME.stream ($(wc -c <"$OUT/$NAME.stream") bytes) and $NAME.tmux"

@@ -13,7 +13,14 @@ const DefaultScrollbackSize = 10000
 type Scrollback struct {
 	lines    []uv.Line
 	maxLines int
+	// free keeps the storage of up to maxFreeLines cleared lines for the
+	// next Push (alice patch: a caller that drains after every write, as
+	// alice does, cloned and dropped a line per line feed).
+	free []uv.Line
 }
+
+// maxFreeLines bounds the cleared lines kept for reuse. (alice patch)
+const maxFreeLines = 4
 
 // NewScrollback creates a new scrollback buffer with the given maximum number of lines.
 func NewScrollback(maxLines int) *Scrollback {
@@ -45,7 +52,15 @@ func (s *Scrollback) Push(line uv.Line) {
 	}
 
 	// Clone the line content up to and including the last non-empty cell
-	cloned := slices.Clone(line[:lastNonEmpty+1])
+	// (alice patch: into a cleared line's storage when there is one).
+	var cloned uv.Line
+	if n := len(s.free); n > 0 {
+		cloned = append(s.free[n-1][:0], line[:lastNonEmpty+1]...)
+		s.free[n-1] = nil
+		s.free = s.free[:n-1]
+	} else {
+		cloned = slices.Clone(line[:lastNonEmpty+1])
+	}
 
 	if len(s.lines) >= s.maxLines {
 		// Remove oldest line and append new one
@@ -121,7 +136,18 @@ func (s *Scrollback) Clear() {
 	if s == nil {
 		return
 	}
-	clear(s.lines) // alice patch: drop the cleared lines' cells
+	// alice patch: keep a few lines' storage for the next Push, and drop
+	// the cleared lines' cells.
+	for _, l := range s.lines {
+		if len(s.free) == maxFreeLines {
+			break
+		}
+		if cap(l) > 0 {
+			clear(l[:cap(l)])
+			s.free = append(s.free, l[:0])
+		}
+	}
+	clear(s.lines)
 	s.lines = s.lines[:0]
 }
 

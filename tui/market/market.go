@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/portfolio"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 )
 
@@ -167,7 +168,12 @@ func (p *Pane) core() (MarketCore, bool) {
 	return mc, ok
 }
 
-func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.Input.SetWidth(max(10, w-6)) }
+// SetSize fits the input into the line left after its label ("Indicator "
+// and "Simulator " are the longest), its prompt and the cursor.
+func (p *Pane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.Input.SetWidth(max(10, w-ansi.StringWidth("Indicator ")-ansi.StringWidth(p.Input.Prompt)-1))
+}
 
 // Focus reloads everything on the next tick (a simulator move or a trade
 // made elsewhere must show on re-entry).

@@ -420,3 +420,31 @@ func TestMarketLabelsSimulatedPricesAndNamesTheSource(t *testing.T) {
 	require.Contains(t, s, "AAPL Apple Inc. · equity · yahoo   187.25")
 	require.NotContains(t, s, "simulated")
 }
+
+// A simulator move shows on the start list too: the row of a watched
+// symbol carries the account's mark, the same price as the quote line
+// (found in tmux: the list said 196.19 while the header said 206.00).
+func TestMarketListFollowsSimulatorMoves(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 120, 30)
+	openAAPL(h)
+	h.Key("w")
+	h.Key("s")
+	h.TypeText("@197.04")
+	h.Key("enter")
+	require.Contains(t, h.Screen(), "197.04 +11.54 (+6.22%)")
+	h.Key("esc")
+	require.Regexp(t, `★ +AAPL +197\.04 +\+6\.22%`, h.Screen(), "the list row shows the account's mark")
+}
+
+// A long search keeps its end and the cursor on screen (the input was
+// wider than the line left after "Search ", so the line was cut at the
+// pane edge and the text being typed hid behind an ellipsis).
+func TestMarketLongSearchStaysVisible(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 80, 24)
+	h.Alt('5')
+	h.Key("/")
+	h.TypeText(strings.Repeat("abcdefghij", 8) + "XYZ")
+	require.Contains(t, h.Screen(), "hijXYZ", "the end of what was typed is shown")
+}

@@ -70,12 +70,12 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		// Holdings new to the start list get their quotes.
 		var missing []tea.Cmd
 		if mc, ok := p.core(); ok && p.Symbol == "" {
-			ctx := p.m.AppContext()
+			fetch := p.rowQuoteFetcher(mc)
 			for _, r := range p.rows() {
 				if _, ok := p.rowQuotes[r.Symbol]; !ok {
 					sym, class := r.Symbol, r.Class
 					p.rowQuotes[sym] = listRow{}
-					missing = append(missing, func() tea.Msg { return fetchRowQuote(ctx, mc, sym, class) })
+					missing = append(missing, func() tea.Msg { return fetch(sym, class) })
 				}
 			}
 		}

@@ -99,21 +99,36 @@ func (p *Pane) loadRowQuotes() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	ctx := p.m.AppContext()
+	fetch := p.rowQuoteFetcher(mc)
 	var cmds []tea.Cmd
 	for _, r := range p.rows() {
 		sym, class := r.Symbol, r.Class
-		cmds = append(cmds, func() tea.Msg {
-			return fetchRowQuote(ctx, mc, sym, class)
-		})
+		cmds = append(cmds, func() tea.Msg { return fetch(sym, class) })
 	}
 	return tea.Batch(cmds...)
 }
 
-func fetchRowQuote(ctx context.Context, mc MarketCore, sym, class string) tea.Msg {
+// rowQuoteFetcher fetches a start-list row's quote and sparkline; on a
+// simulator account the last price is the account's own mark (which a
+// simulator move pins away from the feed), as on the quote line.
+func (p *Pane) rowQuoteFetcher(mc MarketCore) func(sym, class string) tea.Msg {
+	ctx, acct := p.m.AppContext(), p.current()
+	sc, sim := p.base.(SimCore)
+	if !sim || !p.onSimulator() {
+		sc = nil
+	}
+	return func(sym, class string) tea.Msg { return fetchRowQuote(ctx, mc, sc, acct, sym, class) }
+}
+
+func fetchRowQuote(ctx context.Context, mc MarketCore, sc SimCore, acct, sym, class string) tea.Msg {
 	q, err := mc.MarketQuote(ctx, sym, class)
 	if err != nil {
 		return rowQuoteMsg{symbol: sym, err: err}
+	}
+	if sc != nil {
+		if mark, err := sc.SimMark(ctx, acct, sym); err == nil && mark.IsPositive() {
+			q = withLast(q, mark)
+		}
 	}
 	var spark []float64
 	if cs, err := mc.Candles(ctx, sym, class, "1h", 24); err == nil {

@@ -1,0 +1,68 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// headlessHelperEnv makes the test binary, re-executed, act as a core that
+// runs one headless command and is then killed with SIGKILL.
+const headlessHelperEnv = "ALICE_TEST_HEADLESS_HELPER"
+
+// TestHeadlessHelperProcess is not a test on its own: it is the "core"
+// process of TestHeadlessRunDiesWithKilledCore.
+func TestHeadlessHelperProcess(t *testing.T) {
+	dir := os.Getenv(headlessHelperEnv)
+	if dir == "" {
+		t.Skip("helper process only")
+	}
+	m := newTestManager(t, filepath.Join(dir, "root"), nil)
+	ws := createWS(t, m, "orphan", "shell-only")
+	// The shell records its pid, then would act long after the core died.
+	prompt := "echo $$ > " + filepath.Join(dir, "sh.pid") + "; sleep 60; touch " + filepath.Join(dir, "late.txt")
+	_, _ = m.RunHeadless(context.Background(), HeadlessRun{WorkspaceID: ws.ID, Agent: AgentShell, Prompt: prompt, Timeout: time.Hour})
+}
+
+// TestHeadlessRunDiesWithKilledCore: a one-shot run must not outlive a core
+// killed with SIGKILL (no deferred cleanup runs then). Its task is recorded
+// abandoned at the next start, so a shell that kept going would act after
+// alice said it had stopped.
+func TestHeadlessRunDiesWithKilledCore(t *testing.T) {
+	if os.Getenv(headlessHelperEnv) != "" {
+		t.Skip("inside the helper")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	core := exec.Command(os.Args[0], "-test.run=^TestHeadlessHelperProcess$", "-test.count=1")
+	core.Env = append(os.Environ(), headlessHelperEnv+"="+dir)
+	require.NoError(t, core.Start())
+	t.Cleanup(func() { _ = core.Process.Kill(); _ = core.Wait() })
+
+	pidFile := filepath.Join(dir, "sh.pid")
+	pid := 0
+	require.Eventually(t, func() bool {
+		b, err := os.ReadFile(pidFile)
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil && pid > 0
+	}, waitFor, tick, "the headless shell started")
+	// Whatever happens, nothing of this run survives the test (its group).
+	t.Cleanup(func() { _ = syscall.Kill(-pid, syscall.SIGKILL) })
+	require.True(t, alive(pid))
+
+	require.NoError(t, core.Process.Signal(syscall.SIGKILL))
+	_ = core.Wait()
+	require.Eventually(t, func() bool { return !alive(pid) }, 10*time.Second, tick,
+		"the headless shell (pid %d) outlived the killed core", pid)
+}
