@@ -30,6 +30,9 @@ func (p *Pane) View() string {
 	case MkSim:
 		lines = append(lines, st.Warn.Render("Simulator ")+p.Input.View())
 	}
+	if p.searching != "" {
+		lines = append(lines, ansi.Truncate(st.Muted.Render(fmt.Sprintf("Searching %q…  esc gives up", p.searching)), p.w, "…"))
+	}
 	if p.picking {
 		lines = append(lines, p.resultRows(p.h-len(lines))...)
 		return kit.FitHeight(strings.Join(lines, "\n"), p.h)
