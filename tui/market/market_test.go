@@ -496,3 +496,21 @@ func TestMarketHeaderDropsTheFeedsBidAskAtAPinnedMark(t *testing.T) {
 	require.Contains(t, s, "197.04 +11.54 (+6.22%)")
 	require.NotContains(t, s, "bid/ask 187.20/187.30", "no bid/ask 10 dollars away from the last price")
 }
+
+// A currency pair's price is shown in its own precision: "1.0843
+// +0.0009", not "1.08 0.00" (found in tmux on EURUSD); equities keep
+// two decimals. The start list shows the same.
+func TestMarketCurrencyQuotesKeepTheirDecimals(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 160, 30)
+	h.Alt('5')
+	h.Key("/")
+	h.TypeText("EURUSD")
+	h.Key("enter", "enter")
+	require.Equal(t, "EURUSD", h.M.Market.Symbol)
+	s := h.Screen()
+	require.Contains(t, s, "1.0843 +0.0009 (+0.08%)")
+	require.Contains(t, s, "bid/ask 1.0843/1.0843")
+	h.Key("w", "esc")
+	require.Regexp(t, `★ +EURUSD +1\.0843 +\+0\.08%`, h.Screen())
+}

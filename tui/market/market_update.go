@@ -342,7 +342,7 @@ func (p *Pane) askText() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "What do you think about %s", p.Symbol)
 	if !p.quote.Last.IsZero() {
-		fmt.Fprintf(&b, " (last %s, %s%% today)", p.quote.Last.StringFixed(2), signed(p.quote.ChangePct.StringFixed(2)))
+		fmt.Fprintf(&b, " (last %s, %s%% today)", p.quote.Last.StringFixed(pricePlaces(p.quote.Last)), signed(p.quote.ChangePct.StringFixed(2)))
 	}
 	if len(p.Overlays) > 0 {
 		var fs []string
