@@ -53,7 +53,6 @@ var knownDiffs = map[string]string{
 	// and tmux differ, found by feeding prefixes of the stream to both.
 	"gen-20":    "op 20, BS at column 0 below a wrapped line: tmux moves to the end of the line above (reverse wrap); x/vt keeps no wrapped-line flag",
 	"gen-25":    "op 25, ED 1 after ICH with a pending wrap moved by VPA: not yet diagnosed",
-	"gen-33":    "op 29, ICH after DECRC into a scroll region: not yet diagnosed",
 	"gen-38":    "op 15, SU after wide characters written at the margin with autowrap off: not yet diagnosed",
 	"top-start": "the last column of top's bold rows keeps tmux's attributes in tmux, not in the pane",
 	// Recorded with RESIZE=60x20 (80x24 before): a 150-character line

@@ -135,11 +135,24 @@ quit_alice() {
 }
 
 # no_processes_left fails the script if anything still runs with its
-# working directory inside $HOME_DIR (a workspace's child outliving it).
+# working directory inside $HOME_DIR (a workspace's child outliving it)
+# once $WAIT seconds have passed. It waits because a session's own
+# processes can still be dying when alice has exited: a foreground job of
+# the shell (the counter's `sleep`) has its own process group and gets the
+# kernel's SIGHUP only as the shell exits. A process left behind stays.
 no_processes_left() { # no_processes_left [" after …", said in the message]
-	local left="" p
-	for p in /proc/[0-9]*; do
-		case "$(readlink "$p/cwd" 2>/dev/null)" in "$HOME_DIR"/*) left="$left ${p#/proc/}" ;; esac
+	local left p deadline=$((SECONDS + WAIT))
+	while :; do
+		left=""
+		for p in /proc/[0-9]*; do
+			case "$(readlink "$p/cwd" 2>/dev/null)" in "$HOME_DIR"/*) left="$left ${p#/proc/}" ;; esac
+		done
+		[ -n "$left" ] && [ $SECONDS -lt $deadline ] || break
+		sleep 0.2
 	done
-	[ -z "$left" ] || { echo "$E2E: processes left behind${1:-}:$left"; exit 1; }
+	[ -z "$left" ] || {
+		echo "$E2E: processes left behind${1:-}:$left"
+		for p in $left; do tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null; echo; done
+		exit 1
+	}
 }

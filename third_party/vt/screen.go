@@ -304,18 +304,24 @@ func (s *Screen) InsertCell(n int) {
 	}
 
 	x, y := s.cur.X, s.cur.Y
-	s.buf.InsertCellArea(x, y, n, s.blankCell(), s.scroll)
+	s.buf.InsertCellArea(x, y, n, s.blankCell(), s.cellArea())
+}
+
+// cellArea is where ICH and DCH move cells: between the left and right
+// margins on every row. alice patch: the top and bottom margins do not
+// apply, as in xterm and tmux (outside them nothing moved).
+func (s *Screen) cellArea() uv.Rectangle {
+	return uv.Rect(s.scroll.Min.X, 0, s.scroll.Dx(), s.buf.Height())
 }
 
 // DeleteCell deletes n cells at the cursor position moving cells to the left.
-// This has no effect if the cursor is outside the scroll region.
 func (s *Screen) DeleteCell(n int) {
 	if n <= 0 {
 		return
 	}
 
 	x, y := s.cur.X, s.cur.Y
-	s.buf.DeleteCellArea(x, y, n, s.blankCell(), s.scroll)
+	s.buf.DeleteCellArea(x, y, n, s.blankCell(), s.cellArea())
 }
 
 // ScrollUp scrolls the content up n lines within the given region. Lines

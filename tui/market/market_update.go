@@ -109,6 +109,10 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		p.rowQuotes[msg.symbol] = r
 		return nil
 	case marketSearchMsg:
+		if msg.query != p.searching {
+			return nil // given up (esc) or overtaken by a newer search
+		}
+		p.searching = ""
 		// A refined search keeps the cursor on its symbol when it is still
 		// listed, else starts at the best match.
 		k := kit.KeyAt(p.results, instrumentKey, p.sel)
@@ -174,6 +178,17 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		var cmd tea.Cmd
 		p.Input, cmd = p.Input.Update(msg)
 		return cmd
+	}
+	// While a search is under way enter waits for its results (it would
+	// open the list's row) and esc gives the search up.
+	if p.searching != "" {
+		switch {
+		case key.Matches(msg, k.Back):
+			p.searching = ""
+			return nil
+		case key.Matches(msg, k.Select):
+			return nil
+		}
 	}
 	// The start list (no symbol shown, no results to pick from): ↑/↓,
 	// enter, w; a letter or digit starts a search with it.
@@ -327,7 +342,7 @@ func (p *Pane) askText() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "What do you think about %s", p.Symbol)
 	if !p.quote.Last.IsZero() {
-		fmt.Fprintf(&b, " (last %s, %s%% today)", p.quote.Last.StringFixed(2), signed(p.quote.ChangePct.StringFixed(2)))
+		fmt.Fprintf(&b, " (last %s, %s%% today)", p.quote.Last.StringFixed(pricePlaces(p.quote.Last)), signed(p.quote.ChangePct.StringFixed(2)))
 	}
 	if len(p.Overlays) > 0 {
 		var fs []string

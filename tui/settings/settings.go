@@ -462,10 +462,10 @@ func (p *Pane) View() string {
 			body = p.connectorsView()
 		}
 		if p.notice != "" {
-			body += "\n\n" + st.Warn.Render(p.notice)
+			body += "\n\n" + wrapIndent(st.Warn.Render, p.notice, 0, p.w)
 		}
 		if p.loadErr != "" {
-			body += "\n\n" + st.Error.Render("✗ "+p.loadErr)
+			body += "\n\n" + wrapIndent(st.Error.Render, "✗ "+p.loadErr, 0, p.w)
 		}
 		var hints []string
 		for _, b := range p.ShortHelp()[:min(6, len(p.ShortHelp()))] {

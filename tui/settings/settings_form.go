@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Forms in the Settings pane are a small bubbles/textinput form rather
@@ -213,7 +214,7 @@ func (f *settingsForm) view(st kit.Styles, w int) string {
 	var b strings.Builder
 	b.WriteString(st.Title.Render(f.title) + "\n")
 	if f.intro != "" {
-		b.WriteString(st.Muted.Render(f.intro) + "\n")
+		b.WriteString(wrapIndent(st.Muted.Render, f.intro, 0, w) + "\n")
 	}
 	b.WriteString("\n")
 	labelW := 0
@@ -241,24 +242,39 @@ func (f *settingsForm) view(st kit.Styles, w int) string {
 		}
 		b.WriteString(marker + label + "  " + val + "\n")
 		if fl.help != "" && i == f.cur {
-			b.WriteString(strings.Repeat(" ", labelW+4) + st.Muted.Render(fl.help) + "\n")
+			b.WriteString(wrapIndent(st.Muted.Render, fl.help, labelW+4, w) + "\n")
 		}
 		if fl.err != "" {
-			b.WriteString(strings.Repeat(" ", labelW+4) + st.Error.Render("✗ "+fl.err) + "\n")
+			b.WriteString(wrapIndent(st.Error.Render, "✗ "+fl.err, labelW+4, w) + "\n")
 		}
 		if fl.warn != "" && fl.value() != "" {
-			b.WriteString(strings.Repeat(" ", labelW+4) + st.Warn.Render("⚠ "+fl.warn) + "\n")
+			b.WriteString(wrapIndent(st.Warn.Render, "⚠ "+fl.warn, labelW+4, w) + "\n")
 		}
 	}
 	if f.Extra != "" {
 		b.WriteString("\n" + f.Extra + "\n")
 	}
 	if f.err != "" {
-		b.WriteString("\n" + st.Error.Render("✗ "+f.err) + "\n")
+		b.WriteString("\n" + wrapIndent(st.Error.Render, "✗ "+f.err, 0, w) + "\n")
 	}
 	if f.busy {
 		b.WriteString("\n" + st.Muted.Render("saving…") + "\n")
 	}
 	b.WriteString("\n" + st.Muted.Render("tab/enter next field · shift+tab back · ctrl+s save · esc cancel"))
 	return b.String()
+}
+
+// wrapIndent wraps text to the w cells left after indent, each row
+// indented and styled on its own: a long error or help line at 80
+// columns is read in full instead of ending in "…".
+func wrapIndent(render func(...string) string, text string, indent, w int) string {
+	pad := strings.Repeat(" ", indent)
+	width := max(10, w-indent)
+	var out []string
+	for _, row := range strings.Split(ansi.Wrap(text, width, " ,"), "\n") {
+		for _, r := range strings.Split(ansi.Hardwrap(row, width, true), "\n") {
+			out = append(out, pad+render(r))
+		}
+	}
+	return strings.Join(out, "\n")
 }

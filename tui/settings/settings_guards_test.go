@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -113,4 +114,31 @@ func TestSettingsGuardFormAddsAndRemoves(t *testing.T) {
 	h.Key("enter")
 	assert.Nil(t, h.M.Settings.Form)
 	assert.JSONEq(t, `[]`, fs.accounts[0].GuardsJSON)
+}
+
+// At 80x24 a refused value's message is read in full, wrapped under its
+// field, not cut with "…" (found in tmux: `✗ option maxValue: "1e400":
+// write the number out in plai…`); the field's help wraps the same way.
+func TestSettingsGuardFormErrorWrapsAt80(t *testing.T) {
+	t.Parallel()
+	fs := newFakeSettings()
+	h := tuitest.NewHarnessOver(t, fs, fs.FakeCore, 80, 24)
+	h.Run(h.M.LoadAll())
+	h.Send(tea.KeyPressMsg{Code: '8', Mod: tea.ModAlt})
+	h.Key("]", "g", "enter")
+	h.TypeText("1e400")
+	h.Send(tuitest.CtrlS())
+	want, err := guard.FromForm(guard.DefaultRegistry(), "max-order-value", map[string]string{"maxValue": "1e400"})
+	require.Error(t, err, "%v", want)
+	scr := h.Screen()
+	squash := func(s string) string {
+		var rows []string
+		for _, l := range strings.Split(s, "\n") {
+			rows = append(rows, strings.Trim(l, "│ "))
+		}
+		return strings.Join(strings.Fields(strings.Join(rows, " ")), " ")
+	}
+	assert.Contains(t, squash(scr), "✗ "+squash(err.Error()), "the whole message is on screen")
+	assert.Contains(t, squash(scr), "largest notional of one order", "the field's help too")
+	assert.Equal(t, "[]", fs.accounts[0].GuardsJSON, "nothing saved")
 }
