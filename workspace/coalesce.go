@@ -220,7 +220,7 @@ type rowSink interface {
 	pushPlain(text string, wrapped bool)            // a row without attributes
 	pushCells(cells uv.Line, wrapped bool)          // a row of cells
 	push(text string, runs []attrRun, wrapped bool) // a row as text and runs
-	styleID(s *uv.Style) uint32       // the run style of s
+	styleID(s *uv.Style) uint32                     // the run style of s
 	// sgr applies an SGR sequence's parameters to pen, whose run style
 	// is from, and returns pen's run style after it.
 	sgr(from uint32, params []byte, pen *uv.Style) uint32
