@@ -497,6 +497,9 @@ func (t *Terminal) Resize(cols, rows int) {
 	cols, rows = clampSize(cols, rows)
 	t.mu.Lock()
 	if !t.closed && (cols != t.emu.Width() || rows != t.emu.Height()) {
+		if cols != t.emu.Width() {
+			t.unscrollLocked(rows) // reflowed with the screen (reflow.go)
+		}
 		t.emu.Resize(cols, rows)
 		t.drainLocked() // rows a height shrink scrolled away
 		t.gen++

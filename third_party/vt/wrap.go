@@ -237,3 +237,10 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 	}
 	return x, y, false
 }
+
+// PendingWrap reports whether a wrap is pending: the cursor is on the last
+// column after writing it, where tmux's cursor is past the margin. (alice
+// patch)
+func (e *Emulator) PendingWrap() bool {
+	return e.atPhantom
+}
