@@ -113,6 +113,16 @@ wait_prompt() { # wait_prompt: an attached shell is ready for input
 	wait_until "$WAIT" is_prompt || fail "no shell prompt"
 }
 
+# wait_file FILE TEXT: FILE comes to contain TEXT (alice writes it from a
+# command that runs after the key that asked for it).
+wait_file() {
+	local deadline=$((SECONDS + WAIT))
+	until grep -qF -- "$2" "$1" 2>/dev/null; do
+		[ $SECONDS -lt $deadline ] || { echo "$E2E: $1 never contained: $2"; cat "$1" 2>/dev/null; exit 1; }
+		sleep 0.2
+	done
+}
+
 # wait_confirm waits until an open confirmation accepts keys: it ignores
 # them until input has been quiet for its grace period, then its box says
 # so (the footer's key help shows the same words all along: match the box).

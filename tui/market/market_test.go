@@ -514,3 +514,18 @@ func TestMarketCurrencyQuotesKeepTheirDecimals(t *testing.T) {
 	h.Key("w", "esc")
 	require.Regexp(t, `★ +EURUSD +1\.0843 +\+0\.08%`, h.Screen())
 }
+
+// On a market order the hidden limit-price field is never focused: ↓
+// from the quantity stays there, so what is typed next is the quantity
+// (it went into the invisible limit field, leaving no field marked).
+func TestMarketOrderTicketNeverFocusesAHiddenField(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 100, 30)
+	openAAPL(h)
+	h.Key("o")
+	require.Contains(t, h.Screen(), "Stage an order")
+	h.Key("down", "down")
+	h.TypeText("5")
+	require.Equal(t, "5", h.M.Market.Form.Qty)
+	require.Contains(t, h.Screen(), "Quantity     5▏")
+}
