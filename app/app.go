@@ -86,6 +86,7 @@ type App struct {
 	closers   []namedCloser
 	listeners []Listener
 	cancel    context.CancelFunc
+	runCtx    context.Context // Start's context: ends at Shutdown
 	wg        sync.WaitGroup
 }
 
@@ -173,8 +174,22 @@ func (a *App) Listeners() []Listener {
 // background loops; Shutdown stops them too.
 func (a *App) Start(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
-	a.cancel = cancel
+	a.mu.Lock()
+	a.cancel, a.runCtx = cancel, ctx
+	a.mu.Unlock()
 	return a.start(ctx)
+}
+
+// RunContext ends when the core shuts down (Background before Start):
+// work a client started that must outlive the client, like a chat turn
+// after a detach, runs on it.
+func (a *App) RunContext() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.runCtx == nil {
+		return context.Background()
+	}
+	return a.runCtx
 }
 
 // Shutdown stops background loops and closes components in reverse order

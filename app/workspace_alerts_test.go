@@ -28,7 +28,7 @@ func ringBell(t *testing.T, a *app.App, tag string) *workspace.Session {
 	require.NoError(t, err)
 	s, err := a.Workspaces().StartSession(ws.ID, workspace.AgentShell)
 	require.NoError(t, err)
-	require.True(t, a.Workspaces().WaitReady(context.Background(), s.ID(), 10*time.Second), "shell never drew a prompt")
+	require.True(t, a.Workspaces().WaitReady(context.Background(), s.ID(), 30*time.Second), "shell never drew a prompt")
 	require.NoError(t, a.Workspaces().Send(s.ID(), "echo 'Deploy to prod? [y/N]'; printf '\\007'", true))
 	require.Eventually(t, func() bool {
 		st, _ := a.Workspaces().AgentStatus(s.ID())

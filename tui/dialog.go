@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -27,6 +29,9 @@ type confirmDialog struct {
 	settleAt time.Time
 	// valid, when set, reports whether the decision is still open.
 	valid func() bool
+	// scroll is the first body row shown when the dialog is taller than
+	// the screen.
+	scroll int
 }
 
 // dialogResultMsg carries the confirmed action back through Update.
@@ -55,6 +60,16 @@ func newConfirmDialog(m *Model, title, body string, onYes tea.Cmd, now time.Time
 func (d *confirmDialog) handle(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	quiet := now.Sub(d.lastKey) >= GraceQuiet
 	d.lastKey = now
+	// Scrolling works at once (and, like any key, restarts the grace
+	// period: a y right after it is ignored).
+	switch {
+	case key.Matches(msg, d.m.keys.Dialog.Up):
+		d.scroll = max(0, d.scroll-scrollStep(msg))
+		return nil
+	case key.Matches(msg, d.m.keys.Dialog.Down):
+		d.scroll += scrollStep(msg)
+		return nil
+	}
 	if !quiet {
 		d.ignored++
 		return nil
@@ -71,11 +86,33 @@ func (d *confirmDialog) handle(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	return nil
 }
 
+// scrollStep is how far a scroll key moves: a page for pgup/pgdown.
+func scrollStep(msg tea.KeyPressMsg) int {
+	if s := msg.String(); s == "pgup" || s == "pgdown" {
+		return 5
+	}
+	return 1
+}
+
 func (d *confirmDialog) view() string {
 	s := d.m.St
 	hint := s.Muted.Render("y confirm · n/esc cancel")
 	if d.m.now().Sub(d.lastKey) < GraceQuiet {
 		hint = s.Muted.Render("(waiting for input to settle…)")
 	}
-	return d.m.dialogBox(s.Warn.Render(d.title) + "\n\n" + d.Body + "\n\n" + hint)
+	// A body taller than the screen shows the rows that fit, keeping the
+	// title, the answer keys and the frame on screen, and scrolls.
+	st := s.Dialog
+	inner := max(10, d.m.width-st.GetHorizontalFrameSize())
+	body := strings.Split(wrapHanging(d.Body, inner), "\n")
+	_, bodyH := d.m.BodySize()
+	room := bodyH + 2 - st.GetVerticalFrameSize() - 4 // title, two blanks, hint
+	if len(body) > room && room >= 2 {
+		room-- // the scroll line
+		d.scroll = min(max(0, d.scroll), len(body)-room)
+		more := fmt.Sprintf("rows %d–%d of %d · ↑/↓ scroll", d.scroll+1, d.scroll+room, len(body))
+		body = body[d.scroll : d.scroll+room]
+		hint = s.Muted.Render(more) + "\n" + hint
+	}
+	return d.m.dialogBox(s.Warn.Render(d.title) + "\n\n" + strings.Join(body, "\n") + "\n\n" + hint)
 }

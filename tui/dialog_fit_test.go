@@ -1,9 +1,11 @@
 package tui_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/tui"
@@ -85,4 +87,33 @@ func TestDialogWrapKeepsTheFrameAndTheIndent(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A confirmation taller than the screen (a commit of several orders with
+// their evidence at 80x24, one at 60x20) keeps its frame and answer keys
+// on screen and scrolls its body with ↑/↓; scrolling never answers it.
+func TestTallDialogScrolls(t *testing.T) {
+	t.Parallel()
+	var body []string
+	for i := 1; i <= 30; i++ {
+		body = append(body, fmt.Sprintf("evidence line %d", i))
+	}
+	h := tuitest.NewHarness(t, 60, 20)
+	yes := false
+	h.M.OpenDialog("Approve and execute these orders?", strings.Join(body, "\n"), func() tea.Msg { yes = true; return nil })
+	s := h.Screen()
+	require.Contains(t, s, "Approve and execute these orders?")
+	require.Contains(t, s, "evidence line 1")
+	require.NotContains(t, s, "evidence line 30")
+	require.Contains(t, s, "↑/↓ scroll")
+	require.Contains(t, s, "╚", "the bottom of the frame is on screen")
+	for range 30 {
+		h.Key("down")
+	}
+	s = h.Screen()
+	require.Contains(t, s, "evidence line 30")
+	require.NotContains(t, s, "evidence line 1\n")
+	require.Contains(t, s, "╚")
+	require.False(t, yes, "scrolling does not confirm")
+	require.NotNil(t, h.M.Dialog, "the dialog stays open")
 }

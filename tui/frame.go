@@ -185,9 +185,10 @@ func (m *Model) dialogBox(content string) string {
 	return st.Render(wrapHanging(content, inner))
 }
 
-// wrapHanging wraps each line of s to w cells at spaces and commas; the
-// rows a line wraps into keep its indent, and a row ansi.Wrap leaves too
-// wide (it can, past a "/") is cut hard so the frame stays on screen.
+// wrapHanging wraps each line of s to w cells at spaces (and hyphens);
+// the rows a line wraps into keep its indent, and a word longer than a
+// row is cut hard so the frame stays on screen. No extra breakpoints:
+// ansi.Wrap lets a row end one cell past w at a "/" or ",".
 func wrapHanging(s string, w int) string {
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
@@ -202,7 +203,7 @@ func wrapHanging(s string, w int) string {
 			body = line
 		}
 		pad := strings.Repeat(" ", indent)
-		for _, row := range strings.Split(ansi.Wrap(body, w-indent, " ,"), "\n") {
+		for _, row := range strings.Split(ansi.Wrap(body, w-indent, ""), "\n") {
 			for _, r := range strings.Split(ansi.Hardwrap(row, w-indent, true), "\n") {
 				out = append(out, pad+r)
 			}

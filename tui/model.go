@@ -61,7 +61,7 @@ type Model struct {
 	core   Core
 	opts   Options
 	Ctx    context.Context
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 	keys   kit.KeyMap
 	St     kit.Styles
 	now    func() time.Time
@@ -101,7 +101,7 @@ func New(core Core, opts Options) *Model {
 	if opts.Dark != nil {
 		dark = *opts.Dark
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	m := &Model{core: core, opts: opts, Ctx: ctx, cancel: cancel, keys: kit.DefaultKeyMap(), now: opts.Now}
 	m.St = kit.NewStyles(dark)
 	m.Chat = chat.New(m, core)
@@ -143,7 +143,16 @@ func (m *Model) PaneIndex(p kit.Pane) Focus {
 func (m *Model) cur() kit.Pane { return m.Tabs[m.Focus].P }
 
 // Close stops the event subscription (main calls it after Run returns).
-func (m *Model) Close() { m.cancel() }
+// A client of a core that keeps running (Detachable) that ends without
+// quitting, e.g. its terminal closed, ends as a detach: the core finishes
+// the work it started for it (a chat turn).
+func (m *Model) Close() {
+	if m.opts.Detachable && !m.quitRequested {
+		m.cancel(kit.ErrDetached)
+		return
+	}
+	m.cancel(nil)
+}
 
 // Init starts the event bridge, loads every pane and asks the terminal for
 // its background colour.

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // Quitting: ctrl+c (or q outside inputs) quits at once when nothing is
@@ -54,14 +56,14 @@ func (m *Model) requestQuit() tea.Cmd {
 
 func (m *Model) quitNow() tea.Cmd {
 	m.quitRequested = true
-	m.cancel()
+	m.cancel(nil)
 	return tea.Quit
 }
 
 // detach ends this client only: the core, its MCP ports, schedules and
 // workspace sessions keep running (Options.Detachable).
 func (m *Model) detach() tea.Cmd {
-	m.cancel()
+	m.cancel(kit.ErrDetached)
 	return tea.Quit
 }
 

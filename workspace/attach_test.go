@@ -142,8 +142,10 @@ func TestZoomKeepsTheProgramsScreenSwitchesInside(t *testing.T) {
 
 	_, err = inW.Write([]byte(`echo on-main-$((1+1)); printf '\033[?1049hALT-\033[31mSCREEN'; sleep 0.2; printf '\033[?1049l'; echo back-$((2+2))` + "\r"))
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "back-4") }, waitFor, tick)
-	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "back-4") }, waitFor, tick)
+	// The next prompt is the last output until more input: wait for it,
+	// so the terminal and the emulator have the same bytes.
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "back-4\r\n$ ") }, waitFor, tick)
+	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "back-4\n$") }, waitFor, tick)
 	_, err = inW.Write([]byte{0x11})
 	require.NoError(t, err)
 	select {

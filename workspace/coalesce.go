@@ -216,10 +216,11 @@ func sgrState(middle []byte) []byte {
 
 // rowSink takes the rows renderLine lays out (the scrollback ring).
 type rowSink interface {
-	pushPlain(text string)            // a row without attributes
-	pushCells(cells uv.Line)          // a row of cells
-	push(text string, runs []attrRun) // a row as text and runs
-	styleID(s *uv.Style) uint32       // the run style of s
+	// Each takes whether the row is wrapped: the line goes on in the next.
+	pushPlain(text string, wrapped bool)            // a row without attributes
+	pushCells(cells uv.Line, wrapped bool)          // a row of cells
+	push(text string, runs []attrRun, wrapped bool) // a row as text and runs
+	styleID(s *uv.Style) uint32                     // the run style of s
 	// sgr applies an SGR sequence's parameters to pen, whose run style
 	// is from, and returns pen's run style after it.
 	sgr(from uint32, params []byte, pen *uv.Style) uint32
@@ -247,10 +248,10 @@ func renderLine(seg []byte, w int, width func(string) int, pen *uv.Style, row uv
 	if pen.IsZero() && plainASCII(seg) {
 		if out != nil {
 			for len(seg) > w {
-				out.pushPlain(string(seg[:w]))
+				out.pushPlain(string(seg[:w]), true)
 				seg = seg[w:]
 			}
-			out.pushPlain(string(seg))
+			out.pushPlain(string(seg), false)
 		}
 		return true
 	}
@@ -279,9 +280,9 @@ func renderLine(seg []byte, w int, width func(string) int, pen *uv.Style, row uv
 	blank()
 	col, pending := 0, false
 	wide, wrapped := false, false
-	flush := func() {
+	flush := func(wrapRow bool) {
 		if out != nil {
-			out.pushCells(row)
+			out.pushCells(row, wrapRow)
 		}
 		blank()
 		col, pending = 0, false
@@ -332,7 +333,7 @@ func renderLine(seg []byte, w int, width func(string) int, pen *uv.Style, row uv
 		}
 		wide = wide || cw > 1
 		if pending || col+cw > w {
-			flush()
+			flush(true)
 			wrapped = true
 		}
 		row[col] = uv.Cell{Content: g, Width: cw, Style: *pen}
@@ -347,7 +348,7 @@ func renderLine(seg []byte, w int, width func(string) int, pen *uv.Style, row uv
 			}
 		}
 	}
-	flush()
+	flush(false)
 	return !(wide && (wrapped || pending))
 }
 
@@ -382,21 +383,23 @@ func colouredASCII(seg []byte) bool {
 // scrolled in take it: renderLine's general case handles that).
 func renderColoured(seg []byte, w int, pen *uv.Style, out rowSink) bool {
 	type row struct {
-		text string
-		runs []attrRun
+		text    string
+		runs    []attrRun
+		wrapped bool
 	}
 	var rows []row
 	var text []byte
 	var runs []attrRun
 	cur := out.styleID(pen)
 	runStart, col := 0, 0
-	emit := func() {
+	emit := func(wrapped bool) {
 		if len(text) > runStart {
 			runs = append(runs, attrRun{n: uint32(len(text) - runStart), style: cur})
 		}
-		// Blanks without attributes at the end are not stored.
+		// Blanks without attributes at the end are not stored (but for
+		// a wrapped row they are text of its line).
 		keep := len(text)
-		for k := len(runs) - 1; k >= 0 && runs[k].style == 0; k-- {
+		for k := len(runs) - 1; !wrapped && k >= 0 && runs[k].style == 0; k-- {
 			start, t := keep-int(runs[k].n), keep
 			for t > start && text[t-1] == ' ' {
 				t--
@@ -411,7 +414,7 @@ func renderColoured(seg []byte, w int, pen *uv.Style, out rowSink) bool {
 		if len(runs) == 1 && runs[0].style == 0 {
 			runs = nil
 		}
-		rows = append(rows, row{string(text[:keep]), runs})
+		rows = append(rows, row{string(text[:keep]), runs, wrapped})
 		text, runs, runStart, col = text[:0], nil, 0, 0
 	}
 	for i := 0; i < len(seg); i++ {
@@ -432,14 +435,14 @@ func renderColoured(seg []byte, w int, pen *uv.Style, out rowSink) bool {
 			continue
 		}
 		if col == w {
-			emit()
+			emit(true)
 		}
 		text = append(text, c)
 		col++
 	}
-	emit()
+	emit(false)
 	for _, r := range rows {
-		out.push(r.text, r.runs)
+		out.push(r.text, r.runs, r.wrapped)
 	}
 	return true
 }

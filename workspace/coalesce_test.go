@@ -50,10 +50,29 @@ func plainOutput(n, width int, rng *rand.Rand) []byte {
 // the ring would store and show it.
 func emuStyled(e *vt.Emulator) []string {
 	r := newScrollRing(1<<20, nil)
-	for _, l := range e.Scrollback().Lines() {
-		r.pushCells(l)
+	for i, l := range e.Scrollback().Lines() {
+		r.pushCells(l, e.Scrollback().Wrapped(i))
 	}
 	return r.styled()
+}
+
+// requireSameWrapped checks the soft-wrap flags of the scrollback and the
+// screen rows are the reference emulator's.
+func requireSameWrapped(t *testing.T, ref *vt.Emulator, term *Terminal) {
+	t.Helper()
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	var want, got []bool
+	for i := range ref.Scrollback().Len() {
+		want = append(want, ref.Scrollback().Wrapped(i))
+	}
+	for i := range term.ring.len() {
+		got = append(got, term.ring.at(i).wrapped)
+	}
+	require.Equal(t, want, got, "scrollback wrapped flags")
+	for y := range ref.Height() {
+		require.Equal(t, ref.LineWrapped(y), term.emu.LineWrapped(y), "row %d wrapped", y)
+	}
 }
 
 func emuLines(e *vt.Emulator) []string {
@@ -101,6 +120,7 @@ func TestCoalescedFeedMatchesEmulator(t *testing.T) {
 				require.Equal(t, [2]int{rp.X, rp.Y}, [2]int{x, y}, "cursor")
 				require.Equal(t, emuLines(ref), term.Scrollback(), "scrollback")
 				require.Equal(t, emuStyled(ref), term.ScrollbackStyled(), "scrollback attributes")
+				requireSameWrapped(t, ref, term)
 			}
 			require.Positive(t, coalesced, "some chunks took the coalesced path")
 		})

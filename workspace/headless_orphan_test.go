@@ -63,6 +63,6 @@ func TestHeadlessRunDiesWithKilledCore(t *testing.T) {
 
 	require.NoError(t, core.Process.Signal(syscall.SIGKILL))
 	_ = core.Wait()
-	require.Eventually(t, func() bool { return !alive(pid) }, 10*time.Second, tick,
+	require.Eventually(t, func() bool { return !alive(pid) }, 30*time.Second, tick,
 		"the headless shell (pid %d) outlived the killed core", pid)
 }

@@ -31,9 +31,12 @@ func TestRunHeadlessCapturesOutputFilesAndFailures(t *testing.T) {
 	require.Equal(t, 3, res.ExitCode)
 
 	// The time limit kills the whole process group (the sleeping child too).
+	// It leaves the shell ample time to start the child and write its pid
+	// first (with 300 ms a loaded machine could kill it before that, and
+	// there was no child.pid to check).
 	start := time.Now()
-	res, err = m.RunHeadless(context.Background(), HeadlessRun{WorkspaceID: ws.ID, Agent: AgentShell, Prompt: "sleep 30 & echo $! > child.pid; wait", Timeout: 300 * time.Millisecond})
-	require.ErrorContains(t, err, "did not finish within 300ms")
+	res, err = m.RunHeadless(context.Background(), HeadlessRun{WorkspaceID: ws.ID, Agent: AgentShell, Prompt: "sleep 30 & echo $! > child.pid; wait", Timeout: 2 * time.Second})
+	require.ErrorContains(t, err, "did not finish within 2s")
 	require.True(t, res.TimedOut)
 	require.Less(t, time.Since(start), 10*time.Second)
 	b, rerr := os.ReadFile(filepath.Join(ws.Dir, "child.pid"))

@@ -26,9 +26,10 @@ type attrRun struct {
 // without attributes trimmed at the end) and the runs of attributes over
 // it (nil for a line without any), not cells.
 type sbLine struct {
-	text string
-	runs []attrRun
-	seq  uint64 // order across every session's ring (the budget trims the oldest)
+	text    string
+	runs    []attrRun
+	seq     uint64 // order across every session's ring (the budget trims the oldest)
+	wrapped bool   // the line continues on the next (the cursor wrapped at the margin)
 }
 
 func (l *sbLine) cost() int64 { return int64(len(l.text)+8*len(l.runs)) + lineOverhead }
@@ -60,9 +61,9 @@ func newScrollRing(capacity int, budget *ScrollBudget) *scrollRing {
 
 // push appends a line, dropping the oldest when full. The slice grows to
 // the cap lazily so idle sessions cost nothing.
-func (r *scrollRing) push(text string, runs []attrRun) {
+func (r *scrollRing) push(text string, runs []attrRun, wrapped bool) {
 	r.total++
-	l := sbLine{text: text, runs: runs}
+	l := sbLine{text: text, runs: runs, wrapped: wrapped}
 	if r.budget != nil {
 		l.seq = r.budget.next()
 	}
@@ -93,11 +94,18 @@ func (r *scrollRing) push(text string, runs []attrRun) {
 	}
 }
 
-// pushPlain appends a line without attributes.
-func (r *scrollRing) pushPlain(text string) { r.push(strings.TrimRight(text, " "), nil) }
+// pushPlain appends a line without attributes. A wrapped line keeps its
+// blanks: they are text of the line it continues.
+func (r *scrollRing) pushPlain(text string, wrapped bool) {
+	if !wrapped {
+		text = strings.TrimRight(text, " ")
+	}
+	r.push(text, nil, wrapped)
+}
 
-// pushCells appends a row of the emulator's cells as text and runs.
-func (r *scrollRing) pushCells(cells uv.Line) {
+// pushCells appends a row of the emulator's cells as text and runs (a
+// wrapped row whole, blanks at the margin included).
+func (r *scrollRing) pushCells(cells uv.Line, wrapped bool) {
 	var b strings.Builder
 	var runs []attrRun
 	var cur uint32
@@ -123,7 +131,7 @@ func (r *scrollRing) pushCells(cells uv.Line) {
 			cur, runStart = id, b.Len()
 		}
 		b.WriteString(s)
-		if id != 0 || s != " " {
+		if id != 0 || s != " " || wrapped {
 			keep = b.Len()
 		}
 	}
@@ -134,7 +142,7 @@ func (r *scrollRing) pushCells(cells uv.Line) {
 	if len(runs) == 1 && runs[0].style == 0 {
 		runs = nil
 	}
-	r.push(text, runs)
+	r.push(text, runs, wrapped)
 }
 
 // styleID numbers a style for runs (rowSink).

@@ -55,7 +55,7 @@ func TestScrollRingStoresTextAndAttributeRuns(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newScrollRing(10, nil)
-			r.pushCells(tc.cells)
+			r.pushCells(tc.cells, false)
 			l := r.at(0)
 			require.Equal(t, tc.text, l.text)
 			require.Len(t, l.runs, tc.runs)
@@ -71,7 +71,7 @@ func TestScrollRingKeepsTheNewestLines(t *testing.T) {
 	r := newScrollRing(3, nil)
 	var want int64
 	for i := range 5 {
-		r.pushPlain(fmt.Sprintf("line %d", i))
+		r.pushPlain(fmt.Sprintf("line %d", i), false)
 	}
 	require.Equal(t, []string{"line 2", "line 3", "line 4"}, r.snapshot())
 	for i := range r.len() {
@@ -134,7 +134,7 @@ func TestScrollRingStyleTableCompacts(t *testing.T) {
 	r := newScrollRing(4, nil)
 	for i := range maxStyles + 10 {
 		r.compactStyles() // as the terminal does between batches
-		r.pushCells(cellsOf(uv.Style{Fg: color.RGBA{uint8(i), uint8(i >> 8), 0, 255}}, "x"))
+		r.pushCells(cellsOf(uv.Style{Fg: color.RGBA{uint8(i), uint8(i >> 8), 0, 255}}, "x"), false)
 	}
 	require.LessOrEqual(t, len(r.styles.list), 16, "only the styles of the lines held are kept")
 	for i, s := range r.styled() {

@@ -219,12 +219,13 @@ func (s *Session) Resize(cols, rows int) {
 		return
 	}
 	s.cols, s.rows = cols, rows
-	f := s.ptmx
+	// Under s.mu, like the spawn's own check: the pty ends at the last
+	// size asked for, whichever of the two sets it last.
+	if s.ptmx != nil {
+		_ = pty.Setsize(s.ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	}
 	s.mu.Unlock()
 	s.term.Resize(cols, rows)
-	if f != nil {
-		_ = pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
-	}
 }
 
 func (s *Session) setState(st SessionState, reason string) {
@@ -338,6 +339,10 @@ func (s *Session) runOnce(resume bool) (int, error) {
 	s.term.SetOutput(ptmx)
 	s.mu.Lock()
 	s.cmd, s.ptmx, s.exited = cmd, ptmx, false
+	if s.cols != cols || s.rows != rows {
+		// Resized while the child was starting: Resize saw no pty yet.
+		_ = pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(s.cols), Rows: uint16(s.rows)})
+	}
 	stopping := s.stopping
 	s.mu.Unlock()
 	if stopping { // Stop raced with the spawn

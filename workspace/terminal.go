@@ -286,8 +286,8 @@ func (t *Terminal) drainLocked() {
 		return
 	}
 	t.ring.compactStyles()
-	for _, l := range sb.Lines() {
-		t.ring.pushCells(l)
+	for i, l := range sb.Lines() {
+		t.ring.pushCells(l, sb.Wrapped(i))
 	}
 	sb.Clear()
 }
@@ -350,7 +350,7 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 	t.writeLocked(plan.head)
 	// The screen's first h-1 rows scroll out before the middle lines.
 	for y := 0; y < h-1; y++ {
-		t.ring.pushCells(t.screenRow(y, w))
+		t.ring.pushCells(t.screenRow(y, w), t.emu.LineWrapped(y))
 	}
 	t.ring.total += int64(first)
 	// The pen the first kept line starts with: the head's, then the SGR
@@ -535,6 +535,9 @@ func (t *Terminal) Resize(cols, rows int) {
 	cols, rows = clampSize(cols, rows)
 	t.mu.Lock()
 	if !t.closed && (cols != t.emu.Width() || rows != t.emu.Height()) {
+		if cols != t.emu.Width() {
+			t.unscrollLocked(rows) // reflowed with the screen (reflow.go)
+		}
 		t.emu.Resize(cols, rows)
 		t.drainLocked() // rows a height shrink scrolled away
 		t.gen++

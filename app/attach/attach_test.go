@@ -224,7 +224,7 @@ func TestTCPListenerNeedsAnAuthorizedKey(t *testing.T) {
 	require.NoError(t, err)
 
 	dial := func(auth ...gossh.AuthMethod) error {
-		c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "u", Auth: auth, HostKeyCallback: gossh.FixedHostKey(hostKey), Timeout: 5 * time.Second})
+		c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "u", Auth: auth, HostKeyCallback: gossh.FixedHostKey(hostKey), Timeout: 30 * time.Second})
 		if err == nil {
 			c.Close()
 		}

@@ -31,7 +31,7 @@ func TestWorkspaceSendThroughTheRunningInstance(t *testing.T) {
 
 	s, err := a.Workspaces().StartSession(w.ID, workspace.AgentShell)
 	require.NoError(t, err)
-	require.True(t, a.Workspaces().WaitReady(ctx, s.ID(), 10*time.Second))
+	require.True(t, a.Workspaces().WaitReady(ctx, s.ID(), 30*time.Second))
 
 	out, errs, code := alice(t, "workspace", "send", "--home", home, "cli-send", "echo", "cli-$((40+2))", ">", "cli.txt")
 	require.Equal(t, 0, code, errs)

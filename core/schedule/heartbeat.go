@@ -149,8 +149,15 @@ const maxHeartbeatBackoff = 4 * time.Hour
 
 // Run ticks every configured interval until ctx ends. Consecutive errors
 // double the wait (up to 4 h) so a broken provider is not hammered.
+//
+// The interval counts from the last run, which the work queue keeps across
+// restarts: a restarted core (or an edited heartbeat.json) runs the next
+// heartbeat when it is due instead of a whole interval later, so a core
+// restarted more often than the interval still beats, and never twice
+// within one interval.
 func (h *Heartbeat) Run(ctx context.Context) {
 	failures := 0
+	var lastTick time.Time
 	for {
 		every := 30 * time.Minute
 		if cfg, err := h.store.Heartbeat(); err == nil {
@@ -163,6 +170,9 @@ func (h *Heartbeat) Run(ctx context.Context) {
 			wait *= 2
 		}
 		wait = min(wait, max(every, maxHeartbeatBackoff))
+		if last := h.lastRun(lastTick); failures == 0 && !last.IsZero() {
+			wait = min(max(last.Add(every).Sub(h.now()), 0), every)
+		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -174,6 +184,7 @@ func (h *Heartbeat) Run(ctx context.Context) {
 		case <-t.C:
 		}
 		out := h.Tick(ctx)
+		lastTick = h.now()
 		if out.Err != nil {
 			failures++
 		} else {
@@ -181,6 +192,22 @@ func (h *Heartbeat) Run(ctx context.Context) {
 		}
 		h.log.Info("Heartbeat", "outcome", out.String())
 	}
+}
+
+// lastRun is when the heartbeat last ran: the newest heartbeat task the
+// work queue keeps (persisted, so across restarts) or this loop's own last
+// tick (a skipped tick, outside active hours, queues no task).
+func (h *Heartbeat) lastRun(tick time.Time) time.Time {
+	last := tick
+	if h.worker == nil {
+		return last
+	}
+	for _, t := range h.worker.Tasks() {
+		if c := time.UnixMilli(t.CreatedMs); t.Source == SourceHeartbeat && c.After(last) {
+			last = c
+		}
+	}
+	return last
 }
 
 // Poke makes a running heartbeat re-read heartbeat.json now (after an

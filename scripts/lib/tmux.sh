@@ -113,6 +113,16 @@ wait_prompt() { # wait_prompt: an attached shell is ready for input
 	wait_until "$WAIT" is_prompt || fail "no shell prompt"
 }
 
+# wait_file FILE TEXT: FILE comes to contain TEXT (alice writes it from a
+# command that runs after the key that asked for it).
+wait_file() {
+	local deadline=$((SECONDS + WAIT))
+	until grep -qF -- "$2" "$1" 2>/dev/null; do
+		[ $SECONDS -lt $deadline ] || { echo "$E2E: $1 never contained: $2"; cat "$1" 2>/dev/null; exit 1; }
+		sleep 0.2
+	done
+}
+
 # wait_confirm waits until an open confirmation accepts keys: it ignores
 # them until input has been quiet for its grace period, then its box says
 # so (the footer's key help shows the same words all along: match the box).
@@ -135,11 +145,24 @@ quit_alice() {
 }
 
 # no_processes_left fails the script if anything still runs with its
-# working directory inside $HOME_DIR (a workspace's child outliving it).
+# working directory inside $HOME_DIR (a workspace's child outliving it)
+# once $WAIT seconds have passed. It waits because a session's own
+# processes can still be dying when alice has exited: a foreground job of
+# the shell (the counter's `sleep`) has its own process group and gets the
+# kernel's SIGHUP only as the shell exits. A process left behind stays.
 no_processes_left() { # no_processes_left [" after …", said in the message]
-	local left="" p
-	for p in /proc/[0-9]*; do
-		case "$(readlink "$p/cwd" 2>/dev/null)" in "$HOME_DIR"/*) left="$left ${p#/proc/}" ;; esac
+	local left p deadline=$((SECONDS + WAIT))
+	while :; do
+		left=""
+		for p in /proc/[0-9]*; do
+			case "$(readlink "$p/cwd" 2>/dev/null)" in "$HOME_DIR"/*) left="$left ${p#/proc/}" ;; esac
+		done
+		[ -n "$left" ] && [ $SECONDS -lt $deadline ] || break
+		sleep 0.2
 	done
-	[ -z "$left" ] || { echo "$E2E: processes left behind${1:-}:$left"; exit 1; }
+	[ -z "$left" ] || {
+		echo "$E2E: processes left behind${1:-}:$left"
+		for p in $left; do tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null; echo; done
+		exit 1
+	}
 }

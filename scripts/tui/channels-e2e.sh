@@ -56,8 +56,8 @@ wait_for "Q3 earnings"
 keys Escape
 wait_until "$WAIT" sh -c '! grep -qF "filter ›"' || fail "esc did not close the browser"
 wait_for "You said: morning plan for tech"
-grep -q '"label": "Research"' "$HOME_DIR/config/channels.json" || { echo "$E2E: channels.json lacks the channel"; cat "$HOME_DIR/config/channels.json"; exit 1; }
-grep -q '"title":"Q3 earnings"' "$HOME_DIR/data/sessions/tui/research.jsonl" || { echo "$E2E: the title is not in the session"; exit 1; }
+wait_file "$HOME_DIR/config/channels.json" '"label": "Research"'
+wait_file "$HOME_DIR/data/sessions/tui/research.jsonl" '"title":"Q3 earnings"' # written by the rename's command
 step "Settings → Channels: Research on the other profile, placeOrder off"
 keys M-8
 wait_for "AI provider"
@@ -80,8 +80,8 @@ keys Enter Space
 wait_for "▸ [x] placeOrder"
 keys C-s
 wait_for "Research: 1 tool off"
-grep -q '"placeOrder"' "$HOME_DIR/config/channels.json" || { echo "$E2E: channels.json lacks the disabled tool"; cat "$HOME_DIR/config/channels.json"; exit 1; }
-grep -q '"profile": "other"' "$HOME_DIR/config/channels.json" || { echo "$E2E: channels.json lacks the profile"; cat "$HOME_DIR/config/channels.json"; exit 1; }
+wait_file "$HOME_DIR/config/channels.json" '"placeOrder"'
+wait_file "$HOME_DIR/config/channels.json" '"profile": "other"'
 step "Research answers through the other profile and refuses placeOrder"
 keys M-1
 wait_for "Ask Alice"

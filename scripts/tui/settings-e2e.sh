@@ -35,10 +35,7 @@ wait_for "mock (openai mock-from-pane)"
 keys "hello from settings" Enter
 wait_for "You said: hello from settings"
 step "quit"
-keys C-c
-sleep 0.5
-screen | grep -qF "Quit alice?" && keys y
-wait_for "ALICE-EXITED rc=0" 10
+quit_alice
 step "alice check passes on the files the pane wrote"
 ALICE_HOME="$HOME_DIR" "$WORK/alice" check
 grep -q '"mock-from-pane"' "$HOME_DIR/config/ai-provider.json" || { echo "settings-e2e: profile not in ai-provider.json"; exit 1; }

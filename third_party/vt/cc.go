@@ -55,6 +55,18 @@ func (e *Emulator) reverseIndex() {
 
 // backspace moves the cursor back one cell, if possible.
 func (e *Emulator) backspace() {
+	// alice patch: at column 0 below a wrapped row, back to the last
+	// column of that row, as tmux does (screen_write_backspace).
+	// With a wrap pending, tmux's cursor is past the margin: BS puts it
+	// on the last column.
+	if e.atPhantom {
+		e.atPhantom = false
+		return
+	}
+	if x, y := e.scr.CursorPosition(); x == 0 && y > 0 && e.scr.isWrapped(y-1) {
+		e.setCursor(e.scr.Width()-1, y-1)
+		return
+	}
 	// This acts like [ansi.CUB]
 	e.moveCursor(-1, 0)
 }

@@ -232,8 +232,14 @@ func (e *Emulator) CursorPen() uv.Style {
 
 // Resize resizes the terminal.
 func (e *Emulator) Resize(width int, height int) {
+	main := &e.scrs[0]
+	// alice patch: a width change lays the main screen and its
+	// scrollback out again (reflow, see wrap.go), as tmux does.
+	reflow := width > 0 && height > 0 && width != main.Width()
+	onMain := e.scr == main
+	pending := e.atPhantom && onMain
 	x, y := e.scr.CursorPosition()
-	if e.atPhantom {
+	if e.atPhantom && !(reflow && onMain) {
 		if x < width-1 {
 			e.atPhantom = false
 			x++
@@ -248,7 +254,7 @@ func (e *Emulator) Resize(width int, height int) {
 	// xterm do, so the cursor's line and what is above it stay visible.
 	// Upstream keeps the top rows and drops the bottom ones, leaving the
 	// cursor on a stale line that the next output overwrites.
-	if y >= height && height > 0 && e.scr == &e.scrs[0] {
+	if y >= height && height > 0 && onMain {
 		if d := y - height + 1; d > 0 {
 			e.scr.ScrollUp(d)
 			y -= d
@@ -260,15 +266,38 @@ func (e *Emulator) Resize(width int, height int) {
 	if x < 0 {
 		x = 0
 	}
+
+	if reflow {
+		// The height first, at the old width, then the width, as tmux's
+		// screen_resize_cursor.
+		cx, cy := x, y
+		if !onMain {
+			cx, cy = main.CursorPosition()
+			cy = min(cy, height-1)
+		} else if pending {
+			cx = main.Width() // past the margin, where tmux keeps it
+		}
+		main.Resize(main.Width(), height)
+		mx, my, mpending := main.reflow(width, cx, cy)
+		main.scroll = main.buf.Bounds()
+		if onMain {
+			x, y, pending = mx, my, mpending
+		} else {
+			main.cur.X, main.cur.Y = min(mx, width-1), my
+		}
+	} else {
+		e.scrs[0].Resize(width, height)
+	}
 	if x >= width {
 		x = width - 1
 	}
-
-	e.scrs[0].Resize(width, height)
 	e.scrs[1].Resize(width, height)
 	e.tabstops = uv.DefaultTabStops(width)
 
 	e.setCursor(x, y)
+	if reflow && onMain {
+		e.atPhantom = pending
+	}
 
 	if e.isModeSet(ansi.ModeInBandResize) {
 		_, _ = io.WriteString(e.pw, ansi.InBandResize(e.Height(), e.Width(), 0, 0))

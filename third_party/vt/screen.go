@@ -20,6 +20,10 @@ type Screen struct {
 	scroll uv.Rectangle
 	// scrollback is the scrollback buffer for lines scrolled off the top.
 	scrollback *Scrollback
+	// wrapped[y] is row y's soft-wrap flag: the cursor wrapped from its
+	// right margin onto the next row (alice patch, tmux's
+	// GRID_LINE_WRAPPED; see wrap.go).
+	wrapped []bool
 }
 
 // NewScreen creates a new screen.
@@ -27,6 +31,7 @@ func NewScreen(w, h int) *Screen {
 	s := Screen{
 		buf:        uv.NewRenderBuffer(w, h),
 		scrollback: NewScrollback(DefaultScrollbackSize),
+		wrapped:    make([]bool, h),
 	}
 	s.scroll = s.buf.Bounds()
 	return &s
@@ -37,6 +42,7 @@ func NewScreen(w, h int) *Screen {
 // cursor styles, and resets the scroll region.
 func (s *Screen) Reset() {
 	s.buf.Clear()
+	clear(s.wrapped)
 	s.cur = Cursor{}
 	s.saved = Cursor{}
 	s.scroll = s.buf.Bounds()
@@ -102,6 +108,7 @@ func (s *Screen) Resize(width int, height int) {
 		s.buf.Resize(width, height)
 		s.buf.Touched = nil
 	}
+	s.resizeWrapped(height)
 	s.scroll = s.buf.Bounds()
 }
 
@@ -124,7 +131,7 @@ func (s *Screen) ClearWithScrollback() {
 		for y := 0; y < s.buf.Height(); y++ {
 			line := s.buf.Line(y)
 			if line != nil && !s.isLineEmpty(line) {
-				s.scrollback.Push(line)
+				s.scrollback.PushWrapped(line, s.isWrapped(y))
 			}
 		}
 	}
@@ -143,6 +150,7 @@ func (s *Screen) isLineEmpty(line uv.Line) bool {
 
 // ClearArea clears the given area.
 func (s *Screen) ClearArea(area uv.Rectangle) {
+	s.unwrapCleared(area)
 	s.buf.ClearArea(area)
 	s.touchArea(area)
 }
@@ -154,6 +162,7 @@ func (s *Screen) Fill(c *uv.Cell) {
 
 // FillArea fills the given area with the given cell.
 func (s *Screen) FillArea(c *uv.Cell, area uv.Rectangle) {
+	s.unwrapCleared(area)
 	s.buf.FillArea(c, area)
 	s.touchArea(area)
 }
@@ -359,6 +368,7 @@ func (s *Screen) InsertLine(n int) bool {
 	// to the bottom of the screen move, as in tmux (nothing moved).
 	if y < s.scroll.Min.Y || y >= s.scroll.Max.Y {
 		s.buf.InsertLineArea(y, n, s.blankCell(), s.Bounds())
+		s.moveWrapped(y, n, s.buf.Height(), true)
 		return true
 	}
 	// Only operate if cursor Y is within scroll region
@@ -367,6 +377,9 @@ func (s *Screen) InsertLine(n int) bool {
 	}
 
 	s.buf.InsertLineArea(y, n, s.blankCell(), s.scroll)
+	if s.scroll.Min.X == 0 && s.scroll.Max.X == s.buf.Width() {
+		s.moveWrapped(y, n, s.scroll.Max.Y, true)
+	}
 
 	return true
 }
@@ -389,6 +402,7 @@ func (s *Screen) DeleteLine(n int) bool {
 	// to the bottom of the screen move, as in tmux (nothing moved).
 	if y < scroll.Min.Y || y >= scroll.Max.Y {
 		s.buf.DeleteLineArea(y, n, s.blankCell(), s.Bounds())
+		s.moveWrapped(y, n, s.buf.Height(), false)
 		return true
 	}
 	// Only operate if cursor Y is within scroll region
@@ -406,7 +420,9 @@ func (s *Screen) DeleteLine(n int) bool {
 		scroll.Min.X == 0 && scroll.Max.X == s.buf.Width() {
 		// Save lines that will be deleted
 		linesToSave := min(n, scroll.Max.Y-y)
-		s.scrollback.PushN(s.buf, y, linesToSave)
+		for i := range linesToSave {
+			s.scrollback.PushWrapped(s.buf.Line(y+i), s.isWrapped(y+i))
+		}
 	}
 
 	// alice patch: a full-width region scrolls by moving rows, not cells.
@@ -415,6 +431,7 @@ func (s *Screen) DeleteLine(n int) bool {
 	// sessions.
 	if scroll.Min.X == 0 && scroll.Max.X == s.buf.Width() {
 		s.deleteRows(y, n, scroll.Max.Y)
+		s.moveWrapped(y, n, scroll.Max.Y, false)
 		return true
 	}
 

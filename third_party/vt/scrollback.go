@@ -17,6 +17,8 @@ type Scrollback struct {
 	// next Push (alice patch: a caller that drains after every write, as
 	// alice does, cloned and dropped a line per line feed).
 	free []uv.Line
+	// wrapped[i] is lines[i]'s soft-wrap flag (alice patch: see wrap.go).
+	wrapped []bool
 }
 
 // maxFreeLines bounds the cleared lines kept for reuse. (alice patch)
@@ -36,6 +38,12 @@ func NewScrollback(maxLines int) *Scrollback {
 // Push adds a line to the scrollback buffer.
 // If the buffer is full, the oldest line is removed.
 func (s *Scrollback) Push(line uv.Line) {
+	s.PushWrapped(line, false)
+}
+
+// PushWrapped adds a line with its soft-wrap flag: it continues on the
+// next line (alice patch).
+func (s *Scrollback) PushWrapped(line uv.Line, wrapped bool) {
 	if s == nil || s.maxLines <= 0 {
 		return
 	}
@@ -43,7 +51,10 @@ func (s *Scrollback) Push(line uv.Line) {
 	// Find last non-empty cell to trim trailing empty cells.
 	// This helps with wrapping and window resizing.
 	lastNonEmpty := -1
-	for i := len(line) - 1; i >= 0; i-- {
+	if wrapped {
+		lastNonEmpty = len(line) - 1 // its blanks at the margin are text
+	}
+	for i := len(line) - 1; i > lastNonEmpty; i-- {
 		c := &line[i]
 		if !c.IsZero() && !c.Equal(&uv.EmptyCell) {
 			lastNonEmpty = i
@@ -65,8 +76,10 @@ func (s *Scrollback) Push(line uv.Line) {
 	if len(s.lines) >= s.maxLines {
 		// Remove oldest line and append new one
 		s.lines = slices.Delete(s.lines, 0, 1)
+		s.wrapped = slices.Delete(s.wrapped, 0, 1)
 	}
 	s.lines = append(s.lines, cloned)
+	s.wrapped = append(s.wrapped, wrapped)
 }
 
 // PushN adds n lines from the buffer starting at line y to the scrollback.
@@ -109,6 +122,7 @@ func (s *Scrollback) SetMaxLines(maxLines int) {
 	if len(s.lines) > maxLines {
 		// Remove oldest lines
 		s.lines = s.lines[len(s.lines)-maxLines:]
+		s.wrapped = s.wrapped[len(s.wrapped)-maxLines:]
 	}
 }
 
@@ -149,6 +163,16 @@ func (s *Scrollback) Clear() {
 	}
 	clear(s.lines)
 	s.lines = s.lines[:0]
+	s.wrapped = s.wrapped[:0]
+}
+
+// Wrapped reports whether the line at index (0 = oldest) continues on
+// the next line: the cursor wrapped at the right margin (alice patch).
+func (s *Scrollback) Wrapped(index int) bool {
+	if s == nil || index < 0 || index >= len(s.wrapped) {
+		return false
+	}
+	return s.wrapped[index]
 }
 
 // CellAt returns the cell at the given position in the scrollback buffer.

@@ -89,6 +89,8 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 		// moves cursor down similar to [Terminal.linefeed] except it doesn't
 		// respects [ansi.LNM] mode.
 		// This will reset the phantom state i.e. pending wrap state.
+		// alice patch: the row continues on the next (soft wrap).
+		e.scr.setWrapped(y, true)
 		e.index()
 		_, y = e.scr.CursorPosition()
 		x = 0

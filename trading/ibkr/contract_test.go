@@ -24,7 +24,7 @@ func newRig(t *testing.T, mut ...func(*Config)) *rig {
 	v := brokertest.NewVenue(decimal.NewFromInt(100_000), map[string]decimal.Decimal{
 		"AAPL": decimal.RequireFromString("190.00"), "MSFT": decimal.RequireFromString("410.00")})
 	f := newFakeTWS(t, v)
-	cfg := Config{Host: "127.0.0.1", Port: f.port(), ClientID: 7, Timeout: 3 * time.Second, KeepAlive: time.Minute}
+	cfg := Config{Host: "127.0.0.1", Port: f.port(), ClientID: 7, Timeout: 15 * time.Second, KeepAlive: time.Minute}
 	for _, m := range mut {
 		m(&cfg)
 	}

@@ -287,7 +287,7 @@ func TestOrderFilledWhileAwayIsKnownAfterRestart(t *testing.T) {
 		return err == nil && o.Status == trading.StatusFilled && o.FilledQty.Equal(decimal.NewFromInt(4))
 	}, 30*time.Second, 10*time.Millisecond)
 
-	other := New("ib-other", Config{Host: r.b.cfg.Host, Port: r.b.cfg.Port, ClientID: 99, Timeout: time.Second}, nil)
+	other := New("ib-other", Config{Host: r.b.cfg.Host, Port: r.b.cfg.Port, ClientID: 99, Timeout: 15 * time.Second}, nil)
 	defer other.Close()
 	require.NoError(t, other.Init(ctx))
 	_, err = other.Order(ctx, res.OrderID)

@@ -135,7 +135,7 @@ func (f *textTWS) handle(c net.Conn) {
 
 func TestLegacyTextWire(t *testing.T) {
 	f := newTextTWS(t)
-	b := New("ib-old", Config{Host: "127.0.0.1", Port: f.ln.Addr().(*net.TCPAddr).Port, Timeout: 3 * time.Second, KeepAlive: time.Minute},
+	b := New("ib-old", Config{Host: "127.0.0.1", Port: f.ln.Addr().(*net.TCPAddr).Port, Timeout: 15 * time.Second, KeepAlive: time.Minute},
 		slog.New(slog.DiscardHandler))
 	defer b.Close()
 	ctx := context.Background()

@@ -207,3 +207,21 @@ func TestChannelHeaderShowsItsProvider(t *testing.T) {
 	h.Send(tea.KeyPressMsg{Code: '1', Mod: tea.ModAlt})
 	require.Contains(t, h.Screen(), "# Research · other (openai other-model)")
 }
+
+// /session opens a session that exists (a bare channel id finds its tui/
+// session) and says so when none has that id, instead of opening an
+// empty read-only chat named after the typo (found in tmux).
+func TestSlashSessionOpensOnlyExistingSessions(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.TypeText("/session nosuch1")
+	h.Key("enter")
+	require.Equal(t, "tui/default", h.M.Chat.Session, "the chat stays where it was")
+	require.Contains(t, h.Toast(), `no session "nosuch1"`)
+	h.TypeText("/session telegram/1")
+	h.Key("enter")
+	require.Equal(t, "telegram/1", h.M.Chat.Session)
+	h.TypeText("/session research")
+	h.Key("enter")
+	require.Equal(t, "tui/research", h.M.Chat.Session)
+}

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -144,6 +145,8 @@ func (c *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 		c.browser.open = false
 		return tea.Batch(c.switchTo(msg.ch.Session), c.loadChannels(), kit.FlashCmd("channel "+msg.ch.Label))
+	case sessionFoundMsg:
+		return c.switchTo(msg.session)
 	case chatHistoryMsg:
 		if msg.session != c.Session {
 			return nil
@@ -266,6 +269,28 @@ func (c *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 // are shown read-only so a reply never lands in someone else's thread.
 func (c *Pane) writable() bool { return strings.HasPrefix(c.Session, "tui/") }
 
+// sessionFoundMsg answers /session: the session to open.
+type sessionFoundMsg struct{ session string }
+
+// openSession looks id up among the sessions (a bare channel id finds
+// its tui/ session) and opens it; an unknown id is an error, not an
+// empty chat named after it.
+func (c *Pane) openSession(id string) tea.Cmd {
+	core := c.core
+	return func() tea.Msg {
+		ids, err := core.Sessions()
+		if err != nil {
+			return kit.ErrMsg{Err: err}
+		}
+		for _, want := range []string{id, "tui/" + id} {
+			if slices.Contains(ids, want) {
+				return sessionFoundMsg{want}
+			}
+		}
+		return kit.ErrMsg{Err: fmt.Errorf("no session %q; ctrl+s lists them", id)}
+	}
+}
+
 func (c *Pane) switchTo(session string) tea.Cmd {
 	c.Session, c.Msgs = session, nil
 	c.Replaced()
@@ -333,7 +358,7 @@ func (c *Pane) command(text string) tea.Cmd {
 		if len(fields) < 2 {
 			return kit.ErrCmd(fmt.Errorf("usage: /session <id>"))
 		}
-		return c.switchTo(fields[1])
+		return c.openSession(fields[1])
 	case "/sessions":
 		return c.openBrowser()
 	case "/title":

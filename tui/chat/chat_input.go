@@ -30,7 +30,9 @@ type pastedBlock struct {
 	text string
 }
 
-func (b pastedBlock) lines() int { return strings.Count(b.text, "\n") + 1 }
+// lines counts the paste's lines; a file's final newline ends its last
+// line rather than starting another.
+func (b pastedBlock) lines() int { return strings.Count(strings.TrimRight(b.text, "\n"), "\n") + 1 }
 
 func newChatInput(st kit.Styles) textarea.Model {
 	ta := textarea.New()
@@ -105,7 +107,7 @@ func (c *Pane) attachmentsView() string {
 	for i, b := range c.Pasted {
 		parts[i] = c.m.Styles().Selected.Render(fmt.Sprintf(" ▤ %s · %s ", b.name, kit.Plural(b.lines(), "line")))
 	}
-	return strings.Join(parts, " ") + c.m.Styles().Muted.Render("  backspace on an empty input removes the last")
+	return strings.Join(parts, " ") + c.m.Styles().Muted.Render("  backspace on an empty input removes the last paste")
 }
 
 // relayout refreshes what depends on the input: the textarea sizes itself

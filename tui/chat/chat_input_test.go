@@ -157,3 +157,20 @@ func TestChatStopAndNotesUseFriendlyText(t *testing.T) {
 	require.Contains(t, s, "  /channel [new <name>")
 	require.NotContains(t, s, "⚠", "plain help is not a warning")
 }
+
+// A pasted file ends in a newline; its line count does not count the
+// empty "line" after it (a 40-line file read "41 lines"), and the hint
+// says what backspace removes.
+func TestChatPasteCountsTheLinesOfAFile(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	file := strings.Repeat("row of a table\n", 40)
+	h.Send(tea.PasteMsg{Content: file})
+	s := h.Screen()
+	require.Contains(t, s, "paste 1 · 40 lines")
+	require.Contains(t, s, "backspace on an empty input removes the last paste")
+	h.TypeText("summarise this")
+	h.F.Script = []chat.ChatEvent{{Kind: chat.ChatDone, Text: "ok"}}
+	h.Key("enter")
+	require.Contains(t, h.Screen(), "▤ +39 lines (ctrl+o expands)", "the first three of 42 lines shown, 39 more")
+}

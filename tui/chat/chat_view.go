@@ -246,7 +246,7 @@ func (c *Pane) renderMsg(i int) string {
 // userText wraps what the user sent, collapsing very long messages (big
 // pastes) to their first lines unless tool details are expanded.
 func (c *Pane) userText(text string, w int) string {
-	lines := strings.Split(text, "\n")
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	if !c.expand && len(lines) > pasteMaxLines {
 		more := len(lines) - 3
 		text = strings.Join(lines[:3], "\n")

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -115,6 +116,12 @@ func LineChart(st Styles, pts []EquityPoint, w, h int, fmtY func(float64) string
 		ys[i] = p.Equity
 	}
 	lo, hi := seriesRange(ys)
+	if h-2 < 5 {
+		// No middle label: a widened (flat) range starts at the series'
+		// low, so the line is drawn on the row that labels its value.
+		low := slices.Min(ys)
+		lo, hi = low, low+(hi-lo)
+	}
 	labels := []string{fmtY(hi), fmtY((hi + lo) / 2), fmtY(lo)}
 	gw := 0
 	for _, l := range labels {
@@ -148,10 +155,10 @@ func LineChart(st Styles, pts []EquityPoint, w, h int, fmtY func(float64) string
 	for r, row := range rows {
 		label := ""
 		switch {
-		case r == 0:
-			label = labels[0]
 		case r == ph-1:
 			label = labels[2]
+		case r == 0:
+			label = labels[0]
 		case r == (ph-1)/2 && ph >= 5:
 			label = labels[1]
 		}

@@ -112,3 +112,21 @@ func TestTimeAxisLabelsAreDistinct(t *testing.T) {
 		}
 	}
 }
+
+// A short chart (the 80x24 Portfolio gives it two rows) has no middle
+// label, so a flat series is drawn on the row its own value labels, not
+// on the row of the widened range's top (found in tmux: equity 99,999.90
+// drawn beside "100099.90 ┤").
+func TestShortLineChartDrawsAFlatSeriesAtItsLabel(t *testing.T) {
+	t.Parallel()
+	st := kit.NewStyles(true)
+	pts := []kit.EquityPoint{{Time: tuitest.T0, Equity: 99999.90}, {Time: tuitest.T0.Add(time.Minute), Equity: 99999.90}}
+	for _, h := range []int{3, 4, 5, 6} {
+		lines := strings.Split(ansi.Strip(kit.LineChart(st, pts, 60, h, ftoa)), "\n")
+		for _, l := range lines {
+			if strings.ContainsFunc(l, func(r rune) bool { return r > 0x2800 && r <= 0x28FF }) {
+				require.True(t, strings.HasPrefix(strings.TrimSpace(l), "99999.90 ┤"), "height %d: the line is on its value's label: %q\n%s", h, l, strings.Join(lines, "\n"))
+			}
+		}
+	}
+}

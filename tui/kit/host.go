@@ -2,6 +2,7 @@ package kit
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -58,3 +59,8 @@ type Pane interface {
 	// input, an attached terminal), so global single-letter keys are off.
 	Capturing() bool
 }
+
+// ErrDetached is the cause with which a client's AppContext ends when the
+// person detaches (or the terminal goes away) from a core that keeps
+// running: work the core does for that client, a chat turn, goes on.
+var ErrDetached = errors.New("the client detached; the core keeps running")

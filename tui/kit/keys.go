@@ -50,6 +50,8 @@ type OverlayKeys struct {
 // DialogKeys answer confirmations.
 type DialogKeys struct {
 	Yes, No key.Binding
+	// Up and Down scroll a confirmation taller than the screen.
+	Up, Down key.Binding
 }
 
 // DefaultKeyMap is alice's key layout.
@@ -122,8 +124,10 @@ func DefaultKeyMap() KeyMap {
 			Back:   b("esc", "back", "esc"),
 		},
 		Dialog: DialogKeys{
-			Yes: b("y", "confirm", "y"),
-			No:  b("n/esc", "cancel", "n", "esc"),
+			Yes:  b("y", "confirm", "y"),
+			No:   b("n/esc", "cancel", "n", "esc"),
+			Up:   b("↑", "scroll up", "up", "pgup"),
+			Down: b("↓", "scroll down", "down", "pgdown"),
 		},
 		Overlay: OverlayKeys{
 			Up:    b("↑", "previous", "up", "ctrl+p", "ctrl+k"),

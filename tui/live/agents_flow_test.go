@@ -35,7 +35,7 @@ func TestAgentStateSendAndDiffFlow(t *testing.T) {
 
 	tm.Send(tea.KeyPressMsg{Code: 's', Text: "s"})
 	require.Eventually(t, func() bool { return len(a.Workspaces().Sessions(ws.ID)) == 1 }, 30*time.Second, 20*time.Millisecond)
-	require.True(t, a.Workspaces().WaitReady(context.Background(), a.Workspaces().Sessions(ws.ID)[0].ID(), 10*time.Second))
+	require.True(t, a.Workspaces().WaitReady(context.Background(), a.Workspaces().Sessions(ws.ID)[0].ID(), 30*time.Second))
 	for _, r := range "printf 'ok?\\a'" {
 		tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}

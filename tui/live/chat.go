@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/alice-trading/alice/core/agent"
 	"github.com/alice-trading/alice/core/channel"
 	"github.com/alice-trading/alice/tui/chat"
+	"github.com/alice-trading/alice/tui/kit"
 )
 
 // Sessions lists sessions the chat can open, TUI ones first.
@@ -61,16 +63,46 @@ func (c *Core) History(session string, limit int) ([]chat.ChatMessage, error) {
 	return out, nil
 }
 
-// Send starts an agent turn and converts its events.
+// Send starts an agent turn and converts its events. The turn follows
+// ctx (esc, quitting) except when ctx ends because the client detached
+// (kit.ErrDetached): the core then finishes the turn, whose reply lands in
+// the session for the next client, and the events are dropped.
 func (c *Core) Send(ctx context.Context, session, text string) (<-chan chat.ChatEvent, error) {
 	c.a.Touch("tui", session)
-	s, err := c.chat.AskWithSession(ctx, text, session, agent.Options{Channel: "tui", ChannelID: channel.FromSession(session)})
+	turnCtx, stopTurn := context.WithCancel(c.a.RunContext())
+	s, err := c.chat.AskWithSession(turnCtx, text, session, agent.Options{Channel: "tui", ChannelID: channel.FromSession(session)})
 	if err != nil {
+		stopTurn()
 		return nil, err
 	}
+	turnDone := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			if !errors.Is(context.Cause(ctx), kit.ErrDetached) {
+				stopTurn()
+			}
+		case <-turnDone:
+		}
+	}()
 	out := make(chan chat.ChatEvent, 64)
+	detached := false
+	send := func(ce chat.ChatEvent) {
+		if detached {
+			return
+		}
+		select {
+		case out <- ce:
+		case <-ctx.Done():
+			if detached = errors.Is(context.Cause(ctx), kit.ErrDetached); !detached {
+				out <- ce // esc: the pane reads on to the end of the turn
+			}
+		}
+	}
 	go func() {
 		defer close(out)
+		defer stopTurn()
+		defer close(turnDone)
 		for ev := range s.Events() {
 			var ce chat.ChatEvent
 			switch ev.Kind {
@@ -81,7 +113,7 @@ func (c *Core) Send(ctx context.Context, session, text string) (<-chan chat.Chat
 			case agent.ToolResult:
 				ce = chat.ChatEvent{Kind: chat.ChatToolResult, Tool: ev.Tool, ToolID: ev.ToolID, Output: ev.Content, IsError: ev.IsError}
 				for _, ref := range agent.SavedImages(ev.Content) {
-					out <- ce
+					send(ce)
 					ce = chat.ChatEvent{Kind: chat.ChatImage, Text: c.mediaPath(ref)}
 				}
 			case agent.Done:
@@ -89,7 +121,7 @@ func (c *Core) Send(ctx context.Context, session, text string) (<-chan chat.Chat
 			case agent.Error:
 				ce = chat.ChatEvent{Kind: chat.ChatError, Text: ev.Text}
 			}
-			out <- ce
+			send(ce)
 		}
 	}()
 	return out, nil

@@ -153,6 +153,9 @@ type Pane struct {
 	rowQuotes map[string]listRow
 	listSel   int
 	picking   bool
+	// searching is the query whose answer is awaited ("" for none): the
+	// pane says so, enter waits for it, esc gives it up.
+	searching string
 }
 
 func New(m kit.Host, core marketBase) *Pane {
@@ -287,6 +290,7 @@ func (p *Pane) search(q string) tea.Cmd {
 		return kit.ErrCmd(errNoMarket)
 	}
 	ctx := p.m.AppContext()
+	p.searching = q
 	return func() tea.Msg {
 		res, err := mc.SearchSymbols(ctx, q)
 		return marketSearchMsg{query: q, results: res, err: err}
@@ -336,8 +340,13 @@ func (p *Pane) loadSymbol() tea.Cmd {
 
 // withLast replaces a quote's last price, keeping the change relative to
 // the same previous close.
+// The feed's bid/ask belong to the feed's price: at another mark they are
+// dropped rather than shown beside a last price they do not surround.
 func withLast(q MarketQuote, last decimal.Decimal) MarketQuote {
 	prev := q.Last.Sub(q.Change)
+	if !last.Equal(q.Last) {
+		q.Bid, q.Ask = decimal.Decimal{}, decimal.Decimal{}
+	}
 	q.Last = last
 	if prev.IsPositive() {
 		q.Change = last.Sub(prev)

@@ -58,6 +58,14 @@ func (t OrderTicket) Describe() string {
 	return s + " on " + t.Account
 }
 
+// lastField is the last field shown: a market order has no limit price.
+func (f *orderForm) lastField() int {
+	if f.otype == "MKT" {
+		return 2
+	}
+	return len(orderFields) - 1
+}
+
 func (f *orderForm) onKey(p *Pane, msg tea.KeyPressMsg) tea.Cmd {
 	k := p.keys
 	switch {
@@ -65,7 +73,7 @@ func (f *orderForm) onKey(p *Pane, msg tea.KeyPressMsg) tea.Cmd {
 		p.Mode = MkBrowse
 		return nil
 	case key.Matches(msg, k.FormNext):
-		f.field = min(f.field+1, len(orderFields)-1)
+		f.field = min(f.field+1, f.lastField())
 		return nil
 	case key.Matches(msg, k.FormPrev):
 		f.field = max(f.field-1, 0)
@@ -112,6 +120,17 @@ func (f *orderForm) onKey(p *Pane, msg tea.KeyPressMsg) tea.Cmd {
 		f.limit = editNumber(f.limit, msg)
 	}
 	return nil
+}
+
+// typeRune types r into the focused number field (a paste).
+func (f *orderForm) typeRune(r rune) {
+	k := tea.KeyPressMsg{Code: r, Text: string(r)}
+	switch f.field {
+	case 2:
+		f.Qty = editNumber(f.Qty, k)
+	case 3:
+		f.limit = editNumber(f.limit, k)
+	}
 }
 
 // editNumber applies a key to a numeric field: digits and one dot.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
@@ -447,4 +448,103 @@ func TestMarketLongSearchStaysVisible(t *testing.T) {
 	h.Key("/")
 	h.TypeText(strings.Repeat("abcdefghij", 8) + "XYZ")
 	require.Contains(t, h.Screen(), "hijXYZ", "the end of what was typed is shown")
+}
+
+// While a search is under way the pane says so, and an enter pressed
+// before the answer does not open the start list's selected row (found
+// in tmux: "EURUSD", enter, enter opened AAPL from the watchlist, and the
+// EURUSD results popped up afterwards); esc gives the search up.
+func TestMarketEnterWhileSearchingWaitsForTheResults(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 100, 30)
+	h.Alt('5')
+	require.Contains(t, h.Screen(), "MSFT", "the start list has a row enter could open")
+	h.TypeText("apple")
+	_, search := h.M.Update(tuitest.KeyMsg("enter"))
+	require.Contains(t, h.Screen(), `Searching "apple"…`)
+	_, cmd := h.M.Update(tuitest.KeyMsg("enter"))
+	h.Run(cmd)
+	require.Empty(t, h.M.Market.Symbol, "enter waits for the results")
+	h.Run(search)
+	require.Contains(t, h.Screen(), "Results (1)")
+	h.Key("enter")
+	require.Equal(t, "AAPL", h.M.Market.Symbol)
+
+	h.Key("esc")
+	h.TypeText("apple")
+	_, search = h.M.Update(tuitest.KeyMsg("enter"))
+	h.Key("esc")
+	require.NotContains(t, h.Screen(), "Searching")
+	h.Run(search)
+	require.NotContains(t, h.Screen(), "Results (1)", "a search given up does not pop up later")
+}
+
+// A simulator account's mark replaces the feed's last price; the feed's
+// bid/ask around the old price is not shown beside it (found in tmux:
+// "206.00 +3.98 (+1.97%) … bid/ask 195.83/195.85").
+func TestMarketHeaderDropsTheFeedsBidAskAtAPinnedMark(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 160, 30)
+	openAAPL(h)
+	h.Key("s")
+	h.TypeText("@187.25")
+	h.Key("enter")
+	require.Contains(t, h.Screen(), "bid/ask 187.20/187.30", "the mark equals the feed's last: its bid/ask stay")
+	h.Key("s")
+	h.TypeText("@197.04")
+	h.Key("enter")
+	s := h.Screen()
+	require.Contains(t, s, "197.04 +11.54 (+6.22%)")
+	require.NotContains(t, s, "bid/ask 187.20/187.30", "no bid/ask 10 dollars away from the last price")
+}
+
+// A currency pair's price is shown in its own precision: "1.0843
+// +0.0009", not "1.08 0.00" (found in tmux on EURUSD); equities keep
+// two decimals. The start list shows the same.
+func TestMarketCurrencyQuotesKeepTheirDecimals(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 160, 30)
+	h.Alt('5')
+	h.Key("/")
+	h.TypeText("EURUSD")
+	h.Key("enter", "enter")
+	require.Equal(t, "EURUSD", h.M.Market.Symbol)
+	s := h.Screen()
+	require.Contains(t, s, "1.0843 +0.0009 (+0.08%)")
+	require.Contains(t, s, "bid/ask 1.0843/1.0843")
+	h.Key("w", "esc")
+	require.Regexp(t, `★ +EURUSD +1\.0843 +\+0\.08%`, h.Screen())
+}
+
+// On a market order the hidden limit-price field is never focused: ↓
+// from the quantity stays there, so what is typed next is the quantity
+// (it went into the invisible limit field, leaving no field marked).
+func TestMarketOrderTicketNeverFocusesAHiddenField(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 100, 30)
+	openAAPL(h)
+	h.Key("o")
+	require.Contains(t, h.Screen(), "Stage an order")
+	h.Key("down", "down")
+	h.TypeText("5")
+	require.Equal(t, "5", h.M.Market.Form.Qty)
+	require.Contains(t, h.Screen(), "Quantity     5▏")
+}
+
+// A pasted ticker is typed: on the start list it starts a search, in the
+// search line it is inserted, in the order ticket it fills the focused
+// number (found in tmux: a paste into the Market pane did nothing).
+func TestMarketPasteIsTyped(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 100, 30)
+	h.Alt('5')
+	h.Send(tea.PasteMsg{Content: "app"})
+	require.Equal(t, "app", h.M.Market.Input.Value(), "the list starts a search with the paste")
+	h.Send(tea.PasteMsg{Content: "le\n"})
+	require.Equal(t, "apple", h.M.Market.Input.Value())
+	h.Key("enter")
+	require.Contains(t, h.Screen(), "Results (1)")
+	h.Key("enter", "o")
+	h.Send(tea.PasteMsg{Content: " 12.5\n"})
+	require.Equal(t, "12.5", h.M.Market.Form.Qty)
 }

@@ -109,6 +109,10 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		p.rowQuotes[msg.symbol] = r
 		return nil
 	case marketSearchMsg:
+		if msg.query != p.searching {
+			return nil // given up (esc) or overtaken by a newer search
+		}
+		p.searching = ""
 		// A refined search keeps the cursor on its symbol when it is still
 		// listed, else starts at the best match.
 		k := kit.KeyAt(p.results, instrumentKey, p.sel)
@@ -153,6 +157,33 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(p.Load(), p.loadSymbol(), p.m.ReloadPortfolio(), kit.FlashCmd(msg.text))
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
+	case tea.PasteMsg:
+		return p.onPaste(msg)
+	}
+	return nil
+}
+
+// onPaste types pasted text (its lines joined by spaces; the inputs are
+// one line): into the open input, into the ticket's focused number, or,
+// on the start list, into a new search.
+func (p *Pane) onPaste(msg tea.PasteMsg) tea.Cmd {
+	text := strings.Join(strings.Fields(msg.Content), " ")
+	if text == "" {
+		return nil
+	}
+	switch p.Mode {
+	case mkSearch, mkIndicator, MkSim:
+		var cmd tea.Cmd
+		p.Input, cmd = p.Input.Update(tea.PasteMsg{Content: text})
+		return cmd
+	case MkOrder:
+		for _, r := range text {
+			p.Form.typeRune(r)
+		}
+		return nil
+	}
+	if p.Symbol == "" && !p.picking {
+		return p.openInput(mkSearch, "symbol or name, e.g. AAPL, apple, bitcoin", text)
 	}
 	return nil
 }
@@ -174,6 +205,17 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		var cmd tea.Cmd
 		p.Input, cmd = p.Input.Update(msg)
 		return cmd
+	}
+	// While a search is under way enter waits for its results (it would
+	// open the list's row) and esc gives the search up.
+	if p.searching != "" {
+		switch {
+		case key.Matches(msg, k.Back):
+			p.searching = ""
+			return nil
+		case key.Matches(msg, k.Select):
+			return nil
+		}
 	}
 	// The start list (no symbol shown, no results to pick from): ↑/↓,
 	// enter, w; a letter or digit starts a search with it.
@@ -327,7 +369,7 @@ func (p *Pane) askText() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "What do you think about %s", p.Symbol)
 	if !p.quote.Last.IsZero() {
-		fmt.Fprintf(&b, " (last %s, %s%% today)", p.quote.Last.StringFixed(2), signed(p.quote.ChangePct.StringFixed(2)))
+		fmt.Fprintf(&b, " (last %s, %s%% today)", p.quote.Last.StringFixed(pricePlaces(p.quote.Last)), signed(p.quote.ChangePct.StringFixed(2)))
 	}
 	if len(p.Overlays) > 0 {
 		var fs []string

@@ -30,6 +30,9 @@ func (p *Pane) View() string {
 	case MkSim:
 		lines = append(lines, st.Warn.Render("Simulator ")+p.Input.View())
 	}
+	if p.searching != "" {
+		lines = append(lines, ansi.Truncate(st.Muted.Render(fmt.Sprintf("Searching %q…  esc gives up", p.searching)), p.w, "…"))
+	}
 	if p.picking {
 		lines = append(lines, p.resultRows(p.h-len(lines))...)
 		return kit.FitHeight(strings.Join(lines, "\n"), p.h)
@@ -90,19 +93,20 @@ func (p *Pane) quoteLine() string {
 		s += st.Muted.Render(" · " + q.Source)
 	}
 	if !q.Last.IsZero() {
-		chg := fmt.Sprintf("%s (%s%%)", signed(q.Change.StringFixed(2)), signed(q.ChangePct.StringFixed(2)))
+		places := pricePlaces(q.Last)
+		chg := fmt.Sprintf("%s (%s%%)", signed(q.Change.StringFixed(places)), signed(q.ChangePct.StringFixed(2)))
 		switch q.Change.Sign() {
 		case 1:
 			chg = st.Profit.Render(chg)
 		case -1:
 			chg = st.Loss.Render(chg)
 		}
-		s += "   " + st.Text.Render(q.Last.StringFixed(2)) + " " + chg
+		s += "   " + st.Text.Render(q.Last.StringFixed(places)) + " " + chg
 		if !q.Volume.IsZero() {
 			s += st.Muted.Render("   vol ") + compactNumber(q.Volume)
 		}
 		if !q.Bid.IsZero() || !q.Ask.IsZero() {
-			s += st.Muted.Render("   bid/ask ") + q.Bid.StringFixed(2) + "/" + q.Ask.StringFixed(2)
+			s += st.Muted.Render("   bid/ask ") + q.Bid.StringFixed(places) + "/" + q.Ask.StringFixed(places)
 		}
 	}
 	return ansi.Truncate(s, p.w, "…")
@@ -237,4 +241,22 @@ func compactNumber(d decimal.Decimal) string {
 		return fmt.Sprintf("%.1fK", f/1e3)
 	}
 	return d.String()
+}
+
+// pricePlaces is how many decimals a price is shown with: two from 10
+// up (equities, indices, gold), four from 1 (currency pairs: 1.0843),
+// and four significant digits below 1 (0.6521, small coins).
+func pricePlaces(price decimal.Decimal) int32 {
+	a := price.Abs()
+	switch {
+	case a.IsZero() || a.GreaterThanOrEqual(decimal.NewFromInt(10)):
+		return 2
+	case a.GreaterThanOrEqual(decimal.NewFromInt(1)):
+		return 4
+	}
+	places := int32(3)
+	for one := decimal.NewFromInt(1); a.LessThan(one) && places < 12; a = a.Mul(decimal.NewFromInt(10)) {
+		places++
+	}
+	return places
 }

@@ -225,7 +225,7 @@ func (p *Pane) listView(w, h int) []string {
 		}
 		last, chg := "—", ""
 		if !r.Quote.Last.IsZero() {
-			last = r.Quote.Last.StringFixed(2)
+			last = r.Quote.Last.StringFixed(pricePlaces(r.Quote.Last))
 			chg = fmt.Sprintf("%s%%", signed(r.Quote.ChangePct.StringFixed(2)))
 		}
 		if r.Err != "" {

@@ -271,7 +271,7 @@ func wrapIndent(render func(...string) string, text string, indent, w int) strin
 	pad := strings.Repeat(" ", indent)
 	width := max(10, w-indent)
 	var out []string
-	for _, row := range strings.Split(ansi.Wrap(text, width, " ,"), "\n") {
+	for _, row := range strings.Split(ansi.Wrap(text, width, ""), "\n") {
 		for _, r := range strings.Split(ansi.Hardwrap(row, width, true), "\n") {
 			out = append(out, pad+render(r))
 		}

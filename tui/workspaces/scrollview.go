@@ -185,14 +185,20 @@ func (v *scrollView) view(st kit.Styles, w, h int) string {
 	}
 	q := strings.ToLower(v.query)
 	for i := v.top; i < min(len(v.Lines), v.top+bodyH); i++ {
-		l := ansi.Truncate(v.Lines[i], w-2, "…")
+		// Only text past the edge is marked cut, not the blank padding
+		// of a session wider than the pane.
+		tail := "…"
+		if ansi.StringWidth(strings.TrimRight(v.Lines[i], " ")) <= w-2 {
+			tail = ""
+		}
+		l := ansi.Truncate(v.Lines[i], w-2, tail)
 		switch {
 		case i >= a && i <= b:
 			l = st.Selected.Render("▌ " + l)
 		case q != "" && strings.Contains(strings.ToLower(v.Lines[i]), q):
 			l = st.Accent.Render("  " + l)
 		default:
-			l = "  " + ansi.Truncate(v.styled[i], w-2, "…")
+			l = "  " + ansi.Truncate(v.styled[i], w-2, tail)
 		}
 		rows = append(rows, l)
 	}

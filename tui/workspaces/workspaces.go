@@ -405,14 +405,42 @@ func (p *Pane) View() string {
 	case WsScroll:
 		return p.Scroll.view(*st, p.w, p.h)
 	}
-	header := st.Title.Render("Workspaces") + st.Muted.Render("  n new · s shell · c claude · x codex · enter attach · z full screen (ctrl+q back) · f files · l git")
-	if v, ok := p.agentView(func() string { return p.listView(header) }); ok {
+	if v, ok := p.agentView(p.listView); ok {
 		return v
 	}
 	if len(p.List) == 0 {
-		return kit.FitHeight(kit.Stack(header, "", st.Muted.Render("No workspaces yet. Press n to create one (a git-initialised directory wired to alice's MCP servers).")), p.h)
+		return kit.FitHeight(kit.Stack(p.header(p.w), "", st.Muted.Render("No workspaces yet. Press n to create one (a git-initialised directory wired to alice's MCP servers).")), p.h)
 	}
-	return p.listView(header)
+	return p.listView()
+}
+
+// headerKeys are the keys the list's header names.
+var headerKeys = []string{"n new", "s shell", "c claude", "x codex", "enter attach", "z full screen (ctrl+q back)", "f files", "l git"}
+
+// header is the title and the list's keys in w cells: keys that do not
+// fit wrap onto further lines rather than being cut, so the zoom key's
+// way back stays on screen at 80 columns.
+func (p *Pane) header(w int) string {
+	st := p.m.Styles()
+	const title = "Workspaces"
+	var lines []string
+	cur := ""
+	for _, k := range headerKeys {
+		switch {
+		case cur == "":
+			cur = k
+		case ansi.StringWidth(cur+" · "+k) <= w-len(title)-2 || len(lines) > 0 && ansi.StringWidth(cur+" · "+k) <= w:
+			cur += " · " + k
+		default:
+			lines, cur = append(lines, cur), k
+		}
+	}
+	lines = append(lines, cur)
+	out := st.Title.Render(title) + st.Muted.Render("  "+lines[0])
+	for _, l := range lines[1:] {
+		out += "\n" + st.Muted.Render(l)
+	}
+	return out
 }
 
 // followCursor moves the part of the session's screen the pane shows so

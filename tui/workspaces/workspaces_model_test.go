@@ -234,3 +234,15 @@ func TestErrorsAreDismissedWhileAttached(t *testing.T) {
 	h.Key("ctrl+q")
 	require.False(t, h.M.Workspaces.Attached())
 }
+
+// At 80x24 the header's keys wrap instead of being cut, so the zoom
+// key's way back is on screen (it read "z full sc…").
+func TestWorkspaceZoomHintAt80(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 80, 24)
+	h.Alt('4')
+	s := h.Screen()
+	require.Contains(t, s, "z full screen (ctrl+q back)")
+	require.Contains(t, s, "l git")
+	require.NotContains(t, s, "z full sc…")
+}

@@ -329,14 +329,14 @@ func (p *Pane) openScrollback(from wsMode) tea.Cmd {
 
 // listView is the workspace list with session rows and, when the pane is
 // wide enough, a live preview of the selected session beside it.
-func (p *Pane) listView(header string) string {
+func (p *Pane) listView() string {
 	st := p.m.Styles()
 	listW := p.w
 	showPreview := p.w >= 90 && p.term != nil && p.previewTarget() != nil
 	if showPreview {
 		listW = p.w * 45 / 100
 	}
-	rows := []string{header, ""}
+	rows := []string{p.header(listW), ""}
 	for i, w := range p.List {
 		d, hasDetail := p.details[w.ID]
 		sessions := st.Muted.Render("no sessions")

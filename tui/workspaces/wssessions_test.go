@@ -352,3 +352,24 @@ func TestSmallerClientFollowsTheCursor(t *testing.T) {
 	require.Less(t, x, 100)
 	require.Equal(t, "d", string([]rune(ansi.Strip(lines[y]))[x]), "the cursor is on column 160 (the d of end-55)")
 }
+
+// Scrollback lines padded to a wider session's width are not marked as
+// cut: only text that goes past the pane ends in "…" (every line of a
+// shell's scrollback ended in "…" at 80 columns).
+func TestScrollbackMarksOnlyCutText(t *testing.T) {
+	t.Parallel()
+	h, f := newSessionHarness(t, 80, 24)
+	h.Key("s")
+	term := f.sess["ws1"][0].Term.(*richTerm)
+	term.sb = []string{"# echo Hello World" + strings.Repeat(" ", 100), "\x1b[32mHello World\x1b[m" + strings.Repeat(" ", 100) + "\x1b[m",
+		strings.Repeat("long ", 30)}
+	h.Key("ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.Key("down")
+	h.TypeText("v")
+	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
+	s := h.Screen()
+	require.Regexp(t, `# echo Hello World +│`, s, "a padded line is not cut")
+	require.Regexp(t, `  Hello World +│`, s)
+	require.Contains(t, s, "long lon…", "a line longer than the pane is")
+}

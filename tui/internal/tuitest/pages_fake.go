@@ -81,7 +81,7 @@ func fakeCloses(n int) []float64 {
 
 func (f *FakePages) SearchSymbols(ctx context.Context, q string) ([]market.MarketInstrument, error) {
 	all := []market.MarketInstrument{{Symbol: "AAPL", Name: "Apple Inc.", Class: "equity"}, {Symbol: "AMZN", Name: "Amazon.com", Class: "equity"},
-		{Symbol: "BTCUSD", Name: "Bitcoin", Class: "crypto"}}
+		{Symbol: "BTCUSD", Name: "Bitcoin", Class: "crypto"}, {Symbol: "EURUSD", Name: "Euro / US Dollar", Class: "currency"}}
 	var out []market.MarketInstrument
 	for _, in := range all {
 		if strings.Contains(strings.ToLower(in.Symbol+" "+in.Name), strings.ToLower(q)) {
@@ -92,6 +92,11 @@ func (f *FakePages) SearchSymbols(ctx context.Context, q string) ([]market.Marke
 }
 
 func (f *FakePages) MarketQuote(ctx context.Context, sym, class string) (market.MarketQuote, error) {
+	if sym == "EURUSD" { // a currency pair: prices in the fourth decimal
+		return market.MarketQuote{Symbol: sym, Last: decimal.RequireFromString("1.08432"), Change: decimal.RequireFromString("0.00087"),
+			ChangePct: decimal.RequireFromString("0.08"), Bid: decimal.RequireFromString("1.08430"), Ask: decimal.RequireFromString("1.08434"),
+			Time: T0, Source: f.quoteSource(), Simulated: f.quoteSource() == "simulated"}, nil
+	}
 	return market.MarketQuote{Symbol: sym, Last: decimal.RequireFromString("187.25"), Change: decimal.RequireFromString("1.75"),
 		ChangePct: decimal.RequireFromString("0.94"), Bid: decimal.RequireFromString("187.20"), Ask: decimal.RequireFromString("187.30"),
 		Volume: decimal.NewFromInt(48_200_000), Time: T0, Source: f.quoteSource(), Simulated: f.quoteSource() == "simulated"}, nil
@@ -190,6 +195,9 @@ func (f *FakePages) SimMark(ctx context.Context, account, sym string) (decimal.D
 	defer f.Pmu.Unlock()
 	if m, ok := f.Marks[sym]; ok {
 		return m, nil
+	}
+	if sym == "EURUSD" {
+		return decimal.RequireFromString("1.08432"), nil
 	}
 	return decimal.RequireFromString("187.25"), nil
 }

@@ -1,0 +1,246 @@
+package vt
+
+import (
+	uv "github.com/charmbracelet/ultraviolet"
+)
+
+// alice patch: soft-wrapped rows and reflow on a width change, as tmux's
+// GRID_LINE_WRAPPED and grid_reflow.
+//
+// A row is wrapped when the cursor wrapped from its right margin onto the
+// next row (autowrap). The flag moves with its row (scrolling, IL, DL,
+// into the scrollback); clearing a whole row clears its flag and the flag
+// of the row above, as tmux's grid_clear_lines and grid_move_lines do.
+// BS at column 0 goes back to the end of the row above when that row is
+// wrapped. When the width changes, the main screen and the scrollback are
+// laid out again: a row and the wrapped rows before it form one line,
+// which is cut into rows of the new width (a wide character that does not
+// fit goes to the next row whole), and the cursor stays on its character.
+
+// isWrapped reports row y's soft-wrap flag.
+func (s *Screen) isWrapped(y int) bool {
+	return y >= 0 && y < len(s.wrapped) && s.wrapped[y]
+}
+
+// setWrapped sets row y's soft-wrap flag.
+func (s *Screen) setWrapped(y int, v bool) {
+	if y >= 0 && y < len(s.wrapped) {
+		s.wrapped[y] = v
+	}
+}
+
+// resizeWrapped keeps the flags of the rows that stay.
+func (s *Screen) resizeWrapped(h int) {
+	if h <= len(s.wrapped) {
+		s.wrapped = s.wrapped[:h]
+		return
+	}
+	s.wrapped = append(s.wrapped, make([]bool, h-len(s.wrapped))...)
+}
+
+// moveWrapped moves the flags as IL (insert) or DL moves n rows at y
+// within rows [y, bottom): moved rows keep theirs, blank rows have none,
+// and the row above y no longer continues onto y.
+func (s *Screen) moveWrapped(y, n, bottom int, insert bool) {
+	bottom = min(bottom, len(s.wrapped))
+	if y < 0 || y >= bottom || n <= 0 {
+		return
+	}
+	n = min(n, bottom-y)
+	w := s.wrapped
+	if insert {
+		copy(w[y+n:bottom], w[y:bottom-n])
+		clear(w[y : y+n])
+	} else {
+		copy(w[y:bottom-n], w[y+n:bottom])
+		clear(w[bottom-n : bottom])
+	}
+	s.setWrapped(y-1, false)
+}
+
+// unwrapCleared clears the flags of rows cleared over their whole width,
+// and of the row above them.
+func (s *Screen) unwrapCleared(area uv.Rectangle) {
+	area = area.Intersect(s.buf.Bounds())
+	if area.Empty() || area.Min.X > 0 || area.Max.X < s.buf.Width() {
+		return
+	}
+	for y := area.Min.Y - 1; y < area.Max.Y; y++ {
+		s.setWrapped(y, false)
+	}
+}
+
+// LineWrapped reports whether row y of the active screen continues on the
+// next row (the cursor wrapped at the right margin). (alice patch)
+func (e *Emulator) LineWrapped(y int) bool {
+	return e.scr.isWrapped(y)
+}
+
+// usedCells is how many cells of a row a line holds: a wrapped row all of
+// them (less a blank left at the margin by a wide character that wrapped
+// whole), any other row up to its last cell that is not a default blank.
+func usedCells(row uv.Line, wrapped bool, next uv.Line) int {
+	n := len(row)
+	if wrapped {
+		if n > 0 && row[n-1].Equal(&uv.EmptyCell) && len(next) > 0 && next[0].Width > 1 {
+			n--
+		}
+		return n
+	}
+	for n > 0 && row[n-1].Equal(&uv.EmptyCell) {
+		n--
+	}
+	return n
+}
+
+// reflowRow is a row laid out at the new width.
+type reflowRow struct {
+	cells   uv.Line
+	used    int // cells of the line it holds
+	wrapped bool
+}
+
+// reflow lays the scrollback and the screen out again at width (the
+// screen's height is kept). cx, cy is the cursor (cx may be the old width:
+// a wrap is pending); it returns where the cursor's character is now, and
+// whether a wrap is pending there. As in tmux, a cursor at or past the end
+// of its line stays at the end of the line; one whose line went into the
+// scrollback goes to the top left.
+func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
+	height := s.buf.Height()
+	sb := s.scrollback
+	nsb := sb.Len()
+	total := nsb + height
+	src := func(i int) (uv.Line, bool) {
+		if i < nsb {
+			return sb.Line(i), sb.Wrapped(i)
+		}
+		return s.buf.Line(i - nsb), s.isWrapped(i - nsb)
+	}
+	curRow := nsb + cy
+
+	var out []reflowRow
+	newRow := func() *reflowRow {
+		out = append(out, reflowRow{cells: make(uv.Line, width)})
+		r := &out[len(out)-1]
+		for i := range r.cells {
+			r.cells[i] = uv.EmptyCell
+		}
+		return r
+	}
+	outCurRow, outCurX := 0, 0
+	for i := 0; i < total; {
+		// One line: rows i..j, every one but the last wrapped.
+		first := len(out)
+		row := newRow()
+		col := 0
+		offset, curOffset, curEnd, hasCur := 0, -1, false, false
+		var lastWrapped bool
+		for ; i < total; i++ {
+			line, wrapped := src(i)
+			var next uv.Line
+			if i+1 < total {
+				next, _ = src(i + 1)
+			}
+			used := min(usedCells(line, wrapped, next), len(line))
+			if i == curRow {
+				hasCur = true
+				if cx >= used {
+					used = min(max(used, cx), len(line))
+					curEnd = cx >= used
+				}
+				if !curEnd {
+					curOffset = offset + cx
+				}
+			}
+			for k := 0; k < used; {
+				c := line[k]
+				cw := max(c.Width, 1)
+				if col > 0 && col+cw > width {
+					row.wrapped = true
+					row = newRow()
+					col = 0
+				}
+				if col+cw > width { // wider than the screen
+					c, cw = uv.EmptyCell, 1
+				}
+				row.cells[col] = c
+				for p := 1; p < cw; p++ {
+					row.cells[col+p] = uv.Cell{}
+				}
+				n := 1
+				for n < max(c.Width, 1) && k+n < used && line[k+n].IsZero() {
+					n++
+				}
+				row.used += n
+				col += cw
+				k += n
+			}
+			offset += used
+			lastWrapped = wrapped
+			if !wrapped {
+				i++
+				break
+			}
+		}
+		row.wrapped = lastWrapped
+		if !hasCur {
+			continue
+		}
+		// Find the cursor's row in this line, as tmux's
+		// grid_unwrap_position.
+		r := first
+		switch {
+		case curEnd:
+			r = len(out) - 1
+			outCurX = out[r].used
+		default:
+			wx := curOffset
+			for r < len(out)-1 && wx >= out[r].used {
+				wx -= out[r].used
+				r++
+			}
+			outCurX = wx
+		}
+		outCurRow = r
+	}
+
+	// The last height rows are the screen, the rest the scrollback.
+	top := max(0, len(out)-height)
+	if sb != nil {
+		sb.Clear()
+		for _, r := range out[:top] {
+			sb.PushWrapped(r.cells, r.wrapped)
+		}
+	}
+	s.buf.Resize(width, height)
+	s.resizeWrapped(height)
+	for yy := 0; yy < height; yy++ {
+		line := s.buf.Line(yy)
+		if k := top + yy; k < len(out) {
+			copy(line, out[k].cells)
+			s.wrapped[yy] = out[k].wrapped
+		} else {
+			for xx := range line {
+				line[xx] = uv.EmptyCell
+			}
+			s.wrapped[yy] = false
+		}
+		s.buf.TouchLine(0, yy, width)
+	}
+	x, y = outCurX, outCurRow-top
+	if y < 0 {
+		return 0, 0, false
+	}
+	if x >= width {
+		return width - 1, y, true
+	}
+	return x, y, false
+}
+
+// PendingWrap reports whether a wrap is pending: the cursor is on the last
+// column after writing it, where tmux's cursor is past the margin. (alice
+// patch)
+func (e *Emulator) PendingWrap() bool {
+	return e.atPhantom
+}

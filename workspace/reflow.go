@@ -1,0 +1,102 @@
+package workspace
+
+import (
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/rivo/uniseg"
+)
+
+// Reflow on a width change, as tmux (grid_reflow): the emulator lays its
+// main screen and its own scrollback out again at the new width (x/vt
+// patch, third_party/vt/wrap.go). The scrollback lives in the ring, so
+// before a width change the newest ring lines go back into the emulator's
+// scrollback — whole lines (a line and the wrapped rows before it), at
+// least as many as the screen has rows, so what the screen shows after
+// the reflow is what tmux shows, history pulled down when the lines get
+// shorter included — and the drain after the resize stores them again at
+// the new width. Older lines keep the width they were written at.
+
+// maxUnscroll bounds the ring lines moved back on one resize.
+const maxUnscroll = 4096
+
+// unscrollLocked moves the newest whole lines of the ring (at least
+// lines of them, at most maxUnscroll rows) back into the emulator's
+// scrollback, cells and wrap flags as they were.
+func (t *Terminal) unscrollLocked(lines int) {
+	sb := t.emu.Scrollback()
+	r := t.ring
+	if sb == nil || r.n == 0 {
+		return
+	}
+	k, ends := 0, 0
+	for k < r.n && k < maxUnscroll {
+		next := r.at(r.n - 1 - k) // the next older row to take
+		if ends >= lines && !next.wrapped {
+			break // enough, and the rows taken start a line
+		}
+		if !next.wrapped {
+			ends++
+		}
+		k++
+	}
+	width := t.emu.WidthMethod().StringWidth
+	for _, l := range r.popNewest(k) {
+		sb.PushWrapped(r.cellsOf(&l, width), l.wrapped)
+	}
+}
+
+// popNewest removes the newest n lines and returns them, oldest first.
+func (r *scrollRing) popNewest(n int) []sbLine {
+	n = min(n, r.n)
+	out := make([]sbLine, n)
+	var freed int64
+	for i := n - 1; i >= 0; i-- {
+		l := r.at(r.n - 1)
+		out[i] = *l
+		freed += l.cost()
+		*l = sbLine{}
+		r.n--
+		r.total--
+	}
+	r.bytes -= freed
+	if r.budget != nil {
+		r.budget.add(-freed)
+	}
+	if r.n == 0 {
+		r.lines, r.start = nil, 0
+	}
+	return out
+}
+
+// cellsOf turns a stored line back into the emulator's cells.
+func (r *scrollRing) cellsOf(l *sbLine, width func(string) int) uv.Line {
+	cells := make(uv.Line, 0, len(l.text))
+	run, left := 0, len(l.text)
+	if len(l.runs) > 0 {
+		left = int(l.runs[0].n)
+	}
+	rest, off := l.text, 0
+	for len(rest) > 0 {
+		g, next, _, _ := uniseg.FirstGraphemeClusterInString(rest, -1)
+		rest = next
+		var st uv.Style
+		for l.runs != nil && off >= left && run+1 < len(l.runs) {
+			run++
+			left += int(l.runs[run].n)
+		}
+		if l.runs != nil && off < left {
+			if id := l.runs[run].style; id != 0 && int(id) < len(r.styles.list) {
+				st = r.styles.list[id]
+			}
+		}
+		off += len(g)
+		w := width(g)
+		if w <= 0 {
+			continue
+		}
+		cells = append(cells, uv.Cell{Content: g, Width: w, Style: st})
+		for range w - 1 {
+			cells = append(cells, uv.Cell{})
+		}
+	}
+	return cells
+}

@@ -1,0 +1,129 @@
+package workspace
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Reflow on a width change, against tmux. Each case is a stream written
+// at one size, a resize, and a stream written after it; `-update` stores
+// them in testdata/terminal as reflow-NAME (.stream, .resize and what tmux
+// showed, .tmux), and TestScreenCorpus compares the pane with tmux cell by
+// cell like every corpus entry. tmux rewraps the main screen's
+// soft-wrapped lines (grid_reflow) and keeps the cursor on its character.
+
+type reflowCase struct {
+	name               string
+	fromCols, fromRows int
+	toCols, toRows     int
+	before, after      string
+}
+
+func numbered(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%d\r\n", i)
+	}
+	return b.String()
+}
+
+var reflowCases = []reflowCase{
+	{name: "shrink", fromCols: 80, fromRows: 24, toCols: 50, toRows: 24,
+		before: numbered(10) + strings.Repeat("abcdefghij", 20) + "\r\n$ ", after: "typed"},
+	{name: "grow", fromCols: 60, fromRows: 20, toCols: 100, toRows: 20,
+		before: "one\r\n" + strings.Repeat("0123456789", 15) + "\r\nshort\r\n" + strings.Repeat("klmnopqrst", 13) + "\r\n$ ", after: "X"},
+	{name: "grow-history", fromCols: 60, fromRows: 10, toCols: 100, toRows: 10,
+		before: strings.Repeat(strings.Repeat("abcdefghij", 9)+"\r\n", 12) + "$ ", after: "X"},
+	{name: "shrink-history", fromCols: 80, fromRows: 24, toCols: 40, toRows: 10,
+		before: numbered(30) + strings.Repeat("xyz ", 30) + "\r\nend\r\n", after: "after\r\n"},
+	{name: "wide", fromCols: 80, fromRows: 24, toCols: 51, toRows: 24,
+		before: "a" + strings.Repeat("漢", 45) + "b\r\n", after: "c"},
+	{name: "pending", fromCols: 80, fromRows: 24, toCols: 60, toRows: 24,
+		before: "top\r\n" + strings.Repeat("x", 80), after: "Y"},
+	{name: "cursor-mid", fromCols: 80, fromRows: 24, toCols: 40, toRows: 24,
+		before: "head\r\n" + strings.Repeat("0123456789", 15) + "\x1b[1A\x1b[10G", after: "Z"},
+	{name: "backspace", fromCols: 80, fromRows: 24, toCols: 60, toRows: 24,
+		before: strings.Repeat("abcde", 20), after: strings.Repeat("\b", 41) + "Q"},
+	{name: "erase", fromCols: 80, fromRows: 24, toCols: 40, toRows: 24,
+		before: strings.Repeat("q", 150) + "\x1b[2;1H\x1b[2K" + "\x1b[3;1H", after: "W"},
+	{name: "spaces", fromCols: 80, fromRows: 24, toCols: 30, toRows: 24,
+		before: strings.Repeat("word ", 40) + "\r\n\x1b[31mred " + strings.Repeat("r ", 50) + "\x1b[m\r\n", after: "$ "},
+}
+
+// TestReflowCorpusCurrent checks the stored reflow streams are the cases'
+// (and with -update writes them and tmux's captures).
+func TestReflowCorpusCurrent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range reflowCases {
+		base := filepath.Join(corpusDir, "reflow-"+tc.name)
+		stream := tc.before + tc.after
+		resize := fmt.Sprintf("%d %d %d %d %d\n", len(tc.before), tc.fromCols, tc.fromRows, tc.toCols, tc.toRows)
+		if *updateCorpus {
+			capture, err := tmuxCaptureResize(t.TempDir(), tc)
+			require.NoError(t, err, tc.name)
+			require.NoError(t, os.WriteFile(base+".stream", []byte(stream), 0o644))
+			require.NoError(t, os.WriteFile(base+".resize", []byte(resize), 0o644))
+			require.NoError(t, os.WriteFile(base+".tmux", []byte(capture), 0o644))
+		}
+		got, err := os.ReadFile(base + ".stream")
+		require.NoError(t, err, "run with -update to record %s", tc.name)
+		require.Equal(t, stream, string(got), "%s: the case changed; run with -update", tc.name)
+		gotResize, err := os.ReadFile(base + ".resize")
+		require.NoError(t, err)
+		require.Equal(t, resize, string(gotResize), tc.name)
+	}
+}
+
+// tmuxCaptureResize writes tc.before in a tmux pane of the first size,
+// resizes the window, writes tc.after and captures as tmuxCapture does.
+func tmuxCaptureResize(dir string, tc reflowCase) (string, error) {
+	before, after := filepath.Join(dir, "before"), filepath.Join(dir, "after")
+	conf := filepath.Join(dir, "tmux.conf")
+	if err := os.WriteFile(before, []byte(tc.before), 0o644); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(after, []byte(tc.after), 0o644); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(conf, []byte("set -g status off\n"), 0o644); err != nil {
+		return "", err
+	}
+	sock := fmt.Sprintf("alice-reflow-%d-%s", os.Getpid(), filepath.Base(dir))
+	tm := func(args ...string) ([]byte, error) {
+		c := exec.Command("tmux", append([]string{"-L", sock, "-f", conf}, args...)...)
+		c.Env = append(os.Environ(), "TMUX=")
+		return c.CombinedOutput()
+	}
+	defer tm("kill-server") //nolint:errcheck
+	cmd := fmt.Sprintf("stty raw -echo; cat '%s'; tmux -L %s wait-for -S half; tmux -L %s wait-for resized; cat '%s'; tmux -L %s wait-for -S fed; sleep 60",
+		before, sock, sock, after, sock)
+	if out, err := tm("new-session", "-d", "-x", strconv.Itoa(tc.fromCols), "-y", strconv.Itoa(tc.fromRows), cmd); err != nil {
+		return "", fmt.Errorf("tmux: %v: %s", err, out)
+	}
+	for _, step := range [][]string{
+		{"wait-for", "half"},
+		{"resize-window", "-x", strconv.Itoa(tc.toCols), "-y", strconv.Itoa(tc.toRows)},
+		{"wait-for", "-S", "resized"},
+		{"wait-for", "fed"},
+	} {
+		if out, err := tm(step...); err != nil {
+			return "", fmt.Errorf("tmux %s: %v: %s", step[0], err, out)
+		}
+	}
+	cur, err := tm("display", "-p", "#{cursor_x} #{cursor_y}")
+	if err != nil {
+		return "", err
+	}
+	screen, err := tm("capture-pane", "-p", "-e", "-N")
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d %d %s\n%s", tc.toCols, tc.toRows, strings.TrimSpace(string(cur)), screen), nil
+}

@@ -1,0 +1,25 @@
+60 24 60 0
+abcdeabcdeabcdeabcdeabcdeabcdeabcdeabcdeabcdeabcdeabcdeabcdQ
+abcdeabcdeabcdeabcdeabcdeabcdeabcdeabcde
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+

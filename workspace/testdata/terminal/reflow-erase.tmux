@@ -1,0 +1,25 @@
+40 24 1 2
+qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq
+
+W
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+

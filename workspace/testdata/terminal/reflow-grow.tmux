@@ -1,0 +1,21 @@
+100 20 3 6
+one
+0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789
+01234567890123456789012345678901234567890123456789
+short
+klmnopqrstklmnopqrstklmnopqrstklmnopqrstklmnopqrstklmnopqrstklmnopqrstklmnopqrstklmnopqrstklmnopqrst
+klmnopqrstklmnopqrstklmnopqrst
+$ X
+
+
+
+
+
+
+
+
+
+
+
+
+
