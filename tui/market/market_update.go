@@ -167,7 +167,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 // one line): into the open input, into the ticket's focused number, or,
 // on the start list, into a new search.
 func (p *Pane) onPaste(msg tea.PasteMsg) tea.Cmd {
-	text := strings.Join(strings.Fields(msg.Content), " ")
+	text := kit.OneLine(msg.Content)
 	if text == "" {
 		return nil
 	}
