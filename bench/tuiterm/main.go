@@ -11,7 +11,8 @@
 // Measures, interleaved, medians: keystroke echo idle and with 20 busy
 // sessions, a full-screen coloured animation (finish time and frames drawn
 // to the outer terminal), cat of a plain and a coloured file, idle CPU,
-// RSS with 1 and 22 sessions. It prints alice/tmux ratios.
+// CPU while 20 busy sessions run (-busycpu window), RSS with 1 and 22
+// sessions. It prints alice/tmux ratios.
 //
 //	go run ./bench/tuiterm -alice ./alice [-runs 5 -echo 40 -idle 30s]
 //
