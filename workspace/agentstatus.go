@@ -58,6 +58,9 @@ type tracked struct {
 	cancel func()
 	lines  int         // bottom non-blank lines the screen rules read; 0: none
 	dirty  atomic.Bool // the emulator took in output since the loop looked
+	// lookMu orders looks (the loop's and refreshScreenState's), so an
+	// older screen is never applied after a newer one.
+	lookMu sync.Mutex
 	seen   atomic.Uint64
 	// lastOut is the unix nanos of the last output batch (readiness:
 	// waitReady waits for quiet output).
@@ -70,6 +73,8 @@ func (t *tracked) look(force bool) {
 	if t.lines == 0 {
 		return
 	}
+	t.lookMu.Lock()
+	defer t.lookMu.Unlock()
 	since := t.seen.Load()
 	if force {
 		since = ^uint64(0)
