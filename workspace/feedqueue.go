@@ -20,12 +20,36 @@ const (
 // feedQueue hands pty output from the reader to the feeder. put copies and
 // returns at once unless maxQueued bytes wait; take returns everything
 // queued as one batch, blocking until there is some or the queue closed.
+// A batch is being fed (busy) from take until release; the reader may
+// feed a small read itself (tryDirect … release) when nothing is queued
+// or being fed, so the order of the output is kept either way.
 type feedQueue struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
 	buf    []byte
 	spare  []byte
+	busy   bool
 	closed bool
+}
+
+// tryDirect reports whether the caller may feed the emulator itself:
+// nothing is queued or being fed. It then holds the feed until release.
+func (q *feedQueue) tryDirect() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.buf) > 0 || q.busy || q.closed {
+		return false
+	}
+	q.busy = true
+	return true
+}
+
+// release ends a feed started by take or tryDirect.
+func (q *feedQueue) release() {
+	q.mu.Lock()
+	q.busy = false
+	q.mu.Unlock()
+	q.cond.Broadcast()
 }
 
 func newFeedQueue() *feedQueue {
@@ -44,12 +68,12 @@ func (q *feedQueue) put(p []byte) {
 	q.cond.Broadcast()
 }
 
-// take returns the queued bytes (valid until the next take) and false once
-// the queue is closed and empty.
+// take returns the queued bytes (valid until the next take; call release
+// after feeding them) and false once the queue is closed and empty.
 func (q *feedQueue) take() ([]byte, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for len(q.buf) == 0 && !q.closed {
+	for (len(q.buf) == 0 || q.busy) && !q.closed {
 		q.cond.Wait()
 	}
 	// A burst (more than a small echo waiting) lingers a few milliseconds
@@ -61,6 +85,7 @@ func (q *feedQueue) take() ([]byte, bool) {
 		q.mu.Lock()
 	}
 	batch := q.buf
+	q.busy = len(batch) > 0
 	// A big burst's buffer is not kept for an idle session.
 	if cap(q.spare) > batchBytes {
 		q.spare = nil

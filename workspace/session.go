@@ -400,11 +400,8 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 		for {
 			batch, ok := q.take()
 			if len(batch) > 0 {
-				s.term.Feed(batch)
-				s.noteFed(len(batch))
-				if f := s.fedHook.Load(); f != nil {
-					(*f)()
-				}
+				s.feed(batch)
+				q.release()
 			}
 			if !ok {
 				return
@@ -427,9 +424,16 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 			_, _ = s.replay.Write(p)
 			// Queued before the zoom sink sees it, so the sink can wait
 			// for the emulator to have it (a zoomed program switching
-			// screens is repainted from the emulator).
-			q.put(p)
+			// screens is repainted from the emulator). A small read of a
+			// session a person looks at (an echo) is fed here when the
+			// feeder is idle: one goroutine hop less before it is drawn.
 			s.noteQueued(len(p))
+			if n < burstBytes && s.watched.Load() > 0 && q.tryDirect() {
+				s.feed(p)
+				q.release()
+			} else {
+				q.put(p)
+			}
 			s.sinkMu.Lock()
 			if s.sink != nil {
 				_, _ = s.sink.Write(p)
@@ -446,6 +450,15 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 		if !shown {
 			lingerBackground(n, &bulkUntil)
 		}
+	}
+}
+
+// feed hands a batch to the emulator and tells who waits for it.
+func (s *Session) feed(p []byte) {
+	s.term.Feed(p)
+	s.noteFed(len(p))
+	if f := s.fedHook.Load(); f != nil {
+		(*f)()
 	}
 }
 
