@@ -193,6 +193,15 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(kit.FlashCmd("retry queued as task "+shortID(msg.newID)), p.Load())
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
+	case tea.PasteMsg:
+		if !p.searching {
+			return nil
+		}
+		var cmd tea.Cmd
+		p.search, cmd = p.search.Update(tea.PasteMsg{Content: kit.OneLine(msg.Content)})
+		p.query = strings.TrimSpace(p.search.Value())
+		p.sel[p.tab] = 0
+		return cmd
 	}
 	return nil
 }

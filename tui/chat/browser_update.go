@@ -198,3 +198,24 @@ func (c *Pane) onBrowserKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	return cmd
 }
+
+// browserPaste types a paste (one line) into the browser's open input:
+// the title or channel name being edited, else the filter.
+func (c *Pane) browserPaste(content string) tea.Cmd {
+	b := &c.browser
+	paste := tea.PasteMsg{Content: kit.OneLine(content)}
+	var cmd tea.Cmd
+	switch b.mode {
+	case browseRename, browseNewChannel:
+		b.edit, cmd = b.edit.Update(paste)
+		return cmd
+	case browseConfirmDelete:
+		return nil
+	}
+	before := b.filter.Value()
+	b.filter, cmd = b.filter.Update(paste)
+	if b.filter.Value() != before {
+		return tea.Batch(cmd, c.browse(strings.TrimSpace(b.filter.Value())))
+	}
+	return cmd
+}

@@ -172,7 +172,7 @@ func (c *Pane) Update(msg tea.Msg) tea.Cmd {
 		return c.spin()
 	case tea.PasteMsg:
 		if c.browser.open {
-			return nil
+			return c.browserPaste(msg.Content)
 		}
 		return c.onPaste(msg.Content)
 	case tea.MouseWheelMsg:

@@ -15,6 +15,10 @@ func OrDash(s string) string {
 	return s
 }
 
+// OneLine is pasted text for a one-line input: its lines (and runs of
+// spaces) joined by single spaces, trimmed.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 // FirstLine is s up to its first newline.
 func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

@@ -122,6 +122,17 @@ func (f *orderForm) onKey(p *Pane, msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// typeRune types r into the focused number field (a paste).
+func (f *orderForm) typeRune(r rune) {
+	k := tea.KeyPressMsg{Code: r, Text: string(r)}
+	switch f.field {
+	case 2:
+		f.Qty = editNumber(f.Qty, k)
+	case 3:
+		f.limit = editNumber(f.limit, k)
+	}
+}
+
 // editNumber applies a key to a numeric field: digits and one dot.
 func editNumber(s string, msg tea.KeyPressMsg) string {
 	if msg.Code == tea.KeyBackspace {

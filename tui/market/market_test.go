@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/activity"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
@@ -528,4 +529,22 @@ func TestMarketOrderTicketNeverFocusesAHiddenField(t *testing.T) {
 	h.TypeText("5")
 	require.Equal(t, "5", h.M.Market.Form.Qty)
 	require.Contains(t, h.Screen(), "Quantity     5▏")
+}
+
+// A pasted ticker is typed: on the start list it starts a search, in the
+// search line it is inserted, in the order ticket it fills the focused
+// number (found in tmux: a paste into the Market pane did nothing).
+func TestMarketPasteIsTyped(t *testing.T) {
+	t.Parallel()
+	h, _ := tuitest.NewPagesHarness(t, 100, 30)
+	h.Alt('5')
+	h.Send(tea.PasteMsg{Content: "app"})
+	require.Equal(t, "app", h.M.Market.Input.Value(), "the list starts a search with the paste")
+	h.Send(tea.PasteMsg{Content: "le\n"})
+	require.Equal(t, "apple", h.M.Market.Input.Value())
+	h.Key("enter")
+	require.Contains(t, h.Screen(), "Results (1)")
+	h.Key("enter", "o")
+	h.Send(tea.PasteMsg{Content: " 12.5\n"})
+	require.Equal(t, "12.5", h.M.Market.Form.Qty)
 }

@@ -157,6 +157,33 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(p.Load(), p.loadSymbol(), p.m.ReloadPortfolio(), kit.FlashCmd(msg.text))
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
+	case tea.PasteMsg:
+		return p.onPaste(msg)
+	}
+	return nil
+}
+
+// onPaste types pasted text (its lines joined by spaces; the inputs are
+// one line): into the open input, into the ticket's focused number, or,
+// on the start list, into a new search.
+func (p *Pane) onPaste(msg tea.PasteMsg) tea.Cmd {
+	text := kit.OneLine(msg.Content)
+	if text == "" {
+		return nil
+	}
+	switch p.Mode {
+	case mkSearch, mkIndicator, MkSim:
+		var cmd tea.Cmd
+		p.Input, cmd = p.Input.Update(tea.PasteMsg{Content: text})
+		return cmd
+	case MkOrder:
+		for _, r := range text {
+			p.Form.typeRune(r)
+		}
+		return nil
+	}
+	if p.Symbol == "" && !p.picking {
+		return p.openInput(mkSearch, "symbol or name, e.g. AAPL, apple, bitcoin", text)
 	}
 	return nil
 }

@@ -240,3 +240,13 @@ func (v *scrollView) view(st kit.Styles, w, h int) string {
 	}
 	return kit.Stack(body, ansi.Truncate(foot, w, ""))
 }
+
+// paste types a paste into the search line while it is open.
+func (v *scrollView) paste(content string) tea.Cmd {
+	if !v.searching {
+		return nil
+	}
+	var cmd tea.Cmd
+	v.input, cmd = v.input.Update(tea.PasteMsg{Content: kit.OneLine(content)})
+	return cmd
+}

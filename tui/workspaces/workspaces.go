@@ -248,9 +248,17 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 		return cmd
 	case tea.PasteMsg:
-		if p.Attached() {
+		switch {
+		case p.Attached():
 			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
 			p.kick()
+		case p.Mode == WsCreate:
+			var cmd tea.Cmd
+			p.tag, cmd = p.tag.Update(tea.PasteMsg{Content: kit.OneLine(msg.Content)})
+			p.createErr = ""
+			return cmd
+		case p.Mode == WsScroll:
+			return p.Scroll.paste(msg.Content)
 		}
 		return nil
 	case tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseWheelMsg, tea.MouseMotionMsg:

@@ -380,3 +380,17 @@ func TestScrollbackMarksOnlyCutText(t *testing.T) {
 	require.Regexp(t, `  Hello World +│`, s)
 	require.Contains(t, s, "long lon…", "a line longer than the pane is")
 }
+
+// A paste goes into the scrollback's search line while it is open.
+func TestScrollbackSearchTakesAPaste(t *testing.T) {
+	t.Parallel()
+	h, _ := newSessionHarness(t, 100, 30)
+	h.Key("s", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.Key("down")
+	h.TypeText("v/")
+	h.Send(tea.PasteMsg{Content: "needle\n"})
+	h.Key("enter")
+	v := h.M.Workspaces.Scroll
+	require.Equal(t, "the needle is here", v.Lines[v.Cur])
+}
