@@ -310,7 +310,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			if k, ok := msg.(tea.KeyPressMsg); ok {
 				return p.pickerKey(k)
 			}
-			return nil
+			return p.picker.paste(msg.(tea.PasteMsg))
 		}
 		if k, ok := msg.(tea.KeyPressMsg); ok {
 			return p.onKey(k)

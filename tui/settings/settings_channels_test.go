@@ -87,3 +87,14 @@ func TestSettingsChannelsPage(t *testing.T) {
 	require.Len(t, fs.saved, 3)
 	assert.Contains(t, h.Screen(), "Alice cannot be archived")
 }
+
+// The tool picker's filter takes a paste (it was dropped; found in tmux).
+func TestSettingsToolPickerFilterTakesAPaste(t *testing.T) {
+	t.Parallel()
+	h, fs := newSettingsHarness(t)
+	fs.chans = []settings.ChannelSetting{{ID: "default", Label: "Alice"}}
+	h.Key("[", "r", "o", "/")
+	h.Send(tea.PasteMsg{Content: "order\n"})
+	assert.NotContains(t, h.Screen(), "getQuote", "the filter narrows the list")
+	assert.Contains(t, h.Screen(), "placeOrder")
+}

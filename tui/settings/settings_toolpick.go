@@ -196,3 +196,14 @@ func countFalse(m map[string]bool) int {
 	}
 	return n
 }
+
+// paste types a paste into the filter while it is open.
+func (tp *toolPicker) paste(msg tea.PasteMsg) tea.Cmd {
+	if !tp.filtering || tp.busy {
+		return nil
+	}
+	var cmd tea.Cmd
+	tp.filter, cmd = tp.filter.Update(tea.PasteMsg{Content: kit.OneLine(msg.Content)})
+	tp.sel = 0
+	return cmd
+}
