@@ -29,17 +29,15 @@ type AgentStateChange struct {
 	To   AgentStatus
 }
 
-// screenEvery is how often the screen rules are re-applied to sessions
-// that produced output; screenLines is how much of the screen they see.
-const (
-	screenEvery = 250 * time.Millisecond
-	screenLines = 40
-)
+// screenEvery is how often at most the screen rules are re-applied to a
+// session whose screen changed.
+const screenEvery = 250 * time.Millisecond
 
 // statusHub tracks the agent state of every live session: the pty
 // reader feeds each session's Tracker through Session.Observe, the
 // supervisor reports the lifecycle, and one loop applies the screen rules
-// to sessions with fresh output.
+// to the sessions whose emulator took in output since it last looked.
+// Sessions whose agent has no screen rules (a shell) are never looked at.
 type statusHub struct {
 	m     *Manager
 	rules *agentstate.RuleSet
@@ -50,15 +48,37 @@ type statusHub struct {
 	watched   map[string]int // sessions a person is looking at (attached)
 	stop      chan struct{}
 	done      chan struct{}
-	wake      chan struct{} // capacity 1: output arrived while the loop slept
+	wake      chan struct{} // capacity 1: a screen changed while the loop slept
 	closed    bool
 }
 
 type tracked struct {
-	s       *Session
-	tr      *agentstate.Tracker
-	cancel  func()
-	lastOut atomic.Int64 // unix nanos of the last output batch
+	s      *Session
+	tr     *agentstate.Tracker
+	cancel func()
+	lines  int         // bottom non-blank lines the screen rules read; 0: none
+	dirty  atomic.Bool // the emulator took in output since the loop looked
+	seen   atomic.Uint64
+	// lastOut is the unix nanos of the last output batch (readiness:
+	// waitReady waits for quiet output).
+	lastOut atomic.Int64
+}
+
+// look applies the screen rules to the bottom lines of the screen, unless
+// the screen is unchanged since the last look (force looks anyway).
+func (t *tracked) look(force bool) {
+	if t.lines == 0 {
+		return
+	}
+	since := t.seen.Load()
+	if force {
+		since = ^uint64(0)
+	}
+	lines, gen, changed := t.s.term.tailText(t.lines, since)
+	if changed {
+		t.seen.Store(gen)
+		t.tr.Screen(lines)
+	}
 }
 
 func newStatusHub(m *Manager) *statusHub {
@@ -74,21 +94,35 @@ func newStatusHub(m *Manager) *statusHub {
 
 // attach starts tracking a new live session.
 func (h *statusHub) attach(s *Session) {
-	t := &tracked{s: s}
-	t.tr = agentstate.NewTracker(h.rules.For(string(s.agent)), nil, func(c agentstate.Change) { h.changed(s, c) })
-	t.cancel = s.Observe(func(p []byte) {
+	rules := h.rules.For(string(s.agent))
+	t := &tracked{s: s, lines: rules.ScreenLines()}
+	t.tr = agentstate.NewTracker(rules, nil, func(c agentstate.Change) { h.changed(s, c) })
+	cancelObs := s.Observe(func(p []byte) {
 		t.tr.Output(p)
 		t.lastOut.Store(time.Now().UnixNano())
-		select {
-		case h.wake <- struct{}{}:
-		default:
-		}
 	})
+	var cancelFed func()
+	if t.lines > 0 {
+		cancelFed = s.onFed(func() {
+			t.dirty.Store(true)
+			select {
+			case h.wake <- struct{}{}:
+			default:
+			}
+		})
+	}
+	t.cancel = func() {
+		cancelObs()
+		if cancelFed != nil {
+			cancelFed()
+		}
+	}
 	h.mu.Lock()
 	if old, ok := h.byID[s.id]; ok {
 		old.cancel()
 	}
 	h.byID[s.id] = t
+	s.watched.Store(int32(h.watched[s.id]))
 	h.mu.Unlock()
 }
 
@@ -140,51 +174,46 @@ func (h *statusHub) changed(s *Session, c agentstate.Change) {
 	h.m.events.Publish(Event{Kind: EventAgentState, WorkspaceID: s.ws.ID, SessionID: s.id, Status: &st})
 }
 
-// loop re-applies the screen rules to sessions that wrote something in
-// the last second (the emulator may lag the raw stream slightly). It ticks
-// only while some session has fresh output and sleeps on wake otherwise,
-// so an idle alice runs no timer here.
+// loop re-applies the screen rules to the sessions whose emulator took in
+// output (the feeder marks them after each batch, so the screen already
+// shows it). It waits screenEvery after a wake-up, so a session's burst
+// costs one look per screenEvery, and sleeps on wake while nothing
+// changes: an idle alice runs no timer here.
 func (h *statusHub) loop() {
 	defer close(h.done)
-	tk := time.NewTicker(screenEvery)
-	tk.Stop()
-	defer tk.Stop()
-	ticking := false
+	settle := time.NewTimer(screenEvery)
+	settle.Stop()
+	defer settle.Stop()
 	for {
 		select {
 		case <-h.stop:
 			return
 		case <-h.wake:
-			if !ticking {
-				tk.Reset(screenEvery)
-				ticking = true
-			}
-			continue
-		case <-tk.C:
 		}
-		if !h.screens() {
-			tk.Stop()
-			ticking = false
+		settle.Reset(screenEvery)
+		select {
+		case <-h.stop:
+			return
+		case <-settle.C:
 		}
+		h.screens()
 	}
 }
 
-// screens applies the screen rules to the sessions with fresh output and
-// reports whether there were any.
-func (h *statusHub) screens() bool {
-	cutoff := time.Now().Add(-time.Second).UnixNano()
+// screens applies the screen rules to the sessions marked dirty. A mark
+// set after it was cleared here wakes the loop again.
+func (h *statusHub) screens() {
 	h.mu.Lock()
-	var fresh []*tracked
+	var dirty []*tracked
 	for _, t := range h.byID {
-		if t.lastOut.Load() >= cutoff {
-			fresh = append(fresh, t)
+		if t.dirty.Swap(false) {
+			dirty = append(dirty, t)
 		}
 	}
 	h.mu.Unlock()
-	for _, t := range fresh {
-		t.tr.Screen(t.s.ScreenText(screenLines))
+	for _, t := range dirty {
+		t.look(false)
 	}
-	return len(fresh) > 0
 }
 
 func (h *statusHub) close() {
@@ -264,7 +293,7 @@ func (m *Manager) AcknowledgeAgent(sessionID string) {
 // a status so it reflects the very latest screen).
 func (m *Manager) refreshScreenState(sessionID string) {
 	if t, ok := m.status.get(sessionID); ok {
-		t.tr.Screen(t.s.ScreenText(screenLines))
+		t.look(true)
 	}
 }
 
@@ -272,17 +301,20 @@ func (m *Manager) refreshScreenState(sessionID string) {
 // at a session, e.g. attached to it in the TUI. The alerter does not
 // notify about a watched session: the person sees it already. Calls nest.
 func (m *Manager) SetWatched(sessionID string, on bool) {
-	m.status.mu.Lock()
-	defer m.status.mu.Unlock()
-	if on {
-		m.status.watched[sessionID]++
-		return
+	h := m.status
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case on:
+		h.watched[sessionID]++
+	case h.watched[sessionID] <= 1:
+		delete(h.watched, sessionID)
+	default:
+		h.watched[sessionID]--
 	}
-	if m.status.watched[sessionID] <= 1 {
-		delete(m.status.watched, sessionID)
-		return
+	if t, ok := h.byID[sessionID]; ok {
+		t.s.watched.Store(int32(h.watched[sessionID]))
 	}
-	m.status.watched[sessionID]--
 }
 
 // Watched reports whether a person is looking at the session.

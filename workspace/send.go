@@ -123,7 +123,7 @@ func (m *Manager) WaitReady(ctx context.Context, sessionID string, timeout time.
 		if last == 0 || time.Since(time.Unix(0, last)) < readyQuiet {
 			continue
 		}
-		if t.s.Title() != "" || strings.TrimSpace(strings.Join(t.s.ScreenText(screenLines), "")) != "" {
+		if t.s.Title() != "" || strings.TrimSpace(strings.Join(t.s.ScreenText(-1), "")) != "" {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -75,6 +76,20 @@ type Session struct {
 	fed    int64
 
 	obs observers
+	// fedHook is called after each output batch reached the emulator (the
+	// status hub marks the screen for its rules); nil when none.
+	fedHook atomic.Pointer[func()]
+	// watched counts the people looking at the session (SetWatched): its
+	// output is read at once, a background session's in batches.
+	watched atomic.Int32
+}
+
+// onFed registers fn to run on the feeder after each batch the emulator
+// took in; cancel unregisters it. One hook at a time.
+func (s *Session) onFed(fn func()) (cancel func()) {
+	p := &fn
+	s.fedHook.Store(p)
+	return func() { s.fedHook.CompareAndSwap(p, nil) }
 }
 
 func (s *Session) setSink(w io.Writer) {
@@ -387,6 +402,9 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 			if len(batch) > 0 {
 				s.term.Feed(batch)
 				s.noteFed(len(batch))
+				if f := s.fedHook.Load(); f != nil {
+					(*f)()
+				}
 			}
 			if !ok {
 				return
@@ -399,8 +417,10 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 		close(done)
 	}()
 	buf := make([]byte, 64*1024)
+	var bulkUntil time.Time
 	for {
 		n, err := ptmx.Read(buf)
+		shown := true
 		if n > 0 {
 			p := buf[:n]
 			s.observe(p)
@@ -414,6 +434,7 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 			if s.sink != nil {
 				_, _ = s.sink.Write(p)
 			}
+			shown = s.sink != nil || s.watched.Load() > 0
 			s.sinkMu.Unlock()
 		}
 		if err != nil {
@@ -422,6 +443,34 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 			}
 			return
 		}
+		if !shown {
+			lingerBackground(n, &bulkUntil)
+		}
+	}
+}
+
+// Background reads. A session nobody looks at (not attached, not zoomed,
+// not in a dialog) is read in batches: after a small read the reader waits
+// backgroundLinger, so a chatty child's lines gather in the pty and cost
+// one read, one feed and one screen update per window instead of one per
+// line. A read that comes back nearly full (the pty hands out at most
+// about 4 KiB at a time) marks a bulk writer, which is read without
+// pauses for bulkHold (its other reads are small only because the reader
+// keeps up); without the hold a background cat would run at a few MB/s.
+const (
+	backgroundLinger = 40 * time.Millisecond
+	bulkHold         = 250 * time.Millisecond
+	smallRead        = 1 << 10
+	fullRead         = 3 << 10
+)
+
+func lingerBackground(n int, bulkUntil *time.Time) {
+	now := time.Now()
+	switch {
+	case n >= fullRead:
+		*bulkUntil = now.Add(bulkHold)
+	case n < smallRead && now.After(*bulkUntil):
+		time.Sleep(backgroundLinger)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -392,6 +394,42 @@ func (t *Terminal) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.emu.String()
+}
+
+// tailText returns the bottom n non-blank rows of the screen as plain
+// text, top to bottom, trailing spaces trimmed, and the screen's
+// generation; changed is false (and nothing is read) when the generation
+// is still since. Only the rows it returns are turned into text.
+func (t *Terminal) tailText(n int, since uint64) (lines []string, gen uint64, changed bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.gen == since {
+		return nil, t.gen, false
+	}
+	w := t.emu.Width()
+	var b strings.Builder
+	for y := t.emu.Height() - 1; y >= 0 && len(lines) < n; y-- {
+		b.Reset()
+		pending := 0 // blank cells not yet written: dropped at the end of the row
+		for x := 0; x < w; x++ {
+			c := t.emu.CellAt(x, y)
+			switch {
+			case c == nil || c.IsZero(): // the tail of a wide character
+			case c.Equal(&uv.EmptyCell):
+				pending++
+			default:
+				for ; pending > 0; pending-- {
+					b.WriteByte(' ')
+				}
+				b.WriteString(c.String())
+			}
+		}
+		if l := strings.TrimRight(b.String(), " "); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	slices.Reverse(lines)
+	return lines, t.gen, true
 }
 
 // Scrollback returns the lines that scrolled off the top, oldest first, as

@@ -100,6 +100,7 @@ func (b *bench) run() error {
 		b.add(fmt.Sprintf("RSS, %d sessions", b.cfg.busy+2), "MB", float64(rssKB(b.alicePID))/1024, float64(rssKB(b.serverPID))/1024)
 	}
 	if c.wants("busy") {
+		b.cpu(fmt.Sprintf("CPU, %d busy, over %s", b.cfg.busy, b.cfg.busyCPU), b.cfg.busyCPU)
 		if err := b.echo(fmt.Sprintf("echo, %d busy", b.cfg.busy)); err != nil {
 			return err
 		}
@@ -121,14 +122,18 @@ func (b *bench) report() {
 }
 
 // idleCPU measures both sides over the same quiet window.
-func (b *bench) idleCPU() {
+func (b *bench) idleCPU() { b.cpu(fmt.Sprintf("idle CPU over %s", b.cfg.idle), b.cfg.idle) }
+
+// cpu measures both sides' CPU (% of a core) over the same window d: the
+// alice process against the tmux server and client.
+func (b *bench) cpu(name string, d time.Duration) {
 	a0, s0, c0 := cpuNS(b.alicePID), cpuNS(b.serverPID), cpuNS(b.clientPID)
 	start := time.Now()
-	time.Sleep(b.cfg.idle)
+	time.Sleep(d)
 	el := float64(time.Since(start).Nanoseconds())
 	a := float64(cpuNS(b.alicePID)-a0) / el * 100
 	t := float64(cpuNS(b.serverPID)-s0+cpuNS(b.clientPID)-c0) / el * 100
-	b.add(fmt.Sprintf("idle CPU over %s", b.cfg.idle), "%", a, t)
+	b.add(name, "%", a, t)
 }
 
 // echo types one character at a time into each side in turn and times

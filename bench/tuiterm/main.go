@@ -39,6 +39,7 @@ type config struct {
 	echo       int
 	frames     int
 	idle       time.Duration
+	busyCPU    time.Duration
 	catMB      int
 	busy       int
 	work       string
@@ -62,6 +63,7 @@ func main() {
 	flag.IntVar(&c.echo, "echo", 40, "keystrokes per path for echo latency")
 	flag.IntVar(&c.frames, "n", 2000, "frames in the full-screen run")
 	flag.DurationVar(&c.idle, "idle", 30*time.Second, "quiet window for idle CPU")
+	flag.DurationVar(&c.busyCPU, "busycpu", 10*time.Second, "window for CPU with the busy sessions running")
 	flag.IntVar(&c.catMB, "mb", 10, "size of each cat file in MB")
 	flag.IntVar(&c.busy, "sessions", 20, "busy sessions for the loaded echo run")
 	only := flag.String("only", "", "comma-separated measures to run ("+strings.Join(measures, ",")+"); default all")

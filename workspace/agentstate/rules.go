@@ -241,6 +241,17 @@ func (r *Rules) matchScreen(lines []string) (State, string) {
 	return Unknown, ""
 }
 
+// ScreenLines is how many of the bottom non-blank screen lines the screen
+// rules read (the most any rule reads); 0 when there are no screen rules,
+// so the screen need not be looked at at all.
+func (r *Rules) ScreenLines() int {
+	n := 0
+	for _, rule := range r.Screen {
+		n = max(n, rule.Lines)
+	}
+	return n
+}
+
 // matchTitle applies the title rules.
 func (r *Rules) matchTitle(title string) State {
 	for _, rule := range r.Title {

@@ -105,3 +105,47 @@ func TestOpenCodeScreenRules(t *testing.T) {
 	assert.Equal(t, NeedsYou, oc.Bell)
 	assert.Equal(t, Idle, oc.Default)
 }
+
+// TestScreenLinesIsWhatTheRulesRead checks the number of bottom lines the
+// workspace renders for each agent's screen rules: the most any rule
+// reads, and none for an agent without screen rules (a shell).
+func TestScreenLinesIsWhatTheRulesRead(t *testing.T) {
+	rs, err := LoadRules("")
+	require.NoError(t, err)
+	cases := []struct {
+		agent string
+		want  int
+	}{
+		{"claude", defaultScreenLines}, // rules without "lines" read the default
+		{"codex", defaultScreenLines},
+		{"opencode", 12},
+		{"shell", 0},
+		{"aider", 0}, // generic rules: bells and notifications only
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, rs.For(c.agent).ScreenLines(), c.agent)
+	}
+	r, err := ParseRules("x", "x.json", []byte(`{"screen":[{"match":"a","state":"idle","lines":3},{"match":"b","state":"working","lines":30}]}`))
+	require.NoError(t, err)
+	assert.Equal(t, 30, r.ScreenLines())
+	// The last ScreenLines non-blank lines decide as the whole screen does.
+	c := rs.For("claude")
+	var screen, nonBlank []string
+	for i := 0; i < 30; i++ {
+		screen = append(screen, "filler")
+	}
+	screen = append(screen, "Do you want to proceed?", "", "")
+	for i := 0; i < c.ScreenLines()-1; i++ {
+		screen = append(screen, "option", "")
+	}
+	for _, l := range screen {
+		if l != "" {
+			nonBlank = append(nonBlank, l)
+		}
+	}
+	st, why := c.matchScreen(screen)
+	require.Equal(t, NeedsYou, st)
+	st2, why2 := c.matchScreen(nonBlank[len(nonBlank)-c.ScreenLines():])
+	assert.Equal(t, st, st2)
+	assert.Equal(t, why, why2)
+}
