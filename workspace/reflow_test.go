@@ -80,6 +80,11 @@ func TestResizeRewrapsHistory(t *testing.T) {
 	require.Equal(t, "05----------------------------", sb[len(sb)-1])
 	term.Resize(25, 5) // 30 columns: 25 and 5
 	require.Equal(t, []string{"08-----------------------", "-----", "09-----------------------", "-----", "$"}, screenRows(term))
+	// Wrapped: the scrollback lines, then one flag per screen row (what
+	// Render shows), so the viewer can join them on copy.
+	w := term.Wrapped()
+	require.Len(t, w, len(term.Scrollback())+len(strings.Split(term.Render(), "\n")))
+	require.Equal(t, []bool{true, false, true, false, true, false, false}, w[len(w)-7:])
 	sb = term.Scrollback()
 	require.Equal(t, []string{"07-----------------------", "-----"}, sb[len(sb)-2:])
 }
