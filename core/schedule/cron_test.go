@@ -138,6 +138,10 @@ func TestCronTools(t *testing.T) {
 		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10m"},"colour":"red"}`:                                    "colour",
 		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10m"},"target":{"kind":"oneshot","workspace":"../.."}}`:   "target.workspace",
 		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10m"},"target":{"kind":"session","workspace":"Bad/Tag"}}`: "valid workspace tag",
+		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"99999999h"}}`:                                             "too large (at most 8760h",
+		`{"name":"x","payload":"y","schedule":{"kind":"market","market":{"account":"a","event":"close","offsetMinutes":1e9}}}`:   "offsetMinutes must be within ±720",
+		`{"name":"x","payload":"y","schedule":{"kind":"market","market":{"account":"a","event":"close","offsetMinutes":1e30}}}`:  "offsetMinutes must be within ±720",
+		`{"name":"x","payload":"y","schedule":{"kind":"market","market":{"account":"a","event":"close","offsetMinutes":1.5}}}`:   "whole number",
 	} {
 		_, err := callTool(t, tc, "cronAdd", args)
 		require.ErrorContains(t, err, want, args)
