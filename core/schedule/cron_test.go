@@ -130,12 +130,14 @@ func TestCronTools(t *testing.T) {
 	require.Equal(t, []any{}, out["jobs"])
 
 	for args, want := range map[string]string{
-		`{"name":"x","payload":"y"}`:                                                          "schedule is required",
-		`{"name":"x","payload":"y","schedule":{}}`:                                            "schedule is required",
-		`{"name":"x","payload":"y","schedule":{"kind":"cron","cron":"nope"}}`:                 "5 fields",
-		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10"}}`:                 "schedule.every",
-		`{"name":"","payload":"y","schedule":{"kind":"every","every":"10m"}}`:                 "name and payload are required",
-		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10m"},"colour":"red"}`: "colour",
+		`{"name":"x","payload":"y"}`:                                                                                             "schedule is required",
+		`{"name":"x","payload":"y","schedule":{}}`:                                                                               "schedule is required",
+		`{"name":"x","payload":"y","schedule":{"kind":"cron","cron":"nope"}}`:                                                    "5 fields",
+		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10"}}`:                                                    "schedule.every",
+		`{"name":"","payload":"y","schedule":{"kind":"every","every":"10m"}}`:                                                    "name and payload are required",
+		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10m"},"colour":"red"}`:                                    "colour",
+		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10m"},"target":{"kind":"oneshot","workspace":"../.."}}`:   "target.workspace",
+		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10m"},"target":{"kind":"session","workspace":"Bad/Tag"}}`: "valid workspace tag",
 	} {
 		_, err := callTool(t, tc, "cronAdd", args)
 		require.ErrorContains(t, err, want, args)
