@@ -19,8 +19,8 @@ const KindMarket Kind = "market"
 // offsetMinutes < 0 is before the event ("15 minutes before the close":
 // event close, offsetMinutes -15).
 type MarketSpec struct {
-	Account       string `json:"account"`
-	Event         string `json:"event"` // open | close
+	Account       string  `json:"account"`
+	Event         string  `json:"event"` // open | close
 	OffsetMinutes Minutes `json:"offsetMinutes"`
 }
 
