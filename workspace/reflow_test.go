@@ -96,3 +96,15 @@ func screenRows(term *Terminal) []string {
 	}
 	return lines
 }
+
+// TestClearSavesRowsAsTmux: ED 2 saves the screen down to its last row
+// with content, blank rows included, as tmux does: a row that wrapped onto
+// a blank row keeps its flag and its continuation.
+func TestClearSavesRowsAsTmux(t *testing.T) {
+	t.Parallel()
+	term := newTerminal(20, 6, 100, nil, slog.New(slog.DiscardHandler))
+	defer term.Close()
+	term.Feed([]byte(strings.Repeat("a", 20) + strings.Repeat(" ", 20) + "\r\n\r\nnext\r\n" + strings.Repeat("b", 25) + "\r\n\x1b[2J"))
+	require.Equal(t, []string{strings.Repeat("a", 20), "", "", "next", strings.Repeat("b", 20), "bbbbb"}, term.Scrollback())
+	require.Equal(t, []bool{true, false, false, false, true, false}, term.Wrapped()[:6])
+}
