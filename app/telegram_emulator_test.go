@@ -148,7 +148,7 @@ func TestApprovalsReachPeopleAgainstBotAPIEmulator(t *testing.T) {
 	// the evidence a person judges by: notional at the quote, position and
 	// cash after, each guard's verdict with headroom, TIF and who staged it
 	for _, want := range []string{"placeOrder BUY 7 AAPL (MKT) DAY", "est. ", "at the current quote", "position AAPL 0 → 7; cash 100,000.00 → ",
-		"max-position-size: position ", "% of equity, limit ", "max-order-value: order value ", ", limit 50,000 → ok", "staged by ", "time in force DAY"} {
+		"max-position-size: position ", "% of equity, limit ", "max-order-value: order value ", ", limit 50,000.00 → ok", "staged by ", "time in force DAY"} {
 		require.Contains(t, approval, want)
 	}
 	toldTUI(h7)

@@ -185,7 +185,13 @@ func (c *Heartbeat) Validate() (string, error) {
 
 var everyRe = regexp.MustCompile(`^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$`)
 
-// ParseEvery parses durations like "2h", "30m", "5m30s".
+// MaxEvery is the longest duration ParseEvery takes (a year).
+const MaxEvery = 8760 * time.Hour
+
+// everyText writes a whole number of hours as "8760h".
+func everyText(d time.Duration) string { return strconv.FormatInt(int64(d/time.Hour), 10) + "h" }
+
+// ParseEvery parses durations like "2h", "30m", "5m30s", up to MaxEvery.
 func ParseEvery(s string) (time.Duration, error) {
 	m := everyRe.FindStringSubmatch(s)
 	if s == "" || m == nil {
@@ -193,10 +199,17 @@ func ParseEvery(s string) (time.Duration, error) {
 	}
 	var d time.Duration
 	for i, unit := range []time.Duration{time.Hour, time.Minute, time.Second} {
-		if m[i+1] != "" {
-			n, _ := strconv.Atoi(m[i+1])
-			d += time.Duration(n) * unit
+		if m[i+1] == "" {
+			continue
 		}
+		n, err := strconv.ParseInt(m[i+1], 10, 64)
+		if err != nil || n > int64(MaxEvery/unit) {
+			return 0, fmt.Errorf("duration %q is too large (at most %s, 365 days)", s, everyText(MaxEvery))
+		}
+		d += time.Duration(n) * unit
+	}
+	if d > MaxEvery {
+		return 0, fmt.Errorf("duration %q is too large (at most %s, 365 days)", s, everyText(MaxEvery))
 	}
 	if d <= 0 {
 		return 0, fmt.Errorf("duration must be positive, got %q", s)

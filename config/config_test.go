@@ -103,6 +103,16 @@ func TestParseEvery(t *testing.T) {
 		_, err := ParseEvery(bad)
 		require.Error(t, err, bad)
 	}
+	got, err := ParseEvery("8760h")
+	require.NoError(t, err)
+	require.Equal(t, MaxEvery, got)
+	// Too large (99999999h overflowed to a negative duration and was
+	// reported as "must be positive"): the error names the maximum.
+	for _, big := range []string{"8760h1s", "99999999h", "9999999999999999999999h", "600000m"} {
+		_, err := ParseEvery(big)
+		require.ErrorContains(t, err, "too large", big)
+		require.ErrorContains(t, err, "8760h", big)
+	}
 }
 
 func TestParseHHMM(t *testing.T) {

@@ -67,7 +67,7 @@ func TestDialogWrapKeepsTheFrameAndTheIndent(t *testing.T) {
 	body := "• placeOrder BUY 10 AAPL (MKT) DAY\n" +
 		"  staged by mock (openai mock), session tui/default, via tui; time in force DAY\n" +
 		"  est. 2,060.10 USD at the current quote (bid 205.9895 / ask 206.0095)\n" +
-		"  max-position-size: position 2.1% of equity, limit 25% → ok"
+		"  max-position-size: position 0.0% → 2.1% of equity, limit 25% → ok"
 	for _, w := range []int{60, 80} {
 		h := tuitest.NewHarness(t, w, 30)
 		h.M.OpenDialog("Approve and execute these orders?", body, nil)

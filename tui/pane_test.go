@@ -139,7 +139,7 @@ func TestGoldenOverlays(t *testing.T) {
 			h.Key("alt+3", "a")
 			h.Now = h.Now.Add(time.Second)
 			screen := h.Screen()
-			for _, want := range []string{"max-order-value: order value 18,720, limit 5,000 → would be rejected", "time in force DAY", "staged by claude"} {
+			for _, want := range []string{"max-order-value: order value 18,720.00, limit 5,000.00 → would be", "max-position-size: position 0.0% → 18.7% of equity, limit 25% → ok", "time in force DAY", "staged by claude"} {
 				require.Contains(t, strings.Join(strings.Fields(screen), " "), want)
 			}
 			golden.RequireEqual(t, []byte(screen))

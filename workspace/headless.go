@@ -52,8 +52,8 @@ var ErrHeadlessFailed = errors.New("headless run failed")
 
 // RunHeadless runs r to completion. The process gets its own process
 // group, killed whole when the time limit passes or ctx ends, so no child
-// outlives the run; on Linux the kernel also kills it if the core dies
-// (kill -9), so an abandoned task does not go on acting.
+// outlives the run; on Linux the whole group is also killed if the core
+// dies (kill -9), so an abandoned task does not go on acting.
 func (m *Manager) RunHeadless(ctx context.Context, r HeadlessRun) (HeadlessResult, error) {
 	ws, ok := m.Get(r.WorkspaceID)
 	if !ok {
@@ -93,7 +93,8 @@ func (m *Manager) RunHeadless(ctx context.Context, r HeadlessRun) (HeadlessResul
 
 	runCtx, cancel := context.WithTimeout(ctx, r.Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(runCtx, l.path, args...)
+	path, args := headlessCommand(l.path, args)
+	cmd := exec.CommandContext(runCtx, path, args...)
 	cmd.Dir = ws.Dir
 	cmd.Env = append(m.sessionEnv(ws), l.env...)
 	out := &tailBuffer{max: maxHeadlessOutput}

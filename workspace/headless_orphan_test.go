@@ -27,12 +27,14 @@ func TestHeadlessHelperProcess(t *testing.T) {
 	}
 	m := newTestManager(t, filepath.Join(dir, "root"), nil)
 	ws := createWS(t, m, "orphan", "shell-only")
-	// The shell records its pid, then would act long after the core died.
-	prompt := "echo $$ > " + filepath.Join(dir, "sh.pid") + "; sleep 60; touch " + filepath.Join(dir, "late.txt")
+	// The shell starts a child (a sleep that records its own pid: exec
+	// keeps it), then would act long after the core died.
+	prompt := "sh -c 'echo $$ > " + filepath.Join(dir, "sleep.pid") + "; exec sleep 101'; touch " + filepath.Join(dir, "late.txt")
 	_, _ = m.RunHeadless(context.Background(), HeadlessRun{WorkspaceID: ws.ID, Agent: AgentShell, Prompt: prompt, Timeout: time.Hour})
 }
 
-// TestHeadlessRunDiesWithKilledCore: a one-shot run must not outlive a core
+// TestHeadlessRunDiesWithKilledCore: a one-shot run — its shell and every
+// process the shell started — must not outlive a core
 // killed with SIGKILL (no deferred cleanup runs then). Its task is recorded
 // abandoned at the next start, so a shell that kept going would act after
 // alice said it had stopped.
@@ -47,7 +49,7 @@ func TestHeadlessRunDiesWithKilledCore(t *testing.T) {
 	require.NoError(t, core.Start())
 	t.Cleanup(func() { _ = core.Process.Kill(); _ = core.Wait() })
 
-	pidFile := filepath.Join(dir, "sh.pid")
+	pidFile := filepath.Join(dir, "sleep.pid")
 	pid := 0
 	require.Eventually(t, func() bool {
 		b, err := os.ReadFile(pidFile)
@@ -56,13 +58,15 @@ func TestHeadlessRunDiesWithKilledCore(t *testing.T) {
 		}
 		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
 		return err == nil && pid > 0
-	}, waitFor, tick, "the headless shell started")
-	// Whatever happens, nothing of this run survives the test (its group).
-	t.Cleanup(func() { _ = syscall.Kill(-pid, syscall.SIGKILL) })
+	}, waitFor, tick, "the headless shell started its sleep")
+	// Whatever happens, nothing of this run survives the test.
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 	require.True(t, alive(pid))
 
 	require.NoError(t, core.Process.Signal(syscall.SIGKILL))
 	_ = core.Wait()
 	require.Eventually(t, func() bool { return !alive(pid) }, 30*time.Second, tick,
-		"the headless shell (pid %d) outlived the killed core", pid)
+		"the headless run's child (sleep, pid %d) outlived the killed core", pid)
+	_, err := os.Stat(filepath.Join(dir, "late.txt"))
+	require.True(t, os.IsNotExist(err), "the run went on acting after the core died")
 }

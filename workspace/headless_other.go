@@ -9,3 +9,7 @@ import "syscall"
 func headlessProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
+
+// headlessCommand runs the program as it is (no parent-death signal to
+// guard against here).
+func headlessCommand(path string, args []string) (string, []string) { return path, args }

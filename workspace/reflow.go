@@ -100,3 +100,19 @@ func (r *scrollRing) cellsOf(l *sbLine, width func(string) int) uv.Line {
 	}
 	return cells
 }
+
+// Wrapped returns the soft-wrap flags of the scrollback lines (in
+// Scrollback's order) followed by the screen's rows: true where a line
+// continues on the next, so a copy can join them as tmux's copy mode does.
+func (t *Terminal) Wrapped() []bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]bool, 0, t.ring.len()+t.emu.Height())
+	for i := range t.ring.len() {
+		out = append(out, t.ring.at(i).wrapped)
+	}
+	for y := range t.emu.Height() {
+		out = append(out, t.emu.LineWrapped(y))
+	}
+	return out
+}

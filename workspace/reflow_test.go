@@ -80,6 +80,11 @@ func TestResizeRewrapsHistory(t *testing.T) {
 	require.Equal(t, "05----------------------------", sb[len(sb)-1])
 	term.Resize(25, 5) // 30 columns: 25 and 5
 	require.Equal(t, []string{"08-----------------------", "-----", "09-----------------------", "-----", "$"}, screenRows(term))
+	// Wrapped: the scrollback lines, then one flag per screen row (what
+	// Render shows), so the viewer can join them on copy.
+	w := term.Wrapped()
+	require.Len(t, w, len(term.Scrollback())+len(strings.Split(term.Render(), "\n")))
+	require.Equal(t, []bool{true, false, true, false, true, false, false}, w[len(w)-7:])
 	sb = term.Scrollback()
 	require.Equal(t, []string{"07-----------------------", "-----"}, sb[len(sb)-2:])
 }
@@ -90,4 +95,16 @@ func screenRows(term *Terminal) []string {
 		lines[i] = strings.TrimRight(lines[i], " ")
 	}
 	return lines
+}
+
+// TestClearSavesRowsAsTmux: ED 2 saves the screen down to its last row
+// with content, blank rows included, as tmux does: a row that wrapped onto
+// a blank row keeps its flag and its continuation.
+func TestClearSavesRowsAsTmux(t *testing.T) {
+	t.Parallel()
+	term := newTerminal(20, 6, 100, nil, slog.New(slog.DiscardHandler))
+	defer term.Close()
+	term.Feed([]byte(strings.Repeat("a", 20) + strings.Repeat(" ", 20) + "\r\n\r\nnext\r\n" + strings.Repeat("b", 25) + "\r\n\x1b[2J"))
+	require.Equal(t, []string{strings.Repeat("a", 20), "", "", "next", strings.Repeat("b", 20), "bbbbb"}, term.Scrollback())
+	require.Equal(t, []bool{true, false, false, false, true, false}, term.Wrapped()[:6])
 }

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"time"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core"
 )
 
 // Workspace is one registry entry: a per-task directory holding a git
@@ -33,15 +33,9 @@ func (w Workspace) DisplayName() string {
 	return w.Tag
 }
 
-// tagPattern is the reference's tag rule.
-var tagPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,32}$`)
-
 // ValidateTag checks a tag's syntax (uniqueness is checked by Create).
 func ValidateTag(tag string) error {
-	if !tagPattern.MatchString(tag) {
-		return fmt.Errorf("invalid tag %q: use 1-33 characters a-z, 0-9, '-' or '_', starting with a letter or digit", tag)
-	}
-	return nil
+	return core.ValidateWorkspaceTag(tag)
 }
 
 type registryFile struct {

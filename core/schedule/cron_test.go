@@ -130,12 +130,18 @@ func TestCronTools(t *testing.T) {
 	require.Equal(t, []any{}, out["jobs"])
 
 	for args, want := range map[string]string{
-		`{"name":"x","payload":"y"}`:                                                          "schedule is required",
-		`{"name":"x","payload":"y","schedule":{}}`:                                            "schedule is required",
-		`{"name":"x","payload":"y","schedule":{"kind":"cron","cron":"nope"}}`:                 "5 fields",
-		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10"}}`:                 "schedule.every",
-		`{"name":"","payload":"y","schedule":{"kind":"every","every":"10m"}}`:                 "name and payload are required",
-		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10m"},"colour":"red"}`: "colour",
+		`{"name":"x","payload":"y"}`:                                                                                             "schedule is required",
+		`{"name":"x","payload":"y","schedule":{}}`:                                                                               "schedule is required",
+		`{"name":"x","payload":"y","schedule":{"kind":"cron","cron":"nope"}}`:                                                    "5 fields",
+		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10"}}`:                                                    "schedule.every",
+		`{"name":"","payload":"y","schedule":{"kind":"every","every":"10m"}}`:                                                    "name and payload are required",
+		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10m"},"colour":"red"}`:                                    "colour",
+		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10m"},"target":{"kind":"oneshot","workspace":"../.."}}`:   "target.workspace",
+		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"10m"},"target":{"kind":"session","workspace":"Bad/Tag"}}`: "valid workspace tag",
+		`{"name":"x","payload":"y","schedule":{"kind":"every","every":"99999999h"}}`:                                             "too large (at most 8760h",
+		`{"name":"x","payload":"y","schedule":{"kind":"market","market":{"account":"a","event":"close","offsetMinutes":1e9}}}`:   "offsetMinutes must be within ±720",
+		`{"name":"x","payload":"y","schedule":{"kind":"market","market":{"account":"a","event":"close","offsetMinutes":1e30}}}`:  "offsetMinutes must be within ±720",
+		`{"name":"x","payload":"y","schedule":{"kind":"market","market":{"account":"a","event":"close","offsetMinutes":1.5}}}`:   "whole number",
 	} {
 		_, err := callTool(t, tc, "cronAdd", args)
 		require.ErrorContains(t, err, want, args)

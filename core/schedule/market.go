@@ -3,6 +3,8 @@ package schedule
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -17,9 +19,29 @@ const KindMarket Kind = "market"
 // offsetMinutes < 0 is before the event ("15 minutes before the close":
 // event close, offsetMinutes -15).
 type MarketSpec struct {
-	Account       string `json:"account"`
-	Event         string `json:"event"` // open | close
-	OffsetMinutes int    `json:"offsetMinutes"`
+	Account       string  `json:"account"`
+	Event         string  `json:"event"` // open | close
+	OffsetMinutes Minutes `json:"offsetMinutes"`
+}
+
+// Minutes is a whole number of minutes. It decodes any JSON number that
+// is a whole number (1e3 included), so that a value out of range is
+// reported as such by validate rather than as a type error.
+type Minutes int
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (m *Minutes) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("offsetMinutes must be a whole number of minutes within ±%d, got %s", maxMarketOffset, b)
+	}
+	if f != math.Trunc(f) {
+		return fmt.Errorf("offsetMinutes must be a whole number of minutes within ±%d, got %s", maxMarketOffset, b)
+	}
+	// Anything beyond the range is kept out of range (and refused by
+	// validate, naming it) without overflowing int.
+	*m = Minutes(max(min(f, 2*maxMarketOffset), -2*maxMarketOffset))
+	return nil
 }
 
 // maxMarketOffset bounds MarketSpec.OffsetMinutes (12 h either way).
@@ -48,7 +70,7 @@ func (m *MarketSpec) validate() error {
 		return fmt.Errorf("schedule.market.event must be open or close, got %q", m.Event)
 	}
 	if m.OffsetMinutes < -maxMarketOffset || m.OffsetMinutes > maxMarketOffset {
-		return fmt.Errorf("schedule.market.offsetMinutes must be within ±%d", maxMarketOffset)
+		return fmt.Errorf("schedule.market.offsetMinutes must be within ±%d (minutes, 12 h either way)", maxMarketOffset)
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/alice-trading/alice/core"
 )
 
 // TargetKind says where a task runs.
@@ -64,6 +66,11 @@ func (t *Target) Validate() error {
 	}
 	if t.TimeoutSec < 0 || time.Duration(t.TimeoutSec)*time.Second > MaxTargetTimeout {
 		return fmt.Errorf("target.timeoutSec must be 0..%d", int(MaxTargetTimeout.Seconds()))
+	}
+	if t.Workspace != "" {
+		if err := core.ValidateWorkspaceRef(t.Workspace); err != nil {
+			return fmt.Errorf("target.workspace: %w", err)
+		}
 	}
 	if len(t.Workspace) > 200 || len(t.Session) > 200 || len(t.Model) > 200 {
 		return fmt.Errorf("target fields are limited to 200 characters")

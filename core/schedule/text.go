@@ -43,7 +43,7 @@ func ParseScheduleText(text string) (Schedule, error) {
 		if m[2] == "before" {
 			n = -n
 		}
-		s := Schedule{Kind: KindMarket, Market: &MarketSpec{Account: m[4], Event: m[3], OffsetMinutes: n}}
+		s := Schedule{Kind: KindMarket, Market: &MarketSpec{Account: m[4], Event: m[3], OffsetMinutes: Minutes(n)}}
 		return s, s.Validate()
 	}
 	if m := marketAtText.FindStringSubmatch(t); m != nil {

@@ -67,6 +67,8 @@ func TestWebhookAuthAndValidation(t *testing.T) {
 		{"no payload", "", bearer, `{"type":"agent.work.requested"}`, 400, "prompt"},
 		{"unknown payload field", "", bearer, `{"type":"agent.work.requested","payload":{"prompt":"x","sudo":true}}`, 400, "sudo"},
 		{"heartbeat source", "", bearer, `{"type":"agent.work.requested","payload":{"source":"heartbeat","prompt":"x"}}`, 400, "task or manual"},
+		{"workspace escapes", "", bearer, `{"type":"task.requested","payload":{"prompt":"x","target":{"kind":"oneshot","workspace":"../../etc"}}}`, 400, "target.workspace"},
+		{"workspace dot-dot", "", bearer, `{"type":"task.requested","payload":{"prompt":"x","target":{"kind":"session","workspace":".."}}}`, 400, "valid workspace tag"},
 		{"not json", "", bearer, `not json`, 400, "JSON"},
 		{"trailing data", "", bearer, good + `{}`, 400, "trailing"},
 		{"too large", "", bearer, `{"type":"task.requested","payload":{"prompt":"` + strings.Repeat("x", MaxWebhookBody) + `"}}`, 413, "exceeds"},

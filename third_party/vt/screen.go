@@ -122,17 +122,24 @@ func (s *Screen) Clear() {
 	s.ClearArea(s.Bounds())
 }
 
-// ClearWithScrollback saves all non-empty lines to scrollback before clearing.
-// This is used for operations like ED 2 (erase screen) where content should
-// be preserved in history.
+// ClearWithScrollback saves the screen's lines to scrollback before
+// clearing. This is used for operations like ED 2 (erase screen) where
+// content should be preserved in history.
+// alice patch: every row down to the last one with content goes, blank
+// rows between included, with its wrap flag, as tmux's
+// grid_view_clear_history scrolls them into its history (only the rows
+// with content went, so a wrapped row could be followed by an unrelated
+// line).
 func (s *Screen) ClearWithScrollback() {
 	if s.scrollback != nil {
-		// Save all lines that have content before clearing
+		last := 0
 		for y := 0; y < s.buf.Height(); y++ {
-			line := s.buf.Line(y)
-			if line != nil && !s.isLineEmpty(line) {
-				s.scrollback.PushWrapped(line, s.isWrapped(y))
+			if line := s.buf.Line(y); line != nil && !s.isLineEmpty(line) {
+				last = y + 1
 			}
+		}
+		for y := 0; y < last; y++ {
+			s.scrollback.PushWrapped(s.buf.Line(y), s.isWrapped(y))
 		}
 	}
 	s.Clear()

@@ -50,16 +50,34 @@ func (g *maxPositionSize) Assess(ctx context.Context, gc Context) Verdict {
 		v.Reject = err.Error()
 		return v
 	}
-	after := gc.heldValue(c.Symbol, o.Action).Add(resting).Add(added)
+	held := gc.heldValue(c.Symbol, o.Action)
+	after := held.Add(resting).Add(added)
+	equity := gc.Account.NetLiquidation
 	if !after.IsPositive() {
-		return v // only reduces the position on the other side
+		// Only reduces the position on the other side: say by how much
+		// (this order alone; the decision counts resting orders too).
+		v.Measure = "reduces the position:"
+		if equity.IsPositive() {
+			from := held.Neg().Div(equity).Mul(hundred).Round(1)
+			v.From, v.Value = &from, held.Add(added).Neg().Div(equity).Mul(hundred).Round(1)
+		} else {
+			v.Limit = decimal.Zero // no share to show: "max-position-size: ok"
+		}
+		return v
 	}
-	if !gc.Account.NetLiquidation.IsPositive() {
+	if !equity.IsPositive() {
 		v.Reject = "account equity is not positive; no position fits within a share of it"
 		return v
 	}
-	pct := after.Div(gc.Account.NetLiquidation).Mul(hundred)
-	v.Value = pct.Round(1)
+	if o.Action == trading.Sell {
+		v.Measure = "short position"
+	}
+	if resting.IsPositive() {
+		v.Measure += " (with resting orders)"
+	}
+	from := decimal.Max(held, decimal.Zero).Div(equity).Mul(hundred).Round(1)
+	pct := after.Div(equity).Mul(hundred)
+	v.From, v.Value = &from, pct.Round(1)
 	if pct.GreaterThan(g.maxPct) {
 		side := "Position"
 		if o.Action == trading.Sell {

@@ -87,18 +87,21 @@ type Verdict struct {
 	// Applies is false when the operation is outside the guard's scope.
 	Applies bool `json:"applies"`
 	// Measure names what Value is ("position", "order value").
-	Measure string          `json:"measure,omitempty"`
-	Value   decimal.Decimal `json:"value,omitzero"`
-	Limit   decimal.Decimal `json:"limit,omitzero"`
+	Measure string `json:"measure,omitempty"`
+	// From is Value before the operation, when the guard measures a
+	// change ("position 10.0% → 16.0% of equity").
+	From  *decimal.Decimal `json:"from,omitempty"`
+	Value decimal.Decimal  `json:"value,omitzero"`
+	Limit decimal.Decimal  `json:"limit,omitzero"`
 	// Unit follows both numbers; words after its first one describe only
 	// Value ("% of equity": "position 2.0% of equity, limit 25%").
 	Unit   string `json:"unit,omitempty"`
 	Reject string `json:"reject,omitempty"`
 }
 
-// String renders "max-position-size: position 2.0% of equity, limit 25%
-// → ok" or "max-order-value: order value 18,720, limit 5,000 → would be
-// rejected".
+// String renders "max-position-size: position 0.0% → 2.0% of equity,
+// limit 25% → ok" or "max-order-value: order value 18,720.00, limit
+// 5,000.00 → would be rejected". Amounts without a unit are money.
 func (v Verdict) String() string {
 	s := v.Guard + ": "
 	switch {
@@ -106,14 +109,29 @@ func (v Verdict) String() string {
 		return s + "does not apply"
 	case !v.Limit.IsZero():
 		first, _, _ := strings.Cut(v.Unit, " ")
-		value := group(v.Value)
-		if first == "%" {
-			value = v.Value.StringFixed(1) // a share always shows its tenth
+		num := group
+		switch first {
+		case "%":
+			num = func(d decimal.Decimal) string { return d.StringFixed(1) } // a share always shows its tenth
+		case "":
+			num = trading.FormatMoney
+		}
+		value := num(v.Value)
+		if v.From != nil {
+			from := num(*v.From)
+			if first == "%" {
+				from += "%"
+			}
+			value = from + " → " + value
+		}
+		limit := group(v.Limit)
+		if first == "" {
+			limit = trading.FormatMoney(v.Limit)
 		}
 		if v.Measure != "" {
 			s += v.Measure + " "
 		}
-		s += fmt.Sprintf("%s%s, limit %s%s", value, unit(v.Unit), group(v.Limit), unit(first))
+		s += fmt.Sprintf("%s%s, limit %s%s", value, unit(v.Unit), limit, unit(first))
 	}
 	if v.Reject != "" {
 		if !v.Limit.IsZero() {

@@ -257,16 +257,38 @@ func TestGuardsValueWhatExecutes(t *testing.T) {
 func TestVerdictHeadroom(t *testing.T) {
 	mov := build(t, "max-order-value", map[string]any{"maxValue": "5000"})
 	v := mov.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "187.2", "", ""), "100000"))
-	assert.Equal(t, "max-order-value: order value 18,720, limit 5,000 → would be rejected", v.String())
+	assert.Equal(t, "max-order-value: order value 18,720.00, limit 5,000.00 → would be rejected", v.String())
 	v = mov.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "10", "", ""), "100000"))
-	assert.Equal(t, "max-order-value: order value 1,000, limit 5,000 → ok", v.String())
+	assert.Equal(t, "max-order-value: order value 1,000.00, limit 5,000.00 → ok", v.String())
+	v = mov.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "20.601", "", ""), "100000"))
+	assert.Equal(t, "max-order-value: order value 2,060.10, limit 5,000.00 → ok", v.String(), "money always shows cents")
 	mps := build(t, "max-position-size", map[string]any{"maxPercentOfEquity": 25.0})
-	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Buy, "30", "", ""), "10000"))
-	assert.Equal(t, "max-position-size: position 30.0% of equity, limit 25% → would be rejected", v.String())
-	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Sell, "30", "", ""), "10000"))
-	assert.Equal(t, "max-position-size: position 30.0% of equity, limit 25% → would be rejected", v.String(), "a sell that opens a short is judged")
-	v = mps.Assess(context.Background(), ctxWith(place("AAPL", trading.Sell, "30", "", ""), "10000", position("AAPL", "40", "100")))
-	assert.Equal(t, "max-position-size: position 0.0% of equity, limit 25% → ok", v.String(), "a sell that only reduces a long")
+	for _, tc := range []struct {
+		name string
+		gc   Context
+		want string
+	}{
+		{"a new long", ctxWith(place("AAPL", trading.Buy, "30", "", ""), "10000"),
+			"position 0.0% → 30.0% of equity, limit 25% → would be rejected"},
+		{"a buy adding to a long", ctxWith(place("AAPL", trading.Buy, "6", "", ""), "10000", position("AAPL", "10", "100")),
+			"position 10.0% → 16.0% of equity, limit 25% → ok"},
+		{"a buy with resting buys", withResting(ctxWith(place("AAPL", trading.Buy, "6", "99", ""), "10000", position("AAPL", "10", "100")),
+			resting("AAPL", trading.Buy, "10", "100", "0")), "position (with resting orders) 10.0% → 25.9% of equity, limit 25% → would be rejected"},
+		{"a sell that opens a short", ctxWith(place("AAPL", trading.Sell, "30", "", ""), "10000"),
+			"short position 0.0% → 30.0% of equity, limit 25% → would be rejected"},
+		{"a sell through a long into a short", ctxWith(place("AAPL", trading.Sell, "40", "", ""), "10000", position("AAPL", "10", "100")),
+			"short position 0.0% → 30.0% of equity, limit 25% → would be rejected"},
+		{"a sell that only reduces a long", ctxWith(place("AAPL", trading.Sell, "30", "", ""), "10000", position("AAPL", "40", "100")),
+			"reduces the position: 40.0% → 10.0% of equity, limit 25% → ok"},
+		{"selling 2 of 10", ctxWith(place("AAPL", trading.Sell, "2", "", ""), "8130", position("AAPL", "10", "100")),
+			"reduces the position: 12.3% → 9.8% of equity, limit 25% → ok"},
+		{"a buy that covers a short", ctxWith(place("AAPL", trading.Buy, "5", "", ""), "10000", shortPos("AAPL", "20", "100")),
+			"reduces the position: 20.0% → 15.0% of equity, limit 25% → ok"},
+		{"a reduce without equity", ctxWith(place("AAPL", trading.Sell, "2", "", ""), "0", position("AAPL", "10", "100")), "ok"},
+	} {
+		assert.Equal(t, "max-position-size: "+tc.want, mps.Assess(context.Background(), tc.gc).String(), tc.name)
+		assert.Equal(t, strings.HasSuffix(tc.want, "rejected"), mps.Check(context.Background(), tc.gc) != "", tc.name+": the decision agrees")
+	}
 	v = mps.Assess(context.Background(), ctxWith(git.Operation{Action: git.CancelOrder, OrderID: "7"}, "10000"))
 	assert.Equal(t, "max-position-size: does not apply", v.String())
 	cd := build(t, "cooldown", map[string]any{"minIntervalMs": 60000.0})

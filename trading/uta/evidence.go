@@ -127,7 +127,9 @@ func (m *Manager) Evidence(ctx context.Context, accountID, hash string) (Evidenc
 			oe.TIF = o.TIF
 			if q, err := u.quote(ctx, c); err == nil {
 				oe.Bid, oe.Ask = q.Bid, q.Ask
-				oe.Notional = o.Notional(q)
+				// the estimate is money in cents; cash after is computed
+				// from exactly the estimate shown
+				oe.Notional = trading.RoundMoney(o.Notional(q))
 				if px := o.FillPrice(q); px.IsPositive() && op.Action == git.PlaceOrder {
 					qty := o.TotalQuantity
 					if qty.IsZero() {
@@ -209,10 +211,10 @@ func (oe OpEvidence) Text() string {
 		fmt.Fprintf(&b, "; time in force %s", oe.TIF)
 	}
 	if oe.Notional.IsPositive() {
-		fmt.Fprintf(&b, "\n  est. %s %s at the current quote (bid %s / ask %s)", money(oe.Notional), oe.Currency, oe.Bid, oe.Ask)
+		fmt.Fprintf(&b, "\n  est. %s %s at the current quote (bid %s / ask %s)", trading.FormatMoney(oe.Notional), oe.Currency, oe.Bid, oe.Ask)
 	}
 	if !oe.PositionAfter.Equal(oe.PositionBefore) || !oe.CashAfter.Equal(oe.CashBefore) {
-		fmt.Fprintf(&b, "\n  position %s %s → %s; cash %s → %s", oe.Symbol, oe.PositionBefore, oe.PositionAfter, money(oe.CashBefore), money(oe.CashAfter))
+		fmt.Fprintf(&b, "\n  position %s %s → %s; cash %s → %s", oe.Symbol, oe.PositionBefore, oe.PositionAfter, trading.FormatMoney(oe.CashBefore), trading.FormatMoney(oe.CashAfter))
 	}
 	for _, v := range oe.Verdicts {
 		if v.Applies {
@@ -223,24 +225,4 @@ func (oe OpEvidence) Text() string {
 		b.WriteString("\n  ! " + oe.Problem)
 	}
 	return b.String()
-}
-
-// money renders an amount with thousands separators and two decimals.
-func money(d decimal.Decimal) string {
-	s := d.StringFixed(2)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac, _ := strings.Cut(s, ".")
-	var out strings.Builder
-	for i, r := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			out.WriteByte(',')
-		}
-		out.WriteRune(r)
-	}
-	r := out.String() + "." + frac
-	if neg {
-		r = "-" + r
-	}
-	return r
 }

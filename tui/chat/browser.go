@@ -176,7 +176,7 @@ func (b *browser) view(st *kit.Styles, now time.Time, current string, w, h int) 
 		left := mark + padRight(ansi.Truncate(name, nameW, "…"), nameW) + "  "
 		titleW := max(1, w-ansi.StringWidth(left)-ansi.StringWidth(right)-2)
 		row := left + padRight(ansi.Truncate(title, titleW, "…"), titleW) + "  " + right
-		sub := r.Preview
+		sub := previewText(r.Preview)
 		if r.Match != "" {
 			sub = "⌕ " + r.Match
 		} else if r.PreviewRole != "" {
@@ -212,4 +212,20 @@ var browserHelp = []key.Binding{
 	key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new channel")),
 	key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "archive channel")),
 	key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+}
+
+// previewText is a message as one plain line: markdown emphasis and code
+// marks and line-leading heading, quote and list markers dropped,
+// whitespace collapsed.
+func previewText(s string) string {
+	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
+	var words []string
+	for _, line := range strings.Split(s, "\n") {
+		f := strings.Fields(line)
+		for len(f) > 0 && strings.Trim(f[0], "#>-*") == "" {
+			f = f[1:]
+		}
+		words = append(words, f...)
+	}
+	return strings.Join(words, " ")
 }

@@ -225,3 +225,18 @@ func TestSlashSessionOpensOnlyExistingSessions(t *testing.T) {
 	h.Key("enter")
 	require.Equal(t, "tui/research", h.M.Chat.Session)
 }
+
+// The session browser's preview is plain text: a reply's markdown marks
+// are not shown raw (it read "Alice: Order staged. **Approve it in …").
+func TestSessionBrowserPreviewIsPlainText(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 120, 30)
+	h.F.Mu.Lock()
+	h.F.Histories["tui/default"] = []chat.ChatMessage{{Role: chat.RoleUser, Text: "buy"},
+		{Role: chat.RoleAssistant, Text: "## Done\nOrder staged. **Approve it** in the `Portfolio` pane."}}
+	h.F.Mu.Unlock()
+	h.Send(tuitest.Ctrl('s'))
+	s := h.Screen()
+	require.Contains(t, s, "Alice: Done Order staged. Approve it in the Portfolio pane.")
+	require.NotContains(t, s, "**")
+}

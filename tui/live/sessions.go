@@ -78,6 +78,8 @@ func (c *Core) ArchiveWorkspace(id string, archived bool) error {
 
 func (t terminal) Scrollback() []string { return t.s.Terminal().ScrollbackStyled() }
 
+func (t terminal) Wrapped() []bool { return t.s.Terminal().Wrapped() }
+
 func (t terminal) MouseReporting() bool { return t.s.Terminal().MouseReporting() }
 
 // SendMouse converts a bubbletea mouse message to the emulator's event.

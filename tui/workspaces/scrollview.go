@@ -15,12 +15,16 @@ import (
 // with the arrows, search with /, select lines with space and copy them
 // with y (OSC 52, so it works over ssh too).
 type scrollView struct {
-	title     string
-	Lines     []string // plain text: search, selection and copy
-	styled    []string // the same lines with their colours, as shown
-	Cur       int      // cursor line
-	top       int      // first visible line
-	anchor    int      // selection anchor, -1 for none
+	title  string
+	Lines  []string // plain text: search, selection and copy
+	styled []string // the same lines with their colours, as shown
+	// wrapped[i]: line i continues on the next (the session's cursor
+	// wrapped at the margin there); nil when unknown. A copy joins such
+	// lines, as tmux's copy mode does.
+	wrapped   []bool
+	Cur       int // cursor line
+	top       int // first visible line
+	anchor    int // selection anchor, -1 for none
 	query     string
 	searching bool
 	input     textinput.Model
@@ -105,6 +109,31 @@ func (v *scrollView) Selection() []string {
 	return v.Lines[a : b+1]
 }
 
+// SelectionText is the selection as copied: one line per line of the
+// session, rows it wrapped joined (their blanks at the margin kept).
+func (v *scrollView) SelectionText() string {
+	if len(v.Lines) == 0 {
+		return ""
+	}
+	a, b := v.Cur, v.Cur
+	if v.anchor >= 0 {
+		a, b = min(v.anchor, v.Cur), max(v.anchor, v.Cur)
+	}
+	var sb strings.Builder
+	for i := a; i <= b; i++ {
+		wrapped := i < len(v.wrapped) && v.wrapped[i]
+		if wrapped && i < b {
+			sb.WriteString(ansi.Strip(v.styled[i]))
+			continue
+		}
+		sb.WriteString(v.Lines[i])
+		if i < b {
+			sb.WriteByte('\n')
+		}
+	}
+	return sb.String()
+}
+
 // onScrollKey drives the viewer; esc returns to where it was opened.
 func (p *Pane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
 	v, k := p.Scroll, scrollKeys
@@ -161,8 +190,8 @@ func (p *Pane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Copy):
 		sel := v.Selection()
+		text := v.SelectionText()
 		v.anchor = -1
-		text := strings.Join(sel, "\n")
 		return tea.Batch(tea.SetClipboard(text), func() tea.Msg { return kit.FlashMsg(fmt.Sprintf("copied %d line(s)", len(sel))) })
 	}
 	return nil

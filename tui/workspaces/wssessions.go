@@ -56,6 +56,13 @@ type termScrollback interface {
 	Scrollback() []string
 }
 
+// termWrapped is a Terminal that knows which of its lines wrapped.
+type termWrapped interface {
+	// Wrapped returns, for the scrollback lines then the screen rows,
+	// whether each continues on the next.
+	Wrapped() []bool
+}
+
 // termMouse is a Terminal that can forward mouse events to its child.
 type termMouse interface {
 	// MouseReporting reports whether the child asked for mouse events.
@@ -314,15 +321,25 @@ func (p *Pane) openScrollback(from wsMode) tea.Cmd {
 		return kit.ErrCmd(fmt.Errorf("no session to read: select one with ↓"))
 	}
 	var lines []string
+	var wrapped []bool
+	if tw, ok := t.(termWrapped); ok {
+		wrapped = tw.Wrapped()
+	}
 	if sb, ok := t.(termScrollback); ok {
 		lines = sb.Scrollback()
 	}
 	screen := strings.Split(t.Render(), "\n")
+	if len(wrapped) != len(lines)+len(screen) {
+		wrapped = nil // output arrived in between: copy without joining
+	}
 	for len(screen) > 0 && strings.TrimSpace(ansi.Strip(screen[len(screen)-1])) == "" {
 		screen = screen[:len(screen)-1]
 	}
 	lines = append(lines, screen...)
 	p.Scroll = newScrollView(t.Name(), lines)
+	if wrapped != nil {
+		p.Scroll.wrapped = wrapped[:len(lines)]
+	}
 	p.back, p.Mode = from, WsScroll
 	return nil
 }

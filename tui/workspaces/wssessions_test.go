@@ -34,6 +34,7 @@ type fakeSessions struct {
 type richTerm struct {
 	*tuitest.FakeTerm
 	sb    []string
+	wrap  []bool // Wrapped: the scrollback lines, then the screen rows
 	mouse bool
 	mice  []tea.MouseMsg
 	cur   *[2]int // the cursor (nil: the fake's)
@@ -47,6 +48,7 @@ func (t *richTerm) Cursor() (int, int, bool) {
 }
 
 func (t *richTerm) Scrollback() []string     { return t.sb }
+func (t *richTerm) Wrapped() []bool          { return t.wrap }
 func (t *richTerm) MouseReporting() bool     { return t.mouse }
 func (t *richTerm) SendMouse(m tea.MouseMsg) { t.mice = append(t.mice, m) }
 
@@ -58,7 +60,9 @@ func (f *fakeSessions) StartSessionSize(ws, agent string, cols, rows int) (works
 	f.smu.Lock()
 	defer f.smu.Unlock()
 	ft := &tuitest.FakeTerm{TermID: ws + "-" + agent, ChangedCh: make(chan struct{}, 1), Screen: "$ ", Cols: cols, Rows: rows}
-	t := &richTerm{FakeTerm: ft, sb: []string{"old line 1", "the needle is here", "old line 3"}}
+	// The first scrollback line wrapped onto the second; the screen is
+	// one row ("$ ").
+	t := &richTerm{FakeTerm: ft, sb: []string{"old line 1 ", "the needle is here", "old line 3"}, wrap: []bool{true, false, false, false}}
 	f.started = append(f.started, [2]int{cols, rows})
 	f.sess[ws] = append(f.sess[ws], &workspaces.SessionInfo{ID: ft.TermID, Name: "sh1", Agent: agent, State: "running", Created: tuitest.T0, Term: t})
 	f.FakeCore.Mu.Lock()
@@ -244,6 +248,9 @@ func TestScrollbackViewerSearchSelectCopy(t *testing.T) {
 	h.TypeText("V")
 	h.Key("up")
 	require.Equal(t, []string{"old line 1", "the needle is here"}, v.Selection())
+	// A copy joins the rows the session wrapped, its blank at the margin
+	// kept, as tmux's copy mode does.
+	require.Equal(t, "old line 1 the needle is here", v.SelectionText())
 	h.TypeText("y")
 	require.Contains(t, h.Toast(), "copied 2 line(s)")
 	h.Key("esc")

@@ -57,7 +57,7 @@ func NewFakeCore() *FakeCore {
 		PendingCommits: []portfolio.PendingCommit{{Account: "sim-paper", Hash: "4d46698f", Message: "buy AAPL", Operations: []string{"placeOrder BUY 100 AAPL (MKT) DAY"},
 			Evidence: "• placeOrder BUY 100 AAPL (MKT) DAY\n  staged by claude, session web/default, via tui; time in force DAY\n" +
 				"  est. 18,720.00 USD at the current quote (bid 187.18 / ask 187.20)\n  position AAPL 0 → 100; cash 100,000.00 → 81,280.00\n" +
-				"  max-order-value: order value 18,720, limit 5,000 → would be rejected\n  max-position-size: position 18.7% of equity, limit 25% → ok"}},
+				"  max-order-value: order value 18,720.00, limit 5,000.00 → would be rejected\n  max-position-size: position 0.0% → 18.7% of equity, limit 25% → ok"}},
 		PositionList: []portfolio.Position{{Symbol: "MSFT", Side: "long", Quantity: decimal.NewFromInt(5), AvgCost: decimal.RequireFromString("400"),
 			MarketPrice: decimal.RequireFromString("420.50"), MarketValue: decimal.RequireFromString("2102.50"), UnrealizedPnL: decimal.RequireFromString("102.50")}},
 		Workspace: []workspaces.WorkspaceInfo{{ID: "ws1", Tag: "research-aapl", Template: "chat", Dir: "/data/workspaces/ws1", Sessions: []string{"sh1 running"}}},
