@@ -130,7 +130,9 @@ func attachTo(e *env, paths config.Paths, sock string) int {
 			err = errors.New("connection to the core lost")
 		}
 		if _, _, running := runningCore(paths.Data); !running {
-			return e.errorf("the core stopped (%v); `alice logs` says why", err)
+			// The ssh library's reason ("remote command exited without
+			// exit status") says nothing to a person.
+			return e.errorf("%s", coreLostMessage(filepath.Join(paths.Logs, app.LogName)))
 		}
 		return e.errorf("%v", err)
 	}
@@ -204,8 +206,8 @@ func runStop(e *env, _ []string) int {
 	}
 	owner, _, running := runningCore(paths.Data)
 	if !running {
-		fmt.Fprintf(e.stdout, "alice: no core is running on %s\n", paths.Data)
-		return 0
+		// As tmux kill-server with no server: an error, exit status 1.
+		return e.errorf("no core is running on %s", paths.Data)
 	}
 	if owner == nil || owner.PID <= 0 {
 		return e.errorf("a core holds %s but its pid is unknown", paths.Data)

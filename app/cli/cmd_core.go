@@ -101,6 +101,8 @@ func runCore(e *env, tui bool) int {
 		return 1
 	}
 	defer s.Close()
+	// The attach client reads the log back to this line (logStartMsg).
+	s.logger.Info(logStartMsg, "pid", os.Getpid(), "command", command)
 	if err := s.store.WriteSchemas(); err != nil { // editors complete and validate the files
 		s.logger.Warn("Writing config schemas failed", "err", err)
 	}
@@ -135,7 +137,7 @@ func runCore(e *env, tui bool) int {
 			<-ctx.Done()
 			return 0
 		}
-		for _, l := range a.Listeners() {
+		for _, l := range coreListeners(a, relay) {
 			fmt.Fprintf(e.stdout, "%s listening on %s\n", l.Name, l.URL)
 		}
 		for _, c := range a.ConnectorLines() {

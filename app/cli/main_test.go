@@ -83,15 +83,19 @@ func TestServeStopsCleanlyOnSIGTERM(t *testing.T) {
 		close(lines)
 	}()
 	deadline := time.After(30 * time.Second)
+	var printed []string
 	for ready := false; !ready; {
 		select {
 		case l := <-lines:
+			printed = append(printed, l)
 			ready = strings.Contains(l, "serving")
 		case <-deadline:
 			_ = cmd.Process.Kill()
 			t.Fatal("alice serve did not become ready")
 		}
 	}
+	// Next to the MCP ports it names the attach socket.
+	require.Contains(t, strings.Join(printed, "\n"), "attach listening on unix://"+sockPath(t, home))
 	// A second core is refused; `alice` without a terminal says it needs
 	// one (with one, it attaches: scripts/attach/attach-e2e.sh).
 	tuiNoTTY := exec.Command(bin, "--home", home)
@@ -124,6 +128,17 @@ func TestServeStopsCleanlyOnSIGTERM(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()
 		t.Fatal("alice serve did not stop within 30s of SIGTERM")
+	}
+	// With none running, `alice stop` fails saying so (as tmux kill-server
+	// does) and `alice attach` says how to start one.
+	for args, want := range map[string]string{"stop": "no core is running", "attach": "start one with `alice` or `alice serve`"} {
+		c := exec.Command(bin, args, "--home", home)
+		var serr bytes.Buffer
+		c.Stderr = &serr
+		var exit *exec.ExitError
+		require.ErrorAs(t, c.Run(), &exit, args)
+		require.Equal(t, 1, exit.ExitCode(), args)
+		require.Contains(t, serr.String(), want, args)
 	}
 }
 
@@ -206,4 +221,10 @@ func TestNoHomeRefusesAndWritesNothing(t *testing.T) {
 	_, rootLocalAfter := os.Stat("/.local/share/alice")
 	require.Equal(t, rootConfigBefore == nil, rootConfigAfter == nil, "nothing created under /")
 	require.Equal(t, rootLocalBefore == nil, rootLocalAfter == nil, "nothing created under /")
+}
+
+// sockPath is where the core of home serves its terminal.
+func sockPath(t *testing.T, home string) string {
+	sock, _ := socketPaths(apptest.Paths(t, home).Data)
+	return sock
 }
