@@ -61,7 +61,9 @@ func nilIfEmpty(s []string) []string {
 // unchanged screen reads nothing.
 func TestScreenRulesOnlyForAgentsThatHaveThem(t *testing.T) {
 	t.Parallel()
-	m := newTestManager(t, t.TempDir(), func(o *Options) { o.ClaudeCommand = []string{"/bin/sh"} })
+	// A plain shell as "claude": claude's own arguments go to -c's
+	// positional parameters (a bare /bin/sh refused them and crashed).
+	m := newTestManager(t, t.TempDir(), func(o *Options) { o.ClaudeCommand = []string{"/bin/sh", "-c", "exec /bin/sh", "claude"} })
 	w := createWS(t, m, "look", "chat")
 	sh, err := m.StartSession(w.ID, AgentShell)
 	require.NoError(t, err)
