@@ -23,9 +23,12 @@ type SessionCost struct {
 	OutputTokens  int64           `json:"outputTokens"`
 	CostUSD       decimal.Decimal `json:"costUsd"`
 	UnpricedTurns int             `json:"unpricedTurns,omitempty"`
-	Models        []string        `json:"models"`
-	Fills         int             `json:"fills"`
-	RealizedPnL   []AccountPnL    `json:"realizedPnL"`
+	// UnreportedTurns ran on a backend that reports no token usage (mock
+	// LLM, CLI backends): their tokens and cost are unknown, not zero.
+	UnreportedTurns int          `json:"unreportedTurns,omitempty"`
+	Models          []string     `json:"models"`
+	Fills           int          `json:"fills"`
+	RealizedPnL     []AccountPnL `json:"realizedPnL"`
 }
 
 // AccountPnL is a session's realised P&L on one account.
@@ -57,6 +60,7 @@ func (a *App) SessionCosts(ctx context.Context, source string) ([]SessionCost, e
 	for _, u := range usage {
 		r := row(u.SessionID)
 		r.Turns, r.InputTokens, r.OutputTokens, r.CostUSD, r.UnpricedTurns = u.Turns, u.InputTokens, u.OutputTokens, u.CostUSD, u.UnpricedTurns
+		r.UnreportedTurns = u.UnreportedTurns
 		if u.Models != nil {
 			r.Models = u.Models
 		}
@@ -83,7 +87,7 @@ func (a *App) registerCostTools() {
 	a.tools.Register(core.Tool{
 		Name:  "sessionCosts",
 		Group: "session",
-		Description: "Per agent session: model turns, tokens in/out and their cost in US dollars at the model's list price (unpricedTurns for models without a known price), " +
+		Description: "Per agent session: model turns, tokens in/out and their cost in US dollars at the model's list price (unpricedTurns for models without a known price; unreportedTurns for backends that report no token usage, whose tokens and cost are unknown), " +
 			"next to the fills that session's staged orders produced and the realised P&L of the lots it opened (per account, first in first out). " +
 			"Orders placed outside alice show as session \"external\".",
 		InputSchema: core.Schema(`{"type":"object","properties":{

@@ -98,6 +98,9 @@ type Workspaces interface {
 	StartSession(wsID string, agent workspace.Agent) (*workspace.Session, error)
 	StartSessionSize(wsID string, agent workspace.Agent, cols, rows int) (*workspace.Session, error)
 	ResumeSession(recordID string) (*workspace.Session, error)
+	// SavedOutput is a paused session's saved scrollback as styled lines
+	// (ok false when nothing was saved), read without restarting it.
+	SavedOutput(recordID string, cols, rows int) ([]string, bool, error)
 	WaitReady(ctx context.Context, sessionID string, timeout time.Duration) bool
 	Send(sessionID, text string, enter bool) error
 	AgentStatus(sessionID string) (workspace.AgentStatus, bool)

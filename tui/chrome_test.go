@@ -352,3 +352,64 @@ func TestPaletteRanksWordMatchesAboveScatteredLetters(t *testing.T) {
 		require.Equal(t, tc.first, got, tc.q)
 	}
 }
+
+// A client attached to a background core (how `alice` runs) never quits
+// on one key: quitting stops the core for every client, so it asks,
+// naming the MCP ports, schedules, Telegram and running work, and offers
+// d or ctrl+z to detach instead. --foreground asks only when something
+// would stop: work, schedules, the heartbeat or Telegram.
+func TestQuitConfirmsWhenItStopsTheCoreForAllClients(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name       string
+		detachable bool
+		setup      func(*tuitest.FakeCore)
+		want       []string // nil: quits at once
+	}{
+		{"attached, nothing runs", true, nil,
+			[]string{"This stops the core for all clients:", "MCP :3001, Ask MCP :3003", "d or ctrl+z detach instead"}},
+		{"attached, schedules and Telegram", true, func(f *tuitest.FakeCore) { f.Schedules, f.Heartbeat, f.TelegramBot = 2, true, true },
+			[]string{"MCP :3001, Ask MCP :3003", "2 scheduled jobs, the heartbeat, the Telegram bot"}},
+		{"foreground, nothing runs", false, nil, nil},
+		{"foreground, a schedule", false, func(f *tuitest.FakeCore) { f.Schedules = 1 },
+			[]string{"This stops:", "1 scheduled job"}},
+		{"foreground, Telegram", false, func(f *tuitest.FakeCore) { f.TelegramBot = true }, []string{"the Telegram bot"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var h *tuitest.Harness
+			if tc.detachable {
+				h = tuitest.NewDetachableHarness(t, 100, 30)
+			} else {
+				h = tuitest.NewHarness(t, 100, 30)
+			}
+			if tc.setup != nil {
+				tc.setup(h.F)
+			}
+			h.M.Workspaces.List = nil // no running shell: only the core's own services
+			h.Run(h.M.LoadStatus())
+			h.M.SetFocus(tui.FocusPortfolio)
+			_, cmd := h.M.Update(tuitest.KeyMsg("q"))
+			if tc.want == nil {
+				require.Nil(t, h.M.QuitDlg)
+				require.NotNil(t, cmd)
+				require.IsType(t, tea.QuitMsg{}, cmd(), "nothing would stop: quit at once")
+				return
+			}
+			require.NotNil(t, h.M.QuitDlg, "one q never stops the core here")
+			scr := h.Screen()
+			for _, w := range tc.want {
+				require.Contains(t, strings.Join(strings.Fields(scr), " "), w)
+			}
+			if !tc.detachable {
+				require.NotContains(t, scr, "detach")
+				return
+			}
+			_, cmd = h.M.Update(tuitest.KeyMsg("d"))
+			require.Nil(t, h.M.QuitDlg)
+			require.NotNil(t, cmd)
+			require.IsType(t, tea.QuitMsg{}, cmd(), "d detaches")
+			require.False(t, h.M.QuitRequested(), "detaching leaves the core running")
+		})
+	}
+}

@@ -56,6 +56,11 @@ type StatusInfo struct {
 	// Telegram is set while the Telegram link is down (retrying), "" when
 	// it is up or off.
 	Telegram string
+	// What else the core runs in the background, which quitting stops:
+	// enabled scheduled jobs, the heartbeat and the Telegram bot.
+	Schedules   int
+	Heartbeat   bool
+	TelegramBot bool
 }
 
 // Core events delivered through Events.

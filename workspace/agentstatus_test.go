@@ -34,8 +34,11 @@ func (l *stateLog) states() []agentstate.State {
 
 func waitAgentState(t *testing.T, m *Manager, s *Session, want agentstate.State) {
 	t.Helper()
-	require.Eventually(t, func() bool { st, _ := m.AgentStatus(s.ID()); return st.State == want }, waitFor, tick,
-		"agent state never became %s; screen:\n%s", want, s.Screen())
+	if !assert.Eventually(t, func() bool { st, _ := m.AgentStatus(s.ID()); return st.State == want }, waitFor, tick) {
+		// Read at the end of the wait, not when it began.
+		st, _ := m.AgentStatus(s.ID())
+		t.Fatalf("agent state never became %s (it is %s); screen:\n%s", want, st.State, s.Screen())
+	}
 }
 
 // TestFakeAgentDrivesEveryState runs a script that sets spinner titles,

@@ -213,6 +213,10 @@ func (s *Session) repaint() string {
 // the shell that started alice, and the zoom's end then erased that. Each
 // switch is dropped and the screen the program switched to is repainted
 // from the emulator once it has taken in the output up to the switch.
+// zoomRepaintWait bounds how long a screen switch in a zoom waits for the
+// emulator to take in the output before the switch.
+const zoomRepaintWait = 15 * time.Second
+
 type zoomWriter struct {
 	s    *Session
 	out  io.Writer
@@ -229,7 +233,12 @@ func (z *zoomWriter) Write(p []byte) (int, error) {
 		}
 	}
 	if switched {
-		z.s.waitFed(time.Second)
+		// The repaint must show this read's output: after a short bound a
+		// loaded machine repainted the screen from before it, and what
+		// followed the switch in the same read was lost from view. The
+		// bound only guards a feeder stuck behind a child that reads no
+		// input (its query replies fill the pty).
+		z.s.waitFed(zoomRepaintWait)
 		if _, err := io.WriteString(z.out, z.s.repaint()); err != nil {
 			return 0, err
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/alice-trading/alice/core/inbox"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/go-git/go-git/v5"
 	"github.com/stretchr/testify/require"
 )
@@ -151,6 +152,14 @@ func TestRegistryAndSessionsSurviveRestart(t *testing.T) {
 	recs = m2.SessionRecords(w.ID)
 	require.Len(t, recs, 1)
 	require.NotEmpty(t, recs[0].ScrollbackFile)
+	// The paused session's output reads without restarting it.
+	saved, ok, err := m2.SavedOutput(recs[0].ID, 80, 24)
+	require.NoError(t, err)
+	require.True(t, ok, "a paused shell's scrollback was saved")
+	require.Contains(t, ansi.Strip(strings.Join(saved, "\n")), "remember-42")
+	require.Empty(t, m2.Sessions(w.ID), "reading it started nothing")
+	_, _, err = m2.SavedOutput("nope", 80, 24)
+	require.ErrorIs(t, err, ErrSessionNotFound)
 	s2, err := m2.ResumeSession(recs[0].ID)
 	require.NoError(t, err)
 	require.Equal(t, "sh1", s2.Name())
@@ -161,6 +170,8 @@ func TestRegistryAndSessionsSurviveRestart(t *testing.T) {
 	require.Equal(t, "sh2", s3.Name())
 	require.Len(t, m2.Sessions(w.ID), 2)
 
+	_, _, err = m2.SavedOutput(s3.ID(), 80, 24)
+	require.ErrorContains(t, err, "is running: read it live")
 	require.NoError(t, m2.RemoveSession(s3.ID()))
 	require.Len(t, m2.SessionRecords(w.ID), 1)
 	require.ErrorIs(t, m2.RemoveSession(s3.ID()), ErrSessionNotFound)

@@ -61,10 +61,9 @@ func nilIfEmpty(s []string) []string {
 // unchanged screen reads nothing.
 func TestScreenRulesOnlyForAgentsThatHaveThem(t *testing.T) {
 	t.Parallel()
-	m := newTestManager(t, t.TempDir(), func(o *Options) {
-		// alice appends claude flags: they are positional parameters here.
-		o.ClaudeCommand = []string{"/bin/sh", "-c", "exec /bin/sh", "claude"}
-	})
+	// A plain shell as "claude": claude's own arguments go to -c's
+	// positional parameters (a bare /bin/sh refused them and crashed).
+	m := newTestManager(t, t.TempDir(), func(o *Options) { o.ClaudeCommand = []string{"/bin/sh", "-c", "exec /bin/sh", "claude"} })
 	w := createWS(t, m, "look", "chat")
 	sh, err := m.StartSession(w.ID, AgentShell)
 	require.NoError(t, err)
@@ -79,7 +78,6 @@ func TestScreenRulesOnlyForAgentsThatHaveThem(t *testing.T) {
 	assert.Equal(t, m.status.rules.For("claude").ScreenLines(), tcl.lines)
 	require.NotNil(t, cl.fedHook.Load())
 
-	waitScreen(t, cl, "$")
 	require.NoError(t, cl.Input([]byte("echo 'Do you want to proceed?'\r")))
 	waitAgentState(t, m, cl, agentstate.NeedsYou)
 	// The loop looks after the last batch the emulator took in (the prompt

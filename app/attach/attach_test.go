@@ -281,3 +281,25 @@ func TestQuitWithShutdownTellsEveryClient(t *testing.T) {
 	_, err := os.Stat(h.srv.SocketPath())
 	require.True(t, os.IsNotExist(err), "the socket goes with the relay")
 }
+
+// A data/attach left 0755 (by an older alice, a restore, a person) is
+// tightened to 0700 at start; one owned by someone else is refused.
+func TestAttachDirIsTightenedAndMustBeOurs(t *testing.T) {
+	t.Parallel()
+	h := startServer(t, func(o *Options) {
+		dir := filepath.Dir(o.SocketPath)
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.Chmod(dir, 0o755))
+	})
+	di, err := os.Stat(filepath.Dir(h.srv.SocketPath()))
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o700), di.Mode().Perm())
+
+	other := t.TempDir()
+	err = privateDir(other, os.Getuid()+1)
+	require.ErrorContains(t, err, "not owned by you")
+	require.ErrorContains(t, err, other)
+	link := filepath.Join(t.TempDir(), "link")
+	require.NoError(t, os.Symlink(other, link))
+	require.ErrorContains(t, privateDir(link, os.Getuid()), "not a directory")
+}

@@ -122,6 +122,15 @@ func Listen(ctx context.Context, opts Options) (*Server, error) {
 		return nil, errors.New("attach: NewUI is required")
 	}
 	s := &Server{opts: opts, log: opts.Logger, sem: make(chan struct{}, opts.MaxClients), clients: map[int]*clientState{}}
+	if opts.HostKeyPath == "" || opts.SocketPath == "" {
+		return nil, errors.New("attach: HostKeyPath and SocketPath are required")
+	}
+	// Both live in owner-only directories (the same one in alice).
+	for _, dir := range []string{filepath.Dir(opts.HostKeyPath), filepath.Dir(opts.SocketPath)} {
+		if err := privateDir(dir, os.Getuid()); err != nil {
+			return nil, err
+		}
+	}
 	if err := ensureHostKey(opts.HostKeyPath); err != nil {
 		return nil, err
 	}
@@ -465,9 +474,8 @@ func copyBuf(dst io.Writer, src io.Reader) (int64, error) {
 // owner-only directory, replacing a stale socket file (the data dir's lock
 // already guarantees no live core owns it).
 func listenUnix(path string) (net.Listener, error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("attach: %w", err)
+	if err := privateDir(filepath.Dir(path), os.Getuid()); err != nil {
+		return nil, err
 	}
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode()&os.ModeSocket == 0 {

@@ -129,12 +129,14 @@ func attachTo(e *env, paths config.Paths, sock string) int {
 		if err == nil {
 			err = errors.New("connection to the core lost")
 		}
-		if _, _, running := runningCore(paths.Data); !running {
+		// A killed core's socket can close a moment before its lock is
+		// released: give the lock time to follow.
+		if waitCoreGone(paths.Data, 3*time.Second) {
 			// The ssh library's reason ("remote command exited without
 			// exit status") says nothing to a person.
 			return e.errorf("%s", coreLostMessage(filepath.Join(paths.Logs, app.LogName)))
 		}
-		return e.errorf("%v", err)
+		return e.errorf("lost the connection to the core (pid still running): %v", err)
 	}
 }
 

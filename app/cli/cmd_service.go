@@ -26,19 +26,26 @@ type serviceFile struct {
 
 // serviceFor builds the unit/agent for exe on goos. home is the --home
 // given (empty: the XDG dirs, resolved by the service at its start).
-func serviceFor(goos, userHome, exe, home string) (serviceFile, error) {
+// xdgConfig is $XDG_CONFIG_HOME: systemd looks for user units in
+// $XDG_CONFIG_HOME/systemd/user, ~/.config/systemd/user when it is unset
+// (or relative, which the XDG spec says to ignore).
+func serviceFor(goos, userHome, xdgConfig, exe, home string) (serviceFile, error) {
 	args := []string{exe, "serve", "--quiet"}
 	if home != "" {
 		args = append(args, "--home", home)
 	}
 	switch goos {
 	case "linux":
+		configHome := filepath.Join(userHome, ".config")
+		if filepath.IsAbs(xdgConfig) {
+			configHome = xdgConfig
+		}
 		quoted := make([]string, len(args))
 		for i, a := range args {
 			quoted[i] = systemdQuote(a)
 		}
 		return serviceFile{
-			Path: filepath.Join(userHome, ".config", "systemd", "user", "alice.service"),
+			Path: filepath.Join(configHome, "systemd", "user", "alice.service"),
 			Body: "# Written by `alice service install`.\n[Unit]\nDescription=alice core (trading agent: MCP ports, schedules, workspaces)\nAfter=network-online.target\n\n" +
 				"[Service]\nType=simple\nExecStart=" + strings.Join(quoted, " ") + "\nExecStop=" + systemdQuote(exe) + " stop" + homeArg(home) +
 				"\nRestart=on-failure\nRestartSec=5\n\n[Install]\nWantedBy=default.target\n",
@@ -130,7 +137,7 @@ func currentService(e *env) (serviceFile, error) {
 			home = abs
 		}
 	}
-	return serviceFor(runtime.GOOS, userHome, exe, home)
+	return serviceFor(runtime.GOOS, userHome, os.Getenv("XDG_CONFIG_HOME"), exe, home)
 }
 
 func runService(e *env, args []string) int {

@@ -15,6 +15,7 @@ func TestServiceFiles(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name, goos, exe, home string
+		xdgConfig             string
 		path                  string
 		want                  []string
 		err                   string
@@ -22,6 +23,12 @@ func TestServiceFiles(t *testing.T) {
 		{name: "systemd, XDG", goos: "linux", exe: "/usr/local/bin/alice",
 			path: "/h/.config/systemd/user/alice.service",
 			want: []string{"ExecStart=/usr/local/bin/alice serve --quiet\n", "ExecStop=/usr/local/bin/alice stop\n", "Restart=on-failure", "WantedBy=default.target"}},
+		{name: "systemd, XDG_CONFIG_HOME elsewhere", goos: "linux", exe: "/usr/local/bin/alice", xdgConfig: "/cfg",
+			path: "/cfg/systemd/user/alice.service", want: []string{"ExecStart=/usr/local/bin/alice serve --quiet\n"}},
+		{name: "systemd, relative XDG_CONFIG_HOME is ignored", goos: "linux", exe: "/usr/local/bin/alice", xdgConfig: "cfg",
+			path: "/h/.config/systemd/user/alice.service", want: []string{"ExecStart=/usr/local/bin/alice serve --quiet\n"}},
+		{name: "launchd ignores XDG_CONFIG_HOME", goos: "darwin", exe: "/Users/x/bin/alice", xdgConfig: "/cfg",
+			path: "/h/Library/LaunchAgents/dev.alice.serve.plist", want: []string{"<key>RunAtLoad</key>"}},
 		{name: "systemd, home with a space and a percent", goos: "linux", exe: "/opt/my apps/alice", home: "/data/a 100%",
 			path: "/h/.config/systemd/user/alice.service",
 			want: []string{`ExecStart="/opt/my apps/alice" serve --quiet --home "/data/a 100%%"` + "\n", `ExecStop="/opt/my apps/alice" stop --home "/data/a 100%%"`}},
@@ -32,7 +39,7 @@ func TestServiceFiles(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			svc, err := serviceFor(c.goos, "/h", c.exe, c.home)
+			svc, err := serviceFor(c.goos, "/h", c.xdgConfig, c.exe, c.home)
 			if c.err != "" {
 				require.ErrorContains(t, err, c.err)
 				return
@@ -54,6 +61,9 @@ func TestServiceInstallStatusUninstall(t *testing.T) {
 	}
 	user := t.TempDir()
 	t.Setenv("HOME", user)
+	// systemd reads user units from $XDG_CONFIG_HOME/systemd/user.
+	xdg := filepath.Join(user, "xdg-config")
+	t.Setenv("XDG_CONFIG_HOME", xdg)
 	home := t.TempDir()
 	var out, errb bytes.Buffer
 	require.Equal(t, 0, run([]string{"service", "status", "--home", home}, &out, &errb), errb.String())
@@ -68,6 +78,9 @@ func TestServiceInstallStatusUninstall(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(b), "--home "+systemdQuote(home))
 	require.True(t, strings.HasPrefix(svc.Path, user))
+	if runtime.GOOS == "linux" {
+		require.Equal(t, filepath.Join(xdg, "systemd", "user", "alice.service"), svc.Path)
+	}
 
 	out.Reset()
 	require.Equal(t, 0, run([]string{"service", "status", "--home", home}, &out, &errb))

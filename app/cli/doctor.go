@@ -161,7 +161,7 @@ func (d *doctorRun) checkService() checkResult {
 		return checkResult{Name: "service", State: checkSkip, Detail: err.Error()}
 	}
 	home := d.deps.getenv("HOME")
-	svc, err := serviceFor(runtime.GOOS, home, exe, d.deps.home)
+	svc, err := serviceFor(runtime.GOOS, home, d.deps.getenv("XDG_CONFIG_HOME"), exe, d.deps.home)
 	if err != nil {
 		return checkResult{Name: "service", State: checkSkip, Detail: err.Error()}
 	}

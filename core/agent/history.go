@@ -169,6 +169,9 @@ func (c *Center) runSelfLooping(ctx context.Context, sessionID string, res provi
 			c.logToolCall(sessionID, id, names[id], inputs[id], ev.Text, ev.IsError, d)
 		case provider.EventDone:
 			result.Text = ev.Text
+			// the CLI's own loop is one turn here; CLI backends report no
+			// usage, so its tokens and cost are logged as unknown
+			c.recordUsage(ctx, sessionID, res, ev.Usage)
 		case provider.EventError:
 			streamErr = ev.Err
 		}

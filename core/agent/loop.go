@@ -102,14 +102,20 @@ func (c *Center) runToolLoop(ctx context.Context, sessionID string, res provider
 	return result, nil
 }
 
-// recordUsage logs one turn's tokens and cost; a failing log never fails
+// recordUsage logs one turn's tokens and cost (a turn whose backend
+// reported no usage is still counted, marked unreported); a failing log never fails
 // a turn.
 func (c *Center) recordUsage(ctx context.Context, sessionID string, res provider.Resolved, u *provider.Usage) {
-	if c.d.Usage == nil || u == nil {
+	if c.d.Usage == nil {
 		return
 	}
 	caller, _ := core.CallerFrom(ctx)
-	rec := UsageRecord{SessionID: sessionID, Channel: caller.Channel, Agent: res.Label(), Provider: res.Provider.Name(), Model: res.Model, Usage: *u}
+	rec := UsageRecord{SessionID: sessionID, Channel: caller.Channel, Agent: res.Label(), Provider: res.Provider.Name(), Model: res.Model}
+	if u != nil {
+		rec.Usage = *u
+	} else {
+		rec.Unreported = true
+	}
 	if _, err := c.d.Usage.Record(rec); err != nil {
 		c.log.Warn("Could not write the usage log", "session", sessionID, "err", err)
 	}

@@ -144,6 +144,11 @@ func TestSelfLoopingCLIRecordsEveryStep(t *testing.T) {
 	log, err := os.ReadFile(filepath.Join(f.dir, "tool-calls", "tool-calls.jsonl"))
 	require.NoError(t, err)
 	require.Equal(t, 2, strings.Count(string(log), "\n"), "CLI tool calls are logged too")
+	usage, err := f.center.d.Usage.Sessions()
+	require.NoError(t, err)
+	require.Len(t, usage, 1, "the CLI's run is a counted turn")
+	require.Equal(t, 1, usage[0].Turns)
+	require.Equal(t, 1, usage[0].UnreportedTurns, "the CLI reports no tokens: unknown, not zero")
 
 	// The second turn sends the history flattened into the prompt.
 	_, err = ask(t, f.center, "telegram/1", "and now?", Options{})

@@ -26,6 +26,10 @@ type UsageRecord struct {
 	Model     string `json:"model,omitempty"`
 	provider.Usage
 	CostUSD string `json:"costUsd,omitempty"`
+	// Unreported marks a turn whose backend reported no token usage (the
+	// mock LLM, CLI backends): the turn counts, its tokens and cost are
+	// unknown (not zero).
+	Unreported bool `json:"unreported,omitempty"`
 }
 
 // SessionUsage is a session's total.
@@ -37,9 +41,12 @@ type SessionUsage struct {
 	CostUSD      decimal.Decimal `json:"costUsd"`
 	// UnpricedTurns counts turns of models without a known price; their
 	// tokens are in the totals, their cost is not.
-	UnpricedTurns int      `json:"unpricedTurns,omitempty"`
-	Models        []string `json:"models"`
-	Last          string   `json:"last"`
+	UnpricedTurns int `json:"unpricedTurns,omitempty"`
+	// UnreportedTurns counts turns whose backend reported no usage; their
+	// tokens and cost are unknown and not in the totals.
+	UnreportedTurns int      `json:"unreportedTurns,omitempty"`
+	Models          []string `json:"models"`
+	Last            string   `json:"last"`
 }
 
 // UsageLog appends turn usage to a JSONL file (core/jsonl).
@@ -55,7 +62,7 @@ func NewUsageLog(path string) *UsageLog { return &UsageLog{path: path, now: time
 
 // Record prices u for model and appends it.
 func (l *UsageLog) Record(r UsageRecord) (UsageRecord, error) {
-	if p, ok := provider.PriceOf(r.Model); ok {
+	if p, ok := provider.PriceOf(r.Model); ok && !r.Unreported {
 		r.CostUSD = p.Cost(r.Usage).String()
 	}
 	l.mu.Lock()
@@ -90,7 +97,9 @@ func (l *UsageLog) Sessions() ([]SessionUsage, error) {
 		s.Turns++
 		s.InputTokens += r.InputTokens
 		s.OutputTokens += r.OutputTokens
-		if c, err := decimal.NewFromString(r.CostUSD); err == nil {
+		if r.Unreported {
+			s.UnreportedTurns++
+		} else if c, err := decimal.NewFromString(r.CostUSD); err == nil {
 			s.CostUSD = s.CostUSD.Add(c)
 		} else {
 			s.UnpricedTurns++

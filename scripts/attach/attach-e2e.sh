@@ -131,6 +131,8 @@ grep -q "Permission denied" "$WORK/bad.err" || { echo "$E2E: unexpected refusal:
 step "quit from a client: the core stops, nothing is left"
 on_keys three C-c
 on_wait three "Quit alice?"
+on_wait three "This stops the core for all clients"
+on_wait three "MCP :"
 on_wait three "sh1 in workspace counter"
 on_keys three y
 on_wait three "CLIENT-EXITED rc=0"

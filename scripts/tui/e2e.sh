@@ -63,6 +63,7 @@ wait_for_re "sh1 +(running|idle)"
 step "quit: a shell runs, so ctrl+c asks first and names it; a second ctrl+c quits"
 keys C-c
 wait_for "Quit alice?"
+wait_for "This stops the core for all clients"
 wait_for "sh1 in workspace e2e-ws"
 keys C-c
 wait_for "ALICE-EXITED rc=0"

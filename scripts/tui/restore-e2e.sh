@@ -88,7 +88,8 @@ wait_for "Workspaces"
 tmux -L "$SOCK" resize-window -x 90 -y 25
 wait_for "ctrl+c"
 keys C-c
-wait_for "Quit alice?" # a session runs, so it asks (no grace period here)
+wait_for "Quit alice?" # it stops the core for all clients, so it asks
+wait_for "This stops the core for all clients"
 keys y
 wait_for "ALICE-EXITED rc=0"
 

@@ -57,7 +57,6 @@ wait_for "session sh1 killed"
 wait_for "sh1   stopped"
 no_processes_left " after kill"
 
-step "quit"
-keys C-c
-wait_for "ALICE-EXITED rc=0"
+step "quit: alice asks (it stops the core for all clients), y confirms"
+quit_alice
 echo "keys-e2e: all steps passed"

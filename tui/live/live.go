@@ -64,8 +64,18 @@ func (c *Core) Status() tui.StatusInfo {
 	}
 	s.Provider = c.a.ProviderLabel("tui")
 	s.Problems = c.a.Problems()
-	if h, ok := c.a.TelegramHealth(); ok && h.State == telegram.LinkDown {
+	h, ok := c.a.TelegramHealth()
+	if ok && h.State == telegram.LinkDown {
 		s.Telegram = fmt.Sprintf("Telegram unreachable (%d tries), retrying", h.Attempts)
+	}
+	s.TelegramBot = ok
+	if c.automation != nil {
+		for _, j := range c.automation.Jobs() {
+			if j.Enabled {
+				s.Schedules++
+			}
+		}
+		s.Heartbeat = c.automation.HeartbeatEnabled()
 	}
 	return s
 }

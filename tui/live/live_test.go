@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/app/apptest"
@@ -85,7 +86,10 @@ func TestWorkspaceTerminalAndInboxThroughTheAdapter(t *testing.T) {
 		term.SendKey(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	term.SendKey(tea.KeyPressMsg{Code: tea.KeyEnter})
-	require.Eventually(t, func() bool { return strings.Count(term.Render(), "adapter-ok") >= 2 }, 30*time.Second, 20*time.Millisecond, "state %s screen: %q", term.State(), term.Render())
+	if !assert.Eventually(t, func() bool { return strings.Count(term.Render(), "adapter-ok") >= 2 }, 30*time.Second, 20*time.Millisecond) {
+		// Read at the end, not when the wait began.
+		t.Fatalf("state %s, screen after the wait:\n%s", term.State(), term.Render())
+	}
 	require.Len(t, c.Terminals(ws.ID), 1)
 	list, err := c.Workspaces()
 	require.NoError(t, err)

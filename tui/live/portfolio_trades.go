@@ -59,7 +59,7 @@ func (c *Core) SessionCosts(ctx context.Context, account string) ([]portfolio.Se
 	out := make([]portfolio.SessionCost, 0, len(rows))
 	for _, r := range rows {
 		sc := portfolio.SessionCost{Session: r.Session, Turns: r.Turns, InputTokens: r.InputTokens, OutputTokens: r.OutputTokens,
-			CostUSD: r.CostUSD, Unpriced: r.UnpricedTurns}
+			CostUSD: r.CostUSD, Unpriced: r.UnpricedTurns, Unreported: r.UnreportedTurns}
 		for _, p := range r.RealizedPnL {
 			if p.Account == account {
 				sc.Fills += p.Fills

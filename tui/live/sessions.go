@@ -68,6 +68,12 @@ func (c *Core) RestartSession(id string) (workspaces.Terminal, error) {
 	return terminal{s}, nil
 }
 
+// SavedOutput reads a paused session's saved scrollback (read-only; the
+// session is not restarted).
+func (c *Core) SavedOutput(id string, cols, rows int) ([]string, bool, error) {
+	return c.ws.SavedOutput(id, cols, rows)
+}
+
 func (c *Core) RemoveWorkspace(id string, removeDir bool) error {
 	return c.ws.RemoveWorkspace(id, removeDir)
 }

@@ -249,7 +249,10 @@ func TestSettingsFlowsAgainstARunningCore(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, text, "Always answer in haiku.", path)
 
+	// The flow enabled a scheduled job: quitting stops it, so alice asks.
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	scr.waitFor("Quit alice?")
+	keyText(tm, "y")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(30*time.Second))
 
 	// Every file the pane wrote passes `alice check` (the settings

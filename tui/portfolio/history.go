@@ -60,6 +60,7 @@ type SessionCost struct {
 	OutputTokens int64
 	CostUSD      decimal.Decimal
 	Unpriced     int // turns of models without a known price
+	Unreported   int // turns whose backend reported no token usage
 	Fills        int
 	Realized     decimal.Decimal
 	Currency     string
@@ -226,10 +227,15 @@ func (p *Pane) costsView(w, n int) string {
 			break
 		}
 		cost, toks := "$"+c.CostUSD.StringFixed(4), tokens(c.InputTokens)+"/"+tokens(c.OutputTokens)
-		if c.Unpriced > 0 {
+		if c.Unpriced > 0 || c.Unreported > 0 {
 			cost += "+?"
 		}
-		if c.Turns == 0 { // traded without a model turn (an MCP client, external orders)
+		if c.Unreported > 0 {
+			toks += "+?"
+		}
+		// no model turn (an MCP client, external orders), or none whose
+		// backend reported usage (mock LLM, CLI backends): unknown, not 0
+		if c.Turns == 0 || c.Unreported >= c.Turns {
 			cost, toks = st.Muted.Render("—"), st.Muted.Render("—")
 		}
 		realized := st.Muted.Render("—")

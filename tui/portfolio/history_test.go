@@ -26,6 +26,7 @@ func TestHistoryViewShowsOrdersTradesAndSessionCosts(t *testing.T) {
 	require.Regexp(t, `BUY +NVDA +MKT +4 +user-rejected +person`, s)
 	require.Regexp(t, `cron/default +6 +48k/1\.9k +\$0\.0084 +1 +\+10\.50`, s, "tokens and cost beside the realised P&L")
 	require.Regexp(t, `tui/default +3 +9\.4k/620 +\$0\.0018\+\? +0 +—`, s, "an unpriced turn is flagged, no fills → no P&L")
+	require.Regexp(t, `telegram/1 +2 +— +— +0 +—`, s, "turns without reported usage count; their tokens and cost are unknown, not 0")
 	require.NotContains(t, s, "Open orders", "the overview's tables are replaced")
 	h.Key("v")
 	s = h.Screen()

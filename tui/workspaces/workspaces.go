@@ -222,6 +222,8 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(p.attach(msg.t), p.Load())
 	case sessionActionMsg:
 		return p.onSessionAction(msg)
+	case savedOutputMsg:
+		return p.onSavedOutput(msg)
 	case termListMsg:
 		return p.onTermList(msg)
 	case TermChangedMsg:
@@ -356,7 +358,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		core, zoom := p.core, key.Matches(msg, k.Zoom)
 		if s, ok := p.selectedSession(); ok {
 			if s.Term == nil || !isLive(s.State) {
-				return kit.ErrCmd(fmt.Errorf("session %s is %s: R restarts it", s.Name, s.State))
+				return kit.ErrCmd(fmt.Errorf("session %s is %s: R restarts it, v reads its saved output", s.Name, s.State))
 			}
 			return func() tea.Msg { return termListMsg{ws, []Terminal{s.Term}, zoom} }
 		}

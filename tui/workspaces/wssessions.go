@@ -49,6 +49,22 @@ type SessionCore interface {
 	ArchiveWorkspace(id string, archived bool) error
 }
 
+// savedOutputCore reads what a paused session printed before it stopped
+// (tui/live implements it; found by type assertion).
+type savedOutputCore interface {
+	// SavedOutput returns the saved output as styled lines, replayed at
+	// cols×rows; ok is false when nothing was saved.
+	SavedOutput(sessionID string, cols, rows int) (lines []string, ok bool, err error)
+}
+
+// savedOutputMsg carries a paused session's saved output to the viewer.
+type savedOutputMsg struct {
+	name  string
+	lines []string
+	ok    bool
+	err   error
+}
+
 // termScrollback is a Terminal that keeps its scrolled-off lines.
 type termScrollback interface {
 	// Scrollback returns them oldest first, with their attributes as SGR
@@ -318,6 +334,9 @@ func (p *Pane) openScrollback(from wsMode) tea.Cmd {
 		t = p.previewTarget()
 	}
 	if t == nil {
+		if s, ok := p.selectedSession(); ok && from == WsList && s.Term == nil {
+			return p.openSaved(s)
+		}
 		return kit.ErrCmd(fmt.Errorf("no session to read: select one with ↓"))
 	}
 	var lines []string
@@ -435,4 +454,30 @@ func clipPreview(s string, w int) string {
 		lines[i] = ansi.Truncate(l, w, "…")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// openSaved reads a paused session's saved output (a Cmd: it reads a
+// file) for the read-only viewer; restarting it is R's job.
+func (p *Pane) openSaved(s SessionInfo) tea.Cmd {
+	sc, ok := p.core.(savedOutputCore)
+	if !ok {
+		return kit.ErrCmd(fmt.Errorf("session %s is %s and its output cannot be read here: R restarts it", s.Name, s.State))
+	}
+	cols, rows := p.termSize()
+	return func() tea.Msg {
+		lines, ok, err := sc.SavedOutput(s.ID, cols, rows)
+		return savedOutputMsg{name: s.Name, lines: lines, ok: ok, err: err}
+	}
+}
+
+func (p *Pane) onSavedOutput(msg savedOutputMsg) tea.Cmd {
+	switch {
+	case msg.err != nil:
+		return kit.ErrCmd(msg.err)
+	case !msg.ok:
+		return kit.ErrCmd(fmt.Errorf("session %s is paused and none of its output was saved (only shell sessions keep their scrollback when alice stops): R restarts it", msg.name))
+	}
+	p.Scroll = newScrollView(msg.name+" · paused, saved output (read-only; R restarts it)", msg.lines)
+	p.back, p.Mode = WsList, WsScroll
+	return nil
 }

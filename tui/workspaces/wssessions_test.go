@@ -27,7 +27,8 @@ type fakeSessions struct {
 	started  [][2]int
 	stopped  []string
 	restarts []string
-	removed  map[string]bool // id → removeDir
+	removed  map[string]bool     // id → removeDir
+	saved    map[string][]string // paused session id → its saved output
 }
 
 // richTerm is a fakeTerm with scrollback and mouse reporting.
@@ -114,6 +115,13 @@ func (f *fakeSessions) RestartSession(id string) (workspaces.Terminal, error) {
 	s.State = "running"
 	f.restarts = append(f.restarts, id)
 	return s.Term, nil
+}
+
+func (f *fakeSessions) SavedOutput(id string, cols, rows int) ([]string, bool, error) {
+	f.smu.Lock()
+	defer f.smu.Unlock()
+	lines, ok := f.saved[id]
+	return lines, ok, nil
 }
 
 func (f *fakeSessions) RemoveWorkspace(id string, removeDir bool) error {
@@ -393,4 +401,34 @@ func TestScrollbackSearchTakesAPaste(t *testing.T) {
 	h.Key("enter")
 	v := h.M.Workspaces.Scroll
 	require.Equal(t, "the needle is here", v.Lines[v.Cur])
+}
+
+// After a restart a paused session has no terminal; v opens what it
+// printed before alice stopped, read-only, without restarting it, and
+// says so plainly when nothing was saved (an agent session).
+func TestScrollbackOfAPausedSessionReadsItsSavedOutput(t *testing.T) {
+	t.Parallel()
+	f := newFakeSessions()
+	f.sess["ws1"] = []*workspaces.SessionInfo{
+		{ID: "r1", Name: "sh1", Agent: "shell", State: "paused", Created: tuitest.T0},
+		{ID: "r2", Name: "claude1", Agent: "claude", State: "paused", Created: tuitest.T0},
+	}
+	f.saved = map[string][]string{"r1": {"$ echo remember-42", "remember-42", "$ "}}
+	h := tuitest.NewHarnessOver(t, f, f.FakeCore, 100, 30)
+	h.Run(h.M.Workspaces.Load())
+	h.M.SetFocus(tui.FocusWorkspaces)
+	h.Key("down")
+	h.TypeText("v")
+	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
+	scr := h.Screen()
+	require.Contains(t, scr, "sh1 · paused, saved output (read-only; R restarts it)")
+	require.Contains(t, scr, "remember-42")
+	require.Empty(t, f.restarts, "reading it restarted nothing")
+	h.Key("esc")
+	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
+	h.Key("down")
+	h.TypeText("v")
+	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
+	require.Contains(t, h.Toast(), "session claude1 is paused and none of its output was saved")
+	require.Empty(t, f.restarts)
 }

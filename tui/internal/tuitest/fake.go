@@ -24,7 +24,12 @@ var T0 = time.Date(2026, 11, 20, 14, 30, 0, 0, time.UTC)
 type FakeCore struct {
 	Mu sync.Mutex
 	// TelegramDown, when set, is reported as StatusInfo.Telegram.
-	TelegramDown   string
+	TelegramDown string
+	// Schedules, Heartbeat and TelegramBot are reported in StatusInfo
+	// (what quitting the core stops).
+	Schedules      int
+	Heartbeat      bool
+	TelegramBot    bool
 	Histories      map[string][]chat.ChatMessage
 	Script         []chat.ChatEvent
 	SendErr        error
@@ -69,7 +74,8 @@ func NewFakeCore() *FakeCore {
 func (f *FakeCore) Status() tui.StatusInfo {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
-	return tui.StatusInfo{MainMCP: "http://127.0.0.1:3001/mcp", AskMCP: "http://127.0.0.1:3003/mcp", Provider: "mock (openai m)", Telegram: f.TelegramDown}
+	return tui.StatusInfo{MainMCP: "http://127.0.0.1:3001/mcp", AskMCP: "http://127.0.0.1:3003/mcp", Provider: "mock (openai m)", Telegram: f.TelegramDown,
+		Schedules: f.Schedules, Heartbeat: f.Heartbeat, TelegramBot: f.TelegramBot}
 }
 func (f *FakeCore) Events(ctx context.Context) <-chan any { return f.EventCh }
 func (f *FakeCore) Sessions() ([]string, error) {

@@ -34,12 +34,14 @@ func (f *FakeCore) TradeHistory(account string, limit int) ([]portfolio.HistoryT
 }
 
 // SessionCosts: the cron session that bought MSFT and a chat session that
-// only talked (no fills), plus the external session's realised sale.
+// only talked (no fills), plus the external session's realised sale and
+// a session on a backend that reports no token usage.
 func (f *FakeCore) SessionCosts(ctx context.Context, account string) ([]portfolio.SessionCost, error) {
 	d := decimal.RequireFromString
 	return []portfolio.SessionCost{
 		{Session: "cron/default", Turns: 6, InputTokens: 48_210, OutputTokens: 1_930, CostUSD: d("0.0084"), Fills: 1, Realized: d("10.50"), Currency: "USD"},
 		{Session: "external", Fills: 1, Realized: d("-3.25"), Currency: "USD"},
 		{Session: "tui/default", Turns: 3, InputTokens: 9_400, OutputTokens: 620, CostUSD: d("0.0018"), Unpriced: 1},
+		{Session: "telegram/1", Turns: 2, Unreported: 2}, // a backend that reports no usage (mock LLM, CLI)
 	}, nil
 }

@@ -42,9 +42,23 @@ func NewHarnessCore(t *testing.T, w, h int, wrap func(*FakeCore) tui.Core) *Harn
 // with the harness's clock and f's event channel; the caller runs the
 // loads its test needs.
 func NewHarnessOver(t *testing.T, core tui.Core, f *FakeCore, w, h int) *Harness {
+	return newHarness(t, core, f, w, h, tui.Options{})
+}
+
+// NewDetachableHarness is NewHarness for a client attached to a core
+// that outlives it (tui.Options.Detachable, as `alice` runs the UI).
+func NewDetachableHarness(t *testing.T, w, h int) *Harness {
+	f := NewFakeCore()
+	hs := newHarness(t, f, f, w, h, tui.Options{Detachable: true})
+	hs.Run(hs.M.LoadAll())
+	return hs
+}
+
+func newHarness(t *testing.T, core tui.Core, f *FakeCore, w, h int, opts tui.Options) *Harness {
 	dark := true
 	hs := &Harness{t: t, F: f, Now: T0}
-	m := tui.New(core, tui.Options{Version: "test", Dark: &dark, Now: func() time.Time { return hs.Now }})
+	opts.Version, opts.Dark, opts.Now = "test", &dark, func() time.Time { return hs.Now }
+	m := tui.New(core, opts)
 	hs.M = m
 	t.Cleanup(m.Close) // ends watch/bridge Cmds the harness left blocked
 	hs.Send(tea.WindowSizeMsg{Width: w, Height: h})
