@@ -527,6 +527,8 @@ func (p *Pane) Actions() []kit.Action {
 		{ID: "settings.tools", Title: "Settings: enable/disable tools", Group: "Settings", Keywords: "tools disable", Run: open(pageTools)},
 		{ID: "settings.persona", Title: "Edit the persona in $EDITOR", Group: "Settings", Keywords: "persona system prompt editor", Run: then(pagePersona, k.Edit)},
 		{ID: "settings.channels", Title: "Settings: chat channels (profile, tools, persona)", Group: "Settings", Keywords: "channel sub-channel profile disabled tools persona archive rename telegram ask", Run: open(pageChannels)},
+		{ID: "settings.channels.new", Title: "Create a chat channel (Settings form)", Group: "Settings",
+			Keywords: "channel sub-channel new add profile", Run: then(pageChannels, k.NewChannel)},
 	}
 }
 

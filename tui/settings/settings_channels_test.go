@@ -136,6 +136,15 @@ func TestSettingsChannelsNew(t *testing.T) {
 	h.Key("esc")
 	require.Nil(t, h.M.Settings.Form)
 	assert.Contains(t, h.Screen(), "▸ FX & Rates! (fx-rates)")
+
+	// The palette offers it from any pane: it opens the same form.
+	h.Send(tea.KeyPressMsg{Code: '1', Mod: tea.ModAlt})
+	h.Send(tuitest.Ctrl('p'))
+	h.TypeText("create a chat channel")
+	require.Contains(t, h.Screen(), "Create a chat channel (Settings form)")
+	h.Key("enter")
+	require.NotNil(t, h.M.Settings.Form, "the palette entry presses n on the Channels page")
+	assert.Contains(t, h.Screen(), "New channel")
 }
 
 // With profiles, the new-channel form offers them; the chosen one is
