@@ -76,6 +76,15 @@ func (h *handlers) perAccount(ctx context.Context, source string, fn func(contex
 
 func decode(args json.RawMessage, v any) error { return core.DecodeArgs(args, v) }
 
+// accountView is getAccount's answer: the broker's figures and whether
+// an agent may stage on the account now (the facts listUTAs gives).
+type accountView struct {
+	trading.AccountInfo
+	ReadOnly       bool   `json:"readOnly"`
+	AgentsMayStage bool   `json:"agentsMayStage"`
+	StagingNote    string `json:"stagingNote,omitempty"`
+}
+
 type sourceArgs struct {
 	Source string `json:"source"`
 }
@@ -97,14 +106,25 @@ func (h *handlers) readTools() []core.Tool {
 		tool("getContractDetails", "Full contract specification for a symbol or aliceId at one account.",
 			`{"type":"object","properties":{"source":{"type":"string","description":"Account id"},"symbol":{"type":"string"},"aliceId":{"type":"string"},"secType":{"type":"string"},"currency":{"type":"string"}},"required":["source"]}`,
 			h.contractDetails),
-		tool("getAccount", "Account summary: netLiquidation, totalCashValue, buyingPower, unrealizedPnL, realizedPnL.",
+		tool("getAccount", "Account summary: netLiquidation, totalCashValue, buyingPower, unrealizedPnL, realizedPnL; and, as in listUTAs, readOnly and agentsMayStage (with stagingNote saying why not).",
 			`{"type":"object","properties":{`+sourceProp+`}}`,
 			func(ctx context.Context, args json.RawMessage) (any, error) {
 				var a sourceArgs
 				if err := decode(args, &a); err != nil {
 					return nil, err
 				}
-				return h.perAccount(ctx, a.Source, func(ctx context.Context, u *uta.UTA) (any, error) { return u.Account(ctx) })
+				staging := map[string]uta.Summary{}
+				for _, s := range h.m.Accounts() {
+					staging[s.ID] = s
+				}
+				return h.perAccount(ctx, a.Source, func(ctx context.Context, u *uta.UTA) (any, error) {
+					info, err := u.Account(ctx)
+					if err != nil {
+						return nil, err
+					}
+					s := staging[u.ID()]
+					return accountView{AccountInfo: info, ReadOnly: s.ReadOnly, AgentsMayStage: s.AgentsMayStage, StagingNote: s.StagingNote}, nil
+				})
 			}),
 		tool("getPortfolio", "Positions with market value, P&L and percentage of equity/portfolio.",
 			`{"type":"object","properties":{`+sourceProp+`,"symbol":{"type":"string"}}}`,

@@ -123,7 +123,15 @@ func TestTradeThroughToolsWithHumanApproval(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, arr, 1)
 
-	obj, _, err := call(t, tc, "searchContracts", `{"pattern":"BTCUSD","assetClass":"crypto"}`)
+	// getAccount carries the staging facts next to the figures.
+	obj, _, err := call(t, tc, "getAccount", `{}`)
+	require.NoError(t, err)
+	acct := obj["sim-paper"].(map[string]any)
+	assert.NotEmpty(t, acct["netLiquidation"])
+	assert.Equal(t, false, acct["readOnly"])
+	assert.Equal(t, true, acct["agentsMayStage"])
+
+	obj, _, err = call(t, tc, "searchContracts", `{"pattern":"BTCUSD","assetClass":"crypto"}`)
 	require.NoError(t, err)
 	hits := obj["sim-paper"].([]any)
 	require.NotEmpty(t, hits)
