@@ -1,11 +1,14 @@
 package live
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/app/apptest"
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/tui/settings"
 )
 
 // The chat's channel calls reach channels.json and the session store.
@@ -80,4 +83,40 @@ func TestChannelSettingsThroughTheSettingsService(t *testing.T) {
 	require.ErrorAs(t, err, &fe)
 	require.Equal(t, "profile", fe.Field())
 	require.ErrorContains(t, c.SaveChannel(shown.Version, res), "changed", "a stale version is refused")
+}
+
+// The Settings page's new channel goes through the channel service (the
+// chat's /new): listed with its profile; a taken name or a missing
+// profile names its field and writes nothing.
+func TestAddChannelThroughTheChannelService(t *testing.T) {
+	t.Parallel()
+	a := apptest.Start(t, nil)
+	c := New(a)
+	require.NoError(t, c.SaveProfile("", "", settings.ProfileSetting{Name: "deep", Backend: "openai", BaseURL: "http://127.0.0.1:1/v1"}))
+	id, err := c.AddChannel("FX & Rates!", "deep")
+	require.NoError(t, err)
+	require.Equal(t, "fx-rates", id)
+	entry, ok, err := a.Channels().Lookup("fx-rates")
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, "FX & Rates!", entry.Label)
+	require.Equal(t, "deep", entry.Profile)
+
+	path := config.NewStore(a.Paths().Config).Path(config.ChannelsFile)
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var fe interface{ Field() string }
+	for _, tc := range []struct{ label, profile, field, msg string }{
+		{"fx & rates!", "", "label", "already exists"},
+		{"  ", "", "label", "needs a name"},
+		{"Macro", "nope", "profile", `no profile named "nope"`},
+	} {
+		_, err := c.AddChannel(tc.label, tc.profile)
+		require.ErrorContains(t, err, tc.msg)
+		require.ErrorAs(t, err, &fe)
+		require.Equal(t, tc.field, fe.Field())
+	}
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, string(before), string(after), "a refused channel writes nothing")
 }

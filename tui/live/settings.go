@@ -394,6 +394,31 @@ func (c *Core) SaveChannel(base string, ch settings.ChannelSetting) error {
 	return err
 }
 
+// AddChannel creates a chat channel through the channel service (the
+// chat's /new) and then sets its profile. The profile is checked first, so
+// a refused name or profile writes nothing.
+func (c *Core) AddChannel(label, profile string) (string, error) {
+	if profile != "" {
+		cfg, _, err := c.settings.Providers()
+		if err != nil {
+			return "", err
+		}
+		if _, ok := cfg.Profiles[profile]; !ok {
+			return "", fieldError{field: "profile", err: fmt.Errorf("no profile named %q in %s", profile, c.settings.Path(config.AIProviderFile))}
+		}
+	}
+	in, err := c.channels.Create(label)
+	if err != nil {
+		return "", fieldError{field: "label", err: err}
+	}
+	if profile != "" {
+		if _, err := c.channels.Update(in.ID, func(ch *config.Channel) error { ch.Profile = profile; return nil }); err != nil {
+			return in.ID, fmt.Errorf("created channel %q but could not set its profile: %w", in.ID, err)
+		}
+	}
+	return in.ID, nil
+}
+
 // fieldError is an error about one form field.
 type fieldError struct {
 	field string

@@ -88,6 +88,11 @@ type SettingsCore interface {
 	// it ("label", "profile", "archived").
 	ChannelSettings() (ChannelSettings, error)
 	SaveChannel(base string, c ChannelSetting) error
+	// AddChannel creates a chat channel through the channel service (as
+	// the chat's /new does) with profile ("" = the active profile) and
+	// returns its id; a refused name or profile names its field (Field())
+	// and writes nothing.
+	AddChannel(label, profile string) (id string, err error)
 }
 
 // ChannelSettings is channels.json as the Channels page shows it.

@@ -32,7 +32,7 @@ var settingsPageNames = [SettingsPageCount]string{"AI provider", "Accounts", "Au
 // SettingsKeys drive the Settings pane and its forms.
 type SettingsKeys struct {
 	PrevPage, NextPage, Up, Down, Add, Edit, Toggle, Delete, Test, SetActive, Channel, RunNow,
-	AutoApprove, Guards, NewToken, Revoke, Refresh, Reconnect, ChannelTools, Archive, Filter key.Binding
+	AutoApprove, Guards, NewToken, Revoke, Refresh, Reconnect, ChannelTools, Archive, NewChannel, Filter key.Binding
 	NextField, PrevField, Submit, Cancel key.Binding
 }
 
@@ -64,6 +64,7 @@ func DefaultSettingsKeys() SettingsKeys {
 		// restore it (its session stays).
 		ChannelTools: b("o", "tools off in channel", "o"),
 		Archive:      b("d", "archive/restore", "d"),
+		NewChannel:   b("n", "new channel", "n"),
 		Filter:       b("/", "filter the tools", "/"),
 		NextField:    b("tab/enter", "next field", "tab", "enter", "down"),
 		PrevField:    b("shift+tab", "previous field", "shift+tab", "up"),
@@ -98,6 +99,9 @@ type Pane struct {
 	tools   []ToolSetting
 	chans   ChannelSettings
 	picker  *toolPicker // the Channels page's disabled-tools picker
+	// selectAfter is the row key the next load selects (an item just
+	// created), then cleared.
+	selectAfter string
 
 	personaPath, personaText string
 	loadErr                  string
@@ -147,7 +151,7 @@ func (p *Pane) ShortHelp() []key.Binding {
 		if p.picker != nil {
 			return p.picker.help(k)
 		}
-		return append([]key.Binding{k.Edit, k.ChannelTools, k.Archive}, common...)
+		return append([]key.Binding{k.NewChannel, k.Edit, k.ChannelTools, k.Archive}, common...)
 	default:
 		return append([]key.Binding{k.Edit, k.Test, k.NewToken, k.Revoke, k.Add}, common...)
 	}
@@ -174,7 +178,8 @@ type settingsDoneMsg struct {
 	text   string // flash on success
 	notice string // shown in the pane until the next action
 	err    error
-	form   bool // the action came from the open form
+	form   bool   // the action came from the open form
+	sel    string // the row key to select once the pane reloads (a created item)
 }
 
 // SettingsPreviewMsg is a live preview for the open form, computed for
@@ -243,6 +248,9 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case settingsLoadedMsg:
 		keep := p.selectedKey()
+		if p.selectAfter != "" {
+			keep, p.selectAfter = p.selectAfter, ""
+		}
 		p.prov, p.accts, p.presets, p.jobs, p.hb, p.conn = msg.prov, msg.accts, msg.presets, msg.jobs, msg.hb, msg.conn
 		p.guards = msg.guards
 		p.news, p.tools, p.personaPath, p.personaText = msg.news, msg.tools, msg.persona[0], msg.persona[1]
@@ -269,6 +277,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		if msg.notice != "" {
 			p.notice = msg.notice
 		}
+		p.selectAfter = msg.sel
 		text := msg.text
 		cmds := []tea.Cmd{p.Load(), p.m.LoadStatus()}
 		if text != "" {
@@ -518,6 +527,8 @@ func (p *Pane) Actions() []kit.Action {
 		{ID: "settings.tools", Title: "Settings: enable/disable tools", Group: "Settings", Keywords: "tools disable", Run: open(pageTools)},
 		{ID: "settings.persona", Title: "Edit the persona in $EDITOR", Group: "Settings", Keywords: "persona system prompt editor", Run: then(pagePersona, k.Edit)},
 		{ID: "settings.channels", Title: "Settings: chat channels (profile, tools, persona)", Group: "Settings", Keywords: "channel sub-channel profile disabled tools persona archive rename telegram ask", Run: open(pageChannels)},
+		{ID: "settings.channels.new", Title: "Create a chat channel (Settings form)", Group: "Settings",
+			Keywords: "channel sub-channel new add profile", Run: then(pageChannels, k.NewChannel)},
 	}
 }
 

@@ -35,6 +35,10 @@ func (p *Pane) saveChannel(fromForm bool, c ChannelSetting, done string) tea.Cmd
 
 func (p *Pane) channelsKey(k tea.KeyPressMsg) tea.Cmd {
 	ks := p.keys
+	if key.Matches(k, ks.NewChannel) {
+		p.Form = p.newChannelForm()
+		return nil
+	}
 	ch, have := p.selectedChannel()
 	if !have {
 		return nil
@@ -55,12 +59,38 @@ func (p *Pane) channelsKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// channelForm edits a channel's name, profile and persona addition.
-func (p *Pane) channelForm(ch ChannelSetting) *settingsForm {
+// profileChoices lists the AI profiles a channel can use, "no override"
+// first.
+func (p *Pane) profileChoices() []string {
 	profiles := []string{activeProfile}
 	for _, pr := range p.prov.Profiles {
 		profiles = append(profiles, pr.Name)
 	}
+	return profiles
+}
+
+// newChannelForm creates a chat channel (what the chat's /new does) with
+// an optional AI profile; the new channel is selected once it is listed.
+func (p *Pane) newChannelForm() *settingsForm {
+	fields := []formField{textField("label", "Name", "", "what the channel lists show; its id is derived from it")}
+	if profiles := p.profileChoices(); len(profiles) > 1 {
+		fields = append(fields, choiceField("profile", "AI profile", profiles, activeProfile))
+	}
+	return newSettingsForm(p.keys, "New channel", "A chat channel with its own session; switch to it in chat with ctrl+s or /channel.", fields, func(v map[string]string) tea.Cmd {
+		sc, label, profile := p.sc, strings.TrimSpace(v["label"]), v["profile"]
+		if profile == activeProfile { // or no profile field
+			profile = ""
+		}
+		return func() tea.Msg {
+			id, err := sc.AddChannel(label, profile)
+			return settingsDoneMsg{text: "created channel " + label, err: err, form: true, sel: id}
+		}
+	})
+}
+
+// channelForm edits a channel's name, profile and persona addition.
+func (p *Pane) channelForm(ch ChannelSetting) *settingsForm {
+	profiles := p.profileChoices()
 	cur := ch.Profile
 	if cur == "" {
 		cur = activeProfile

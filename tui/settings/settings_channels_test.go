@@ -98,3 +98,70 @@ func TestSettingsToolPickerFilterTakesAPaste(t *testing.T) {
 	assert.NotContains(t, h.Screen(), "getQuote", "the filter narrows the list")
 	assert.Contains(t, h.Screen(), "placeOrder")
 }
+
+// n on the Channels page creates a chat channel through AddChannel (the
+// channel service the chat's /new uses) and selects it; a taken name is
+// refused next to the Name field and nothing is created.
+func TestSettingsChannelsNew(t *testing.T) {
+	t.Parallel()
+	h, fs := newSettingsHarness(t)
+	fs.chans = []settings.ChannelSetting{
+		{ID: "default", Label: "Alice"},
+		{ID: "research", Label: "Research"},
+	}
+	h.Key("[", "r")
+	require.Contains(t, h.Screen(), "▸ Alice (default)")
+
+	h.Key("n")
+	require.NotNil(t, h.M.Settings.Form)
+	assert.Contains(t, h.Screen(), "New channel")
+	assert.NotContains(t, h.Screen(), "AI profile", "no profiles: nothing to choose")
+	h.TypeText("FX & Rates!")
+	h.Key("enter")
+	require.Nil(t, h.M.Settings.Form, "a created channel closes the form")
+	require.Len(t, fs.created, 1)
+	assert.Equal(t, settings.ChannelSetting{ID: "fx-rates", Label: "FX & Rates!"}, fs.created[0])
+	scr := h.Screen()
+	assert.Contains(t, scr, "▸ FX & Rates! (fx-rates)", "the new channel is selected")
+	assert.NotContains(t, scr, "▸ Alice")
+
+	// A name already in use (any case): the error is next to the field,
+	// the form stays, nothing is created.
+	h.Key("n")
+	h.TypeText("research")
+	h.Key("enter")
+	require.NotNil(t, h.M.Settings.Form, "the form stays open on a refused name")
+	assert.Contains(t, h.Screen(), `✗ a channel named "Research" already exists`)
+	require.Len(t, fs.created, 1)
+	h.Key("esc")
+	require.Nil(t, h.M.Settings.Form)
+	assert.Contains(t, h.Screen(), "▸ FX & Rates! (fx-rates)")
+
+	// The palette offers it from any pane: it opens the same form.
+	h.Send(tea.KeyPressMsg{Code: '1', Mod: tea.ModAlt})
+	h.Send(tuitest.Ctrl('p'))
+	h.TypeText("create a chat channel")
+	require.Contains(t, h.Screen(), "Create a chat channel (Settings form)")
+	h.Key("enter")
+	require.NotNil(t, h.M.Settings.Form, "the palette entry presses n on the Channels page")
+	assert.Contains(t, h.Screen(), "New channel")
+}
+
+// With profiles, the new-channel form offers them; the chosen one is
+// passed on.
+func TestSettingsChannelsNewWithProfile(t *testing.T) {
+	t.Parallel()
+	h, fs := newSettingsHarness(t)
+	fs.profiles["deep"] = settings.ProfileSetting{Name: "deep", Backend: "openai"}
+	fs.chans = []settings.ChannelSetting{{ID: "default", Label: "Alice"}}
+	h.Key("[", "r", "n")
+	h.TypeText("Deep Dive")
+	h.Key("enter")
+	require.NotNil(t, h.M.Settings.Form, "enter moves to the profile field")
+	assert.Contains(t, h.Screen(), "AI profile")
+	h.Key("right", "enter")
+	require.Nil(t, h.M.Settings.Form)
+	require.Len(t, fs.created, 1)
+	assert.Equal(t, settings.ChannelSetting{ID: "deep-dive", Label: "Deep Dive", Profile: "deep"}, fs.created[0])
+	assert.Contains(t, h.Screen(), "▸ Deep Dive (deep-dive)")
+}

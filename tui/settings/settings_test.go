@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -35,6 +36,7 @@ type fakeSettings struct {
 	feeds    []settings.FeedSetting
 	toolList []settings.ToolSetting
 	chans    []settings.ChannelSetting
+	created  []settings.ChannelSetting
 	saved    []settings.ChannelSetting
 }
 
@@ -310,6 +312,28 @@ type channelFieldErr struct{ field, msg string }
 
 func (e channelFieldErr) Error() string { return e.msg }
 func (e channelFieldErr) Field() string { return e.field }
+
+// AddChannel refuses an empty or taken name (any case) as the channel
+// service does and derives the id from the name.
+func (f *fakeSettings) AddChannel(label, profile string) (string, error) {
+	var id string
+	err := f.edit("", func() error {
+		label = strings.TrimSpace(label)
+		if label == "" {
+			return channelFieldErr{"label", "a channel needs a name"}
+		}
+		for _, o := range f.chans {
+			if strings.EqualFold(o.Label, label) {
+				return channelFieldErr{"label", fmt.Sprintf("a channel named %q already exists", o.Label)}
+			}
+		}
+		id = strings.Trim(regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(label), "-"), "-")
+		f.chans = append(f.chans, settings.ChannelSetting{ID: id, Label: label, Profile: profile})
+		f.created = append(f.created, f.chans[len(f.chans)-1])
+		return nil
+	})
+	return id, err
+}
 
 func (f *fakeSettings) SaveChannel(base string, c settings.ChannelSetting) error {
 	return f.edit(base, func() error {
