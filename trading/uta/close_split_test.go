@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/trading/git"
 
@@ -22,13 +21,8 @@ import (
 func TestCloseLargerThanMaxOrderValue(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.writeAccounts(t, config.Accounts{{ID: "c", Preset: "simulator", Enabled: true, AutoApprove: true,
-		Guards:       []config.Guard{{Type: "max-order-value", Options: map[string]any{"maxValue": "5000"}}},
-		PresetConfig: []byte(`{"cash":"100000","seed":7}`)}})
-	m := e.start(t)
+	m, u := e.startAutoCapped(t, "c", "5000")
 	ctx := context.Background()
-	u, err := m.Get("c")
-	require.NoError(t, err)
 	// buy 100 MSFT while it is cheap (1,000 < 5,000), then it rises to 370
 	require.NoError(t, u.Sim().SetMarkPrice("MSFT", decimal.NewFromInt(10)))
 	c, err := u.ContractFromAliceID(ctx, "c|MSFT")

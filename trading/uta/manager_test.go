@@ -72,6 +72,19 @@ func (e *env) start(t testing.TB) *Manager {
 	return m
 }
 
+// startAutoCapped starts one auto-approved simulator account (cash
+// 100,000, seed 7) whose only guard is max-order-value maxValue.
+func (e *env) startAutoCapped(t testing.TB, id, maxValue string) (*Manager, *UTA) {
+	t.Helper()
+	e.writeAccounts(t, config.Accounts{{ID: id, Preset: "simulator", Enabled: true, AutoApprove: true,
+		Guards:       []config.Guard{{Type: "max-order-value", Options: map[string]any{"maxValue": maxValue}}},
+		PresetConfig: []byte(`{"cash":"100000","seed":7}`)}})
+	m := e.start(t)
+	u, err := m.Get(id)
+	require.NoError(t, err)
+	return m, u
+}
+
 func (e *env) writeAccounts(t testing.TB, accts config.Accounts) {
 	require.NoError(t, config.Save(e.store, config.AccountsFile, accts))
 }

@@ -19,13 +19,8 @@ import (
 func TestGuardRejectedModifyLeavesTheOrderAsItWas(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.writeAccounts(t, config.Accounts{{ID: "m", Preset: "simulator", Enabled: true, AutoApprove: true,
-		Guards:       []config.Guard{{Type: "max-order-value", Options: map[string]any{"maxValue": "5000"}}},
-		PresetConfig: []byte(`{"cash":"100000","seed":7}`)}})
-	m := e.start(t)
+	m, u := e.startAutoCapped(t, "m", "5000")
 	ctx := context.Background()
-	u, err := m.Get("m")
-	require.NoError(t, err)
 	require.NoError(t, u.Sim().SetMarkPrice("AAPL", decimal.NewFromInt(200)))
 	c, err := u.ContractFromAliceID(ctx, "m|AAPL")
 	require.NoError(t, err)
