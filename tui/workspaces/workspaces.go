@@ -55,6 +55,7 @@ type Pane struct {
 	files        []FileInfo
 	gitText      string
 	pendingID    string
+	pendingSess  string // a session to select once the list holds it (detachShown)
 
 	details map[string]WorkspaceDetail // sessions per workspace (SessionCore only)
 	Ssel    int                        // selected session within the workspace; -1 = the workspace row
@@ -197,6 +198,8 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		switch {
 		case p.pendingID != "":
 			p.SelectID(p.pendingID)
+		case p.pendingSess != "" && p.selectSession(p.pendingSess):
+			p.pendingSess = ""
 		case hadSess:
 			p.Ssel = -1
 			for i, s := range p.sessions() {
@@ -270,7 +273,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	case fmt.Stringer:
 		// Detach sequences the key decoder did not understand arrive raw.
 		if p.Attached() && isRawDetach(msg.String()) {
-			return p.detach()
+			return p.detachShown()
 		}
 	}
 	return nil
@@ -281,7 +284,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch p.Mode {
 	case wsAttached:
 		if isDetach(msg, k.Detach) {
-			return p.detach()
+			return p.detachShown()
 		}
 		// SendKey only queues into the emulator (no pty IO), so forwarding
 		// inline keeps keystroke order exact.
