@@ -469,9 +469,25 @@ func (p *Pane) followCursor() {
 	}
 	cols, rows := max(1, p.w), max(1, p.h-1)
 	x, y, _ := p.term.Cursor()
-	screenRows := strings.Count(p.term.Render(), "\n") + 1
+	screen := p.term.Render()
+	screenRows := strings.Count(screen, "\n") + 1
 	p.viewX = follow(p.viewX, x, cols)
+	if p.viewX > 0 {
+		// Never further right than the screen's right edge (or the
+		// cursor) needs: once the session is back to the pane's width
+		// the window returns to column 0.
+		p.viewX = min(p.viewX, max(0, screenWidth(screen)-cols, x-cols+1))
+	}
 	p.viewY = min(follow(p.viewY, y, rows), max(0, screenRows-rows))
+}
+
+// screenWidth is the width in cells of the widest row of a rendered screen.
+func screenWidth(screen string) int {
+	w := 0
+	for l := range strings.SplitSeq(screen, "\n") {
+		w = max(w, ansi.StringWidth(l))
+	}
+	return w
 }
 
 // termWindow cuts the session's screen to the part followCursor chose.

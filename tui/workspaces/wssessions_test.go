@@ -524,3 +524,37 @@ func TestWheelBackToTheBottomReturnsToTheSession(t *testing.T) {
 	h.Send(down)
 	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode, "opened with v: the wheel only scrolls")
 }
+
+// Once the session is back to the pane's size (a resize that shrank the
+// pane first, then the session), the pane shows it from its left edge
+// again: the window panned to a cursor at the far right of the larger
+// screen used to stay panned, cutting off the left of every row (top at
+// 60x20 after 140x40 showed "  0 user,  load average…" for good).
+func TestPanBackWhenTheScreenFitsAgain(t *testing.T) {
+	t.Parallel()
+	h, f := newSessionHarness(t, 100, 30)
+	h.Key("s")
+	term := f.sess["ws1"][0].Term.(*richTerm)
+	screen := func(cols int) {
+		rows := make([]string, 20)
+		for i := range rows {
+			rows[i] = fmt.Sprintf("left-%02d%s", i, strings.Repeat(".", cols-7))
+		}
+		term.Mu.Lock()
+		term.Screen = strings.Join(rows, "\n")
+		term.Mu.Unlock()
+	}
+	screen(170)
+	term.cur = &[2]int{165, 19}
+	h.Send(workspaces.TermChangedMsg{ID: term.ID(), Gen: h.M.Workspaces.TermGen})
+	require.NotContains(t, h.Screen(), "left-00", "a wider screen pans to the cursor")
+
+	w, _ := h.M.BodySize()
+	screen(w)
+	term.cur = &[2]int{50, 19} // the session took the pane's width; the cursor stays right of the old window's start
+	h.Send(workspaces.TermChangedMsg{ID: term.ID(), Gen: h.M.Workspaces.TermGen})
+	require.Contains(t, h.Screen(), "left-00", "the screen fits again: shown from its left edge")
+	x, _, ok := h.M.Workspaces.Cursor()
+	require.True(t, ok)
+	require.Equal(t, 50, x)
+}
