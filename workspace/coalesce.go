@@ -26,7 +26,8 @@ import (
 //	skip  the middle lines never reach the emulator: the H-1 finished rows
 //	      and the middle lines go straight into the scrollback ring as
 //	      text and attribute runs, wrapped at the screen width;
-//	setup cursor home + erase below + the SGR state the middle left;
+//	setup cursor home + erase the screen (not ED 0 from home, which
+//	      scrolls it into the scrollback) + the SGR state the middle left;
 //	tail  the last H lines and the partial line, raw.
 //
 // The result (screen, cursor, scrollback) equals feeding everything raw;

@@ -51,9 +51,6 @@ const corpusCols, corpusRows, corpusOps = 80, 24, 40
 var knownDiffs = map[string]string{
 	// Each reason names the first op (of corpusOps) after which the pane
 	// and tmux differ, found by feeding prefixes of the stream to both.
-	"gen-25":    "op 25, ED 1 after ICH with a pending wrap moved by VPA: not yet diagnosed",
-	"gen-38":    "op 15, SU after wide characters written at the margin with autowrap off: not yet diagnosed",
-	"top-start": "the last column of top's bold rows keeps tmux's attributes in tmux, not in the pane",
 }
 
 func TestScreenCorpus(t *testing.T) {

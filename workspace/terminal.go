@@ -362,7 +362,9 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 		renderLine(plan.middle[start:lf-1], w, width, &pen, t.row, t.ring)
 		start = lf + 1
 	}
-	setup := append([]byte("\x1b[H\x1b[J"), sgrState(plan.middle)...)
+	// Erase the screen without ED 0 from home, which (as tmux's
+	// scroll-on-clear) would push the rows into the scrollback again.
+	setup := append([]byte("\x1b[H\x1b[2K\x1b[2;1H\x1b[J\x1b[H"), sgrState(plan.middle)...)
 	t.writeLocked(setup)
 	t.writeLocked(plan.tail)
 	return true

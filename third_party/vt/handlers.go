@@ -561,21 +561,27 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		x, y := e.scr.CursorPosition()
 		switch n {
 		case 0: // Erase screen below (from after cursor position)
+			// alice patch: from the top left corner it is ED 2, the
+			// screen going to the scrollback (tmux's scroll-on-clear);
+			// with a wrap pending the cursor is past the margin, as in
+			// tmux, and nothing of its row is erased.
+			if x == 0 && y == 0 && !e.atPhantom {
+				e.eraseScreen(width, height)
+				break
+			}
 			rect1 := uv.Rect(x, y, width, 1)            // cursor to end of line
 			rect2 := uv.Rect(0, y+1, width, height-y-1) // next line onwards
-			e.scr.FillArea(e.scr.blankCell(), rect1)
+			if !e.atPhantom {
+				e.scr.FillArea(e.scr.blankCell(), rect1)
+			}
 			e.scr.FillArea(e.scr.blankCell(), rect2)
 		case 1: // Erase screen above (including cursor)
-			rect := uv.Rect(0, 0, width, y+1)
-			e.scr.FillArea(e.scr.blankCell(), rect)
+			// alice patch: the rows above the cursor and its row up to
+			// the cursor (the whole cursor row was erased).
+			e.scr.FillArea(e.scr.blankCell(), uv.Rect(0, 0, width, y))
+			e.scr.FillArea(e.scr.blankCell(), uv.Rect(0, y, x+1, 1))
 		case 2: // erase screen
-			// Save screen content to scrollback before clearing
-			e.scr.ClearWithScrollback()
-			// alice patch: erased cells take the pen's background, as
-			// for ED 0 and 1 and in tmux and xterm.
-			if bc := e.scr.blankCell(); bc != nil {
-				e.scr.FillArea(bc, uv.Rect(0, 0, width, height))
-			}
+			e.eraseScreen(width, height)
 		case 3: // erase saved lines
 			// alice patch: only the scrollback, as in xterm and tmux (the
 			// screen was cleared too).
@@ -598,6 +604,11 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 		switch n {
 		case 0: // Erase from cursor to end of line
+			// alice patch: nothing past the margin (a wrap is pending),
+			// and the wrap stays, as in tmux.
+			if e.atPhantom {
+				break
+			}
 			e.eraseCharacter(w - x)
 		case 1: // Erase from start of line to cursor
 			rect := uv.Rect(0, y, x+1, 1)
@@ -946,4 +957,15 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 		return true
 	})
+}
+
+// eraseScreen is ED 2: the screen goes to the scrollback and is cleared.
+func (e *Emulator) eraseScreen(width, height int) {
+	// Save screen content to scrollback before clearing
+	e.scr.ClearWithScrollback()
+	// alice patch: erased cells take the pen's background, as
+	// for ED 0 and 1 and in tmux and xterm.
+	if bc := e.scr.blankCell(); bc != nil {
+		e.scr.FillArea(bc, uv.Rect(0, 0, width, height))
+	}
 }

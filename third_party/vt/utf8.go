@@ -83,6 +83,16 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 	}
 
 	x, y := e.scr.CursorPosition()
+	// alice patch: with autowrap off, a character written while a wrap is
+	// pending (autowrap was turned off after the margin was reached) and a
+	// wide character that does not fit before the right margin are
+	// dropped, as in tmux (screen_write_cell: "If this character doesn't
+	// fit, ignore it", then the cursor sanity check). The pending wrap
+	// stays.
+	if !awm && (e.atPhantom || width > 1 && x+width > e.scr.Width()) {
+		e.gsingle = 0
+		return
+	}
 	// alice patch: a wide character that does not fit before the right
 	// margin wraps first, as in xterm and tmux.
 	if e.atPhantom && awm || awm && width > 1 && x+width > e.scr.Width() {
