@@ -24,6 +24,9 @@ type Screen struct {
 	// right margin onto the next row (alice patch, tmux's
 	// GRID_LINE_WRAPPED; see wrap.go).
 	wrapped []bool
+	// used[y] is how many cells of row y hold a line's text, tmux's
+	// cellused (alice patch; see wrap.go).
+	used []int
 }
 
 // NewScreen creates a new screen.
@@ -32,6 +35,7 @@ func NewScreen(w, h int) *Screen {
 		buf:        uv.NewRenderBuffer(w, h),
 		scrollback: NewScrollback(DefaultScrollbackSize),
 		wrapped:    make([]bool, h),
+		used:       make([]int, h),
 	}
 	s.scroll = s.buf.Bounds()
 	return &s
@@ -43,6 +47,7 @@ func NewScreen(w, h int) *Screen {
 func (s *Screen) Reset() {
 	s.buf.Clear()
 	clear(s.wrapped)
+	clear(s.used)
 	s.cur = Cursor{}
 	s.saved = Cursor{}
 	s.scroll = s.buf.Bounds()
@@ -93,6 +98,9 @@ func (s *Screen) SetCell(x, y int, c *uv.Cell) {
 		}
 	}
 	s.buf.SetCell(x, y, c)
+	if c != nil {
+		s.noteUsed(y, x+max(c.Width, 1))
+	}
 }
 
 // Height returns the height of the screen.
@@ -321,6 +329,7 @@ func (s *Screen) InsertCell(n int) {
 
 	x, y := s.cur.X, s.cur.Y
 	s.buf.InsertCellArea(x, y, n, s.blankCell(), s.cellArea())
+	s.usedAfterShift(x, y, n, true)
 }
 
 // cellArea is where ICH and DCH move cells: between the left and right
@@ -338,6 +347,7 @@ func (s *Screen) DeleteCell(n int) {
 
 	x, y := s.cur.X, s.cur.Y
 	s.buf.DeleteCellArea(x, y, n, s.blankCell(), s.cellArea())
+	s.usedAfterShift(x, y, n, false)
 }
 
 // ScrollUp scrolls the content up n lines within the given region. Lines
