@@ -75,6 +75,33 @@ var emulatorTmuxCases = []struct {
 	name:   "CSI u restores what CSI s saved",
 	stream: "\x1b[3;5H\x1b[s\x1b[1;1Hab\x1b[uX",
 	want:   "20 5 5 2\nab\n\n    X\n\n\n",
+}, {
+	// seed 194: one scroll region for both screens.
+	name:   "the scroll region carries into the alternate screen",
+	stream: "\x1b[4;5r\x1b[?1049h\x1b[5;1Habc\x1b[4;1Hxyz\x1b[1;1Htop\x1b[S",
+	want:   "20 5 3 0\ntop\n\n\nabc\n\n",
+}, {
+	name:   "the scroll region set on the alternate screen stays after it",
+	stream: "\x1b[?1049h\x1b[4;5r\x1b[?1049l\x1b[5;1Habc\x1b[4;1Hxyz\x1b[1;1Htop\x1b[S",
+	want:   "20 5 3 0\ntop\n\n\nabc\n\n",
+}, {
+	// seed 309: CUD from above the region stops at its bottom margin.
+	name:   "CUD from above the scroll region stops at its bottom",
+	stream: "\x1b[3;4r\x1b[1;1H\x1b[8Bx",
+	want:   "20 5 1 3\n\n\n\nx\n\n",
+}, {
+	name:   "CUU from below the scroll region stops at its top",
+	stream: "\x1b[3;4r\x1b[5;1H\x1b[8Ax",
+	want:   "20 5 1 2\n\n\nx\n\n\n",
+}, {
+	// tmux's cursor is past the margin: CUB 1 lands on the last column.
+	name:   "CUB with a wrap pending counts from past the margin",
+	stream: "abcdefghijklmnopqrst\x1b[Dx",
+	want:   "20 5 20 0\nabcdefghijklmnopqrsx\n\n\n\n\n",
+}, {
+	name:   "CUF with a wrap pending ends it on the last column",
+	stream: "abcdefghijklmnopqrst\x1b[2C\x1b[2Dx",
+	want:   "20 5 18 0\nabcdefghijklmnopqxst\n\n\n\n\n",
 }}
 
 func TestEmulatorEdgeCasesMatchTmux(t *testing.T) {

@@ -46,6 +46,13 @@ func (e *Emulator) setAltScreenMode(on bool) {
 		// Already in alternate screen mode, or normal screen, do nothing.
 		return
 	}
+	// alice patch: one scroll region for both screens, as in tmux (its
+	// screen's rupper/rlower): the alternate screen had a full one.
+	if on {
+		e.scrs[1].scroll = e.scrs[0].scroll
+	} else {
+		e.scrs[0].scroll = e.scrs[1].scroll
+	}
 	if on {
 		e.scr = &e.scrs[1]
 		e.scrs[1].cur = e.scrs[0].cur

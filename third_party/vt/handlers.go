@@ -482,44 +482,44 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 	e.RegisterCsiHandler('A', func(params ansi.Params) bool {
 		// Cursor Up [ansi.CUU]
 		n, _, _ := params.Param(0, 1)
-		e.moveCursor(0, -n)
+		e.cursorUp(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('B', func(params ansi.Params) bool {
 		// Cursor Down [ansi.CUD]
 		n, _, _ := params.Param(0, 1)
-		e.moveCursor(0, n)
+		e.cursorDown(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('C', func(params ansi.Params) bool {
 		// Cursor Forward [ansi.CUF]
 		n, _, _ := params.Param(0, 1)
-		e.moveCursor(n, 0)
+		e.cursorRight(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('D', func(params ansi.Params) bool {
 		// Cursor Backward [ansi.CUB]
 		n, _, _ := params.Param(0, 1)
-		e.moveCursor(-n, 0)
+		e.cursorLeft(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('E', func(params ansi.Params) bool {
 		// Cursor Next Line [ansi.CNL]
 		n, _, _ := params.Param(0, 1)
-		e.moveCursor(0, n)
 		e.carriageReturn()
+		e.cursorDown(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('F', func(params ansi.Params) bool {
 		// Cursor Previous Line [ansi.CPL]
 		n, _, _ := params.Param(0, 1)
-		e.moveCursor(0, -n)
 		e.carriageReturn()
+		e.cursorUp(n)
 		return true
 	})
 
