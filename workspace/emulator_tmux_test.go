@@ -102,6 +102,19 @@ var emulatorTmuxCases = []struct {
 	name:   "CUF with a wrap pending ends it on the last column",
 	stream: "abcdefghijklmnopqrst\x1b[2C\x1b[2Dx",
 	want:   "20 5 18 0\nabcdefghijklmnopqxst\n\n\n\n\n",
+}, {
+	// seed 352: every wide character right of the deleted cells vanished.
+	name:   "DCH moves wide characters intact",
+	stream: "ab中文b\r\x1b[2Px",
+	want:   "20 5 1 0\nx 文b             \n\n\n\n\n",
+}, {
+	name:   "ICH moves wide characters intact",
+	stream: "ab中文b\r\x1b[2@x",
+	want:   "20 5 1 0\nx ab中文b           \n\n\n\n\n",
+}, {
+	name:   "DCH and ICH fill with the pen's background",
+	stream: "\x1b[44mab中文b\r\x1b[2P\x1b[2@",
+	want:   "20 5 0 0\n\x1b[44m  中文b\x1b[49m             \n\n\n\n\n",
 }}
 
 func TestEmulatorEdgeCasesMatchTmux(t *testing.T) {
