@@ -9,7 +9,11 @@
 # With RESIZE=COLSxROWS the pane is resized after the keys; the stream's
 # byte count at that moment goes to NAME.resize ("offset fromCols fromRows
 # toCols toRows") and the replay resizes its pane at the same byte (the
-# test does the same).
+# test does the same). RESIZE_DELAY (seconds, 0.5 by default) is the pause
+# between the keys and the resize, so a resize can land in the middle of a
+# streamed answer. With KEY_PAUSE=SECONDS each KEYS argument is sent on its
+# own, that long apart (codex takes text and Enter typed in one burst as a
+# paste and does not submit it).
 #   scripts/terminal/record.sh NAME COLS ROWS SECONDS 'COMMAND' [KEYS...]
 # Example: scripts/terminal/record.sh codex-start 100 30 6 'codex'
 #   RESIZE=100x30 scripts/terminal/record.sh vim-resize 80 24 4 'vim -u NONE /etc/services'
@@ -30,11 +34,18 @@ T new-session -d -x "$COLS" -y "$ROWS" "tmux -L $SOCK wait-for go; $CMD; sleep 3
 T pipe-pane -O "cat >'$WORK/stream'"
 T wait-for -S go
 sleep "$(awk "BEGIN{print $SECS/2}")"
-[ $# -gt 0 ] && T send-keys "$@"
+if [ -n "${KEY_PAUSE:-}" ]; then
+	for k in "$@"; do
+		T send-keys "$k"
+		sleep "$KEY_PAUSE"
+	done
+elif [ $# -gt 0 ]; then
+	T send-keys "$@"
+fi
 rm -f "$OUT/$NAME.resize"
 FINAL_COLS=$COLS FINAL_ROWS=$ROWS
 if [ -n "${RESIZE:-}" ]; then
-	sleep 0.5
+	sleep "${RESIZE_DELAY:-0.5}"
 	FINAL_COLS=${RESIZE%x*} FINAL_ROWS=${RESIZE#*x}
 	OFFSET=$(stat -c %s "$WORK/stream")
 	T resize-window -x "$FINAL_COLS" -y "$FINAL_ROWS"

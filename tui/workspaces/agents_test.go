@@ -121,7 +121,7 @@ func TestAgentGlyphsBadgeAndStatusBar(t *testing.T) {
 	h.Run(h.M.Workspaces.Load())
 	s := h.Screen()
 	assert.Contains(t, s, "! sh1   needs-you")
-	assert.Contains(t, s, "◐ sh1   working")
+	assert.Contains(t, s, "◐ c1    working")
 	assert.Contains(t, s, "research-aapl        chat        ! sh1 needs-you", "the workspace row lists glyph + name + state")
 	assert.Contains(t, s, "4 Workspaces !1", "the tab badge shows the most pressing state by shape")
 	assert.Contains(t, s, "Agents ! 1 needs you", "the status bar counts sessions that need a person")

@@ -1,6 +1,7 @@
 package workspaces
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -26,7 +27,11 @@ type scrollView struct {
 	top       int // first visible line
 	anchor    int // selection anchor, -1 for none
 	query     string
+	dir       int // the last search's direction (-1 towards older lines); n repeats it
 	searching bool
+	// wheelExit: opened by the wheel over an attached session; wheeling
+	// back down to the newest line closes it (tmux's copy-mode -e).
+	wheelExit bool
 	input     textinput.Model
 	h         int // last rendered body height, for paging
 }
@@ -71,13 +76,18 @@ func (v *scrollView) move(d int) {
 	v.Cur = min(max(0, v.Cur+d), max(0, len(v.Lines)-1))
 }
 
-func (v *scrollView) wheel(b tea.MouseButton) {
+// wheel scrolls three lines; it reports whether the viewer should close
+// (opened by the wheel, wheeled back down to the newest line, nothing
+// selected or being searched).
+func (v *scrollView) wheel(b tea.MouseButton) bool {
 	switch b {
 	case tea.MouseWheelUp:
 		v.move(-3)
 	case tea.MouseWheelDown:
 		v.move(3)
+		return v.wheelExit && v.Cur >= len(v.Lines)-1 && v.anchor < 0 && !v.searching
 	}
+	return false
 }
 
 // find moves the cursor to the next (dir 1) or previous (-1) line holding
@@ -144,9 +154,9 @@ func (p *Pane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
 			v.input.Blur()
 			return nil
 		case "enter":
-			v.searching, v.query = false, v.input.Value()
+			v.searching, v.query, v.dir = false, v.input.Value(), -1
 			v.input.Blur()
-			if !v.find(-1) {
+			if !v.find(v.dir) {
 				return kit.FlashCmd(fmt.Sprintf("no match for %q in the scrollback", v.query))
 			}
 			return nil
@@ -175,9 +185,11 @@ func (p *Pane) onScrollKey(msg tea.KeyPressMsg) tea.Cmd {
 		v.input.SetValue("")
 		return v.input.Focus()
 	case key.Matches(msg, k.Next), key.Matches(msg, k.Prev):
-		dir := 1
+		// n searches again the way / did, N the other way (tmux's
+		// search-again and search-reverse).
+		dir := cmp.Or(v.dir, -1)
 		if key.Matches(msg, k.Prev) {
-			dir = -1
+			dir = -dir
 		}
 		if !v.find(dir) {
 			return kit.FlashCmd(fmt.Sprintf("no match for %q in the scrollback", v.query))

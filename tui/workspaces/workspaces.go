@@ -55,6 +55,7 @@ type Pane struct {
 	files        []FileInfo
 	gitText      string
 	pendingID    string
+	pendingSess  string // a session to select once the list holds it (detachShown)
 
 	details map[string]WorkspaceDetail // sessions per workspace (SessionCore only)
 	Ssel    int                        // selected session within the workspace; -1 = the workspace row
@@ -197,6 +198,8 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		switch {
 		case p.pendingID != "":
 			p.SelectID(p.pendingID)
+		case p.pendingSess != "" && p.selectSession(p.pendingSess):
+			p.pendingSess = ""
 		case hadSess:
 			p.Ssel = -1
 			for i, s := range p.sessions() {
@@ -270,7 +273,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	case fmt.Stringer:
 		// Detach sequences the key decoder did not understand arrive raw.
 		if p.Attached() && isRawDetach(msg.String()) {
-			return p.detach()
+			return p.detachShown()
 		}
 	}
 	return nil
@@ -281,7 +284,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch p.Mode {
 	case wsAttached:
 		if isDetach(msg, k.Detach) {
-			return p.detach()
+			return p.detachShown()
 		}
 		// SendKey only queues into the emulator (no pty IO), so forwarding
 		// inline keeps keystroke order exact.
@@ -466,9 +469,25 @@ func (p *Pane) followCursor() {
 	}
 	cols, rows := max(1, p.w), max(1, p.h-1)
 	x, y, _ := p.term.Cursor()
-	screenRows := strings.Count(p.term.Render(), "\n") + 1
+	screen := p.term.Render()
+	screenRows := strings.Count(screen, "\n") + 1
 	p.viewX = follow(p.viewX, x, cols)
+	if p.viewX > 0 {
+		// Never further right than the screen's right edge (or the
+		// cursor) needs: once the session is back to the pane's width
+		// the window returns to column 0.
+		p.viewX = min(p.viewX, max(0, screenWidth(screen)-cols, x-cols+1))
+	}
 	p.viewY = min(follow(p.viewY, y, rows), max(0, screenRows-rows))
+}
+
+// screenWidth is the width in cells of the widest row of a rendered screen.
+func screenWidth(screen string) int {
+	w := 0
+	for l := range strings.SplitSeq(screen, "\n") {
+		w = max(w, ansi.StringWidth(l))
+	}
+	return w
 }
 
 // termWindow cuts the session's screen to the part followCursor chose.

@@ -134,6 +134,31 @@ func (p *Pane) selectedSession() (SessionInfo, bool) {
 	return ss[p.Ssel], true
 }
 
+// selectSession moves the list's selection to the session id; ok is false
+// when the list does not hold it (yet).
+func (p *Pane) selectSession(id string) bool {
+	for i, w := range p.List {
+		for j, s := range p.details[w.ID].Sessions {
+			if s.ID == id {
+				p.Sel, p.Ssel = i, j
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// detachShown leaves the attached session and selects it in the list, so
+// that enter re-attaches the session just left (a session started with
+// s/c/x while another was selected left that other one selected). When
+// the list has not loaded it yet, the next load selects it.
+func (p *Pane) detachShown() tea.Cmd {
+	if p.term != nil && !p.selectSession(p.term.ID()) {
+		p.pendingSess = p.term.ID()
+	}
+	return p.detach()
+}
+
 func isLive(state string) bool {
 	st, _, _ := strings.Cut(state, ":")
 	return st == "running" || st == "starting" || st == "restarting"
@@ -294,8 +319,8 @@ func (p *Pane) onMouse(msg tea.MouseMsg) tea.Cmd {
 	m := msg.Mouse()
 	switch p.Mode {
 	case WsScroll:
-		if _, ok := msg.(tea.MouseWheelMsg); ok {
-			p.Scroll.wheel(m.Button)
+		if _, ok := msg.(tea.MouseWheelMsg); ok && p.Scroll.wheel(m.Button) {
+			p.Mode, p.Scroll = p.back, nil
 		}
 		return nil
 	case wsAttached:
@@ -318,6 +343,7 @@ func (p *Pane) onMouse(msg tea.MouseMsg) tea.Cmd {
 		if _, ok := msg.(tea.MouseWheelMsg); ok && m.Button == tea.MouseWheelUp {
 			cmd := p.openScrollback(wsAttached)
 			if p.Scroll != nil {
+				p.Scroll.wheelExit = true
 				p.Scroll.wheel(m.Button)
 			}
 			return cmd

@@ -60,12 +60,16 @@ func newFakeSessions() *fakeSessions {
 func (f *fakeSessions) StartSessionSize(ws, agent string, cols, rows int) (workspaces.Terminal, error) {
 	f.smu.Lock()
 	defer f.smu.Unlock()
-	ft := &tuitest.FakeTerm{TermID: ws + "-" + agent, ChangedCh: make(chan struct{}, 1), Screen: "$ ", Cols: cols, Rows: rows}
+	name := map[string]string{"claude": "c1", "codex": "x1"}[agent]
+	if name == "" {
+		name = "sh1"
+	}
+	ft := &tuitest.FakeTerm{TermID: ws + "-" + agent, TermName: name, ChangedCh: make(chan struct{}, 1), Screen: "$ ", Cols: cols, Rows: rows}
 	// The first scrollback line wrapped onto the second; the screen is
 	// one row ("$ ").
 	t := &richTerm{FakeTerm: ft, sb: []string{"old line 1 ", "the needle is here", "old line 3"}, wrap: []bool{true, false, false, false}}
 	f.started = append(f.started, [2]int{cols, rows})
-	f.sess[ws] = append(f.sess[ws], &workspaces.SessionInfo{ID: ft.TermID, Name: "sh1", Agent: agent, State: "running", Created: tuitest.T0, Term: t})
+	f.sess[ws] = append(f.sess[ws], &workspaces.SessionInfo{ID: ft.TermID, Name: name, Agent: agent, State: "running", Created: tuitest.T0, Term: t})
 	f.FakeCore.Mu.Lock()
 	f.Terms[ws] = append(f.Terms[ws], t)
 	f.FakeCore.Mu.Unlock()
@@ -431,4 +435,126 @@ func TestScrollbackOfAPausedSessionReadsItsSavedOutput(t *testing.T) {
 	require.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
 	require.Contains(t, h.Toast(), "session claude1 is paused and none of its output was saved")
 	require.Empty(t, f.restarts)
+}
+
+// Detaching selects the session just left, so enter re-attaches it as the
+// flash promises: a claude session started while a shell was selected
+// used to leave the shell selected, and enter attached the shell.
+func TestDetachSelectsTheSessionLeft(t *testing.T) {
+	t.Parallel()
+	h, _ := newSessionHarness(t, 100, 30)
+	h.Key("s", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.Key("down")
+	require.Equal(t, 0, h.M.Workspaces.Ssel, "sh1 selected")
+	h.Key("c") // starts c1 and attaches it
+	require.True(t, h.M.Workspaces.Attached())
+	require.Contains(t, h.Screen(), "c1 · running")
+	h.Key("ctrl+q")
+	require.Equal(t, 1, h.M.Workspaces.Ssel, "the session left (c1) is selected")
+	h.Run(h.M.Workspaces.Load())
+	require.Equal(t, 1, h.M.Workspaces.Ssel, "and stays selected when the list reloads")
+	h.Key("enter")
+	require.True(t, h.M.Workspaces.Attached())
+	require.Contains(t, h.Screen(), "c1 · running", "enter re-attaches the session left, not the one selected before")
+}
+
+// n repeats the search in its direction (towards older lines, as / found
+// the nearest match above the newest line) and N goes back, as tmux's
+// search-again does: n used to turn downwards and wrap to the oldest
+// match, skipping every match in between.
+func TestScrollbackSearchAgainKeepsItsDirection(t *testing.T) {
+	t.Parallel()
+	h, f := newSessionHarness(t, 100, 30)
+	h.Key("s")
+	term := f.sess["ws1"][0].Term.(*richTerm)
+	term.sb = []string{"hit 1", "miss", "hit 2", "miss", "hit 3", "miss", "hit 4", "miss"}
+	term.wrap = nil
+	h.Key("ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.Key("down")
+	h.TypeText("v/hit")
+	h.Key("enter")
+	v := h.M.Workspaces.Scroll
+	require.Equal(t, "hit 4", v.Lines[v.Cur], "/ finds the newest match above")
+	var seen []string
+	for range 3 {
+		h.TypeText("n")
+		seen = append(seen, v.Lines[v.Cur])
+	}
+	require.Equal(t, []string{"hit 3", "hit 2", "hit 1"}, seen, "n goes on towards older lines")
+	h.TypeText("N")
+	require.Equal(t, "hit 2", v.Lines[v.Cur], "N goes back towards newer lines")
+}
+
+// The wheel opens the scrollback of an attached session; wheeling back
+// down to the newest line returns to the session, as tmux's copy mode
+// entered with the wheel (copy-mode -e) does. Opened with v, the viewer
+// stays until esc.
+func TestWheelBackToTheBottomReturnsToTheSession(t *testing.T) {
+	t.Parallel()
+	h, f := newSessionHarness(t, 100, 30)
+	h.Key("s")
+	term := f.sess["ws1"][0].Term.(*richTerm)
+	term.sb = make([]string, 40)
+	for i := range term.sb {
+		term.sb[i] = fmt.Sprintf("old %02d", i)
+	}
+	term.wrap = nil
+	up := tea.MouseWheelMsg{Button: tea.MouseWheelUp, X: 5, Y: 10}
+	down := tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 5, Y: 10}
+	h.Send(up)
+	h.Send(up)
+	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
+	h.Send(down)
+	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode, "not yet at the newest line")
+	h.Send(down)
+	require.True(t, h.M.Workspaces.Attached(), "back at the newest line: the session again")
+	h.TypeText("x")
+	term.Mu.Lock()
+	keys := slices.Clone(term.Keys)
+	term.Mu.Unlock()
+	require.Contains(t, keys, "x", "keys go to the session again")
+
+	h.Key("ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.Key("down")
+	h.TypeText("v")
+	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
+	h.Send(down)
+	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode, "opened with v: the wheel only scrolls")
+}
+
+// Once the session is back to the pane's size (a resize that shrank the
+// pane first, then the session), the pane shows it from its left edge
+// again: the window panned to a cursor at the far right of the larger
+// screen used to stay panned, cutting off the left of every row (top at
+// 60x20 after 140x40 showed "  0 user,  load average…" for good).
+func TestPanBackWhenTheScreenFitsAgain(t *testing.T) {
+	t.Parallel()
+	h, f := newSessionHarness(t, 100, 30)
+	h.Key("s")
+	term := f.sess["ws1"][0].Term.(*richTerm)
+	screen := func(cols int) {
+		rows := make([]string, 20)
+		for i := range rows {
+			rows[i] = fmt.Sprintf("left-%02d%s", i, strings.Repeat(".", cols-7))
+		}
+		term.Mu.Lock()
+		term.Screen = strings.Join(rows, "\n")
+		term.Mu.Unlock()
+	}
+	screen(170)
+	term.cur = &[2]int{165, 19}
+	h.Send(workspaces.TermChangedMsg{ID: term.ID(), Gen: h.M.Workspaces.TermGen})
+	require.NotContains(t, h.Screen(), "left-00", "a wider screen pans to the cursor")
+
+	w, _ := h.M.BodySize()
+	screen(w)
+	term.cur = &[2]int{50, 19} // the session took the pane's width; the cursor stays right of the old window's start
+	h.Send(workspaces.TermChangedMsg{ID: term.ID(), Gen: h.M.Workspaces.TermGen})
+	require.Contains(t, h.Screen(), "left-00", "the screen fits again: shown from its left edge")
+	x, _, ok := h.M.Workspaces.Cursor()
+	require.True(t, ok)
+	require.Equal(t, 50, x)
 }

@@ -231,10 +231,17 @@ type FakeTerm struct {
 	ChangedCh chan struct{}
 	Cols      int
 	Rows      int
+	// TermName is the session's name ("sh1" when empty).
+	TermName string
 }
 
-func (t *FakeTerm) ID() string    { return t.TermID }
-func (t *FakeTerm) Name() string  { return "sh1" }
+func (t *FakeTerm) ID() string { return t.TermID }
+func (t *FakeTerm) Name() string {
+	if t.TermName == "" {
+		return "sh1"
+	}
+	return t.TermName
+}
 func (t *FakeTerm) State() string { return "running" }
 func (t *FakeTerm) Render() string {
 	t.Mu.Lock()
