@@ -72,6 +72,11 @@ type Emulator struct {
 	// Indicates if the terminal is closed.
 	closed bool
 
+	// saved is the DECSC cursor, altSaved the 1049h one (alice patch, see
+	// saveCursor and setAltScreenSaveCursor).
+	saved, altSaved Cursor
+	altSavedSet     bool
+
 	// atPhantom indicates if the cursor is out of bounds.
 	// When true, and a character is written, the cursor is moved to the next line.
 	atPhantom bool
