@@ -120,10 +120,9 @@ func NewEmulator(w, h int) *Emulator {
 	t.tabstops = uv.DefaultTabStops(w)
 	t.registerDefaultHandlers()
 
-	// Default colors
-	t.defaultFg = color.White
-	t.defaultBg = color.Black
-	t.defaultCur = color.White
+	// No default colors (alice): the outer terminal's own are unknown, and
+	// tmux 3.3a leaves an OSC 10/11/12 query unanswered while the pane's
+	// colours are the defaults; SetDefault*Color sets them.
 
 	return t
 }
