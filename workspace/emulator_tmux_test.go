@@ -39,6 +39,82 @@ var emulatorTmuxCases = []struct {
 	name:   "autowrap off with a wrap pending: characters are dropped, the wrap stays",
 	stream: "abcdefghijklmnopqrst\x1b[?7lXY\x1b[?7hZ",
 	want:   "20 5 1 1\nabcdefghijklmnopqrst\nZ\n\n\n\n",
+}, {
+	// gen-76 (seed 76 of the generator): the restored cursor kept the wrap.
+	name:   "DECRC ends a pending wrap",
+	stream: "\x1b[2;3H\x1b7\x1b[1;1Habcdefghijklmnopqrst\x1b8XY",
+	want:   "20 5 4 1\nabcdefghijklmnopqrst\n  XY\n\n\n\n",
+}, {
+	// seed 119: LF, VT, FF and IND leave tmux's cursor past the margin.
+	name:   "LF keeps a pending wrap",
+	stream: "abcdefghijklmnopqrst\nX",
+	want:   "20 5 1 2\nabcdefghijklmnopqrst\n\nX\n\n\n",
+}, {
+	name:   "RI keeps a pending wrap",
+	stream: "\n\nabcdefghijklmnopqrst\x1bMX",
+	want:   "20 5 1 2\n\n\nXbcdefghijklmnopqrst\n\n\n",
+}, {
+	// gen-25: leaving the alternate screen (even when not on it) puts
+	// tmux's cursor on the last column.
+	name:   "1049l ends a pending wrap",
+	stream: "abcdefghijklmnopqrst\x1b[?1049lX",
+	want:   "20 5 20 0\nabcdefghijklmnopqrsX\n\n\n\n\n",
+}, {
+	name:   "DECRC on the alternate screen restores what DECSC saved on the main one",
+	stream: "\x1b[3;5H\x1b7\x1b[?1049h\x1b[1;1Hab\x1b8X",
+	want:   "20 5 5 2\nab\n\n    X\n\n\n",
+}, {
+	name:   "1049l on the main screen restores the cursor 1049h saved",
+	stream: "\x1b[3;5H\x1b[?1049h\x1b[1;1Hab\x1b[?1049l\x1b[5;1H\x1b[?1049lX",
+	want:   "20 5 5 2\n\n\n    X\n\n\n",
+}, {
+	name:   "1047l leaves the cursor where it was on the alternate screen",
+	stream: "\x1b[3;5H\x1b[?1047h\x1b[1;1Hab\x1b[?1047lX",
+	want:   "20 5 3 0\n  X\n\n\n\n\n",
+}, {
+	name:   "CSI u restores what CSI s saved",
+	stream: "\x1b[3;5H\x1b[s\x1b[1;1Hab\x1b[uX",
+	want:   "20 5 5 2\nab\n\n    X\n\n\n",
+}, {
+	// seed 194: one scroll region for both screens.
+	name:   "the scroll region carries into the alternate screen",
+	stream: "\x1b[4;5r\x1b[?1049h\x1b[5;1Habc\x1b[4;1Hxyz\x1b[1;1Htop\x1b[S",
+	want:   "20 5 3 0\ntop\n\n\nabc\n\n",
+}, {
+	name:   "the scroll region set on the alternate screen stays after it",
+	stream: "\x1b[?1049h\x1b[4;5r\x1b[?1049l\x1b[5;1Habc\x1b[4;1Hxyz\x1b[1;1Htop\x1b[S",
+	want:   "20 5 3 0\ntop\n\n\nabc\n\n",
+}, {
+	// seed 309: CUD from above the region stops at its bottom margin.
+	name:   "CUD from above the scroll region stops at its bottom",
+	stream: "\x1b[3;4r\x1b[1;1H\x1b[8Bx",
+	want:   "20 5 1 3\n\n\n\nx\n\n",
+}, {
+	name:   "CUU from below the scroll region stops at its top",
+	stream: "\x1b[3;4r\x1b[5;1H\x1b[8Ax",
+	want:   "20 5 1 2\n\n\nx\n\n\n",
+}, {
+	// tmux's cursor is past the margin: CUB 1 lands on the last column.
+	name:   "CUB with a wrap pending counts from past the margin",
+	stream: "abcdefghijklmnopqrst\x1b[Dx",
+	want:   "20 5 20 0\nabcdefghijklmnopqrsx\n\n\n\n\n",
+}, {
+	name:   "CUF with a wrap pending ends it on the last column",
+	stream: "abcdefghijklmnopqrst\x1b[2C\x1b[2Dx",
+	want:   "20 5 18 0\nabcdefghijklmnopqxst\n\n\n\n\n",
+}, {
+	// seed 352: every wide character right of the deleted cells vanished.
+	name:   "DCH moves wide characters intact",
+	stream: "ab中文b\r\x1b[2Px",
+	want:   "20 5 1 0\nx 文b             \n\n\n\n\n",
+}, {
+	name:   "ICH moves wide characters intact",
+	stream: "ab中文b\r\x1b[2@x",
+	want:   "20 5 1 0\nx ab中文b           \n\n\n\n\n",
+}, {
+	name:   "DCH and ICH fill with the pen's background",
+	stream: "\x1b[44mab中文b\r\x1b[2P\x1b[2@",
+	want:   "20 5 0 0\n\x1b[44m  中文b\x1b[49m             \n\n\n\n\n",
 }}
 
 func TestEmulatorEdgeCasesMatchTmux(t *testing.T) {

@@ -21,8 +21,10 @@ func (e *Emulator) linefeed() {
 	}
 }
 
-// index moves the cursor down one line, scrolling up if necessary. This
-// always resets the phantom state i.e. pending wrap state.
+// index moves the cursor down one line, scrolling up if necessary.
+// alice patch: a pending wrap stays (it was reset), as in tmux, whose
+// screen_write_linefeed leaves the cursor's column past the margin: LF,
+// VT, FF and IND with a wrap pending, then a character, wrap once more.
 func (e *Emulator) index() {
 	x, y := e.scr.CursorPosition()
 	scroll := e.scr.ScrollRegion()
@@ -32,7 +34,6 @@ func (e *Emulator) index() {
 	} else if y < scroll.Max.Y-1 || !uv.Pos(x, y).In(scroll) {
 		e.scr.moveCursor(0, 1)
 	}
-	e.atPhantom = false
 }
 
 // horizontalTabSet sets a horizontal tab stop at the current cursor position.

@@ -108,3 +108,57 @@ func (e *Emulator) repeatPreviousCharacter(n int) {
 		e.handlePrint(e.lastChar)
 	}
 }
+
+// alice patch: CUU, CUD, CUF, CUB (and CPL, CNL after their carriage
+// return) move as tmux's screen_write_cursor{up,down,right,left}: up and
+// down stop at the scroll region's margin when they start inside it or on
+// the side they move towards (down from above the region stops at its
+// bottom, up from below at its top), at the screen's edge otherwise; a
+// pending wrap ends on the last column for up, down and right, and left
+// counts from past the margin (CUB 1 lands on the last column). The
+// cursor was clamped to the region only when inside it.
+
+func (e *Emulator) cursorUp(n int) {
+	n = max(n, 1)
+	x, y := e.scr.CursorPosition()
+	if top := e.scr.scroll.Min.Y; y < top {
+		n = min(n, y)
+	} else {
+		n = min(n, y-top)
+	}
+	e.atPhantom = false
+	e.scr.setCursor(x, y-n, false)
+}
+
+func (e *Emulator) cursorDown(n int) {
+	n = max(n, 1)
+	x, y := e.scr.CursorPosition()
+	if bottom := e.scr.scroll.Max.Y - 1; y > bottom {
+		n = min(n, e.scr.Height()-1-y)
+	} else {
+		n = min(n, bottom-y)
+	}
+	e.atPhantom = false
+	e.scr.setCursor(x, y+n, false)
+}
+
+func (e *Emulator) cursorRight(n int) {
+	if e.atPhantom {
+		// tmux's screen_write_set_cursor puts a cursor beyond the
+		// margin on the last column.
+		e.atPhantom = false
+		return
+	}
+	x, y := e.scr.CursorPosition()
+	e.scr.setCursor(x+max(n, 1), y, false)
+}
+
+func (e *Emulator) cursorLeft(n int) {
+	n = max(n, 1)
+	x, y := e.scr.CursorPosition()
+	if e.atPhantom {
+		x++ // tmux's cursor is past the margin
+	}
+	e.atPhantom = false
+	e.scr.setCursor(max(x-n, 0), y, false)
+}

@@ -36,9 +36,22 @@ func (e *Emulator) handleMode(params ansi.Params, set, isAnsi bool) {
 
 // setAltScreenMode sets the alternate screen mode.
 func (e *Emulator) setAltScreenMode(on bool) {
+	// alice patch: leaving (or asking to leave) the alternate screen ends
+	// a pending wrap, as tmux's screen_alternate_off puts its cursor on
+	// the last column at most.
+	if !on {
+		e.atPhantom = false
+	}
 	if (on && e.scr == &e.scrs[1]) || (!on && e.scr == &e.scrs[0]) {
 		// Already in alternate screen mode, or normal screen, do nothing.
 		return
+	}
+	// alice patch: one scroll region for both screens, as in tmux (its
+	// screen's rupper/rlower): the alternate screen had a full one.
+	if on {
+		e.scrs[1].scroll = e.scrs[0].scroll
+	} else {
+		e.scrs[0].scroll = e.scrs[1].scroll
 	}
 	if on {
 		e.scr = &e.scrs[1]
@@ -58,14 +71,37 @@ func (e *Emulator) setAltScreenMode(on bool) {
 	}
 }
 
-// saveCursor saves the cursor position.
+// saveCursor saves the cursor position and pen (DECSC, SCOSC).
+// alice patch: one saved cursor for both screens, as tmux's
+// input_save_state (each screen had its own, and 1049h overwrote it).
 func (e *Emulator) saveCursor() {
-	e.scr.SaveCursor()
+	e.saved = e.scr.cur
 }
 
-// restoreCursor restores the cursor position.
+// restoreCursor restores the cursor position and pen (DECRC, SCORC).
 func (e *Emulator) restoreCursor() {
-	e.scr.RestoreCursor()
+	// alice patch: the position (at most the last column and row, which
+	// ends a pending wrap) and the pen, as tmux's input_restore_state;
+	// the cursor's visibility and shape are not saved state.
+	e.scr.cur.Pen, e.scr.cur.Link = e.saved.Pen, e.saved.Link
+	e.scr.setCursor(e.saved.X, e.saved.Y, false)
+	e.atPhantom = false
+}
+
+// alice patch: 1049h saves the cursor and pen (screen_alternate_on) apart
+// from DECSC; 1049l restores them even when the alternate screen is not
+// on (screen_alternate_off: "This happens even if not currently in the
+// alternate screen"), and otherwise by going back to the main screen,
+// whose cursor did not move.
+func (e *Emulator) setAltScreenSaveCursor(on bool) {
+	switch {
+	case on && e.scr == &e.scrs[0]:
+		e.altSaved, e.altSavedSet = e.scr.cur, true
+	case !on && e.scr == &e.scrs[0] && e.altSavedSet:
+		e.scr.cur.Pen, e.scr.cur.Link = e.altSaved.Pen, e.altSaved.Link
+		e.scr.setCursor(e.altSaved.X, e.altSaved.Y, false)
+	}
+	e.setAltScreenMode(on)
 }
 
 // setMode sets the mode to the given value.
@@ -81,6 +117,12 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 	case ansi.ModeTextCursorEnable:
 		e.scr.setCursorHidden(!setting.IsSet())
 	case ansi.ModeAltScreen:
+		// alice patch: 1047 does not save or restore the cursor, as in
+		// tmux: it leaves the alternate screen where it was there.
+		if !setting.IsSet() && e.scr == &e.scrs[1] {
+			e.scrs[0].cur.Position = e.scrs[1].cur.Position
+			e.scrs[0].cur.Pen, e.scrs[0].cur.Link = e.scrs[1].cur.Pen, e.scrs[1].cur.Link
+		}
 		e.setAltScreenMode(setting.IsSet())
 	case ansi.ModeSaveCursor:
 		if setting.IsSet() {
@@ -89,13 +131,7 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 			e.restoreCursor()
 		}
 	case ansi.ModeAltScreenSaveCursor: // Alternate Screen Save Cursor (1047 & 1048)
-		// Save primary screen cursor position
-		// Switch to alternate screen
-		// Doesn't support scrollback
-		if setting.IsSet() {
-			e.saveCursor()
-		}
-		e.setAltScreenMode(setting.IsSet())
+		e.setAltScreenSaveCursor(setting.IsSet())
 	case ansi.ModeInBandResize:
 		if setting.IsSet() {
 			_, _ = io.WriteString(e.pw, ansi.InBandResize(e.Height(), e.Width(), 0, 0))

@@ -72,6 +72,11 @@ type Emulator struct {
 	// Indicates if the terminal is closed.
 	closed bool
 
+	// saved is the DECSC cursor, altSaved the 1049h one (alice patch, see
+	// saveCursor and setAltScreenSaveCursor).
+	saved, altSaved Cursor
+	altSavedSet     bool
+
 	// atPhantom indicates if the cursor is out of bounds.
 	// When true, and a character is written, the cursor is moved to the next line.
 	atPhantom bool
@@ -115,10 +120,9 @@ func NewEmulator(w, h int) *Emulator {
 	t.tabstops = uv.DefaultTabStops(w)
 	t.registerDefaultHandlers()
 
-	// Default colors
-	t.defaultFg = color.White
-	t.defaultBg = color.Black
-	t.defaultCur = color.White
+	// No default colors (alice): the outer terminal's own are unknown, and
+	// tmux 3.3a leaves an OSC 10/11/12 query unanswered while the pane's
+	// colours are the defaults; SetDefault*Color sets them.
 
 	return t
 }

@@ -358,13 +358,13 @@ func (e *Emulator) registerDefaultEscHandlers() {
 
 	e.RegisterEscHandler('7', func() bool {
 		// Save Cursor [ansi.DECSC]
-		e.scr.SaveCursor()
+		e.saveCursor()
 		return true
 	})
 
 	e.RegisterEscHandler('8', func() bool {
 		// Restore Cursor [ansi.DECRC]
-		e.scr.RestoreCursor()
+		e.restoreCursor()
 		return true
 	})
 
@@ -410,6 +410,7 @@ func (e *Emulator) registerDefaultEscHandlers() {
 		// Next Line [ansi.NEL] (alice patch: was unhandled): carriage
 		// return, then index.
 		e.scr.setCursor(0, e.scr.cur.Y, false)
+		e.atPhantom = false
 		e.index()
 		return true
 	})
@@ -481,44 +482,44 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 	e.RegisterCsiHandler('A', func(params ansi.Params) bool {
 		// Cursor Up [ansi.CUU]
 		n, _, _ := params.Param(0, 1)
-		e.moveCursor(0, -n)
+		e.cursorUp(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('B', func(params ansi.Params) bool {
 		// Cursor Down [ansi.CUD]
 		n, _, _ := params.Param(0, 1)
-		e.moveCursor(0, n)
+		e.cursorDown(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('C', func(params ansi.Params) bool {
 		// Cursor Forward [ansi.CUF]
 		n, _, _ := params.Param(0, 1)
-		e.moveCursor(n, 0)
+		e.cursorRight(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('D', func(params ansi.Params) bool {
 		// Cursor Backward [ansi.CUB]
 		n, _, _ := params.Param(0, 1)
-		e.moveCursor(-n, 0)
+		e.cursorLeft(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('E', func(params ansi.Params) bool {
 		// Cursor Next Line [ansi.CNL]
 		n, _, _ := params.Param(0, 1)
-		e.moveCursor(0, n)
 		e.carriageReturn()
+		e.cursorDown(n)
 		return true
 	})
 
 	e.RegisterCsiHandler('F', func(params ansi.Params) bool {
 		// Cursor Previous Line [ansi.CPL]
 		n, _, _ := params.Param(0, 1)
-		e.moveCursor(0, -n)
 		e.carriageReturn()
+		e.cursorUp(n)
 		return true
 	})
 
@@ -952,9 +953,16 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 			e.setCursorPosition(0, 0)
 		} else {
 			// Save Current Cursor Position [ansi.SCOSC]
-			e.scr.SaveCursor()
+			e.saveCursor()
 		}
 
+		return true
+	})
+
+	e.RegisterCsiHandler('u', func(params ansi.Params) bool {
+		// Restore Current Cursor Position [ansi.SCORC] (alice patch: was
+		// unhandled; tmux restores what CSI s saved).
+		e.restoreCursor()
 		return true
 	})
 }

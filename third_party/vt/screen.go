@@ -328,15 +328,21 @@ func (s *Screen) InsertCell(n int) {
 	}
 
 	x, y := s.cur.X, s.cur.Y
-	s.buf.InsertCellArea(x, y, n, s.blankCell(), s.cellArea())
+	// alice patch: cells move as they are, and a wide character cut by
+	// the cursor or pushed half past the right margin becomes blanks
+	// (one cut by the margin kept its first half, wider than the room
+	// left; one cut by the cursor left an orphan placeholder).
+	l, end, ok := s.cellRow(x, y)
+	if !ok {
+		return
+	}
+	n = min(n, end-x)
+	s.breakWide(l, x)
+	s.breakWide(l, end-n)
+	copy(l[x+n:end], l[x:end-n])
+	s.blankCells(l[x : x+n])
+	s.buf.TouchLine(x, y, end-x)
 	s.usedAfterShift(x, y, n, true)
-}
-
-// cellArea is where ICH and DCH move cells: between the left and right
-// margins on every row. alice patch: the top and bottom margins do not
-// apply, as in xterm and tmux (outside them nothing moved).
-func (s *Screen) cellArea() uv.Rectangle {
-	return uv.Rect(s.scroll.Min.X, 0, s.scroll.Dx(), s.buf.Height())
 }
 
 // DeleteCell deletes n cells at the cursor position moving cells to the left.
@@ -346,8 +352,68 @@ func (s *Screen) DeleteCell(n int) {
 	}
 
 	x, y := s.cur.X, s.cur.Y
-	s.buf.DeleteCellArea(x, y, n, s.blankCell(), s.cellArea())
+	// alice patch: cells move as they are (uv's DeleteCellArea set them
+	// one by one, and setting a wide character's placeholder blanked the
+	// character: every wide character right of the deleted cells
+	// vanished); a wide character cut at either end of the deleted cells
+	// becomes blanks.
+	l, end, ok := s.cellRow(x, y)
+	if !ok {
+		return
+	}
+	n = min(n, end-x)
+	s.breakWide(l, x)
+	s.breakWide(l, x+n)
+	s.breakWide(l, end)
+	copy(l[x:end-n], l[x+n:end])
+	s.blankCells(l[end-n : end])
+	s.buf.TouchLine(x, y, end-x)
 	s.usedAfterShift(x, y, n, false)
+}
+
+// cellRow is row y and the right end of the cells ICH and DCH move when
+// the cursor is at x (false when x is outside the margins).
+func (s *Screen) cellRow(x, y int) (uv.Line, int, bool) {
+	area := s.cellArea()
+	l := s.buf.Line(y)
+	end := min(area.Max.X, len(l))
+	if l == nil || x < area.Min.X || x >= end {
+		return nil, 0, false
+	}
+	return l, end, true
+}
+
+// breakWide blanks the wide character that covers both x-1 and x, if
+// any, so that cells can be cut apart at x.
+func (s *Screen) breakWide(l uv.Line, x int) {
+	if x <= 0 || x >= len(l) || !l[x].IsZero() {
+		return
+	}
+	start := x - 1
+	for start > 0 && l[start].IsZero() {
+		start--
+	}
+	for k := start; k < start+max(l[start].Width, 1) && k < len(l); k++ {
+		l[k] = uv.EmptyCell
+	}
+}
+
+// blankCells fills cells with the erase cell (the pen's background).
+func (s *Screen) blankCells(cells []uv.Cell) {
+	c := uv.EmptyCell
+	if bc := s.blankCell(); bc != nil {
+		c = *bc
+	}
+	for i := range cells {
+		cells[i] = c
+	}
+}
+
+// cellArea is where ICH and DCH move cells: between the left and right
+// margins on every row. alice patch: the top and bottom margins do not
+// apply, as in xterm and tmux (outside them nothing moved).
+func (s *Screen) cellArea() uv.Rectangle {
+	return uv.Rect(s.scroll.Min.X, 0, s.scroll.Dx(), s.buf.Height())
 }
 
 // ScrollUp scrolls the content up n lines within the given region. Lines

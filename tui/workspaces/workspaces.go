@@ -496,6 +496,7 @@ func (p *Pane) termWindow(screen string) string {
 	lines := strings.Split(screen, "\n")
 	lines = lines[min(p.viewY, len(lines)):]
 	for i, l := range lines {
+		l = fitClusters(l)
 		if p.viewX > 0 {
 			l = ansi.Cut(l, p.viewX, p.viewX+cols)
 		}

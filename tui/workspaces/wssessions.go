@@ -477,7 +477,7 @@ func age(d time.Duration) string {
 func clipPreview(s string, w int) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "…")
+		lines[i] = ansi.Truncate(fitClusters(l), w, "…")
 	}
 	return strings.Join(lines, "\n")
 }
