@@ -281,7 +281,11 @@ func (e *Emulator) Resize(width int, height int) {
 		} else if pending {
 			cx = main.Width() // past the margin, where tmux keeps it
 		}
+		grow := height - main.Height()
 		main.Resize(main.Width(), height)
+		if onMain && grow > 0 {
+			cy += main.pullHistory(grow)
+		}
 		mx, my, mpending := main.reflow(width, cx, cy)
 		main.scroll = main.buf.Bounds()
 		if onMain {
@@ -290,7 +294,13 @@ func (e *Emulator) Resize(width int, height int) {
 			main.cur.X, main.cur.Y = min(mx, width-1), my
 		}
 	} else {
+		grow := height - main.Height()
 		e.scrs[0].Resize(width, height)
+		// alice patch: a taller main screen pulls the lines that
+		// scrolled off its top back down, as tmux's screen_resize_y.
+		if onMain && grow > 0 {
+			y += main.pullHistory(grow)
+		}
 	}
 	if x >= width {
 		x = width - 1
