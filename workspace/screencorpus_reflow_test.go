@@ -34,6 +34,9 @@ func numbered(n int) string {
 	return b.String()
 }
 
+// forty is a row of 40 letters.
+var forty = strings.Repeat("abcdefghij", 4)
+
 var reflowCases = []reflowCase{
 	{name: "shrink", fromCols: 80, fromRows: 24, toCols: 50, toRows: 24,
 		before: numbered(10) + strings.Repeat("abcdefghij", 20) + "\r\n$ ", after: "typed"},
@@ -55,6 +58,15 @@ var reflowCases = []reflowCase{
 		before: strings.Repeat("q", 150) + "\x1b[2;1H\x1b[2K" + "\x1b[3;1H", after: "W"},
 	{name: "spaces", fromCols: 80, fromRows: 24, toCols: 30, toRows: 24,
 		before: strings.Repeat("word ", 40) + "\r\n\x1b[31mred " + strings.Repeat("r ", 50) + "\x1b[m\r\n", after: "$ "},
+	// Erased cells at the end of a row still belong to its line (tmux's
+	// cellused): EL 0, ECH and ED 0 leave them, ICH and DCH move cells up
+	// to (near) the margin, EL 2 empties the row; a cursor placed inside
+	// the erased part stays there. claude's rows, erased after their text,
+	// were cut in two by tmux and not by the pane when it shrank.
+	{name: "erased-tail", fromCols: 40, fromRows: 12, toCols: 20, toRows: 12,
+		before: numbered(6) + forty[:32] + "\rab\x1b[K\r\n" + forty[:32] + "\x1b[26G\x1b[10X\r\n" +
+			"abc\x1b[2G\x1b[2@\r\n" + "abcdef\x1b[2G\x1b[2P\r\n" + forty[:30] + "\x1b[11;2H\x1b[J" +
+			"\x1b[12;1H" + forty[:32] + "\x1b[2K\r$ " + "\x1b[7;26H", after: "X"},
 }
 
 // TestReflowCorpusCurrent checks the stored reflow streams are the cases'

@@ -7,6 +7,8 @@
 #   claude-answer-resize  the same, resized to 80x24 while the answer streams
 #   codex-answer          codex 100x30, the same prompt and answer
 #   codex-answer-resize   the same, resized to 140x40 while the answer streams
+#   claude-answer-shrink  claude-answer-resize cut at its resize: the
+#                         reflowed screen before claude redraws (no CLI runs)
 # Neither CLI has credentials here, so both talk to scripts/agentmock (a
 # loopback-only stand-in for the Anthropic Messages and OpenAI Responses
 # streaming APIs) and run with fresh, isolated homes: claude's
@@ -24,14 +26,14 @@
 # The CLIs (the versions of the stored recordings):
 #   npm install --prefix DIR @anthropic-ai/claude-code@2.1.197 @openai/codex@0.169.0
 #   CLAUDE_BIN=DIR/node_modules/.bin/claude CODEX_BIN=DIR/node_modules/.bin/codex \
-#     scripts/terminal/record-agents.sh [NAME...]      # default: all four
+#     scripts/terminal/record-agents.sh [NAME...]      # default: all five
 # (CLAUDE_BIN and CODEX_BIN default to claude and codex on PATH.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CLAUDE_BIN=$(command -v "${CLAUDE_BIN:-claude}") || { echo "claude not found (set CLAUDE_BIN)"; exit 2; }
 CODEX_BIN=$(command -v "${CODEX_BIN:-codex}") || { echo "codex not found (set CODEX_BIN)"; exit 2; }
 NAMES=("$@")
-[ ${#NAMES[@]} -gt 0 ] || NAMES=(claude-answer claude-answer-resize codex-answer codex-answer-resize)
+[ ${#NAMES[@]} -gt 0 ] || NAMES=(claude-answer claude-answer-resize claude-answer-shrink codex-answer codex-answer-resize)
 
 WORK=$(mktemp -d /var/tmp/alice-record-agents.XXXXXX)
 MOCK_PID=
@@ -89,6 +91,7 @@ for name in "${NAMES[@]}"; do
 	case $name in
 	claude-answer) KEY_PAUSE=0.5 scripts/terminal/record.sh "$name" 100 30 22 "$CLAUDE" "$PROMPT" Enter ;;
 	claude-answer-resize) KEY_PAUSE=0.5 RESIZE=80x24 RESIZE_DELAY=3 scripts/terminal/record.sh "$name" 100 30 22 "$CLAUDE" "$PROMPT" Enter ;;
+	claude-answer-shrink) CUT_FROM=claude-answer-resize scripts/terminal/record.sh "$name" ;;
 	codex-answer) KEY_PAUSE=0.5 scripts/terminal/record.sh "$name" 100 30 22 "$CODEX" "$PROMPT" Enter ;;
 	codex-answer-resize) KEY_PAUSE=0.5 RESIZE=140x40 RESIZE_DELAY=3 scripts/terminal/record.sh "$name" 100 30 22 "$CODEX" "$PROMPT" Enter ;;
 	*) echo "unknown recording $name"; exit 2 ;;

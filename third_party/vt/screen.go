@@ -24,6 +24,9 @@ type Screen struct {
 	// right margin onto the next row (alice patch, tmux's
 	// GRID_LINE_WRAPPED; see wrap.go).
 	wrapped []bool
+	// used[y] is how many cells of row y hold a line's text, tmux's
+	// cellused (alice patch; see wrap.go).
+	used []int
 }
 
 // NewScreen creates a new screen.
@@ -32,6 +35,7 @@ func NewScreen(w, h int) *Screen {
 		buf:        uv.NewRenderBuffer(w, h),
 		scrollback: NewScrollback(DefaultScrollbackSize),
 		wrapped:    make([]bool, h),
+		used:       make([]int, h),
 	}
 	s.scroll = s.buf.Bounds()
 	return &s
@@ -43,10 +47,11 @@ func NewScreen(w, h int) *Screen {
 func (s *Screen) Reset() {
 	s.buf.Clear()
 	clear(s.wrapped)
+	clear(s.used)
 	s.cur = Cursor{}
 	s.saved = Cursor{}
 	s.scroll = s.buf.Bounds()
-	s.buf.Touched = nil
+	s.touchAll() // alice patch: was Touched = nil, which hid the reset from a line cache
 }
 
 // Bounds returns the bounds of the screen.
@@ -93,6 +98,9 @@ func (s *Screen) SetCell(x, y int, c *uv.Cell) {
 		}
 	}
 	s.buf.SetCell(x, y, c)
+	if c != nil {
+		s.noteUsed(y, x+max(c.Width, 1))
+	}
 }
 
 // Height returns the height of the screen.
@@ -106,7 +114,7 @@ func (s *Screen) Resize(width int, height int) {
 		s.buf = uv.NewRenderBuffer(width, height)
 	} else {
 		s.buf.Resize(width, height)
-		s.buf.Touched = nil
+		s.touchAll() // alice patch: was Touched = nil (see Reset)
 	}
 	s.resizeWrapped(height)
 	s.scroll = s.buf.Bounds()
@@ -334,6 +342,7 @@ func (s *Screen) InsertCell(n int) {
 	copy(l[x+n:end], l[x:end-n])
 	s.blankCells(l[x : x+n])
 	s.buf.TouchLine(x, y, end-x)
+	s.usedAfterShift(x, y, n, true)
 }
 
 // DeleteCell deletes n cells at the cursor position moving cells to the left.
@@ -359,6 +368,7 @@ func (s *Screen) DeleteCell(n int) {
 	copy(l[x:end-n], l[x+n:end])
 	s.blankCells(l[end-n : end])
 	s.buf.TouchLine(x, y, end-x)
+	s.usedAfterShift(x, y, n, false)
 }
 
 // cellRow is row y and the right end of the cells ICH and DCH move when
