@@ -54,6 +54,12 @@ type Terminal struct {
 	gen         uint64
 	rendered    string
 	renderedGen uint64
+	// rows is the rendering of each row of the screen that rows was
+	// rendered from (main or alternate, rowsWidth wide): Render renders
+	// again only the rows the emulator marked changed (renderrows.go).
+	rows      []string
+	rowsWidth int
+	rowsAlt   bool
 	// uiWaiting counts readers for the UI (Render, Cursor) waiting for mu;
 	// the feeder hands the lock over between chunks instead of taking it
 	// straight back (a mutex has no handoff: a redraw waited behind many
@@ -385,12 +391,12 @@ func (t *Terminal) nudge() {
 func (t *Terminal) Changed() <-chan struct{} { return t.changed }
 
 // Render returns the screen as an ANSI-styled string. It is rendered at
-// most once per change.
+// most once per change, and then only its changed rows.
 func (t *Terminal) Render() string {
 	t.lockUI()
 	defer t.mu.Unlock()
 	if t.renderedGen != t.gen || t.rendered == "" {
-		t.rendered, t.renderedGen = t.emu.Render(), t.gen
+		t.rendered, t.renderedGen = t.renderRowsLocked(), t.gen
 	}
 	return t.rendered
 }

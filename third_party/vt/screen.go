@@ -56,7 +56,7 @@ func (s *Screen) Reset() {
 	s.cur = Cursor{}
 	s.saved = Cursor{}
 	s.scroll = s.buf.Bounds()
-	s.buf.Touched = nil
+	s.touchAll() // alice patch: was Touched = nil, which hid the reset from a line cache
 }
 
 // Bounds returns the bounds of the screen.
@@ -119,7 +119,7 @@ func (s *Screen) Resize(width int, height int) {
 		s.buf = uv.NewRenderBuffer(width, height)
 	} else {
 		s.buf.Resize(width, height)
-		s.buf.Touched = nil
+		s.touchAll() // alice patch: was Touched = nil (see Reset)
 	}
 	s.resizeWrapped(height)
 	s.scroll = s.buf.Bounds()

@@ -596,3 +596,25 @@ func TestJoinedEmojiKeepTheFrame(t *testing.T) {
 	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
 	sameWidths(t, "scrollback", h.M.Render())
 }
+
+// A session wider than the preview is cut with "…" only where text goes
+// past the edge: blank rows and rows whose text fits (padded with blanks
+// to the session's width) are not marked (every row of a 136-column
+// claude ended in "…" in a 73-column preview, blank ones too).
+func TestPreviewMarksOnlyCutText(t *testing.T) {
+	t.Parallel()
+	h, f := newSessionHarness(t, 160, 45)
+	h.Key("s")
+	term := f.sess["ws1"][0].Term.(*richTerm)
+	pad := strings.Repeat(" ", 150)
+	term.Mu.Lock()
+	term.Screen = "short line" + pad + "\n" + pad + "\n" + strings.Repeat("long ", 40) + "\n$ " + pad
+	term.Mu.Unlock()
+	h.Key("ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	s := h.Screen()
+	require.Contains(t, s, "preview · sh1")
+	require.Regexp(t, `short line +│`, s, "a padded row is not marked as cut")
+	require.Contains(t, s, "long long…", "a row whose text goes past the edge is")
+	require.Equal(t, 1, strings.Count(s, "… │"), "only the long row is marked: %s", s)
+}
