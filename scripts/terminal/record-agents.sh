@@ -17,10 +17,10 @@
 # ~/.claude.json is pre-seeded (onboarding done, the workspace trusted, the
 # dummy API key approved); codex gets a CODEX_HOME outside /tmp (it refuses
 # helper binaries under /tmp) whose config.toml selects a "mock" provider
-# (wire_api="responses") with the newest model codex 0.169 knows (an older
-# one brings up an upgrade dialog, an unknown one a metadata warning),
-# trusts the workspace and turns off the app-server
-# daemon that would otherwise outlive the recording. Both run with the
+# (wire_api="responses") with a model codex 0.169 knows and offers no
+# upgrade from (gpt-6-sol: gpt-5.5 brings up an upgrade dialog, an unknown
+# name a metadata warning), trusts the workspace and turns off the
+# app-server daemon that would otherwise outlive the recording. Both run with the
 # environment alice gives agents (TMUX unset, TERM=xterm-256color,
 # COLORTERM=truecolor, TERM_PROGRAM=alice). Each recording is made by
 # scripts/terminal/record.sh.
