@@ -30,6 +30,8 @@
 #   CLAUDE_BIN=DIR/node_modules/.bin/claude CODEX_BIN=DIR/node_modules/.bin/codex \
 #     scripts/terminal/record-agents.sh [NAME...]      # default: all seven
 # (CLAUDE_BIN and CODEX_BIN default to claude and codex on PATH.)
+# Then `go test ./workspace -run TestScreenCorpusCheckpoints -update` takes
+# the new recordings' checkpoints (what tmux shows part-way through).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CLAUDE_BIN=$(command -v "${CLAUDE_BIN:-claude}") || { echo "claude not found (set CLAUDE_BIN)"; exit 2; }
