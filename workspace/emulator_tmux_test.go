@@ -115,6 +115,17 @@ var emulatorTmuxCases = []struct {
 	name:   "DCH and ICH fill with the pen's background",
 	stream: "\x1b[44mab中文b\r\x1b[2P\x1b[2@",
 	want:   "20 5 0 0\n\x1b[44m  中文b\x1b[49m             \n\n\n\n\n",
+}, {
+	// seeds 203, 722, 822, 838, 975: tmux's grid keeps the rows when IL
+	// below the scroll region would push every row from the cursor down
+	// off the screen (grid_view_insert_lines moves none and wipes none).
+	name:   "IL below the region reaching the bottom leaves the rows",
+	stream: "\x1b[2;3r\x1b[4;1Habc\r\n\x1b[5;1Hdef\x1b[4;2H\x1b[2L",
+	want:   "20 5 1 3\n\n\n\nabc\ndef\n",
+}, {
+	name:   "IL below the region moves the rows that stay",
+	stream: "\x1b[2;3r\x1b[4;1Habc\r\n\x1b[5;1Hdef\x1b[4;2H\x1b[L",
+	want:   "20 5 1 3\n\n\n\n\nabc\n",
 }}
 
 func TestEmulatorEdgeCasesMatchTmux(t *testing.T) {

@@ -440,6 +440,14 @@ func (s *Screen) InsertLine(n int) bool {
 	// alice patch: outside the scroll region the lines from the cursor
 	// to the bottom of the screen move, as in tmux (nothing moved).
 	if y < s.scroll.Min.Y || y >= s.scroll.Max.Y {
+		// tmux's grid_view_insert_lines moves the rows that stay and
+		// wipes the ones they leave: when n reaches the bottom no row
+		// stays and none is wiped, the rows keep their text (its
+		// tty_cmd_insertline sends IL outside the outer terminal's
+		// scroll region, which ignores it too).
+		if n >= s.buf.Height()-y {
+			return true
+		}
 		s.buf.InsertLineArea(y, n, s.blankCell(), s.Bounds())
 		s.moveWrapped(y, n, s.buf.Height(), true)
 		return true
