@@ -126,6 +126,38 @@ var emulatorTmuxCases = []struct {
 	name:   "IL below the region moves the rows that stay",
 	stream: "\x1b[2;3r\x1b[4;1Habc\r\n\x1b[5;1Hdef\x1b[4;2H\x1b[L",
 	want:   "20 5 1 3\n\n\n\n\nabc\n",
+}, {
+	// Insert mode (IRM) was not implemented: characters overwrote.
+	name:   "insert mode makes room for each character",
+	stream: "\x1b[3G\x1b[4habc\r\x1b[2@Z\x1b[4l",
+	want:   "20 5 1 0\nZ    abc            \n\n\n\n\n",
+}, {
+	name:   "insert mode makes room before a wide character wraps",
+	stream: "abcdefghijklmnopqrs\x1b[4h中X\x1b[4l",
+	want:   "20 5 3 1\nabcdefghijklmnopqrs\n中X                 \n\n\n\n",
+}, {
+	name:   "setting origin mode homes the cursor to the region's top",
+	stream: "\x1b[2;4r\x1b[3;3H\x1b[?6hX",
+	want:   "20 5 1 1\n\nX\n\n\n\n",
+}, {
+	name:   "resetting origin mode homes the cursor",
+	stream: "\x1b[2;4r\x1b[?6h\x1b[1;1HX\x1b[?6lY",
+	want:   "20 5 1 0\nY\nX\n\n\n\n",
+}, {
+	// DECALN (ESC # 8) was not implemented.
+	name:   "DECALN fills the screen with E and homes the cursor",
+	stream: "abc\x1b[2;4r\x1b[44m\x1b[3;3H\x1b#8X",
+	want:   "20 5 1 0\n\x1b[44mX\x1b[49mEEEEEEEEEEEEEEEEEEE\nEEEEEEEEEEEEEEEEEEEE\nEEEEEEEEEEEEEEEEEEEE\nEEEEEEEEEEEEEEEEEEEE\nEEEEEEEEEEEEEEEEEEEE\n",
+}, {
+	// uv's SGR reader ignored 21.
+	name:   "SGR 21 is a double underline",
+	stream: "\x1b[1mA\x1b[21mB\x1b[21;24mC\x1b[38;5;21mD\x1b[m",
+	want:   "20 5 4 0\n\x1b[1mA\x1b[4:2mB\x1b[0;1m\x1b[39m\x1b[49mC\x1b[38;5;21mD\n\n\n\n\n",
+}, {
+	// SO and SI were registered as C1 controls and never ran.
+	name:   "SO and SI shift to G1 and back",
+	stream: "\x1b(0lqqk\x1b(Bx\x1b)0\x0elq\x0fy",
+	want:   "20 5 8 0\n\x0elqqk\x0fx\x0elq\x0fy\n\n\n\n\n",
 }}
 
 func TestEmulatorEdgeCasesMatchTmux(t *testing.T) {

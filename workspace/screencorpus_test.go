@@ -155,11 +155,14 @@ func compareWithTmux(t *testing.T, stream []byte, capture string, resize *corpus
 
 // parseCapture turns capture-pane -e -N output back into cells: each line
 // is written at its row's start (capture-pane carries SGR state from line
-// to line), so only SGR and text are interpreted.
+// to line), so only SGR and text are interpreted. capture-pane marks the
+// cells drawn with the DEC line-drawing set (ESC ( 0) with SO ... SI
+// around their ASCII letters, so G1 is that set here.
 func parseCapture(body string, cols, rows int) *vt.Emulator {
 	e := vt.NewEmulator(cols, rows)
 	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
 	var b bytes.Buffer
+	b.WriteString("\x1b)0")
 	for y, l := range lines {
 		if y >= rows {
 			break

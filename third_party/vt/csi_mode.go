@@ -113,7 +113,14 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 		// printed character was a sixth of the emulator's time).
 		e.autoWrap = setting.IsSet()
 	}
+	if mode == ansi.ModeInsertReplace {
+		e.insertMode = setting.IsSet() // alice patch, as autoWrap
+	}
 	switch mode {
+	case ansi.ModeOrigin:
+		// alice patch: setting or resetting origin mode homes the cursor
+		// (to the region's top when set), as tmux and xterm.
+		e.setCursorPosition(0, 0)
 	case ansi.ModeTextCursorEnable:
 		e.scr.setCursorHidden(!setting.IsSet())
 	case ansi.ModeAltScreen:

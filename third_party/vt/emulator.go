@@ -41,6 +41,8 @@ type Emulator struct {
 	// autoWrap mirrors modes[ansi.ModeAutoWrap] (alice patch; setMode keeps
 	// it current).
 	autoWrap bool
+	// insertMode mirrors modes[ansi.ModeInsertReplace] (alice patch).
+	insertMode bool
 
 	// The last written character.
 	lastChar rune // either ansi.Rune or ansi.Grapheme

@@ -222,6 +222,19 @@ func (e *Emulator) registerDefaultHandlers() {
 func (e *Emulator) registerDefaultCcHandlers() {
 	for i := byte(ansi.NUL); i <= ansi.US; i++ {
 		switch i {
+		// alice patch: SO and SI are C0 controls (0x0E, 0x0F); they were
+		// in the C1 loop below and never handled, so ESC ) 0 SO text
+		// printed ASCII where tmux and xterm draw lines.
+		case ansi.SO: // Shift Out [ansi.SO]
+			e.registerCcHandler(i, func() bool {
+				e.gl = 1
+				return true
+			})
+		case ansi.SI: // Shift In [ansi.SI]
+			e.registerCcHandler(i, func() bool {
+				e.gl = 0
+				return true
+			})
 		case ansi.NUL: // Null [ansi.NUL]
 			// Ignored
 			e.registerCcHandler(i, func() bool {
@@ -270,16 +283,6 @@ func (e *Emulator) registerDefaultCcHandlers() {
 		case ansi.RI: // Reverse Index [ansi.RI]
 			e.registerCcHandler(i, func() bool {
 				e.reverseIndex()
-				return true
-			})
-		case ansi.SO: // Shift Out [ansi.SO]
-			e.registerCcHandler(i, func() bool {
-				e.gl = 1
-				return true
-			})
-		case ansi.SI: // Shift In [ansi.SI]
-			e.registerCcHandler(i, func() bool {
-				e.gl = 0
 				return true
 			})
 		case ansi.IND: // Index [ansi.IND]
@@ -365,6 +368,15 @@ func (e *Emulator) registerDefaultEscHandlers() {
 	e.RegisterEscHandler('8', func() bool {
 		// Restore Cursor [ansi.DECRC]
 		e.restoreCursor()
+		return true
+	})
+
+	e.RegisterEscHandler(ansi.Command(0, '#', '8'), func() bool {
+		// Screen Alignment Pattern [ansi.DECALN] (alice patch: was
+		// unhandled): the screen full of E, the cursor home, no scroll
+		// region, as tmux's screen_write_alignmenttest.
+		e.scr.alignmentTest()
+		e.atPhantom = false
 		return true
 	})
 

@@ -93,6 +93,13 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 		e.gsingle = 0
 		return
 	}
+	// alice patch: insert mode (IRM) makes room for the character where
+	// the cursor is, before any wrap, with default blanks, as tmux's
+	// screen_write_cell (it was not implemented); past the margin there
+	// is nothing to move.
+	if e.insertMode && !e.atPhantom {
+		e.scr.insertCells(x, y, max(width, 1), nil)
+	}
 	// alice patch: a wide character that does not fit before the right
 	// margin wraps first, as in xterm and tmux.
 	if e.atPhantom && awm || awm && width > 1 && x+width > e.scr.Width() {
