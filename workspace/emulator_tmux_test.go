@@ -158,6 +158,23 @@ var emulatorTmuxCases = []struct {
 	name:   "SO and SI shift to G1 and back",
 	stream: "\x1b(0lqqk\x1b(Bx\x1b)0\x0elq\x0fy",
 	want:   "20 5 8 0\n\x0elqqk\x0fx\x0elq\x0fy\n\n\n\n\n",
+}, {
+	// REP repeats only an ASCII character printed right before it.
+	name:   "REP after REP repeats nothing",
+	stream: "a\x1b[3b\x1b[2bX",
+	want:   "20 5 5 0\naaaaX\n\n\n\n\n",
+}, {
+	name:   "REP after another sequence repeats nothing",
+	stream: "a\x1b[1m\x1b[3bX",
+	want:   "20 5 2 0\na\x1b[1mX\n\n\n\n\n",
+}, {
+	name:   "REP repeats at most up to the margin",
+	stream: "abcdefghijklmnopq\x1b[9bX",
+	want:   "20 5 1 1\nabcdefghijklmnopqqqq\nX\n\n\n\n",
+}, {
+	name:   "REP after a non-ASCII character repeats nothing",
+	stream: "é\x1b[3bX",
+	want:   "20 5 2 0\néX\n\n\n\n\n",
 }}
 
 func TestEmulatorEdgeCasesMatchTmux(t *testing.T) {

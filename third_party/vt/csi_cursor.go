@@ -101,12 +101,22 @@ func (e *Emulator) carriageReturn() {
 // equivalent to typing the same character n times. This performs the same as
 // [ansi.REP].
 func (e *Emulator) repeatPreviousCharacter(n int) {
+	// alice patch: as tmux's INPUT_CSI_REP, at most as many times as
+	// there are columns left (none with a wrap pending), and all printed
+	// now, so the last one cannot set lastChar again after this sequence
+	// reset it.
 	if e.lastChar == 0 {
 		return
 	}
-	for range n {
+	x, _ := e.scr.CursorPosition()
+	room := e.scr.Width() - x
+	if e.atPhantom {
+		room = 0
+	}
+	for range min(n, room) {
 		e.handlePrint(e.lastChar)
 	}
+	e.flushGrapheme()
 }
 
 // alice patch: CUU, CUD, CUF, CUB (and CPL, CNL after their carriage

@@ -17,6 +17,7 @@ func (e *Emulator) handleEsc(cmd ansi.Cmd) {
 		}
 		e.logf("unhandled sequence: ESC %q", str)
 	}
+	e.lastChar = 0 // alice patch: see handleGrapheme
 }
 
 // fullReset performs a full terminal reset as in [ansi.RIS].
