@@ -175,6 +175,20 @@ var emulatorTmuxCases = []struct {
 	name:   "REP after a non-ASCII character repeats nothing",
 	stream: "é\x1b[3bX",
 	want:   "20 5 2 0\néX\n\n\n\n\n",
+}, {
+	name:   "CBT with a wrap pending ends it",
+	stream: "abcdefghijklmnopqrst\x1b[ZX",
+	want:   "20 5 17 0\nabcdefghijklmnopXrst\n\n\n\n\n",
+}, {
+	// seed 37 of the widened generator: DECSTBM homes to the screen's
+	// top left in origin mode too.
+	name:   "DECSTBM homes the cursor to the top left in origin mode",
+	stream: "\x1b[?6h\x1b[3;4rX",
+	want:   "20 5 1 0\nX\n\n\n\n\n",
+}, {
+	name:   "DECSTBM past the screen ends the region at its last row",
+	stream: "\x1b[3;40rX\x1b[40;1HY\r\nZ",
+	want:   "20 5 1 4\nX\n\n\nY\nZ\n",
 }}
 
 func TestEmulatorEdgeCasesMatchTmux(t *testing.T) {

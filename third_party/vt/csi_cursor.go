@@ -51,9 +51,11 @@ func (e *Emulator) prevTab(n int) {
 		x = leftmargin
 	}
 
-	// NOTE: We use t.scr.setCursorX here because we don't want to reset the
-	// phantom state.
+	// alice patch: a pending wrap ends, as in tmux, whose CBT starts
+	// from the last column (the wrap stayed, and the next character
+	// went to the next row).
 	e.scr.setCursorX(x, false)
+	e.atPhantom = false
 }
 
 // moveCursor moves the cursor by the given x and y deltas. If the cursor

@@ -921,6 +921,9 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 			bottom = height
 		}
 
+		// alice patch: margins past the screen are its last row, as in
+		// tmux (the region ran past the screen).
+		top, bottom = min(top, height), min(bottom, height)
 		if top >= bottom {
 			return false
 		}
@@ -929,9 +932,10 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		// is the top of the screen minus one.
 		e.scr.setVerticalMargins(top-1, bottom)
 
-		// Move the cursor to the top-left of the screen or scroll region
-		// depending on [ansi.DECOM].
-		e.setCursorPosition(0, 0)
+		// alice patch: the cursor goes to the top left of the screen,
+		// also in origin mode, as tmux's screen_write_scrollregion (it
+		// went to the region's top then).
+		e.setCursor(0, 0)
 		return true
 	})
 
