@@ -189,6 +189,24 @@ var emulatorTmuxCases = []struct {
 	name:   "DECSTBM past the screen ends the region at its last row",
 	stream: "\x1b[3;40rX\x1b[40;1HY\r\nZ",
 	want:   "20 5 1 4\nX\n\n\nY\nZ\n",
+}, {
+	// seed 305: CR in origin mode moved the cursor down by the region's top.
+	name:   "CR in origin mode keeps the row",
+	stream: "\x1b[3;4r\x1b[?6h\r\nX",
+	want:   "20 5 1 3\n\n\n\nX\n\n",
+}, {
+	name:   "HPA in origin mode keeps the row",
+	stream: "\x1b[3;4r\x1b[?6h\x1b[1;5HX\x1b[8`Y",
+	want:   "20 5 8 2\n\n\n    X  Y\n\n\n",
+}, {
+	name:   "HVP is relative to the region in origin mode",
+	stream: "\x1b[3;4r\x1b[?6h\x1b[2;3fX",
+	want:   "20 5 3 3\n\n\n\n  X\n\n",
+}, {
+	// seeds 89, 267: DECSC saves origin mode and DECRC restores it.
+	name:   "DECRC restores origin mode",
+	stream: "\x1b7\x1b[3;4r\x1b[?6h\x1b8\x1b[2;3HX",
+	want:   "20 5 3 1\n\n  X\n\n\n\n",
 }}
 
 func TestEmulatorEdgeCasesMatchTmux(t *testing.T) {

@@ -86,12 +86,11 @@ func (e *Emulator) setCursorPosition(x, y int) {
 // Otherwise, the cursor is set to the leftmost column of the screen.
 // This performs the same function as [ansi.CR].
 func (e *Emulator) carriageReturn() {
-	mode, ok := e.modes[ansi.DECOM]
-	margins := ok && mode.IsSet()
 	x, y := e.scr.CursorPosition()
-	if margins {
-		e.scr.setCursor(0, y, true)
-	} else if region := e.scr.ScrollRegion(); uv.Pos(x, y).In(region) {
+	// alice patch: in origin mode too the row stays (setCursor with
+	// margins took y as relative to the region's top and moved the
+	// cursor down by it); tmux's CR only sets the column.
+	if region := e.scr.ScrollRegion(); uv.Pos(x, y).In(region) {
 		e.scr.setCursor(region.Min.X, y, false)
 	} else {
 		e.scr.setCursor(0, y, false)

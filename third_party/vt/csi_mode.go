@@ -76,6 +76,7 @@ func (e *Emulator) setAltScreenMode(on bool) {
 // input_save_state (each screen had its own, and 1049h overwrote it).
 func (e *Emulator) saveCursor() {
 	e.saved = e.scr.cur
+	e.savedOrigin = e.isModeSet(ansi.DECOM)
 }
 
 // restoreCursor restores the cursor position and pen (DECRC, SCORC).
@@ -84,6 +85,16 @@ func (e *Emulator) restoreCursor() {
 	// ends a pending wrap) and the pen, as tmux's input_restore_state;
 	// the cursor's visibility and shape are not saved state.
 	e.scr.cur.Pen, e.scr.cur.Link = e.saved.Pen, e.saved.Link
+	// Origin mode is saved state in tmux too; the position is absolute.
+	// (setMode, so the mode callbacks hear of it; its homing of the
+	// cursor is undone just below.)
+	if e.isModeSet(ansi.DECOM) != e.savedOrigin {
+		setting := ansi.ModeReset
+		if e.savedOrigin {
+			setting = ansi.ModeSet
+		}
+		e.setMode(ansi.DECOM, setting)
+	}
 	e.scr.setCursor(e.saved.X, e.saved.Y, false)
 	e.atPhantom = false
 }

@@ -78,6 +78,7 @@ type Emulator struct {
 	// saveCursor and setAltScreenSaveCursor).
 	saved, altSaved Cursor
 	altSavedSet     bool
+	savedOrigin     bool
 
 	// atPhantom indicates if the cursor is out of bounds.
 	// When true, and a character is written, the cursor is moved to the next line.

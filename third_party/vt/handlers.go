@@ -710,7 +710,9 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		n, _, _ := params.Param(0, 1)
 		width := e.Width()
 		_, y := e.scr.CursorPosition()
-		e.setCursorPosition(min(width-1, n-1), y)
+		// alice patch: the row stays in origin mode too, as tmux's
+		// cursormove(n-1, -1) (it was taken as relative to the region).
+		e.setCursor(min(width-1, n-1), y)
 		return true
 	})
 
@@ -790,9 +792,11 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		width, height := e.Width(), e.Height()
 		row, _, _ := params.Param(0, 1)
 		col, _, _ := params.Param(1, 1)
-		y := min(height-1, row-1)
-		x := min(width-1, col-1)
-		e.setCursor(x, y)
+		// alice patch: as CUP, relative to the region in origin mode
+		// (tmux maps f to CUP; it ignored origin mode).
+		y := min(height-1, max(row, 1)-1)
+		x := min(width-1, max(col, 1)-1)
+		e.setCursorPosition(x, y)
 		return true
 	})
 
