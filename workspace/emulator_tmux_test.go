@@ -192,8 +192,8 @@ var emulatorTmuxCases = []struct {
 }, {
 	// seed 305: CR in origin mode moved the cursor down by the region's top.
 	name:   "CR in origin mode keeps the row",
-	stream: "\x1b[3;4r\x1b[?6h\r\nX",
-	want:   "20 5 1 3\n\n\n\nX\n\n",
+	stream: "\x1b[?6h\x1b[3;4r\rX",
+	want:   "20 5 1 0\nX\n\n\n\n\n",
 }, {
 	name:   "HPA in origin mode keeps the row",
 	stream: "\x1b[3;4r\x1b[?6h\x1b[1;5HX\x1b[8`Y",
