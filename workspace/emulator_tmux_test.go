@@ -207,6 +207,16 @@ var emulatorTmuxCases = []struct {
 	name:   "DECRC restores origin mode",
 	stream: "\x1b7\x1b[3;4r\x1b[?6h\x1b8\x1b[2;3HX",
 	want:   "20 5 3 1\n\n  X\n\n\n\n",
+}, {
+	// seed 377: one cursor for both screens; 1049l restores only what a
+	// 1049h saved.
+	name:   "1049l after 1047h leaves the cursor where it was on the alternate screen",
+	stream: "\x1b[3;5H\x1b[?1047h\x1b[1;1Hab\x1b[?1049lX",
+	want:   "20 5 3 0\n  X\n\n\n\n\n",
+}, {
+	name:   "1049l restores the cursor of the last 1049h",
+	stream: "\x1b[2;2H\x1b[?1049h\x1b[?1049l\x1b[4;4H\x1b[?1047h\x1b[1;1H\x1b[?1049lX",
+	want:   "20 5 2 1\n\n X\n\n\n\n",
 }}
 
 func TestEmulatorEdgeCasesMatchTmux(t *testing.T) {

@@ -61,6 +61,10 @@ func (e *Emulator) setAltScreenMode(on bool) {
 		// alice patch: the cursor stays where it was, as in xterm and
 		// tmux (it was moved to the top left).
 	} else {
+		// alice patch: one cursor for both screens, as tmux's: leaving
+		// the alternate screen keeps its cursor (1049l then restores
+		// the one 1049h saved).
+		e.scrs[0].cur = e.scrs[1].cur
 		e.scr = &e.scrs[0]
 	}
 	if e.cb.AltScreen != nil {
@@ -100,19 +104,20 @@ func (e *Emulator) restoreCursor() {
 }
 
 // alice patch: 1049h saves the cursor and pen (screen_alternate_on) apart
-// from DECSC; 1049l restores them even when the alternate screen is not
-// on (screen_alternate_off: "This happens even if not currently in the
-// alternate screen"), and otherwise by going back to the main screen,
-// whose cursor did not move.
+// from DECSC, when it enters the alternate screen; 1049l restores the
+// last ones saved, even when the alternate screen is not on
+// (screen_alternate_off: "This happens even if not currently in the
+// alternate screen"), and leaves the cursor where it is when 1049h never
+// saved one (the alternate screen was entered with 1047).
 func (e *Emulator) setAltScreenSaveCursor(on bool) {
-	switch {
-	case on && e.scr == &e.scrs[0]:
+	if on && e.scr == &e.scrs[0] {
 		e.altSaved, e.altSavedSet = e.scr.cur, true
-	case !on && e.scr == &e.scrs[0] && e.altSavedSet:
+	}
+	e.setAltScreenMode(on)
+	if !on && e.altSavedSet {
 		e.scr.cur.Pen, e.scr.cur.Link = e.altSaved.Pen, e.altSaved.Link
 		e.scr.setCursor(e.altSaved.X, e.altSaved.Y, false)
 	}
-	e.setAltScreenMode(on)
 }
 
 // setMode sets the mode to the given value.
@@ -136,11 +141,7 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 		e.scr.setCursorHidden(!setting.IsSet())
 	case ansi.ModeAltScreen:
 		// alice patch: 1047 does not save or restore the cursor, as in
-		// tmux: it leaves the alternate screen where it was there.
-		if !setting.IsSet() && e.scr == &e.scrs[1] {
-			e.scrs[0].cur.Position = e.scrs[1].cur.Position
-			e.scrs[0].cur.Pen, e.scrs[0].cur.Link = e.scrs[1].cur.Pen, e.scrs[1].cur.Link
-		}
+		// tmux (setAltScreenMode carries it over).
 		e.setAltScreenMode(setting.IsSet())
 	case ansi.ModeSaveCursor:
 		if setting.IsSet() {
