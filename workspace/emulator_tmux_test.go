@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -245,5 +246,41 @@ func TestEraseBelowFromHomeKeepsTheScreenInScrollback(t *testing.T) {
 		for x := range 20 {
 			require.Equal(t, "", cellDiff(term.emu.CellAt(x, y), nil), "cell (%d,%d)", x, y)
 		}
+	}
+}
+
+// A wide character cut by ICH, DCH or insert mode becomes two blanks in the
+// pane. tmux leaves the other half in its grid (a head drawn two columns
+// wide, or a padding cell that capture-pane skips), so this is not a tmux
+// comparison: it checks that the cut leaves no orphan half and that the
+// characters inserted after it show.
+func TestWideCharacterCutByInsertOrDelete(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, stream, want string }{
+		{"insert mode on the second half", "ab語語 stop\x1b[4h\x1b[4GQ x\x1b[4l", "ab Q x 語 stop"},
+		{"ICH on the second half", "ab語語 stop\x1b[4G\x1b[2@Q", "ab Q  語 stop"},
+		{"DCH on the second half", "ab語語 stop\x1b[4G\x1b[2PQ", "ab Q stop"},
+		{"DCH cutting the next one", "ab語語 stop\x1b[3G\x1b[3PQ", "abQ stop"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			term := newTerminal(20, 5, 100, nil, slog.New(slog.DiscardHandler))
+			defer term.Close()
+			term.Feed([]byte(c.stream))
+			term.mu.Lock()
+			defer term.mu.Unlock()
+			var row strings.Builder
+			for x := 0; x < 20; x++ {
+				cell := term.emu.CellAt(x, 0)
+				require.NotNil(t, cell)
+				if cell.Width == 0 {
+					require.Positive(t, x, "a placeholder in the first column")
+					require.Equal(t, 2, term.emu.CellAt(x-1, 0).Width, "placeholder at %d without its wide character", x)
+					continue
+				}
+				row.WriteString(cell.Content)
+			}
+			require.Equal(t, c.want, strings.TrimRight(row.String(), " "))
+		})
 	}
 }

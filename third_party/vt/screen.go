@@ -388,7 +388,8 @@ func (s *Screen) breakWide(l uv.Line, x int) {
 	for start > 0 && l[start].IsZero() {
 		start--
 	}
-	for k := start; k < start+max(l[start].Width, 1) && k < len(l); k++ {
+	w := max(l[start].Width, 1)
+	for k := start; k < start+w && k < len(l); k++ {
 		l[k] = uv.EmptyCell
 	}
 }
