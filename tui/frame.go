@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -49,7 +50,10 @@ func (m *Model) Render() string {
 	if ov != "" {
 		framed = overlayCenter(framed, ov, m.width, h+2)
 	}
-	return strings.Join([]string{m.tabBar(), framed, m.footer(), m.statusBar()}, "\n")
+	if m.reuse != viewBody || m.last.footer == "" {
+		m.last.footer, m.last.status = m.footer(), m.statusBar()
+	}
+	return strings.Join([]string{m.tabBar(), framed, m.last.footer, m.last.status}, "\n")
 }
 
 // tabLabel is one tab's plain text: number, title and the pane's badge.
@@ -114,6 +118,20 @@ func (m *Model) tabLevel() int {
 }
 
 func (m *Model) tabBar() string {
+	// The bar changes with the width, the focus and the badges only: the
+	// labels are the key, the styled bar is drawn again when one changes.
+	var key strings.Builder
+	fmt.Fprint(&key, m.width, m.Focus)
+	for i := range m.Tabs {
+		key.WriteString("\x00" + m.tabLabel(i, 0))
+	}
+	if k := key.String(); k != m.tabBarKey {
+		m.tabBarKey, m.tabBarLine = k, m.drawTabBar()
+	}
+	return m.tabBarLine
+}
+
+func (m *Model) drawTabBar() string {
 	var b strings.Builder
 	level := m.tabLevel()
 	for i := range m.Tabs {
@@ -139,35 +157,61 @@ func (m *Model) tabBar() string {
 // top edge. The border is the accent colour while the pane has the keys
 // and muted while an overlay does.
 func (m *Model) frame(body string, w, h int) string {
-	border := m.St.FrameFocused
-	if m.overlayOpen() {
-		border = m.St.Frame
-	}
-	bs := lipgloss.RoundedBorder()
-	edge := func(s string) string { return border.Render(s) }
-	title := " " + m.Tabs[m.Focus].Name + " "
-	inner := m.width - 2
-	topFill := max(0, inner-1-ansi.StringWidth(title))
+	e := m.frameEdges()
+	left, right := e.left, e.right
 	var b strings.Builder
-	b.WriteString(edge(bs.TopLeft+bs.Top) + m.St.Title.Render(title) + edge(strings.Repeat(bs.Top, topFill)+bs.TopRight))
-	left, right := edge(bs.Left)+" ", " "+edge(bs.Right)
+	b.WriteString(e.top)
 	lines := strings.Split(body, "\n")
-	for i := 0; i < h; i++ {
-		line := ""
-		if i < len(lines) {
-			line = lines[i]
-		}
-		if lw := ansi.StringWidth(line); lw > w {
+	if len(lines) < h {
+		lines = append(lines, make([]string, h-len(lines))...)
+	}
+	// Only lines that changed since the last frame are measured again.
+	framed := m.frameLines.Map(fmt.Sprint(w, left, right), lines[:h], func(line string) string {
+		if lw := kit.Width(line); lw > w {
 			line = ansi.Truncate(line, w, "…")
 		} else if lw < w {
 			line += strings.Repeat(" ", w-lw)
 		}
+		return left + line + right
+	})
+	for _, line := range framed {
 		b.WriteByte('\n')
-		b.WriteString(left + line + right)
+		b.WriteString(line)
 	}
 	b.WriteByte('\n')
-	b.WriteString(edge(bs.BottomLeft + strings.Repeat(bs.Bottom, max(0, inner)) + bs.BottomRight))
+	b.WriteString(e.bottom)
 	return b.String()
+}
+
+// edges are the frame's styled top and bottom lines and the left and right
+// edges of a body line, for one width, title and border colour.
+type edges struct{ key, top, bottom, left, right string }
+
+// frameEdges returns the frame's edges, styled again only when the width,
+// the focused pane or the border colour changed (or the styles: see
+// BackgroundColorMsg).
+func (m *Model) frameEdges() edges {
+	border := m.St.FrameFocused
+	if m.overlayOpen() {
+		border = m.St.Frame
+	}
+	title := " " + m.Tabs[m.Focus].Name + " "
+	key := fmt.Sprint(m.width, m.overlayOpen(), title)
+	if m.edges.key == key {
+		return m.edges
+	}
+	bs := lipgloss.RoundedBorder()
+	edge := func(s string) string { return border.Render(s) }
+	inner := m.width - 2
+	topFill := max(0, inner-1-ansi.StringWidth(title))
+	m.edges = edges{
+		key:    key,
+		top:    edge(bs.TopLeft+bs.Top) + m.St.Title.Render(title) + edge(strings.Repeat(bs.Top, topFill)+bs.TopRight),
+		bottom: edge(bs.BottomLeft + strings.Repeat(bs.Bottom, max(0, inner)) + bs.BottomRight),
+		left:   edge(bs.Left) + " ",
+		right:  " " + edge(bs.Right),
+	}
+	return m.edges
 }
 
 // dialogBox renders a dialog that fits the terminal: content wider than

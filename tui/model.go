@@ -68,15 +68,23 @@ type Model struct {
 
 	width, height int
 	Focus         Focus
-	Tabs          []tab
-	Chat          *chat.Pane
-	Inbox         *inbox.Pane
-	Portfolio     *portfolio.Pane
-	Workspaces    *workspaces.Pane
-	Settings      *settings.Pane
-	Market        *market.Pane
-	Activity      *activity.Pane
-	MCPPage       *mcppage.Pane
+
+	// View's caches (frame.go): the framed body lines and the tab bar,
+	// drawn again only when their inputs change.
+	frameLines            kit.LineCache
+	edges                 edges
+	tabBarKey, tabBarLine string
+	reuse                 viewReuse // what the next View may keep (viewreuse.go)
+	last                  lastFrame
+	Tabs                  []tab
+	Chat                  *chat.Pane
+	Inbox                 *inbox.Pane
+	Portfolio             *portfolio.Pane
+	Workspaces            *workspaces.Pane
+	Settings              *settings.Pane
+	Market                *market.Pane
+	Activity              *activity.Pane
+	MCPPage               *mcppage.Pane
 
 	Status  StatusInfo
 	Toasts  kit.Toasts
@@ -224,9 +232,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !(m.Focus == FocusWorkspaces && m.Workspaces.Attached()) {
 		m.attachSeq = m.Toasts.Seq
 	}
-	if stale := m.dropStaleDialog(); stale != nil {
+	stale := m.dropStaleDialog()
+	if stale != nil {
 		cmd = tea.Batch(cmd, stale)
 	}
+	m.noteReuse(msg, focus, stale == nil)
 	if m.Dialog != nil {
 		if settle := m.Dialog.settleCmd(m.now()); settle != nil {
 			cmd = tea.Batch(cmd, settle)
@@ -252,6 +262,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.layout()
 	case tea.BackgroundColorMsg:
 		m.St = kit.NewStyles(msg.IsDark())
+		m.tabBarKey, m.edges = "", edges{} // drawn again in the new styles
 		m.Chat.Invalidate()
 		return m, nil
 	case TickMsg:
@@ -462,11 +473,15 @@ func (m *Model) View() tea.View {
 		v.Content = "starting alice…"
 		return v
 	}
+	if m.reuse == viewSame && m.last.ok {
+		return m.last.view
+	}
 	v.Content = m.Render()
 	if m.Focus == FocusWorkspaces && !m.overlayOpen() {
 		if x, y, ok := m.Workspaces.Cursor(); ok {
 			v.Cursor = tea.NewCursor(x+FrameLeft, y+FrameTop)
 		}
 	}
+	m.last.ok, m.last.view = true, v
 	return v
 }

@@ -40,6 +40,10 @@ const leaveZoom = "\x1b[m" + // attributes
 	"\x1b(B" + // G0 charset
 	"\x1b[2J\x1b[?1049l"
 
+// fdFile is a terminal given as a file descriptor: an *os.File, or the
+// attach server's pty, which hands out its descriptor read once.
+type fdFile interface{ Fd() uintptr }
+
 // Attachment hands the real terminal to a session for full-screen use
 // ("zoom"). It satisfies bubbletea's ExecCommand structurally, so the TUI
 // runs it with tea.Exec(sess.Attach(), func(err error) tea.Msg {…}) and this
@@ -73,7 +77,7 @@ func (a *Attachment) Run() error {
 	if st, _ := s.State(); st != StateRunning {
 		return fmt.Errorf("session %s is %s", s.name, st)
 	}
-	if f, ok := a.stdin.(*os.File); ok && term.IsTerminal(f.Fd()) {
+	if f, ok := a.stdin.(fdFile); ok && term.IsTerminal(f.Fd()) {
 		old, err := term.MakeRaw(f.Fd())
 		if err != nil {
 			return fmt.Errorf("attach: raw mode: %w", err)
@@ -133,7 +137,7 @@ func (a *Attachment) Run() error {
 }
 
 func (a *Attachment) fitToTerminal() {
-	if f, ok := a.stdout.(*os.File); ok && term.IsTerminal(f.Fd()) {
+	if f, ok := a.stdout.(fdFile); ok && term.IsTerminal(f.Fd()) {
 		if w, h, err := term.GetSize(f.Fd()); err == nil {
 			a.s.Resize(w, h)
 		}

@@ -12,7 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Reflow on a width change, against tmux. Each case is a stream written
+// Reflow on a width change (and history pulled down by a taller screen),
+// against tmux. Each case is a stream written
 // at one size, a resize, and a stream written after it; `-update` stores
 // them in testdata/terminal as reflow-NAME (.stream, .resize and what tmux
 // showed, .tmux), and TestScreenCorpus compares the pane with tmux cell by
@@ -33,6 +34,9 @@ func numbered(n int) string {
 	}
 	return b.String()
 }
+
+// forty is a row of 40 letters.
+var forty = strings.Repeat("abcdefghij", 4)
 
 var reflowCases = []reflowCase{
 	{name: "shrink", fromCols: 80, fromRows: 24, toCols: 50, toRows: 24,
@@ -55,6 +59,25 @@ var reflowCases = []reflowCase{
 		before: strings.Repeat("q", 150) + "\x1b[2;1H\x1b[2K" + "\x1b[3;1H", after: "W"},
 	{name: "spaces", fromCols: 80, fromRows: 24, toCols: 30, toRows: 24,
 		before: strings.Repeat("word ", 40) + "\r\n\x1b[31mred " + strings.Repeat("r ", 50) + "\x1b[m\r\n", after: "$ "},
+	// Erased cells at the end of a row still belong to its line (tmux's
+	// cellused): EL 0, ECH and ED 0 leave them, ICH and DCH move cells up
+	// to (near) the margin, EL 2 empties the row; a cursor placed inside
+	// the erased part stays there. claude's rows, erased after their text,
+	// were cut in two by tmux and not by the pane when it shrank.
+	// A taller screen pulls the lines that scrolled off its top back down
+	// (tmux's screen_resize_y takes them from hscrolled), not those an
+	// erase pushed there (ED 2 resets the count); with a width change too
+	// the pull comes first, at the old width.
+	{name: "pull", fromCols: 40, fromRows: 5, toCols: 40, toRows: 8,
+		before: numbered(10) + "$ ", after: "X"},
+	{name: "pull-cleared", fromCols: 40, fromRows: 5, toCols: 40, toRows: 12,
+		before: numbered(10) + "\x1b[2J\x1b[Hab\r\ncd\r\nef\r\ngh\r\nij\r\nkl\r\n$ ", after: "X"},
+	{name: "pull-wider", fromCols: 40, fromRows: 5, toCols: 50, toRows: 9,
+		before: numbered(4) + strings.Repeat("0123456789", 7) + "\r\n" + numbered(3) + "$ \x1b[3;2H", after: "X"},
+	{name: "erased-tail", fromCols: 40, fromRows: 12, toCols: 20, toRows: 12,
+		before: numbered(6) + forty[:32] + "\rab\x1b[K\r\n" + forty[:32] + "\x1b[26G\x1b[10X\r\n" +
+			"abc\x1b[2G\x1b[2@\r\n" + "abcdef\x1b[2G\x1b[2P\r\n" + forty[:30] + "\x1b[11;2H\x1b[J" +
+			"\x1b[12;1H" + forty[:32] + "\x1b[2K\r$ " + "\x1b[7;26H", after: "X"},
 }
 
 // TestReflowCorpusCurrent checks the stored reflow streams are the cases'

@@ -93,3 +93,25 @@ func TestReplayBufferKeepsTheTail(t *testing.T) {
 	require.Equal(t, "pqrstuvw", string(r.Bytes()))
 	require.EqualValues(t, 23, r.Total())
 }
+
+// A program asking for the terminal's colours (OSC 10/11/12 "?": vim's
+// 'background' detection, codex's palette) gets no answer while it has
+// set none, as from tmux 3.3a with default colours: the emulator answered
+// black on white, so vim chose background=dark and codex its dark palette
+// where tmux left them on their defaults. Colours the program set are
+// reported back.
+func TestTerminalLeavesDefaultColourQueriesUnanswered(t *testing.T) {
+	t.Parallel()
+	term := NewTerminal(40, 10, slog.Default())
+	defer term.Close()
+	out := &syncBuf{}
+	term.SetOutput(out)
+	// The device-attributes reply comes after any colour reply.
+	term.Feed([]byte("\x1b]11;?\x07\x1b]10;?\x07\x1b]12;?\x07\x1b[c"))
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "\x1b[?") }, 30*time.Second, tick)
+	require.NotContains(t, out.String(), "\x1b]1", "no colour reported while none is set")
+
+	term.Feed([]byte("\x1b]11;rgb:1010/2020/3030\x07\x1b]11;?\x07\x1b[c"))
+	require.Eventually(t, func() bool { return strings.Count(out.String(), "\x1b[?") == 2 }, 30*time.Second, tick)
+	require.Contains(t, out.String(), "\x1b]11;rgb:1010/2020/3030", "a colour the program set is reported")
+}

@@ -336,8 +336,9 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 	}
 	env := append(append([]string{}, sess.Environ()...), s.opts.Environ...)
 	env = append(env, "TERM="+ptyReq.Term)
+	tty := ptyFile{File: slave, fd: slave.Fd()}
 	prog := tea.NewProgram(ui.Model,
-		tea.WithInput(slave), tea.WithOutput(slave),
+		tea.WithInput(tty), tea.WithOutput(tty),
 		tea.WithEnvironment(env),
 		tea.WithWindowSize(c.Width, c.Height),
 		tea.WithContext(ctx),
@@ -388,6 +389,16 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 			select {
 			case <-ctx.Done():
 				prog.Quit()
+				if sess.Context().Err() != nil {
+					// The client went away. A workspace session zoomed
+					// into its terminal (tea.Exec) writes there and
+					// never sees Quit: with nobody reading the pty its
+					// writes block once the buffer fills, and so does
+					// the session's output for every other client.
+					// Hanging up the pty ends the zoom (its reads and
+					// writes fail), so the program can quit.
+					_ = master.Close()
+				}
 				return
 			case w, ok := <-winch:
 				if !ok {
@@ -464,6 +475,17 @@ func ownPty(srv *ssh.Server) error {
 	}
 	return nil
 }
+
+// ptyFile is the program's terminal: the pty's slave with its descriptor
+// read once, when the program is made. Bubble Tea reads Fd from goroutines
+// it does not wait for (the size check after a zoom ends), and os.File's Fd
+// races with the Close at the end of the session.
+type ptyFile struct {
+	*os.File
+	fd uintptr
+}
+
+func (f ptyFile) Fd() uintptr { return f.fd }
 
 // copyBuf is io.Copy with a buffer sized for full-screen frames.
 func copyBuf(dst io.Writer, src io.Reader) (int64, error) {

@@ -137,45 +137,42 @@ func (b *bench) cpu(name string, d time.Duration) {
 }
 
 // echo types one character at a time into each side in turn and times
-// until the outer screen shows it.
+// until the character comes out of the side's pane (control clients, see
+// controlClient).
 func (b *bench) echo(name string) error {
 	var da, dt []time.Duration
+	ctl := map[string]*controlClient{}
 	for _, side := range []string{aliceT, tmuxT} {
 		if err := b.clearScreen(side); err != nil {
 			return err
 		}
+		c, err := b.outer.control(side)
+		if err != nil {
+			return err
+		}
+		defer c.close()
+		ctl[side] = c
 	}
-	bases := map[string]int{}
 	for i := 0; i < b.cfg.echo; i++ {
 		for _, side := range []string{aliceT, tmuxT} {
 			if i%20 == 0 {
 				if err := b.clearLine(side); err != nil {
 					return err
 				}
-				bases[side] = strings.Count(b.outer.capture(side), ch)
 			}
-			want := bases[side] + i%20 + 1
-			start := time.Now()
-			if err := b.outer.text(side, ch); err != nil {
-				return err
-			}
-			seen := func(s string) bool { return strings.Count(s, ch) >= want }
-			if b.outer.waitScreen(side, 3*time.Second, "echo", seen) != nil {
+			d, err := ctl[side].typeAndWait(side, ch, ch, 3*time.Second)
+			if err != nil {
 				// A lost keystroke is reported, typed again and timed
 				// from the second try.
-				fmt.Printf("  %s: keystroke %d not echoed within 3 s; typing it again\n", side, i)
-				start = time.Now()
-				if err := b.outer.text(side, ch); err != nil {
-					return err
-				}
-				if err := b.outer.waitScreen(side, 10*time.Second, "echo", seen); err != nil {
+				fmt.Printf("  %s: keystroke %d: %v; typing it again\n", side, i, err)
+				if d, err = ctl[side].typeAndWait(side, ch, ch, 10*time.Second); err != nil {
 					return err
 				}
 			}
 			if side == aliceT {
-				da = append(da, time.Since(start))
+				da = append(da, d)
 			} else {
-				dt = append(dt, time.Since(start))
+				dt = append(dt, d)
 			}
 		}
 	}

@@ -150,7 +150,13 @@ func (b *bench) startBusy() error {
 			return err
 		}
 	}
-	if err := o.keys(aliceT, "Down", "Enter"); err != nil {
+	// Detaching leaves the detached session selected: go up to the
+	// workspace's row, then down to its first session.
+	keys := []string{}
+	for i := 0; i <= b.cfg.busy+1; i++ {
+		keys = append(keys, "Up")
+	}
+	if err := o.keys(aliceT, append(keys, "Down", "Enter")...); err != nil {
 		return err
 	}
 	return o.waitText(aliceT, "sh1 · running · ctrl+q", 10*time.Second)

@@ -158,3 +158,14 @@ func TestUnknownPathsAre404(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, http.StatusNotFound, resp.StatusCode)
 }
+
+func TestListensOnLoopbackOnly(t *testing.T) {
+	t.Parallel()
+	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:0", "example.com:0", "nonsense"} {
+		_, err := listenLoopback(addr)
+		require.Error(t, err, addr)
+	}
+	ln, err := listenLoopback("127.0.0.1:0")
+	require.NoError(t, err)
+	require.NoError(t, ln.Close())
+}

@@ -47,11 +47,24 @@ func main() {
 	delay := flag.Duration("word-delay", 25*time.Millisecond, "pause between streamed words")
 	dump := flag.String("dump", "", "folder to write every request body to (NNN.json), for finding out what a CLI sends")
 	flag.Parse()
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := listenLoopback(*addr)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("agentmock listening on http://%s\n", ln.Addr())
 	logger := log.New(os.Stderr, "agentmock ", log.Ltime|log.Lmicroseconds)
 	log.Fatal(http.Serve(ln, newHandler(pacing{think: *think, word: *delay}, logger, *dump)))
+}
+
+// listenLoopback listens on addr, which must be a loopback address: the
+// mock answers anyone who asks and is never meant to be reachable.
+func listenLoopback(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("agentmock: %s is not a loopback address", addr)
+	}
+	return net.Listen("tcp", addr)
 }

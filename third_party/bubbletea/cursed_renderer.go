@@ -38,6 +38,11 @@ type cursedRenderer struct {
 
 	// draws counts flushes that wrote something. (alice patch)
 	draws uint64
+	// drawnLines is the last frame's lines as drawn into cellbuf, when every
+	// line started from a clean style (see lineDraw); nil otherwise.
+	// (alice patch)
+	drawnLines  []string
+	drawnMethod ansi.Method
 }
 
 var _ renderer = &cursedRenderer{}
@@ -331,6 +336,10 @@ func (s *cursedRenderer) flush(closing bool) error {
 		return nil
 	}
 
+	// A fresh frame (first after start, an erase, closing) is drawn in
+	// full; so is one whose size changed (alice patch, lineDraw).
+	fresh := s.starting || s.pendingErase || closing || frameArea != s.cellbuf.Bounds()
+
 	// We're no longer starting.
 	s.starting = false
 	s.pendingErase = false
@@ -348,10 +357,9 @@ func (s *cursedRenderer) flush(closing bool) error {
 		s.cellbuf.Resize(frameArea.Dx(), frameArea.Dy())
 	}
 
-	// Clear our screen buffer before copying the new frame into it to ensure
-	// we erase any old content.
-	s.cellbuf.Clear()
-	content.Draw(s.cellbuf, s.cellbuf.Bounds())
+	// Copy the new frame into our screen buffer: only its changed lines
+	// when it allows that (alice patch, see lineDraw), else all of it.
+	s.drawFrame(&view, content, fresh)
 
 	// If the frame height is greater than the screen height, we drop the
 	// lines from the top of the buffer.

@@ -123,10 +123,9 @@ func NewEmulator(w, h int) *Emulator {
 	t.tabstops = uv.DefaultTabStops(w)
 	t.registerDefaultHandlers()
 
-	// Default colors
-	t.defaultFg = color.White
-	t.defaultBg = color.Black
-	t.defaultCur = color.White
+	// No default colors (alice): the outer terminal's own are unknown, and
+	// tmux 3.3a leaves an OSC 10/11/12 query unanswered while the pane's
+	// colours are the defaults; SetDefault*Color sets them.
 
 	return t
 }
@@ -285,7 +284,11 @@ func (e *Emulator) Resize(width int, height int) {
 		} else if pending {
 			cx = main.Width() // past the margin, where tmux keeps it
 		}
+		grow := height - main.Height()
 		main.Resize(main.Width(), height)
+		if onMain && grow > 0 {
+			cy += main.pullHistory(grow)
+		}
 		mx, my, mpending := main.reflow(width, cx, cy)
 		main.scroll = main.buf.Bounds()
 		if onMain {
@@ -294,7 +297,13 @@ func (e *Emulator) Resize(width int, height int) {
 			main.cur.X, main.cur.Y = min(mx, width-1), my
 		}
 	} else {
+		grow := height - main.Height()
 		e.scrs[0].Resize(width, height)
+		// alice patch: a taller main screen pulls the lines that
+		// scrolled off its top back down, as tmux's screen_resize_y.
+		if onMain && grow > 0 {
+			y += main.pullHistory(grow)
+		}
 	}
 	if x >= width {
 		x = width - 1

@@ -24,6 +24,14 @@ type Screen struct {
 	// right margin onto the next row (alice patch, tmux's
 	// GRID_LINE_WRAPPED; see wrap.go).
 	wrapped []bool
+	// used[y] is how many cells of row y hold a line's text, tmux's
+	// cellused (alice patch; see wrap.go).
+	used []int
+	// scrolled is how many of the newest scrollback lines scrolled there
+	// (rather than being pushed by an erase), tmux's hscrolled: growing
+	// the height pulls them back onto the screen (alice patch; see
+	// pullHistory).
+	scrolled int
 }
 
 // NewScreen creates a new screen.
@@ -32,6 +40,7 @@ func NewScreen(w, h int) *Screen {
 		buf:        uv.NewRenderBuffer(w, h),
 		scrollback: NewScrollback(DefaultScrollbackSize),
 		wrapped:    make([]bool, h),
+		used:       make([]int, h),
 	}
 	s.scroll = s.buf.Bounds()
 	return &s
@@ -43,10 +52,11 @@ func NewScreen(w, h int) *Screen {
 func (s *Screen) Reset() {
 	s.buf.Clear()
 	clear(s.wrapped)
+	clear(s.used)
 	s.cur = Cursor{}
 	s.saved = Cursor{}
 	s.scroll = s.buf.Bounds()
-	s.buf.Touched = nil
+	s.touchAll() // alice patch: was Touched = nil, which hid the reset from a line cache
 }
 
 // Bounds returns the bounds of the screen.
@@ -93,6 +103,9 @@ func (s *Screen) SetCell(x, y int, c *uv.Cell) {
 		}
 	}
 	s.buf.SetCell(x, y, c)
+	if c != nil {
+		s.noteUsed(y, x+max(c.Width, 1))
+	}
 }
 
 // Height returns the height of the screen.
@@ -106,7 +119,7 @@ func (s *Screen) Resize(width int, height int) {
 		s.buf = uv.NewRenderBuffer(width, height)
 	} else {
 		s.buf.Resize(width, height)
-		s.buf.Touched = nil
+		s.touchAll() // alice patch: was Touched = nil (see Reset)
 	}
 	s.resizeWrapped(height)
 	s.scroll = s.buf.Bounds()
@@ -140,6 +153,9 @@ func (s *Screen) ClearWithScrollback() {
 		}
 		for y := 0; y < last; y++ {
 			s.scrollback.PushWrapped(s.buf.Line(y), s.isWrapped(y))
+		}
+		if last > 0 {
+			s.scrolled = 0 // as grid_view_clear_history
 		}
 	}
 	s.Clear()
@@ -339,6 +355,7 @@ func (s *Screen) insertCells(x, y, n int, blank *uv.Cell) {
 	copy(l[x+n:end], l[x:end-n])
 	fillCells(l[x:x+n], blank)
 	s.buf.TouchLine(x, y, end-x)
+	s.usedAfterShift(x, y, n, true)
 }
 
 // DeleteCell deletes n cells at the cursor position moving cells to the left.
@@ -364,6 +381,7 @@ func (s *Screen) DeleteCell(n int) {
 	copy(l[x:end-n], l[x+n:end])
 	fillCells(l[end-n:end], s.blankCell())
 	s.buf.TouchLine(x, y, end-x)
+	s.usedAfterShift(x, y, n, false)
 }
 
 // cellRow is row y and the right end of the cells ICH and DCH move when
@@ -510,6 +528,7 @@ func (s *Screen) DeleteLine(n int) bool {
 		for i := range linesToSave {
 			s.scrollback.PushWrapped(s.buf.Line(y+i), s.isWrapped(y+i))
 		}
+		s.scrolled += linesToSave
 	}
 
 	// alice patch: a full-width region scrolls by moving rows, not cells.

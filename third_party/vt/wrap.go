@@ -16,6 +16,13 @@ import (
 // laid out again: a row and the wrapped rows before it form one line,
 // which is cut into rows of the new width (a wide character that does not
 // fit goes to the next row whole), and the cursor stays on its character.
+//
+// Each row also counts the cells that hold its line's text, as tmux's
+// cellused: printing and ICH/DCH raise it, clearing part of a row (EL 0/1,
+// ECH, ED 0/1 on the cursor row) leaves it, clearing the whole row zeroes
+// it. A line's trailing erased cells up to it are part of the line when it
+// is reflowed, so a row that once held 100 cells and was erased after 26 is
+// cut into two rows at a width of 80, as tmux does.
 
 // isWrapped reports row y's soft-wrap flag.
 func (s *Screen) isWrapped(y int) bool {
@@ -29,13 +36,42 @@ func (s *Screen) setWrapped(y int, v bool) {
 	}
 }
 
-// resizeWrapped keeps the flags of the rows that stay.
+// resizeWrapped keeps the flags and used counts of the rows that stay.
 func (s *Screen) resizeWrapped(h int) {
+	if h <= len(s.used) {
+		s.used = s.used[:h]
+	} else {
+		s.used = append(s.used, make([]int, h-len(s.used))...)
+	}
 	if h <= len(s.wrapped) {
 		s.wrapped = s.wrapped[:h]
 		return
 	}
 	s.wrapped = append(s.wrapped, make([]bool, h-len(s.wrapped))...)
+}
+
+// noteUsed records that row y holds text up to cell end.
+func (s *Screen) noteUsed(y, end int) {
+	if y >= 0 && y < len(s.used) && end > s.used[y] {
+		s.used[y] = min(end, s.buf.Width())
+	}
+}
+
+// usedAfterShift is ICH (insert) or DCH of n cells at x, y on the used
+// count, as tmux's grid_move_cells: the cells that moved count up to
+// where they went (ICH to the margin, DCH to n before it). When nothing
+// moves (n reaches the margin) the count stays.
+func (s *Screen) usedAfterShift(x, y, n int, insert bool) {
+	width := s.buf.Width()
+	n = min(n, width-x)
+	if n <= 0 || x >= width-1 || width-x-n <= 0 {
+		return
+	}
+	if insert {
+		s.noteUsed(y, width)
+	} else {
+		s.noteUsed(y, width-n)
+	}
 }
 
 // moveWrapped moves the flags as IL (insert) or DL moves n rows at y
@@ -47,19 +83,23 @@ func (s *Screen) moveWrapped(y, n, bottom int, insert bool) {
 		return
 	}
 	n = min(n, bottom-y)
-	w := s.wrapped
+	w, u := s.wrapped, s.used[:bottom]
 	if insert {
 		copy(w[y+n:bottom], w[y:bottom-n])
 		clear(w[y : y+n])
+		copy(u[y+n:], u[y:bottom-n])
+		clear(u[y : y+n])
 	} else {
 		copy(w[y:bottom-n], w[y+n:bottom])
 		clear(w[bottom-n : bottom])
+		copy(u[y:], u[y+n:bottom])
+		clear(u[bottom-n:])
 	}
 	s.setWrapped(y-1, false)
 }
 
-// unwrapCleared clears the flags of rows cleared over their whole width,
-// and of the row above them.
+// unwrapCleared clears the flags and used counts of rows cleared over
+// their whole width, and the flag of the row above them.
 func (s *Screen) unwrapCleared(area uv.Rectangle) {
 	area = area.Intersect(s.buf.Bounds())
 	if area.Empty() || area.Min.X > 0 || area.Max.X < s.buf.Width() {
@@ -67,6 +107,9 @@ func (s *Screen) unwrapCleared(area uv.Rectangle) {
 	}
 	for y := area.Min.Y - 1; y < area.Max.Y; y++ {
 		s.setWrapped(y, false)
+		if y >= area.Min.Y && y < len(s.used) {
+			s.used[y] = 0
+		}
 	}
 }
 
@@ -78,7 +121,8 @@ func (e *Emulator) LineWrapped(y int) bool {
 
 // usedCells is how many cells of a row a line holds: a wrapped row all of
 // them (less a blank left at the margin by a wide character that wrapped
-// whole), any other row up to its last cell that is not a default blank.
+// whole), any other row up to its last cell that is not a default blank
+// (or further, up to the row's used count: see reflow).
 func usedCells(row uv.Line, wrapped bool, next uv.Line) int {
 	n := len(row)
 	if wrapped {
@@ -142,7 +186,11 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 			if i+1 < total {
 				next, _ = src(i + 1)
 			}
-			used := min(usedCells(line, wrapped, next), len(line))
+			used := usedCells(line, wrapped, next)
+			if k := i - nsb; !wrapped && k >= 0 && k < len(s.used) {
+				used = max(used, s.used[k]) // erased cells count, as tmux's cellused
+			}
+			used = min(used, len(line))
 			if i == curRow {
 				hasCur = true
 				if cx >= used {
@@ -207,6 +255,14 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 
 	// The last height rows are the screen, the rest the scrollback.
 	top := max(0, len(out)-height)
+	// Scrolled lines are the newest of the scrollback; when they were all
+	// of it here they still are (tmux's grid_reflow adjusts hscrolled by
+	// the rows its lines gained or lost).
+	if s.scrolled >= nsb {
+		s.scrolled = max(0, s.scrolled+top-nsb)
+	} else {
+		s.scrolled = min(s.scrolled, top)
+	}
 	if sb != nil {
 		sb.Clear()
 		for _, r := range out[:top] {
@@ -220,11 +276,13 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 		if k := top + yy; k < len(out) {
 			copy(line, out[k].cells)
 			s.wrapped[yy] = out[k].wrapped
+			s.used[yy] = min(out[k].used, width)
 		} else {
 			for xx := range line {
 				line[xx] = uv.EmptyCell
 			}
 			s.wrapped[yy] = false
+			s.used[yy] = 0
 		}
 		s.buf.TouchLine(0, yy, width)
 	}
@@ -243,4 +301,48 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 // patch)
 func (e *Emulator) PendingWrap() bool {
 	return e.atPhantom
+}
+
+// pullHistory moves up to n of the newest scrollback lines that scrolled
+// there (scrolled) back onto the top of the screen, the rows moving down
+// over the bottom n rows (blank after a height growth), as tmux's
+// screen_resize_y pulls hscrolled lines from its history when the height
+// grows. It returns how many rows came back. (alice patch)
+func (s *Screen) pullHistory(n int) int {
+	n = min(n, s.scrolled, s.scrollback.Len(), s.buf.Height())
+	if n <= 0 {
+		return 0
+	}
+	lines, h, w := s.buf.Lines, s.buf.Height(), s.buf.Width()
+	// Rotate the row slices down by n: the bottom n rows' storage comes
+	// to the top for the pulled lines.
+	bottom := append([]uv.Line(nil), lines[h-n:]...)
+	copy(lines[n:], lines[:h-n])
+	copy(lines, bottom)
+	copy(s.wrapped[n:], s.wrapped[:h-n])
+	copy(s.used[n:], s.used[:h-n])
+	for y := n - 1; y >= 0; y-- {
+		line, wrapped, _ := s.scrollback.PopNewest()
+		row := lines[y]
+		for x := range row {
+			row[x] = uv.EmptyCell
+		}
+		copy(row, line[:min(len(line), w)])
+		s.wrapped[y] = wrapped
+		s.used[y] = min(len(line), w)
+	}
+	s.scrolled -= n
+	for y := 0; y < h; y++ {
+		s.buf.TouchLine(0, y, w)
+	}
+	return n
+}
+
+// NoteScrolled records that n more lines scrolled into the scrollback
+// than the emulator saw (alice patch: alice puts the lines of a long
+// batch of output straight into its own scrollback).
+func (e *Emulator) NoteScrolled(n int) {
+	if n > 0 {
+		e.scrs[0].scrolled += n
+	}
 }

@@ -38,11 +38,13 @@ type Pane struct {
 	Mode      wsMode
 	tag       textinput.Model
 	template  int
-	tmpls     []string  // loaded with the list; never read from core in View
-	term      Terminal  // the session shown in the pane (attached or last attached)
-	TermGen   int       // bumps when term changes so stale nudges are dropped
-	Waiting   bool      // a Changed() read is in flight for term
-	lastNudge time.Time // when the last TermChangedMsg arrived (frame cap)
+	tmpls     []string      // loaded with the list; never read from core in View
+	term      Terminal      // the session shown in the pane (attached or last attached)
+	termLines kit.LineCache // termWindow's cut of each screen line, reused while unchanged
+	TermGen   int           // bumps when term changes so stale nudges are dropped
+	Waiting   bool          // a Changed() read is in flight for term
+	lastNudge time.Time     // when the last TermChangedMsg arrived (frame cap)
+	forwarded bool          // the last message was input passed to the session, nothing else
 	// typed is signalled (capacity 1) when a key or paste goes to term: the
 	// change it causes (the echo) skips the frame cap.
 	typed    chan struct{}
@@ -257,6 +259,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		case p.Attached():
 			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
 			p.kick()
+			p.forwarded = true
 		case p.Mode == WsCreate:
 			var cmd tea.Cmd
 			p.tag, cmd = p.tag.Update(tea.PasteMsg{Content: kit.OneLine(msg.Content)})
@@ -290,6 +293,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// inline keeps keystroke order exact.
 		p.term.SendKey(msg)
 		p.kick()
+		p.forwarded = true
 		return nil
 	case WsScroll:
 		return p.onScrollKey(msg)
@@ -481,6 +485,15 @@ func (p *Pane) followCursor() {
 	p.viewY = min(follow(p.viewY, y, rows), max(0, screenRows-rows))
 }
 
+// TakeForwarded reports (once) whether the message just handled was input
+// passed straight to the attached session: the pane looks the same until
+// the session answers.
+func (p *Pane) TakeForwarded() bool {
+	f := p.forwarded
+	p.forwarded = false
+	return f
+}
+
 // screenWidth is the width in cells of the widest row of a rendered screen.
 func screenWidth(screen string) int {
 	w := 0
@@ -491,16 +504,18 @@ func screenWidth(screen string) int {
 }
 
 // termWindow cuts the session's screen to the part followCursor chose.
+// Lines unchanged since the last redraw are not cut again (termLines).
 func (p *Pane) termWindow(screen string) string {
-	cols := max(1, p.w)
+	cols, x := max(1, p.w), p.viewX
 	lines := strings.Split(screen, "\n")
 	lines = lines[min(p.viewY, len(lines)):]
-	for i, l := range lines {
-		if p.viewX > 0 {
-			l = ansi.Cut(l, p.viewX, p.viewX+cols)
+	lines = p.termLines.Map(fmt.Sprint(x, cols), lines, func(l string) string {
+		l = fitClusters(l)
+		if x > 0 {
+			l = ansi.Cut(l, x, x+cols)
 		}
-		lines[i] = ansi.Truncate(l, cols, "")
-	}
+		return ansi.Truncate(l, cols, "")
+	})
 	return strings.Join(lines, "\n")
 }
 

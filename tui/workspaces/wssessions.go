@@ -472,12 +472,18 @@ func age(d time.Duration) string {
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
-// clipPreview cuts each preview line to w cells, marking a cut line with
-// "…" (the preview is narrower than the session's screen).
+// clipPreview cuts each preview line to w cells, marking with "…" a line
+// whose text goes past the edge (the preview is narrower than the
+// session's screen); the blanks padding a row to the session's width are
+// not text.
 func clipPreview(s string, w int) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "…")
+		tail := "…"
+		if ansi.StringWidth(strings.TrimRight(ansi.Strip(l), " ")) <= w {
+			tail = ""
+		}
+		lines[i] = ansi.Truncate(fitClusters(l), w, tail)
 	}
 	return strings.Join(lines, "\n")
 }

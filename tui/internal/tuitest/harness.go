@@ -18,7 +18,7 @@ import (
 // stream, a terminal's Changed), which stay pending until the test feeds
 // them. No wall-clock deadline decides what a test sees.
 type Harness struct {
-	t       *testing.T
+	t       testing.TB
 	M       *tui.Model
 	F       *FakeCore
 	Now     time.Time
@@ -26,12 +26,12 @@ type Harness struct {
 }
 
 // NewHarness runs the model over a fresh FakeCore at w×h, loaded.
-func NewHarness(t *testing.T, w, h int) *Harness {
+func NewHarness(t testing.TB, w, h int) *Harness {
 	return NewHarnessCore(t, w, h, func(f *FakeCore) tui.Core { return f })
 }
 
 // NewHarnessCore runs the model over wrap(fake), for optional interfaces.
-func NewHarnessCore(t *testing.T, w, h int, wrap func(*FakeCore) tui.Core) *Harness {
+func NewHarnessCore(t testing.TB, w, h int, wrap func(*FakeCore) tui.Core) *Harness {
 	f := NewFakeCore()
 	hs := NewHarnessOver(t, wrap(f), f, w, h)
 	hs.Run(hs.M.LoadAll())
@@ -41,20 +41,20 @@ func NewHarnessCore(t *testing.T, w, h int, wrap func(*FakeCore) tui.Core) *Harn
 // NewHarnessOver builds the model over core (a fake embedding f) at w×h
 // with the harness's clock and f's event channel; the caller runs the
 // loads its test needs.
-func NewHarnessOver(t *testing.T, core tui.Core, f *FakeCore, w, h int) *Harness {
+func NewHarnessOver(t testing.TB, core tui.Core, f *FakeCore, w, h int) *Harness {
 	return newHarness(t, core, f, w, h, tui.Options{})
 }
 
 // NewDetachableHarness is NewHarness for a client attached to a core
 // that outlives it (tui.Options.Detachable, as `alice` runs the UI).
-func NewDetachableHarness(t *testing.T, w, h int) *Harness {
+func NewDetachableHarness(t testing.TB, w, h int) *Harness {
 	f := NewFakeCore()
 	hs := newHarness(t, f, f, w, h, tui.Options{Detachable: true})
 	hs.Run(hs.M.LoadAll())
 	return hs
 }
 
-func newHarness(t *testing.T, core tui.Core, f *FakeCore, w, h int, opts tui.Options) *Harness {
+func newHarness(t testing.TB, core tui.Core, f *FakeCore, w, h int, opts tui.Options) *Harness {
 	dark := true
 	hs := &Harness{t: t, F: f, Now: T0}
 	opts.Version, opts.Dark, opts.Now = "test", &dark, func() time.Time { return hs.Now }

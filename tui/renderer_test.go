@@ -1,0 +1,158 @@
+package tui_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+)
+
+// frameModel shows whatever frame it was last sent.
+type frameModel struct{ content string }
+
+type frameMsg string
+
+func (m frameModel) Init() tea.Cmd { return nil }
+
+func (m frameModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if f, ok := msg.(frameMsg); ok {
+		m.content = string(f)
+	}
+	return m, nil
+}
+
+func (m frameModel) View() tea.View {
+	v := tea.NewView(m.content)
+	v.AltScreen = true
+	return v
+}
+
+// emuScreen is a terminal emulator fed by the program's output.
+type emuScreen struct {
+	mu  sync.Mutex
+	emu *vt.Emulator
+}
+
+// Write feeds p to the emulator as a tty would pass it on (ONLCR: a line
+// feed is written as CR LF).
+func (s *emuScreen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.emu.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// diff describes the first cells where the emulator differs from want.
+func (s *emuScreen) diff(want uv.ScreenBuffer) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for y := 0; y < want.Height(); y++ {
+		for x := 0; x < want.Width(); x++ {
+			got, exp := s.emu.CellAt(x, y), want.CellAt(x, y)
+			if got == nil || exp == nil {
+				continue
+			}
+			g, e := *got, *exp
+			if g.Content == "" {
+				g.Content = " "
+			}
+			if e.Content == "" {
+				e.Content = " "
+			}
+			if g.Content != e.Content || g.Width != e.Width || !g.Style.Equal(&e.Style) || g.Link != e.Link {
+				out = append(out, fmt.Sprintf("(%d,%d) got %q %+v %+v, want %q %+v %+v", x, y, g.Content, g.Style, g.Link, e.Content, e.Style, e.Link))
+				if len(out) == 5 {
+					return strings.Join(out, "\n")
+				}
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestRendererDrawsEveryFrameExactly drives the (patched) Bubble Tea
+// renderer with frames that change a few lines at a time — the patch
+// re-parses only changed lines when every line ends with a clean style —
+// and requires the terminal fed with its output to show each frame exactly
+// as a fresh parse of the whole frame gives it, scrolled or not: styles that reset at the
+// line's end and styles that run on into the next line, hyperlinks, wide
+// characters, lines longer than the screen and frames shorter than it.
+func TestRendererDrawsEveryFrameExactly(t *testing.T) {
+	t.Parallel()
+	const w, h = 40, 12
+	scr := &emuScreen{emu: vt.NewEmulator(w, h)}
+	go func() { _, _ = io.Copy(io.Discard, scr.emu) }() // the emulator's replies
+	t.Cleanup(func() { _ = scr.emu.Close() })
+	p := tea.NewProgram(frameModel{},
+		tea.WithInput(nil), tea.WithOutput(scr), tea.WithWindowSize(w, h),
+		tea.WithoutSignals(), tea.WithFPS(120), tea.WithColorProfile(colorprofile.TrueColor),
+		tea.WithEnvironment([]string{"TERM=xterm-256color"}))
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	t.Cleanup(func() { p.Quit(); <-done })
+
+	pool := []string{
+		"plain text",
+		"\x1b[1mbold\x1b[m and plain",
+		"\x1b[38;2;10;200;30mgreen\x1b[m",
+		"\x1b[7mreverse to the end of the line, reset\x1b[0m",
+		"\x1b[1;31mbold red that runs on", // style open at the end
+		"\x1b[4munderline open",           // style open at the end
+		"after an open style",             // inherits it in a full parse
+		"\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x1b\\ text",
+		"\x1b]8;;https://example.com\x1b\\link left open", // open hyperlink
+		"日本語の文字 wide",
+		"🙂 smile",
+		strings.Repeat("long-", 12), // wider than the screen
+		"",
+		"│ \x1b[38;5;4m│\x1b[m framed \x1b[38;5;4m│\x1b[m",
+		"\x1b[?25hnot an sgr", // a sequence the patch does not know
+	}
+	rng := rand.New(rand.NewPCG(23, 42))
+	lines := make([]string, h)
+	for i := range lines {
+		lines[i] = pool[rng.IntN(len(pool))]
+	}
+	for frame := 0; frame < 300; frame++ {
+		if frame%11 == 0 {
+			// Everything moves up a line (the renderer may scroll).
+			lines = append(lines[1:], pool[rng.IntN(len(pool))])
+		}
+		for n := 1 + rng.IntN(3); n > 0; n-- {
+			lines[rng.IntN(h)] = pool[rng.IntN(len(pool))]
+		}
+		shown := lines
+		if frame%37 == 0 {
+			shown = lines[:h/2] // a frame shorter than the screen
+		}
+		content := strings.Join(shown, "\n")
+		want := uv.NewScreenBuffer(w, h)
+		want.Method = ansi.GraphemeWidth
+		uv.NewStyledString(content).Draw(want, want.Bounds())
+
+		p.Send(frameMsg(content))
+		deadline := time.Now().Add(30 * time.Second)
+		for scr.diff(want) != "" && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if d := scr.diff(want); d != "" {
+			scr.mu.Lock()
+			shownText := scr.emu.String()
+			scr.mu.Unlock()
+			t.Fatalf("frame %d: the terminal differs from the frame:\n%s\nframe:\n%q\nterminal:\n%s", frame, d, content, shownText)
+		}
+	}
+}
