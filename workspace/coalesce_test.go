@@ -127,6 +127,32 @@ func TestCoalescedFeedMatchesEmulator(t *testing.T) {
 	}
 }
 
+// TestCoalescedFeedThenGrowPullsHistory: the lines a coalesced batch put
+// straight into the scrollback count as scrolled, so a taller screen pulls
+// them back down as it does after a raw feed (and as tmux does).
+func TestCoalescedFeedThenGrowPullsHistory(t *testing.T) {
+	t.Parallel()
+	const w, h = 40, 8
+	term := newTerminal(w, h, 300, nil, slog.Default())
+	defer term.Close()
+	ref := vt.NewEmulator(w, h)
+	ref.SetScrollbackSize(300)
+	data := []byte(numbered(200) + "$ ")
+	before := term.ring.total
+	term.Feed(data)
+	_, _ = ref.Write(data)
+	require.Greater(t, term.ring.total-before, int64(2*h), "the batch took the coalesced path")
+	saved := len(term.Scrollback())
+	term.Resize(w, 2*h)
+	ref.Resize(w, 2*h)
+	require.Equal(t, ref.String(), term.String(), "screen")
+	require.Len(t, term.Scrollback(), saved-h, "h lines came back from the scrollback")
+	rp := ref.CursorPosition()
+	x, y, _ := term.Cursor()
+	require.Equal(t, [2]int{rp.X, rp.Y}, [2]int{x, y}, "cursor")
+	require.Equal(t, emuLines(ref), term.Scrollback(), "scrollback")
+}
+
 // TestCoalesceFallsBack: cursor addressing, alt screen and scroll regions
 // are fed unchanged, and the result still matches.
 func TestCoalesceFallsBack(t *testing.T) {

@@ -13,7 +13,9 @@ import (
 // least as many as the screen has rows, so what the screen shows after
 // the reflow is what tmux shows, history pulled down when the lines get
 // shorter included — and the drain after the resize stores them again at
-// the new width. Older lines keep the width they were written at.
+// the new width. Older lines keep the width they were written at. A
+// taller screen (same width) takes back as many ring lines as it grew:
+// the emulator pulls those that scrolled there onto its top, as tmux.
 
 // maxUnscroll bounds the ring lines moved back on one resize.
 const maxUnscroll = 4096

@@ -12,7 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Reflow on a width change, against tmux. Each case is a stream written
+// Reflow on a width change (and history pulled down by a taller screen),
+// against tmux. Each case is a stream written
 // at one size, a resize, and a stream written after it; `-update` stores
 // them in testdata/terminal as reflow-NAME (.stream, .resize and what tmux
 // showed, .tmux), and TestScreenCorpus compares the pane with tmux cell by
@@ -63,6 +64,24 @@ var reflowCases = []reflowCase{
 	// to (near) the margin, EL 2 empties the row; a cursor placed inside
 	// the erased part stays there. claude's rows, erased after their text,
 	// were cut in two by tmux and not by the pane when it shrank.
+	// A taller screen pulls the lines that scrolled off its top back down
+	// (tmux's screen_resize_y takes them from hscrolled), not those an
+	// erase pushed there (ED 2 resets the count); with a width change too
+	// the pull comes first, at the old width.
+	{name: "pull", fromCols: 40, fromRows: 5, toCols: 40, toRows: 8,
+		before: numbered(10) + "$ ", after: "X"},
+	{name: "pull-cleared", fromCols: 40, fromRows: 5, toCols: 40, toRows: 12,
+		before: numbered(10) + "\x1b[2J\x1b[Hab\r\ncd\r\nef\r\ngh\r\nij\r\nkl\r\n$ ", after: "X"},
+	{name: "pull-wider", fromCols: 40, fromRows: 5, toCols: 50, toRows: 9,
+		before: numbered(4) + strings.Repeat("0123456789", 7) + "\r\n" + numbered(3) + "$ \x1b[3;2H", after: "X"},
+	// Under the alternate screen (a program like vim) the main screen is
+	// resized too: taller, it pulls its history down; shorter, its rows
+	// above the cursor go to the history (they were cut off at the
+	// bottom, the shell's prompt with them).
+	{name: "alt-grow", fromCols: 40, fromRows: 5, toCols: 40, toRows: 8,
+		before: numbered(10) + "$ \x1b[?1049hin vim", after: "\x1b[?1049lX"},
+	{name: "alt-shrink", fromCols: 40, fromRows: 8, toCols: 30, toRows: 5,
+		before: numbered(7) + "$ \x1b[?1049hin vim", after: "\x1b[?1049lX"},
 	{name: "erased-tail", fromCols: 40, fromRows: 12, toCols: 20, toRows: 12,
 		before: numbered(6) + forty[:32] + "\rab\x1b[K\r\n" + forty[:32] + "\x1b[26G\x1b[10X\r\n" +
 			"abc\x1b[2G\x1b[2@\r\n" + "abcdef\x1b[2G\x1b[2P\r\n" + forty[:30] + "\x1b[11;2H\x1b[J" +

@@ -354,6 +354,7 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 		s = lf + 1
 	}
 	t.writeLocked(plan.head)
+	pushed := t.ring.total
 	// The screen's first h-1 rows scroll out before the middle lines.
 	for y := 0; y < h-1; y++ {
 		t.ring.pushCells(t.screenRow(y, w), t.emu.LineWrapped(y))
@@ -368,6 +369,9 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 		renderLine(plan.middle[start:lf-1], w, width, &pen, t.row, t.ring)
 		start = lf + 1
 	}
+	// They scrolled, as far as the emulator's count of the lines a taller
+	// screen pulls back is concerned.
+	t.emu.NoteScrolled(int(t.ring.total - pushed))
 	// Erase the screen without ED 0 from home, which (as tmux's
 	// scroll-on-clear) would push the rows into the scrollback again.
 	setup := append([]byte("\x1b[H\x1b[2K\x1b[2;1H\x1b[J\x1b[H"), sgrState(plan.middle)...)
@@ -545,6 +549,8 @@ func (t *Terminal) Resize(cols, rows int) {
 	if !t.closed && (cols != t.emu.Width() || rows != t.emu.Height()) {
 		if cols != t.emu.Width() {
 			t.unscrollLocked(rows) // reflowed with the screen (reflow.go)
+		} else if rows > t.emu.Height() {
+			t.unscrollLocked(rows - t.emu.Height()) // a taller screen pulls them back
 		}
 		t.emu.Resize(cols, rows)
 		t.drainLocked() // rows a height shrink scrolled away

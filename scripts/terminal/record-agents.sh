@@ -7,8 +7,10 @@
 #   claude-answer-resize  the same, resized to 80x24 while the answer streams
 #   codex-answer          codex 100x30, the same prompt and answer
 #   codex-answer-resize   the same, resized to 140x40 while the answer streams
-#   claude-answer-shrink  claude-answer-resize cut at its resize: the
+#   claude-answer-cut     claude-answer-resize cut at its resize: the
 #                         reflowed screen before claude redraws (no CLI runs)
+#   claude-answer-grow    claude-answer, resized to 140x40 after the answer
+#   codex-answer-shrink   codex-answer, resized to 80x24 after the answer
 # Neither CLI has credentials here, so both talk to scripts/agentmock (a
 # loopback-only stand-in for the Anthropic Messages and OpenAI Responses
 # streaming APIs) and run with fresh, isolated homes: claude's
@@ -26,14 +28,14 @@
 # The CLIs (the versions of the stored recordings):
 #   npm install --prefix DIR @anthropic-ai/claude-code@2.1.197 @openai/codex@0.169.0
 #   CLAUDE_BIN=DIR/node_modules/.bin/claude CODEX_BIN=DIR/node_modules/.bin/codex \
-#     scripts/terminal/record-agents.sh [NAME...]      # default: all five
+#     scripts/terminal/record-agents.sh [NAME...]      # default: all seven
 # (CLAUDE_BIN and CODEX_BIN default to claude and codex on PATH.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CLAUDE_BIN=$(command -v "${CLAUDE_BIN:-claude}") || { echo "claude not found (set CLAUDE_BIN)"; exit 2; }
 CODEX_BIN=$(command -v "${CODEX_BIN:-codex}") || { echo "codex not found (set CODEX_BIN)"; exit 2; }
 NAMES=("$@")
-[ ${#NAMES[@]} -gt 0 ] || NAMES=(claude-answer claude-answer-resize claude-answer-shrink codex-answer codex-answer-resize)
+[ ${#NAMES[@]} -gt 0 ] || NAMES=(claude-answer claude-answer-resize claude-answer-cut claude-answer-grow codex-answer codex-answer-resize codex-answer-shrink)
 
 WORK=$(mktemp -d /var/tmp/alice-record-agents.XXXXXX)
 MOCK_PID=
@@ -87,13 +89,16 @@ for name in "${NAMES[@]}"; do
 	CLAUDE="cd '$RUN/ws' && $AGENT_ENV HOME='$RUN/home' ANTHROPIC_API_KEY=sk-ant-mock ANTHROPIC_BASE_URL=$URL DISABLE_AUTOUPDATER=1 '$CLAUDE_BIN'"
 	CODEX="cd '$RUN/ws' && $AGENT_ENV HOME='$RUN/home' CODEX_HOME='$RUN/codex-home' MOCK_KEY=mock '$CODEX_BIN'"
 	# The prompt is typed halfway (after start-up); the answer starts 1.5 s
-	# later and streams for about 6 s; the resize lands 4 s after the prompt.
+	# later and streams for about 6 s; a resize lands 3 s after the prompt's
+	# Enter (mid-answer) or 9 s after it (the answer done).
 	case $name in
 	claude-answer) KEY_PAUSE=0.5 scripts/terminal/record.sh "$name" 100 30 22 "$CLAUDE" "$PROMPT" Enter ;;
 	claude-answer-resize) KEY_PAUSE=0.5 RESIZE=80x24 RESIZE_DELAY=3 scripts/terminal/record.sh "$name" 100 30 22 "$CLAUDE" "$PROMPT" Enter ;;
-	claude-answer-shrink) CUT_FROM=claude-answer-resize scripts/terminal/record.sh "$name" ;;
+	claude-answer-cut) CUT_FROM=claude-answer-resize scripts/terminal/record.sh "$name" ;;
+	claude-answer-grow) KEY_PAUSE=0.5 RESIZE=140x40 RESIZE_DELAY=9 scripts/terminal/record.sh "$name" 100 30 22 "$CLAUDE" "$PROMPT" Enter ;;
 	codex-answer) KEY_PAUSE=0.5 scripts/terminal/record.sh "$name" 100 30 22 "$CODEX" "$PROMPT" Enter ;;
 	codex-answer-resize) KEY_PAUSE=0.5 RESIZE=140x40 RESIZE_DELAY=3 scripts/terminal/record.sh "$name" 100 30 22 "$CODEX" "$PROMPT" Enter ;;
+	codex-answer-shrink) KEY_PAUSE=0.5 RESIZE=80x24 RESIZE_DELAY=9 scripts/terminal/record.sh "$name" 100 30 22 "$CODEX" "$PROMPT" Enter ;;
 	*) echo "unknown recording $name"; exit 2 ;;
 	esac
 done

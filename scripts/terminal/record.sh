@@ -20,7 +20,7 @@
 # With CUT_FROM=OTHER nothing runs: NAME is OTHER's recording cut at its
 # resize (the screen just after the resize, before the program redraws),
 # replayed through tmux the same way.
-#   CUT_FROM=claude-answer-resize scripts/terminal/record.sh claude-answer-shrink
+#   CUT_FROM=claude-answer-resize scripts/terminal/record.sh claude-answer-cut
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -ge 5 ] || { [ -n "${CUT_FROM:-}" ] && [ $# -eq 1 ]; } || { echo "usage: $0 NAME COLS ROWS SECONDS COMMAND [KEYS...]"; exit 2; }

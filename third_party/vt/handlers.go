@@ -589,6 +589,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 			if sb := e.scr.Scrollback(); sb != nil {
 				sb.Clear()
 			}
+			e.scr.scrolled = 0
 		default:
 			return false
 		}

@@ -27,6 +27,11 @@ type Screen struct {
 	// used[y] is how many cells of row y hold a line's text, tmux's
 	// cellused (alice patch; see wrap.go).
 	used []int
+	// scrolled is how many of the newest scrollback lines scrolled there
+	// (rather than being pushed by an erase), tmux's hscrolled: growing
+	// the height pulls them back onto the screen (alice patch; see
+	// pullHistory).
+	scrolled int
 }
 
 // NewScreen creates a new screen.
@@ -148,6 +153,9 @@ func (s *Screen) ClearWithScrollback() {
 		}
 		for y := 0; y < last; y++ {
 			s.scrollback.PushWrapped(s.buf.Line(y), s.isWrapped(y))
+		}
+		if last > 0 {
+			s.scrolled = 0 // as grid_view_clear_history
 		}
 	}
 	s.Clear()
@@ -506,6 +514,7 @@ func (s *Screen) DeleteLine(n int) bool {
 		for i := range linesToSave {
 			s.scrollback.PushWrapped(s.buf.Line(y+i), s.isWrapped(y+i))
 		}
+		s.scrolled += linesToSave
 	}
 
 	// alice patch: a full-width region scrolls by moving rows, not cells.

@@ -185,3 +185,17 @@ func (s *Scrollback) CellAt(x, y int) *uv.Cell {
 	}
 	return &line[x]
 }
+
+// PopNewest removes the newest line and returns it with its soft-wrap
+// flag; ok is false when there is none (alice patch: growing the height
+// pulls lines back onto the screen).
+func (s *Scrollback) PopNewest() (line uv.Line, wrapped, ok bool) {
+	if s == nil || len(s.lines) == 0 {
+		return nil, false, false
+	}
+	n := len(s.lines) - 1
+	line, wrapped = s.lines[n], s.wrapped[n]
+	s.lines[n] = nil
+	s.lines, s.wrapped = s.lines[:n], s.wrapped[:n]
+	return line, wrapped, true
+}

@@ -255,6 +255,14 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 
 	// The last height rows are the screen, the rest the scrollback.
 	top := max(0, len(out)-height)
+	// Scrolled lines are the newest of the scrollback; when they were all
+	// of it here they still are (tmux's grid_reflow adjusts hscrolled by
+	// the rows its lines gained or lost).
+	if s.scrolled >= nsb {
+		s.scrolled = max(0, s.scrolled+top-nsb)
+	} else {
+		s.scrolled = min(s.scrolled, top)
+	}
 	if sb != nil {
 		sb.Clear()
 		for _, r := range out[:top] {
@@ -293,4 +301,48 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 // patch)
 func (e *Emulator) PendingWrap() bool {
 	return e.atPhantom
+}
+
+// pullHistory moves up to n of the newest scrollback lines that scrolled
+// there (scrolled) back onto the top of the screen, the rows moving down
+// over the bottom n rows (blank after a height growth), as tmux's
+// screen_resize_y pulls hscrolled lines from its history when the height
+// grows. It returns how many rows came back. (alice patch)
+func (s *Screen) pullHistory(n int) int {
+	n = min(n, s.scrolled, s.scrollback.Len(), s.buf.Height())
+	if n <= 0 {
+		return 0
+	}
+	lines, h, w := s.buf.Lines, s.buf.Height(), s.buf.Width()
+	// Rotate the row slices down by n: the bottom n rows' storage comes
+	// to the top for the pulled lines.
+	bottom := append([]uv.Line(nil), lines[h-n:]...)
+	copy(lines[n:], lines[:h-n])
+	copy(lines, bottom)
+	copy(s.wrapped[n:], s.wrapped[:h-n])
+	copy(s.used[n:], s.used[:h-n])
+	for y := n - 1; y >= 0; y-- {
+		line, wrapped, _ := s.scrollback.PopNewest()
+		row := lines[y]
+		for x := range row {
+			row[x] = uv.EmptyCell
+		}
+		copy(row, line[:min(len(line), w)])
+		s.wrapped[y] = wrapped
+		s.used[y] = min(len(line), w)
+	}
+	s.scrolled -= n
+	for y := 0; y < h; y++ {
+		s.buf.TouchLine(0, y, w)
+	}
+	return n
+}
+
+// NoteScrolled records that n more lines scrolled into the scrollback
+// than the emulator saw (alice patch: alice puts the lines of a long
+// batch of output straight into its own scrollback).
+func (e *Emulator) NoteScrolled(n int) {
+	if n > 0 {
+		e.scrs[0].scrolled += n
+	}
 }
