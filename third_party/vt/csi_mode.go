@@ -61,10 +61,6 @@ func (e *Emulator) setAltScreenMode(on bool) {
 		// alice patch: the cursor stays where it was, as in xterm and
 		// tmux (it was moved to the top left).
 	} else {
-		// alice patch: one cursor for both screens, as tmux's: leaving
-		// the alternate screen keeps its cursor (1049l then restores
-		// the one 1049h saved).
-		e.scrs[0].cur = e.scrs[1].cur
 		e.scr = &e.scrs[0]
 	}
 	if e.cb.AltScreen != nil {
@@ -109,12 +105,20 @@ func (e *Emulator) restoreCursor() {
 // (screen_alternate_off: "This happens even if not currently in the
 // alternate screen"), and leaves the cursor where it is when 1049h never
 // saved one (the alternate screen was entered with 1047).
+//
+// The main screen's cursor does not move while the alternate screen is on
+// (Resize moves it with the main screen's rows), so when 1049h entered
+// the alternate screen, going back to the main screen is the restore.
 func (e *Emulator) setAltScreenSaveCursor(on bool) {
-	if on && e.scr == &e.scrs[0] {
-		e.altSaved, e.altSavedSet = e.scr.cur, true
+	inAlt := e.scr == &e.scrs[1]
+	switch {
+	case on && !inAlt:
+		e.altSaved, e.altSavedSet, e.altBy1049 = e.scr.cur, true, true
+	case !on && inAlt && !e.altBy1049:
+		e.scrs[0].cur = e.scrs[1].cur // entered by 1047: one cursor
 	}
 	e.setAltScreenMode(on)
-	if !on && e.altSavedSet {
+	if !on && e.altSavedSet && !(inAlt && e.altBy1049) {
 		e.scr.cur.Pen, e.scr.cur.Link = e.altSaved.Pen, e.altSaved.Link
 		e.scr.setCursor(e.altSaved.X, e.altSaved.Y, false)
 	}
@@ -141,7 +145,14 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 		e.scr.setCursorHidden(!setting.IsSet())
 	case ansi.ModeAltScreen:
 		// alice patch: 1047 does not save or restore the cursor, as in
-		// tmux (setAltScreenMode carries it over).
+		// tmux: leaving, the cursor stays where it was on the alternate
+		// screen (one cursor for both screens).
+		switch {
+		case setting.IsSet() && e.scr == &e.scrs[0]:
+			e.altBy1049 = false
+		case !setting.IsSet() && e.scr == &e.scrs[1]:
+			e.scrs[0].cur = e.scrs[1].cur
+		}
 		e.setAltScreenMode(setting.IsSet())
 	case ansi.ModeSaveCursor:
 		if setting.IsSet() {

@@ -78,6 +78,7 @@ type Emulator struct {
 	// saveCursor and setAltScreenSaveCursor).
 	saved, altSaved Cursor
 	altSavedSet     bool
+	altBy1049       bool // the alternate screen was entered by 1049h
 	savedOrigin     bool
 
 	// atPhantom indicates if the cursor is out of bounds.
