@@ -123,8 +123,14 @@ func TestWatchedSessionMakesNoAlert(t *testing.T) {
 	m.SetWatched(s.ID(), true)
 	m.SetWatched(s.ID(), false) // still watched once
 	require.True(t, m.Watched(s.ID()))
+	var log stateLog
+	m.OnAgentState(log.add)
 	require.NoError(t, s.Input([]byte("printf '\\007'\r")))
-	waitAgentState(t, m, s, agentstate.NeedsYou)
+	// The bell is answered at once: the person sees it.
+	require.Eventually(t, func() bool {
+		st := log.states()
+		return len(st) >= 2 && st[len(st)-2] == agentstate.NeedsYou && st[len(st)-1] == agentstate.Idle
+	}, waitFor, tick, "transitions %v", log.states())
 	time.Sleep(300 * time.Millisecond)
 	assert.Empty(t, humans.all(), "attached: the person sees it")
 
