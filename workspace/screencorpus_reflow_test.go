@@ -74,6 +74,14 @@ var reflowCases = []reflowCase{
 		before: numbered(10) + "\x1b[2J\x1b[Hab\r\ncd\r\nef\r\ngh\r\nij\r\nkl\r\n$ ", after: "X"},
 	{name: "pull-wider", fromCols: 40, fromRows: 5, toCols: 50, toRows: 9,
 		before: numbered(4) + strings.Repeat("0123456789", 7) + "\r\n" + numbered(3) + "$ \x1b[3;2H", after: "X"},
+	// Under the alternate screen (a program like vim) the main screen is
+	// resized too: taller, it pulls its history down; shorter, its rows
+	// above the cursor go to the history (they were cut off at the
+	// bottom, the shell's prompt with them).
+	{name: "alt-grow", fromCols: 40, fromRows: 5, toCols: 40, toRows: 8,
+		before: numbered(10) + "$ \x1b[?1049hin vim", after: "\x1b[?1049lX"},
+	{name: "alt-shrink", fromCols: 40, fromRows: 8, toCols: 30, toRows: 5,
+		before: numbered(7) + "$ \x1b[?1049hin vim", after: "\x1b[?1049lX"},
 	{name: "erased-tail", fromCols: 40, fromRows: 12, toCols: 20, toRows: 12,
 		before: numbered(6) + forty[:32] + "\rab\x1b[K\r\n" + forty[:32] + "\x1b[26G\x1b[10X\r\n" +
 			"abc\x1b[2G\x1b[2@\r\n" + "abcdef\x1b[2G\x1b[2P\r\n" + forty[:30] + "\x1b[11;2H\x1b[J" +

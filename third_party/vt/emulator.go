@@ -264,6 +264,16 @@ func (e *Emulator) Resize(width int, height int) {
 			y -= d
 		}
 	}
+	// alice patch: under the alternate screen the main screen does the
+	// same by its own cursor, as tmux when the alternate screen ends (its
+	// bottom rows were cut off: a shell's prompt was gone after a program
+	// on the alternate screen quit in a smaller pane).
+	if !onMain && height > 0 {
+		if d := main.cur.Y - height + 1; d > 0 {
+			main.ScrollUp(d)
+			main.cur.Y -= d
+		}
+	}
 	if y >= height {
 		y = height - 1
 	}
@@ -283,7 +293,7 @@ func (e *Emulator) Resize(width int, height int) {
 		}
 		grow := height - main.Height()
 		main.Resize(main.Width(), height)
-		if onMain && grow > 0 {
+		if grow > 0 {
 			cy += main.pullHistory(grow)
 		}
 		mx, my, mpending := main.reflow(width, cx, cy)
@@ -297,9 +307,13 @@ func (e *Emulator) Resize(width int, height int) {
 		grow := height - main.Height()
 		e.scrs[0].Resize(width, height)
 		// alice patch: a taller main screen pulls the lines that
-		// scrolled off its top back down, as tmux's screen_resize_y.
-		if onMain && grow > 0 {
-			y += main.pullHistory(grow)
+		// scrolled off its top back down, as tmux's screen_resize_y
+		// (under the alternate screen too: tmux does it when the
+		// alternate screen ends, which comes to the same).
+		if k := main.pullHistory(grow); onMain {
+			y += k
+		} else {
+			main.cur.Y += k
 		}
 	}
 	if x >= width {
