@@ -177,6 +177,15 @@ func (h *statusHub) changed(s *Session, c agentstate.Change) {
 		fn(AgentStateChange{From: c.From, To: st})
 	}
 	h.m.events.Publish(Event{Kind: EventAgentState, WorkspaceID: s.ws.ID, SessionID: s.id, Status: &st})
+	// A person attached to the session sees its bell and its finished
+	// run as they happen (tmux flags a bell only in a window nobody looks
+	// at): answered at once, they do not wait as "needs you" or "done"
+	// for the detach. The tracker reports the state it settles on.
+	if s.watched.Load() > 0 && (c.To.State == agentstate.NeedsYou || c.To.State == agentstate.Done) {
+		if t, ok := h.get(s.id); ok {
+			t.tr.Acknowledge()
+		}
+	}
 }
 
 // loop re-applies the screen rules to the sessions whose emulator took in

@@ -108,6 +108,39 @@ func TestAcknowledgeClearsBellAndDone(t *testing.T) {
 	assert.Equal(t, agentstate.Idle, m.WorkspaceAgentState(w.ID))
 }
 
+// A bell or a finished run in a session a person is attached to is seen
+// as it happens, as tmux flags a bell only in a window nobody looks at: a
+// shell that rang while attached (vim's beep on Esc, printf '\a') stayed
+// "needs you" after the detach and alerted then.
+func TestWatchedSessionAnswersItsBellAtOnce(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t, t.TempDir(), nil)
+	var log stateLog
+	m.OnAgentState(log.add)
+	w := createWS(t, m, "watched", "chat")
+	s, err := m.StartSession(w.ID, AgentShell)
+	require.NoError(t, err)
+	waitScreen(t, s, "$")
+	waitAgentState(t, m, s, agentstate.Idle)
+	m.SetWatched(s.ID(), true)
+	endsIdleAfter := func(want agentstate.State) {
+		t.Helper()
+		require.Eventually(t, func() bool {
+			st := log.states()
+			return len(st) > 0 && st[len(st)-1] == agentstate.Idle && slices.Contains(st, want)
+		}, waitFor, tick, "while watched, %s is answered at once: %v", want, log.states())
+	}
+	require.NoError(t, s.Input([]byte("printf '\\033]9;4;3;0\\007'; sleep 0.3; printf '\\033]9;4;0\\007'; echo end-$((6*7))\r")))
+	waitScreen(t, s, "end-42")
+	endsIdleAfter(agentstate.Done)
+	require.NoError(t, s.Input([]byte("printf 'rang\\007\\n'\r")))
+	waitScreen(t, s, "rang")
+	endsIdleAfter(agentstate.NeedsYou)
+	m.SetWatched(s.ID(), false)
+	st, _ := m.AgentStatus(s.ID())
+	assert.Equal(t, agentstate.Idle, st.State, "nothing left to answer after the detach (transitions %v)", log.states())
+}
+
 // TestRealClaudeWithoutKeyIsNeverWorking runs the installed claude CLI
 // with no credentials and no network: it must end errored (or waiting for
 // a person), never "working".

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -114,6 +115,8 @@ func TestGlobalLimitCountsHeldBackAlerts(t *testing.T) {
 func TestWatchedSessionMakesNoAlert(t *testing.T) {
 	t.Parallel()
 	m := newTestManager(t, t.TempDir(), nil)
+	var log stateLog
+	m.OnAgentState(log.add)
 	_, humans := runAlerter(t, m, AlertOptions{Settle: 50 * time.Millisecond})
 	w := createWS(t, m, "watched", "chat")
 	s, err := m.StartSession(w.ID, AgentShell)
@@ -124,7 +127,10 @@ func TestWatchedSessionMakesNoAlert(t *testing.T) {
 	m.SetWatched(s.ID(), false) // still watched once
 	require.True(t, m.Watched(s.ID()))
 	require.NoError(t, s.Input([]byte("printf '\\007'\r")))
-	waitAgentState(t, m, s, agentstate.NeedsYou)
+	// Watched, the bell is answered at once: it passes through needs-you.
+	if !assert.Eventually(t, func() bool { return slices.Contains(log.states(), agentstate.NeedsYou) }, waitFor, tick) {
+		t.Fatalf("the bell never made the session need a person; transitions %v", log.states())
+	}
 	time.Sleep(300 * time.Millisecond)
 	assert.Empty(t, humans.all(), "attached: the person sees it")
 

@@ -176,6 +176,9 @@ func (s *Session) Terminal() *Terminal { return s.term }
 // Render returns the live screen as an ANSI string for a TUI pane.
 func (s *Session) Render() string { return s.term.Render() }
 
+// Frame returns the screen and the cursor read together (Terminal.Frame).
+func (s *Session) Frame() (screen string, x, y int, visible bool) { return s.term.Frame() }
+
 // Screen returns the live screen as plain text.
 func (s *Session) Screen() string { return s.term.String() }
 

@@ -51,9 +51,11 @@ func (e *Emulator) prevTab(n int) {
 		x = leftmargin
 	}
 
-	// NOTE: We use t.scr.setCursorX here because we don't want to reset the
-	// phantom state.
+	// alice patch: a pending wrap ends, as in tmux, whose CBT starts
+	// from the last column (the wrap stayed, and the next character
+	// went to the next row).
 	e.scr.setCursorX(x, false)
+	e.atPhantom = false
 }
 
 // moveCursor moves the cursor by the given x and y deltas. If the cursor
@@ -84,12 +86,11 @@ func (e *Emulator) setCursorPosition(x, y int) {
 // Otherwise, the cursor is set to the leftmost column of the screen.
 // This performs the same function as [ansi.CR].
 func (e *Emulator) carriageReturn() {
-	mode, ok := e.modes[ansi.DECOM]
-	margins := ok && mode.IsSet()
 	x, y := e.scr.CursorPosition()
-	if margins {
-		e.scr.setCursor(0, y, true)
-	} else if region := e.scr.ScrollRegion(); uv.Pos(x, y).In(region) {
+	// alice patch: in origin mode too the row stays (setCursor with
+	// margins took y as relative to the region's top and moved the
+	// cursor down by it); tmux's CR only sets the column.
+	if region := e.scr.ScrollRegion(); uv.Pos(x, y).In(region) {
 		e.scr.setCursor(region.Min.X, y, false)
 	} else {
 		e.scr.setCursor(0, y, false)
@@ -101,12 +102,22 @@ func (e *Emulator) carriageReturn() {
 // equivalent to typing the same character n times. This performs the same as
 // [ansi.REP].
 func (e *Emulator) repeatPreviousCharacter(n int) {
+	// alice patch: as tmux's INPUT_CSI_REP, at most as many times as
+	// there are columns left (none with a wrap pending), and all printed
+	// now, so the last one cannot set lastChar again after this sequence
+	// reset it.
 	if e.lastChar == 0 {
 		return
 	}
-	for range n {
+	x, _ := e.scr.CursorPosition()
+	room := e.scr.Width() - x
+	if e.atPhantom {
+		room = 0
+	}
+	for range min(n, room) {
 		e.handlePrint(e.lastChar)
 	}
+	e.flushGrapheme()
 }
 
 // alice patch: CUU, CUD, CUF, CUB (and CPL, CNL after their carriage

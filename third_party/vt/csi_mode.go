@@ -76,6 +76,7 @@ func (e *Emulator) setAltScreenMode(on bool) {
 // input_save_state (each screen had its own, and 1049h overwrote it).
 func (e *Emulator) saveCursor() {
 	e.saved = e.scr.cur
+	e.savedOrigin = e.isModeSet(ansi.DECOM)
 }
 
 // restoreCursor restores the cursor position and pen (DECRC, SCORC).
@@ -84,24 +85,43 @@ func (e *Emulator) restoreCursor() {
 	// ends a pending wrap) and the pen, as tmux's input_restore_state;
 	// the cursor's visibility and shape are not saved state.
 	e.scr.cur.Pen, e.scr.cur.Link = e.saved.Pen, e.saved.Link
+	// Origin mode is saved state in tmux too; the position is absolute.
+	// (setMode, so the mode callbacks hear of it; its homing of the
+	// cursor is undone just below.)
+	if e.isModeSet(ansi.DECOM) != e.savedOrigin {
+		setting := ansi.ModeReset
+		if e.savedOrigin {
+			setting = ansi.ModeSet
+		}
+		e.setMode(ansi.DECOM, setting)
+	}
 	e.scr.setCursor(e.saved.X, e.saved.Y, false)
 	e.atPhantom = false
 }
 
 // alice patch: 1049h saves the cursor and pen (screen_alternate_on) apart
-// from DECSC; 1049l restores them even when the alternate screen is not
-// on (screen_alternate_off: "This happens even if not currently in the
-// alternate screen"), and otherwise by going back to the main screen,
-// whose cursor did not move.
+// from DECSC, when it enters the alternate screen; 1049l restores the
+// last ones saved, even when the alternate screen is not on
+// (screen_alternate_off: "This happens even if not currently in the
+// alternate screen"), and leaves the cursor where it is when 1049h never
+// saved one (the alternate screen was entered with 1047).
+//
+// The main screen's cursor does not move while the alternate screen is on
+// (Resize moves it with the main screen's rows), so when 1049h entered
+// the alternate screen, going back to the main screen is the restore.
 func (e *Emulator) setAltScreenSaveCursor(on bool) {
+	inAlt := e.scr == &e.scrs[1]
 	switch {
-	case on && e.scr == &e.scrs[0]:
-		e.altSaved, e.altSavedSet = e.scr.cur, true
-	case !on && e.scr == &e.scrs[0] && e.altSavedSet:
+	case on && !inAlt:
+		e.altSaved, e.altSavedSet, e.altBy1049 = e.scr.cur, true, true
+	case !on && inAlt && !e.altBy1049:
+		e.scrs[0].cur = e.scrs[1].cur // entered by 1047: one cursor
+	}
+	e.setAltScreenMode(on)
+	if !on && e.altSavedSet && !(inAlt && e.altBy1049) {
 		e.scr.cur.Pen, e.scr.cur.Link = e.altSaved.Pen, e.altSaved.Link
 		e.scr.setCursor(e.altSaved.X, e.altSaved.Y, false)
 	}
-	e.setAltScreenMode(on)
 }
 
 // setMode sets the mode to the given value.
@@ -113,15 +133,25 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 		// printed character was a sixth of the emulator's time).
 		e.autoWrap = setting.IsSet()
 	}
+	if mode == ansi.ModeInsertReplace {
+		e.insertMode = setting.IsSet() // alice patch, as autoWrap
+	}
 	switch mode {
+	case ansi.ModeOrigin:
+		// alice patch: setting or resetting origin mode homes the cursor
+		// (to the region's top when set), as tmux and xterm.
+		e.setCursorPosition(0, 0)
 	case ansi.ModeTextCursorEnable:
 		e.scr.setCursorHidden(!setting.IsSet())
 	case ansi.ModeAltScreen:
 		// alice patch: 1047 does not save or restore the cursor, as in
-		// tmux: it leaves the alternate screen where it was there.
-		if !setting.IsSet() && e.scr == &e.scrs[1] {
-			e.scrs[0].cur.Position = e.scrs[1].cur.Position
-			e.scrs[0].cur.Pen, e.scrs[0].cur.Link = e.scrs[1].cur.Pen, e.scrs[1].cur.Link
+		// tmux: leaving, the cursor stays where it was on the alternate
+		// screen (one cursor for both screens).
+		switch {
+		case setting.IsSet() && e.scr == &e.scrs[0]:
+			e.altBy1049 = false
+		case !setting.IsSet() && e.scr == &e.scrs[1]:
+			e.scrs[0].cur = e.scrs[1].cur
 		}
 		e.setAltScreenMode(setting.IsSet())
 	case ansi.ModeSaveCursor:

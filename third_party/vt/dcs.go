@@ -8,6 +8,7 @@ func (e *Emulator) handleDcs(cmd ansi.Cmd, params ansi.Params, data []byte) {
 	if !e.handlers.handleDcs(cmd, params, data) {
 		e.logf("unhandled sequence: DCS %q %q", paramsString(cmd, params), data)
 	}
+	e.lastChar = 0 // alice patch: see handleGrapheme
 }
 
 // handleApc handles an APC escape sequence.
@@ -16,6 +17,7 @@ func (e *Emulator) handleApc(data []byte) {
 	if !e.handlers.handleApc(data) {
 		e.logf("unhandled sequence: APC %q", data)
 	}
+	e.lastChar = 0 // alice patch: see handleGrapheme
 }
 
 // handleSos handles an SOS escape sequence.
@@ -24,6 +26,7 @@ func (e *Emulator) handleSos(data []byte) {
 	if !e.handlers.handleSos(data) {
 		e.logf("unhandled sequence: SOS %q", data)
 	}
+	e.lastChar = 0 // alice patch: see handleGrapheme
 }
 
 // handlePm handles a PM escape sequence.
@@ -32,4 +35,5 @@ func (e *Emulator) handlePm(data []byte) {
 	if !e.handlers.handlePm(data) {
 		e.logf("unhandled sequence: PM %q", data)
 	}
+	e.lastChar = 0 // alice patch: see handleGrapheme
 }

@@ -41,6 +41,8 @@ type Emulator struct {
 	// autoWrap mirrors modes[ansi.ModeAutoWrap] (alice patch; setMode keeps
 	// it current).
 	autoWrap bool
+	// insertMode mirrors modes[ansi.ModeInsertReplace] (alice patch).
+	insertMode bool
 
 	// The last written character.
 	lastChar rune // either ansi.Rune or ansi.Grapheme
@@ -76,6 +78,8 @@ type Emulator struct {
 	// saveCursor and setAltScreenSaveCursor).
 	saved, altSaved Cursor
 	altSavedSet     bool
+	altBy1049       bool // the alternate screen was entered by 1049h
+	savedOrigin     bool
 
 	// atPhantom indicates if the cursor is out of bounds.
 	// When true, and a character is written, the cursor is moved to the next line.

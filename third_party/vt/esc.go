@@ -17,6 +17,7 @@ func (e *Emulator) handleEsc(cmd ansi.Cmd) {
 		}
 		e.logf("unhandled sequence: ESC %q", str)
 	}
+	e.lastChar = 0 // alice patch: see handleGrapheme
 }
 
 // fullReset performs a full terminal reset as in [ansi.RIS].
@@ -32,7 +33,7 @@ func (e *Emulator) fullReset() {
 	e.gsingle = 0
 	e.charsets = [4]CharSet{}
 	e.atPhantom = false
-	e.saved, e.altSaved, e.altSavedSet = Cursor{}, Cursor{}, false
+	e.saved, e.altSaved, e.altSavedSet, e.savedOrigin = Cursor{}, Cursor{}, false, false
 	e.grapheme = e.grapheme[:0]
 	e.lastChar = 0
 }

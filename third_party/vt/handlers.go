@@ -222,6 +222,19 @@ func (e *Emulator) registerDefaultHandlers() {
 func (e *Emulator) registerDefaultCcHandlers() {
 	for i := byte(ansi.NUL); i <= ansi.US; i++ {
 		switch i {
+		// alice patch: SO and SI are C0 controls (0x0E, 0x0F); they were
+		// in the C1 loop below and never handled, so ESC ) 0 SO text
+		// printed ASCII where tmux and xterm draw lines.
+		case ansi.SO: // Shift Out [ansi.SO]
+			e.registerCcHandler(i, func() bool {
+				e.gl = 1
+				return true
+			})
+		case ansi.SI: // Shift In [ansi.SI]
+			e.registerCcHandler(i, func() bool {
+				e.gl = 0
+				return true
+			})
 		case ansi.NUL: // Null [ansi.NUL]
 			// Ignored
 			e.registerCcHandler(i, func() bool {
@@ -270,16 +283,6 @@ func (e *Emulator) registerDefaultCcHandlers() {
 		case ansi.RI: // Reverse Index [ansi.RI]
 			e.registerCcHandler(i, func() bool {
 				e.reverseIndex()
-				return true
-			})
-		case ansi.SO: // Shift Out [ansi.SO]
-			e.registerCcHandler(i, func() bool {
-				e.gl = 1
-				return true
-			})
-		case ansi.SI: // Shift In [ansi.SI]
-			e.registerCcHandler(i, func() bool {
-				e.gl = 0
 				return true
 			})
 		case ansi.IND: // Index [ansi.IND]
@@ -365,6 +368,15 @@ func (e *Emulator) registerDefaultEscHandlers() {
 	e.RegisterEscHandler('8', func() bool {
 		// Restore Cursor [ansi.DECRC]
 		e.restoreCursor()
+		return true
+	})
+
+	e.RegisterEscHandler(ansi.Command(0, '#', '8'), func() bool {
+		// Screen Alignment Pattern [ansi.DECALN] (alice patch: was
+		// unhandled): the screen full of E, the cursor home, no scroll
+		// region, as tmux's screen_write_alignmenttest.
+		e.scr.alignmentTest()
+		e.atPhantom = false
 		return true
 	})
 
@@ -699,7 +711,9 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		n, _, _ := params.Param(0, 1)
 		width := e.Width()
 		_, y := e.scr.CursorPosition()
-		e.setCursorPosition(min(width-1, n-1), y)
+		// alice patch: the row stays in origin mode too, as tmux's
+		// cursormove(n-1, -1) (it was taken as relative to the region).
+		e.setCursor(min(width-1, n-1), y)
 		return true
 	})
 
@@ -779,9 +793,11 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		width, height := e.Width(), e.Height()
 		row, _, _ := params.Param(0, 1)
 		col, _, _ := params.Param(1, 1)
-		y := min(height-1, row-1)
-		x := min(width-1, col-1)
-		e.setCursor(x, y)
+		// alice patch: as CUP, relative to the region in origin mode
+		// (tmux maps f to CUP; it ignored origin mode).
+		y := min(height-1, max(row, 1)-1)
+		x := min(width-1, max(col, 1)-1)
+		e.setCursorPosition(x, y)
 		return true
 	})
 
@@ -910,6 +926,9 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 			bottom = height
 		}
 
+		// alice patch: margins past the screen are its last row, as in
+		// tmux (the region ran past the screen).
+		top, bottom = min(top, height), min(bottom, height)
 		if top >= bottom {
 			return false
 		}
@@ -918,9 +937,10 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		// is the top of the screen minus one.
 		e.scr.setVerticalMargins(top-1, bottom)
 
-		// Move the cursor to the top-left of the screen or scroll region
-		// depending on [ansi.DECOM].
-		e.setCursorPosition(0, 0)
+		// alice patch: the cursor goes to the top left of the screen,
+		// also in origin mode, as tmux's screen_write_scrollregion (it
+		// went to the region's top then).
+		e.setCursor(0, 0)
 		return true
 	})
 

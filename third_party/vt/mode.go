@@ -26,6 +26,8 @@ func (e *Emulator) resetModes() {
 		ansi.ModeBracketedPaste:      ansi.ModeReset, // ?2004
 	}
 
+	e.insertMode = false // alice patch: IRM is not in the map
+
 	// Set mode effects.
 	for mode, setting := range e.modes {
 		e.setMode(mode, setting)

@@ -335,7 +335,12 @@ func (s *Screen) InsertCell(n int) {
 		return
 	}
 
-	x, y := s.cur.X, s.cur.Y
+	s.insertCells(s.cur.X, s.cur.Y, n, s.blankCell())
+}
+
+// insertCells makes room for n cells of blank (nil: the default blank) at
+// x, y.
+func (s *Screen) insertCells(x, y, n int, blank *uv.Cell) {
 	// alice patch: cells move as they are, and a wide character cut by
 	// the cursor or pushed half past the right margin becomes blanks
 	// (one cut by the margin kept its first half, wider than the room
@@ -348,7 +353,7 @@ func (s *Screen) InsertCell(n int) {
 	s.breakWide(l, x)
 	s.breakWide(l, end-n)
 	copy(l[x+n:end], l[x:end-n])
-	s.blankCells(l[x : x+n])
+	fillCells(l[x:x+n], blank)
 	s.buf.TouchLine(x, y, end-x)
 	s.usedAfterShift(x, y, n, true)
 }
@@ -374,7 +379,7 @@ func (s *Screen) DeleteCell(n int) {
 	s.breakWide(l, x+n)
 	s.breakWide(l, end)
 	copy(l[x:end-n], l[x+n:end])
-	s.blankCells(l[end-n : end])
+	fillCells(l[end-n:end], s.blankCell())
 	s.buf.TouchLine(x, y, end-x)
 	s.usedAfterShift(x, y, n, false)
 }
@@ -401,16 +406,17 @@ func (s *Screen) breakWide(l uv.Line, x int) {
 	for start > 0 && l[start].IsZero() {
 		start--
 	}
-	for k := start; k < start+max(l[start].Width, 1) && k < len(l); k++ {
+	w := max(l[start].Width, 1)
+	for k := start; k < start+w && k < len(l); k++ {
 		l[k] = uv.EmptyCell
 	}
 }
 
-// blankCells fills cells with the erase cell (the pen's background).
-func (s *Screen) blankCells(cells []uv.Cell) {
+// fillCells sets cells to blank (nil: the default blank).
+func fillCells(cells []uv.Cell, blank *uv.Cell) {
 	c := uv.EmptyCell
-	if bc := s.blankCell(); bc != nil {
-		c = *bc
+	if blank != nil {
+		c = *blank
 	}
 	for i := range cells {
 		cells[i] = c
@@ -458,6 +464,14 @@ func (s *Screen) InsertLine(n int) bool {
 	// alice patch: outside the scroll region the lines from the cursor
 	// to the bottom of the screen move, as in tmux (nothing moved).
 	if y < s.scroll.Min.Y || y >= s.scroll.Max.Y {
+		// tmux's grid_view_insert_lines moves the rows that stay and
+		// wipes the ones they leave: when n reaches the bottom no row
+		// stays and none is wiped, the rows keep their text (its
+		// tty_cmd_insertline sends IL outside the outer terminal's
+		// scroll region, which ignores it too).
+		if n >= s.buf.Height()-y {
+			return true
+		}
 		s.buf.InsertLineArea(y, n, s.blankCell(), s.Bounds())
 		s.moveWrapped(y, n, s.buf.Height(), true)
 		return true
@@ -596,4 +610,20 @@ func (s *Screen) SetScrollbackSize(maxLines int) {
 	} else {
 		s.scrollback.SetMaxLines(maxLines)
 	}
+}
+
+// alignmentTest is DECALN (alice patch): every cell an E of the default
+// style, the cursor home, the scroll region the whole screen.
+func (s *Screen) alignmentTest() {
+	e := uv.EmptyCell
+	e.Content = "E"
+	w, h := s.buf.Width(), s.buf.Height()
+	area := uv.Rect(0, 0, w, h)
+	s.unwrapCleared(area)
+	for y := range h {
+		fillCells(s.buf.Line(y), &e)
+	}
+	s.touchArea(area)
+	s.scroll = s.buf.Bounds()
+	s.setCursor(0, 0, false)
 }

@@ -82,6 +82,14 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 		Link:    e.scr.cursorLink(),
 	}
 
+	// alice patch: REP repeats only a printable ASCII character printed
+	// right before it (tmux's ictx->last; any other character, control
+	// or sequence resets it, see resetLastChar).
+	e.lastChar = 0
+	if len(content) == 1 && content[0] < 0x80 {
+		e.lastChar = rune(content[0])
+	}
+
 	x, y := e.scr.CursorPosition()
 	// alice patch: with autowrap off, a character written while a wrap is
 	// pending (autowrap was turned off after the margin was reached) and a
@@ -92,6 +100,13 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 	if !awm && (e.atPhantom || width > 1 && x+width > e.scr.Width()) {
 		e.gsingle = 0
 		return
+	}
+	// alice patch: insert mode (IRM) makes room for the character where
+	// the cursor is, before any wrap, with default blanks, as tmux's
+	// screen_write_cell (it was not implemented); past the margin there
+	// is nothing to move.
+	if e.insertMode && !e.atPhantom {
+		e.scr.insertCells(x, y, max(width, 1), nil)
 	}
 	// alice patch: a wide character that does not fit before the right
 	// margin wraps first, as in xterm and tmux.
@@ -130,10 +145,6 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 				cell.Width = 1
 			}
 		}
-	}
-
-	if cell.Width == 1 && len(content) == 1 {
-		e.lastChar, _ = utf8.DecodeRuneInString(content)
 	}
 
 	e.scr.SetCell(x, y, &cell)

@@ -36,11 +36,16 @@ func TestAgentStateSendAndDiffFlow(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: 's', Text: "s"})
 	require.Eventually(t, func() bool { return len(a.Workspaces().Sessions(ws.ID)) == 1 }, 30*time.Second, 20*time.Millisecond)
 	require.True(t, a.Workspaces().WaitReady(context.Background(), a.Workspaces().Sessions(ws.ID)[0].ID(), 30*time.Second))
+	// The bell rings after the detach: one rung while a person is
+	// attached is answered at once (they see it), as in tmux.
+	tm.Send(tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl})
+	scr.waitFor("detached")
+	tm.Send(tea.KeyPressMsg{Code: 'i', Text: "i"})
+	scr.waitFor("sh1 ›")
 	for _, r := range "printf 'ok?\\a'" {
 		tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	tm.Send(tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl})
 	scr.waitFor("! sh1 needs-you")
 	scr.waitFor("Workspaces !1")
 	scr.waitFor("! 1 needs you")

@@ -422,8 +422,11 @@ func (t terminal) State() string {
 	}
 	return string(st)
 }
-func (t terminal) Render() string            { return t.s.Render() }
-func (t terminal) Cursor() (int, int, bool)  { return t.s.Cursor() }
+func (t terminal) Render() string { return t.s.Render() }
+func (t terminal) Frame() workspaces.TermFrame {
+	screen, x, y, vis := t.s.Frame()
+	return workspaces.TermFrame{Screen: screen, X: x, Y: y, CursorVisible: vis}
+}
 func (t terminal) Changed() <-chan struct{}  { return t.s.Changed() }
 func (t terminal) SendKey(k tea.KeyPressMsg) { t.s.SendKey(workspace.KeyPress(k.Key())) }
 func (t terminal) Paste(s string)            { t.s.Paste(s) }

@@ -23,7 +23,9 @@ type Terminal interface {
 	Name() string
 	State() string
 	Render() string
-	Cursor() (x, y int, visible bool)
+	// Frame is the screen and the cursor read together: one wait for
+	// the emulator's lock per redraw.
+	Frame() TermFrame
 	// Changed receives a nudge (capacity 1) when the screen changes.
 	Changed() <-chan struct{}
 	SendKey(tea.KeyPressMsg)
@@ -31,6 +33,14 @@ type Terminal interface {
 	Resize(cols, rows int)
 	// Attach returns the full-screen zoom command (ctrl+q detaches).
 	Attach() tea.ExecCommand
+}
+
+// TermFrame is a session's screen (ANSI-styled rows) and cursor, read
+// together.
+type TermFrame struct {
+	Screen        string
+	X, Y          int
+	CursorVisible bool
 }
 
 // WorkspaceInfo is one workspace row.

@@ -49,7 +49,10 @@ func (p *Pane) Cursor() (int, int, bool) {
 	if !p.Attached() {
 		return 0, 0, false
 	}
-	x, y, vis := p.term.Cursor()
+	if p.frameGen != p.TermGen {
+		p.followCursor()
+	}
+	x, y, vis := p.frame.X, p.frame.Y, p.frame.CursorVisible
 	x, y = x-p.viewX, y-p.viewY // the part of a larger screen shown (termWindow)
 	if x < 0 || y < 0 || x >= p.w || y >= p.h-1 {
 		return 0, 0, false

@@ -41,6 +41,8 @@ type Pane struct {
 	tmpls     []string      // loaded with the list; never read from core in View
 	term      Terminal      // the session shown in the pane (attached or last attached)
 	termLines kit.LineCache // termWindow's cut of each screen line, reused while unchanged
+	frame     TermFrame     // term's screen and cursor as of the last change (followCursor)
+	frameGen  int           // the TermGen frame was read for
 	TermGen   int           // bumps when term changes so stale nudges are dropped
 	Waiting   bool          // a Changed() read is in flight for term
 	lastNudge time.Time     // when the last TermChangedMsg arrived (frame cap)
@@ -396,7 +398,10 @@ func (p *Pane) View() string {
 	switch p.Mode {
 	case wsAttached:
 		title := st.Title.Render(p.term.Name()) + st.Muted.Render(" · "+p.term.State()+" · ctrl+q detach")
-		return kit.Stack(ansi.Truncate(title, p.w, ""), kit.FitHeight(p.termWindow(p.term.Render()), p.h-1))
+		if p.frameGen != p.TermGen {
+			p.followCursor() // a session shown without a change yet (zoom left)
+		}
+		return kit.Stack(ansi.Truncate(title, p.w, ""), kit.FitHeight(p.termWindow(p.frame.Screen), p.h-1))
 	case WsCreate:
 		tmpls := p.templates()
 		field := p.tag.View()
@@ -472,8 +477,8 @@ func (p *Pane) followCursor() {
 		return
 	}
 	cols, rows := max(1, p.w), max(1, p.h-1)
-	x, y, _ := p.term.Cursor()
-	screen := p.term.Render()
+	p.frame, p.frameGen = p.term.Frame(), p.TermGen
+	x, y, screen := p.frame.X, p.frame.Y, p.frame.Screen
 	screenRows := strings.Count(screen, "\n") + 1
 	p.viewX = follow(p.viewX, x, cols)
 	if p.viewX > 0 {

@@ -41,11 +41,12 @@ type richTerm struct {
 	cur   *[2]int // the cursor (nil: the fake's)
 }
 
-func (t *richTerm) Cursor() (int, int, bool) {
+func (t *richTerm) Frame() workspaces.TermFrame {
+	f := t.FakeTerm.Frame()
 	if t.cur != nil {
-		return t.cur[0], t.cur[1], true
+		f.X, f.Y = t.cur[0], t.cur[1]
 	}
-	return t.FakeTerm.Cursor()
+	return f
 }
 
 func (t *richTerm) Scrollback() []string     { return t.sb }

@@ -248,7 +248,9 @@ func (t *FakeTerm) Render() string {
 	defer t.Mu.Unlock()
 	return t.Screen
 }
-func (t *FakeTerm) Cursor() (int, int, bool) { return 2, 0, true }
+func (t *FakeTerm) Frame() workspaces.TermFrame {
+	return workspaces.TermFrame{Screen: t.Render(), X: 2, Y: 0, CursorVisible: true}
+}
 func (t *FakeTerm) Changed() <-chan struct{} {
 	t.Mu.Lock()
 	defer t.Mu.Unlock()

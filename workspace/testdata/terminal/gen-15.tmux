@@ -1,20 +1,20 @@
 80 24 0 0
 
-日xxbeta- 語x é 
 
 
 
 
 
-                                                                              日
-
-mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-wrap
 
 
 
-mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-wrapstop 語語 -語x中文日本中文 betaü 
+
+
+
+                                                                               ̣̂[47ms
+top中文beta 中文 ü█wrapbeta ü     🙂日本█wrapalpha日本alpha
+
+
 
 
 

@@ -1,5 +1,16 @@
 80 24 0 0
-[48;5;194m                                                                                
+
+                                   [9m[45m[58;5;196müwrapwrapéalpha │é [0m[39m[49m                          
+
+
+
+
+
+
+
+
+  [9m[96m[45m[58;5;196mü-beta[0m[39m[49m                      
+          [9m[96m[42m[58;5;196mé中文 █日本   alpha日本wrap中文 stop█wrap
 
 
 
@@ -10,16 +21,5 @@
 
 
 
-
-mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmp
-mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm 
-
-
-[42mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmma
-
-
-mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm 
-
-
-
-[49m                                                                               [48;5;194mi
+[0m[39m[45m                                                                              [9m[96m[58;5;196mab
+cd

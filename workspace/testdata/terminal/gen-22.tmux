@@ -1,20 +1,20 @@
 80 24 0 0
-                                            [35m中文stopcccccccccccccccccc
+                                                                      ssssssssss
+ssssssssssssssssssssssssssssssssssssssssssssssss[2m[42m││ 日本[0m[39m[42m [2mé日本 - wrap[0m[39m[42m            
+
+
+
+
+
+mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmp
+
+[49m                                                                               [42mp
 
 
 
 
 
 
-
-
-[39m中文語betabeta                                                                日
-alpha
-
-
-
-
-日
 
 
 

@@ -1,5 +1,4 @@
 80 24 0 0
-        [40mstop█ wrapéé日本wrap stop
 
 
 
@@ -9,8 +8,12 @@
 
 
 
-[49mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-wrap
+日
+
+日alpha stop日本 日本 beta│alpha alphastoptkx中文stop 
+
+
+[48;5;28m       [4m[96m[58;5;196mwrapü 中文語beta日本█- stop日本語 stop beta █
 
 
 
@@ -19,7 +22,4 @@ wrap
 
 
 
-
-
-                           [96m[40m日本wrapstop │
-[39m日本日本alpha [96mwrap語stop│- [39m                  
+[0m[39m[49m                                                     [4m[96m[48;5;28m[58;5;196m日本 日本wrap 🙂ộ

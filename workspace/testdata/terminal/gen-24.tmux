@@ -1,14 +1,12 @@
 80 24 0 0
+ja 中文中文 日本beta語 stop                                                     
+x                                      
+éln本 x wrapwrap --alpha 
 
 
-   
 
 
-
-
-wrap │ alpha中文stop 中文日本wrap é █wrapx      mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-
-
+[31mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmp
 
 
 
@@ -16,8 +14,10 @@ wrap │ alpha中文stop 中文日本wrap é █wrapx      mmmmmmmmmmmmmmmmmmmmm
 
 
 
-[92mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
+cccccccccccccccccccccccccccccccccccccccccccccccx 語beta wrapalphaü é- 日本█中文 
+
+
+
 
 
 

@@ -1,5 +1,6 @@
 80 24 0 0
-[93mü é -x x語ü█ █ x█ü
+[2m[96m[48;5;235m日本 │語wrap-éalpha stop中文中文 üstop 
+[0m[39m[48;5;235mübeta█語beta x                                                                 
 
 
 
@@ -15,11 +16,10 @@
 
 
 
-mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-ü übeta stop││
 
 
 
-[39m             語 日本語│wrap beta
-                 [90mlphabetawrap │ [39m                                              日
-[93m日本üé █ -日本 alphax│日本 │語wrap-éalpha stop中文中文 üstop 
+
+
+
+

@@ -1,8 +1,8 @@
 80 24 0 0
-[38;2;113;83;76m█stopstopalpha wrap█wrap-stop [48;5;196mbetaalpha █beta-betaéstop- betaxé 中文 beta中文中[39m 
 
-
-
+                                                                              [47mab
+[49m                                                                              [47m日
+éstop- betabetaxé 中文 beta中文中文 [48;5;50m                                            
 
 
 

@@ -1,11 +1,7 @@
 80 24 0 0
 
-
-
-
-stopalpha日本-é é
-wrap wrap█語 中文 
-
+[4mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
+wrapéé é│ stop█ü語beta éccccccccccccccccccccccccccc
 
 
 
@@ -15,6 +11,7 @@ wrap wrap█語 中文
 
 
 
+[0m[39m[49m     [4m█語 中文 █中文alpha ü│中文[0m[39m[49m                                                 
 
 
 
@@ -22,4 +19,7 @@ wrap wrap█語 中文
 
 
 
-mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
+
+
+
+

@@ -1,12 +1,5 @@
 80 24 0 0
-
-
-
-
-[34m日
-
-[38;5;141m日
-[39m│█ │alphaalpha - ü 語 betauuuuuuuuuuuuuubeta- alpha 語│
+[35m[44m│█ │alphaalpha - ü 語 beta本中文日本~xwxv~jj█ │ 
 
 
 
@@ -20,6 +13,13 @@
 
 
 
+[39m                            [35m日本 -beta│ beta x日本 alpha stop│beta
 
-étt
+
+
+
+
+[39m             [35mbeta- alpha 語│
+
+
 

@@ -1,6 +1,5 @@
 80 24 0 0
-alpha█ 語beta│é  p │語betaxx -日本w│éx 日本日本 wrap 日本é語stop- 中文 █alphax中
-          stop語alpha語wrapbeta│ stop│ 語wrap- ü██x█ é 中文█語█ ü│ betaü日本語
+[4:2m[38;5;208m[41m│ stop│ 語wrapalpha- ü██x█ é 中文█語█ ü│ betaü日本語[0m[39m[49m     [4:2m[38;5;208m[41mộ
 
 
 
@@ -13,12 +12,13 @@ alpha█ 語beta│é  p │語betaxx -日本w│éx 日本日本 wrap 日本é�
 
 
 
+[0m[38;5;208m[49mx│ alpha 日本 wrapwrapmmmmmm[39metaxx -日本wrap stop│stopxé[41m                         
+[49mp█wrap語 │ █
+
+                  - é -ü中文 中文wrapwrap中文 中文ü
 
 
-
-
-
-
+[38;5;208m[41m日[39m[49m           [4:2m[38;5;208m[41mx中文 éwrap █übeta
 
 
 

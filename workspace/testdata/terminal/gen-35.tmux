@@ -1,13 +1,7 @@
 80 24 0 0
-wrapalphaüé │ beta中文日本
-éwrap中文 alphax│-
-
-    中文
-
-
-
-                                      
-xx中文wrap日本wrap- stop-éstop中文 alphaalphaü betax日本中文語 中文 - é
+[9m[96m[47mbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbộé█ ü-ü alphastopé wra
+p [0m[39m[47m      [49m                                                                        
+                                                                              [9m[96m[47mab
 
 
 
@@ -22,4 +16,10 @@ xx中文wrap日本wrap- stop-éstop中文 alphaalphaü betax日本中文語 中�
 
 
 
-中文█stop │ 語wrap│ 中文
+[0m[39m[46mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
+wrap
+[49m        [9m[96m[47m│ 
+
+
+[0m[39m[49m                                                                              [96m[46mab
+wrap █ alpha █wrap中文alpha 

@@ -1,25 +1,25 @@
 80 24 0 0
-stop [38;2;46;142;152mx -日本wrap éé übetastopxx -alpha日本stopx beta -中文
+
+[40mübetaé █ │
 
 
 
 
 
 
-[39m     █üddddd
 
 
 
 
 
 
-[38;2;189;241;34mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
+                                                                 [4:3m-[0m[39m[40m            [4:3mab
 
-[39m                                [38;2;189;241;34m日本 wrapbetaalphawrap│ -é│ alpha é █ -betaé 中
+mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm[0m[39m[49m 
+[4:3m[40m🙂[0m[39m[49m                                                                            [4:3m[40mab
 
-
-
-
+[0m[39m[49m                                                                              [4:3m[40ma[0m[39m[49m 
+[4:3m[40m日本 wrap[0m[39m[49m                                                                       
 
 
 

@@ -1,12 +1,18 @@
 80 24 0 0
-[48;5;171m                             
-[49m                                                                            [1;3m[94m[48;5;171m中[0m[39m[49m [48;5;171m 
+[38;2;8;201;135m-█語[39m[43m              [49m                                                             [38;2;8;201;135m[43mé
+betaalphawrapalphastopalpha stop xalpha[39m[49m                                        [38;2;8;201;135mc
+dstop[39m                                                                           
+
+
+
+                                                   [38;2;8;201;135mqqqqqqqqqqqqq[39m                
+
+[43m                                                                             [38;2;8;201;135m[49m█x[39m 
 
 
 
 
 
-[49mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm 
 
 
 
@@ -16,10 +22,4 @@
 
 
 
-                                                                              日
-日本ü█中文│beta é中文wrapbetawrapalphastopalpha stop xüé█-│ ü - x█ 語beta[93m中文 üé
 
-
-
-mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm[1m[94m-
-█中文中文éü é [3mcccc[48;5;171mx 中文日本 中文中文 

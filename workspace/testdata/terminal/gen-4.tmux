@@ -1,16 +1,6 @@
 80 24 0 0
- [94mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-wrapalphabeta 語語stop日本é日本 beta█ü│alpha-üü
-[39mbeta日本-語 x中文 wrap█
-sssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssmmmmm
-█alpha 日本 █- 日本ü語日本 
 
-
-                                                                                
-
-
-
-[94mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
+[45m                                    [7m[34m[41m語語alpha
 
 
 
@@ -19,7 +9,17 @@ sssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssmmmmm
 
 
 
-[39mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-wrapx中文- alphaé語 alpha │ü x│ --é wrapbeta üalpha alpha日本 ü日本üstop ü wrap 
-語█ 中文 
+
+[0m[39m[45m             [7m[34m[44m-üüüstopx │
+[0m[39m[45m                                                                              [7;4:3m[34m[41mab
+
+
+
+
+
+
+
+
+
+[0;7m[34m[48;5;46malpha stop中文wrap中文 éstop 語é 
 

@@ -1,16 +1,14 @@
 80 24 0 0
-[38;5;85m[46mbeta wrapx│-日本 alpha│ zstop-alpha中文- -beta
-[39m█stop 中文x- x[49mha alpha 日本│中文 betaü │ 
-
-                                                                              日
-wrapx 語 日本█wrapalpha alpha日本 │語alphaé betaéalphawrap │ x█語[46m█ü wrap█ █日本a
-lpha│ 
+[38;5;39m[45müstop[39m  [38;5;39mzzzzzzzzz[39m     [5m[38;5;39mbeta日本█ ü beta █beta│ ü wrap │ beta x éü 語 stop│ beta│[0m[39m[49m [5m[38;5;39m[45ma
+wrapx│-[91mhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh-
 
 
 
 
+[38;5;39mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
 
 
+[0m[39m[49mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
 
 
 
@@ -18,8 +16,10 @@ lpha│
 
 
 
-[38;5;85mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-lllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllll
-x 中文 █ 中文 │ übeta
+
+
+
+
+
 
 

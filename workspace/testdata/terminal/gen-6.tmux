@@ -1,16 +1,12 @@
 80 24 0 0
-
-
-
-mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-
+│ü日本wrap
 
 
 
 
 
 
-
+[46m       [38;5;6mvv
 
 
 
@@ -19,7 +15,11 @@ mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
 
 
 
+[39m                                                       [38;5;6mjjjjjjjjjjjjjjjjjjjjjjjjj
+[39m[49mü█é 中文üé日本é-xé█ █ é stopwrap -ü                     
+[46m                                                        [38;5;6m🙂
 
 
 
-[38;5;21m[47m語日本ü中文wrap █語ü日本 -日本é中文é-üalpha 日本 é│stopü é日本 中文 
+
+

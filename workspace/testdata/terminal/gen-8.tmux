@@ -1,24 +1,24 @@
 80 24 0 0
-ü é語日本üalpha日本 █ 
+[36m[58;5;196m│ │ --ü █中文- wvtwwv
 
-[38;5;3m█[38;5;243mppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp
 
-[39malpha - wrap中文é 中文語alphawrap beta-hhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh
-hhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh
+cd[0m[39m[49m                                                                            [36m[58;5;196mab
 
 
 
 
 
 
-[38;5;243mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-
-[41mwrap ███-語 stop alpha日本wrap wrapstopalpha x
 
 
 
 
 
+qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqwrap beta-st
+op │beta語[0m[39m[49m   [36m[58;5;196mxé- ü é語日本üalpha日本 █      
+
+
+[0m[39m[49m                                                                              日
 
 
 

@@ -1,6 +1,8 @@
 80 24 0 0
-[38;5;111mx█beta中文ü alphabetawrapstop é stop é[39mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-    [38;5;111mstop█alphé中文stop│é日本stopbeta│wwrap alpha日本 
+
+
+[38;2;92;35;195m日u~j[4:2mbetawrap
+[0m[39m[49m             [4:2m[38;2;92;35;195mxxxxalpha beta█ beta██ 日本-übetastop█wrap[41mlvjvv~xm[49m [0m[39m[49m                
 
 
 
@@ -8,17 +10,15 @@
 
 
 
-[39mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-    é xstop wrapalpha alpha wrap ██ü
+
+[4:2m[38;2;92;35;195m[41mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm[42mx
 
 
 
+cd[0m[39m[40m                                    [49m                                          
 
 
-                                                                              [38;5;111m日
-yyyyyyyyyyyyyyyyyyyyyyyyyy│x-語 │ stop日本alphawrap語xé
-[39m                                                       [38;5;111mrrrhhhhhhhhhhhhhhhhhhhhhh
-hhhhhhhhhhhhhhhhhhhhh- █ 日本日本é │ x █ wrap日本
+
 
 
 
