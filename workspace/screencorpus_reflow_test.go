@@ -93,6 +93,11 @@ var reflowCases = []reflowCase{
 	// goes to the end of the line when the width changes.
 	{name: "cursor-past-end", fromCols: 40, fromRows: 10, toCols: 30, toRows: 10,
 		before: numbered(9) + "$ \x1b[9;3H", after: "X"},
+	// Blanks that only took the background (EL, DCH with a colour set)
+	// are not part of the line: a row that fits the new width is not cut
+	// in two for them.
+	{name: "bce-tail", fromCols: 40, fromRows: 6, toCols: 20, toRows: 6,
+		before: "abc\x1b[44m\x1b[1;2H\x1b[30P\x1b[m\r\nab\x1b[45m\x1b[K\x1b[m\r\nend\r\n$ ", after: "X"},
 	{name: "erased-tail", fromCols: 40, fromRows: 12, toCols: 20, toRows: 12,
 		before: numbered(6) + forty[:32] + "\rab\x1b[K\r\n" + forty[:32] + "\x1b[26G\x1b[10X\r\n" +
 			"abc\x1b[2G\x1b[2@\r\n" + "abcdef\x1b[2G\x1b[2P\r\n" + forty[:30] + "\x1b[11;2H\x1b[J" +

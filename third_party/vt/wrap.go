@@ -137,6 +137,17 @@ func usedCells(row uv.Line, wrapped bool, next uv.Line) int {
 	return n
 }
 
+// textCells is how many cells of a row hold text: up to its last cell
+// that is not a blank of any style (a wide character's second cell is
+// part of it).
+func textCells(row uv.Line) int {
+	n := len(row)
+	for n > 0 && (row[n-1].Content == " " || row[n-1].Content == "" && row[n-1].Width > 0) {
+		n--
+	}
+	return n
+}
+
 // reflowRow is a row laid out at the new width.
 type reflowRow struct {
 	cells   uv.Line
@@ -188,7 +199,14 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 			}
 			used := usedCells(line, wrapped, next)
 			if k := i - nsb; !wrapped && k >= 0 && k < len(s.used) {
-				used = max(used, s.used[k]) // erased cells count, as tmux's cellused
+				// A screen row's line is the cells it used (tmux's
+				// cellused): erased cells count, blanks that only took
+				// the background (BCE) do not, unless the row fits
+				// whole, when tmux moves it as it is.
+				used = max(s.used[k], textCells(line))
+				if offset == 0 && used <= width {
+					used = min(max(used, usedCells(line, false, nil)), width)
+				}
 			}
 			used = min(used, len(line))
 			if i == curRow {
