@@ -8,7 +8,7 @@ func (e *Emulator) handleDcs(cmd ansi.Cmd, params ansi.Params, data []byte) {
 	if !e.handlers.handleDcs(cmd, params, data) {
 		e.logf("unhandled sequence: DCS %q %q", paramsString(cmd, params), data)
 	}
-	e.lastChar = 0 // alice patch: see handleGrapheme
+	e.lastChar = 0 // alice patch: see flushGrapheme
 }
 
 // handleApc handles an APC escape sequence.
@@ -17,7 +17,7 @@ func (e *Emulator) handleApc(data []byte) {
 	if !e.handlers.handleApc(data) {
 		e.logf("unhandled sequence: APC %q", data)
 	}
-	e.lastChar = 0 // alice patch: see handleGrapheme
+	e.lastChar = 0 // alice patch: see flushGrapheme
 }
 
 // handleSos handles an SOS escape sequence.
@@ -26,7 +26,7 @@ func (e *Emulator) handleSos(data []byte) {
 	if !e.handlers.handleSos(data) {
 		e.logf("unhandled sequence: SOS %q", data)
 	}
-	e.lastChar = 0 // alice patch: see handleGrapheme
+	e.lastChar = 0 // alice patch: see flushGrapheme
 }
 
 // handlePm handles a PM escape sequence.
@@ -35,5 +35,5 @@ func (e *Emulator) handlePm(data []byte) {
 	if !e.handlers.handlePm(data) {
 		e.logf("unhandled sequence: PM %q", data)
 	}
-	e.lastChar = 0 // alice patch: see handleGrapheme
+	e.lastChar = 0 // alice patch: see flushGrapheme
 }

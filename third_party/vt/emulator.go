@@ -43,6 +43,8 @@ type Emulator struct {
 	autoWrap bool
 	// insertMode mirrors modes[ansi.ModeInsertReplace] (alice patch).
 	insertMode bool
+	// printModes is !autoWrap || insertMode (alice patch).
+	printModes bool
 
 	// The last written character.
 	lastChar rune // either ansi.Rune or ansi.Grapheme

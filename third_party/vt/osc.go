@@ -16,7 +16,7 @@ func (e *Emulator) handleOsc(cmd int, data []byte) {
 	if !e.handlers.handleOsc(cmd, data) {
 		e.logf("unhandled sequence: OSC %q", data)
 	}
-	e.lastChar = 0 // alice patch: see handleGrapheme
+	e.lastChar = 0 // alice patch: see flushGrapheme
 }
 
 func (e *Emulator) handleTitle(cmd int, data []byte) {
