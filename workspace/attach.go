@@ -91,7 +91,7 @@ func (a *Attachment) Run() error {
 	a.fitToTerminal()
 
 	// Draw the current screen, then stream live output.
-	fmt.Fprintf(a.stdout, "\x1b[?1049h%s", s.repaint())
+	fmt.Fprintf(a.stdout, "\x1b[?1049h%s%s", s.repaint(), s.term.zoomModes())
 	defer fmt.Fprint(a.stdout, leaveZoom)
 	s.setSink(&zoomWriter{s: s, out: a.stdout})
 	defer s.setSink(nil)

@@ -204,3 +204,48 @@ func TestZoomFilterDropsScreenSwitches(t *testing.T) {
 		})
 	}
 }
+
+// A zoom that starts after the program set its modes gives the real
+// terminal those modes: the zoom began with the terminal's defaults, so a
+// claude or vim started in the pane and then zoomed got pastes without
+// brackets (every line submitted on its own), no mouse, normal cursor
+// keys, and the real cursor over its own.
+func TestZoomStartsInTheProgramsModes(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t, t.TempDir(), nil)
+	w := createWS(t, m, "zoom-in-modes", "shell-only")
+	s, err := m.StartSession(w.ID, AgentShell)
+	require.NoError(t, err)
+	waitState(t, s, StateRunning)
+	require.NoError(t, s.Input([]byte(`printf '\033[?1h\033=\033[?1002h\033[?1006h\033[?1004h\033[?2004h\033[?25l\033[?7l'; echo pre-$((2+5))`+"\r")))
+	waitScreen(t, s, "pre-7")
+
+	inR, inW, err := os.Pipe()
+	require.NoError(t, err)
+	defer inR.Close()
+	defer inW.Close()
+	out := &syncBuf{}
+	a := s.Attach()
+	a.SetStdin(inR)
+	a.SetStdout(out)
+	done := make(chan error, 1)
+	go func() { done <- a.Run() }()
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "pre-7") }, waitFor, tick)
+	_, err = inW.Write([]byte("echo in-zoom-$((4+4))\r"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "in-zoom-8") }, waitFor, tick)
+	var modes termmodes.Tracker
+	_, _ = modes.Write([]byte(out.String()))
+	require.Subset(t, modes.Set(), []string{"?1", "?1002", "?1004", "?1006", "?2004", "?25-", "?7-"}, "the zoom runs in the program's modes: %q", out.String())
+	_, err = inW.Write([]byte{0x11})
+	require.NoError(t, err)
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(waitFor):
+		t.Fatal("detach key did not end the attachment")
+	}
+	modes = termmodes.Tracker{}
+	_, _ = modes.Write([]byte(out.String()))
+	require.Empty(t, modes.Set(), "and none is left after it")
+}

@@ -101,13 +101,15 @@ func newTerminal(cols, rows, scrollback int, budget *ScrollBudget, logger *slog.
 	t := &Terminal{
 		emu:           vt.NewEmulator(cols, rows),
 		cursorVisible: true,
-		modes:         map[ansi.Mode]bool{},
-		ring:          newScrollRing(scrollback, budget),
-		changed:       make(chan struct{}, 1),
-		handoff:       make(chan struct{}, 1),
-		handoffWait:   handoffWait,
-		replyDone:     make(chan struct{}),
-		log:           logger,
+		// The emulator's defaults that are set (its callbacks report
+		// changes only); zoomModes reads autowrap from here.
+		modes:       map[ansi.Mode]bool{ansi.ModeAutoWrap: true, ansi.ModeTextCursorEnable: true},
+		ring:        newScrollRing(scrollback, budget),
+		changed:     make(chan struct{}, 1),
+		handoff:     make(chan struct{}, 1),
+		handoffWait: handoffWait,
+		replyDone:   make(chan struct{}),
+		log:         logger,
 	}
 	t.emu.SetScrollbackSize(emuScrollback)
 	if budget != nil {

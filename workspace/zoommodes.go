@@ -1,0 +1,50 @@
+package workspace
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// zoomInputModes are the modes a program sets that change what the
+// terminal sends it (keys, mouse, focus, pastes): a zoom gives them to the
+// real terminal.
+var zoomInputModes = []ansi.Mode{
+	ansi.ModeCursorKeys,
+	ansi.ModeMouseX10, ansi.ModeMouseNormal, ansi.ModeMouseHighlight, ansi.ModeMouseButtonEvent, ansi.ModeMouseAnyEvent,
+	ansi.ModeMouseExtSgr,
+	ansi.ModeFocusEvent,
+	ansi.ModeBracketedPaste,
+}
+
+// zoomModes is what puts the real terminal in the modes the session's
+// program set before the zoom began, after the zoom's repaint: the zoom
+// starts from the terminal's defaults (the TUI reset them), so a claude or
+// vim started in the pane and then zoomed got its pastes without brackets
+// (every line submitted on its own), no mouse or focus reports, normal
+// cursor and keypad keys, autowrap it had turned off and the real cursor
+// over its own. What the program sets during the zoom reaches the terminal
+// directly; leaveZoom puts everything back at the end.
+func (t *Terminal) zoomModes() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var b strings.Builder
+	for _, m := range zoomInputModes {
+		if t.modes[m] {
+			b.WriteString(ansi.SetMode(m))
+		}
+	}
+	if t.modes[ansi.ModeNumericKeypad] {
+		b.WriteString(ansi.DECKPAM)
+	}
+	if t.modes[ansi.ModeInsertReplace] {
+		b.WriteString(ansi.SetMode(ansi.ModeInsertReplace))
+	}
+	if !t.modes[ansi.ModeAutoWrap] {
+		b.WriteString(ansi.ResetMode(ansi.ModeAutoWrap))
+	}
+	if !t.cursorVisible {
+		b.WriteString(ansi.ResetMode(ansi.ModeTextCursorEnable))
+	}
+	return b.String()
+}
