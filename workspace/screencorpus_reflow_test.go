@@ -82,6 +82,17 @@ var reflowCases = []reflowCase{
 		before: numbered(10) + "$ \x1b[?1049hin vim", after: "\x1b[?1049lX"},
 	{name: "alt-shrink", fromCols: 40, fromRows: 8, toCols: 30, toRows: 5,
 		before: numbered(7) + "$ \x1b[?1049hin vim", after: "\x1b[?1049lX"},
+	// A shorter screen makes room for the cursor's row by moving the top
+	// rows off, whatever the scroll region; on the alternate screen they
+	// are gone (the bottom rows were cut instead, the cursor's with them).
+	{name: "shrink-region", fromCols: 40, fromRows: 10, toCols: 40, toRows: 6,
+		before: numbered(9) + "$ \x1b[2;5r\x1b[9;3H", after: "X"},
+	{name: "alt-shrink-cursor", fromCols: 40, fromRows: 10, toCols: 40, toRows: 6,
+		before: "\x1b[?1049h" + numbered(9) + "$ \x1b[2;8r\x1b[9;3H", after: "X"},
+	// A cursor past the end of its line (moved there, nothing written)
+	// goes to the end of the line when the width changes.
+	{name: "cursor-past-end", fromCols: 40, fromRows: 10, toCols: 30, toRows: 10,
+		before: numbered(9) + "$ \x1b[9;3H", after: "X"},
 	{name: "erased-tail", fromCols: 40, fromRows: 12, toCols: 20, toRows: 12,
 		before: numbered(6) + forty[:32] + "\rab\x1b[K\r\n" + forty[:32] + "\x1b[26G\x1b[10X\r\n" +
 			"abc\x1b[2G\x1b[2@\r\n" + "abcdef\x1b[2G\x1b[2P\r\n" + forty[:30] + "\x1b[11;2H\x1b[J" +

@@ -17,10 +17,10 @@
 # ~/.claude.json is pre-seeded (onboarding done, the workspace trusted, the
 # dummy API key approved); codex gets a CODEX_HOME outside /tmp (it refuses
 # helper binaries under /tmp) whose config.toml selects a "mock" provider
-# (wire_api="responses") with the newest model codex 0.169 knows (an older
-# one brings up an upgrade dialog, an unknown one a metadata warning),
-# trusts the workspace and turns off the app-server
-# daemon that would otherwise outlive the recording. Both run with the
+# (wire_api="responses") with a model codex 0.169 knows and offers no
+# upgrade from (gpt-6-sol: gpt-5.5 brings up an upgrade dialog, an unknown
+# name a metadata warning), trusts the workspace and turns off the
+# app-server daemon that would otherwise outlive the recording. Both run with the
 # environment alice gives agents (TMUX unset, TERM=xterm-256color,
 # COLORTERM=truecolor, TERM_PROGRAM=alice). Each recording is made by
 # scripts/terminal/record.sh.
@@ -30,6 +30,8 @@
 #   CLAUDE_BIN=DIR/node_modules/.bin/claude CODEX_BIN=DIR/node_modules/.bin/codex \
 #     scripts/terminal/record-agents.sh [NAME...]      # default: all seven
 # (CLAUDE_BIN and CODEX_BIN default to claude and codex on PATH.)
+# Then `go test ./workspace -run TestScreenCorpusCheckpoints -update` takes
+# the new recordings' checkpoints (what tmux shows part-way through).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CLAUDE_BIN=$(command -v "${CLAUDE_BIN:-claude}") || { echo "claude not found (set CLAUDE_BIN)"; exit 2; }

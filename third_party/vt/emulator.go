@@ -260,13 +260,15 @@ func (e *Emulator) Resize(width int, height int) {
 		y = 0
 	}
 	// alice patch: shrinking the height below the cursor row scrolls the
-	// main screen up (the top rows go to the scrollback), as tmux and
-	// xterm do, so the cursor's line and what is above it stay visible.
-	// Upstream keeps the top rows and drops the bottom ones, leaving the
-	// cursor on a stale line that the next output overwrites.
-	if y >= height && height > 0 && onMain {
+	// screen up (on the main screen the top rows go to the scrollback),
+	// whatever the scroll region, as tmux's screen_resize_y, so the
+	// cursor's line and what is above it stay visible. Upstream kept the
+	// top rows and dropped the bottom ones, leaving the cursor on a stale
+	// line that the next output overwrites (on the alternate screen too:
+	// codex's composer was cut off when its pane got shorter).
+	if y >= height && height > 0 {
 		if d := y - height + 1; d > 0 {
-			e.scr.ScrollUp(d)
+			e.scr.scrollOffTop(d)
 			y -= d
 		}
 	}
@@ -276,7 +278,7 @@ func (e *Emulator) Resize(width int, height int) {
 	// on the alternate screen quit in a smaller pane).
 	if !onMain && height > 0 {
 		if d := main.cur.Y - height + 1; d > 0 {
-			main.ScrollUp(d)
+			main.scrollOffTop(d)
 			main.cur.Y -= d
 		}
 	}

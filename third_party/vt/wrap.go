@@ -193,10 +193,10 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 			used = min(used, len(line))
 			if i == curRow {
 				hasCur = true
-				if cx >= used {
-					used = min(max(used, cx), len(line))
-					curEnd = cx >= used
-				}
+				// At or past the end of its line (the cells it
+				// used) the cursor goes to the end of the line, as
+				// tmux's grid_wrap_position (it stayed where it was).
+				curEnd = cx >= used
 				if !curEnd {
 					curOffset = offset + cx
 				}
@@ -345,4 +345,24 @@ func (e *Emulator) NoteScrolled(n int) {
 	if n > 0 {
 		e.scrs[0].scrolled += n
 	}
+}
+
+// scrollOffTop moves the top n rows off the screen, whatever the scroll
+// region, into the scrollback when the screen has one (the alternate
+// screen has none: they are gone), as tmux's screen_resize_y makes room
+// for the cursor's row when the height shrinks. (alice patch)
+func (s *Screen) scrollOffTop(n int) {
+	h := s.buf.Height()
+	n = min(n, h)
+	if n <= 0 {
+		return
+	}
+	if s.scrollback != nil {
+		for y := range n {
+			s.scrollback.PushWrapped(s.buf.Line(y), s.isWrapped(y))
+		}
+		s.scrolled += n
+	}
+	s.deleteRows(0, n, h)
+	s.moveWrapped(0, n, h, false)
 }
