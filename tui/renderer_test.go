@@ -97,7 +97,8 @@ func TestRendererDrawsEveryFrameExactly(t *testing.T) {
 	const w, h = 40, 12
 	scr := &emuScreen{emu: vt.NewEmulator(w, h)}
 	go func() { _, _ = io.Copy(io.Discard, scr.emu) }() // the emulator's replies
-	t.Cleanup(func() { _ = scr.emu.Close() })
+	// Ending the drain by closing the input pipe (emu.Close races with Read).
+	t.Cleanup(func() { _ = scr.emu.InputPipe().(io.Closer).Close() })
 	p := tea.NewProgram(frameModel{},
 		tea.WithInput(nil), tea.WithOutput(scr), tea.WithWindowSize(w, h),
 		tea.WithoutSignals(), tea.WithFPS(120), tea.WithColorProfile(colorprofile.TrueColor),
@@ -169,7 +170,8 @@ func TestRendererKeepsRowWidthsWithoutGraphemeClustering(t *testing.T) {
 	const w, h = 30, 8
 	scr := &emuScreen{emu: vt.NewEmulator(w, h)}
 	go func() { _, _ = io.Copy(io.Discard, scr.emu) }()
-	t.Cleanup(func() { _ = scr.emu.Close() })
+	// Ending the drain by closing the input pipe (emu.Close races with Read).
+	t.Cleanup(func() { _ = scr.emu.InputPipe().(io.Closer).Close() })
 	p := tea.NewProgram(frameModel{},
 		tea.WithInput(nil), tea.WithOutput(scr), tea.WithWindowSize(w, h),
 		tea.WithoutSignals(), tea.WithColorProfile(colorprofile.TrueColor),
