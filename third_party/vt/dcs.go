@@ -5,6 +5,7 @@ import "github.com/charmbracelet/x/ansi"
 // handleDcs handles a DCS escape sequence.
 func (e *Emulator) handleDcs(cmd ansi.Cmd, params ansi.Params, data []byte) {
 	e.flushGrapheme() // Flush any pending grapheme before handling DCS sequences.
+	e.restoreString(data)
 	if !e.handlers.handleDcs(cmd, params, data) {
 		e.logf("unhandled sequence: DCS %q %q", paramsString(cmd, params), data)
 	}
@@ -14,6 +15,7 @@ func (e *Emulator) handleDcs(cmd ansi.Cmd, params ansi.Params, data []byte) {
 // handleApc handles an APC escape sequence.
 func (e *Emulator) handleApc(data []byte) {
 	e.flushGrapheme() // Flush any pending grapheme before handling APC sequences.
+	e.restoreString(data)
 	if !e.handlers.handleApc(data) {
 		e.logf("unhandled sequence: APC %q", data)
 	}
@@ -23,6 +25,7 @@ func (e *Emulator) handleApc(data []byte) {
 // handleSos handles an SOS escape sequence.
 func (e *Emulator) handleSos(data []byte) {
 	e.flushGrapheme() // Flush any pending grapheme before handling SOS sequences.
+	e.restoreString(data)
 	if !e.handlers.handleSos(data) {
 		e.logf("unhandled sequence: SOS %q", data)
 	}
@@ -32,6 +35,7 @@ func (e *Emulator) handleSos(data []byte) {
 // handlePm handles a PM escape sequence.
 func (e *Emulator) handlePm(data []byte) {
 	e.flushGrapheme() // Flush any pending grapheme before handling PM sequences.
+	e.restoreString(data)
 	if !e.handlers.handlePm(data) {
 		e.logf("unhandled sequence: PM %q", data)
 	}
