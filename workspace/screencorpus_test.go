@@ -112,10 +112,7 @@ func TestScreenCorpus(t *testing.T) {
 			update(fmt.Sprintf("gen-%dx%d-%d", smallCols, smallRows, seed), seed, smallCols, smallRows)
 		}
 	}
-	streams, err := filepath.Glob(filepath.Join(corpusDir, "*.stream"))
-	require.NoError(t, err)
-	require.NotEmpty(t, streams, "no screen corpus in %s", corpusDir)
-	for _, path := range streams {
+	for _, path := range corpusStreams(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".stream")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -148,6 +145,15 @@ func TestScreenCorpus(t *testing.T) {
 			compareWithTmux(t, stream, string(capture), resize)
 		})
 	}
+}
+
+// corpusStreams lists the corpus's recorded and generated streams.
+func corpusStreams(t *testing.T) []string {
+	t.Helper()
+	streams, err := filepath.Glob(filepath.Join(corpusDir, "*.stream"))
+	require.NoError(t, err)
+	require.NotEmpty(t, streams, "no screen corpus in %s", corpusDir)
+	return streams
 }
 
 // corpusResize is a recording's NAME.resize: the pane was resized from
