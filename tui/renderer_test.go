@@ -15,6 +15,8 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // frameModel shows whatever frame it was last sent.
@@ -95,7 +97,8 @@ func TestRendererDrawsEveryFrameExactly(t *testing.T) {
 	const w, h = 40, 12
 	scr := &emuScreen{emu: vt.NewEmulator(w, h)}
 	go func() { _, _ = io.Copy(io.Discard, scr.emu) }() // the emulator's replies
-	t.Cleanup(func() { _ = scr.emu.Close() })
+	// Ending the drain by closing the input pipe (emu.Close races with Read).
+	t.Cleanup(func() { _ = scr.emu.InputPipe().(io.Closer).Close() })
 	p := tea.NewProgram(frameModel{},
 		tea.WithInput(nil), tea.WithOutput(scr), tea.WithWindowSize(w, h),
 		tea.WithoutSignals(), tea.WithFPS(120), tea.WithColorProfile(colorprofile.TrueColor),
@@ -155,4 +158,71 @@ func TestRendererDrawsEveryFrameExactly(t *testing.T) {
 			t.Fatalf("frame %d: the terminal differs from the frame:\n%s\nframe:\n%q\nterminal:\n%s", frame, d, content, shownText)
 		}
 	}
+}
+
+// On a terminal without grapheme clustering (no mode 2027: tmux 3.3a,
+// xterm) the renderer measures with wcwidth, while the layout measured each
+// cluster as one character: emoji with a skin tone, joined by ZWJ or with a
+// variation selector must still leave every row exactly as wide as laid
+// out, its right border in the last column.
+func TestRendererKeepsRowWidthsWithoutGraphemeClustering(t *testing.T) {
+	t.Parallel()
+	const w, h = 30, 8
+	scr := &emuScreen{emu: vt.NewEmulator(w, h)}
+	go func() { _, _ = io.Copy(io.Discard, scr.emu) }()
+	// Ending the drain by closing the input pipe (emu.Close races with Read).
+	t.Cleanup(func() { _ = scr.emu.InputPipe().(io.Closer).Close() })
+	p := tea.NewProgram(frameModel{},
+		tea.WithInput(nil), tea.WithOutput(scr), tea.WithWindowSize(w, h),
+		tea.WithoutSignals(), tea.WithColorProfile(colorprofile.TrueColor),
+		tea.WithEnvironment([]string{"TERM=xterm-256color"}))
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	t.Cleanup(func() { p.Quit(); <-done })
+
+	texts := []string{"👍🏽 thumbs", "👨\u200d👩\u200d👧 family", "⚠\ufe0f careful", "🇺🇸 flag", "✅ done",
+		"\x1b[31m👩🏿\u200d🔬\x1b[m \x1b]8;;http://x/y\x1b\\link👍🏽\x1b]8;;\x1b\\", "plain"}
+	row := func(s string) string {
+		pad := w - 2 - ansi.StringWidth(s) // as lipgloss lays it out
+		return "│" + s + strings.Repeat(" ", pad) + "\x1b[1m│\x1b[m"
+	}
+	var lines []string
+	for _, s := range texts {
+		lines = append(lines, row(s))
+	}
+	for frame := 0; frame < 2; frame++ { // a full frame, then one changed line
+		if frame == 1 {
+			lines[2] = row("⚠\ufe0f changed 👍🏽")
+		}
+		p.Send(frameMsg(strings.Join(lines, "\n")))
+		ok := assert.Eventually(t, func() bool {
+			scr.mu.Lock()
+			defer scr.mu.Unlock()
+			for y := range lines {
+				if c := scr.emu.CellAt(w-1, y); c == nil || c.Content != "│" {
+					return false
+				}
+			}
+			return strings.Contains(scr.emu.String(), "changed") == (frame == 1)
+		}, 30*time.Second, time.Millisecond)
+		if !ok {
+			scr.mu.Lock()
+			shown := scr.emu.String()
+			scr.mu.Unlock()
+			t.Fatalf("frame %d: a row is not %d cells wide:\n%s", frame, w, shown)
+		}
+	}
+	scr.mu.Lock()
+	defer scr.mu.Unlock()
+	shown := scr.emu.String()
+	require.Contains(t, shown, "👍 thumbs")
+	require.Contains(t, shown, "⚠  changed 👍")
+	require.Contains(t, shown, "👩 link👍", "escape sequences are kept byte for byte")
+	var url string
+	for x := 0; x+1 < w; x++ {
+		if c, n := scr.emu.CellAt(x, 5), scr.emu.CellAt(x+1, 5); c != nil && n != nil && c.Content == "l" && n.Content == "i" {
+			url = c.Link.URL
+		}
+	}
+	require.Equal(t, "http://x/y", url, "the link is kept")
 }

@@ -19,17 +19,7 @@ func TestAttachProxiesUntilDetachKey(t *testing.T) {
 	require.NoError(t, err)
 	waitState(t, s, StateRunning)
 
-	inR, inW, err := os.Pipe()
-	require.NoError(t, err)
-	defer inR.Close()
-	defer inW.Close()
-	out := &syncBuf{}
-	a := s.Attach()
-	a.SetStdin(inR)
-	a.SetStdout(out)
-	a.SetStderr(out)
-	done := make(chan error, 1)
-	go func() { done <- a.Run() }()
+	inW, out, done := zoomInto(t, s)
 
 	_, err = inW.Write([]byte("echo zoom-$((3+4))\r"))
 	require.NoError(t, err)
@@ -86,16 +76,7 @@ func TestZoomEndLeavesTheTerminalAsFound(t *testing.T) {
 	require.NoError(t, err)
 	waitState(t, s, StateRunning)
 
-	inR, inW, err := os.Pipe()
-	require.NoError(t, err)
-	defer inR.Close()
-	defer inW.Close()
-	out := &syncBuf{}
-	a := s.Attach()
-	a.SetStdin(inR)
-	a.SetStdout(out)
-	done := make(chan error, 1)
-	go func() { done <- a.Run() }()
+	inW, out, done := zoomInto(t, s)
 
 	// vim's keys, htop's mouse, a shell's bracketed paste, claude's kitty
 	// flags and hidden cursor, and a scroll region.
@@ -129,16 +110,7 @@ func TestZoomKeepsTheProgramsScreenSwitchesInside(t *testing.T) {
 	require.NoError(t, err)
 	waitState(t, s, StateRunning)
 
-	inR, inW, err := os.Pipe()
-	require.NoError(t, err)
-	defer inR.Close()
-	defer inW.Close()
-	out := &syncBuf{}
-	a := s.Attach()
-	a.SetStdin(inR)
-	a.SetStdout(out)
-	done := make(chan error, 1)
-	go func() { done <- a.Run() }()
+	inW, out, done := zoomInto(t, s)
 
 	_, err = inW.Write([]byte(`echo on-main-$((1+1)); printf '\033[?1049hALT-\033[31mSCREEN'; sleep 0.2; printf '\033[?1049l'; echo back-$((2+2))` + "\r"))
 	require.NoError(t, err)
@@ -220,16 +192,7 @@ func TestZoomStartsInTheProgramsModes(t *testing.T) {
 	require.NoError(t, s.Input([]byte(`printf '\033[?1h\033=\033[?1002h\033[?1006h\033[?1004h\033[?2004h\033[?25l\033[?7l'; echo pre-$((2+5))`+"\r")))
 	waitScreen(t, s, "pre-7")
 
-	inR, inW, err := os.Pipe()
-	require.NoError(t, err)
-	defer inR.Close()
-	defer inW.Close()
-	out := &syncBuf{}
-	a := s.Attach()
-	a.SetStdin(inR)
-	a.SetStdout(out)
-	done := make(chan error, 1)
-	go func() { done <- a.Run() }()
+	inW, out, done := zoomInto(t, s)
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "pre-7") }, waitFor, tick)
 	_, err = inW.Write([]byte("echo in-zoom-$((4+4))\r"))
 	require.NoError(t, err)
@@ -248,4 +211,22 @@ func TestZoomStartsInTheProgramsModes(t *testing.T) {
 	modes = termmodes.Tracker{}
 	_, _ = modes.Write([]byte(out.String()))
 	require.Empty(t, modes.Set(), "and none is left after it")
+}
+
+// zoomInto runs s's full-screen zoom on a pipe (the keys a person types,
+// inW) and a buffer (what the real terminal would get, out, stdout and
+// stderr); done reports the zoom's end.
+func zoomInto(t *testing.T, s *Session) (inW *os.File, out *syncBuf, done <-chan error) {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = inR.Close(); _ = inW.Close() })
+	out = &syncBuf{}
+	a := s.Attach()
+	a.SetStdin(inR)
+	a.SetStdout(out)
+	a.SetStderr(out)
+	ended := make(chan error, 1)
+	go func() { ended <- a.Run() }()
+	return inW, out, ended
 }

@@ -284,3 +284,17 @@ func TestWideCharacterCutByInsertOrDelete(t *testing.T) {
 		})
 	}
 }
+
+// ED 2 puts into the scrollback every row down to the last one something
+// was written to, blanks included, as tmux's grid_view_clear_history
+// (cellused): for this stream tmux's history_size is 2.
+func TestEraseScreenKeepsWrittenBlankRows(t *testing.T) {
+	t.Parallel()
+	term := newTerminal(20, 5, 100, nil, slog.New(slog.DiscardHandler))
+	defer term.Close()
+	term.Feed([]byte("a\r\n   \r\n\r\n\x1b[2J"))
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	require.Len(t, term.ring.snapshot(), 2)
+	require.Equal(t, "a", term.ring.snapshot()[0])
+}

@@ -17,10 +17,7 @@ import (
 // must equal rendering the whole screen afresh.
 func TestRenderOfChangedRowsEqualsAFullRender(t *testing.T) {
 	t.Parallel()
-	streams, err := filepath.Glob(filepath.Join(corpusDir, "*.stream"))
-	require.NoError(t, err)
-	require.NotEmpty(t, streams)
-	for _, path := range streams {
+	for _, path := range corpusStreams(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".stream")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

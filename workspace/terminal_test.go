@@ -115,3 +115,19 @@ func TestTerminalLeavesDefaultColourQueriesUnanswered(t *testing.T) {
 	require.Eventually(t, func() bool { return strings.Count(out.String(), "\x1b[?") == 2 }, 30*time.Second, tick)
 	require.Contains(t, out.String(), "\x1b]11;rgb:1010/2020/3030", "a colour the program set is reported")
 }
+
+// A control string keeps its UTF-8 text: a continuation byte in 0x80–0x9F
+// is not a C1 control there. tmux 3.3a shows claude's title "✳ Claude
+// Code" and an emoji in it as sent (#{pane_title}); the pane showed "⿳"
+// and lost hyperlink addresses with emoji.
+func TestControlStringsKeepUTF8(t *testing.T) {
+	t.Parallel()
+	term := NewTerminal(40, 5, slog.New(slog.DiscardHandler))
+	defer term.Close()
+	term.Feed([]byte("\x1b]2;✳ Claude 👍🏽 Code\x1b\\\x1b]8;;http://x/👍🏽?q=é\x07L\x1b]8;;\x07 after"))
+	require.Equal(t, "✳ Claude 👍🏽 Code", term.Title())
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	require.Equal(t, "http://x/👍🏽?q=é", term.emu.CellAt(0, 0).Link.URL)
+	require.Equal(t, "L after", strings.TrimSpace(term.emu.String()))
+}

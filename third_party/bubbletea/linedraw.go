@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // drawFrame copies view into s.cellbuf: only the lines that differ from the
@@ -41,6 +42,7 @@ func (s *cursedRenderer) drawFrame(view *View, content *uv.StyledString, fresh b
 // drawLines does drawFrame's drawing and returns how many lines it drew.
 func (s *cursedRenderer) drawLines(view *View, content *uv.StyledString, fresh bool) int {
 	h, w := s.cellbuf.Height(), s.cellbuf.Width()
+	fit := s.cellbuf.Method != ansi.GraphemeWidth
 	var lines []string
 	if view.AltScreen && len(view.Content) > 0 {
 		lines = frameLines(view.Content, h)
@@ -49,12 +51,18 @@ func (s *cursedRenderer) drawLines(view *View, content *uv.StyledString, fresh b
 		n := 0
 		for y, l := range lines {
 			if l != s.drawnLines[y] {
+				if fit {
+					l = fitClusters(l)
+				}
 				uv.NewStyledString(l).Draw(s.cellbuf, uv.Rect(0, y, w, 1))
 				n++
 			}
 		}
 		s.drawnLines = lines
 		return n
+	}
+	if fit && mayMisfit(view.Content) {
+		content = uv.NewStyledString(fitClusters(view.Content))
 	}
 	s.cellbuf.Clear()
 	content.Draw(s.cellbuf, s.cellbuf.Bounds())

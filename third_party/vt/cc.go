@@ -11,7 +11,7 @@ func (e *Emulator) handleControl(r byte) {
 	if !e.handleCc(r) {
 		e.logf("unhandled sequence: ControlCode %q", r)
 	}
-	e.lastChar = 0 // alice patch: see handleGrapheme
+	e.lastChar = 0 // alice patch: see flushGrapheme
 }
 
 // linefeed is the same as [index], except that it respects [ansi.LNM] mode.

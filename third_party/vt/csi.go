@@ -13,7 +13,7 @@ func (e *Emulator) handleCsi(cmd ansi.Cmd, params ansi.Params) {
 	if !e.handlers.handleCsi(cmd, params) {
 		e.logf("unhandled sequence: CSI %q", paramsString(cmd, params))
 	}
-	e.lastChar = 0 // alice patch: see handleGrapheme
+	e.lastChar = 0 // alice patch: see flushGrapheme
 }
 
 func (e *Emulator) handleRequestMode(params ansi.Params, isAnsi bool) {

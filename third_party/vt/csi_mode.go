@@ -136,6 +136,7 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 	if mode == ansi.ModeInsertReplace {
 		e.insertMode = setting.IsSet() // alice patch, as autoWrap
 	}
+	e.printModes = !e.autoWrap || e.insertMode
 	switch mode {
 	case ansi.ModeOrigin:
 		// alice patch: setting or resetting origin mode homes the cursor

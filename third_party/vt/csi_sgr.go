@@ -12,6 +12,14 @@ func (e *Emulator) handleSgr(params ansi.Params) {
 	// (input_csi_dispatch_sgr) and xterm; uv's ReadStyle ignores it. The
 	// parameters are read in runs between the 21s, so a later parameter
 	// still overrides it.
+	has21 := false
+	for _, p := range params {
+		has21 = has21 || p.Param(0) == 21
+	}
+	if !has21 { // the usual case: one pass, in ReadStyle
+		uv.ReadStyle(params, &e.scr.cur.Pen)
+		return
+	}
 	start := 0
 	for i := 0; i < len(params); i++ {
 		p := params[i]

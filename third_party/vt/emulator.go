@@ -43,6 +43,8 @@ type Emulator struct {
 	autoWrap bool
 	// insertMode mirrors modes[ansi.ModeInsertReplace] (alice patch).
 	insertMode bool
+	// printModes is !autoWrap || insertMode (alice patch).
+	printModes bool
 
 	// The last written character.
 	lastChar rune // either ansi.Rune or ansi.Grapheme
@@ -86,8 +88,28 @@ type Emulator struct {
 	atPhantom bool
 
 	// strCont counts the UTF-8 continuation bytes still expected inside an
-	// OSC/DCS/SOS/PM/APC string (alice patch, see Write).
+	// OSC/DCS/SOS/PM/APC string (alice patch, see Write); strLen counts the
+	// string's bytes so far and strSubs are the bytes Write replaced.
 	strCont int
+	strLen  int
+	strSubs []strSub
+}
+
+// strSub is a byte of a control string Write passed to the parser as 0xBF.
+type strSub struct {
+	at int
+	b  byte
+}
+
+// restoreString puts the bytes Write replaced back into a control
+// string's data (alice patch, see Write).
+func (e *Emulator) restoreString(data []byte) {
+	for _, s := range e.strSubs {
+		if s.at < len(data) && data[s.at] == 0xBF {
+			data[s.at] = s.b
+		}
+	}
+	e.strSubs = e.strSubs[:0]
 }
 
 var _ Terminal = (*Emulator)(nil)
@@ -370,10 +392,17 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 		// 0x9C (as in "✳", E2 9C B3, in claude's window title) for ST,
 		// ended the OSC early and printed the rest of the title on the
 		// screen. Such a byte is passed as 0xBF, so the string keeps
-		// going (that one character of the string is lost).
-		switch st := e.parser.State(); {
-		case st != parser.OscStringState && st != parser.DcsStringState && st != parser.SosStringState &&
-			st != parser.PmStringState && st != parser.ApcStringState:
+		// going, and put back in the string's data before its handler
+		// sees it (restoreString), as tmux keeps UTF-8 in titles and
+		// hyperlinks.
+		st := e.parser.State()
+		inString := st == parser.OscStringState || st == parser.DcsStringState || st == parser.SosStringState ||
+			st == parser.PmStringState || st == parser.ApcStringState
+		if !inString {
+			e.strLen, e.strSubs = 0, e.strSubs[:0]
+		}
+		switch {
+		case !inString:
 			e.strCont = 0
 		case b >= 0xC0 && b <= 0xF7:
 			e.strCont = 1
@@ -386,10 +415,14 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 		case b >= 0x80 && b <= 0xBF && e.strCont > 0:
 			e.strCont--
 			if b <= 0x9F {
+				e.strSubs = append(e.strSubs, strSub{at: e.strLen, b: b})
 				b = 0xBF
 			}
 		default:
 			e.strCont = 0
+		}
+		if inString {
+			e.strLen++
 		}
 		e.parser.Advance(b)
 		// Flush the last cluster once the whole slice is written. Every

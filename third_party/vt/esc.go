@@ -17,7 +17,7 @@ func (e *Emulator) handleEsc(cmd ansi.Cmd) {
 		}
 		e.logf("unhandled sequence: ESC %q", str)
 	}
-	e.lastChar = 0 // alice patch: see handleGrapheme
+	e.lastChar = 0 // alice patch: see flushGrapheme
 }
 
 // fullReset performs a full terminal reset as in [ansi.RIS].

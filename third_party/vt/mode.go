@@ -27,6 +27,7 @@ func (e *Emulator) resetModes() {
 	}
 
 	e.insertMode = false // alice patch: IRM is not in the map
+	e.printModes = !e.autoWrap
 
 	// Set mode effects.
 	for mode, setting := range e.modes {

@@ -13,10 +13,11 @@ import (
 // handleOsc handles an OSC escape sequence.
 func (e *Emulator) handleOsc(cmd int, data []byte) {
 	e.flushGrapheme() // Flush any pending grapheme before handling OSC sequences.
+	e.restoreString(data)
 	if !e.handlers.handleOsc(cmd, data) {
 		e.logf("unhandled sequence: OSC %q", data)
 	}
-	e.lastChar = 0 // alice patch: see handleGrapheme
+	e.lastChar = 0 // alice patch: see flushGrapheme
 }
 
 func (e *Emulator) handleTitle(cmd int, data []byte) {

@@ -147,7 +147,10 @@ func (s *Screen) ClearWithScrollback() {
 	if s.scrollback != nil {
 		last := 0
 		for y := 0; y < s.buf.Height(); y++ {
-			if line := s.buf.Line(y); line != nil && !s.isLineEmpty(line) {
+			// alice patch: a row something was written to counts even
+			// when it shows only blanks, as tmux's cellused != 0 in
+			// grid_view_clear_history (a row of spaces was left out).
+			if line := s.buf.Line(y); line != nil && (y < len(s.used) && s.used[y] > 0 || !s.isLineEmpty(line)) {
 				last = y + 1
 			}
 		}
@@ -622,6 +625,7 @@ func (s *Screen) alignmentTest() {
 	s.unwrapCleared(area)
 	for y := range h {
 		fillCells(s.buf.Line(y), &e)
+		s.noteUsed(y, w)
 	}
 	s.touchArea(area)
 	s.scroll = s.buf.Bounds()

@@ -39,6 +39,7 @@ func (e *Emulator) handlePrint(r rune) {
 		if len(e.grapheme) == 1 && printableASCII(rune(e.grapheme[0])) {
 			// alice patch: a one-byte slice converts without allocating
 			// (string(byte) allocated per character).
+			e.lastChar = rune(e.grapheme[0]) // alice patch: see flushGrapheme
 			e.handleGrapheme(string(e.grapheme[:1]), 1)
 			e.grapheme = utf8.AppendRune(e.grapheme[:0], r)
 			return
@@ -66,6 +67,14 @@ func (e *Emulator) flushGrapheme() {
 		if len(cluster) == 0 {
 			break
 		}
+		// alice patch: REP repeats only a printable ASCII character
+		// printed right before it (tmux's ictx->last: any other
+		// character, control or sequence forgets it; handleControl,
+		// handleCsi, handleEsc and the string handlers reset it).
+		e.lastChar = 0
+		if len(cluster) == 1 && cluster[0] < 0x80 {
+			e.lastChar = rune(cluster[0])
+		}
 		e.handleGrapheme(string(cluster), width)
 		graphemes = graphemes[len(cluster):]
 	}
@@ -82,31 +91,27 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 		Link:    e.scr.cursorLink(),
 	}
 
-	// alice patch: REP repeats only a printable ASCII character printed
-	// right before it (tmux's ictx->last; any other character, control
-	// or sequence resets it, see resetLastChar).
-	e.lastChar = 0
-	if len(content) == 1 && content[0] < 0x80 {
-		e.lastChar = rune(content[0])
-	}
-
 	x, y := e.scr.CursorPosition()
-	// alice patch: with autowrap off, a character written while a wrap is
-	// pending (autowrap was turned off after the margin was reached) and a
-	// wide character that does not fit before the right margin are
-	// dropped, as in tmux (screen_write_cell: "If this character doesn't
-	// fit, ignore it", then the cursor sanity check). The pending wrap
-	// stays.
-	if !awm && (e.atPhantom || width > 1 && x+width > e.scr.Width()) {
-		e.gsingle = 0
-		return
-	}
-	// alice patch: insert mode (IRM) makes room for the character where
-	// the cursor is, before any wrap, with default blanks, as tmux's
-	// screen_write_cell (it was not implemented); past the margin there
-	// is nothing to move.
-	if e.insertMode && !e.atPhantom {
-		e.scr.insertCells(x, y, max(width, 1), nil)
+	// alice patch: autowrap off or insert mode (rare; one test for both,
+	// kept by setMode, as this runs for every printed character).
+	if e.printModes {
+		// With autowrap off, a character written while a wrap is
+		// pending (autowrap was turned off after the margin was
+		// reached) and a wide character that does not fit before the
+		// right margin are dropped, as in tmux (screen_write_cell: "If
+		// this character doesn't fit, ignore it", then the cursor
+		// sanity check). The pending wrap stays.
+		if !awm && (e.atPhantom || width > 1 && x+width > e.scr.Width()) {
+			e.gsingle = 0
+			return
+		}
+		// Insert mode (IRM) makes room for the character where the
+		// cursor is, before any wrap, with default blanks, as tmux's
+		// screen_write_cell (it was not implemented); past the margin
+		// there is nothing to move.
+		if e.insertMode && !e.atPhantom {
+			e.scr.insertCells(x, y, max(width, 1), nil)
+		}
 	}
 	// alice patch: a wide character that does not fit before the right
 	// margin wraps first, as in xterm and tmux.

@@ -232,16 +232,14 @@ func (v *scrollView) view(st kit.Styles, w, h int) string {
 		if ansi.StringWidth(strings.TrimRight(v.Lines[i], " ")) <= w-2 {
 			tail = ""
 		}
-		// fitClusters: shown as the terminal measures it; search and copy
-		// keep the text as it was.
-		l := ansi.Truncate(fitClusters(v.Lines[i]), w-2, tail)
+		l := ansi.Truncate(v.Lines[i], w-2, tail)
 		switch {
 		case i >= a && i <= b:
 			l = st.Selected.Render("▌ " + l)
 		case q != "" && strings.Contains(strings.ToLower(v.Lines[i]), q):
 			l = st.Accent.Render("  " + l)
 		default:
-			l = "  " + ansi.Truncate(fitClusters(v.styled[i]), w-2, tail)
+			l = "  " + ansi.Truncate(v.styled[i], w-2, tail)
 		}
 		rows = append(rows, l)
 	}

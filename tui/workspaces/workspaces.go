@@ -515,7 +515,6 @@ func (p *Pane) termWindow(screen string) string {
 	lines := strings.Split(screen, "\n")
 	lines = lines[min(p.viewY, len(lines)):]
 	lines = p.termLines.Map(fmt.Sprint(x, cols), lines, func(l string) string {
-		l = fitClusters(l)
 		if x > 0 {
 			l = ansi.Cut(l, x, x+cols)
 		}

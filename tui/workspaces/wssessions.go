@@ -483,7 +483,7 @@ func clipPreview(s string, w int) string {
 		if ansi.StringWidth(strings.TrimRight(ansi.Strip(l), " ")) <= w {
 			tail = ""
 		}
-		lines[i] = ansi.Truncate(fitClusters(l), w, tail)
+		lines[i] = ansi.Truncate(l, w, tail)
 	}
 	return strings.Join(lines, "\n")
 }

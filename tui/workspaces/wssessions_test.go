@@ -560,44 +560,6 @@ func TestPanBackWhenTheScreenFitsAgain(t *testing.T) {
 	require.Equal(t, 50, x)
 }
 
-// Emoji with a skin tone and joined (ZWJ) emoji take one two-cell cell in
-// the session, but a terminal without grapheme clustering (tmux 3.3a,
-// xterm: no mode 2027, so the renderer measures with wcwidth) counts each
-// of their runes: the row came out two or four cells too wide, its right
-// border fell off and, near the right margin of a wide window, the outer
-// screen scrolled and stayed garbled. Every line the pane draws (attached,
-// preview and scrollback) now measures the same both ways.
-func TestJoinedEmojiKeepTheFrame(t *testing.T) {
-	t.Parallel()
-	sameWidths := func(t *testing.T, where, screen string) {
-		t.Helper()
-		for i, l := range strings.Split(screen, "\n") {
-			require.Equal(t, ansi.StringWidth(l), ansi.StringWidthWc(l), "%s: line %d measures differently without grapheme clustering: %q", where, i, ansi.Strip(l))
-		}
-	}
-	const shown = "👍🏽Z|\n\x1b[31ma👨\u200d👩\u200d👧b\x1b[m|\n$ "
-	h, f := newSessionHarness(t, 160, 30)
-	h.Key("s")
-	term := f.sess["ws1"][0].Term.(*richTerm)
-	term.Mu.Lock()
-	term.Screen = shown
-	term.Mu.Unlock()
-	term.sb = []string{"old 👩🏿\u200d🔬 line"}
-	term.wrap = nil
-	h.Send(workspaces.TermChangedMsg{ID: term.ID(), Gen: h.M.Workspaces.TermGen})
-	sameWidths(t, "attached", h.M.Render())
-	require.Contains(t, h.Screen(), "👍Z|", "the emoji stays, without its modifier")
-
-	h.Key("ctrl+q")
-	h.Run(h.M.Workspaces.Load())
-	require.Contains(t, h.Screen(), "preview · sh1")
-	sameWidths(t, "preview", h.M.Render())
-
-	h.TypeText("v")
-	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
-	sameWidths(t, "scrollback", h.M.Render())
-}
-
 // A session wider than the preview is cut with "…" only where text goes
 // past the edge: blank rows and rows whose text fits (padded with blanks
 // to the session's width) are not marked (every row of a 136-column

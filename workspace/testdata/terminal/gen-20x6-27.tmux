@@ -1,0 +1,7 @@
+20 6 0 0
+
+
+
+mmmmmmmmmmmmmmmmmmmm
+
+           
