@@ -3,7 +3,9 @@ package config
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +164,76 @@ func TestWatchSeesAnOutsideEdit(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("watch did not report the edit")
+	}
+	cancel()
+	<-done
+}
+
+// The watch is told by the OS: with an hour between polls it still sees an
+// edit, a save by rename (as editors save) and a removal at once, and
+// nothing else in the directory wakes it with a change.
+func TestWatchIsToldOfEditsWithoutPolling(t *testing.T) {
+	t.Parallel()
+	s := NewStore(t.TempDir())
+	if _, err := s.Heartbeat(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	since, _ := s.FileVersion(HeartbeatFile)
+	got := make(chan Version, 8)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.Watch(ctx, HeartbeatFile, since, time.Hour, func(v Version) { got <- v })
+	}()
+	path := s.Path(HeartbeatFile)
+	expect := func(what string) {
+		t.Helper()
+		select {
+		case v := <-got:
+			if cur, _ := s.FileVersion(HeartbeatFile); v != cur {
+				t.Fatalf("%s: watch reported %s, file is %s", what, v, cur)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: the watch did not report it", what)
+		}
+	}
+	// The watch may start after the first write: keep writing new bytes
+	// until it reports one.
+	for i := 0; ; i++ {
+		if err := os.WriteFile(path, []byte(fmt.Sprintf(`{"enabled":true,"every":"%dm","prompt":"x","activeHours":null}`, i+1)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-got:
+		case <-time.After(100 * time.Millisecond):
+			if i < 300 {
+				continue
+			}
+			t.Fatal("the watch never reported an edit")
+		}
+		break
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(`{"enabled":false,"every":"7m","prompt":"y","activeHours":null}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	expect("a save by rename")
+	if err := os.WriteFile(filepath.Join(filepath.Dir(path), "other.json"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	expect("a removal")
+	select {
+	case v := <-got:
+		t.Fatalf("an extra change %q was reported", v)
+	default:
 	}
 	cancel()
 	<-done

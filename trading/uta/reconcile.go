@@ -15,8 +15,9 @@ import (
 // (WatchConfig) — so adding, changing or removing an account never needs
 // a restart.
 
-// WatchConfig reloads accounts whenever accounts.json changes on disk,
-// checking every interval, until ctx ends or the manager closes. It runs on
+// WatchConfig reloads accounts whenever accounts.json changes on disk (the
+// OS tells; interval is the polling period where it cannot), until ctx
+// ends or the manager closes. It runs on
 // the manager's wait group so Close waits for it.
 func (m *Manager) WatchConfig(ctx context.Context, interval time.Duration) {
 	since, _ := m.store.FileVersion(config.AccountsFile)
