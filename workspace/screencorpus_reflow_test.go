@@ -98,6 +98,11 @@ var reflowCases = []reflowCase{
 	// in two for them.
 	{name: "bce-tail", fromCols: 40, fromRows: 6, toCols: 20, toRows: 6,
 		before: "abc\x1b[44m\x1b[1;2H\x1b[30P\x1b[m\r\nab\x1b[45m\x1b[K\x1b[m\r\nend\r\n$ ", after: "X"},
+	// A row the cursor only passed through (a line feed with a wrap
+	// pending, then a character) is wrapped but holds no cells: the next
+	// row's text joins the line at its start, not after a row of blanks.
+	{name: "wrap-after-lf", fromCols: 40, fromRows: 6, toCols: 60, toRows: 6,
+		before: "\x1b[2;39Hab\nnext line\r\n$ ", after: "X"},
 	{name: "erased-tail", fromCols: 40, fromRows: 12, toCols: 20, toRows: 12,
 		before: numbered(6) + forty[:32] + "\rab\x1b[K\r\n" + forty[:32] + "\x1b[26G\x1b[10X\r\n" +
 			"abc\x1b[2G\x1b[2@\r\n" + "abcdef\x1b[2G\x1b[2P\r\n" + forty[:30] + "\x1b[11;2H\x1b[J" +

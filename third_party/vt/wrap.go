@@ -198,7 +198,12 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 				next, _ = src(i + 1)
 			}
 			used := usedCells(line, wrapped, next)
-			if k := i - nsb; !wrapped && k >= 0 && k < len(s.used) {
+			if k := i - nsb; wrapped && k >= 0 && k < len(s.used) {
+				// A wrapped screen row too is the cells it used: one
+				// the cursor only passed through (a wrap pending after
+				// a line feed) holds none.
+				used = max(s.used[k], textCells(line))
+			} else if k >= 0 && k < len(s.used) {
 				// A screen row's line is the cells it used (tmux's
 				// cellused): erased cells count, blanks that only took
 				// the background (BCE) do not, unless the row fits
