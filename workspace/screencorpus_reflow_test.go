@@ -103,6 +103,13 @@ var reflowCases = []reflowCase{
 	// row's text joins the line at its start, not after a row of blanks.
 	{name: "wrap-after-lf", fromCols: 40, fromRows: 6, toCols: 60, toRows: 6,
 		before: "\x1b[2;39Hab\nnext line\r\n$ ", after: "X"},
+	// DL drops the lines it deletes (tmux's history gets only lines that
+	// scrolled), so growing the screen does not bring them back.
+	{name: "pull-after-dl", fromCols: 40, fromRows: 5, toCols: 40, toRows: 10,
+		before: numbered(10) + "\x1b[H\x1b[2M\x1b[3;1H$ ", after: "X"},
+	// A height change keeps a pending wrap (the cursor past the margin).
+	{name: "pending-taller", fromCols: 40, fromRows: 5, toCols: 40, toRows: 8,
+		before: "top\r\n" + strings.Repeat("x", 40), after: "Y"},
 	{name: "erased-tail", fromCols: 40, fromRows: 12, toCols: 20, toRows: 12,
 		before: numbered(6) + forty[:32] + "\rab\x1b[K\r\n" + forty[:32] + "\x1b[26G\x1b[10X\r\n" +
 			"abc\x1b[2G\x1b[2@\r\n" + "abcdef\x1b[2G\x1b[2P\r\n" + forty[:30] + "\x1b[11;2H\x1b[J" +

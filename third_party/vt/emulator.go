@@ -263,6 +263,7 @@ func (e *Emulator) CursorPen() uv.Style {
 // Resize resizes the terminal.
 func (e *Emulator) Resize(width int, height int) {
 	main := &e.scrs[0]
+	oldWidth := e.scr.Width()
 	// alice patch: a width change lays the main screen and its
 	// scrollback out again (reflow, see wrap.go), as tmux does.
 	reflow := width > 0 && height > 0 && width != main.Width()
@@ -350,9 +351,15 @@ func (e *Emulator) Resize(width int, height int) {
 	e.scrs[1].Resize(width, height)
 	e.tabstops = uv.DefaultTabStops(width)
 
+	// alice patch: a wrap pending stays when the width does not change
+	// (a height change kept the cursor past the margin in tmux, not
+	// here).
+	keep := e.atPhantom && width == oldWidth
 	e.setCursor(x, y)
 	if reflow && onMain {
 		e.atPhantom = pending
+	} else if keep {
+		e.atPhantom = true
 	}
 
 	if e.isModeSet(ansi.ModeInBandResize) {

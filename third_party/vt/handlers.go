@@ -648,8 +648,9 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 	e.RegisterCsiHandler('M', func(params ansi.Params) bool {
 		// Delete Line [ansi.DL]
 		n, _, _ := params.Param(0, 1)
-		// alice patch: the cursor stays where it was, as in tmux.
-		e.scr.DeleteLine(n)
+		// alice patch: the cursor stays where it was, and the lines
+		// do not go to the scrollback, as in tmux.
+		e.scr.deleteLine(n, false)
 		return true
 	})
 

@@ -499,6 +499,15 @@ func (s *Screen) InsertLine(n int) bool {
 // are saved to the scrollback buffer before deletion.
 // It returns true if the operation was successful.
 func (s *Screen) DeleteLine(n int) bool {
+	return s.deleteLine(n, true)
+}
+
+// deleteLine is DeleteLine; history says whether lines deleted at the top
+// of a whole-screen region go to the scrollback. alice patch: DL does not
+// put them there, as tmux (its grid_view_delete_lines drops them; only
+// scrolling, a line feed at the bottom or SU, fills the history): a line
+// DL deleted came back when the screen grew taller.
+func (s *Screen) deleteLine(n int, history bool) bool {
 	if n <= 0 {
 		return false
 	}
@@ -524,7 +533,7 @@ func (s *Screen) DeleteLine(n int) bool {
 	// alice patch: only when the region is the whole screen, as in tmux
 	// (a region below a fixed header, or above a fixed footer, scrolled
 	// its lines into the scrollback too).
-	if s.scrollback != nil && y == scroll.Min.Y && scroll.Min.Y == 0 && scroll.Max.Y == s.buf.Height() &&
+	if history && s.scrollback != nil && y == scroll.Min.Y && scroll.Min.Y == 0 && scroll.Max.Y == s.buf.Height() &&
 		scroll.Min.X == 0 && scroll.Max.X == s.buf.Width() {
 		// Save lines that will be deleted
 		linesToSave := min(n, scroll.Max.Y-y)

@@ -1,0 +1,9 @@
+40 8 1 2
+top
+xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+Y
+
+
+
+
+
