@@ -103,6 +103,9 @@ var reflowCases = []reflowCase{
 	// row's text joins the line at its start, not after a row of blanks.
 	{name: "wrap-after-lf", fromCols: 40, fromRows: 6, toCols: 60, toRows: 6,
 		before: "\x1b[2;39Hab\nnext line\r\n$ ", after: "X"},
+	// A pulled line that ends in a wide character keeps its second cell.
+	{name: "pull-wide", fromCols: 40, fromRows: 5, toCols: 40, toRows: 10,
+		before: "abc日本\r\n" + numbered(6) + "$ ", after: "X"},
 	// DL drops the lines it deletes (tmux's history gets only lines that
 	// scrolled), so growing the screen does not bring them back.
 	{name: "pull-after-dl", fromCols: 40, fromRows: 5, toCols: 40, toRows: 10,

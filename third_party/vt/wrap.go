@@ -351,6 +351,13 @@ func (s *Screen) pullHistory(n int) int {
 			row[x] = uv.EmptyCell
 		}
 		copy(row, line[:min(len(line), w)])
+		// The scrollback drops a last wide character's second cell
+		// with the trailing blanks: put it back.
+		for x := 0; x < len(row); x++ {
+			for p := 1; p < row[x].Width && x+p < len(row); p++ {
+				row[x+p] = uv.Cell{}
+			}
+		}
 		s.wrapped[y] = wrapped
 		s.used[y] = min(len(line), w)
 	}
