@@ -230,3 +230,48 @@ func zoomInto(t *testing.T, s *Session) (inW *os.File, out *syncBuf, done <-chan
 	go func() { ended <- a.Run() }()
 	return inW, out, ended
 }
+
+// A zoom that starts inside a scroll region the program set gives the
+// real terminal that region (and origin mode): without it the program's
+// next line feed at the region's bottom scrolled the whole real screen,
+// rows above the region included. What the real terminal shows must equal
+// the session's own screen after lines scroll through the region.
+func TestZoomKeepsTheProgramsScrollRegion(t *testing.T) {
+	t.Parallel()
+	for _, origin := range []bool{false, true} {
+		t.Run(map[bool]string{false: "absolute", true: "origin mode"}[origin], func(t *testing.T) {
+			t.Parallel()
+			m := newTestManager(t, t.TempDir(), nil)
+			w := createWS(t, m, "zoom-region", "shell-only")
+			s, err := m.StartSessionSize(w.ID, AgentShell, 60, 12)
+			require.NoError(t, err)
+			waitState(t, s, StateRunning)
+			set := `printf 'TOP-ROW\n\033[3;8r\033[8;1H'`
+			if origin {
+				set = `printf 'TOP-ROW\n\033[3;8r\033[?6h\033[6;1H'`
+			}
+			require.NoError(t, s.Input([]byte(set+"; echo pre-$((2+5))\r")))
+			waitScreen(t, s, "pre-7")
+
+			inW, out, done := zoomInto(t, s)
+			require.Eventually(t, func() bool { return strings.Contains(out.String(), "pre-7") }, waitFor, tick)
+			_, err = inW.Write([]byte("for i in 1 2 3 4 5 6 7 8 9; do echo line-$i; done; echo end-$((5*5))\r"))
+			require.NoError(t, err)
+			waitScreen(t, s, "end-25")
+			require.Eventually(t, func() bool { return strings.Contains(out.String(), "end-25") }, waitFor, tick)
+			real := vt.NewEmulator(60, 12)
+			_, _ = real.Write([]byte(out.String()))
+			require.Equal(t, s.Screen(), real.String(), "the real terminal shows the session's screen")
+			require.Contains(t, s.Screen(), "TOP-ROW", "the row above the region stays")
+
+			_, err = inW.Write([]byte{0x11})
+			require.NoError(t, err)
+			select {
+			case err := <-done:
+				require.NoError(t, err)
+			case <-time.After(waitFor):
+				t.Fatal("detach key did not end the attachment")
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -22,8 +23,8 @@ var zoomInputModes = []ansi.Mode{
 // starts from the terminal's defaults (the TUI reset them), so a claude or
 // vim started in the pane and then zoomed got its pastes without brackets
 // (every line submitted on its own), no mouse or focus reports, normal
-// cursor and keypad keys, autowrap it had turned off and the real cursor
-// over its own. What the program sets during the zoom reaches the terminal
+// cursor and keypad keys, autowrap it had turned off, the real cursor
+// over its own and no scroll region. What the program sets during the zoom reaches the terminal
 // directly; leaveZoom puts everything back at the end.
 func (t *Terminal) zoomModes() string {
 	t.mu.Lock()
@@ -45,6 +46,19 @@ func (t *Terminal) zoomModes() string {
 	}
 	if !t.cursorVisible {
 		b.WriteString(ansi.ResetMode(ansi.ModeTextCursorEnable))
+	}
+	// A scroll region (and origin mode in it): without it, the program's
+	// next line feed at the region's bottom scrolled the whole real screen.
+	// DECSTBM homes the cursor, so it is put back.
+	if top, bottom := t.emu.ScrollRegion(); top > 0 || bottom < t.emu.Height() {
+		p := t.emu.CursorPosition()
+		fmt.Fprintf(&b, "\x1b[%d;%dr", top+1, bottom)
+		row := p.Y + 1
+		if t.modes[ansi.ModeOrigin] {
+			b.WriteString(ansi.SetMode(ansi.ModeOrigin))
+			row -= top
+		}
+		fmt.Fprintf(&b, "\x1b[%d;%dH", row, p.X+1)
 	}
 	return b.String()
 }

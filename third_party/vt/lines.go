@@ -18,3 +18,9 @@ func (s *Screen) touchAll() {
 	s.buf.Touched = nil
 	s.touchArea(s.buf.Bounds())
 }
+
+// ScrollRegion is the current screen's scroll region: rows top (inclusive)
+// to bottom (exclusive), 0-based; the whole screen when none is set.
+func (e *Emulator) ScrollRegion() (top, bottom int) {
+	return e.scr.scroll.Min.Y, e.scr.scroll.Max.Y
+}
