@@ -106,6 +106,10 @@ var reflowCases = []reflowCase{
 	// A pulled line that ends in a wide character keeps its second cell.
 	{name: "pull-wide", fromCols: 40, fromRows: 5, toCols: 40, toRows: 10,
 		before: "abc日本\r\n" + numbered(6) + "$ ", after: "X"},
+	// Lines scrolled off the top of a region below a fixed header are
+	// history too (tmux's grid_scroll_history_region) and come back.
+	{name: "pull-region", fromCols: 40, fromRows: 5, toCols: 40, toRows: 8,
+		before: "top\x1b[5;1Hbottom\x1b[2;4r\x1b[2;1H" + numbered(6) + "\x1b[r\x1b[4;1H", after: "X"},
 	// DL drops the lines it deletes (tmux's history gets only lines that
 	// scrolled), so growing the screen does not bring them back.
 	{name: "pull-after-dl", fromCols: 40, fromRows: 5, toCols: 40, toRows: 10,

@@ -530,10 +530,11 @@ func (s *Screen) deleteLine(n int, history bool) bool {
 	// Save lines to scrollback if we're at the top of the scroll region
 	// and the scroll region uses the full width (typical terminal scroll).
 	// This captures lines that would be lost during scroll up operations.
-	// alice patch: only when the region is the whole screen, as in tmux
-	// (a region below a fixed header, or above a fixed footer, scrolled
-	// its lines into the scrollback too).
-	if history && s.scrollback != nil && y == scroll.Min.Y && scroll.Min.Y == 0 && scroll.Max.Y == s.buf.Height() &&
+	// alice patch: the top line of any region that scrolls goes there,
+	// as tmux 3.3a's grid_scroll_history_region (a region below a fixed
+	// header fills its history: checked against tmux), but not the lines
+	// DL deletes (history is false).
+	if history && s.scrollback != nil && y == scroll.Min.Y &&
 		scroll.Min.X == 0 && scroll.Max.X == s.buf.Width() {
 		// Save lines that will be deleted
 		linesToSave := min(n, scroll.Max.Y-y)
