@@ -13,15 +13,11 @@ import (
 
 func TestAttachProxiesUntilDetachKey(t *testing.T) {
 	t.Parallel()
-	m := newTestManager(t, t.TempDir(), nil)
-	w := createWS(t, m, "zoom", "shell-only")
-	s, err := m.StartSession(w.ID, AgentShell)
-	require.NoError(t, err)
-	waitState(t, s, StateRunning)
+	s := runningShell(t, "zoom", 0, 0)
 
 	inW, out, done := zoomInto(t, s)
 
-	_, err = inW.Write([]byte("echo zoom-$((3+4))\r"))
+	_, err := inW.Write([]byte("echo zoom-$((3+4))\r"))
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "zoom-7") }, waitFor, tick)
 	// The CSI-u ctrl+q arrives split across two reads.
@@ -70,17 +66,13 @@ func TestDetachScanner(t *testing.T) {
 // onto the main screen).
 func TestZoomEndLeavesTheTerminalAsFound(t *testing.T) {
 	t.Parallel()
-	m := newTestManager(t, t.TempDir(), nil)
-	w := createWS(t, m, "zoom-modes", "shell-only")
-	s, err := m.StartSession(w.ID, AgentShell)
-	require.NoError(t, err)
-	waitState(t, s, StateRunning)
+	s := runningShell(t, "zoom-modes", 0, 0)
 
 	inW, out, done := zoomInto(t, s)
 
 	// vim's keys, htop's mouse, a shell's bracketed paste, claude's kitty
 	// flags and hidden cursor, and a scroll region.
-	_, err = inW.Write([]byte(`printf '\033[?1h\033=\033[?1000h\033[?1006h\033[?2004h\033[>1u\033[>4;2m\033[?25l\033[2 q\033[4h\033[?7l'; echo modes-$((2+3))` + "\r"))
+	_, err := inW.Write([]byte(`printf '\033[?1h\033=\033[?1000h\033[?1006h\033[?2004h\033[>1u\033[>4;2m\033[?25l\033[2 q\033[4h\033[?7l'; echo modes-$((2+3))` + "\r"))
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "modes-5") }, waitFor, tick)
 	_, err = inW.Write([]byte{0x11})
@@ -104,15 +96,11 @@ func TestZoomEndLeavesTheTerminalAsFound(t *testing.T) {
 // the emulator instead, so the terminal shows what the session shows.
 func TestZoomKeepsTheProgramsScreenSwitchesInside(t *testing.T) {
 	t.Parallel()
-	m := newTestManager(t, t.TempDir(), nil)
-	w := createWS(t, m, "zoom-alt", "shell-only")
-	s, err := m.StartSessionSize(w.ID, AgentShell, 60, 12)
-	require.NoError(t, err)
-	waitState(t, s, StateRunning)
+	s := runningShell(t, "zoom-alt", 60, 12)
 
 	inW, out, done := zoomInto(t, s)
 
-	_, err = inW.Write([]byte(`echo on-main-$((1+1)); printf '\033[?1049hALT-\033[31mSCREEN'; sleep 0.2; printf '\033[?1049l'; echo back-$((2+2))` + "\r"))
+	_, err := inW.Write([]byte(`echo on-main-$((1+1)); printf '\033[?1049hALT-\033[31mSCREEN'; sleep 0.2; printf '\033[?1049l'; echo back-$((2+2))` + "\r"))
 	require.NoError(t, err)
 	// The next prompt is the last output until more input: wait for it,
 	// so the terminal and the emulator have the same bytes.
@@ -184,17 +172,13 @@ func TestZoomFilterDropsScreenSwitches(t *testing.T) {
 // keys, and the real cursor over its own.
 func TestZoomStartsInTheProgramsModes(t *testing.T) {
 	t.Parallel()
-	m := newTestManager(t, t.TempDir(), nil)
-	w := createWS(t, m, "zoom-in-modes", "shell-only")
-	s, err := m.StartSession(w.ID, AgentShell)
-	require.NoError(t, err)
-	waitState(t, s, StateRunning)
+	s := runningShell(t, "zoom-in-modes", 0, 0)
 	require.NoError(t, s.Input([]byte(`printf '\033[?1h\033=\033[?1002h\033[?1006h\033[?1004h\033[?2004h\033[?25l\033[?7l'; echo pre-$((2+5))`+"\r")))
 	waitScreen(t, s, "pre-7")
 
 	inW, out, done := zoomInto(t, s)
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "pre-7") }, waitFor, tick)
-	_, err = inW.Write([]byte("echo in-zoom-$((4+4))\r"))
+	_, err := inW.Write([]byte("echo in-zoom-$((4+4))\r"))
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "in-zoom-8") }, waitFor, tick)
 	var modes termmodes.Tracker
@@ -241,11 +225,7 @@ func TestZoomKeepsTheProgramsScrollRegion(t *testing.T) {
 	for _, origin := range []bool{false, true} {
 		t.Run(map[bool]string{false: "absolute", true: "origin mode"}[origin], func(t *testing.T) {
 			t.Parallel()
-			m := newTestManager(t, t.TempDir(), nil)
-			w := createWS(t, m, "zoom-region", "shell-only")
-			s, err := m.StartSessionSize(w.ID, AgentShell, 60, 12)
-			require.NoError(t, err)
-			waitState(t, s, StateRunning)
+			s := runningShell(t, "zoom-region", 60, 12)
 			set := `printf 'TOP-ROW\n\033[3;8r\033[8;1H'`
 			if origin {
 				set = `printf 'TOP-ROW\n\033[3;8r\033[?6h\033[6;1H'`
@@ -255,7 +235,7 @@ func TestZoomKeepsTheProgramsScrollRegion(t *testing.T) {
 
 			inW, out, done := zoomInto(t, s)
 			require.Eventually(t, func() bool { return strings.Contains(out.String(), "pre-7") }, waitFor, tick)
-			_, err = inW.Write([]byte("for i in 1 2 3 4 5 6 7 8 9; do echo line-$i; done; echo end-$((5*5))\r"))
+			_, err := inW.Write([]byte("for i in 1 2 3 4 5 6 7 8 9; do echo line-$i; done; echo end-$((5*5))\r"))
 			require.NoError(t, err)
 			waitScreen(t, s, "end-25")
 			require.Eventually(t, func() bool { return strings.Contains(out.String(), "end-25") }, waitFor, tick)
@@ -274,4 +254,22 @@ func TestZoomKeepsTheProgramsScrollRegion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runningShell starts a shell session in a new workspace tag of a fresh
+// manager, of cols×rows (0: the default size), and waits until it runs.
+func runningShell(t *testing.T, tag string, cols, rows int) *Session {
+	t.Helper()
+	m := newTestManager(t, t.TempDir(), nil)
+	w := createWS(t, m, tag, "shell-only")
+	var s *Session
+	var err error
+	if cols > 0 {
+		s, err = m.StartSessionSize(w.ID, AgentShell, cols, rows)
+	} else {
+		s, err = m.StartSession(w.ID, AgentShell)
+	}
+	require.NoError(t, err)
+	waitState(t, s, StateRunning)
+	return s
 }
