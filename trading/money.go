@@ -17,11 +17,18 @@ func RoundMoney(d decimal.Decimal) decimal.Decimal { return d.Round(MoneyPlaces)
 // FormatMoney renders an amount with thousands separators and exactly
 // MoneyPlaces decimals ("2,060.10"). It is the one money formatter of the
 // approval evidence and the guards' verdicts.
-func FormatMoney(d decimal.Decimal) string {
-	s := d.StringFixed(MoneyPlaces)
+func FormatMoney(d decimal.Decimal) string { return groupThousands(d.StringFixed(MoneyPlaces)) }
+
+// FormatAmount renders a quantity (shares, contracts) with thousands
+// separators and at most MoneyPlaces decimals ("1,250", "12.5").
+func FormatAmount(d decimal.Decimal) string { return groupThousands(d.Round(MoneyPlaces).String()) }
+
+// groupThousands puts separators into a decimal string's integer part; a
+// value that shows as zero carries no minus sign.
+func groupThousands(s string) string {
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
-	intPart, frac, _ := strings.Cut(s, ".")
+	intPart, frac, hasFrac := strings.Cut(s, ".")
 	var out strings.Builder
 	for i, r := range intPart {
 		if i > 0 && (len(intPart)-i)%3 == 0 {
@@ -29,7 +36,10 @@ func FormatMoney(d decimal.Decimal) string {
 		}
 		out.WriteRune(r)
 	}
-	r := out.String() + "." + frac
+	r := out.String()
+	if hasFrac {
+		r += "." + frac
+	}
 	if neg && strings.Trim(r, "0.,") != "" {
 		r = "-" + r
 	}

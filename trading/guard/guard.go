@@ -109,7 +109,7 @@ func (v Verdict) String() string {
 		return s + "does not apply"
 	case !v.Limit.IsZero():
 		first, _, _ := strings.Cut(v.Unit, " ")
-		num := group
+		num := trading.FormatAmount
 		switch first {
 		case "%":
 			num = func(d decimal.Decimal) string { return d.StringFixed(1) } // a share always shows its tenth
@@ -124,7 +124,7 @@ func (v Verdict) String() string {
 			}
 			value = from + " → " + value
 		}
-		limit := group(v.Limit)
+		limit := trading.FormatAmount(v.Limit)
 		if first == "" {
 			limit = trading.FormatMoney(v.Limit)
 		}
@@ -153,29 +153,6 @@ func unit(u string) string {
 		return " " + u
 	}
 	return ""
-}
-
-// group renders a decimal with thousands separators and at most 2 places.
-func group(d decimal.Decimal) string {
-	s := d.Round(2).String()
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	out := b.String()
-	if frac != "" {
-		out += "." + frac
-	}
-	if neg {
-		out = "-" + out
-	}
-	return out
 }
 
 // Guard checks one operation. Assess judges without side effects (for
