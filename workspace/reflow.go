@@ -59,13 +59,7 @@ func (r *scrollRing) popNewest(n int) []sbLine {
 		r.n--
 		r.total--
 	}
-	r.bytes -= freed
-	if r.budget != nil {
-		r.budget.add(-freed)
-	}
-	if r.n == 0 {
-		r.lines, r.start = nil, 0
-	}
+	r.released(freed)
 	return out
 }
 

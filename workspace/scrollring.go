@@ -249,6 +249,13 @@ func (r *scrollRing) trimOldest(n int, before uint64, want int64) int64 {
 		r.start = (r.start + 1) % len(r.lines)
 		r.n--
 	}
+	r.released(freed)
+	return freed
+}
+
+// released accounts for the bytes of lines just removed (freed) and
+// resets a ring they emptied.
+func (r *scrollRing) released(freed int64) {
 	r.bytes -= freed
 	if r.budget != nil {
 		r.budget.add(-freed)
@@ -256,7 +263,6 @@ func (r *scrollRing) trimOldest(n int, before uint64, want int64) int64 {
 	if r.n == 0 {
 		r.lines, r.start = nil, 0
 	}
-	return freed
 }
 
 func (r *scrollRing) clear() {
