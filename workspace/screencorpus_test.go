@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -279,37 +278,8 @@ func cellDiff(got, want *uv.Cell) string {
 
 // tmuxCapture runs stream through a tmux pane of cols×rows (the pty in
 // raw mode, so tmux sees the exact bytes) and returns the header line and
-// capture-pane -p -e -N.
+// capture-pane -p -e -N: tmuxCaptureResize with nothing after a resize to
+// the same size.
 func tmuxCapture(dir string, stream []byte, cols, rows int) (string, error) {
-	file := filepath.Join(dir, "stream")
-	conf := filepath.Join(dir, "tmux.conf")
-	if err := os.WriteFile(file, stream, 0o644); err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(conf, []byte("set -g status off\n"), 0o644); err != nil {
-		return "", err
-	}
-	sock := fmt.Sprintf("alice-corpus-%d-%s", os.Getpid(), filepath.Base(dir))
-	tm := func(args ...string) ([]byte, error) {
-		c := exec.Command("tmux", append([]string{"-L", sock, "-f", conf}, args...)...)
-		c.Env = append(os.Environ(), "TMUX=")
-		return c.CombinedOutput()
-	}
-	defer tm("kill-server") //nolint:errcheck
-	cmd := fmt.Sprintf("stty raw -echo; cat '%s'; tmux -L %s wait-for -S fed; sleep 60", file, sock)
-	if out, err := tm("new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), cmd); err != nil {
-		return "", fmt.Errorf("tmux: %v: %s", err, out)
-	}
-	if out, err := tm("wait-for", "fed"); err != nil {
-		return "", fmt.Errorf("tmux wait-for: %v: %s", err, out)
-	}
-	cur, err := tm("display", "-p", "#{cursor_x} #{cursor_y}")
-	if err != nil {
-		return "", err
-	}
-	screen, err := tm("capture-pane", "-p", "-e", "-N")
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%d %d %s\n%s", cols, rows, strings.TrimSpace(string(cur)), screen), nil
+	return tmuxCaptureResize(dir, reflowCase{fromCols: cols, fromRows: rows, toCols: cols, toRows: rows, before: string(stream)})
 }
