@@ -26,12 +26,7 @@ func TestAttachProxiesUntilDetachKey(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // let the first half be read on its own
 	_, err = inW.Write([]byte(";5u"))
 	require.NoError(t, err)
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(waitFor):
-		t.Fatal("detach key did not end the attachment")
-	}
+	waitZoomEnd(t, done)
 	st, _ := s.State()
 	require.Equal(t, StateRunning, st, "detaching leaves the session running")
 	require.NotContains(t, s.Screen(), "113;5u", "the detach key is not forwarded")
@@ -75,14 +70,7 @@ func TestZoomEndLeavesTheTerminalAsFound(t *testing.T) {
 	_, err := inW.Write([]byte(`printf '\033[?1h\033=\033[?1000h\033[?1006h\033[?2004h\033[>1u\033[>4;2m\033[?25l\033[2 q\033[4h\033[?7l'; echo modes-$((2+3))` + "\r"))
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "modes-5") }, waitFor, tick)
-	_, err = inW.Write([]byte{0x11})
-	require.NoError(t, err)
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(waitFor):
-		t.Fatal("detach key did not end the attachment")
-	}
+	detachZoom(t, inW, done)
 	var modes termmodes.Tracker
 	_, _ = modes.Write([]byte(out.String()))
 	require.Empty(t, modes.Set(), "modes left on after the zoom")
@@ -112,14 +100,7 @@ func TestZoomKeepsTheProgramsScreenSwitchesInside(t *testing.T) {
 		_, _ = e.Write([]byte(out.String()))
 		return strings.Contains(e.String(), "back-4\n$")
 	}, waitFor, tick)
-	_, err = inW.Write([]byte{0x11})
-	require.NoError(t, err)
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(waitFor):
-		t.Fatal("detach key did not end the attachment")
-	}
+	detachZoom(t, inW, done)
 	stream := out.String()
 	require.Equal(t, 1, strings.Count(stream, "\x1b[?1049h"), "only the zoom enters the alternate screen")
 	require.Equal(t, 1, strings.Count(stream, "\x1b[?1049l"), "only the zoom's end leaves it")
@@ -184,14 +165,7 @@ func TestZoomStartsInTheProgramsModes(t *testing.T) {
 	var modes termmodes.Tracker
 	_, _ = modes.Write([]byte(out.String()))
 	require.Subset(t, modes.Set(), []string{"?1", "?1002", "?1004", "?1006", "?2004", "?25-", "?7-"}, "the zoom runs in the program's modes: %q", out.String())
-	_, err = inW.Write([]byte{0x11})
-	require.NoError(t, err)
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(waitFor):
-		t.Fatal("detach key did not end the attachment")
-	}
+	detachZoom(t, inW, done)
 	modes = termmodes.Tracker{}
 	_, _ = modes.Write([]byte(out.String()))
 	require.Empty(t, modes.Set(), "and none is left after it")
@@ -244,14 +218,7 @@ func TestZoomKeepsTheProgramsScrollRegion(t *testing.T) {
 			require.Equal(t, s.Screen(), real.String(), "the real terminal shows the session's screen")
 			require.Contains(t, s.Screen(), "TOP-ROW", "the row above the region stays")
 
-			_, err = inW.Write([]byte{0x11})
-			require.NoError(t, err)
-			select {
-			case err := <-done:
-				require.NoError(t, err)
-			case <-time.After(waitFor):
-				t.Fatal("detach key did not end the attachment")
-			}
+			detachZoom(t, inW, done)
 		})
 	}
 }
@@ -272,4 +239,24 @@ func runningShell(t *testing.T, tag string, cols, rows int) *Session {
 	require.NoError(t, err)
 	waitState(t, s, StateRunning)
 	return s
+}
+
+// detachZoom types the detach key (ctrl+q) into a zoom and waits for it
+// to end without an error.
+func detachZoom(t *testing.T, inW *os.File, done <-chan error) {
+	t.Helper()
+	_, err := inW.Write([]byte{0x11})
+	require.NoError(t, err)
+	waitZoomEnd(t, done)
+}
+
+// waitZoomEnd waits for a zoom the detach key ended to end without error.
+func waitZoomEnd(t *testing.T, done <-chan error) {
+	t.Helper()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(waitFor):
+		t.Fatal("detach key did not end the attachment")
+	}
 }
