@@ -29,28 +29,31 @@ func frameBytes(f, cols, rows int) []byte {
 	return []byte(w.String())
 }
 
-func BenchmarkFrameWrite(b *testing.B) {
+// frameTerminal is a 116x33 terminal on its alternate screen and 26
+// full-screen coloured frames to feed it.
+func frameTerminal(b *testing.B) (*Terminal, [][]byte) {
 	t := NewTerminal(116, 33, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	defer t.Close()
+	b.Cleanup(t.Close)
 	t.Feed([]byte("\x1b[?1049h"))
 	frames := make([][]byte, 26)
 	for i := range frames {
 		frames[i] = frameBytes(i, 116, 33)
 	}
+	return t, frames
+}
+
+func BenchmarkFrameWrite(b *testing.B) {
+	t, frames := frameTerminal(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t.Feed(frames[i%26])
 	}
 }
 
+// BenchmarkFrameRender is a frame fed and rendered, as the attached pane
+// draws it.
 func BenchmarkFrameRender(b *testing.B) {
-	t := NewTerminal(116, 33, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	defer t.Close()
-	t.Feed([]byte("\x1b[?1049h"))
-	frames := make([][]byte, 26)
-	for i := range frames {
-		frames[i] = frameBytes(i, 116, 33)
-	}
+	t, frames := frameTerminal(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t.Feed(frames[i%26])
