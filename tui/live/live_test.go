@@ -32,14 +32,7 @@ func TestPortfolioApprovalThroughTheAdapter(t *testing.T) {
 
 	ctx := context.Background()
 	events := c.Events(ctx)
-	for _, call := range []struct{ tool, args string }{
-		{"placeOrder", `{"source":"sim-paper","aliceId":"sim-paper|MSFT","action":"BUY","orderType":"MKT","totalQuantity":"2"}`},
-		{"tradingCommit", `{"source":"sim-paper","message":"buy MSFT"}`},
-		{"tradingPush", `{"source":"sim-paper"}`},
-	} {
-		_, err := a.Tools().Call(ctx, call.tool, json.RawMessage(call.args))
-		require.NoError(t, err, call.tool)
-	}
+	stageBuy(t, a, ctx)
 	require.Eventually(t, func() bool {
 		select {
 		case ev := <-events:

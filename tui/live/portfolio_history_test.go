@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -21,19 +20,8 @@ func TestPositionHistoryComesFromSnapshots(t *testing.T) {
 	hist, err := c.PositionHistory("sim-paper")
 	require.NoError(t, err)
 	require.Empty(t, hist["MSFT"], "nothing held yet")
-	for _, call := range []struct{ tool, args string }{
-		{"placeOrder", `{"source":"sim-paper","aliceId":"sim-paper|MSFT","action":"BUY","orderType":"MKT","totalQuantity":"2"}`},
-		{"tradingCommit", `{"source":"sim-paper","message":"buy MSFT"}`},
-		{"tradingPush", `{"source":"sim-paper"}`},
-	} {
-		_, err := a.Tools().Call(ctx, call.tool, json.RawMessage(call.args))
-		require.NoError(t, err, call.tool)
-	}
-	pending, err := c.Pending()
-	require.NoError(t, err)
-	require.Len(t, pending, 1)
-	_, err = c.Approve(ctx, "sim-paper", pending[0].Hash)
-	require.NoError(t, err)
+	stageBuy(t, a, ctx)
+	approvePending(t, c)
 	hist, err = c.PositionHistory("sim-paper")
 	require.NoError(t, err)
 	require.NotEmpty(t, hist["MSFT"], "the post-push snapshot holds MSFT")

@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/alice-trading/alice/app/apptest"
@@ -20,19 +19,8 @@ func TestHistoryViewDataComesFromTheTradingLog(t *testing.T) {
 	a := apptest.Start(t, nil)
 	c := New(a)
 	ctx := core.WithCaller(context.Background(), core.Caller{Session: "desk-7", Channel: "tui", Agent: "alice"})
-	for _, call := range []struct{ tool, args string }{
-		{"placeOrder", `{"source":"sim-paper","aliceId":"sim-paper|MSFT","action":"BUY","orderType":"MKT","totalQuantity":"2"}`},
-		{"tradingCommit", `{"source":"sim-paper","message":"buy MSFT"}`},
-		{"tradingPush", `{"source":"sim-paper"}`},
-	} {
-		_, err := a.Tools().Call(ctx, call.tool, json.RawMessage(call.args))
-		require.NoError(t, err, call.tool)
-	}
-	pending, err := c.Pending()
-	require.NoError(t, err)
-	require.Len(t, pending, 1)
-	_, err = c.Approve(context.Background(), "sim-paper", pending[0].Hash)
-	require.NoError(t, err)
+	stageBuy(t, a, ctx)
+	approvePending(t, c)
 
 	orders, err := c.OrderHistory("sim-paper", 10)
 	require.NoError(t, err)
