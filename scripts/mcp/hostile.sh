@@ -18,7 +18,6 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ALICE_BIN=${ALICE_BIN:?set ALICE_BIN to an alice binary}
-NODE_DIR=${ALICE_MCP_NODE_DIR:-/tmp/alice-mcp-node}
 WORK=$(mktemp -d /tmp/alice-hostile.XXXXXX)
 PID=""
 cleanup() {
@@ -27,12 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-mkdir -p "$NODE_DIR"
-if ! cmp -s "$HERE/package.json" "$NODE_DIR/package.json" || [ ! -d "$NODE_DIR/node_modules/@modelcontextprotocol/sdk" ]; then
-	cp "$HERE/package.json" "$HERE/package-lock.json" "$NODE_DIR/"
-	(cd "$NODE_DIR" && npm ci --no-audit --no-fund --loglevel=error)
-fi
-cp "$HERE/hostile.mjs" "$NODE_DIR/"
+. "$HERE/node.sh"
+mcp_node_setup hostile.mjs
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 FAIL=0
