@@ -101,6 +101,9 @@ func (b *bench) run() error {
 	}
 	if c.wants("busy") {
 		b.cpu(fmt.Sprintf("CPU, %d busy, over %s", b.cfg.busy, b.cfg.busyCPU), b.cfg.busyCPU)
+		if err := b.outputRate(fmt.Sprintf("drawn, %d busy", b.cfg.busy), 5*time.Second); err != nil {
+			return err
+		}
 		if err := b.echo(fmt.Sprintf("echo, %d busy", b.cfg.busy)); err != nil {
 			return err
 		}
@@ -134,6 +137,39 @@ func (b *bench) cpu(name string, d time.Duration) {
 	a := float64(cpuNS(b.alicePID)-a0) / el * 100
 	t := float64(cpuNS(b.serverPID)-s0+cpuNS(b.clientPID)-c0) / el * 100
 	b.add(name, "%", a, t)
+}
+
+// outputRate counts, over the same window d on both sides, the bytes each
+// side's pane writes to the outer terminal while nobody types: what the
+// UI redraws for sessions the person is not looking at.
+func (b *bench) outputRate(name string, d time.Duration) error {
+	var cs []*controlClient
+	for _, side := range []string{aliceT, tmuxT} {
+		c, err := b.outer.control(side)
+		if err != nil {
+			return err
+		}
+		defer c.close()
+		cs = append(cs, c)
+	}
+	n := make([]int, len(cs))
+	time.Sleep(200 * time.Millisecond)
+	for _, c := range cs {
+		c.drain()
+	}
+	end := time.After(d)
+	for {
+		select {
+		case s := <-cs[0].output:
+			n[0] += len(s)
+		case s := <-cs[1].output:
+			n[1] += len(s)
+		case <-end:
+			sec := d.Seconds()
+			b.add(name, "B/s", float64(n[0])/sec, float64(n[1])/sec)
+			return nil
+		}
+	}
 }
 
 // echo types one character at a time into each side in turn and times
