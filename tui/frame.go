@@ -34,7 +34,12 @@ func (m *Model) BodySize() (int, int) {
 // Render is View's content, separated so tests and benchmarks can use it.
 func (m *Model) Render() string {
 	w, h := m.BodySize()
-	body := kit.FitHeight(m.cur().View(), h)
+	var body []string
+	if lp, ok := m.cur().(kit.LinesPane); ok {
+		body = lp.ViewLines(h)
+	} else {
+		body = strings.Split(kit.FitHeight(m.cur().View(), h), "\n")
+	}
 	var ov string
 	switch {
 	case m.QuitDlg != nil:
@@ -51,9 +56,9 @@ func (m *Model) Render() string {
 		framed = overlayCenter(framed, ov, m.width, h+2)
 	}
 	if m.reuse != viewBody || m.last.footer == "" {
-		m.last.footer, m.last.status = m.footer(), m.statusBar()
+		m.last.footer, m.last.status, m.last.tabBar = m.footer(), m.statusBar(), m.tabBar()
 	}
-	return strings.Join([]string{m.tabBar(), framed, m.last.footer, m.last.status}, "\n")
+	return strings.Join([]string{m.last.tabBar, framed, m.last.footer, m.last.status}, "\n")
 }
 
 // tabLabel is one tab's plain text: number, title and the pane's badge.
@@ -156,17 +161,12 @@ func (m *Model) drawTabBar() string {
 // frame draws a rounded border around body with the pane's title in the
 // top edge. The border is the accent colour while the pane has the keys
 // and muted while an overlay does.
-func (m *Model) frame(body string, w, h int) string {
+func (m *Model) frame(lines []string, w, h int) string {
 	e := m.frameEdges()
 	left, right := e.left, e.right
-	var b strings.Builder
-	b.WriteString(e.top)
-	lines := strings.Split(body, "\n")
-	if len(lines) < h {
-		lines = append(lines, make([]string, h-len(lines))...)
-	}
+	lines = kit.FitLines(lines, h)
 	// Only lines that changed since the last frame are measured again.
-	framed := m.frameLines.Map(fmt.Sprint(w, left, right), lines[:h], func(line string) string {
+	framed := m.frameLines.Map(e.lines, lines, func(line string) string {
 		if lw := kit.Width(line); lw > w {
 			line = ansi.Truncate(line, w, "…")
 		} else if lw < w {
@@ -174,6 +174,13 @@ func (m *Model) frame(body string, w, h int) string {
 		}
 		return left + line + right
 	})
+	n := len(e.top) + len(e.bottom) + 1
+	for _, line := range framed {
+		n += len(line) + 1
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(e.top)
 	for _, line := range framed {
 		b.WriteByte('\n')
 		b.WriteString(line)
@@ -185,7 +192,12 @@ func (m *Model) frame(body string, w, h int) string {
 
 // edges are the frame's styled top and bottom lines and the left and right
 // edges of a body line, for one width, title and border colour.
-type edges struct{ key, top, bottom, left, right string }
+type edges struct {
+	key, top, bottom, left, right string
+	// lines keys the framed-line cache: everything a framed line
+	// depends on besides its text.
+	lines string
+}
 
 // frameEdges returns the frame's edges, styled again only when the width,
 // the focused pane or the border colour changed (or the styles: see
@@ -211,6 +223,8 @@ func (m *Model) frameEdges() edges {
 		left:   edge(bs.Left) + " ",
 		right:  " " + edge(bs.Right),
 	}
+	bw, _ := m.BodySize()
+	m.edges.lines = fmt.Sprint(bw, m.edges.left, m.edges.right)
 	return m.edges
 }
 

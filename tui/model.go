@@ -264,6 +264,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.St = kit.NewStyles(msg.IsDark())
 		m.tabBarKey, m.edges = "", edges{} // drawn again in the new styles
 		m.Chat.Invalidate()
+		m.Workspaces.Invalidate()
 		return m, nil
 	case TickMsg:
 		return m, tea.Batch(m.tick(), m.LoadStatus(), m.Portfolio.Load(), m.Inbox.RenderDocs(), m.refreshPage(), m.Settings.Tick())

@@ -28,6 +28,7 @@ type lastFrame struct {
 	ok             bool
 	view           tea.View
 	footer, status string
+	tabBar         string
 }
 
 // noteReuse decides, after Update handled msg, what the next View may

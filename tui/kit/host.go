@@ -60,6 +60,15 @@ type Pane interface {
 	Capturing() bool
 }
 
+// LinesPane is a Pane that can hand its view over as lines, exactly h of
+// them (the rows of View, fitted to h). The root frames lines, so a pane
+// whose screen is made of lines anyway (an attached session) saves
+// joining them only to have them split again, several times per frame.
+// The slice may be the pane's own: read it, do not keep or change it.
+type LinesPane interface {
+	ViewLines(h int) []string
+}
+
 // ErrDetached is the cause with which a client's AppContext ends when the
 // person detaches (or the terminal goes away) from a core that keeps
 // running: work the core does for that client, a chat turn, goes on.

@@ -41,6 +41,18 @@ func FitHeight(s string, h int) string {
 
 func Stack(parts ...string) string { return strings.Join(parts, "\n") }
 
+// FitLines is FitHeight for lines: the first h of them, padded with empty
+// lines. It returns lines itself when it already has h.
+func FitLines(lines []string, h int) []string {
+	if len(lines) == h {
+		return lines
+	}
+	if len(lines) > h {
+		return lines[:h]
+	}
+	return append(append(make([]string, 0, h), lines...), make([]string, h-len(lines))...)
+}
+
 // Plural formats a count with its noun: "1 entry", "2 entries".
 func Plural(n int, noun string) string {
 	if n == 1 {

@@ -38,15 +38,16 @@ type Pane struct {
 	Mode      wsMode
 	tag       textinput.Model
 	template  int
-	tmpls     []string      // loaded with the list; never read from core in View
-	term      Terminal      // the session shown in the pane (attached or last attached)
-	termLines kit.LineCache // termWindow's cut of each screen line, reused while unchanged
-	frame     TermFrame     // term's screen and cursor as of the last change (followCursor)
-	frameGen  int           // the TermGen frame was read for
-	TermGen   int           // bumps when term changes so stale nudges are dropped
-	Waiting   bool          // a Changed() read is in flight for term
-	lastNudge time.Time     // when the last TermChangedMsg arrived (frame cap)
-	forwarded bool          // the last message was input passed to the session, nothing else
+	tmpls     []string                   // loaded with the list; never read from core in View
+	term      Terminal                   // the session shown in the pane (attached or last attached)
+	termLines kit.LineCache              // termWindow's cut of each screen line, reused while unchanged
+	title     struct{ key, line string } // the attached session's title row, styled
+	frame     TermFrame                  // term's screen and cursor as of the last change (followCursor)
+	frameGen  int                        // the TermGen frame was read for
+	TermGen   int                        // bumps when term changes so stale nudges are dropped
+	Waiting   bool                       // a Changed() read is in flight for term
+	lastNudge time.Time                  // when the last TermChangedMsg arrived (frame cap)
+	forwarded bool                       // the last message was input passed to the session, nothing else
 	// typed is signalled (capacity 1) when a key or paste goes to term: the
 	// change it causes (the echo) skips the frame cap.
 	typed    chan struct{}
@@ -393,15 +394,43 @@ func (p *Pane) templates() []string {
 	return p.tmpls
 }
 
+// ViewLines is View as h lines (kit.LinesPane). Attached, it is the title
+// row and the session's screen, cut from lines the pane keeps between
+// frames: an echo's frame joins and splits nothing.
+func (p *Pane) ViewLines(h int) []string {
+	if p.Mode != wsAttached {
+		return strings.Split(kit.FitHeight(p.View(), h), "\n")
+	}
+	if p.frameGen != p.TermGen {
+		p.followCursor() // a session shown without a change yet (zoom left)
+	}
+	if h <= 0 {
+		return nil
+	}
+	screen := kit.FitLines(p.termWindow(p.frame.Screen), h-1)
+	return append(append(make([]string, 0, h), p.titleLine()), screen...)
+}
+
+// titleLine is the attached session's title row, styled again only when
+// its text or the width changed (Invalidate forgets it).
+func (p *Pane) titleLine() string {
+	name, state := p.term.Name(), p.term.State()
+	if key := fmt.Sprint(p.w, "\x00", name, "\x00", state); key != p.title.key {
+		st := p.m.Styles()
+		line := st.Title.Render(name) + st.Muted.Render(" · "+state+" · ctrl+q detach")
+		p.title.key, p.title.line = key, ansi.Truncate(line, p.w, "")
+	}
+	return p.title.line
+}
+
+// Invalidate forgets what was styled (the styles changed).
+func (p *Pane) Invalidate() { p.title.key = "" }
+
 func (p *Pane) View() string {
 	st := p.m.Styles()
 	switch p.Mode {
 	case wsAttached:
-		title := st.Title.Render(p.term.Name()) + st.Muted.Render(" · "+p.term.State()+" · ctrl+q detach")
-		if p.frameGen != p.TermGen {
-			p.followCursor() // a session shown without a change yet (zoom left)
-		}
-		return kit.Stack(ansi.Truncate(title, p.w, ""), kit.FitHeight(p.termWindow(p.frame.Screen), p.h-1))
+		return strings.Join(p.ViewLines(p.h), "\n")
 	case WsCreate:
 		tmpls := p.templates()
 		field := p.tag.View()
@@ -510,7 +539,7 @@ func screenWidth(screen string) int {
 
 // termWindow cuts the session's screen to the part followCursor chose.
 // Lines unchanged since the last redraw are not cut again (termLines).
-func (p *Pane) termWindow(screen string) string {
+func (p *Pane) termWindow(screen string) []string {
 	cols, x := max(1, p.w), p.viewX
 	lines := strings.Split(screen, "\n")
 	lines = lines[min(p.viewY, len(lines)):]
@@ -520,7 +549,7 @@ func (p *Pane) termWindow(screen string) string {
 		}
 		return ansi.Truncate(l, cols, "")
 	})
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 // follow moves a window start so that pos is inside [start, start+size).
