@@ -289,6 +289,11 @@ func (t *Terminal) writeLocked(p []byte) {
 const ed3 = "\x1b[3J"
 
 func (t *Terminal) drainLocked() {
+	// The emulator cleared or moved its top row while the line above it
+	// was already here (tmux unwraps the newest history line then).
+	if t.emu.TakeHistoryUnwrapped() && t.ring.n > 0 {
+		t.ring.at(t.ring.n - 1).wrapped = false
+	}
 	sb := t.emu.Scrollback()
 	if sb == nil || sb.Len() == 0 {
 		return
@@ -377,7 +382,11 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 	// Erase the screen without ED 0 from home, which (as tmux's
 	// scroll-on-clear) would push the rows into the scrollback again.
 	setup := append([]byte("\x1b[H\x1b[2K\x1b[2;1H\x1b[J\x1b[H"), sgrState(plan.middle)...)
-	t.writeLocked(setup)
+	t.drainLocked()
+	_, _ = t.emu.Write(setup)
+	// The erase of the top row is the coalescer's, not the child's: the
+	// newest line keeps its wrap flag.
+	t.emu.TakeHistoryUnwrapped()
 	t.writeLocked(plan.tail)
 	return true
 }

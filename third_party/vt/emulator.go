@@ -26,6 +26,11 @@ type Emulator struct {
 	scrs [2]Screen
 	scr  *Screen
 
+	// histUnwrapped says the newest history line lost its wrap flag
+	// while the scrollback was empty: it is the newest line the caller
+	// drained (alice patch; see TakeHistoryUnwrapped).
+	histUnwrapped bool
+
 	// Character sets
 	charsets [4]CharSet
 
@@ -122,6 +127,18 @@ func NewEmulator(w, h int) *Emulator {
 	// alice patch: the alternate screen keeps no scrollback (x #947: it
 	// cloned every row a full-screen program scrolled, up to 10,000).
 	t.scrs[1].scrollback = nil
+	// alice patch: clearing or moving the screen's top row clears the
+	// newest history line's wrap flag, as in tmux, whose grid holds the
+	// history above the screen (the alternate screen's too).
+	unwrap := func() {
+		if sb := t.scrs[0].scrollback; sb != nil && sb.Len() > 0 {
+			sb.unwrapNewest()
+		} else if sb != nil {
+			t.histUnwrapped = true
+		}
+	}
+	t.scrs[0].unwrapHistory = unwrap
+	t.scrs[1].unwrapHistory = unwrap
 	t.scr = &t.scrs[0]
 	t.scrs[0].cb = &t.cb
 	t.scrs[1].cb = &t.cb
@@ -270,13 +287,18 @@ func (e *Emulator) Resize(width int, height int) {
 	onMain := e.scr == main
 	pending := e.atPhantom && onMain
 	x, y := e.scr.CursorPosition()
-	if e.atPhantom && !(reflow && onMain) {
-		if x < width-1 {
-			e.atPhantom = false
-			x++
-		}
+	// alice patch: on a screen that is not reflowed (the alternate
+	// screen, or a height change) tmux's cursor keeps its column, past
+	// the margin when a wrap is pending; at or past the new width it is
+	// past the margin there (the next character wraps): a wrap pending
+	// on the last column here. A narrower alternate screen put it on the
+	// last column with none, where the next character overwrote the last
+	// cell.
+	keepCol := !(reflow && onMain)
+	if keepCol && e.atPhantom {
+		x++
 	}
-
+	pastMargin := keepCol && width > 0 && x >= width
 	if y < 0 {
 		y = 0
 	}
@@ -349,16 +371,19 @@ func (e *Emulator) Resize(width int, height int) {
 		x = width - 1
 	}
 	e.scrs[1].Resize(width, height)
+	if !onMain && width < oldWidth {
+		e.scrs[1].cutWideAtMargin()
+	}
 	e.tabstops = uv.DefaultTabStops(width)
 
 	// alice patch: a wrap pending stays when the width does not change
 	// (a height change kept the cursor past the margin in tmux, not
-	// here).
-	keep := e.atPhantom && width == oldWidth
+	// here), and one comes when the cursor is past a narrower margin
+	// (pastMargin, above).
 	e.setCursor(x, y)
 	if reflow && onMain {
 		e.atPhantom = pending
-	} else if keep {
+	} else if pastMargin {
 		e.atPhantom = true
 	}
 
@@ -645,4 +670,16 @@ func (e *Emulator) ClearScrollback() {
 // IsAltScreen returns whether the terminal is in alternate screen mode.
 func (e *Emulator) IsAltScreen() bool {
 	return e.scr == &e.scrs[1]
+}
+
+// TakeHistoryUnwrapped reports (once) whether the newest history line
+// lost its wrap flag while the scrollback was empty, that is the newest
+// line the caller took out of it: the screen's top row was cleared or
+// moved, as tmux's grid_clear_lines and grid_move_lines clear the flag of
+// the row above, which for the top row is the newest history line.
+// (alice patch)
+func (e *Emulator) TakeHistoryUnwrapped() bool {
+	u := e.histUnwrapped
+	e.histUnwrapped = false
+	return u
 }

@@ -32,6 +32,10 @@ type Screen struct {
 	// the height pulls them back onto the screen (alice patch; see
 	// pullHistory).
 	scrolled int
+	// unwrapHistory clears the wrap flag of the newest history line, the
+	// row above the screen's top in tmux's grid (alice patch; see
+	// gridMoveLines).
+	unwrapHistory func()
 }
 
 // NewScreen creates a new screen.
@@ -159,6 +163,15 @@ func (s *Screen) ClearWithScrollback() {
 		}
 		if last > 0 {
 			s.scrolled = 0 // as grid_view_clear_history
+		}
+		if last == s.buf.Height() {
+			// tmux clears nothing after scrolling every row away, so
+			// the last one keeps its wrap flag in the history.
+			s.buf.ClearArea(s.Bounds())
+			s.touchArea(s.Bounds())
+			clear(s.wrapped)
+			clear(s.used)
+			return
 		}
 	}
 	s.Clear()
@@ -449,7 +462,7 @@ func (s *Screen) ScrollUp(n int) {
 func (s *Screen) ScrollDown(n int) {
 	x, y := s.CursorPosition()
 	s.setCursor(s.cur.X, 0, true)
-	s.InsertLine(n)
+	s.insertLine(n, true)
 	s.setCursor(x, y, false)
 }
 
@@ -458,6 +471,13 @@ func (s *Screen) ScrollDown(n int) {
 // are moved down, with those past bottom margin being discarded.
 // It returns true if the operation was successful.
 func (s *Screen) InsertLine(n int) bool {
+	return s.insertLine(n, false)
+}
+
+// insertLine is InsertLine; scroll says it is SD or RI, which move the
+// wrap flags as tmux's grid_view_scroll_region_down (one row at a time)
+// rather than as its grid_view_insert_lines_region. (alice patch)
+func (s *Screen) insertLine(n int, scroll bool) bool {
 	if n <= 0 {
 		return false
 	}
@@ -476,7 +496,7 @@ func (s *Screen) InsertLine(n int) bool {
 			return true
 		}
 		s.buf.InsertLineArea(y, n, s.blankCell(), s.Bounds())
-		s.moveWrapped(y, n, s.buf.Height(), true)
+		s.gridMoveLines(y+n, y, s.buf.Height()-y-n)
 		return true
 	}
 	// Only operate if cursor Y is within scroll region
@@ -486,7 +506,18 @@ func (s *Screen) InsertLine(n int) bool {
 
 	s.buf.InsertLineArea(y, n, s.blankCell(), s.scroll)
 	if s.scroll.Min.X == 0 && s.scroll.Max.X == s.buf.Width() {
-		s.moveWrapped(y, n, s.scroll.Max.Y, true)
+		// alice patch: the wrap flags as tmux 3.3a moves them.
+		bottom := s.scroll.Max.Y
+		n = min(n, bottom-y)
+		if scroll {
+			for range n {
+				s.gridMoveLines(y+1, y, bottom-1-y)
+			}
+		} else {
+			stay := bottom - y - n
+			s.gridMoveLines(y+n, y, stay)
+			s.gridClearLines(y+stay, n-stay)
+		}
 	}
 
 	return true
@@ -519,7 +550,12 @@ func (s *Screen) deleteLine(n int, history bool) bool {
 	// to the bottom of the screen move, as in tmux (nothing moved).
 	if y < scroll.Min.Y || y >= scroll.Max.Y {
 		s.buf.DeleteLineArea(y, n, s.blankCell(), s.Bounds())
-		s.moveWrapped(y, n, s.buf.Height(), false)
+		// The wrap flags as tmux's grid_view_delete_lines moves them.
+		h := s.buf.Height()
+		n = min(n, h-y)
+		stay := h - y - n
+		s.gridMoveLines(y, y+n, stay)
+		s.gridClearLines(h-n, y+2*n-h)
 		return true
 	}
 	// Only operate if cursor Y is within scroll region
@@ -550,7 +586,26 @@ func (s *Screen) deleteLine(n int, history bool) bool {
 	// sessions.
 	if scroll.Min.X == 0 && scroll.Max.X == s.buf.Width() {
 		s.deleteRows(y, n, scroll.Max.Y)
-		s.moveWrapped(y, n, scroll.Max.Y, false)
+		// The wrap flags as tmux 3.3a moves them: a scroll with history
+		// (the main screen) moves the rows into it and the region up as
+		// they are (grid_scroll_history_region), one without (the
+		// alternate screen) moves them a row at a time
+		// (grid_view_scroll_region_up), and DL as
+		// grid_view_delete_lines_region.
+		bottom := scroll.Max.Y
+		n = min(n, bottom-y)
+		switch {
+		case history && s.scrollback != nil:
+			s.moveWrapped(y, n, bottom, false)
+		case history:
+			for range n {
+				s.gridMoveLines(y, y+1, bottom-1-y)
+			}
+		default:
+			stay := bottom - y - n
+			s.gridMoveLines(y, y+n, stay)
+			s.gridClearLines(y+stay, n-stay)
+		}
 		return true
 	}
 
@@ -630,9 +685,10 @@ func (s *Screen) SetScrollbackSize(maxLines int) {
 func (s *Screen) alignmentTest() {
 	e := uv.EmptyCell
 	e.Content = "E"
+	// The wrap flags stay, as in tmux's screen_write_alignmenttest,
+	// which sets every cell and nothing else.
 	w, h := s.buf.Width(), s.buf.Height()
 	area := uv.Rect(0, 0, w, h)
-	s.unwrapCleared(area)
 	for y := range h {
 		fillCells(s.buf.Line(y), &e)
 		s.noteUsed(y, w)

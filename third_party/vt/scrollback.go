@@ -199,3 +199,11 @@ func (s *Scrollback) PopNewest() (line uv.Line, wrapped, ok bool) {
 	s.lines, s.wrapped = s.lines[:n], s.wrapped[:n]
 	return line, wrapped, true
 }
+
+// unwrapNewest clears the newest line's wrap flag (alice patch: see
+// Screen.gridMoveLines).
+func (s *Scrollback) unwrapNewest() {
+	if n := len(s.wrapped); n > 0 {
+		s.wrapped[n-1] = false
+	}
+}

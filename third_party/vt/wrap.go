@@ -74,9 +74,11 @@ func (s *Screen) usedAfterShift(x, y, n int, insert bool) {
 	}
 }
 
-// moveWrapped moves the flags as IL (insert) or DL moves n rows at y
-// within rows [y, bottom): moved rows keep theirs, blank rows have none,
-// and the row above y no longer continues onto y.
+// moveWrapped moves the flags and used counts of n rows at y down
+// (insert) or up within rows [y, bottom), as they move with their rows;
+// the rows left behind have none. Nothing else is unwrapped: this is a
+// scroll with history (tmux's grid_scroll_history_region) or the rows a
+// shorter screen moves off its top.
 func (s *Screen) moveWrapped(y, n, bottom int, insert bool) {
 	bottom = min(bottom, len(s.wrapped))
 	if y < 0 || y >= bottom || n <= 0 {
@@ -95,7 +97,56 @@ func (s *Screen) moveWrapped(y, n, bottom int, insert bool) {
 		copy(u[y:], u[y+n:bottom])
 		clear(u[bottom-n:])
 	}
-	s.setWrapped(y-1, false)
+}
+
+// gridMoveLines is tmux 3.3a's grid_move_lines on the flags and used
+// counts: rows [py, py+ny) move to [dy, dy+ny), the rows they leave are
+// emptied, and two rows lose their wrap flag: the one above dy before the
+// move (when rows move down, that is the top row that moves: SD, RI and
+// IL cut the line it continued there) and the one above py after it,
+// when py is not a destination (DL of at least as many rows as stay: the
+// last row that stays). A row above the screen is the newest line of the
+// history. (alice patch)
+func (s *Screen) gridMoveLines(dy, py, ny int) {
+	h := len(s.wrapped)
+	if ny <= 0 || py == dy || py < 0 || dy < 0 || py+ny > h || dy+ny > h {
+		return
+	}
+	s.unwrapRow(dy - 1)
+	copy(s.wrapped[dy:dy+ny], s.wrapped[py:py+ny])
+	copy(s.used[dy:dy+ny], s.used[py:py+ny])
+	for y := py; y < py+ny; y++ {
+		if y < dy || y >= dy+ny {
+			s.wrapped[y], s.used[y] = false, 0
+		}
+	}
+	if py < dy || py >= dy+ny {
+		s.unwrapRow(py - 1)
+	}
+}
+
+// gridClearLines is tmux's grid_clear_lines on the flags and used counts:
+// rows [py, py+ny) are emptied and the row above loses its wrap flag.
+// (alice patch)
+func (s *Screen) gridClearLines(py, ny int) {
+	if ny <= 0 {
+		return
+	}
+	for y := max(py, 0); y < min(py+ny, len(s.wrapped)); y++ {
+		s.wrapped[y], s.used[y] = false, 0
+	}
+	s.unwrapRow(py - 1)
+}
+
+// unwrapRow clears row y's wrap flag; row -1 is the newest line of the
+// history, as tmux's grid counts rows from the top of its history.
+// (alice patch)
+func (s *Screen) unwrapRow(y int) {
+	if y >= 0 {
+		s.setWrapped(y, false)
+	} else if y == -1 && s.unwrapHistory != nil {
+		s.unwrapHistory()
+	}
 }
 
 // unwrapCleared clears the flags and used counts of rows cleared over
@@ -105,12 +156,7 @@ func (s *Screen) unwrapCleared(area uv.Rectangle) {
 	if area.Empty() || area.Min.X > 0 || area.Max.X < s.buf.Width() {
 		return
 	}
-	for y := area.Min.Y - 1; y < area.Max.Y; y++ {
-		s.setWrapped(y, false)
-		if y >= area.Min.Y && y < len(s.used) {
-			s.used[y] = 0
-		}
-	}
+	s.gridClearLines(area.Min.Y, area.Dy())
 }
 
 // LineWrapped reports whether row y of the active screen continues on the
@@ -395,4 +441,31 @@ func (s *Screen) scrollOffTop(n int) {
 	}
 	s.deleteRows(0, n, h)
 	s.moveWrapped(0, n, h, false)
+}
+
+// cutWideAtMargin blanks a wide character the right margin cuts after the
+// width shrank without a reflow (the alternate screen): tmux's grid keeps
+// it past the margin and draws a blank of its style in the last column
+// (tty_draw_line). It was a two-column cell in the last column. (alice
+// patch)
+func (s *Screen) cutWideAtMargin() {
+	w := s.buf.Width()
+	for y := 0; y < s.buf.Height(); y++ {
+		l := s.buf.Line(y)
+		if len(l) < w || w == 0 {
+			continue
+		}
+		x := w - 1
+		for x > 0 && l[x].IsZero() {
+			x-- // the second cell of a wide character
+		}
+		if c := l[x]; x+max(c.Width, 1) > w {
+			blank := uv.EmptyCell
+			blank.Style = c.Style
+			for k := x; k < w; k++ {
+				l[k] = blank
+			}
+			s.buf.TouchLine(x, y, w-x)
+		}
+	}
 }
