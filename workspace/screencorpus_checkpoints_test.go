@@ -15,7 +15,8 @@ import (
 // Checkpoints: the screen part-way through a recording. A stream's final
 // screen hides the states it went through (a spinner, a half-streamed
 // answer, the screen just after a resize before the program redraws), so
-// each recorded stream (every corpus stream that is not gen-* or reflow-*)
+// each recorded stream (every corpus stream that is not gen-*, reflow-* or
+// resize-*)
 // also keeps what tmux showed after corpusCheckpoints evenly spaced
 // prefixes, each ending where an escape sequence starts, and, when it was
 // resized, right after the resize: NAME.checkpoints holds, for each, a
@@ -30,7 +31,7 @@ func recordedStreams(t *testing.T) []string {
 	var out []string
 	for _, path := range corpusStreams(t) {
 		name := filepath.Base(path)
-		if !strings.HasPrefix(name, "gen-") && !strings.HasPrefix(name, "reflow-") {
+		if !strings.HasPrefix(name, "gen-") && !strings.HasPrefix(name, "reflow-") && !strings.HasPrefix(name, "resize-") {
 			out = append(out, strings.TrimSuffix(path, ".stream"))
 		}
 	}

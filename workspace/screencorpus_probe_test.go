@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -19,28 +20,25 @@ import (
 //
 //	CORPUS_RESIZE_PROBE=400 go test ./workspace -run TestResizeProbe
 //
-// On 2026-11-25, of the ~390 seeds 1000–1399 that match before the resize,
-// 8 still differ right after it (1050 1097 1135 1175 1177 1195 1209 1334).
+// (CORPUS_RESIZE_FROM=S starts at seed S.) Seeds that differed are kept
+// in resizeSeeds, stored in testdata like the rest of the corpus.
 func TestResizeProbe(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("CORPUS_RESIZE_PROBE"))
 	if n <= 0 {
 		t.Skip("set CORPUS_RESIZE_PROBE=N to probe N seeds against tmux")
 	}
-	sizes := [][2]int{{60, 24}, {100, 24}, {80, 15}, {80, 30}, {50, 10}, {120, 40}, {79, 23}, {81, 25}}
 	tmpDir := func() string {
 		d, err := os.MkdirTemp("", "corpus-probe")
 		require.NoError(t, err)
 		t.Cleanup(func() { os.RemoveAll(d) })
 		return d
 	}
-	for seed := uint64(1000); seed < uint64(1000+n); seed++ {
-		stream := genStream(seed, corpusCols, corpusRows, corpusOps)
-		r := rand.New(rand.NewPCG(seed, 99))
-		off := len(stream) * (1 + r.IntN(8)) / 10
-		if j := bytes.IndexByte(stream[off:], 0x1b); j >= 0 {
-			off += j
-		}
-		sz := sizes[r.IntN(len(sizes))]
+	from := uint64(1000)
+	if f, err := strconv.ParseUint(os.Getenv("CORPUS_RESIZE_FROM"), 10, 64); err == nil {
+		from = f
+	}
+	for seed := from; seed < from+uint64(n); seed++ {
+		stream, off, sz := probeCut(seed)
 		before, err := tmuxCapture(tmpDir(), stream[:off], corpusCols, corpusRows)
 		require.NoError(t, err)
 		if !t.Run(fmt.Sprintf("seed%d-before", seed), func(t *testing.T) { compareWithTmux(t, stream[:off], before, nil) }) {
@@ -52,5 +50,56 @@ func TestResizeProbe(t *testing.T) {
 		t.Run(fmt.Sprintf("seed%d-%dx%d", seed, sz[0], sz[1]), func(t *testing.T) {
 			compareWithTmux(t, stream[:off], after, &corpusResize{off, corpusCols, corpusRows, sz[0], sz[1]})
 		})
+	}
+}
+
+// probeCut is the probe's case for a seed: the generated stream, the
+// offset of the escape sequence it is resized at, and the size after.
+func probeCut(seed uint64) (stream []byte, off int, size [2]int) {
+	sizes := [][2]int{{60, 24}, {100, 24}, {80, 15}, {80, 30}, {50, 10}, {120, 40}, {79, 23}, {81, 25}}
+	stream = genStream(seed, corpusCols, corpusRows, corpusOps)
+	r := rand.New(rand.NewPCG(seed, 99))
+	off = len(stream) * (1 + r.IntN(8)) / 10
+	if j := bytes.IndexByte(stream[off:], 0x1b); j >= 0 {
+		off += j
+	}
+	return stream, off, sizes[r.IntN(len(sizes))]
+}
+
+// resizeSeeds are probe cases that differed from tmux right after the
+// resize, kept as corpus entries resize-SEED (the stream up to the
+// resize, .resize, and what tmux showed after it, .tmux) that
+// TestScreenCorpus compares like every entry; `-update` records them.
+var resizeSeeds = []uint64{
+	// Wrap flags as tmux 3.3a moves them: SD and RI unwrap the top row
+	// they move (grid_move_lines), DECALN keeps the flags.
+	1050, 1135, 1175, 1177, 1209, 1334,
+	// A narrower alternate screen: the cursor past the new margin, a
+	// wide character the margin cuts.
+	1097, 1195,
+}
+
+// TestResizeCorpusCurrent checks the stored resize-SEED streams are the
+// probe's (and with -update writes them and tmux's captures).
+func TestResizeCorpusCurrent(t *testing.T) {
+	t.Parallel()
+	for _, seed := range resizeSeeds {
+		stream, off, sz := probeCut(seed)
+		base := filepath.Join(corpusDir, fmt.Sprintf("resize-%d", seed))
+		resize := fmt.Sprintf("%d %d %d %d %d\n", off, corpusCols, corpusRows, sz[0], sz[1])
+		if *updateCorpus {
+			capture, err := tmuxCaptureResize(t.TempDir(), reflowCase{fromCols: corpusCols, fromRows: corpusRows,
+				toCols: sz[0], toRows: sz[1], before: string(stream[:off])})
+			require.NoError(t, err, seed)
+			require.NoError(t, os.WriteFile(base+".stream", stream[:off], 0o644))
+			require.NoError(t, os.WriteFile(base+".resize", []byte(resize), 0o644))
+			require.NoError(t, os.WriteFile(base+".tmux", []byte(capture), 0o644))
+		}
+		got, err := os.ReadFile(base + ".stream")
+		require.NoError(t, err, "run with -update to record seed %d", seed)
+		require.Equal(t, stream[:off], got, "seed %d: the generator changed; run with -update", seed)
+		gotResize, err := os.ReadFile(base + ".resize")
+		require.NoError(t, err)
+		require.Equal(t, resize, string(gotResize), "seed %d", seed)
 	}
 }
