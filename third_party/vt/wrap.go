@@ -237,25 +237,36 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 		col := 0
 		offset, curOffset, curEnd, hasCur := 0, -1, false, false
 		var lastWrapped bool
-		for ; i < total; i++ {
+		for rows := 0; i < total; i, rows = i+1, rows+1 {
 			line, wrapped := src(i)
 			var next uv.Line
 			if i+1 < total {
 				next, _ = src(i + 1)
 			}
 			used := usedCells(line, wrapped, next)
-			if k := i - nsb; wrapped && k >= 0 && k < len(s.used) {
-				// A wrapped screen row too is the cells it used: one
-				// the cursor only passed through (a wrap pending after
-				// a line feed) holds none.
-				used = max(s.used[k], textCells(line))
-			} else if k >= 0 && k < len(s.used) {
+			cellused := -1 // the cells tmux counts when they are fewer than those moved
+			if k := i - nsb; k >= 0 && k < len(s.used) {
 				// A screen row's line is the cells it used (tmux's
-				// cellused): erased cells count, blanks that only took
-				// the background (BCE) do not, unless the row fits
-				// whole, when tmux moves it as it is.
+				// cellused): erased cells count; a wrapped row the
+				// cursor only passed through (a wrap pending after a
+				// line feed) holds none.
 				used = max(s.used[k], textCells(line))
+			}
+			if rows > 0 && !wrapped && used == 0 {
+				// An empty row that does not continue ends the line
+				// before it, and the row before keeps its flag, as
+				// tmux's grid_reflow_join ("If the next line is empty,
+				// skip it"): a row a region scrolled into the history
+				// joined the blank row below the region when pulled
+				// back.
+				break
+			}
+			if k := i - nsb; !wrapped && k >= 0 && k < len(s.used) {
+				// Blanks that only took the background (BCE) do not
+				// count, unless the row fits whole, when tmux moves it
+				// as it is (its cellused still without them).
 				if offset == 0 && used <= width {
+					cellused = min(used, len(line))
 					used = min(max(used, usedCells(line, false, nil)), width)
 				}
 			}
@@ -265,7 +276,11 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 				// At or past the end of its line (the cells it
 				// used) the cursor goes to the end of the line, as
 				// tmux's grid_wrap_position (it stayed where it was).
-				curEnd = cx >= used
+				end := used
+				if cellused >= 0 {
+					end = cellused
+				}
+				curEnd = cx >= end
 				if !curEnd {
 					curOffset = offset + cx
 				}
@@ -292,6 +307,9 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 				row.used += n
 				col += cw
 				k += n
+			}
+			if cellused >= 0 {
+				row.used = min(row.used, cellused)
 			}
 			offset += used
 			lastWrapped = wrapped
