@@ -77,6 +77,13 @@ var resizeSeeds = []uint64{
 	// A narrower alternate screen: the cursor past the new margin, a
 	// wide character the margin cuts.
 	1097, 1195,
+	// Reflow as tmux's grid_reflow and grid_unwrap_position: an empty
+	// row that does not continue ends a joined line; the cursor at the
+	// end of a line whose last row is still wrapped goes to the row
+	// below; a row fitting whole keeps its background blanks but not in
+	// the count the cursor is measured against; a wrapped row reaches
+	// the history with the cells its line used, not the whole row.
+	1479, 1482, 1747, 1857, 1872, 2037, 2185, 2274, 2281, 2310, 2339,
 }
 
 // TestResizeCorpusCurrent checks the stored resize-SEED streams are the

@@ -159,7 +159,7 @@ func (s *Screen) ClearWithScrollback() {
 			}
 		}
 		for y := 0; y < last; y++ {
-			s.scrollback.PushWrapped(s.buf.Line(y), s.isWrapped(y))
+			s.scrollback.PushWrapped(s.historyLine(y), s.isWrapped(y))
 		}
 		if last > 0 {
 			s.scrolled = 0 // as grid_view_clear_history
@@ -575,7 +575,7 @@ func (s *Screen) deleteLine(n int, history bool) bool {
 		// Save lines that will be deleted
 		linesToSave := min(n, scroll.Max.Y-y)
 		for i := range linesToSave {
-			s.scrollback.PushWrapped(s.buf.Line(y+i), s.isWrapped(y+i))
+			s.scrollback.PushWrapped(s.historyLine(y+i), s.isWrapped(y+i))
 		}
 		s.scrolled += linesToSave
 	}

@@ -230,6 +230,7 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 		return r
 	}
 	outCurRow, outCurX := 0, 0
+	curFirst, curAtEnd, curAt := -1, false, 0
 	for i := 0; i < total; {
 		// One line: rows i..j, every one but the last wrapped.
 		first := len(out)
@@ -319,19 +320,28 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 			}
 		}
 		row.wrapped = lastWrapped
-		if !hasCur {
-			continue
+		if hasCur {
+			curFirst, curAtEnd, curAt = first, curEnd, curOffset
 		}
-		// Find the cursor's row in this line, as tmux's
-		// grid_unwrap_position.
-		r := first
-		switch {
-		case curEnd:
-			r = len(out) - 1
-			outCurX = out[r].used
-		default:
-			wx := curOffset
-			for r < len(out)-1 && wx >= out[r].used {
+	}
+	// Find the cursor's row, as tmux's grid_unwrap_position: from the
+	// first row of its line down the wrapped rows, to the end of the
+	// line or to the row holding its offset. A line whose last row is
+	// still wrapped (the last row of all, or one before an empty row)
+	// takes it on to the next row: at the end of such a line tmux's
+	// cursor goes to the start of the row below (it stayed on the line).
+	if curFirst >= 0 {
+		r := curFirst
+		if curAtEnd {
+			for r < len(out) && out[r].wrapped {
+				r++
+			}
+			if r < len(out) {
+				outCurX = out[r].used
+			}
+		} else {
+			wx := curAt
+			for r < len(out) && out[r].wrapped && wx >= out[r].used {
 				wx -= out[r].used
 				r++
 			}
@@ -353,7 +363,11 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 	if sb != nil {
 		sb.Clear()
 		for _, r := range out[:top] {
-			sb.PushWrapped(r.cells, r.wrapped)
+			cells := r.cells
+			if r.wrapped {
+				cells = cells[:min(r.used, len(cells))]
+			}
+			sb.PushWrapped(cells, r.wrapped)
 		}
 	}
 	s.buf.Resize(width, height)
@@ -373,7 +387,7 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 		}
 		s.buf.TouchLine(0, yy, width)
 	}
-	x, y = outCurX, outCurRow-top
+	x, y = outCurX, min(outCurRow-top, height-1)
 	if y < 0 {
 		return 0, 0, false
 	}
@@ -453,7 +467,7 @@ func (s *Screen) scrollOffTop(n int) {
 	}
 	if s.scrollback != nil {
 		for y := range n {
-			s.scrollback.PushWrapped(s.buf.Line(y), s.isWrapped(y))
+			s.scrollback.PushWrapped(s.historyLine(y), s.isWrapped(y))
 		}
 		s.scrolled += n
 	}
@@ -486,4 +500,39 @@ func (s *Screen) cutWideAtMargin() {
 			s.buf.TouchLine(x, y, w-x)
 		}
 	}
+}
+
+// lineCells is how many cells of row y its line holds, tmux's cellused:
+// the cells written (erased ones included) or showing text.
+func (s *Screen) lineCells(y int) int {
+	l := s.buf.Line(y)
+	n := textCells(l)
+	if y >= 0 && y < len(s.used) {
+		n = max(n, s.used[y])
+	}
+	return min(n, len(l))
+}
+
+// historyLine is row y as it goes into the scrollback: a wrapped row up
+// to the cells its line holds (lineCells), as tmux's history keeps a
+// line's cellused, any other row whole (the scrollback trims its default
+// blanks). A wrapped row kept all its cells: one the cursor only passed
+// through came back from the history as a row of blanks that the next
+// row's text joined. (alice patch)
+func (s *Screen) historyLine(y int) uv.Line {
+	l := s.buf.Line(y)
+	if s.isWrapped(y) {
+		return l[:s.lineCells(y)]
+	}
+	return l
+}
+
+// WrappedCells is how many cells of row y of the active screen its line
+// holds when the row is wrapped (what the scrollback keeps of it), its
+// width when it is not. (alice patch)
+func (e *Emulator) WrappedCells(y int) int {
+	if e.scr.isWrapped(y) {
+		return e.scr.lineCells(y)
+	}
+	return e.scr.Width()
 }
