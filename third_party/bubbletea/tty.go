@@ -66,10 +66,18 @@ func (p *Program) initInputReader(cancel bool) error {
 	// This need to be done after the terminal has been initialized and set to
 	// raw mode.
 
-	var err error
-	p.cancelReader, err = uv.NewCancelReader(p.input)
-	if err != nil {
-		return fmt.Errorf("bubbletea: could not create cancelable reader: %w", err)
+	// The previous reader (a re-init after ReleaseTerminal) is done with.
+	if p.cancelReader != nil {
+		_ = p.cancelReader.Close()
+	}
+	if pr := newPollReader(p.input); pr != nil {
+		p.cancelReader = pr
+	} else {
+		var err error
+		p.cancelReader, err = uv.NewCancelReader(p.input)
+		if err != nil {
+			return fmt.Errorf("bubbletea: could not create cancelable reader: %w", err)
+		}
 	}
 
 	drv := uv.NewTerminalReader(p.cancelReader, term)
