@@ -20,7 +20,9 @@ import (
 //
 //	CORPUS_RESIZE_PROBE=400 go test ./workspace -run TestResizeProbe
 //
-// (CORPUS_RESIZE_FROM=S starts at seed S.) Seeds that differed are kept
+// (CORPUS_RESIZE_FROM=S starts at seed S; CORPUS_RESIZE_REST=1 feeds the
+// rest of the stream after the resize and compares at its end.) Seeds
+// that differed are kept
 // in resizeSeeds, stored in testdata like the rest of the corpus.
 func TestResizeProbe(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("CORPUS_RESIZE_PROBE"))
@@ -33,6 +35,7 @@ func TestResizeProbe(t *testing.T) {
 		t.Cleanup(func() { os.RemoveAll(d) })
 		return d
 	}
+	rest := os.Getenv("CORPUS_RESIZE_REST") != ""
 	from := uint64(1000)
 	if f, err := strconv.ParseUint(os.Getenv("CORPUS_RESIZE_FROM"), 10, 64); err == nil {
 		from = f
@@ -44,11 +47,15 @@ func TestResizeProbe(t *testing.T) {
 		if !t.Run(fmt.Sprintf("seed%d-before", seed), func(t *testing.T) { compareWithTmux(t, stream[:off], before, nil) }) {
 			continue // an emulator difference the resize has nothing to do with
 		}
+		end := off
+		if rest {
+			end = len(stream)
+		}
 		after, err := tmuxCaptureResize(tmpDir(), reflowCase{fromCols: corpusCols, fromRows: corpusRows,
-			toCols: sz[0], toRows: sz[1], before: string(stream[:off])})
+			toCols: sz[0], toRows: sz[1], before: string(stream[:off]), after: string(stream[off:end])})
 		require.NoError(t, err)
 		t.Run(fmt.Sprintf("seed%d-%dx%d", seed, sz[0], sz[1]), func(t *testing.T) {
-			compareWithTmux(t, stream[:off], after, &corpusResize{off, corpusCols, corpusRows, sz[0], sz[1]})
+			compareWithTmux(t, stream[:end], after, &corpusResize{off, corpusCols, corpusRows, sz[0], sz[1]})
 		})
 	}
 }

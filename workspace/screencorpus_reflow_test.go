@@ -82,6 +82,24 @@ var reflowCases = []reflowCase{
 		before: numbered(10) + "$ \x1b[?1049hin vim", after: "\x1b[?1049lX"},
 	{name: "alt-shrink", fromCols: 40, fromRows: 8, toCols: 30, toRows: 5,
 		before: numbered(7) + "$ \x1b[?1049hin vim", after: "\x1b[?1049lX"},
+	// 1047 leaves the alternate screen without restoring a cursor: the
+	// cursor it had there goes back to the main screen as tmux's
+	// screen_alternate_off moves it, through a resize to the size the
+	// alternate screen was entered at (the alternate screen's rows:
+	// past the end of its row, it goes to the end) and back (the main
+	// screen's rows, the height change by that cursor).
+	{name: "alt1047-shrink", fromCols: 40, fromRows: 10, toCols: 30, toRows: 6,
+		before: numbered(7) + "\x1b[?1047h\x1b[9;35H", after: "\x1b[?1047lX"},
+	{name: "alt1047-grow", fromCols: 80, fromRows: 24, toCols: 100, toRows: 30,
+		before: "abc\x1b[?1047h\x1b[20;70H", after: "\x1b[?1047lX"},
+	{name: "alt1047-narrow", fromCols: 80, fromRows: 24, toCols: 60, toRows: 10,
+		before: "abc\x1b[?1047h\x1b[5;70H", after: "\x1b[?1047lX"},
+	{name: "alt1047-text", fromCols: 60, fromRows: 10, toCols: 80, toRows: 10,
+		before: "one\r\n" + forty + "\r\n$ \x1b[?1047h\x1b[2;1Hvim text here\x1b[2;5H", after: "\x1b[?1047lX"},
+	{name: "alt1047-high", fromCols: 40, fromRows: 10, toCols: 40, toRows: 6,
+		before: numbered(8) + "\x1b[?1047h\x1b[2;3H", after: "\x1b[?1047lX"},
+	{name: "alt1049-high", fromCols: 40, fromRows: 10, toCols: 40, toRows: 6,
+		before: numbered(8) + "\x1b[?1049h\x1b[2;3H", after: "\x1b[?1049lX"},
 	// A shorter screen makes room for the cursor's row by moving the top
 	// rows off, whatever the scroll region; on the alternate screen they
 	// are gone (the bottom rows were cut instead, the cursor's with them).

@@ -112,6 +112,10 @@ func newTerminal(cols, rows, scrollback int, budget *ScrollBudget, logger *slog.
 		log:         logger,
 	}
 	t.emu.SetScrollbackSize(emuScrollback)
+	// The main screen is resized when the alternate screen ends (it kept
+	// its size under it): its newest ring lines go back first, as for a
+	// Resize on the main screen (reflow.go). Inside emu.Write, under t.mu.
+	t.emu.OnMainResize(t.unscrollLocked)
 	if budget != nil {
 		budget.register(t)
 	}
@@ -558,9 +562,13 @@ func (t *Terminal) Resize(cols, rows int) {
 	cols, rows = clampSize(cols, rows)
 	t.mu.Lock()
 	if !t.closed && (cols != t.emu.Width() || rows != t.emu.Height()) {
-		if cols != t.emu.Width() {
+		switch {
+		case t.emu.IsAltScreen():
+			// The main screen keeps its size until the alternate
+			// screen ends (OnMainResize).
+		case cols != t.emu.Width():
 			t.unscrollLocked(rows) // reflowed with the screen (reflow.go)
-		} else if rows > t.emu.Height() {
+		case rows > t.emu.Height():
 			t.unscrollLocked(rows - t.emu.Height()) // a taller screen pulls them back
 		}
 		t.emu.Resize(cols, rows)

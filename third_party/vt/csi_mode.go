@@ -35,7 +35,15 @@ func (e *Emulator) handleMode(params ansi.Params, set, isAnsi bool) {
 }
 
 // setAltScreenMode sets the alternate screen mode.
-func (e *Emulator) setAltScreenMode(on bool) {
+//
+// alice patch: fromAlt says the cursor the main screen gets back is the
+// alternate screen's (1047), not its own (see leaveAltSize).
+func (e *Emulator) setAltScreenMode(on, fromAlt bool) {
+	// alice patch: the main screen, which kept its size, is resized to
+	// the alternate screen's as tmux's screen_alternate_off.
+	if !on && e.scr == &e.scrs[1] {
+		e.leaveAltSize(fromAlt)
+	}
 	// alice patch: leaving (or asking to leave) the alternate screen ends
 	// a pending wrap, as tmux's screen_alternate_off puts its cursor on
 	// the last column at most.
@@ -62,6 +70,9 @@ func (e *Emulator) setAltScreenMode(on bool) {
 		// tmux (it was moved to the top left).
 	} else {
 		e.scr = &e.scrs[0]
+		// alice patch: at most the last row and column, as tmux.
+		c := &e.scrs[0].cur
+		c.X, c.Y = min(max(c.X, 0), e.scr.Width()-1), min(max(c.Y, 0), e.scr.Height()-1)
 	}
 	if e.cb.AltScreen != nil {
 		e.cb.AltScreen(on)
@@ -111,14 +122,23 @@ func (e *Emulator) restoreCursor() {
 // the alternate screen, going back to the main screen is the restore.
 func (e *Emulator) setAltScreenSaveCursor(on bool) {
 	inAlt := e.scr == &e.scrs[1]
+	fromAlt := false
 	switch {
 	case on && !inAlt:
 		e.altSaved, e.altSavedSet, e.altBy1049 = e.scr.cur, true, true
 	case !on && inAlt && !e.altBy1049:
 		e.scrs[0].cur = e.scrs[1].cur // entered by 1047: one cursor
+		fromAlt = true
+		if e.altSavedSet {
+			// An earlier 1049h saved one: restored before the main
+			// screen is resized back, as tmux.
+			c := &e.scrs[0].cur
+			c.X, c.Y, c.Pen, c.Link = e.altSaved.X, e.altSaved.Y, e.altSaved.Pen, e.altSaved.Link
+			fromAlt = false
+		}
 	}
-	e.setAltScreenMode(on)
-	if !on && e.altSavedSet && !(inAlt && e.altBy1049) {
+	e.setAltScreenMode(on, fromAlt)
+	if !on && e.altSavedSet && !inAlt {
 		e.scr.cur.Pen, e.scr.cur.Link = e.altSaved.Pen, e.altSaved.Link
 		e.scr.setCursor(e.altSaved.X, e.altSaved.Y, false)
 	}
@@ -154,7 +174,7 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 		case !setting.IsSet() && e.scr == &e.scrs[1]:
 			e.scrs[0].cur = e.scrs[1].cur
 		}
-		e.setAltScreenMode(setting.IsSet())
+		e.setAltScreenMode(setting.IsSet(), true)
 	case ansi.ModeSaveCursor:
 		if setting.IsSet() {
 			e.saveCursor()

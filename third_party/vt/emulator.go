@@ -30,6 +30,8 @@ type Emulator struct {
 	// while the scrollback was empty: it is the newest line the caller
 	// drained (alice patch; see TakeHistoryUnwrapped).
 	histUnwrapped bool
+	// beforeMainResize is OnMainResize's function (alice patch).
+	beforeMainResize func(rows int)
 
 	// Character sets
 	charsets [4]CharSet
@@ -278,118 +280,134 @@ func (e *Emulator) CursorPen() uv.Style {
 }
 
 // Resize resizes the terminal.
+//
+// alice patch: as tmux. The main screen reflows (reflow, wrap.go); under
+// the alternate screen only the alternate screen is resized (not
+// reflowed) and the main screen keeps the size it had, as tmux keeps its
+// saved grid, until the alternate screen ends (leaveAltSize).
 func (e *Emulator) Resize(width int, height int) {
-	main := &e.scrs[0]
-	oldWidth := e.scr.Width()
-	// alice patch: a width change lays the main screen and its
-	// scrollback out again (reflow, see wrap.go), as tmux does.
-	reflow := width > 0 && height > 0 && width != main.Width()
-	onMain := e.scr == main
-	pending := e.atPhantom && onMain
+	if width <= 0 || height <= 0 {
+		return
+	}
 	x, y := e.scr.CursorPosition()
-	// alice patch: on a screen that is not reflowed (the alternate
-	// screen, or a height change) tmux's cursor keeps its column, past
-	// the margin when a wrap is pending; at or past the new width it is
-	// past the margin there (the next character wraps): a wrap pending
-	// on the last column here. A narrower alternate screen put it on the
-	// last column with none, where the next character overwrote the last
-	// cell.
-	keepCol := !(reflow && onMain)
-	if keepCol && e.atPhantom {
-		x++
-	}
-	pastMargin := keepCol && width > 0 && x >= width
-	if y < 0 {
-		y = 0
-	}
-	// alice patch: shrinking the height below the cursor row scrolls the
-	// screen up (on the main screen the top rows go to the scrollback),
-	// whatever the scroll region, as tmux's screen_resize_y, so the
-	// cursor's line and what is above it stay visible. Upstream kept the
-	// top rows and dropped the bottom ones, leaving the cursor on a stale
-	// line that the next output overwrites (on the alternate screen too:
-	// codex's composer was cut off when its pane got shorter).
-	if y >= height && height > 0 {
-		if d := y - height + 1; d > 0 {
-			e.scr.scrollOffTop(d)
-			y -= d
-		}
-	}
-	// alice patch: under the alternate screen the main screen does the
-	// same by its own cursor, as tmux when the alternate screen ends (its
-	// bottom rows were cut off: a shell's prompt was gone after a program
-	// on the alternate screen quit in a smaller pane).
-	if !onMain && height > 0 {
-		if d := main.cur.Y - height + 1; d > 0 {
-			main.scrollOffTop(d)
-			main.cur.Y -= d
-		}
-	}
-	if y >= height {
-		y = height - 1
-	}
-	if x < 0 {
-		x = 0
-	}
-
-	if reflow {
-		// The height first, at the old width, then the width, as tmux's
-		// screen_resize_cursor.
-		cx, cy := x, y
-		if !onMain {
-			cx, cy = main.CursorPosition()
-			cy = min(cy, height-1)
-		} else if pending {
-			cx = main.Width() // past the margin, where tmux keeps it
-		}
-		grow := height - main.Height()
-		main.Resize(main.Width(), height)
-		if grow > 0 {
-			cy += main.pullHistory(grow)
-		}
-		mx, my, mpending := main.reflow(width, cx, cy)
-		main.scroll = main.buf.Bounds()
-		if onMain {
-			x, y, pending = mx, my, mpending
-		} else {
-			main.cur.X, main.cur.Y = min(mx, width-1), my
-		}
+	pending := e.atPhantom
+	if e.scr == &e.scrs[0] {
+		x, y, pending = e.resizeMain(width, height, x, y, pending)
+		e.scrs[1].Resize(width, height)
 	} else {
-		grow := height - main.Height()
-		e.scrs[0].Resize(width, height)
-		// alice patch: a taller main screen pulls the lines that
-		// scrolled off its top back down, as tmux's screen_resize_y
-		// (under the alternate screen too: tmux does it when the
-		// alternate screen ends, which comes to the same).
-		if k := main.pullHistory(grow); onMain {
-			y += k
-		} else {
-			main.cur.Y += k
-		}
-	}
-	if x >= width {
-		x = width - 1
-	}
-	e.scrs[1].Resize(width, height)
-	if !onMain && width < oldWidth {
-		e.scrs[1].cutWideAtMargin()
+		x, y, pending = e.resizeAlt(width, height, x, y, pending)
 	}
 	e.tabstops = uv.DefaultTabStops(width)
-
-	// alice patch: a wrap pending stays when the width does not change
-	// (a height change kept the cursor past the margin in tmux, not
-	// here), and one comes when the cursor is past a narrower margin
-	// (pastMargin, above).
 	e.setCursor(x, y)
-	if reflow && onMain {
-		e.atPhantom = pending
-	} else if pastMargin {
-		e.atPhantom = true
-	}
+	e.atPhantom = pending
 
 	if e.isModeSet(ansi.ModeInBandResize) {
 		_, _ = io.WriteString(e.pw, ansi.InBandResize(e.Height(), e.Width(), 0, 0))
 	}
+}
+
+// resizeMain resizes the main screen with its cursor at x, y (x may be
+// its width: past the margin), a wrap pending or not, and returns where
+// the cursor goes, as tmux's screen_resize_cursor: the height first, at
+// the old width, then the width (reflow). (alice patch)
+func (e *Emulator) resizeMain(width, height, x, y int, pending bool) (int, int, bool) {
+	main := &e.scrs[0]
+	reflow := width != main.Width()
+	if pending {
+		x = main.Width() // past the margin, where tmux keeps it
+	}
+	// Shrinking the height below the cursor row scrolls the screen up
+	// (the top rows go to the scrollback), whatever the scroll region,
+	// as tmux's screen_resize_y, so the cursor's line and what is above
+	// it stay visible. Upstream kept the top rows and dropped the bottom
+	// ones, leaving the cursor on a stale line that the next output
+	// overwrote.
+	y = max(y, 0)
+	if d := y - height + 1; d > 0 {
+		main.scrollOffTop(d)
+		y -= d
+	}
+	// A taller screen pulls the lines that scrolled off its top back
+	// down, as tmux's screen_resize_y.
+	grow := height - main.Height()
+	main.Resize(main.Width(), height)
+	if grow > 0 {
+		y += main.pullHistory(grow)
+	}
+	if reflow {
+		x, y, pending = main.reflow(width, x, y)
+		main.scroll = main.buf.Bounds()
+		return x, y, pending
+	}
+	// The same width: a cursor past the margin stays there (a wrap
+	// pending), as tmux's.
+	return min(x, width-1), y, x >= width
+}
+
+// resizeAlt resizes the alternate screen, which is not reflowed: its
+// rows are cut or padded, and the cursor keeps its column as tmux's, past
+// the margin when a wrap is pending; at or past the new width it is past
+// the margin there (the next character wraps): a wrap pending on the last
+// column here (it ended on the last column with none, where the next
+// character overwrote the last cell). A wide character the new margin
+// cuts becomes a blank of its style (cutWideAtMargin). (alice patch)
+func (e *Emulator) resizeAlt(width, height, x, y int, pending bool) (int, int, bool) {
+	alt := &e.scrs[1]
+	oldWidth := alt.Width()
+	if pending {
+		x++
+	}
+	// Shorter, the rows above the cursor go (tmux deletes them: the
+	// alternate screen has no history) rather than the cursor's own
+	// (codex's composer was cut off when its pane got shorter).
+	y = max(y, 0)
+	if d := y - height + 1; d > 0 {
+		alt.scrollOffTop(d)
+		y -= d
+	}
+	alt.Resize(width, height)
+	if width < oldWidth {
+		alt.cutWideAtMargin()
+	}
+	return min(x, width-1), min(y, height-1), x >= width
+}
+
+// leaveAltSize resizes the main screen to the alternate screen's size as
+// the alternate screen ends, as tmux's screen_alternate_off: the cursor
+// that goes back to the main screen (fromAlt: the alternate screen's, as
+// with 1047; otherwise the main screen's own, as 1049 restores it) is
+// moved through a resize to the size the alternate screen was entered at
+// with the alternate screen's rows (altCursorAt), then through the main
+// screen's resize to the current size, which reflows the main screen and
+// scrolls or pulls its rows by that cursor. (alice patch)
+func (e *Emulator) leaveAltSize(fromAlt bool) {
+	main, alt := &e.scrs[0], &e.scrs[1]
+	width, height := alt.Width(), alt.Height()
+	if main.Width() == width && main.Height() == height {
+		return
+	}
+	x, y := main.cur.X, main.cur.Y
+	if fromAlt {
+		x, y = alt.cur.X, alt.cur.Y
+		if e.atPhantom {
+			x++
+		}
+		x, y = alt.cursorAt(main.Width(), main.Height(), x, y)
+	}
+	if e.beforeMainResize != nil {
+		e.beforeMainResize(height)
+	}
+	x, y, _ = e.resizeMain(width, height, x, y, false)
+	main.cur.X, main.cur.Y = min(x, width-1), min(y, height-1)
+}
+
+// OnMainResize sets a function called before the main screen is resized
+// as the alternate screen ends (leaveAltSize), with the new height: the
+// caller that keeps the scrollback itself puts its newest lines back
+// (Scrollback), for the reflow and for a taller screen to pull. (alice
+// patch)
+func (e *Emulator) OnMainResize(f func(rows int)) {
+	e.beforeMainResize = f
 }
 
 // Read reads data from the terminal input buffer.

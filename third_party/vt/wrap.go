@@ -536,3 +536,24 @@ func (e *Emulator) WrappedCells(y int) int {
 	}
 	return e.scr.Width()
 }
+
+// cursorAt is where the cursor at x, y of this screen (the alternate
+// screen, not reflowed) goes when it is resized to width×height as tmux
+// resizes the alternate screen's rows as the alternate screen ends
+// (screen_alternate_off, with reflow): shorter, the rows below the cursor
+// go first, then those above it; at another width, a cursor at or past
+// the end of its row's line goes to the end of the line (its rows are
+// taken as they are: what the alternate screen shows seldom wraps).
+// (alice patch)
+func (s *Screen) cursorAt(width, height, x, y int) (int, int) {
+	if width != s.buf.Width() {
+		if end := s.lineCells(min(max(y, 0), s.buf.Height()-1)); x >= end {
+			x = end
+		}
+		x = min(x, width)
+	}
+	if height < s.buf.Height() {
+		y = min(y, height-1)
+	}
+	return x, y
+}

@@ -1,0 +1,11 @@
+80 10 5 1
+one
+abcdXfghijabcdefghijabcdefghijabcdefghij
+$ 
+
+
+
+
+
+
+
