@@ -45,11 +45,18 @@ func (q *feedQueue) tryDirect() bool {
 }
 
 // release ends a feed started by take or tryDirect.
+// Only the feeder waits for a feed to end, and only when there is
+// something queued: a direct feed with nothing queued wakes nobody (an
+// echo's feed used to wake the idle feeder for nothing, one goroutine and
+// often one thread wake-up on the echo's path).
 func (q *feedQueue) release() {
 	q.mu.Lock()
 	q.busy = false
+	waiting := len(q.buf) > 0
 	q.mu.Unlock()
-	q.cond.Broadcast()
+	if waiting {
+		q.cond.Broadcast()
+	}
 }
 
 func newFeedQueue() *feedQueue {

@@ -76,3 +76,24 @@ func BenchmarkBusyLine(b *testing.B) {
 		t.Feed(lines[i%100])
 	}
 }
+
+// BenchmarkEchoChar is a keystroke's echo: one character fed to a shell's
+// screen and the frame the attached pane reads for it.
+func BenchmarkEchoChar(b *testing.B) {
+	t := NewTerminal(116, 33, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer t.Close()
+	for i := 0; i < 40; i++ {
+		t.Feed(fmt.Appendf(nil, "\x1b[32m-rw-r--r--\x1b[m 1 alice staff %6d Nov 25 \x1b[1;34mfile-%02d.txt\x1b[m\r\n", i, i))
+	}
+	t.Feed([]byte("$ "))
+	_, _, _, _ = t.Frame()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%60 == 59 {
+			t.Feed([]byte("\r\x1b[K$ "))
+		}
+		t.Feed([]byte{'a' + byte(i%26)})
+		_, _, _, _ = t.Frame()
+	}
+}
