@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -168,6 +169,41 @@ func TestReflowCorpusCurrent(t *testing.T) {
 // tmuxCaptureResize writes tc.before in a tmux pane of the first size,
 // resizes the window, writes tc.after and captures as tmuxCapture does.
 func tmuxCaptureResize(dir string, tc reflowCase) (string, error) {
+	return tmuxReplay(dir, tc, 0, func(tm tmuxCmd) (string, error) {
+		cur, err := tm("display", "-p", "#{cursor_x} #{cursor_y}")
+		if err != nil {
+			return "", err
+		}
+		screen, err := tm("capture-pane", "-p", "-e", "-N")
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%d %d %s\n%s", tc.toCols, tc.toRows, strings.TrimSpace(string(cur)), screen), nil
+	})
+}
+
+// tmuxHistoryResize replays tc as tmuxCaptureResize does, with a history
+// of up to limit lines, and returns the history: capture-pane -p -e -S -
+// -E -1 (nothing when it is empty).
+func tmuxHistoryResize(dir string, tc reflowCase, limit int) (string, error) {
+	return tmuxReplay(dir, tc, limit, func(tm tmuxCmd) (string, error) {
+		n, err := tm("display", "-p", "#{history_size}")
+		if err != nil || strings.TrimSpace(string(n)) == "0" {
+			return "", err
+		}
+		out, err := tm("capture-pane", "-p", "-e", "-S", "-", "-E", "-1")
+		return string(out), err
+	})
+}
+
+// tmuxCmd runs a tmux command on the replay's server.
+type tmuxCmd func(args ...string) ([]byte, error)
+
+// tmuxReplay writes tc.before in a tmux pane of the first size (the pty in
+// raw mode, so tmux sees the exact bytes), resizes the window, writes
+// tc.after and returns what capture makes of the pane. historyLimit sets
+// tmux's history-limit when it is not 0.
+func tmuxReplay(dir string, tc reflowCase, historyLimit int, capture func(tmuxCmd) (string, error)) (string, error) {
 	before, after := filepath.Join(dir, "before"), filepath.Join(dir, "after")
 	conf := filepath.Join(dir, "tmux.conf")
 	if err := os.WriteFile(before, []byte(tc.before), 0o644); err != nil {
@@ -176,10 +212,16 @@ func tmuxCaptureResize(dir string, tc reflowCase) (string, error) {
 	if err := os.WriteFile(after, []byte(tc.after), 0o644); err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(conf, []byte("set -g status off\n"), 0o644); err != nil {
+	settings := "set -g status off\n"
+	if historyLimit > 0 {
+		settings += fmt.Sprintf("set -g history-limit %d\n", historyLimit)
+	}
+	if err := os.WriteFile(conf, []byte(settings), 0o644); err != nil {
 		return "", err
 	}
-	sock := fmt.Sprintf("alice-reflow-%d-%s", os.Getpid(), filepath.Base(dir))
+	// Unique per directory: t.TempDir's are all named 001 in their
+	// test's own directory, and parallel replays must not share a server.
+	sock := fmt.Sprintf("alice-reflow-%d-%08x", os.Getpid(), crc32.ChecksumIEEE([]byte(dir)))
 	tm := func(args ...string) ([]byte, error) {
 		c := exec.Command("tmux", append([]string{"-L", sock, "-f", conf}, args...)...)
 		c.Env = append(os.Environ(), "TMUX=")
@@ -201,13 +243,5 @@ func tmuxCaptureResize(dir string, tc reflowCase) (string, error) {
 			return "", fmt.Errorf("tmux %s: %v: %s", step[0], err, out)
 		}
 	}
-	cur, err := tm("display", "-p", "#{cursor_x} #{cursor_y}")
-	if err != nil {
-		return "", err
-	}
-	screen, err := tm("capture-pane", "-p", "-e", "-N")
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%d %d %s\n%s", tc.toCols, tc.toRows, strings.TrimSpace(string(cur)), screen), nil
+	return capture(tm)
 }

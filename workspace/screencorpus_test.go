@@ -169,29 +169,11 @@ func compareWithTmux(t *testing.T, stream []byte, capture string, resize *corpus
 	var cols, rows, cx, cy int
 	_, err := fmt.Sscanf(head, "%d %d %d %d", &cols, &rows, &cx, &cy)
 	require.NoError(t, err, "capture header %q", head)
-	first := stream
-	var rest []byte
-	startCols, startRows := cols, rows
 	if resize != nil {
 		require.Equal(t, [2]int{cols, rows}, [2]int{resize.cols, resize.rows}, "the capture is of the size after the resize")
-		first, rest = stream[:resize.offset], stream[resize.offset:]
-		startCols, startRows = resize.fromCols, resize.fromRows
 	}
-	term := newTerminal(startCols, startRows, 1000, nil, slog.New(slog.DiscardHandler))
+	term := feedCorpus(stream, resize, cols, rows, 1000)
 	defer term.Close()
-	r := rand.New(rand.NewPCG(uint64(len(stream)), 7))
-	feed := func(b []byte) {
-		for p := b; len(p) > 0; {
-			n := min(len(p), 1+r.IntN(4096))
-			term.Feed(p[:n])
-			p = p[n:]
-		}
-	}
-	feed(first)
-	if resize != nil {
-		term.Resize(cols, rows)
-		feed(rest)
-	}
 	want := parseCapture(body, cols, rows)
 	term.mu.Lock()
 	defer term.mu.Unlock()
@@ -212,6 +194,35 @@ func compareWithTmux(t *testing.T, stream []byte, capture string, resize *corpus
 	// One past it, after a narrower alternate screen, is that too.
 	require.Equal(t, cx >= cols, term.emu.PendingWrap(), "pending wrap (tmux cursor_x %d of %d)", cx, cols)
 	require.Equal(t, [2]int{min(cx, cols-1), cy}, [2]int{pos.X, pos.Y}, "cursor")
+}
+
+// feedCorpus feeds stream through a Terminal of cols×rows (of the
+// recording's first size when it was resized, resizing it at the same
+// byte), in seeded random chunks, so the batching and coalescing paths
+// run too.
+func feedCorpus(stream []byte, resize *corpusResize, cols, rows, scrollback int) *Terminal {
+	first := stream
+	var rest []byte
+	startCols, startRows := cols, rows
+	if resize != nil {
+		first, rest = stream[:resize.offset], stream[resize.offset:]
+		startCols, startRows = resize.fromCols, resize.fromRows
+	}
+	term := newTerminal(startCols, startRows, scrollback, nil, slog.New(slog.DiscardHandler))
+	r := rand.New(rand.NewPCG(uint64(len(stream)), 7))
+	feed := func(b []byte) {
+		for p := b; len(p) > 0; {
+			n := min(len(p), 1+r.IntN(4096))
+			term.Feed(p[:n])
+			p = p[n:]
+		}
+	}
+	feed(first)
+	if resize != nil {
+		term.Resize(cols, rows)
+		feed(rest)
+	}
+	return term
 }
 
 // parseCapture turns capture-pane -e -N output back into cells: each line
