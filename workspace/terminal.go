@@ -48,6 +48,7 @@ type Terminal struct {
 	closed        bool
 	modes         map[ansi.Mode]bool // modes the child set (callbacks)
 	altScreen     bool
+	keys          keyModes // kitty keyboard flags, modifyOtherKeys (keymodes.go)
 	ring          *scrollRing
 	// gen counts changes to the screen; rendered caches Render for
 	// renderedGen, so a TUI view between two changes costs nothing.
@@ -127,6 +128,7 @@ func newTerminal(cols, rows, scrollback int, budget *ScrollBudget, logger *slog.
 		EnableMode:       func(m ansi.Mode) { t.modes[m] = true },
 		DisableMode:      func(m ansi.Mode) { delete(t.modes, m) },
 	})
+	t.observeKeyModes()
 	go t.reply()
 	return t
 }

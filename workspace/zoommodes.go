@@ -24,7 +24,9 @@ var zoomInputModes = []ansi.Mode{
 // vim started in the pane and then zoomed got its pastes without brackets
 // (every line submitted on its own), no mouse or focus reports, normal
 // cursor and keypad keys, autowrap it had turned off, the real cursor
-// over its own and no scroll region. What the program sets during the zoom reaches the terminal
+// over its own, no scroll region, and keys without the kitty flags or
+// modifyOtherKeys level it asked for (claude's shift+enter arrived as
+// enter). What the program sets during the zoom reaches the terminal
 // directly; leaveZoom puts everything back at the end.
 func (t *Terminal) zoomModes() string {
 	t.mu.Lock()
@@ -60,5 +62,7 @@ func (t *Terminal) zoomModes() string {
 		}
 		fmt.Fprintf(&b, "\x1b[%d;%dH", row, p.X+1)
 	}
+	// Keyboard reporting the program asked for (leaveZoom resets it).
+	b.WriteString(t.keys.zoom(t.emu.IsAltScreen()))
 	return b.String()
 }

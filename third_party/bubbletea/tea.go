@@ -913,13 +913,23 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 			var cmd Cmd
 			model, cmd = model.Update(msg) // run update
 
-			select {
-			case <-p.ctx.Done():
-				return model, nil
-			case cmds <- cmd: // process command (if any)
+			// The view goes to the renderer first and the renderer is
+			// woken last, so it runs before the command's goroutines; a
+			// message without a command wakes no goroutine for it. (alice
+			// patch: a keystroke's echo waited behind both.)
+			if p.renderer != nil {
+				p.renderer.render(model.View())
 			}
-
-			p.render(model) // render view
+			if cmd != nil {
+				select {
+				case <-p.ctx.Done():
+					return model, nil
+				case cmds <- cmd: // process command
+				}
+			}
+			if p.renderer != nil {
+				p.wake()
+			}
 		}
 	}
 }
