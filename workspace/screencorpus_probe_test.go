@@ -93,25 +93,52 @@ var resizeSeeds = []uint64{
 	1479, 1482, 1747, 1857, 1872, 2037, 2185, 2274, 2281, 2310, 2339,
 }
 
-// TestResizeCorpusCurrent checks the stored resize-SEED streams are the
-// probe's (and with -update writes them and tmux's captures).
+// resizeRestSeeds are probe cases that differed from tmux at the end of
+// the whole stream fed after the resize (CORPUS_RESIZE_REST), kept as
+// resize-rest-SEED.
+var resizeRestSeeds = []uint64{
+	// A width change keeps the scroll region (tmux resets it only when
+	// the height changes): a line feed at the region's bottom scrolled
+	// the whole screen.
+	1008, 1064, 1065, 1114, 1117,
+}
+
+// TestResizeCorpusCurrent checks the stored resize-SEED and
+// resize-rest-SEED streams are the probe's (and with -update writes them
+// and tmux's captures).
 func TestResizeCorpusCurrent(t *testing.T) {
 	t.Parallel()
+	type entry struct {
+		seed uint64
+		rest bool
+	}
+	var entries []entry
 	for _, seed := range resizeSeeds {
+		entries = append(entries, entry{seed, false})
+	}
+	for _, seed := range resizeRestSeeds {
+		entries = append(entries, entry{seed, true})
+	}
+	for _, e := range entries {
+		seed := e.seed
 		stream, off, sz := probeCut(seed)
-		base := filepath.Join(corpusDir, fmt.Sprintf("resize-%d", seed))
+		name, end := fmt.Sprintf("resize-%d", seed), off
+		if e.rest {
+			name, end = fmt.Sprintf("resize-rest-%d", seed), len(stream)
+		}
+		base := filepath.Join(corpusDir, name)
 		resize := fmt.Sprintf("%d %d %d %d %d\n", off, corpusCols, corpusRows, sz[0], sz[1])
 		if *updateCorpus {
 			capture, err := tmuxCaptureResize(t.TempDir(), reflowCase{fromCols: corpusCols, fromRows: corpusRows,
-				toCols: sz[0], toRows: sz[1], before: string(stream[:off])})
+				toCols: sz[0], toRows: sz[1], before: string(stream[:off]), after: string(stream[off:end])})
 			require.NoError(t, err, seed)
-			require.NoError(t, os.WriteFile(base+".stream", stream[:off], 0o644))
+			require.NoError(t, os.WriteFile(base+".stream", stream[:end], 0o644))
 			require.NoError(t, os.WriteFile(base+".resize", []byte(resize), 0o644))
 			require.NoError(t, os.WriteFile(base+".tmux", []byte(capture), 0o644))
 		}
 		got, err := os.ReadFile(base + ".stream")
-		require.NoError(t, err, "run with -update to record seed %d", seed)
-		require.Equal(t, stream[:off], got, "seed %d: the generator changed; run with -update", seed)
+		require.NoError(t, err, "run with -update to record %s", name)
+		require.Equal(t, stream[:end], got, "%s: the generator changed; run with -update", name)
 		gotResize, err := os.ReadFile(base + ".resize")
 		require.NoError(t, err)
 		require.Equal(t, resize, string(gotResize), "seed %d", seed)

@@ -133,6 +133,10 @@ var reflowCases = []reflowCase{
 	// scrolled), so growing the screen does not bring them back.
 	{name: "pull-after-dl", fromCols: 40, fromRows: 5, toCols: 40, toRows: 10,
 		before: numbered(10) + "\x1b[H\x1b[2M\x1b[3;1H$ ", after: "X"},
+	// A width change keeps the scroll region (tmux resets it only when
+	// the height changes): a line feed at its bottom scrolls the region.
+	{name: "region-width", fromCols: 80, fromRows: 10, toCols: 100, toRows: 10,
+		before: "top\x1b[7;10r\x1b[10;1Hbottom", after: "\nX"},
 	// A height change keeps a pending wrap (the cursor past the margin).
 	{name: "pending-taller", fromCols: 40, fromRows: 5, toCols: 40, toRows: 8,
 		before: "top\r\n" + strings.Repeat("x", 40), after: "Y"},

@@ -291,11 +291,18 @@ func (e *Emulator) Resize(width int, height int) {
 	}
 	x, y := e.scr.CursorPosition()
 	pending := e.atPhantom
+	// A width change keeps the scroll region's rows, as tmux resets it
+	// only in screen_resize_y, when the height changes (a line feed at
+	// the bottom of a region scrolled the whole screen after it).
+	region, sameHeight := e.scr.scroll, height == e.scr.Height()
 	if e.scr == &e.scrs[0] {
 		x, y, pending = e.resizeMain(width, height, x, y, pending)
 		e.scrs[1].Resize(width, height)
 	} else {
 		x, y, pending = e.resizeAlt(width, height, x, y, pending)
+	}
+	if sameHeight {
+		e.scr.scroll = uv.Rect(0, region.Min.Y, width, region.Dy())
 	}
 	e.tabstops = uv.DefaultTabStops(width)
 	e.setCursor(x, y)
