@@ -101,6 +101,10 @@ var resizeRestSeeds = []uint64{
 	// the height changes): a line feed at the region's bottom scrolled
 	// the whole screen.
 	1008, 1064, 1065, 1114, 1117,
+	// A cursor saved past the margin (DECSC, SCOSC with a wrap pending)
+	// is tmux's column past the last one: restored on a wider screen it
+	// is that column (it came back on the old last column).
+	1356, 1427,
 }
 
 // TestResizeCorpusCurrent checks the stored resize-SEED and

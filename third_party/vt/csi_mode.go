@@ -88,6 +88,7 @@ func (e *Emulator) setAltScreenMode(on, fromAlt bool) {
 func (e *Emulator) saveCursor() {
 	e.saved = e.scr.cur
 	e.savedOrigin = e.isModeSet(ansi.DECOM)
+	e.savedPast = e.atPhantom
 }
 
 // restoreCursor restores the cursor position and pen (DECRC, SCORC).
@@ -106,7 +107,13 @@ func (e *Emulator) restoreCursor() {
 		}
 		e.setMode(ansi.DECOM, setting)
 	}
-	e.scr.setCursor(e.saved.X, e.saved.Y, false)
+	// Saved past the margin, tmux's column is one more: on a wider
+	// screen that column (it was the old last one).
+	x := e.saved.X
+	if e.savedPast {
+		x++
+	}
+	e.scr.setCursor(x, e.saved.Y, false)
 	e.atPhantom = false
 }
 
@@ -126,6 +133,7 @@ func (e *Emulator) setAltScreenSaveCursor(on bool) {
 	switch {
 	case on && !inAlt:
 		e.altSaved, e.altSavedSet, e.altBy1049 = e.scr.cur, true, true
+		e.altSavedPast = e.atPhantom
 	case !on && inAlt && !e.altBy1049:
 		e.scrs[0].cur = e.scrs[1].cur // entered by 1047: one cursor
 		fromAlt = true
@@ -134,13 +142,20 @@ func (e *Emulator) setAltScreenSaveCursor(on bool) {
 			// screen is resized back, as tmux.
 			c := &e.scrs[0].cur
 			c.X, c.Y, c.Pen, c.Link = e.altSaved.X, e.altSaved.Y, e.altSaved.Pen, e.altSaved.Link
+			if e.altSavedPast {
+				c.X++
+			}
 			fromAlt = false
 		}
 	}
 	e.setAltScreenMode(on, fromAlt)
 	if !on && e.altSavedSet && !inAlt {
 		e.scr.cur.Pen, e.scr.cur.Link = e.altSaved.Pen, e.altSaved.Link
-		e.scr.setCursor(e.altSaved.X, e.altSaved.Y, false)
+		x := e.altSaved.X
+		if e.altSavedPast {
+			x++
+		}
+		e.scr.setCursor(x, e.altSaved.Y, false)
 	}
 }
 

@@ -89,6 +89,10 @@ type Emulator struct {
 	altSavedSet     bool
 	altBy1049       bool // the alternate screen was entered by 1049h
 	savedOrigin     bool
+	// savedPast, altSavedPast: the saved cursor was past the margin (a
+	// wrap pending), one column right of saved.X in tmux's terms (alice
+	// patch: restored on a wider screen it is that column).
+	savedPast, altSavedPast bool
 
 	// atPhantom indicates if the cursor is out of bounds.
 	// When true, and a character is written, the cursor is moved to the next line.
@@ -394,6 +398,9 @@ func (e *Emulator) leaveAltSize(fromAlt bool) {
 		return
 	}
 	x, y := main.cur.X, main.cur.Y
+	if !fromAlt && e.altBy1049 && e.altSavedPast {
+		x++ // 1049h saved it past the margin
+	}
 	if fromAlt {
 		x, y = alt.cur.X, alt.cur.Y
 		if e.atPhantom {

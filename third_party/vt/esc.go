@@ -34,6 +34,7 @@ func (e *Emulator) fullReset() {
 	e.charsets = [4]CharSet{}
 	e.atPhantom = false
 	e.saved, e.altSaved, e.altSavedSet, e.savedOrigin = Cursor{}, Cursor{}, false, false
+	e.savedPast, e.altSavedPast = false, false
 	e.grapheme = e.grapheme[:0]
 	e.lastChar = 0
 }
