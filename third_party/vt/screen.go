@@ -84,6 +84,24 @@ func (s *Screen) CellAt(x int, y int) *uv.Cell {
 }
 
 // SetCell sets the cell at the given x, y position.
+// setNarrow is SetCell for a narrow character in the cursor's pen and
+// link, written into the cell in place, when the cell it replaces is a
+// narrow one too (no wide character is cut, so nothing else changes). It
+// reports false, writing nothing, otherwise. (alice patch)
+func (s *Screen) setNarrow(x, y int, content string) bool {
+	l := s.buf.Line(y)
+	if x < 0 || x >= len(l) || l[x].Width != 1 {
+		return false
+	}
+	c := &l[x]
+	if c.Content != content || !c.Style.Equal(&s.cur.Pen) || !c.Link.Equal(&s.cur.Link) {
+		s.buf.TouchLine(x, y, 1)
+		c.Content, c.Style, c.Link = content, s.cur.Pen, s.cur.Link
+	}
+	s.noteUsed(y, x+1)
+	return true
+}
+
 func (s *Screen) SetCell(x, y int, c *uv.Cell) {
 	// alice patch: a wide character partly overwritten leaves blanks of
 	// the default style, as in tmux (the buffer kept its style).

@@ -84,6 +84,22 @@ func (e *Emulator) flushGrapheme() {
 // handleGrapheme handles UTF-8 graphemes.
 func (e *Emulator) handleGrapheme(content string, width int) {
 	awm := e.autoWrap // alice patch: was isModeSet, a map lookup per character
+	// alice patch: the common case — one narrow character, no pending
+	// wrap, no autowrap-off or insert mode, no single shift, no charset
+	// designated — is written into the cell in place (setNarrow), without
+	// building a cell from the pen and copying it twice (a third of the
+	// emulator's time on a full-screen flood).
+	if width == 1 && len(content) == 1 && !e.printModes && !e.atPhantom && e.gsingle == 0 && e.charsets[e.gl] == nil {
+		x, y := e.scr.CursorPosition()
+		if e.scr.setNarrow(x, y, content) {
+			e.atPhantom = awm && x+1 >= e.scr.Width()
+			if !e.atPhantom {
+				x++
+			}
+			e.scr.setCursor(x, y, false)
+			return
+		}
+	}
 	cell := uv.Cell{
 		Content: content,
 		Width:   width,
