@@ -19,7 +19,7 @@ func runTUI(ctx context.Context, a *app.App) error {
 	// The renderer (third_party/bubbletea) is event driven: it writes a
 	// changed view at once and caps bursts at this rate, dropping
 	// intermediate views; idle, it runs no timer.
-	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithFPS(240))
+	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithFPS(480))
 	_, err := p.Run()
 	if err != nil && (errors.Is(err, tea.ErrProgramKilled) || ctx.Err() != nil) {
 		return nil

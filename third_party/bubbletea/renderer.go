@@ -11,7 +11,7 @@ const (
 	// defaultFramerate specifies the maximum interval at which we should
 	// update the view.
 	defaultFPS = 60
-	maxFPS     = 240
+	maxFPS     = 480
 )
 
 // renderer is the interface for Bubble Tea renderers.

@@ -14,8 +14,8 @@ import (
 // termFrame is the shortest time between two redraws of the attached
 // session: the first change after a quiet spell is shown at once (a
 // keystroke's echo), a burst is shown at most this often, always ending
-// with its last state. It matches the renderer's cap (tea.WithFPS(240)).
-const termFrame = time.Second / 240
+// with its last state. It matches the renderer's cap (tea.WithFPS(480)).
+const termFrame = time.Second / 480
 
 // TermChangedMsg is the coalesced "the screen changed" nudge for the
 // session shown in the workspaces pane. gen identifies which attachment
