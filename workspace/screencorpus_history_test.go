@@ -22,16 +22,6 @@ import (
 // scrolls, so neither trims (tmux trims a tenth at a time).
 const historyLimit = 100000
 
-// knownHistDiffs are entries whose history still differs from tmux's,
-// with the reason.
-var knownHistDiffs = map[string]string{
-	"resize-1479": "a history line of blanks that took the background (EL with a colour) is as " +
-		"wide as the screen in the ring, which keeps no used-cell count for such lines, so the " +
-		"narrower width cuts it in two; tmux's cellused for it is 0",
-	"resize-2281": "one blank history line fewer than tmux after a narrower width: not yet " +
-		"explained (the screen is the same)",
-}
-
 func TestScreenCorpusHistory(t *testing.T) {
 	t.Parallel()
 	for _, path := range corpusStreams(t) {
@@ -68,9 +58,6 @@ func TestScreenCorpusHistory(t *testing.T) {
 				want = nil
 			} else {
 				require.NoError(t, err)
-			}
-			if why, ok := knownHistDiffs[name]; ok && os.Getenv("CORPUS_ALL") == "" {
-				t.Skip("known difference from tmux: " + why)
 			}
 			term := feedCorpus(stream, resize, cols, rows, historyLimit)
 			defer term.Close()
