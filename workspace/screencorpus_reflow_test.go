@@ -231,12 +231,19 @@ func tmuxReplay(dir string, tc reflowCase, historyLimit int, capture func(tmuxCm
 		c.Env = append(os.Environ(), "TMUX=")
 		return c.CombinedOutput()
 	}
-	defer tm("kill-server") //nolint:errcheck
 	cmd := fmt.Sprintf("stty raw -echo; cat '%s'; tmux -L %s wait-for -S half; tmux -L %s wait-for resized; cat '%s'; tmux -L %s wait-for -S fed; sleep 60",
 		before, sock, sock, after, sock)
 	if out, err := tm("new-session", "-d", "-x", strconv.Itoa(tc.fromCols), "-y", strconv.Itoa(tc.fromRows), cmd); err != nil {
 		return "", fmt.Errorf("tmux: %v: %s", err, out)
 	}
+	// tmux 3.3a leaves its socket behind when the server is killed.
+	socket, _ := tm("display", "-p", "#{socket_path}")
+	defer func() {
+		_, _ = tm("kill-server")
+		if p := strings.TrimSpace(string(socket)); strings.HasSuffix(p, "/"+sock) {
+			_ = os.Remove(p)
+		}
+	}()
 	for _, step := range [][]string{
 		{"wait-for", "half"},
 		{"resize-window", "-x", strconv.Itoa(tc.toCols), "-y", strconv.Itoa(tc.toRows)},
