@@ -12,9 +12,8 @@ import (
 )
 
 // History equality with tmux: the lines a stream scrolled off the top (the
-// pane's ring; tmux's history, capture-pane -e -S - -E -1), cell by cell,
-// text and attributes, for the corpus entries that are not generated
-// whole (recorded programs, reflow-*, resize-*): NAME.hist holds what
+// pane's ring; tmux's history, capture-pane -e -N -S - -E -1), cell by
+// cell, text and attributes, for every corpus entry: NAME.hist holds what
 // tmux had. `-update` records them (needs tmux); entries whose history
 // is empty have none.
 
@@ -22,13 +21,16 @@ import (
 // scrolls, so neither trims (tmux trims a tenth at a time).
 const historyLimit = 100000
 
+// knownHistDiffs are entries whose history still differs from tmux's,
+// each in a class of knownDiffs (screencorpus_test.go).
+var knownHistDiffs = map[string]string{
+	"gen-20x6-56": "ED 2 scrolls a row into the history where DCH cut a wide character: " + diffWideHalf,
+}
+
 func TestScreenCorpusHistory(t *testing.T) {
 	t.Parallel()
 	for _, path := range corpusStreams(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".stream")
-		if strings.HasPrefix(name, "gen-") {
-			continue
-		}
 		base := strings.TrimSuffix(path, ".stream")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -58,6 +60,9 @@ func TestScreenCorpusHistory(t *testing.T) {
 				want = nil
 			} else {
 				require.NoError(t, err)
+			}
+			if why, ok := knownHistDiffs[name]; ok && os.Getenv("CORPUS_ALL") == "" {
+				t.Skip("known difference from tmux: " + why)
 			}
 			term := feedCorpus(stream, resize, cols, rows, historyLimit)
 			defer term.Close()

@@ -187,7 +187,7 @@ func tmuxCaptureResize(dir string, tc reflowCase) (string, error) {
 }
 
 // tmuxHistoryResize replays tc as tmuxCaptureResize does, with a history
-// of up to limit lines, and returns the history: capture-pane -p -e -S -
+// of up to limit lines, and returns the history: capture-pane -p -e -N -S -
 // -E -1 (nothing when it is empty).
 func tmuxHistoryResize(dir string, tc reflowCase, limit int) (string, error) {
 	return tmuxReplay(dir, tc, limit, func(tm tmuxCmd) (string, error) {
@@ -195,7 +195,7 @@ func tmuxHistoryResize(dir string, tc reflowCase, limit int) (string, error) {
 		if err != nil || strings.TrimSpace(string(n)) == "0" {
 			return "", err
 		}
-		out, err := tm("capture-pane", "-p", "-e", "-S", "-", "-E", "-1")
+		out, err := tm("capture-pane", "-p", "-e", "-N", "-S", "-", "-E", "-1")
 		return string(out), err
 	})
 }
