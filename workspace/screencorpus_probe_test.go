@@ -21,7 +21,8 @@ import (
 //	CORPUS_RESIZE_PROBE=400 go test ./workspace -run TestResizeProbe
 //
 // (CORPUS_RESIZE_FROM=S starts at seed S; CORPUS_RESIZE_REST=1 feeds the
-// rest of the stream after the resize and compares at its end.) Seeds
+// rest of the stream after the resize and compares at its end;
+// CORPUS_RESIZE_SMALL=1 generates at 20×6.) Seeds
 // that differed are kept
 // in resizeSeeds, stored in testdata like the rest of the corpus.
 func TestResizeProbe(t *testing.T) {
@@ -36,13 +37,18 @@ func TestResizeProbe(t *testing.T) {
 		return d
 	}
 	rest := os.Getenv("CORPUS_RESIZE_REST") != ""
+	small := os.Getenv("CORPUS_RESIZE_SMALL") != ""
+	cols, rows := corpusCols, corpusRows
+	if small {
+		cols, rows = smallCols, smallRows
+	}
 	from := uint64(1000)
 	if f, err := strconv.ParseUint(os.Getenv("CORPUS_RESIZE_FROM"), 10, 64); err == nil {
 		from = f
 	}
 	for seed := from; seed < from+uint64(n); seed++ {
-		stream, off, sz := probeCut(seed)
-		before, err := tmuxCapture(tmpDir(), stream[:off], corpusCols, corpusRows)
+		stream, off, sz := probeCut(seed, small)
+		before, err := tmuxCapture(tmpDir(), stream[:off], cols, rows)
 		require.NoError(t, err)
 		if !t.Run(fmt.Sprintf("seed%d-before", seed), func(t *testing.T) { compareWithTmux(t, stream[:off], before, nil) }) {
 			continue // an emulator difference the resize has nothing to do with
@@ -51,20 +57,25 @@ func TestResizeProbe(t *testing.T) {
 		if rest {
 			end = len(stream)
 		}
-		after, err := tmuxCaptureResize(tmpDir(), reflowCase{fromCols: corpusCols, fromRows: corpusRows,
+		after, err := tmuxCaptureResize(tmpDir(), reflowCase{fromCols: cols, fromRows: rows,
 			toCols: sz[0], toRows: sz[1], before: string(stream[:off]), after: string(stream[off:end])})
 		require.NoError(t, err)
 		t.Run(fmt.Sprintf("seed%d-%dx%d", seed, sz[0], sz[1]), func(t *testing.T) {
-			compareWithTmux(t, stream[:end], after, &corpusResize{off, corpusCols, corpusRows, sz[0], sz[1]})
+			compareWithTmux(t, stream[:end], after, &corpusResize{off, cols, rows, sz[0], sz[1]})
 		})
 	}
 }
 
-// probeCut is the probe's case for a seed: the generated stream, the
-// offset of the escape sequence it is resized at, and the size after.
-func probeCut(seed uint64) (stream []byte, off int, size [2]int) {
+// probeCut is the probe's case for a seed: the generated stream (at
+// 80×24, or 20×6 when small), the offset of the escape sequence it is
+// resized at, and the size after (at least alice's smallest, 20×5).
+func probeCut(seed uint64, small bool) (stream []byte, off int, size [2]int) {
 	sizes := [][2]int{{60, 24}, {100, 24}, {80, 15}, {80, 30}, {50, 10}, {120, 40}, {79, 23}, {81, 25}}
 	stream = genStream(seed, corpusCols, corpusRows, corpusOps)
+	if small {
+		sizes = [][2]int{{25, 6}, {20, 8}, {30, 10}, {21, 7}, {22, 5}, {40, 6}, {20, 12}, {24, 9}}
+		stream = genStream(seed, smallCols, smallRows, corpusOps)
+	}
 	r := rand.New(rand.NewPCG(seed, 99))
 	off = len(stream) * (1 + r.IntN(8)) / 10
 	if j := bytes.IndexByte(stream[off:], 0x1b); j >= 0 {
@@ -110,33 +121,49 @@ var resizeRestSeeds = []uint64{
 	1539,
 }
 
+// resizeSmallSeeds are probe cases at 20×6 (CORPUS_RESIZE_SMALL) that
+// differed from tmux right after the resize, kept as resize-20x6-SEED.
+var resizeSmallSeeds = []uint64{
+	// The last row of a line whose wide first character does not fit
+	// after a row joined whole: tmux's grid_reflow_join unwraps the row
+	// it joined onto, and the cursor at the end of the line stays there.
+	1094, 1368,
+}
+
 // TestResizeCorpusCurrent checks the stored resize-SEED and
 // resize-rest-SEED streams are the probe's (and with -update writes them
 // and tmux's captures).
 func TestResizeCorpusCurrent(t *testing.T) {
 	t.Parallel()
 	type entry struct {
-		seed uint64
-		rest bool
+		seed        uint64
+		rest, small bool
 	}
 	var entries []entry
 	for _, seed := range resizeSeeds {
-		entries = append(entries, entry{seed, false})
+		entries = append(entries, entry{seed, false, false})
 	}
 	for _, seed := range resizeRestSeeds {
-		entries = append(entries, entry{seed, true})
+		entries = append(entries, entry{seed, true, false})
+	}
+	for _, seed := range resizeSmallSeeds {
+		entries = append(entries, entry{seed, false, true})
 	}
 	for _, e := range entries {
 		seed := e.seed
-		stream, off, sz := probeCut(seed)
+		stream, off, sz := probeCut(seed, e.small)
 		name, end := fmt.Sprintf("resize-%d", seed), off
-		if e.rest {
+		cols, rows := corpusCols, corpusRows
+		switch {
+		case e.rest:
 			name, end = fmt.Sprintf("resize-rest-%d", seed), len(stream)
+		case e.small:
+			name, cols, rows = fmt.Sprintf("resize-%dx%d-%d", smallCols, smallRows, seed), smallCols, smallRows
 		}
 		base := filepath.Join(corpusDir, name)
-		resize := fmt.Sprintf("%d %d %d %d %d\n", off, corpusCols, corpusRows, sz[0], sz[1])
+		resize := fmt.Sprintf("%d %d %d %d %d\n", off, cols, rows, sz[0], sz[1])
 		if *updateCorpus {
-			capture, err := tmuxCaptureResize(t.TempDir(), reflowCase{fromCols: corpusCols, fromRows: corpusRows,
+			capture, err := tmuxCaptureResize(t.TempDir(), reflowCase{fromCols: cols, fromRows: rows,
 				toCols: sz[0], toRows: sz[1], before: string(stream[:off]), after: string(stream[off:end])})
 			require.NoError(t, err, seed)
 			require.NoError(t, os.WriteFile(base+".stream", stream[:end], 0o644))

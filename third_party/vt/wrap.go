@@ -238,6 +238,7 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 		col := 0
 		offset, curOffset, curEnd, hasCur := 0, -1, false, false
 		var lastWrapped bool
+		prevJoinedRow := -1
 		for rows := 0; i < total; i, rows = i+1, rows+1 {
 			line, wrapped := src(i)
 			var next uv.Line
@@ -301,6 +302,24 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 					curOffset = offset + cx
 				}
 			}
+			// The last row of a line whose first character does not fit
+			// after the rows before: tmux's grid_reflow_join breaks there
+			// and, the row being the last (not wrapped), clears the flag
+			// of the row it was joining onto, so the cursor at the end
+			// of the line stays on that row.
+			// Only when the row before was joined onto that row whole
+			// (started inside it, after other cells, and ended there):
+			// tmux's join has consumed a line then ("lines" > 0).
+			unwrapAt := -1
+			// (A full row ended the join before, keeping the flag.)
+			fits := used > 0 && (col == 0 || col+max(line[0].Width, 1) <= width)
+			if rows > 0 && !wrapped && used > 0 && !fits && col < width && prevJoinedRow == len(out)-1 {
+				unwrapAt = len(out) - 1
+			}
+			prevJoinedRow = -1
+			if used > 0 && col > 0 && fits {
+				prevJoinedRow = len(out) - 1 // where this row starts, after other cells
+			}
 			for k := 0; k < used; {
 				c := line[k]
 				cw := max(c.Width, 1)
@@ -326,6 +345,9 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 			}
 			if cellused >= 0 {
 				row.used = min(row.used, cellused)
+			}
+			if unwrapAt >= 0 {
+				out[unwrapAt].wrapped = false
 			}
 			offset += used
 			lastWrapped = wrapped
