@@ -51,14 +51,42 @@ func (m *Model) Render() string {
 	case m.Help != nil:
 		ov = m.Help.view()
 	}
-	framed := m.frame(body, w, h)
-	if ov != "" {
-		framed = overlayCenter(framed, ov, m.width, h+2)
-	}
 	if m.reuse != viewBody || m.last.footer == "" {
 		m.last.footer, m.last.status, m.last.tabBar = m.footer(), m.statusBar(), m.tabBar()
 	}
-	return strings.Join([]string{m.last.tabBar, framed, m.last.footer, m.last.status}, "\n")
+	if ov != "" {
+		framed := overlayCenter(m.frame(body, w, h), ov, m.width, h+2)
+		return strings.Join([]string{m.last.tabBar, framed, m.last.footer, m.last.status}, "\n")
+	}
+	// The whole screen in one copy: an echo's frame is mostly lines kept
+	// from the last one.
+	top, rows, bottom := m.frameRows(body, w, h)
+	return joinLines(m.last.tabBar, top, rows, bottom, m.last.footer, m.last.status)
+}
+
+// joinLines joins first, the rows and the rest with newlines, sized once.
+func joinLines(first, top string, rows []string, rest ...string) string {
+	n := len(first) + len(top) + 1
+	for _, r := range rows {
+		n += len(r) + 1
+	}
+	for _, r := range rest {
+		n += len(r) + 1
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(first)
+	b.WriteByte('\n')
+	b.WriteString(top)
+	for _, r := range rows {
+		b.WriteByte('\n')
+		b.WriteString(r)
+	}
+	for _, r := range rest {
+		b.WriteByte('\n')
+		b.WriteString(r)
+	}
+	return b.String()
 }
 
 // tabLabel is one tab's plain text: number, title and the pane's badge.
@@ -162,6 +190,13 @@ func (m *Model) drawTabBar() string {
 // top edge. The border is the accent colour while the pane has the keys
 // and muted while an overlay does.
 func (m *Model) frame(lines []string, w, h int) string {
+	top, rows, bottom := m.frameRows(lines, w, h)
+	return strings.Join(append(append([]string{top}, rows...), bottom), "\n")
+}
+
+// frameRows is frame as its top edge, body rows (the cache's: read only)
+// and bottom edge.
+func (m *Model) frameRows(lines []string, w, h int) (top string, rows []string, bottom string) {
 	e := m.frameEdges()
 	left, right := e.left, e.right
 	lines = kit.FitLines(lines, h)
@@ -174,20 +209,7 @@ func (m *Model) frame(lines []string, w, h int) string {
 		}
 		return left + line + right
 	})
-	n := len(e.top) + len(e.bottom) + 1
-	for _, line := range framed {
-		n += len(line) + 1
-	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(e.top)
-	for _, line := range framed {
-		b.WriteByte('\n')
-		b.WriteString(line)
-	}
-	b.WriteByte('\n')
-	b.WriteString(e.bottom)
-	return b.String()
+	return e.top, framed, e.bottom
 }
 
 // edges are the frame's styled top and bottom lines and the left and right

@@ -17,6 +17,15 @@ import (
 var emulatorTmuxCases = []struct {
 	name, stream, want string
 }{{
+	// Mode 47 was ignored: the text went onto the main screen.
+	name:   "mode 47 is the alternate screen, as 1047",
+	stream: "hello\x1b[?47hALT\r\nmore",
+	want:   "20 5 4 1\n     ALT\nmore\n\n\n\n",
+}, {
+	name:   "leaving mode 47 shows the main screen again, the cursor where it was",
+	stream: "hello\x1b[?47hALT\x1b[?47lX",
+	want:   "20 5 9 0\nhello   X\n\n\n\n\n",
+}, {
 	// ED 1 erased the whole cursor row (gen-25).
 	name:   "ED 1 erases the cursor row up to the cursor only",
 	stream: "\x1b[2;1Hxxxxxxxxxx\x1b[2;3H\x1b[1J",

@@ -42,7 +42,7 @@ func (t *Terminal) unscrollLocked(lines int) {
 	}
 	width := t.emu.WidthMethod().StringWidth
 	for _, l := range r.popNewest(k) {
-		sb.PushWrapped(r.cellsOf(&l, width), l.wrapped)
+		sb.PushUsed(r.cellsOf(&l, width), l.wrapped, int(l.used))
 	}
 }
 

@@ -187,7 +187,7 @@ func tmuxCaptureResize(dir string, tc reflowCase) (string, error) {
 }
 
 // tmuxHistoryResize replays tc as tmuxCaptureResize does, with a history
-// of up to limit lines, and returns the history: capture-pane -p -e -S -
+// of up to limit lines, and returns the history: capture-pane -p -e -N -S -
 // -E -1 (nothing when it is empty).
 func tmuxHistoryResize(dir string, tc reflowCase, limit int) (string, error) {
 	return tmuxReplay(dir, tc, limit, func(tm tmuxCmd) (string, error) {
@@ -195,7 +195,7 @@ func tmuxHistoryResize(dir string, tc reflowCase, limit int) (string, error) {
 		if err != nil || strings.TrimSpace(string(n)) == "0" {
 			return "", err
 		}
-		out, err := tm("capture-pane", "-p", "-e", "-S", "-", "-E", "-1")
+		out, err := tm("capture-pane", "-p", "-e", "-N", "-S", "-", "-E", "-1")
 		return string(out), err
 	})
 }
@@ -231,12 +231,19 @@ func tmuxReplay(dir string, tc reflowCase, historyLimit int, capture func(tmuxCm
 		c.Env = append(os.Environ(), "TMUX=")
 		return c.CombinedOutput()
 	}
-	defer tm("kill-server") //nolint:errcheck
 	cmd := fmt.Sprintf("stty raw -echo; cat '%s'; tmux -L %s wait-for -S half; tmux -L %s wait-for resized; cat '%s'; tmux -L %s wait-for -S fed; sleep 60",
 		before, sock, sock, after, sock)
 	if out, err := tm("new-session", "-d", "-x", strconv.Itoa(tc.fromCols), "-y", strconv.Itoa(tc.fromRows), cmd); err != nil {
 		return "", fmt.Errorf("tmux: %v: %s", err, out)
 	}
+	// tmux 3.3a leaves its socket behind when the server is killed.
+	socket, _ := tm("display", "-p", "#{socket_path}")
+	defer func() {
+		_, _ = tm("kill-server")
+		if p := strings.TrimSpace(string(socket)); strings.HasSuffix(p, "/"+sock) {
+			_ = os.Remove(p)
+		}
+	}()
 	for _, step := range [][]string{
 		{"wait-for", "half"},
 		{"resize-window", "-x", strconv.Itoa(tc.toCols), "-y", strconv.Itoa(tc.toRows)},

@@ -30,6 +30,10 @@ type sbLine struct {
 	runs    []attrRun
 	seq     uint64 // order across every session's ring (the budget trims the oldest)
 	wrapped bool   // the line continues on the next (the cursor wrapped at the margin)
+	// used is how many cells the line held on the screen (tmux's
+	// cellused: erased cells count, blanks that only took the background
+	// do not), -1 when unknown; a reflow reads it (reflow.go).
+	used int32
 }
 
 func (l *sbLine) cost() int64 { return int64(len(l.text)+8*len(l.runs)) + lineOverhead }
@@ -62,8 +66,12 @@ func newScrollRing(capacity int, budget *ScrollBudget) *scrollRing {
 // push appends a line, dropping the oldest when full. The slice grows to
 // the cap lazily so idle sessions cost nothing.
 func (r *scrollRing) push(text string, runs []attrRun, wrapped bool) {
+	r.pushLine(sbLine{text: text, runs: runs, wrapped: wrapped, used: -1})
+}
+
+// pushLine appends l.
+func (r *scrollRing) pushLine(l sbLine) {
 	r.total++
-	l := sbLine{text: text, runs: runs, wrapped: wrapped}
 	if r.budget != nil {
 		l.seq = r.budget.next()
 	}
@@ -106,6 +114,11 @@ func (r *scrollRing) pushPlain(text string, wrapped bool) {
 // pushCells appends a row of the emulator's cells as text and runs (a
 // wrapped row whole, blanks at the margin included).
 func (r *scrollRing) pushCells(cells uv.Line, wrapped bool) {
+	r.pushRow(cells, wrapped, -1)
+}
+
+// pushRow is pushCells with the cells the row's line used (-1: unknown).
+func (r *scrollRing) pushRow(cells uv.Line, wrapped bool, used int) {
 	var b strings.Builder
 	var runs []attrRun
 	var cur uint32
@@ -142,7 +155,7 @@ func (r *scrollRing) pushCells(cells uv.Line, wrapped bool) {
 	if len(runs) == 1 && runs[0].style == 0 {
 		runs = nil
 	}
-	r.push(text, runs, wrapped)
+	r.pushLine(sbLine{text: text, runs: runs, wrapped: wrapped, used: int32(max(used, -1))})
 }
 
 // styleID numbers a style for runs (rowSink).

@@ -306,7 +306,7 @@ func (t *Terminal) drainLocked() {
 	}
 	t.ring.compactStyles()
 	for i, l := range sb.Lines() {
-		t.ring.pushCells(l, sb.Wrapped(i))
+		t.ring.pushRow(l, sb.Wrapped(i), sb.Used(i))
 	}
 	sb.Clear()
 }
@@ -370,7 +370,7 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 	pushed := t.ring.total
 	// The screen's first h-1 rows scroll out before the middle lines.
 	for y := 0; y < h-1; y++ {
-		t.ring.pushCells(t.screenRow(y, w)[:t.emu.WrappedCells(y)], t.emu.LineWrapped(y))
+		t.ring.pushRow(t.screenRow(y, w)[:t.emu.WrappedCells(y)], t.emu.LineWrapped(y), t.emu.LineCells(y))
 	}
 	t.ring.total += int64(first)
 	// The pen the first kept line starts with: the head's, then the SGR

@@ -42,6 +42,7 @@ type cursedRenderer struct {
 	// line started from a clean style (see lineDraw); nil otherwise.
 	// (alice patch)
 	drawnLines  []string
+	drawnClean  int // how many of drawnLines' first lines end clean (frameLines)
 	drawnMethod ansi.Method
 }
 

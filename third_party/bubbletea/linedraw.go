@@ -44,8 +44,9 @@ func (s *cursedRenderer) drawLines(view *View, content *uv.StyledString, fresh b
 	h, w := s.cellbuf.Height(), s.cellbuf.Width()
 	fit := s.cellbuf.Method != ansi.GraphemeWidth
 	var lines []string
+	clean := 0
 	if view.AltScreen && len(view.Content) > 0 {
-		lines = frameLines(view.Content, h)
+		lines, clean = frameLines(view.Content, h, s.drawnLines, s.drawnClean)
 	}
 	if lines != nil && !fresh && s.drawnLines != nil && s.drawnMethod == s.cellbuf.Method && len(s.drawnLines) == h {
 		n := 0
@@ -58,7 +59,7 @@ func (s *cursedRenderer) drawLines(view *View, content *uv.StyledString, fresh b
 				n++
 			}
 		}
-		s.drawnLines = lines
+		s.drawnLines, s.drawnClean = lines, clean
 		return n
 	}
 	if fit && mayMisfit(view.Content) {
@@ -66,28 +67,36 @@ func (s *cursedRenderer) drawLines(view *View, content *uv.StyledString, fresh b
 	}
 	s.cellbuf.Clear()
 	content.Draw(s.cellbuf, s.cellbuf.Bounds())
-	s.drawnLines, s.drawnMethod = lines, s.cellbuf.Method
+	s.drawnLines, s.drawnClean, s.drawnMethod = lines, clean, s.cellbuf.Method
 	return h
 }
 
 // frameLines splits content into exactly h lines (missing ones empty, extra
 // ones dropped: the alternate screen shows h) when each line that has a
-// successor ends clean; nil when one does not.
-func frameLines(content string, h int) []string {
-	content = strings.ReplaceAll(content, "\r\n", "\n")
-	lines := make([]string, h)
+// successor ends clean; nil when one does not. clean is how many leading
+// lines were found to end clean. A line equal to the one at its index in
+// the last frame's lines, among its first drawnClean, is not scanned again
+// (an echo changes one line of forty).
+func frameLines(content string, h int, drawn []string, drawnClean int) (lines []string, clean int) {
+	if strings.Contains(content, "\r\n") {
+		content = strings.ReplaceAll(content, "\r\n", "\n")
+	}
+	lines = make([]string, h)
 	for y := 0; y < h && len(content) > 0; y++ {
 		line, rest, more := strings.Cut(content, "\n")
 		lines[y] = line
-		if more && y+1 < h && !endsClean(line) {
-			return nil
+		if more && y+1 < h {
+			if !(y < drawnClean && y < len(drawn) && line == drawn[y]) && !endsClean(line) {
+				return nil, 0
+			}
+			clean = y + 1
 		}
 		if !more {
 			break
 		}
 		content = rest
 	}
-	return lines
+	return lines, clean
 }
 
 // endsClean reports whether a line that starts with no style and no

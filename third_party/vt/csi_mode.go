@@ -17,6 +17,11 @@ func (e *Emulator) handleMode(params ansi.Params, set, isAnsi bool) {
 		var mode ansi.Mode = ansi.DECMode(param)
 		if isAnsi {
 			mode = ansi.ANSIMode(param)
+		} else if param == 47 {
+			// alice patch: 47, xterm's first alternate screen, is 1047,
+			// as in tmux (it was ignored: the program drew over the
+			// main screen).
+			mode = ansi.ModeAltScreen
 		}
 
 		setting := e.modes[mode]

@@ -299,6 +299,7 @@ func (e *Emulator) Resize(width int, height int) {
 	// only in screen_resize_y, when the height changes (a line feed at
 	// the bottom of a region scrolled the whole screen after it).
 	region, sameHeight := e.scr.scroll, height == e.scr.Height()
+	sameWidth := width == e.scr.Width()
 	if e.scr == &e.scrs[0] {
 		x, y, pending = e.resizeMain(width, height, x, y, pending)
 		e.scrs[1].Resize(width, height)
@@ -308,7 +309,11 @@ func (e *Emulator) Resize(width int, height int) {
 	if sameHeight {
 		e.scr.scroll = uv.Rect(0, region.Min.Y, width, region.Dy())
 	}
-	e.tabstops = uv.DefaultTabStops(width)
+	// The tab stops are reset when the width changes, as tmux's
+	// screen_resize_cursor (a height change reset them too).
+	if !sameWidth {
+		e.tabstops = uv.DefaultTabStops(width)
+	}
 	e.setCursor(x, y)
 	e.atPhantom = pending
 

@@ -177,7 +177,7 @@ func (s *Screen) ClearWithScrollback() {
 			}
 		}
 		for y := 0; y < last; y++ {
-			s.scrollback.PushWrapped(s.historyLine(y), s.isWrapped(y))
+			s.scrollback.PushUsed(s.historyLine(y), s.isWrapped(y), s.lineCells(y))
 		}
 		if last > 0 {
 			s.scrolled = 0 // as grid_view_clear_history
@@ -593,7 +593,7 @@ func (s *Screen) deleteLine(n int, history bool) bool {
 		// Save lines that will be deleted
 		linesToSave := min(n, scroll.Max.Y-y)
 		for i := range linesToSave {
-			s.scrollback.PushWrapped(s.historyLine(y+i), s.isWrapped(y+i))
+			s.scrollback.PushUsed(s.historyLine(y+i), s.isWrapped(y+i), s.lineCells(y+i))
 		}
 		s.scrolled += linesToSave
 	}

@@ -19,6 +19,9 @@ type Scrollback struct {
 	free []uv.Line
 	// wrapped[i] is lines[i]'s soft-wrap flag (alice patch: see wrap.go).
 	wrapped []bool
+	// used[i] is how many cells lines[i]'s line holds, tmux's cellused,
+	// or -1 when the caller did not say (alice patch: see Used).
+	used []int
 }
 
 // maxFreeLines bounds the cleared lines kept for reuse. (alice patch)
@@ -44,6 +47,13 @@ func (s *Scrollback) Push(line uv.Line) {
 // PushWrapped adds a line with its soft-wrap flag: it continues on the
 // next line (alice patch).
 func (s *Scrollback) PushWrapped(line uv.Line, wrapped bool) {
+	s.PushUsed(line, wrapped, -1)
+}
+
+// PushUsed is PushWrapped with the number of cells the line holds
+// (tmux's cellused: written cells, erased ones included, not blanks that
+// only took the background), -1 when unknown (alice patch).
+func (s *Scrollback) PushUsed(line uv.Line, wrapped bool, used int) {
 	if s == nil || s.maxLines <= 0 {
 		return
 	}
@@ -77,9 +87,11 @@ func (s *Scrollback) PushWrapped(line uv.Line, wrapped bool) {
 		// Remove oldest line and append new one
 		s.lines = slices.Delete(s.lines, 0, 1)
 		s.wrapped = slices.Delete(s.wrapped, 0, 1)
+		s.used = slices.Delete(s.used, 0, 1)
 	}
 	s.lines = append(s.lines, cloned)
 	s.wrapped = append(s.wrapped, wrapped)
+	s.used = append(s.used, used)
 }
 
 // PushN adds n lines from the buffer starting at line y to the scrollback.
@@ -123,6 +135,7 @@ func (s *Scrollback) SetMaxLines(maxLines int) {
 		// Remove oldest lines
 		s.lines = s.lines[len(s.lines)-maxLines:]
 		s.wrapped = s.wrapped[len(s.wrapped)-maxLines:]
+		s.used = s.used[len(s.used)-maxLines:]
 	}
 }
 
@@ -164,6 +177,16 @@ func (s *Scrollback) Clear() {
 	clear(s.lines)
 	s.lines = s.lines[:0]
 	s.wrapped = s.wrapped[:0]
+	s.used = s.used[:0]
+}
+
+// Used is how many cells the line at index (0 = oldest) holds, tmux's
+// cellused, or -1 when it was pushed without (alice patch).
+func (s *Scrollback) Used(index int) int {
+	if s == nil || index < 0 || index >= len(s.used) {
+		return -1
+	}
+	return s.used[index]
 }
 
 // Wrapped reports whether the line at index (0 = oldest) continues on
@@ -189,15 +212,15 @@ func (s *Scrollback) CellAt(x, y int) *uv.Cell {
 // PopNewest removes the newest line and returns it with its soft-wrap
 // flag; ok is false when there is none (alice patch: growing the height
 // pulls lines back onto the screen).
-func (s *Scrollback) PopNewest() (line uv.Line, wrapped, ok bool) {
+func (s *Scrollback) PopNewest() (line uv.Line, wrapped bool, used int, ok bool) {
 	if s == nil || len(s.lines) == 0 {
-		return nil, false, false
+		return nil, false, -1, false
 	}
 	n := len(s.lines) - 1
-	line, wrapped = s.lines[n], s.wrapped[n]
+	line, wrapped, used = s.lines[n], s.wrapped[n], s.used[n]
 	s.lines[n] = nil
-	s.lines, s.wrapped = s.lines[:n], s.wrapped[:n]
-	return line, wrapped, true
+	s.lines, s.wrapped, s.used = s.lines[:n], s.wrapped[:n], s.used[:n]
+	return line, wrapped, used, true
 }
 
 // unwrapNewest clears the newest line's wrap flag (alice patch: see

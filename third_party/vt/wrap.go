@@ -246,12 +246,18 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 			}
 			used := usedCells(line, wrapped, next)
 			cellused := -1 // the cells tmux counts when they are fewer than those moved
+			rowUsed := -1  // the row's used count, when it is known
 			if k := i - nsb; k >= 0 && k < len(s.used) {
-				// A screen row's line is the cells it used (tmux's
-				// cellused): erased cells count; a wrapped row the
-				// cursor only passed through (a wrap pending after a
-				// line feed) holds none.
-				used = max(s.used[k], textCells(line))
+				rowUsed = s.used[k]
+			} else if k < 0 {
+				rowUsed = sb.Used(i)
+			}
+			if rowUsed >= 0 {
+				// A row's line is the cells it used (tmux's cellused):
+				// erased cells count; a wrapped row the cursor only
+				// passed through (a wrap pending after a line feed)
+				// holds none. The scrollback keeps the count too.
+				used = max(rowUsed, textCells(line))
 			}
 			if rows > 0 && !wrapped && used == 0 {
 				// An empty row that does not continue ends the line
@@ -262,7 +268,7 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 				// back.
 				break
 			}
-			if k := i - nsb; !wrapped && k >= 0 && k < len(s.used) {
+			if !wrapped && rowUsed >= 0 {
 				// Blanks that only took the background (BCE) do not
 				// count, unless the row fits whole, when tmux moves it
 				// as it is (its cellused still without them).
@@ -271,7 +277,16 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 					used = min(max(used, usedCells(line, false, nil)), width)
 				}
 			}
-			used = min(used, len(line))
+			if used > len(line) {
+				// A scrollback line keeps no trailing default blanks,
+				// but the erased cells it used count.
+				padded := make(uv.Line, used)
+				copy(padded, line)
+				for j := len(line); j < used; j++ {
+					padded[j] = uv.EmptyCell
+				}
+				line = padded
+			}
 			if i == curRow {
 				hasCur = true
 				// At or past the end of its line (the cells it
@@ -367,7 +382,7 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 			if r.wrapped {
 				cells = cells[:min(r.used, len(cells))]
 			}
-			sb.PushWrapped(cells, r.wrapped)
+			sb.PushUsed(cells, r.wrapped, r.used)
 		}
 	}
 	s.buf.Resize(width, height)
@@ -423,7 +438,7 @@ func (s *Screen) pullHistory(n int) int {
 	copy(s.wrapped[n:], s.wrapped[:h-n])
 	copy(s.used[n:], s.used[:h-n])
 	for y := n - 1; y >= 0; y-- {
-		line, wrapped, _ := s.scrollback.PopNewest()
+		line, wrapped, used, _ := s.scrollback.PopNewest()
 		row := lines[y]
 		for x := range row {
 			row[x] = uv.EmptyCell
@@ -437,7 +452,10 @@ func (s *Screen) pullHistory(n int) int {
 			}
 		}
 		s.wrapped[y] = wrapped
-		s.used[y] = min(len(line), w)
+		if used < 0 {
+			used = len(line)
+		}
+		s.used[y] = min(used, w)
 	}
 	s.scrolled -= n
 	for y := 0; y < h; y++ {
@@ -467,7 +485,7 @@ func (s *Screen) scrollOffTop(n int) {
 	}
 	if s.scrollback != nil {
 		for y := range n {
-			s.scrollback.PushWrapped(s.historyLine(y), s.isWrapped(y))
+			s.scrollback.PushUsed(s.historyLine(y), s.isWrapped(y), s.lineCells(y))
 		}
 		s.scrolled += n
 	}
@@ -556,4 +574,11 @@ func (s *Screen) cursorAt(width, height, x, y int) (int, int) {
 		y = min(y, height-1)
 	}
 	return x, y
+}
+
+// LineCells is how many cells of row y of the active screen its line
+// holds, tmux's cellused (what the scrollback keeps as its used count).
+// (alice patch)
+func (e *Emulator) LineCells(y int) int {
+	return e.scr.lineCells(y)
 }
