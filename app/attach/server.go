@@ -487,6 +487,13 @@ type ptyFile struct {
 
 func (f ptyFile) Fd() uintptr { return f.fd }
 
+// OSFile is the slave itself, for a program the TUI runs on its terminal
+// (tea.ExecProcess: the chat's editor): exec.Cmd gives a child a
+// descriptor only for an *os.File, and a pipe for anything else. The
+// session cannot close it meanwhile: Close waits for the program, whose
+// event loop is in that exec.
+func (f ptyFile) OSFile() *os.File { return f.File }
+
 // copyBuf is io.Copy with a buffer sized for full-screen frames.
 func copyBuf(dst io.Writer, src io.Reader) (int64, error) {
 	return io.CopyBuffer(dst, src, make([]byte, 64<<10))

@@ -74,11 +74,23 @@ func wrapExecCommand(c *exec.Cmd) ExecCommand {
 // interface.
 type osExecCommand struct{ *exec.Cmd }
 
+// osFiler is a terminal that wraps the *os.File it reads and writes
+// (alice: the attach server's pty, which hands out its descriptor read
+// once).
+type osFiler interface{ OSFile() *os.File }
+
 // SetStdin sets stdin on underlying exec.Cmd to the given io.Reader.
 func (c *osExecCommand) SetStdin(r io.Reader) {
 	// If unset, have the command use the same input as the terminal.
 	if c.Stdin == nil {
 		c.Stdin = r
+		// exec.Cmd hands only an *os.File to the child as its descriptor;
+		// anything else gets a pipe and a goroutine copying into it, so
+		// the command saw no terminal and, after it exited, Run waited for
+		// that goroutine's read of the terminal (until the next Enter).
+		if f, ok := r.(osFiler); ok {
+			c.Stdin = f.OSFile()
+		}
 	}
 }
 
@@ -87,6 +99,9 @@ func (c *osExecCommand) SetStdout(w io.Writer) {
 	// If unset, have the command use the same output as the terminal.
 	if c.Stdout == nil {
 		c.Stdout = w
+		if f, ok := w.(osFiler); ok { // the terminal itself, as for stdin
+			c.Stdout = f.OSFile()
+		}
 	}
 }
 
