@@ -368,7 +368,23 @@ func (s *Screen) reflow(width, cx, cy int) (x, y int, pending bool) {
 	// takes it on to the next row: at the end of such a line tmux's
 	// cursor goes to the start of the row below (it stayed on the line).
 	if curFirst >= 0 {
-		r := curFirst
+		// tmux finds the line by counting the rows that end a line
+		// (grid_wrap_position, grid_unwrap_position), so where its
+		// reflow split a line in two (above) the cursor lands a line
+		// early: so here.
+		wy := 0
+		for i := 0; i < curRow && i < total; i++ {
+			if _, w := src(i); !w {
+				wy++
+			}
+		}
+		r, ay := 0, 0
+		for r < len(out)-1 && ay < wy {
+			if !out[r].wrapped {
+				ay++
+			}
+			r++
+		}
 		if curAtEnd {
 			for r < len(out) && out[r].wrapped {
 				r++
