@@ -144,15 +144,25 @@ func (p *Pane) onTermChanged(msg TermChangedMsg) tea.Cmd {
 // onTermList attaches to (or zooms into) the newest live session.
 func (p *Pane) onTermList(msg termListMsg) tea.Cmd {
 	if len(msg.terms) == 0 {
+		p.endOpening(nil)
 		return kit.ErrCmd(fmt.Errorf("no running session in %s: start one with s (shell), c (claude) or x (codex)", msg.ws.Tag))
 	}
 	t := msg.terms[len(msg.terms)-1]
-	if !msg.zoom {
-		return p.attach(t)
+	var ex tea.ExecCommand
+	if msg.zoom {
+		ex = t.Attach()
 	}
-	ex := t.Attach()
 	if ex == nil {
-		return p.attach(t)
+		cmd := p.attach(t)
+		if p.endOpening(t) {
+			return tea.Batch(cmd, p.detach())
+		}
+		return cmd
+	}
+	// What was typed since z goes in before the zoom starts; a detach key
+	// among it means no zoom after all.
+	if p.endOpening(t) {
+		return nil
 	}
 	if p.term == nil || p.term.ID() != t.ID() {
 		p.term, p.TermGen, p.Waiting = t, p.TermGen+1, false

@@ -42,6 +42,7 @@ type Pane struct {
 	term      Terminal                   // the session shown in the pane (attached or last attached)
 	termLines kit.LineCache              // termWindow's cut of each screen line, reused while unchanged
 	title     struct{ key, line string } // the attached session's title row, styled
+	open      opening                    // input held while a session opens (opening.go)
 	frame     TermFrame                  // term's screen and cursor as of the last change (followCursor)
 	frameGen  int                        // the TermGen frame was read for
 	TermGen   int                        // bumps when term changes so stale nudges are dropped
@@ -120,7 +121,7 @@ func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.followCursor() }
 func (p *Pane) Focus() { p.focused = true }
 func (p *Pane) Blur()  { p.focused = false }
 func (p *Pane) Capturing() bool {
-	return p.Mode == WsCreate || p.Mode == wsAttached || p.Mode == WsScroll || p.Diff != nil || p.Send != nil
+	return p.Mode == WsCreate || p.Mode == wsAttached || p.Mode == WsScroll || p.Diff != nil || p.Send != nil || p.open.on
 }
 func (p *Pane) Attached() bool { return p.Mode == wsAttached && p.term != nil }
 
@@ -187,6 +188,9 @@ func (p *Pane) current() (WorkspaceInfo, bool) {
 }
 
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	if p.holdInput(msg) {
+		return nil
+	}
 	if cmd, ok := p.updateAgentUI(msg); ok {
 		return cmd
 	}
@@ -225,9 +229,16 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(p.Load(), func() tea.Msg { return kit.FlashMsg("workspace " + msg.ws.Tag + " created") })
 	case termStartedMsg:
 		if msg.err != nil {
+			p.endOpening(nil)
 			return kit.ErrCmd(msg.err)
 		}
-		return tea.Batch(p.attach(msg.t), p.Load())
+		cmd := tea.Batch(p.attach(msg.t), p.Load())
+		if p.endOpening(msg.t) {
+			return tea.Batch(cmd, p.detach())
+		}
+		return cmd
+	case openExpiredMsg:
+		return p.onOpenExpired(msg)
 	case sessionActionMsg:
 		return p.onSessionAction(msg)
 	case savedOutputMsg:
@@ -354,12 +365,12 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if sc, ok := p.sessionCore(); ok {
 			// The pty gets the pane's inner size before the child starts.
 			cols, rows := p.termSize()
-			return func() tea.Msg {
+			return tea.Batch(p.beginOpening(), func() tea.Msg {
 				t, err := sc.StartSessionSize(ws.ID, agent, cols, rows)
 				return termStartedMsg{t, err}
-			}
+			})
 		}
-		return func() tea.Msg { t, err := core.StartSession(ws.ID, agent); return termStartedMsg{t, err} }
+		return tea.Batch(p.beginOpening(), func() tea.Msg { t, err := core.StartSession(ws.ID, agent); return termStartedMsg{t, err} })
 	case key.Matches(msg, k.Attach), key.Matches(msg, k.Zoom):
 		ws, ok := p.current()
 		if !ok {
@@ -370,9 +381,9 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			if s.Term == nil || !isLive(s.State) {
 				return kit.ErrCmd(fmt.Errorf("session %s is %s: R restarts it, v reads its saved output", s.Name, s.State))
 			}
-			return func() tea.Msg { return termListMsg{ws, []Terminal{s.Term}, zoom} }
+			return tea.Batch(p.beginOpening(), func() tea.Msg { return termListMsg{ws, []Terminal{s.Term}, zoom} })
 		}
-		return func() tea.Msg { return termListMsg{ws, core.Terminals(ws.ID), zoom} }
+		return tea.Batch(p.beginOpening(), func() tea.Msg { return termListMsg{ws, core.Terminals(ws.ID), zoom} })
 	case key.Matches(msg, k.Files):
 		if ws, ok := p.current(); ok {
 			core := p.core

@@ -1,0 +1,91 @@
+package workspaces
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/kit"
+)
+
+// Input typed while a session is being opened (attach, zoom, a session
+// starting) is the person typing into that session before it shows: it is
+// held and sent to the session once it is attached or zoomed, in order.
+// It used to reach the session list instead, where its letters ran list
+// actions (`z` then "echo x" at typing speed opened the git view and lost
+// the text). Holding lasts at most openHold: a session slow to open gives
+// the keys back to the UI (quit, tab switching) and drops what it held.
+type opening struct {
+	on   bool
+	gen  int       // which opening a openExpiredMsg is about
+	held []tea.Msg // KeyPressMsg and PasteMsg, in order
+}
+
+const (
+	openHold    = 2 * time.Second
+	maxHeldKeys = 4096
+)
+
+// openExpiredMsg ends an opening that took longer than openHold.
+type openExpiredMsg struct{ gen int }
+
+// beginOpening starts holding input; the command ends the hold after
+// openHold.
+func (p *Pane) beginOpening() tea.Cmd {
+	gen := p.open.gen + 1
+	p.open = opening{on: true, gen: gen}
+	return tea.Tick(openHold, func(time.Time) tea.Msg { return openExpiredMsg{gen} })
+}
+
+// holdInput keeps msg while a session is opening and reports whether it did.
+func (p *Pane) holdInput(msg tea.Msg) bool {
+	if !p.open.on {
+		return false
+	}
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if len(p.open.held) < maxHeldKeys {
+			p.open.held = append(p.open.held, msg)
+		}
+		return true
+	}
+	return false
+}
+
+// endOpening sends the held input to t (nil: the opening failed, and the
+// input is dropped). A held detach key ends the sending there and is
+// reported: the person left the session before it showed.
+func (p *Pane) endOpening(t Terminal) (detached bool) {
+	held := p.open.held
+	p.open = opening{gen: p.open.gen}
+	if t == nil {
+		return false
+	}
+	for _, m := range held {
+		switch m := m.(type) {
+		case tea.KeyPressMsg:
+			if isDetach(m, p.m.KeyMap().Workspaces.Detach) {
+				return true
+			}
+			t.SendKey(m)
+		case tea.PasteMsg:
+			t.Paste(m.Content)
+		}
+	}
+	return false
+}
+
+// onOpenExpired gives the keys back to the UI when an opening outlasted
+// openHold.
+func (p *Pane) onOpenExpired(msg openExpiredMsg) tea.Cmd {
+	if !p.open.on || msg.gen != p.open.gen {
+		return nil
+	}
+	n := len(p.open.held)
+	p.endOpening(nil)
+	if n == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		return kit.FlashMsg("the session is still opening; " + kit.Plural(n, "key") + " typed meanwhile were not sent")
+	}
+}

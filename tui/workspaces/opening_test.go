@@ -1,0 +1,77 @@
+package workspaces_test
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/tui/internal/tuitest"
+	"github.com/stretchr/testify/require"
+)
+
+// heldKeys presses open (attach, zoom or a new session), then keys before
+// the opening's command has answered, as a fast typist or a paste does
+// (the keys arrive in the same read as the one that opens), and then lets
+// the opening finish.
+func heldKeys(t *testing.T, h *tuitest.Harness, open string, keys ...string) {
+	t.Helper()
+	_, cmd := h.M.Update(tuitest.KeyMsg(open))
+	require.NotNil(t, cmd)
+	for _, k := range keys {
+		_, c := h.M.Update(tuitest.KeyMsg(k))
+		h.Run(c) // whatever a held key would start runs now, before the opening ends
+	}
+	h.Run(cmd)
+}
+
+// Keys typed while a session opens go to the session, in order, once it
+// is shown: they used to reach the session list, where "ls" ran list
+// actions and the text was lost.
+func TestKeysTypedWhileASessionOpensGoToIt(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("alt+4")
+	h.Key("s")
+	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
+	h.Key("ctrl+q")
+	require.False(t, h.M.Workspaces.Attached())
+
+	term.Mu.Lock()
+	before := len(term.Keys)
+	term.Mu.Unlock()
+	heldKeys(t, h, "enter", "g", "i", "t", "enter")
+	require.True(t, h.M.Workspaces.Attached())
+	term.Mu.Lock()
+	got := append([]string(nil), term.Keys[before:]...)
+	term.Mu.Unlock()
+	require.Equal(t, []string{"g", "i", "t", "enter"}, got, "the keys reached the session in order")
+	require.Contains(t, h.Screen(), "● input", "and nothing else opened (g is the list's git view)")
+
+	// A paste typed meanwhile goes too.
+	h.Key("ctrl+q")
+	_, cmd := h.M.Update(tuitest.KeyMsg("enter"))
+	h.M.Update(tea.PasteMsg{Content: "pasted"})
+	h.Run(cmd)
+	term.Mu.Lock()
+	require.Equal(t, "pasted", term.Keys[len(term.Keys)-1])
+	term.Mu.Unlock()
+}
+
+// A detach key among the held keys leaves the session after the keys
+// before it: the person left before it showed.
+func TestDetachTypedWhileASessionOpens(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("alt+4")
+	h.Key("s")
+	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
+	h.Key("ctrl+q")
+	term.Mu.Lock()
+	before := len(term.Keys)
+	term.Mu.Unlock()
+
+	heldKeys(t, h, "enter", "a", "ctrl+q", "b")
+	require.False(t, h.M.Workspaces.Attached())
+	term.Mu.Lock()
+	require.Equal(t, []string{"a"}, term.Keys[before:])
+	term.Mu.Unlock()
+}
