@@ -84,10 +84,10 @@ func (a *Attachment) Run() error {
 		}
 		defer term.Restore(f.Fd(), old) //nolint:errcheck
 	}
-	s.mu.Lock()
-	paneCols, paneRows := s.cols, s.rows
-	s.mu.Unlock()
-	defer s.Resize(paneCols, paneRows)
+	// The session keeps the terminal's size when the zoom ends: the TUI
+	// gives it the pane's size as it takes the terminal back (the size the
+	// pane has then; restoring the size from before the zoom here sent
+	// the program a stale size first when the window changed meanwhile).
 	a.fitToTerminal()
 
 	// Draw the current screen, then stream live output.
