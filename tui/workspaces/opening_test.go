@@ -23,21 +23,27 @@ func heldKeys(t *testing.T, h *tuitest.Harness, open string, keys ...string) {
 	h.Run(cmd)
 }
 
-// Keys typed while a session opens go to the session, in order, once it
-// is shown: they used to reach the session list, where "ls" ran list
-// actions and the text was lost.
-func TestKeysTypedWhileASessionOpensGoToIt(t *testing.T) {
-	t.Parallel()
+// detachedShell starts a shell session, detaches from it and returns how
+// many keys it had received by then.
+func detachedShell(t *testing.T) (*tuitest.Harness, *tuitest.FakeTerm, int) {
+	t.Helper()
 	h := tuitest.NewHarness(t, 100, 30)
 	h.Key("alt+4")
 	h.Key("s")
 	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
 	h.Key("ctrl+q")
 	require.False(t, h.M.Workspaces.Attached())
-
 	term.Mu.Lock()
-	before := len(term.Keys)
-	term.Mu.Unlock()
+	defer term.Mu.Unlock()
+	return h, term, len(term.Keys)
+}
+
+// Keys typed while a session opens go to the session, in order, once it
+// is shown: they used to reach the session list, where "ls" ran list
+// actions and the text was lost.
+func TestKeysTypedWhileASessionOpensGoToIt(t *testing.T) {
+	t.Parallel()
+	h, term, before := detachedShell(t)
 	heldKeys(t, h, "enter", "g", "i", "t", "enter")
 	require.True(t, h.M.Workspaces.Attached())
 	term.Mu.Lock()
@@ -60,15 +66,7 @@ func TestKeysTypedWhileASessionOpensGoToIt(t *testing.T) {
 // before it: the person left before it showed.
 func TestDetachTypedWhileASessionOpens(t *testing.T) {
 	t.Parallel()
-	h := tuitest.NewHarness(t, 100, 30)
-	h.Key("alt+4")
-	h.Key("s")
-	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
-	h.Key("ctrl+q")
-	term.Mu.Lock()
-	before := len(term.Keys)
-	term.Mu.Unlock()
-
+	h, term, before := detachedShell(t)
 	heldKeys(t, h, "enter", "a", "ctrl+q", "b")
 	require.False(t, h.M.Workspaces.Attached())
 	term.Mu.Lock()
