@@ -594,7 +594,11 @@ func (t *Terminal) SendKey(k KeyPress) {
 		t.mu.Unlock()
 		return
 	}
-	b, in := EncodeKey(k, t.modes[ansi.ModeCursorKeys]), t.emu.InputPipe()
+	b, ok := encodeExtended(k, t.keys.flags(t.emu.IsAltScreen()), t.keys.modifyOther)
+	if !ok {
+		b = EncodeKey(k, t.modes[ansi.ModeCursorKeys])
+	}
+	in := t.emu.InputPipe()
 	t.mu.Unlock()
 	if len(b) > 0 {
 		_, _ = in.Write(b)
