@@ -54,7 +54,15 @@ type Attachment struct {
 	DetachKeys [][]byte
 	stdin      io.Reader
 	stdout     io.Writer
+	// leftover is what was read after the detach key, in the same read:
+	// input meant for the TUI, which takes the terminal back (Leftover).
+	leftover []byte
 }
+
+// Leftover is the input read after the detach key, in the same read as
+// it (keys typed right after ctrl+q, or a paste); the TUI handles it as
+// its own input. Valid after Run returned.
+func (a *Attachment) Leftover() []byte { return a.leftover }
 
 // Attach returns a full-screen attachment to the session.
 func (s *Session) Attach() *Attachment {
@@ -153,10 +161,11 @@ func (a *Attachment) copyInput(r io.Reader) error {
 		n, err := r.Read(buf)
 		if n > 0 {
 			pending = append(pending, buf[:n]...)
-			if i, _ := findDetach(pending, a.DetachKeys); i >= 0 {
+			if i, n := findDetach(pending, a.DetachKeys); i >= 0 {
 				if i > 0 {
 					_, _ = a.s.Write(pending[:i])
 				}
+				a.leftover = append([]byte(nil), pending[i+n:]...)
 				return nil
 			}
 			keep := partialDetachSuffix(pending, a.DetachKeys)

@@ -176,17 +176,24 @@ func TestZoomStartsInTheProgramsModes(t *testing.T) {
 // stderr); done reports the zoom's end.
 func zoomInto(t *testing.T, s *Session) (inW *os.File, out *syncBuf, done <-chan error) {
 	t.Helper()
+	_, inW, out, done = zoomAttachment(t, s)
+	return inW, out, done
+}
+
+// zoomAttachment is zoomInto with the attachment itself.
+func zoomAttachment(t *testing.T, s *Session) (a *Attachment, inW *os.File, out *syncBuf, done <-chan error) {
+	t.Helper()
 	inR, inW, err := os.Pipe()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = inR.Close(); _ = inW.Close() })
 	out = &syncBuf{}
-	a := s.Attach()
+	a = s.Attach()
 	a.SetStdin(inR)
 	a.SetStdout(out)
 	a.SetStderr(out)
 	ended := make(chan error, 1)
 	go func() { ended <- a.Run() }()
-	return inW, out, ended
+	return a, inW, out, ended
 }
 
 // A zoom that starts inside a scroll region the program set gives the
@@ -259,4 +266,21 @@ func waitZoomEnd(t *testing.T, done <-chan error) {
 	case <-time.After(waitFor):
 		t.Fatal("detach key did not end the attachment")
 	}
+}
+
+// Input read after the detach key in the same read (keys typed right after
+// ctrl+q, a paste) is the TUI's: the attachment keeps it for the TUI to
+// handle instead of dropping it, and the session gets only what came
+// before the key.
+func TestZoomKeepsTheInputAfterTheDetachKey(t *testing.T) {
+	t.Parallel()
+	s := runningShell(t, "zoom-leftover", 0, 0)
+	a, inW, out, done := zoomAttachment(t, s)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "\x1b[?1049h") }, waitFor, tick)
+	_, err := inW.Write([]byte("echo before-$((3*3))\r\x11\x1b1abc"))
+	require.NoError(t, err)
+	waitZoomEnd(t, done)
+	require.Equal(t, "\x1b1abc", string(a.Leftover()))
+	waitScreen(t, s, "before-9")
+	require.NotContains(t, s.Screen(), "abc")
 }

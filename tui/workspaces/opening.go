@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // Input typed while a session is being opened (attach, zoom, a session
@@ -88,4 +89,26 @@ func (p *Pane) onOpenExpired(msg openExpiredMsg) tea.Cmd {
 	return func() tea.Msg {
 		return kit.FlashMsg("the session is still opening; " + kit.Plural(n, "key") + " typed meanwhile were not sent")
 	}
+}
+
+// replayInput hands input the zoom read after its detach key (keys typed
+// right after ctrl+q, in the same read) to the UI, in order, as the
+// terminal reader would have: it was dropped.
+func replayInput(b []byte) tea.Cmd {
+	var dec uv.EventDecoder
+	var cmds []tea.Cmd
+	for len(b) > 0 {
+		n, ev := dec.Decode(b)
+		if n <= 0 {
+			break
+		}
+		b = b[n:]
+		if ev != nil {
+			cmds = append(cmds, func() tea.Msg { return ev })
+		}
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	return tea.Sequence(cmds...)
 }

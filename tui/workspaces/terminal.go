@@ -168,7 +168,13 @@ func (p *Pane) onTermList(msg termListMsg) tea.Cmd {
 		p.term, p.TermGen, p.Waiting = t, p.TermGen+1, false
 	}
 	p.zoomed = true
-	return tea.Exec(ex, func(err error) tea.Msg { return zoomDoneMsg{err} })
+	return tea.Exec(ex, func(err error) tea.Msg {
+		done := zoomDoneMsg{err: err}
+		if l, ok := ex.(interface{ Leftover() []byte }); ok {
+			done.input = l.Leftover()
+		}
+		return done
+	})
 }
 
 // isDetach matches the detach binding on the decoded key, plus ctrl+q

@@ -103,7 +103,10 @@ type wsGitMsg struct {
 	text string
 	err  error
 }
-type zoomDoneMsg struct{ err error }
+type zoomDoneMsg struct {
+	err   error
+	input []byte // read after the detach key: the UI's input (replayInput)
+}
 
 func New(m kit.Host, core Core) *Pane {
 	in := textinput.New()
@@ -263,7 +266,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		// Full screen resized the session to the whole terminal; give it
 		// the pane's size back.
 		p.termCols, p.termRows, p.zoomed = 0, 0, false
-		cmd := p.ResizeTerm()
+		cmd := tea.Batch(p.ResizeTerm(), replayInput(msg.input))
 		if msg.err != nil {
 			return tea.Batch(cmd, kit.ErrCmd(msg.err))
 		}
