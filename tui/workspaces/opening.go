@@ -17,7 +17,7 @@ import (
 // the keys back to the UI (quit, tab switching) and drops what it held.
 type opening struct {
 	on   bool
-	gen  int       // which opening a openExpiredMsg is about
+	gen  int       // which opening an openExpiredMsg is about
 	held []tea.Msg // KeyPressMsg and PasteMsg, in order
 }
 
