@@ -52,7 +52,16 @@ func (t tmuxServer) pid(target, format string) int {
 	return n
 }
 
-func (t tmuxServer) kill() { _ = t.cmd("kill-server").Run() }
+// kill ends the server and removes its socket file (tmux 3.3a leaves it,
+// also when the server ended by itself with its last session).
+func (t tmuxServer) kill() {
+	_ = t.cmd("kill-server").Run()
+	dir := os.Getenv("TMUX_TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	_ = os.Remove(filepath.Join(dir, fmt.Sprintf("tmux-%d", os.Getuid()), t.sock))
+}
 
 // waitScreen polls target until cond holds on its screen.
 func (t tmuxServer) waitScreen(target string, limit time.Duration, what string, cond func(string) bool) error {

@@ -24,6 +24,9 @@ LLM_PID=""
 LLM_URL=""
 cleanup() {
 	tmux -L "$SOCK" kill-server 2>/dev/null || true
+	# tmux 3.3a leaves its socket file behind, also when the server ended
+	# by itself.
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK" 2>/dev/null || true
 	# `alice` starts its core in the background; stop it with the clients.
 	[ -x "$WORK/alice" ] && ALICE_HOME="$HOME_DIR" "$WORK/alice" stop >/dev/null 2>&1 || true
 	[ -n "$LLM_PID" ] && kill "$LLM_PID" 2>/dev/null || true
