@@ -3,7 +3,6 @@ package workspace
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,49 +28,42 @@ var knownHistDiffs = map[string]string{
 
 func TestScreenCorpusHistory(t *testing.T) {
 	t.Parallel()
-	for _, path := range corpusStreams(t) {
-		name := strings.TrimSuffix(filepath.Base(path), ".stream")
-		base := strings.TrimSuffix(path, ".stream")
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			stream, err := os.ReadFile(path)
-			require.NoError(t, err)
-			capture, err := os.ReadFile(base + ".tmux")
-			require.NoError(t, err)
-			var cols, rows int
-			_, err = fmt.Sscanf(string(capture), "%d %d", &cols, &rows)
-			require.NoError(t, err)
-			resize := readResize(t, base)
-			if *updateCorpus {
-				tc := reflowCase{fromCols: cols, fromRows: rows, toCols: cols, toRows: rows, before: string(stream)}
-				if resize != nil {
-					tc = reflowCase{fromCols: resize.fromCols, fromRows: resize.fromRows, toCols: cols, toRows: rows,
-						before: string(stream[:resize.offset]), after: string(stream[resize.offset:])}
-				}
-				hist, err := tmuxHistoryResize(t.TempDir(), tc, historyLimit)
-				require.NoError(t, err)
-				_ = os.Remove(base + ".hist")
-				if hist != "" {
-					require.NoError(t, os.WriteFile(base+".hist", []byte(hist), 0o644))
-				}
+	eachCorpusStream(t, func(t *testing.T, name, base string, stream []byte) {
+		capture, err := os.ReadFile(base + ".tmux")
+		require.NoError(t, err)
+		var cols, rows int
+		_, err = fmt.Sscanf(string(capture), "%d %d", &cols, &rows)
+		require.NoError(t, err)
+		resize := readResize(t, base)
+		if *updateCorpus {
+			tc := reflowCase{fromCols: cols, fromRows: rows, toCols: cols, toRows: rows, before: string(stream)}
+			if resize != nil {
+				tc = reflowCase{fromCols: resize.fromCols, fromRows: resize.fromRows, toCols: cols, toRows: rows,
+					before: string(stream[:resize.offset]), after: string(stream[resize.offset:])}
 			}
-			want, err := os.ReadFile(base + ".hist")
-			if os.IsNotExist(err) {
-				want = nil
-			} else {
-				require.NoError(t, err)
+			hist, err := tmuxHistoryResize(t.TempDir(), tc, historyLimit)
+			require.NoError(t, err)
+			_ = os.Remove(base + ".hist")
+			if hist != "" {
+				require.NoError(t, os.WriteFile(base+".hist", []byte(hist), 0o644))
 			}
-			if why, ok := knownHistDiffs[name]; ok && os.Getenv("CORPUS_ALL") == "" {
-				t.Skip("known difference from tmux: " + why)
-			}
-			term := feedCorpus(stream, resize, cols, rows, historyLimit)
-			defer term.Close()
-			term.mu.Lock()
-			got := term.ring.styled()
-			term.mu.Unlock()
-			compareHistory(t, got, want)
-		})
-	}
+		}
+		want, err := os.ReadFile(base + ".hist")
+		if os.IsNotExist(err) {
+			want = nil
+		} else {
+			require.NoError(t, err)
+		}
+		if why, ok := knownHistDiffs[name]; ok && os.Getenv("CORPUS_ALL") == "" {
+			t.Skip("known difference from tmux: " + why)
+		}
+		term := feedCorpus(stream, resize, cols, rows, historyLimit)
+		defer term.Close()
+		term.mu.Lock()
+		got := term.ring.styled()
+		term.mu.Unlock()
+		compareHistory(t, got, want)
+	})
 }
 
 // compareHistory compares the ring's lines (styled) with tmux's history

@@ -112,39 +112,27 @@ func TestScreenCorpus(t *testing.T) {
 			update(fmt.Sprintf("gen-%dx%d-%d", smallCols, smallRows, seed), seed, smallCols, smallRows)
 		}
 	}
-	for _, path := range corpusStreams(t) {
-		name := strings.TrimSuffix(filepath.Base(path), ".stream")
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			stream, err := os.ReadFile(path)
+	eachCorpusStream(t, func(t *testing.T, name, base string, stream []byte) {
+		capture, err := os.ReadFile(base + ".tmux")
+		require.NoError(t, err)
+		if why, ok := knownDiffs[name]; ok && os.Getenv("CORPUS_ALL") == "" {
+			t.Skip("known difference from tmux: " + why)
+		}
+		small := fmt.Sprintf("gen-%dx%d-", smallCols, smallRows)
+		switch {
+		case strings.HasPrefix(name, small):
+			seed, err := strconv.ParseUint(strings.TrimPrefix(name, small), 10, 64)
 			require.NoError(t, err)
-			capture, err := os.ReadFile(strings.TrimSuffix(path, ".stream") + ".tmux")
+			require.Equal(t, genStream(seed, smallCols, smallRows, corpusOps), stream,
+				"the generator no longer makes the stored stream; run with -update")
+		case strings.HasPrefix(name, "gen-"):
+			seed, err := strconv.ParseUint(strings.TrimPrefix(name, "gen-"), 10, 64)
 			require.NoError(t, err)
-			if why, ok := knownDiffs[name]; ok && os.Getenv("CORPUS_ALL") == "" {
-				t.Skip("known difference from tmux: " + why)
-			}
-			small := fmt.Sprintf("gen-%dx%d-", smallCols, smallRows)
-			switch {
-			case strings.HasPrefix(name, small):
-				seed, err := strconv.ParseUint(strings.TrimPrefix(name, small), 10, 64)
-				require.NoError(t, err)
-				require.Equal(t, genStream(seed, smallCols, smallRows, corpusOps), stream,
-					"the generator no longer makes the stored stream; run with -update")
-			case strings.HasPrefix(name, "gen-"):
-				seed, err := strconv.ParseUint(strings.TrimPrefix(name, "gen-"), 10, 64)
-				require.NoError(t, err)
-				require.Equal(t, genStream(seed, corpusCols, corpusRows, corpusOps), stream,
-					"the generator no longer makes the stored stream; run with -update")
-			}
-			var resize *corpusResize
-			if b, err := os.ReadFile(strings.TrimSuffix(path, ".stream") + ".resize"); err == nil {
-				resize = &corpusResize{}
-				_, err := fmt.Sscanf(string(b), "%d %d %d %d %d", &resize.offset, &resize.fromCols, &resize.fromRows, &resize.cols, &resize.rows)
-				require.NoError(t, err, "%s.resize", name)
-			}
-			compareWithTmux(t, stream, string(capture), resize)
-		})
-	}
+			require.Equal(t, genStream(seed, corpusCols, corpusRows, corpusOps), stream,
+				"the generator no longer makes the stored stream; run with -update")
+		}
+		compareWithTmux(t, stream, string(capture), readResize(t, base))
+	})
 }
 
 // corpusStreams lists the corpus's recorded and generated streams.
@@ -154,6 +142,22 @@ func corpusStreams(t *testing.T) []string {
 	require.NoError(t, err)
 	require.NotEmpty(t, streams, "no screen corpus in %s", corpusDir)
 	return streams
+}
+
+// eachCorpusStream runs f as a parallel subtest per corpus stream, named
+// after it, with base the stream's path without ".stream".
+func eachCorpusStream(t *testing.T, f func(t *testing.T, name, base string, stream []byte)) {
+	t.Helper()
+	for _, path := range corpusStreams(t) {
+		base := strings.TrimSuffix(path, ".stream")
+		name := filepath.Base(base)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			stream, err := os.ReadFile(path)
+			require.NoError(t, err)
+			f(t, name, base, stream)
+		})
+	}
 }
 
 // corpusResize is a recording's NAME.resize: the pane was resized from
