@@ -94,10 +94,7 @@ func TestCoalescedFeedMatchesEmulator(t *testing.T) {
 			w, h := size[0], size[1]
 			rng := rand.New(rand.NewPCG(1, uint64(w)))
 			const sbCap = 300
-			term := newTerminal(w, h, sbCap, nil, slog.Default())
-			defer term.Close()
-			ref := vt.NewEmulator(w, h)
-			ref.SetScrollbackSize(sbCap)
+			term, ref := withReference(t, w, h, sbCap)
 			// Something on screen first so the head mixes with it.
 			pre := []byte("$ prompt here\r\n\x1b[5;3Hold text at 5,3\x1b[1;1H")
 			term.Feed(pre)
@@ -133,10 +130,7 @@ func TestCoalescedFeedMatchesEmulator(t *testing.T) {
 func TestCoalescedFeedThenGrowPullsHistory(t *testing.T) {
 	t.Parallel()
 	const w, h = 40, 8
-	term := newTerminal(w, h, 300, nil, slog.Default())
-	defer term.Close()
-	ref := vt.NewEmulator(w, h)
-	ref.SetScrollbackSize(300)
+	term, ref := withReference(t, w, h, 300)
 	data := []byte(numbered(200) + "$ ")
 	before := term.ring.total
 	term.Feed(data)
@@ -158,10 +152,7 @@ func TestCoalescedFeedThenGrowPullsHistory(t *testing.T) {
 func TestCoalesceFallsBack(t *testing.T) {
 	t.Parallel()
 	const w, h = 30, 6
-	term := newTerminal(w, h, 100, nil, slog.Default())
-	defer term.Close()
-	ref := vt.NewEmulator(w, h)
-	ref.SetScrollbackSize(100)
+	term, ref := withReference(t, w, h, 100)
 	lines := plainOutput(40, w, rand.New(rand.NewPCG(2, 2)))
 	for _, chunk := range [][]byte{
 		[]byte("\x1b[2;5r"), lines, []byte("\x1b[r"), lines,
@@ -191,4 +182,14 @@ func TestScanner(t *testing.T) {
 	require.True(t, s.scrollRegion)
 	s.scan([]byte("\x1b[r"))
 	require.False(t, s.scrollRegion)
+}
+
+// withReference is a pane terminal and a bare emulator of the same size
+// and scrollback, for feeding both and comparing.
+func withReference(t *testing.T, w, h, scrollback int) (*Terminal, *vt.Emulator) {
+	term := newTerminal(w, h, scrollback, nil, slog.Default())
+	t.Cleanup(term.Close)
+	ref := vt.NewEmulator(w, h)
+	ref.SetScrollbackSize(scrollback)
+	return term, ref
 }
