@@ -146,6 +146,17 @@ func (f *fakeSessions) ArchiveWorkspace(id string, archived bool) error {
 	return nil
 }
 
+// shellSelected is a 100x30 session harness with a shell started, left
+// and selected in the session list.
+func shellSelected(t *testing.T) *tuitest.Harness {
+	t.Helper()
+	h, _ := newSessionHarness(t, 100, 30)
+	h.Key("s", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.Key("down")
+	return h
+}
+
 func newSessionHarness(t *testing.T, w, h int) (*tuitest.Harness, *fakeSessions) {
 	f := newFakeSessions()
 	hs := tuitest.NewHarnessOver(t, f, f.FakeCore, w, h)
@@ -239,10 +250,7 @@ func TestPreviewShowsTheSelectedSession(t *testing.T) {
 
 func TestScrollbackViewerSearchSelectCopy(t *testing.T) {
 	t.Parallel()
-	h, _ := newSessionHarness(t, 100, 30)
-	h.Key("s", "ctrl+q")
-	h.Run(h.M.Workspaces.Load())
-	h.Key("down")
+	h := shellSelected(t)
 	h.TypeText("v")
 	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
 	require.Contains(t, h.Screen(), "Scrollback · sh1")
@@ -397,10 +405,7 @@ func TestScrollbackMarksOnlyCutText(t *testing.T) {
 // A paste goes into the scrollback's search line while it is open.
 func TestScrollbackSearchTakesAPaste(t *testing.T) {
 	t.Parallel()
-	h, _ := newSessionHarness(t, 100, 30)
-	h.Key("s", "ctrl+q")
-	h.Run(h.M.Workspaces.Load())
-	h.Key("down")
+	h := shellSelected(t)
 	h.TypeText("v/")
 	h.Send(tea.PasteMsg{Content: "needle\n"})
 	h.Key("enter")
@@ -443,10 +448,7 @@ func TestScrollbackOfAPausedSessionReadsItsSavedOutput(t *testing.T) {
 // used to leave the shell selected, and enter attached the shell.
 func TestDetachSelectsTheSessionLeft(t *testing.T) {
 	t.Parallel()
-	h, _ := newSessionHarness(t, 100, 30)
-	h.Key("s", "ctrl+q")
-	h.Run(h.M.Workspaces.Load())
-	h.Key("down")
+	h := shellSelected(t)
 	require.Equal(t, 0, h.M.Workspaces.Ssel, "sh1 selected")
 	h.Key("c") // starts c1 and attaches it
 	require.True(t, h.M.Workspaces.Attached())
