@@ -38,7 +38,7 @@ func (m *Model) Render() string {
 	if lp, ok := m.cur().(kit.LinesPane); ok {
 		body = lp.ViewLines(h)
 	} else {
-		body = strings.Split(kit.FitHeight(m.cur().View(), h), "\n")
+		body = kit.FitLines(strings.Split(m.cur().View(), "\n"), h)
 	}
 	var ov string
 	switch {

@@ -29,14 +29,7 @@ func FirstLine(s string) string {
 
 // FitHeight pads or cuts s to exactly h lines.
 func FitHeight(s string, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(FitLines(strings.Split(s, "\n"), h), "\n")
 }
 
 func Stack(parts ...string) string { return strings.Join(parts, "\n") }

@@ -413,7 +413,7 @@ func (p *Pane) templates() []string {
 // frames: an echo's frame joins and splits nothing.
 func (p *Pane) ViewLines(h int) []string {
 	if p.Mode != wsAttached {
-		return strings.Split(kit.FitHeight(p.View(), h), "\n")
+		return kit.FitLines(strings.Split(p.View(), "\n"), h)
 	}
 	if p.frameGen != p.TermGen {
 		p.followCursor() // a session shown without a change yet (zoom left)
