@@ -26,7 +26,12 @@ const maxUnscroll = 4096
 func (t *Terminal) unscrollLocked(lines int) {
 	sb := t.emu.Scrollback()
 	r := t.ring
-	if sb == nil || r.n == 0 {
+	if sb == nil {
+		return
+	}
+	// The scrollback holds lines again until the next drain (ringSink).
+	sb.SetSink(nil)
+	if r.n == 0 {
 		return
 	}
 	k, ends := 0, 0

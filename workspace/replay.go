@@ -8,9 +8,12 @@ const DefaultReplayBytes = 512 << 10
 
 // replayBuffer keeps the last N bytes of raw pty output so a session can be
 // redrawn elsewhere (full-screen attach) or saved as scrollback on pause.
+// Its storage grows with the output up to size, so a quiet session costs
+// what it printed, not the whole ring.
 type replayBuffer struct {
 	mu    sync.Mutex
 	buf   []byte
+	size  int
 	start int // index of the oldest byte when full
 	full  bool
 	total int64 // bytes ever written
@@ -20,21 +23,29 @@ func newReplayBuffer(size int) *replayBuffer {
 	if size <= 0 {
 		size = DefaultReplayBytes
 	}
-	return &replayBuffer{buf: make([]byte, 0, size)}
+	return &replayBuffer{size: size}
 }
+
+// replayMinGrow is the smallest storage the buffer grows to.
+const replayMinGrow = 4 << 10
 
 func (r *replayBuffer) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := len(p)
 	r.total += int64(n)
-	c := cap(r.buf)
+	c := r.size
 	if n >= c {
 		r.buf = append(r.buf[:0], p[n-c:]...)
 		r.start, r.full = 0, true
 		return n, nil
 	}
 	if !r.full {
+		if want := len(r.buf) + n; want > cap(r.buf) {
+			grown := make([]byte, len(r.buf), min(c, max(want, 2*cap(r.buf), replayMinGrow)))
+			copy(grown, r.buf)
+			r.buf = grown
+		}
 		room := c - len(r.buf)
 		if n <= room {
 			r.buf = append(r.buf, p...)

@@ -113,6 +113,7 @@ func newTerminal(cols, rows, scrollback int, budget *ScrollBudget, logger *slog.
 		log:         logger,
 	}
 	t.emu.SetScrollbackSize(emuScrollback)
+	t.emu.Scrollback().SetSink(ringSink{t.ring})
 	// The main screen is resized when the alternate screen ends (it kept
 	// its size under it): its newest ring lines go back first, as for a
 	// Resize on the main screen (reflow.go). Inside emu.Write, under t.mu.
@@ -301,14 +302,35 @@ func (t *Terminal) drainLocked() {
 		t.ring.at(t.ring.n - 1).wrapped = false
 	}
 	sb := t.emu.Scrollback()
-	if sb == nil || sb.Len() == 0 {
+	if sb == nil {
 		return
 	}
-	t.ring.compactStyles()
-	for i, l := range sb.Lines() {
-		t.ring.pushRow(l, sb.Wrapped(i), sb.Used(i))
+	if sb.Len() > 0 {
+		t.ring.compactStyles()
+		for i, l := range sb.Lines() {
+			t.ring.pushRow(l, sb.Wrapped(i), sb.Used(i))
+		}
+		sb.Clear()
 	}
-	sb.Clear()
+	sb.SetSink(ringSink{t.ring}) // back on after an unscroll
+}
+
+// ringSink takes the lines the emulator scrolls off straight into the
+// ring (vt.HistorySink), where its scrollback would copy every cell of
+// each until the drain. unscrollLocked turns it off: from there to the
+// next drain the emulator's scrollback holds ring lines for a reflow and
+// whatever scrolls off after them, and the drain stores them in order.
+type ringSink struct{ r *scrollRing }
+
+func (k ringSink) PushUsed(line uv.Line, wrapped bool, used int) {
+	k.r.compactStyles()
+	k.r.pushRow(line, wrapped, used)
+}
+
+func (k ringSink) UnwrapNewest() {
+	if k.r.n > 0 {
+		k.r.at(k.r.n - 1).wrapped = false
+	}
 }
 
 // screenRow copies row y of the screen into the scratch row.
@@ -389,10 +411,13 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 	// scroll-on-clear) would push the rows into the scrollback again.
 	setup := append([]byte("\x1b[H\x1b[2K\x1b[2;1H\x1b[J\x1b[H"), sgrState(plan.middle)...)
 	t.drainLocked()
-	_, _ = t.emu.Write(setup)
 	// The erase of the top row is the coalescer's, not the child's: the
-	// newest line keeps its wrap flag.
+	// newest line keeps its wrap flag (the sink is off so that the
+	// emulator flags it instead, and the flag is dropped).
+	t.emu.Scrollback().SetSink(nil)
+	_, _ = t.emu.Write(setup)
 	t.emu.TakeHistoryUnwrapped()
+	t.drainLocked()
 	t.writeLocked(plan.tail)
 	return true
 }

@@ -77,6 +77,23 @@ func BenchmarkBusyLine(b *testing.B) {
 	}
 }
 
+// BenchmarkBusyBatch is a background session's batch: the eight lines a
+// chatty session prints in the 40 ms its reader waits (lingerBackground)
+// fed at once, each scrolling into the ring.
+func BenchmarkBusyBatch(b *testing.B) {
+	t := NewTerminal(116, 33, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer t.Close()
+	var batch []byte
+	for i := 0; i < 8; i++ {
+		batch = fmt.Appendf(batch, "busy %08d %s\r\n", i, strings.Repeat("-", 60))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t.Feed(batch)
+	}
+}
+
 // BenchmarkEchoChar is a keystroke's echo: one character fed to a shell's
 // screen and the frame the attached pane reads for it.
 func BenchmarkEchoChar(b *testing.B) {

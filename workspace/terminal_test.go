@@ -3,6 +3,7 @@ package workspace
 import (
 	"bytes"
 	"log/slog"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -92,6 +93,32 @@ func TestReplayBufferKeepsTheTail(t *testing.T) {
 	r.Write([]byte("w"))
 	require.Equal(t, "pqrstuvw", string(r.Bytes()))
 	require.EqualValues(t, 23, r.Total())
+}
+
+// The ring's storage grows with what was written: a quiet session holds a
+// few KiB, not the whole ring. Whatever the writes, it keeps the last size
+// bytes of everything written (checked against the concatenation).
+func TestReplayBufferGrowsWithOutput(t *testing.T) {
+	t.Parallel()
+	r := newReplayBuffer(DefaultReplayBytes)
+	r.Write([]byte("$ "))
+	require.LessOrEqual(t, cap(r.buf), replayMinGrow)
+	for _, size := range []int{8, 5000, 3 * replayMinGrow} {
+		rng := rand.New(rand.NewPCG(uint64(size), 1))
+		r := newReplayBuffer(size)
+		var all []byte
+		for i := 0; i < 400; i++ {
+			p := make([]byte, rng.IntN(size/2+2))
+			for j := range p {
+				p[j] = byte('a' + rng.IntN(26))
+			}
+			r.Write(p)
+			all = append(all, p...)
+			want := all[max(0, len(all)-size):]
+			require.Equal(t, string(want), string(r.Bytes()), "size %d after write %d", size, i)
+			require.LessOrEqual(t, cap(r.buf), size)
+		}
+	}
 }
 
 // A program asking for the terminal's colours (OSC 10/11/12 "?": vim's

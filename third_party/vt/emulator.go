@@ -139,6 +139,8 @@ func NewEmulator(w, h int) *Emulator {
 	unwrap := func() {
 		if sb := t.scrs[0].scrollback; sb != nil && sb.Len() > 0 {
 			sb.unwrapNewest()
+		} else if sb.unwrapSink() {
+			// the sink holds the newest line
 		} else if sb != nil {
 			t.histUnwrapped = true
 		}

@@ -22,6 +22,29 @@ type Scrollback struct {
 	// used[i] is how many cells lines[i]'s line holds, tmux's cellused,
 	// or -1 when the caller did not say (alice patch: see Used).
 	used []int
+	// sink, when set, takes each pushed line instead (alice patch: see
+	// HistorySink).
+	sink HistorySink
+}
+
+// HistorySink takes the lines that leave the screen as they leave it,
+// where the scrollback would hold copies of their cells until the caller
+// drains them (alice patch: with busy background sessions those copies
+// were three quarters of everything alice allocated).
+type HistorySink interface {
+	// PushUsed takes a line as PushUsed would store it. The cells are
+	// the screen's and are reused: the sink must not keep line.
+	PushUsed(line uv.Line, wrapped bool, used int)
+	// UnwrapNewest clears the wrap flag of the newest line it took.
+	UnwrapNewest()
+}
+
+// SetSink routes pushed lines to k (nil: store them again). Lines already
+// stored stay until the caller drains them. (alice patch)
+func (s *Scrollback) SetSink(k HistorySink) {
+	if s != nil {
+		s.sink = k
+	}
 }
 
 // maxFreeLines bounds the cleared lines kept for reuse. (alice patch)
@@ -70,6 +93,11 @@ func (s *Scrollback) PushUsed(line uv.Line, wrapped bool, used int) {
 			lastNonEmpty = i
 			break
 		}
+	}
+
+	if s.sink != nil { // alice patch
+		s.sink.PushUsed(line[:lastNonEmpty+1], wrapped, used)
+		return
 	}
 
 	// Clone the line content up to and including the last non-empty cell
@@ -229,4 +257,14 @@ func (s *Scrollback) unwrapNewest() {
 	if n := len(s.wrapped); n > 0 {
 		s.wrapped[n-1] = false
 	}
+}
+
+// unwrapSink clears the wrap flag of the newest line the sink took and
+// reports whether there is a sink (alice patch).
+func (s *Scrollback) unwrapSink() bool {
+	if s == nil || s.sink == nil {
+		return false
+	}
+	s.sink.UnwrapNewest()
+	return true
 }
