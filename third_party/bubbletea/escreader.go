@@ -72,6 +72,12 @@ func (r *escReader) Read(p []byte) (int, error) {
 		var b []byte
 		var err error
 		switch {
+		case r.held && r.bg == nil && time.Since(r.heldAt) >= r.wait:
+			// Read again only after the hold was over (a slow parser):
+			// whatever comes next came too late to go with the ESC.
+			r.held = false
+			r.out = append(r.out, escapeKey...)
+			continue
 		case r.held && r.bg == nil:
 			// Read in the background so the held ESC can be handed on
 			// when its time is up.
@@ -90,9 +96,14 @@ func (r *escReader) Read(p []byte) (int, error) {
 				t.Stop()
 				r.bg, b, err = nil, res.b, res.err
 			case <-t.C:
-				r.held = false
-				r.out = append(r.out, escapeKey...)
-				continue
+				select {
+				case res := <-r.bg: // read just as the time was up
+					r.bg, b, err = nil, res.b, res.err
+				default:
+					r.held = false
+					r.out = append(r.out, escapeKey...)
+					continue
+				}
 			}
 		case r.bg != nil:
 			res := <-r.bg
