@@ -35,7 +35,7 @@ func EncodeKey(k KeyPress, appCursor bool) []byte {
 		return prefix([]byte{'\r'})
 	case uv.KeyTab:
 		if mod&uv.ModShift != 0 {
-			return []byte("\x1b[Z")
+			return prefix([]byte("\x1b[Z")) // alt+shift+tab: tmux's M-BTab
 		}
 		return prefix([]byte{'\t'})
 	case uv.KeyBackspace:

@@ -28,7 +28,7 @@ func xtermKeys() []string {
 		keys = append(keys, string([]byte{c}))
 	}
 	keys = append(keys,
-		"\x1b", "\x7f", "\x1b\x7f", "\t", "\x1b[Z", "\r", "\x1b\r",
+		"\x1b", "\x7f", "\x1b\x7f", "\t", "\x1b[Z", "\x1b\x1b[Z", "\r", "\x1b\r", "\x1b\x1b",
 		"\x1ba", "\x1bA", "\x1bz", "\x1b1", "\x1b.", "\x1b~", "\x1bé", "\x1b\x01",
 		"\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\x1b[H", "\x1b[F",
 		"\x1b[1;2A", "\x1b[1;3B", "\x1b[1;5C", "\x1b[1;6D", "\x1b[1;7A", "\x1b[1;2H", "\x1b[1;5F",

@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # Shared prelude of the tmux-driven end-to-end scripts (scripts/tui/e2e.sh,
-# scripts/tui/settings-e2e.sh, scripts/workspace/keys-e2e.sh): a throw-away
-# work folder and tmux server, an ALICE_HOME on free ports, the real binary
-# started in tmux, and the helpers that read its screen and type into it.
+# scripts/tui/settings-e2e.sh, scripts/workspace/keys-e2e.sh and
+# keys-diff.sh, …): a throw-away work folder and tmux server, an ALICE_HOME
+# on free ports, the real binary started in tmux, and the helpers that read
+# its screen and type into it.
 #
 # Use from the repository root, after `set -euo pipefail`:
 #   E2E=keys-e2e; source scripts/lib/tmux.sh

@@ -3,6 +3,7 @@ package tea
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -78,6 +79,11 @@ func (p *Program) initInputReader(cancel bool) error {
 		if err != nil {
 			return fmt.Errorf("bubbletea: could not create cancelable reader: %w", err)
 		}
+	}
+
+	if runtime.GOOS != "windows" { // there the console is read as records, not bytes
+		// Every Escape typed stays an Escape (escreader.go).
+		p.cancelReader = newEscReader(p.cancelReader, uv.DefaultEscTimeout)
 	}
 
 	drv := uv.NewTerminalReader(p.cancelReader, term)

@@ -93,12 +93,17 @@ func (p *Pane) onOpenExpired(msg openExpiredMsg) tea.Cmd {
 
 // replayInput hands input the zoom read after its detach key (keys typed
 // right after ctrl+q, in the same read) to the UI, in order, as the
-// terminal reader would have: it was dropped.
+// terminal reader would have: it was dropped. An ESC followed by another
+// ESC is an Escape, as the patched terminal reader hands it on
+// (third_party/bubbletea/escreader.go); the decoder alone reads alt+esc.
 func replayInput(b []byte) tea.Cmd {
 	var dec uv.EventDecoder
 	var cmds []tea.Cmd
 	for len(b) > 0 {
 		n, ev := dec.Decode(b)
+		if len(b) > 1 && b[0] == 0x1b && b[1] == 0x1b {
+			n, ev = 1, uv.KeyPressEvent{Code: uv.KeyEscape}
+		}
 		if n <= 0 {
 			break
 		}

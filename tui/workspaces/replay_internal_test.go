@@ -14,7 +14,7 @@ import (
 func TestReplayInputDecodesWhatFollowedTheDetachKey(t *testing.T) {
 	t.Parallel()
 	require.Nil(t, replayInput(nil))
-	cmd := replayInput([]byte("\x1b1ab\x1b[A"))
+	cmd := replayInput([]byte("\x1b1ab\x1b[A\x1b\x1b\x1b\x1b[B"))
 	require.NotNil(t, cmd)
 	// tea.Sequence's message is an unexported slice of commands.
 	seq := reflect.ValueOf(cmd())
@@ -25,5 +25,5 @@ func TestReplayInputDecodesWhatFollowedTheDetachKey(t *testing.T) {
 		require.True(t, ok)
 		got = append(got, ev.String())
 	}
-	require.Equal(t, []string{"alt+1", "a", "b", "up"}, got)
+	require.Equal(t, []string{"alt+1", "a", "b", "up", "esc", "esc", "esc", "down"}, got)
 }

@@ -1,0 +1,158 @@
+package tea
+
+import (
+	"errors"
+	"io"
+	"testing"
+	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/muesli/cancelreader"
+)
+
+// chunkReader hands out one chunk per Read, in order, then blocks until
+// more come or it is canceled; closing chunks ends it with io.EOF.
+type chunkReader struct {
+	chunks   chan string
+	canceled chan struct{}
+}
+
+func newChunkReader(chunks ...string) *chunkReader {
+	r := &chunkReader{chunks: make(chan string, 64), canceled: make(chan struct{})}
+	for _, c := range chunks {
+		r.chunks <- c
+	}
+	return r
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	select {
+	case c, ok := <-r.chunks:
+		if !ok {
+			return 0, io.EOF
+		}
+		return copy(p, c), nil
+	case <-r.canceled:
+		return 0, cancelreader.ErrCanceled
+	}
+}
+
+func (r *chunkReader) Cancel() bool { close(r.canceled); return true }
+func (r *chunkReader) Close() error { return nil }
+
+// readAll reads r until an error, small reads at a time.
+func readAll(t *testing.T, r io.Reader) (string, error) {
+	t.Helper()
+	var out []byte
+	buf := make([]byte, 3)
+	for {
+		n, err := r.Read(buf)
+		out = append(out, buf[:n]...)
+		if err != nil {
+			return string(out), err
+		}
+	}
+}
+
+const esc = escapeKey
+
+// TestEscReaderSplitsEscapeRuns: each chunk is one read of the terminal.
+// The next read always comes at once here (the hold is long), so an ESC
+// that ends a read is decided by the next one.
+func TestEscReaderSplitsEscapeRuns(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		chunks []string
+		want   string
+	}{
+		{"lone Escape", []string{"\x1b"}, esc},
+		{"Escape Escape", []string{"\x1b\x1b"}, esc + esc},
+		{"three Escapes", []string{"\x1b\x1b\x1b"}, esc + esc + esc},
+		{"Escape then alt+a", []string{"\x1b\x1ba"}, esc + "\x1ba"},
+		{"Escape then Up", []string{"\x1b\x1b[A"}, esc + "\x1b[A"},
+		{"Escape then alt+Up (SS3)", []string{"\x1b\x1bOA"}, esc + "\x1bOA"},
+		{"alt+a is left alone", []string{"\x1ba"}, "\x1ba"},
+		{"Up is left alone", []string{"\x1b[A"}, "\x1b[A"},
+		{"text then Escape", []string{"ix\x1b"}, "ix" + esc},
+		{"Escape, then Escape in the next read", []string{"\x1b", "\x1b"}, esc + esc},
+		{"Up split after its ESC", []string{"\x1b", "[A"}, "\x1b[A"},
+		{"alt+b split after its ESC", []string{"a\x1b", "b"}, "a\x1bb"},
+		{"Escape Escape split", []string{"\x1b", "\x1b[A"}, esc + "\x1b[A"},
+		{"an empty read keeps the ESC held", []string{"\x1b", "", "[B"}, "\x1b[B"},
+		{
+			"a paste keeps its ESCs; after it they are keys again",
+			[]string{"\x1b[200~a\x1b\x1bb\x1b", "\x1b[201~\x1b\x1b"},
+			"\x1b[200~a\x1b\x1bb\x1b\x1b[201~" + esc + esc,
+		},
+		{
+			"paste markers split between reads",
+			[]string{"\x1b", "[2", "00~\x1b\x1b", "\x1b[20", "1~\x1b\x1b"},
+			"\x1b[200~\x1b\x1b\x1b[201~" + esc + esc,
+		},
+		{"an OSC reply ends with ESC \\", []string{"\x1b]11;rgb:0/0/0\x1b\\\x1b[?1u"}, "\x1b]11;rgb:0/0/0\x1b\\\x1b[?1u"},
+		{"an OSC reply ST split", []string{"\x1b]11;rgb:0/0/0\x1b", "\\"}, "\x1b]11;rgb:0/0/0\x1b\\"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := newChunkReader(c.chunks...)
+			close(src.chunks)
+			got, err := readAll(t, newEscReader(src, time.Minute))
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("err = %v, want EOF", err)
+			}
+			if got != c.want {
+				t.Fatalf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestEscReaderHandsOnALoneEscapeInTime: a held ESC with no read after it
+// becomes an Escape once the hold is over (not before: a sequence split
+// after its ESC may still come), and the read started meanwhile still
+// hands on what comes next.
+func TestEscReaderHandsOnALoneEscapeInTime(t *testing.T) {
+	const wait = 30 * time.Millisecond
+	src := newChunkReader("\x1b")
+	r := newEscReader(src, wait)
+	buf := make([]byte, 64)
+	start := time.Now()
+	n, err := r.Read(buf)
+	if err != nil || string(buf[:n]) != esc {
+		t.Fatalf("Read = %q, %v; want %q", buf[:n], err, esc)
+	}
+	if d := time.Since(start); d < wait {
+		t.Fatalf("the ESC was handed on after %v, before the hold of %v", d, wait)
+	}
+	src.chunks <- "[A"
+	n, err = r.Read(buf)
+	if err != nil || string(buf[:n]) != "[A" {
+		t.Fatalf("Read = %q, %v; want the next read's bytes", buf[:n], err)
+	}
+}
+
+// TestEscReaderCancelHandsOnTheHeldEscape: canceled while an ESC is held,
+// the reader hands on the Escape, then the cancel.
+func TestEscReaderCancelHandsOnTheHeldEscape(t *testing.T) {
+	src := newChunkReader("a\x1b")
+	r := newEscReader(src, time.Minute)
+	buf := make([]byte, 64)
+	n, err := r.Read(buf)
+	if err != nil || string(buf[:n]) != "a" {
+		t.Fatalf("Read = %q, %v; want a", buf[:n], err)
+	}
+	go func() { time.Sleep(10 * time.Millisecond); r.Cancel() }()
+	got, err := readAll(t, r)
+	if got != esc || !errors.Is(err, cancelreader.ErrCanceled) {
+		t.Fatalf("after Cancel: %q, %v; want %q, ErrCanceled", got, err, esc)
+	}
+}
+
+// TestEscapeKeyIsAnEscapeToTheParser: what the reader hands on for an
+// Escape is parsed as a plain Escape, whole.
+func TestEscapeKeyIsAnEscapeToTheParser(t *testing.T) {
+	var d uv.EventDecoder
+	n, ev := d.Decode([]byte(esc + "\x1b"))
+	if n != len(esc) || ev != (uv.KeyPressEvent{Code: uv.KeyEscape}) {
+		t.Fatalf("Decode = %d, %#v", n, ev)
+	}
+}
