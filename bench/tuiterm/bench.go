@@ -75,6 +75,11 @@ func (b *bench) run() error {
 			return err
 		}
 	}
+	if c.wants("esc") {
+		if err := b.escKeys(); err != nil {
+			return err
+		}
+	}
 	if c.wants("frames") {
 		if err := b.frames(); err != nil {
 			return err
@@ -216,6 +221,59 @@ func (b *bench) echo(name string) error {
 	b.add(name+" p90", "ms", ms(pct(da, 90)), ms(pct(dt, 90)))
 	// Both sides: a line left full of keys would run as part of the next
 	// command typed there.
+	for _, side := range []string{aliceT, tmuxT} {
+		if err := b.clearLine(side); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// escKeys times keys that start with ESC, which a terminal reader must
+// tell apart from the start of a sequence: a lone Escape and alt+a, each
+// echoed by the shell's line discipline as ^[ and ^[a. tmux here runs
+// with escape-time 0 (it hands a lone ESC on at once); alice holds a lone
+// ESC for its escape hold.
+func (b *bench) escKeys() error {
+	keys := []struct{ name, key, want string }{
+		{"Escape", "Escape", "^["},
+		{"alt+a", "M-a", "^[a"},
+	}
+	got := map[string][2][]time.Duration{}
+	ctl := map[string]*controlClient{}
+	for _, side := range []string{aliceT, tmuxT} {
+		if err := b.clearLine(side); err != nil {
+			return err
+		}
+		c, err := b.outer.control(side)
+		if err != nil {
+			return err
+		}
+		defer c.close()
+		ctl[side] = c
+	}
+	n := max(10, b.cfg.echo/4)
+	for i := 0; i < n; i++ {
+		for _, k := range keys {
+			for s, side := range []string{aliceT, tmuxT} {
+				if i%8 == 0 && k.name == keys[0].name {
+					if err := b.clearLine(side); err != nil {
+						return err
+					}
+				}
+				d, err := ctl[side].pressAndWait(side, k.key, k.want, 3*time.Second)
+				if err != nil {
+					return err
+				}
+				v := got[k.name]
+				v[s] = append(v[s], d)
+				got[k.name] = v
+			}
+		}
+	}
+	for _, k := range keys {
+		b.add(k.name+" echo p50", "ms", ms(pct(got[k.name][0], 50)), ms(pct(got[k.name][1], 50)))
+	}
 	for _, side := range []string{aliceT, tmuxT} {
 		if err := b.clearLine(side); err != nil {
 			return err

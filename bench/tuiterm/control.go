@@ -72,9 +72,20 @@ func (c *controlClient) drain() {
 // typeAndWait sends s literally to target and returns the time until the
 // pane's output contains want.
 func (c *controlClient) typeAndWait(target, s, want string, limit time.Duration) (time.Duration, error) {
+	return c.sendAndWait(target, "-l '"+s+"'", want, limit)
+}
+
+// pressAndWait is typeAndWait for a key named as send-keys names keys
+// (Escape, M-a).
+func (c *controlClient) pressAndWait(target, key, want string, limit time.Duration) (time.Duration, error) {
+	return c.sendAndWait(target, key, want, limit)
+}
+
+// sendAndWait sends send-keys ARGS to target and times want's arrival.
+func (c *controlClient) sendAndWait(target, args, want string, limit time.Duration) (time.Duration, error) {
 	c.drain()
 	start := time.Now()
-	if _, err := fmt.Fprintf(c.stdin, "send-keys -t %s -l '%s'\n", target, s); err != nil {
+	if _, err := fmt.Fprintf(c.stdin, "send-keys -t %s %s\n", target, args); err != nil {
 		return 0, err
 	}
 	timeout := time.NewTimer(limit)

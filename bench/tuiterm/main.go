@@ -9,7 +9,7 @@
 //     "tmux" of that size.
 //
 // Measures, interleaved, medians: keystroke echo idle and with 20 busy
-// sessions, a full-screen coloured animation (finish time and frames drawn
+// sessions, the echo of a lone Escape and of alt+a, a full-screen coloured animation (finish time and frames drawn
 // to the outer terminal), cat of a plain and a coloured file, idle CPU,
 // CPU while 20 busy sessions run (-busycpu window), RSS with 1 and 22
 // sessions. It prints alice/tmux ratios.
@@ -48,7 +48,7 @@ type config struct {
 }
 
 // measures are the names -only accepts, in the order they run.
-var measures = []string{"rss", "idle", "echo", "frames", "cat", "busy"}
+var measures = []string{"rss", "idle", "echo", "esc", "frames", "cat", "busy"}
 
 // wants reports whether measure m runs.
 func (c config) wants(m string) bool { return len(c.only) == 0 || c.only[m] }

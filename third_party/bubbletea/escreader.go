@@ -1,7 +1,11 @@
 package tea
 
 import (
+	"fmt"
+	"strings"
 	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
 
 	"github.com/muesli/cancelreader"
 )
@@ -29,11 +33,20 @@ import (
 // the same time before it gave up waiting for the rest of a sequence, so a
 // single Escape is not any later than it was.
 //
+// The parser also holds every ESC-and-one-byte pair (alt+a, alt+1) for its
+// whole escape timeout before it reports it, in case more of a sequence
+// follows: alt+1 switched panes 50 ms late. A terminal sends such a key in
+// one write, so a pair whose second byte starts no sequence (anything but
+// [ O P ] _ ^ X N \) is handed on in the kitty protocol's form of the very
+// key the parser reads from the pair (altKeyTable checks each against the
+// parser), which it reports at once.
+//
 // Bracketed pastes are handed on unchanged: the parser keeps their ESCs
 // as text.
 type escReader struct {
 	r    cancelreader.CancelReader
 	wait time.Duration // how long an ESC that ended a read is held
+	alt  altKeys       // what an ESC-and-byte pair is handed on as
 
 	raw []byte // read into, when no read is running in the background
 	out []byte // bytes for the parser; out[off:] not handed on yet
@@ -57,8 +70,9 @@ type readResult struct {
 // escapeKey is Escape in the kitty keyboard protocol: CSI 27 u.
 const escapeKey = "\x1b[27u"
 
-func newEscReader(r cancelreader.CancelReader, wait time.Duration) *escReader {
-	return &escReader{r: r, wait: wait, raw: make([]byte, 4096)}
+// newEscReader reads r for a parser that decodes as dec does.
+func newEscReader(r cancelreader.CancelReader, wait time.Duration, dec uv.EventDecoder) *escReader {
+	return &escReader{r: r, wait: wait, alt: altKeyTable(dec), raw: make([]byte, 4096)}
 }
 
 func (r *escReader) Read(p []byte) (int, error) {
@@ -136,7 +150,8 @@ func (r *escReader) feed(b []byte) {
 		r.held = false
 		b = append([]byte{ansiESC}, b...)
 	}
-	for i, c := range b {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
 		if c == ansiESC && !r.paste {
 			switch {
 			case i+1 == len(b):
@@ -144,6 +159,11 @@ func (r *escReader) feed(b []byte) {
 				return // tracked when it is fed again
 			case b[i+1] == ansiESC:
 				r.out = append(r.out, escapeKey...)
+			case b[i+1] < 0x80 && r.alt[b[i+1]] != "":
+				r.out = append(r.out, r.alt[b[i+1]]...)
+				r.track(c)
+				i++
+				c = b[i]
 			default:
 				r.out = append(r.out, c)
 			}
@@ -181,3 +201,39 @@ func (r *escReader) Cancel() bool { return r.r.Cancel() }
 func (r *escReader) Close() error { return r.r.Close() } //nolint:wrapcheck
 
 var _ cancelreader.CancelReader = (*escReader)(nil)
+
+// altKeys maps the byte after an ESC to the kitty protocol's form of the
+// key the parser reads from the pair, "" where the pair is left as it is.
+type altKeys [0x80]string
+
+// altIntroducers are the bytes that, after an ESC, start a longer sequence
+// (CSI, SS3, DCS, OSC, APC, PM, SOS, SS2) or end a string (ST): such a
+// pair may be the first part of a sequence split between reads.
+const altIntroducers = "[OP]_^XN\\"
+
+// altKeyTable builds altKeys for a parser that decodes as dec: for each
+// byte that starts no sequence, the key dec reads from ESC and that byte,
+// written as CSI code[:shifted];mods u, kept only if dec reads exactly
+// that key from it, whole.
+func altKeyTable(dec uv.EventDecoder) altKeys {
+	var t altKeys
+	for c := 0; c < len(t); c++ {
+		if c == ansiESC || strings.IndexByte(altIntroducers, byte(c)) >= 0 {
+			continue
+		}
+		n, ev := dec.Decode([]byte{ansiESC, byte(c)})
+		k, ok := ev.(uv.KeyPressEvent)
+		if n != 2 || !ok || k.Text != "" || k.BaseCode != 0 || k.IsRepeat {
+			continue
+		}
+		code := fmt.Sprint(int(k.Code))
+		if k.ShiftedCode != 0 {
+			code += fmt.Sprintf(":%d", k.ShiftedCode)
+		}
+		seq := fmt.Sprintf("\x1b[%s;%du", code, int(k.Mod)+1)
+		if m, got := dec.Decode([]byte(seq)); m == len(seq) && got == ev {
+			t[c] = seq
+		}
+	}
+	return t
+}

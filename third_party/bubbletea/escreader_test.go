@@ -68,15 +68,20 @@ func TestEscReaderSplitsEscapeRuns(t *testing.T) {
 		{"lone Escape", []string{"\x1b"}, esc},
 		{"Escape Escape", []string{"\x1b\x1b"}, esc + esc},
 		{"three Escapes", []string{"\x1b\x1b\x1b"}, esc + esc + esc},
-		{"Escape then alt+a", []string{"\x1b\x1ba"}, esc + "\x1ba"},
+		{"Escape then alt+a", []string{"\x1b\x1ba"}, esc + "\x1b[97;3u"},
 		{"Escape then Up", []string{"\x1b\x1b[A"}, esc + "\x1b[A"},
 		{"Escape then alt+Up (SS3)", []string{"\x1b\x1bOA"}, esc + "\x1bOA"},
-		{"alt+a is left alone", []string{"\x1ba"}, "\x1ba"},
+		{"alt+a in kitty's form", []string{"\x1ba"}, "\x1b[97;3u"},
+		{"alt+A in kitty's form", []string{"\x1bA"}, "\x1b[97:65;4u"},
+		{"alt+1 then text", []string{"\x1b1ls"}, "\x1b[49;3uls"},
+		{"ctrl+alt+a", []string{"\x1b\x01"}, "\x1b[97;7u"},
+		{"alt+[ is left to the parser", []string{"\x1b["}, "\x1b["},
+		{"alt+O is left to the parser", []string{"\x1bO"}, "\x1bO"},
 		{"Up is left alone", []string{"\x1b[A"}, "\x1b[A"},
 		{"text then Escape", []string{"ix\x1b"}, "ix" + esc},
 		{"Escape, then Escape in the next read", []string{"\x1b", "\x1b"}, esc + esc},
 		{"Up split after its ESC", []string{"\x1b", "[A"}, "\x1b[A"},
-		{"alt+b split after its ESC", []string{"a\x1b", "b"}, "a\x1bb"},
+		{"alt+b split after its ESC", []string{"a\x1b", "b"}, "a\x1b[98;3u"},
 		{"Escape Escape split", []string{"\x1b", "\x1b[A"}, esc + "\x1b[A"},
 		{"an empty read keeps the ESC held", []string{"\x1b", "", "[B"}, "\x1b[B"},
 		{
@@ -95,7 +100,7 @@ func TestEscReaderSplitsEscapeRuns(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			src := newChunkReader(c.chunks...)
 			close(src.chunks)
-			got, err := readAll(t, newEscReader(src, time.Minute))
+			got, err := readAll(t, newEscReader(src, time.Minute, uv.EventDecoder{}))
 			if !errors.Is(err, io.EOF) {
 				t.Fatalf("err = %v, want EOF", err)
 			}
@@ -113,7 +118,7 @@ func TestEscReaderSplitsEscapeRuns(t *testing.T) {
 func TestEscReaderHandsOnALoneEscapeInTime(t *testing.T) {
 	const wait = 30 * time.Millisecond
 	src := newChunkReader("\x1b")
-	r := newEscReader(src, wait)
+	r := newEscReader(src, wait, uv.EventDecoder{})
 	buf := make([]byte, 64)
 	start := time.Now()
 	n, err := r.Read(buf)
@@ -134,7 +139,7 @@ func TestEscReaderHandsOnALoneEscapeInTime(t *testing.T) {
 // the reader hands on the Escape, then the cancel.
 func TestEscReaderCancelHandsOnTheHeldEscape(t *testing.T) {
 	src := newChunkReader("a\x1b")
-	r := newEscReader(src, time.Minute)
+	r := newEscReader(src, time.Minute, uv.EventDecoder{})
 	buf := make([]byte, 64)
 	n, err := r.Read(buf)
 	if err != nil || string(buf[:n]) != "a" {
@@ -154,5 +159,31 @@ func TestEscapeKeyIsAnEscapeToTheParser(t *testing.T) {
 	n, ev := d.Decode([]byte(esc + "\x1b"))
 	if n != len(esc) || ev != (uv.KeyPressEvent{Code: uv.KeyEscape}) {
 		t.Fatalf("Decode = %d, %#v", n, ev)
+	}
+}
+
+// TestAltKeysAreTheParsersOwn: for every ESC-and-byte pair, what the reader
+// hands on is read by the parser as the key it reads from the pair itself,
+// whole; only the pairs that may start a longer sequence are left as they
+// are (and ESC ESC, an Escape).
+func TestAltKeysAreTheParsersOwn(t *testing.T) {
+	var d uv.EventDecoder
+	table := altKeyTable(d)
+	left := ""
+	for c := 0; c < len(table); c++ {
+		pair := []byte{0x1b, byte(c)}
+		seq := table[c]
+		if seq == "" {
+			left += string(rune(c))
+			continue
+		}
+		_, want := d.Decode(pair)
+		n, got := d.Decode([]byte(seq))
+		if n != len(seq) || got != want {
+			t.Errorf("%q: handed on as %q, read as %#v (%d bytes); the pair reads %#v", pair, seq, got, n, want)
+		}
+	}
+	if left != "\x1bNOPX[\\]^_" {
+		t.Errorf("pairs left to the parser: %q", left)
 	}
 }

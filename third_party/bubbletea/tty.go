@@ -82,8 +82,10 @@ func (p *Program) initInputReader(cancel bool) error {
 	}
 
 	if runtime.GOOS != "windows" { // there the console is read as records, not bytes
-		// Every Escape typed stays an Escape (escreader.go).
-		p.cancelReader = newEscReader(p.cancelReader, uv.DefaultEscTimeout)
+		// Every Escape typed stays an Escape, and alt+key is not held
+		// back (escreader.go). The parser decodes with a zero
+		// EventDecoder (uv.NewTerminalReader's).
+		p.cancelReader = newEscReader(p.cancelReader, escHold, uv.EventDecoder{})
 	}
 
 	drv := uv.NewTerminalReader(p.cancelReader, term)
@@ -95,6 +97,14 @@ func (p *Program) initInputReader(cancel bool) error {
 
 	return nil
 }
+
+// escHold is how long an ESC that ended a read waits for the next read
+// before it is an Escape (tmux's escape-time, 10 ms by default since tmux
+// 3.5): a terminal writes a key's whole sequence at once, so the wait only
+// covers a sequence split in transit, and it is how late a lone Escape
+// reaches the program. The parser's own timeout (50 ms) still covers a
+// sequence split after its second byte.
+const escHold = 10 * time.Millisecond
 
 func (p *Program) readLoop() {
 	defer close(p.readLoopDone)
