@@ -55,8 +55,9 @@ var ErrHeadlessFailed = errors.New("headless run failed")
 // RunHeadless runs r to completion. The process gets its own process
 // group, killed whole when the time limit passes or ctx ends, and every
 // process that still carries the run's tag (process.go) is ended when it
-// returns, so no child outlives the run; on Linux the whole group is also killed if the core
-// dies (kill -9), so an abandoned task does not go on acting.
+// returns, so no child outlives the run; on Linux the whole group is also
+// killed if the core dies (kill -9), so an abandoned task does not go on
+// acting.
 func (m *Manager) RunHeadless(ctx context.Context, r HeadlessRun) (HeadlessResult, error) {
 	ws, ok := m.Get(r.WorkspaceID)
 	if !ok {

@@ -57,9 +57,9 @@ type Session struct {
 	hint     *ResumeHint
 	cmd      *exec.Cmd
 	ptmx     *os.File
-	exited   bool   // cmd has been reaped
-	tag      string // cmd's proctree tag (process.go)
-	below    []proctree.Proc
+	exited   bool            // cmd has been reaped
+	tag      string          // cmd's proctree tag (process.go)
+	below    []proctree.Proc // recorded below cmd by Stop (process.go)
 	cols     int
 	rows     int
 	crashes  []time.Time
