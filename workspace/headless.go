@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/alice-trading/alice/core/proctree"
 )
 
 // HeadlessRun is a one-shot, non-interactive run in a workspace: the
@@ -51,9 +53,11 @@ const (
 var ErrHeadlessFailed = errors.New("headless run failed")
 
 // RunHeadless runs r to completion. The process gets its own process
-// group, killed whole when the time limit passes or ctx ends, so no child
-// outlives the run; on Linux the whole group is also killed if the core
-// dies (kill -9), so an abandoned task does not go on acting.
+// group, killed whole when the time limit passes or ctx ends, and every
+// process that still carries the run's tag (process.go) is ended when it
+// returns, so no child outlives the run; on Linux the whole group is also
+// killed if the core dies (kill -9), so an abandoned task does not go on
+// acting.
 func (m *Manager) RunHeadless(ctx context.Context, r HeadlessRun) (HeadlessResult, error) {
 	ws, ok := m.Get(r.WorkspaceID)
 	if !ok {
@@ -97,6 +101,7 @@ func (m *Manager) RunHeadless(ctx context.Context, r HeadlessRun) (HeadlessResul
 	cmd := exec.CommandContext(runCtx, path, args...)
 	cmd.Dir = ws.Dir
 	cmd.Env = append(m.sessionEnv(ws), l.env...)
+	tag := tagCommand(cmd)
 	out := &tailBuffer{max: maxHeadlessOutput}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = headlessProcAttr()
@@ -108,6 +113,9 @@ func (m *Manager) RunHeadless(ctx context.Context, r HeadlessRun) (HeadlessResul
 	runtime.LockOSThread()
 	runErr := cmd.Run()
 	runtime.UnlockOSThread()
+	// Whatever left the process group (a daemon that ran setsid) and
+	// still carries the run's tag goes too.
+	proctree.End(proctree.Query{Tag: tag}.Find, killGrace)
 	res := HeadlessResult{WorkspaceID: ws.ID, Command: displayCommand(r.Agent, r.Model), Output: out.String(),
 		Duration: time.Since(start), ExitCode: cmd.ProcessState.ExitCode()}
 	res.Files = m.changedSince(ws.ID, before)

@@ -1,77 +1,93 @@
 package workspace
 
 import (
-	"bytes"
-	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"syscall"
-	"time"
+
+	"github.com/alice-trading/alice/core/proctree"
 )
 
-// signalGroup signals the child's process group and, on Linux, every other
-// process still in its terminal session (background jobs of an interactive
-// shell get their own process groups), so nothing outlives the session.
-func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
-	if cmd == nil || cmd.Process == nil {
-		return
-	}
-	sid := cmd.Process.Pid
-	_ = syscall.Kill(-sid, sig)
-	for _, pid := range sessionMembers(sid) {
-		_ = syscall.Kill(pid, sig)
-	}
+// A session's process tree. pty.Start makes the child a session leader: its
+// pid is its process group's id and its terminal session's. A process that
+// ran setsid (a daemon, such as codex's `app-server --managed-daemon`) is in
+// neither, and once its parent exits it is not below the leader either. So
+// each spawn gets a tag (proctree.TagEnv) in its environment, which its
+// descendants inherit, and Stop records the processes below the leader
+// before signalling it; what a spawn started is ended however it detached.
+// (A process that both dropped its environment and lost its parent before
+// Stop is left to the core's subreaper, proctree.Reaper, at shutdown.)
+
+// spawnProcs names the processes of the current spawn (nothing when none
+// is running or it has been reaped and cleaned up).
+type spawnProcs struct {
+	leader int             // the child's pid: its process group and session id
+	tag    string          // the spawn's proctree tag
+	below  []proctree.Proc // recorded below the leader while it lived
 }
 
-// reapSession ends processes left in a finished child's terminal session
-// (e.g. a shell's background jobs): SIGTERM, then SIGKILL after a grace.
-func reapSession(sid int) {
-	if len(sessionMembers(sid)) == 0 {
-		return
+// query names the spawn's processes; live says the leader has not been
+// reaped, so the processes below it can still be found by parent links.
+func (p spawnProcs) query(live bool) proctree.Query {
+	q := proctree.Query{Session: p.leader, Tag: p.tag, Known: p.below}
+	if live {
+		q.Below = p.leader
 	}
-	_ = syscall.Kill(-sid, syscall.SIGTERM)
-	for _, pid := range sessionMembers(sid) {
-		_ = syscall.Kill(pid, syscall.SIGTERM)
-	}
-	deadline := time.Now().Add(killGrace)
-	for time.Now().Before(deadline) {
-		if len(sessionMembers(sid)) == 0 {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	for _, pid := range sessionMembers(sid) {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
+	return q
 }
 
-// sessionMembers lists processes whose session id is sid, from /proc
-// (empty where /proc is unavailable).
-func sessionMembers(sid int) []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
+// spawnProcsLocked is the current spawn's procs; s.mu is held.
+func (s *Session) spawnProcsLocked() (spawnProcs, bool) {
+	if s.cmd == nil || s.cmd.Process == nil || s.exited {
+		return spawnProcs{}, false
 	}
-	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == sid {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// Fields after the parenthesised command: state ppid pgrp session …
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) > 3 && f[0] != "Z" && f[3] == strconv.Itoa(sid) {
-			out = append(out, pid)
-		}
+	return spawnProcs{leader: s.cmd.Process.Pid, tag: s.tag, below: s.below}, true
+}
+
+// recordBelow remembers the processes now below the live leader, so they
+// are ended even after the leader's exit reparents them away.
+func (s *Session) recordBelow() {
+	s.mu.Lock()
+	p, ok := s.spawnProcsLocked()
+	s.mu.Unlock()
+	if !ok {
+		return
 	}
-	return out
+	found := proctree.Query{Below: p.leader}.Find()
+	s.mu.Lock()
+	if s.tag == p.tag { // still the same spawn
+		s.below = append(s.below, found...)
+	}
+	s.mu.Unlock()
+}
+
+// signalSpawn sends sig to the live child's process group and to every
+// other process of its spawn (background jobs of an interactive shell get
+// process groups of their own; daemons sessions of their own).
+func (s *Session) signalSpawn(sig syscall.Signal) {
+	s.mu.Lock()
+	p, ok := s.spawnProcsLocked()
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	signalProcs(p, true, sig)
+}
+
+// signalProcs signals p's process group and the processes p names.
+func signalProcs(p spawnProcs, live bool, sig syscall.Signal) {
+	_ = syscall.Kill(-p.leader, sig)
+	proctree.Signal(p.query(live).Find(), sig)
+}
+
+// endLeftovers ends what a reaped child left running (a shell's background
+// jobs, an agent's daemons): SIGTERM, then SIGKILL after killGrace.
+func endLeftovers(p spawnProcs) {
+	proctree.End(p.query(false).Find, killGrace)
+}
+
+// tagCommand gives cmd a fresh proctree tag and returns it.
+func tagCommand(cmd *exec.Cmd) string {
+	tag := proctree.NewTag()
+	cmd.Env = append(cmd.Env, proctree.TagEntry(tag))
+	return tag
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/alice-trading/alice/core/proctree"
 	"github.com/creack/pty"
 )
 
@@ -56,7 +57,9 @@ type Session struct {
 	hint     *ResumeHint
 	cmd      *exec.Cmd
 	ptmx     *os.File
-	exited   bool // cmd has been reaped
+	exited   bool            // cmd has been reaped
+	tag      string          // cmd's proctree tag (process.go)
+	below    []proctree.Proc // recorded below cmd by Stop (process.go)
 	cols     int
 	rows     int
 	crashes  []time.Time
@@ -332,6 +335,7 @@ func (s *Session) runOnce(resume bool) (int, error) {
 	cmd := exec.Command(l.path, l.args...)
 	cmd.Dir = s.ws.Dir
 	cmd.Env = append(s.m.sessionEnv(s.ws), l.env...)
+	tag := tagCommand(cmd)
 	// pty.Start makes the child a session leader (Setsid), so its pid is a
 	// process group id and the whole tree can be signalled at once.
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
@@ -342,7 +346,7 @@ func (s *Session) runOnce(resume bool) (int, error) {
 	go s.pump(ptmx, pumpDone)
 	s.term.SetOutput(ptmx)
 	s.mu.Lock()
-	s.cmd, s.ptmx, s.exited = cmd, ptmx, false
+	s.cmd, s.ptmx, s.exited, s.tag, s.below = cmd, ptmx, false, tag, nil
 	if s.cols != cols || s.rows != rows {
 		// Resized while the child was starting: Resize saw no pty yet.
 		_ = pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(s.cols), Rows: uint16(s.rows)})
@@ -350,16 +354,17 @@ func (s *Session) runOnce(resume bool) (int, error) {
 	stopping := s.stopping
 	s.mu.Unlock()
 	if stopping { // Stop raced with the spawn
-		signalGroup(cmd, syscall.SIGKILL)
+		s.signalSpawn(syscall.SIGKILL)
 	}
 	s.setState(StateRunning, "")
 	s.m.log.Info("workspace session started", "ws", s.ws.ID, "session", s.name, "pid", cmd.Process.Pid, "cmd", l.path)
 
 	werr := cmd.Wait()
 	s.mu.Lock()
-	s.exited = true
+	left := spawnProcs{leader: cmd.Process.Pid, tag: tag, below: s.below}
+	s.exited, s.below = true, nil
 	s.mu.Unlock()
-	reapSession(cmd.Process.Pid)
+	endLeftovers(left)
 	// Let the pump drain what the child wrote before it exited, then close
 	// the master (which also ends the pump if a grandchild holds the slave).
 	select {
@@ -496,9 +501,10 @@ func lingerBackground(n int, bulkUntil *time.Time) {
 	}
 }
 
-// Stop ends the process tree (SIGHUP+SIGTERM to the process group, SIGKILL
-// after 2 s) and waits for it. The session can be started again with
-// Restart.
+// Stop ends the process tree — the process group, the terminal session,
+// every process below the child and every process carrying its tag
+// (process.go): SIGHUP+SIGTERM, SIGKILL after 2 s — and waits for it. The
+// session can be started again with Restart.
 func (s *Session) Stop() {
 	s.mu.Lock()
 	if s.done == nil {
@@ -510,23 +516,16 @@ func (s *Session) Stop() {
 		s.stopping = true
 		close(s.stopCh)
 	}
-	cmd, exited := s.cmd, s.exited
 	s.mu.Unlock()
-	if cmd != nil && !exited {
-		signalGroup(cmd, syscall.SIGHUP)
-		signalGroup(cmd, syscall.SIGTERM)
-	}
+	s.recordBelow()
+	s.signalSpawn(syscall.SIGHUP)
+	s.signalSpawn(syscall.SIGTERM)
 	select {
 	case <-done:
 		return
 	case <-time.After(killGrace):
 	}
-	s.mu.Lock()
-	cmd, exited = s.cmd, s.exited
-	s.mu.Unlock()
-	if cmd != nil && !exited {
-		signalGroup(cmd, syscall.SIGKILL)
-	}
+	s.signalSpawn(syscall.SIGKILL)
 	<-done
 }
 

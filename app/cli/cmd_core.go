@@ -12,6 +12,7 @@ import (
 
 	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/proctree"
 )
 
 // setup resolves the paths, takes the data dir's lock, opens the log and
@@ -101,6 +102,11 @@ func runCore(e *env, tui bool) int {
 		return 1
 	}
 	defer s.Close()
+	// Processes that sessions, runs and CLI providers leave behind are
+	// reparented to the core and ended after the App has shut down
+	// (deferred before shutdown, so it runs after it).
+	reaper := proctree.StartReaper(s.logger)
+	defer reaper.Close(strayGrace)
 	// The attach client reads the log back to this line (logStartMsg).
 	s.logger.Info(logStartMsg, "pid", os.Getpid(), "command", command)
 	if err := s.store.WriteSchemas(); err != nil { // editors complete and validate the files
@@ -153,6 +159,10 @@ func runCore(e *env, tui bool) int {
 	}
 	return 0
 }
+
+// strayGrace is how long processes left behind at shutdown get between
+// SIGTERM and SIGKILL.
+const strayGrace = 2 * time.Second
 
 func shutdown(a *app.App, logger *slog.Logger) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -11,6 +11,9 @@ import (
 	"os/exec"
 	"strings"
 	"syscall"
+	"time"
+
+	"github.com/alice-trading/alice/core/proctree"
 )
 
 // CLIOptions configure a CLI backend (claude or codex).
@@ -279,7 +282,9 @@ func cliEnv(extra []string) []string {
 }
 
 // runJSONL runs a CLI with the prompt on stdin, parsing each stdout line;
-// the process group is killed when ctx ends so no CLI outlives its request.
+// the process group is killed when ctx ends, and every process still
+// carrying the request's proctree tag when the CLI has exited, so nothing
+// the CLI started outlives its request.
 func runJSONL(ctx context.Context, o CLIOptions, args []string, stdin string, parse func([]byte) ([]Event, bool)) <-chan Event {
 	ch := make(chan Event, 16)
 	go func() {
@@ -291,7 +296,11 @@ func runJSONL(ctx context.Context, o CLIOptions, args []string, stdin string, pa
 		}
 		cmd := exec.CommandContext(ctx, path, args...)
 		cmd.Dir = o.Dir
-		cmd.Env = cliEnv(o.Env)
+		tag := proctree.NewTag()
+		cmd.Env = append(cliEnv(o.Env), proctree.TagEntry(tag))
+		// Whatever the CLI started and left running, even a daemon that
+		// left its process group, goes when the request ends.
+		defer proctree.End(proctree.Query{Tag: tag}.Find, 2*time.Second)
 		cmd.Stdin = strings.NewReader(stdin)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

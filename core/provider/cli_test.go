@@ -5,13 +5,17 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/proctree"
 )
 
 func collectEvents(ch <-chan Event) []Event {
@@ -133,6 +137,25 @@ func TestCLICancelKillsTheProcess(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the stream did not end after cancel: the CLI was not killed")
 	}
+}
+
+// TestCLIDaemonEndsWithTheRequest: a process the CLI started that left its
+// process group and lost its parent (a daemon) does not outlive the request.
+func TestCLIDaemonEndsWithTheRequest(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("found through /proc")
+	}
+	pidFile := filepath.Join(t.TempDir(), "daemon.pid")
+	t.Setenv("FAKE_DAEMON_PID_FILE", pidFile)
+	evs := collectEvents(NewCodexCLI(CLIOptions{Command: "testdata/fake-codex-daemon.sh"}).Stream(context.Background(), Request{Messages: []Message{{Role: RoleUser, Text: "x"}}}))
+	require.Equal(t, EventDone, evs[len(evs)-1].Kind)
+	b, err := os.ReadFile(pidFile)
+	require.NoError(t, err)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	require.Eventually(t, func() bool { return !proctree.Alive(proctree.Proc{PID: pid}) }, 30*time.Second, 20*time.Millisecond,
+		"the daemon (pid %d) outlived the request", pid)
 }
 
 func TestRouterResolution(t *testing.T) {
