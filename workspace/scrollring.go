@@ -53,7 +53,11 @@ type scrollRing struct {
 	total  int64 // lines ever pushed
 	bytes  int64 // cost of the lines held
 	styles styleTable
-	budget *ScrollBudget // nil: lines cap only
+	// compactAfter defers the next style compaction until this many lines
+	// were ever pushed (total), after one that found most styles in use.
+	compactAfter int64
+	compactions  int           // how many ran (tests)
+	budget       *ScrollBudget // nil: lines cap only
 }
 
 func newScrollRing(capacity int, budget *ScrollBudget) *scrollRing {
@@ -319,12 +323,21 @@ func (t *styleTable) id(s *uv.Style) uint32 {
 }
 
 // compactStyles renumbers the styles the ring's lines still use, dropping
-// the rest, when the table is full. It runs between batches of pushes
-// (style ids handed out before it are stale after it).
+// the rest, when the table is full. It runs between pushes (style ids
+// handed out before it are stale after it).
+//
+// A compaction walks every run of the ring. When it finds most of the
+// table still in use (the lines held really have that many colours, as
+// with 24-bit gradients), the next one waits until half of the ring has
+// been pushed again — before that it would free next to nothing — and
+// styles beyond the table are dropped meanwhile. Compacting again at every
+// push once the table was full took minutes of CPU for a few thousand
+// lines of a colour gradient.
 func (r *scrollRing) compactStyles() {
-	if len(r.styles.list) < maxStyles {
+	if len(r.styles.list) < maxStyles || r.total < r.compactAfter {
 		return
 	}
+	r.compactions++
 	old := r.styles
 	r.styles = styleTable{}
 	for i := 0; i < r.n; i++ {
@@ -334,5 +347,8 @@ func (r *scrollRing) compactStyles() {
 				l.runs[j].style = r.styles.id(&old.list[s])
 			}
 		}
+	}
+	if len(r.styles.list) >= maxStyles*3/4 {
+		r.compactAfter = r.total + int64(max(r.n/2, 1))
 	}
 }
