@@ -135,7 +135,9 @@ func (a *Attachment) Run() error {
 		case err := <-detached:
 			return err
 		case <-winch:
-			a.fitToTerminal()
+			if w, h, ok := a.terminalSize(); ok {
+				a.resized(w, h)
+			}
 		case <-alive.C:
 			if st, _ := s.State(); st != StateRunning {
 				return nil
@@ -144,11 +146,32 @@ func (a *Attachment) Run() error {
 	}
 }
 
+// fitToTerminal gives the session the terminal's size.
 func (a *Attachment) fitToTerminal() {
-	if f, ok := a.stdout.(fdFile); ok && term.IsTerminal(f.Fd()) {
+	if w, h, ok := a.terminalSize(); ok {
+		a.s.Resize(w, h)
+	}
+}
+
+// terminalSize is the size of the terminal the zoom writes to.
+func (a *Attachment) terminalSize() (w, h int, ok bool) {
+	if f, isFile := a.stdout.(fdFile); isFile && term.IsTerminal(f.Fd()) {
 		if w, h, err := term.GetSize(f.Fd()); err == nil {
-			a.s.Resize(w, h)
+			return w, h, true
 		}
+	}
+	return 0, 0, false
+}
+
+// resized follows the terminal to its new size during the zoom. The
+// emulator reflows its screen at the new size; the terminal's alternate
+// screen, where the zoom runs, does not: the screen is drawn again as the
+// session has it, as tmux redraws a pane from its grid after a resize (a
+// shell at its prompt kept the rows drawn at the old width until it
+// printed again).
+func (a *Attachment) resized(w, h int) {
+	if a.s.resize(w, h) {
+		_ = a.s.repaintSink(a.stdout, zoomRepaintWait)
 	}
 }
 
@@ -217,6 +240,18 @@ func (s *Session) repaint() string {
 	screen := strings.ReplaceAll(s.Render(), "\n", "\r\n")
 	x, y, _ := s.Cursor()
 	return fmt.Sprintf("\x1b[m\x1b[2J\x1b[H%s\x1b[%d;%dH%s", screen, y+1, x+1, s.term.penSGR())
+}
+
+// repaintSink draws the session's screen on w once the emulator has taken
+// in every byte written to the sink so far; under the sink's lock, so no
+// output goes out between (the pump holds it from queueing a read to
+// writing it to the sink).
+func (s *Session) repaintSink(w io.Writer, d time.Duration) error {
+	s.sinkMu.Lock()
+	defer s.sinkMu.Unlock()
+	s.waitFed(d)
+	_, err := io.WriteString(w, s.repaint())
+	return err
 }
 
 // zoomWriter carries a zoomed session's output to the real terminal,

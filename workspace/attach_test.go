@@ -115,6 +115,34 @@ func TestZoomKeepsTheProgramsScreenSwitchesInside(t *testing.T) {
 	require.Contains(t, shown.String(), "on-main-2")
 }
 
+// A window resized during a zoom: the session's emulator reflows its
+// screen (a long line rewrapped at the new width), and the terminal, whose
+// alternate screen does not reflow, is drawn again from it, as tmux redraws
+// a pane from its grid. Without the repaint a shell at its prompt kept the
+// rows drawn at the old width (black-box report).
+func TestZoomRepaintsAfterAResize(t *testing.T) {
+	t.Parallel()
+	s := runningShell(t, "zoom-resize", 40, 12)
+	a, inW, out, done := zoomAttachment(t, s)
+	_, err := inW.Write([]byte("printf '%070d' 0; echo END-$((5+5))\r"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "END-10\n$") }, waitFor, tick)
+
+	before := len(out.String())
+	a.resized(60, 12)
+	// The terminal: the zoom drawn at 40 columns on its alternate screen,
+	// which keeps its rows through the resize, then what came after.
+	shown := vt.NewEmulator(40, 12)
+	_, _ = shown.Write([]byte(out.String()[:before]))
+	require.True(t, shown.IsAltScreen())
+	shown.Resize(60, 12)
+	_, _ = shown.Write([]byte(out.String()[before:]))
+	require.Equal(t, s.Screen(), shown.String())
+	require.Contains(t, shown.String(), strings.Repeat("0", 60)+"\n"+strings.Repeat("0", 10)+"END-10",
+		"the line is wrapped at the new width")
+	detachZoom(t, inW, done)
+}
+
 func TestZoomFilterDropsScreenSwitches(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

@@ -218,12 +218,15 @@ func (s *Session) Write(p []byte) (int, error) {
 }
 
 // Resize sets the pty and emulator size (clamped to at least 20×5).
-func (s *Session) Resize(cols, rows int) {
+func (s *Session) Resize(cols, rows int) { s.resize(cols, rows) }
+
+// resize is Resize, reporting whether the size changed.
+func (s *Session) resize(cols, rows int) bool {
 	cols, rows = clampSize(cols, rows)
 	s.mu.Lock()
 	if cols == s.cols && rows == s.rows {
 		s.mu.Unlock()
-		return
+		return false
 	}
 	s.cols, s.rows = cols, rows
 	// Under s.mu, like the spawn's own check: the pty ends at the last
@@ -233,6 +236,7 @@ func (s *Session) Resize(cols, rows int) {
 	}
 	s.mu.Unlock()
 	s.term.Resize(cols, rows)
+	return true
 }
 
 func (s *Session) setState(st SessionState, reason string) {
@@ -433,27 +437,33 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 			_, _ = s.replay.Write(p)
 			// Queued before the zoom sink sees it, so the sink can wait
 			// for the emulator to have it (a zoomed program switching
-			// screens is repainted from the emulator). A small read of a
-			// session a person looks at (an echo) is fed here when the
-			// feeder is idle: one goroutine hop less before it is drawn.
+			// screens is repainted from the emulator). The sink's lock
+			// is held from here to the sink's write, so a repaint under
+			// it (repaintSink) finds every queued byte written to the
+			// terminal too. A small read of a session a person looks at
+			// (an echo) is fed here when the feeder is idle: one
+			// goroutine hop less before it is drawn.
+			s.sinkMu.Lock()
 			s.noteQueued(len(p))
-			if n < burstBytes && s.watched.Load() > 0 && q.tryDirect() {
+			direct := n < burstBytes && s.watched.Load() > 0 && q.tryDirect()
+			if direct {
 				s.feed(p)
 				q.release()
-				// The redraw waiting for this change runs now, not
-				// after this goroutine's next read parks it: the
-				// echo's hand-off to the watcher went from 30 µs
-				// (p50) to 2.
-				runtime.Gosched()
 			} else {
 				q.put(p)
 			}
-			s.sinkMu.Lock()
 			if s.sink != nil {
 				_, _ = s.sink.Write(p)
 			}
 			shown = s.sink != nil || s.watched.Load() > 0
 			s.sinkMu.Unlock()
+			if direct {
+				// The redraw waiting for this change runs now, not
+				// after this goroutine's next read parks it: the
+				// echo's hand-off to the watcher went from 30 µs
+				// (p50) to 2.
+				runtime.Gosched()
+			}
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) && !errors.Is(err, syscall.EIO) {
