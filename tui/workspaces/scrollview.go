@@ -225,21 +225,25 @@ func (v *scrollView) view(st kit.Styles, w, h int) string {
 		a, b = min(v.anchor, v.Cur), max(v.anchor, v.Cur)
 	}
 	q := strings.ToLower(v.query)
+	// Lines use the whole width, as the session drew them (a row as wide
+	// as the pane was cut to two columns fewer, for a cursor mark): the
+	// cursor's line and the selection are marked by their background.
+	selected := st.Selected.Width(w)
 	for i := v.top; i < min(len(v.Lines), v.top+bodyH); i++ {
 		// Only text past the edge is marked cut, not the blank padding
 		// of a session wider than the pane.
 		tail := "…"
-		if ansi.StringWidth(strings.TrimRight(v.Lines[i], " ")) <= w-2 {
+		if ansi.StringWidth(strings.TrimRight(v.Lines[i], " ")) <= w {
 			tail = ""
 		}
-		l := ansi.Truncate(v.Lines[i], w-2, tail)
+		l := ansi.Truncate(v.Lines[i], w, tail)
 		switch {
 		case i >= a && i <= b:
-			l = st.Selected.Render("▌ " + l)
+			l = selected.Render(strings.TrimRight(l, " "))
 		case q != "" && strings.Contains(strings.ToLower(v.Lines[i]), q):
-			l = st.Accent.Render("  " + l)
+			l = st.Accent.Render(l)
 		default:
-			l = "  " + ansi.Truncate(v.styled[i], w-2, tail)
+			l = ansi.Truncate(v.styled[i], w, tail)
 		}
 		rows = append(rows, l)
 	}

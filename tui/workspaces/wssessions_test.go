@@ -398,8 +398,28 @@ func TestScrollbackMarksOnlyCutText(t *testing.T) {
 	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
 	s := h.Screen()
 	require.Regexp(t, `# echo Hello World +│`, s, "a padded line is not cut")
-	require.Regexp(t, `  Hello World +│`, s)
-	require.Contains(t, s, "long lon…", "a line longer than the pane is")
+	require.Regexp(t, `│ Hello World +│`, s)
+	require.Regexp(t, `long …\s*│`, s, "a line longer than the pane is")
+}
+
+// A scrollback row as wide as the pane shows whole, as in tmux's copy mode
+// (the viewer kept two columns for a cursor mark and cut the row to
+// "…"), on the cursor's line too.
+func TestScrollbackShowsFullWidthRows(t *testing.T) {
+	t.Parallel()
+	h, f := newSessionHarness(t, 80, 24)
+	h.Key("s")
+	term := f.sess["ws1"][0].Term.(*richTerm)
+	w := term.Cols // the session has the pane's inner width
+	term.sb = []string{strings.Repeat("a", w-1) + "A", strings.Repeat("b", w-1) + "B"}
+	h.Key("ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.Key("down")
+	h.TypeText("v")
+	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
+	s := h.Screen()
+	require.Contains(t, s, strings.Repeat("a", w-1)+"A", "the row is whole")
+	require.Contains(t, s, strings.Repeat("b", w-1)+"B", "the cursor's row is whole")
 }
 
 // A paste goes into the scrollback's search line while it is open.
