@@ -219,6 +219,10 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 	}
 }
 
+// IsModeSet reports whether the mode is set (alice patch: the terminal
+// writes pastes to the pty itself and asks for bracketed paste).
+func (e *Emulator) IsModeSet(mode ansi.Mode) bool { return e.isModeSet(mode) }
+
 // isModeSet returns true if the mode is set.
 func (e *Emulator) isModeSet(mode ansi.Mode) bool {
 	m, ok := e.modes[mode]
