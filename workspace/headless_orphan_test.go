@@ -5,12 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/alice-trading/alice/core/proctree/proctreetest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -50,15 +49,7 @@ func TestHeadlessRunDiesWithKilledCore(t *testing.T) {
 	t.Cleanup(func() { _ = core.Process.Kill(); _ = core.Wait() })
 
 	pidFile := filepath.Join(dir, "sleep.pid")
-	pid := 0
-	require.Eventually(t, func() bool {
-		b, err := os.ReadFile(pidFile)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil && pid > 0
-	}, waitFor, tick, "the headless shell started its sleep")
+	pid := proctreetest.ReadPIDFile(t, pidFile) // the headless shell started its sleep
 	// Whatever happens, nothing of this run survives the test.
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 	require.True(t, alive(pid))

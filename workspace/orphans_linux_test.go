@@ -2,14 +2,11 @@ package workspace
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/alice-trading/alice/core/proctree/proctreetest"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 )
@@ -23,23 +20,6 @@ import (
 func detachScript(dir string) string {
 	return "sh -c 'setsid sh -c \"sleep 300 & echo \\$! > " + filepath.Join(dir, "daemon.pid") + "\" &'; " +
 		"setsid -w sh -c 'echo $$ > " + filepath.Join(dir, "child.pid") + "; exec env -i sleep 301' &\n"
-}
-
-// readPIDFile waits for path to hold a pid; the process is killed when the
-// test ends, whatever happened.
-func readPIDFile(t *testing.T, path string) int {
-	t.Helper()
-	pid := 0
-	require.Eventually(t, func() bool {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil && pid > 0
-	}, waitFor, tick, "no pid in %s", path)
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
-	return pid
 }
 
 // requireGone waits (bounded) for each pid to be gone or a zombie.
@@ -67,8 +47,8 @@ func TestDetachedProcessesDieWithTheSession(t *testing.T) {
 			_, err = s.Write([]byte(detachScript(dir)))
 			require.NoError(t, err)
 			pids := map[string]int{
-				"double-forked daemon": readPIDFile(t, filepath.Join(dir, "daemon.pid")),
-				"setsid child":         readPIDFile(t, filepath.Join(dir, "child.pid")),
+				"double-forked daemon": proctreetest.ReadPIDFile(t, filepath.Join(dir, "daemon.pid")),
+				"setsid child":         proctreetest.ReadPIDFile(t, filepath.Join(dir, "child.pid")),
 			}
 			for name, pid := range pids {
 				require.True(t, alive(pid), "the %s is running", name)
@@ -99,5 +79,5 @@ func TestDetachedProcessesDieWithTheHeadlessRun(t *testing.T) {
 	prompt := "setsid sh -c 'sleep 300 & echo $! > " + pidFile + "' </dev/null >/dev/null 2>&1 & wait; while [ ! -s " + pidFile + " ]; do sleep 0.01; done"
 	_, err := m.RunHeadless(context.Background(), HeadlessRun{WorkspaceID: w.ID, Agent: AgentShell, Prompt: prompt, Timeout: time.Minute})
 	require.NoError(t, err)
-	requireGone(t, "headless run", map[string]int{"daemon": readPIDFile(t, pidFile)})
+	requireGone(t, "headless run", map[string]int{"daemon": proctreetest.ReadPIDFile(t, pidFile)})
 }

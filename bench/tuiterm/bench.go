@@ -182,18 +182,11 @@ func (b *bench) outputRate(name string, d time.Duration) error {
 // controlClient).
 func (b *bench) echo(name string) error {
 	var da, dt []time.Duration
-	ctl := map[string]*controlClient{}
-	for _, side := range []string{aliceT, tmuxT} {
-		if err := b.clearScreen(side); err != nil {
-			return err
-		}
-		c, err := b.outer.control(side)
-		if err != nil {
-			return err
-		}
-		defer c.close()
-		ctl[side] = c
+	ctl, err := b.controls(b.clearScreen)
+	if err != nil {
+		return err
 	}
+	defer closeControls(ctl)
 	for i := 0; i < b.cfg.echo; i++ {
 		for _, side := range []string{aliceT, tmuxT} {
 			if i%20 == 0 {
@@ -240,18 +233,11 @@ func (b *bench) escKeys() error {
 		{"alt+a", "M-a", "^[a"},
 	}
 	got := map[string][2][]time.Duration{}
-	ctl := map[string]*controlClient{}
-	for _, side := range []string{aliceT, tmuxT} {
-		if err := b.clearLine(side); err != nil {
-			return err
-		}
-		c, err := b.outer.control(side)
-		if err != nil {
-			return err
-		}
-		defer c.close()
-		ctl[side] = c
+	ctl, err := b.controls(b.clearLine)
+	if err != nil {
+		return err
 	}
+	defer closeControls(ctl)
 	n := max(10, b.cfg.echo/4)
 	for i := 0; i < n; i++ {
 		for _, k := range keys {
@@ -280,6 +266,31 @@ func (b *bench) escKeys() error {
 		}
 	}
 	return nil
+}
+
+// controls clears each side with clear and attaches a control client to
+// it; closeControls ends them.
+func (b *bench) controls(clear func(side string) error) (map[string]*controlClient, error) {
+	ctl := map[string]*controlClient{}
+	for _, side := range []string{aliceT, tmuxT} {
+		err := clear(side)
+		var c *controlClient
+		if err == nil {
+			c, err = b.outer.control(side)
+		}
+		if err != nil {
+			closeControls(ctl)
+			return nil, err
+		}
+		ctl[side] = c
+	}
+	return ctl, nil
+}
+
+func closeControls(ctl map[string]*controlClient) {
+	for _, c := range ctl {
+		c.close()
+	}
 }
 
 // ch is the echoed key: in none of the bench's own output.

@@ -5,12 +5,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/alice-trading/alice/core/proctree/proctreetest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,23 +17,6 @@ const (
 	waitFor = 30 * time.Second
 	tick    = 20 * time.Millisecond
 )
-
-// readPID waits for path to hold a pid and returns it; the process is
-// killed when the test ends, whatever happened.
-func readPID(t *testing.T, path string) int {
-	t.Helper()
-	pid := 0
-	require.Eventually(t, func() bool {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil && pid > 0
-	}, waitFor, tick, "no pid in %s", path)
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
-	return pid
-}
 
 // procOf names a live pid with its start time.
 func procOf(t *testing.T, pid int) Proc {
@@ -74,7 +56,7 @@ func TestTagFindsADaemon(t *testing.T) {
 	cmd := exec.Command("/bin/sh", "-c", `setsid sh -c 'sleep 300 & echo $! > "$1"' _ "$0" &`, pidFile)
 	cmd.Env = append(os.Environ(), TagEntry(tag))
 	require.NoError(t, cmd.Run())
-	pid := readPID(t, pidFile)
+	pid := proctreetest.ReadPIDFile(t, pidFile)
 	daemon := procOf(t, pid)
 
 	found := Query{Tag: tag}.Find()
@@ -96,7 +78,7 @@ func TestBelowFindsADetachedChild(t *testing.T) {
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	pid := readPID(t, pidFile)
+	pid := proctreetest.ReadPIDFile(t, pidFile)
 	child := procOf(t, pid)
 
 	below := Query{Below: cmd.Process.Pid}.Find()
@@ -121,7 +103,7 @@ func TestEndKillsWhatIgnoresTerm(t *testing.T) {
 	require.NoError(t, cmd.Start())
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	readPID(t, pidFile)
+	proctreetest.ReadPIDFile(t, pidFile)
 	start := time.Now()
 	End(Query{Tag: tag}.Find, 300*time.Millisecond)
 	select {

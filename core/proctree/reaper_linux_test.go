@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alice-trading/alice/core/proctree/proctreetest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -105,7 +106,7 @@ func TestReaperHelperProcess(t *testing.T) {
 	// A daemon: its own session, no environment, its parent gone.
 	pidFile := filepath.Join(dir, "stray.pid")
 	require.NoError(t, exec.Command("/bin/sh", "-c", `setsid env -i sleep 300 & echo $! > "$0"`, pidFile).Run())
-	pid := readPID(t, pidFile)
+	pid := proctreetest.ReadPIDFile(t, pidFile)
 	stray := procOf(t, pid)
 	st, _ := readStat(pid)
 	require.Equal(t, self, st.ppid, "the orphan was reparented to the subreaper")
