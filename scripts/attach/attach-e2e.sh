@@ -72,6 +72,9 @@ on_keys one C-z
 on_wait one "the core keeps running"
 on_wait one "CLIENT-EXITED rc=0"
 kill -0 "$SERVE_PID" || { echo "$E2E: the core stopped on detach"; exit 1; }
+# Ticks come every 0.5 s: let a few go by with no client attached (the
+# second client attached 42 ms after the first left, before tick-4).
+sleep 1.5
 
 step "a second client attaches: the counter kept running, its scrollback is intact"
 client two 100 30 "'$WORK/alice' attach"
