@@ -219,9 +219,14 @@ func findDetach(p []byte, keys [][]byte) (int, int) {
 }
 
 // partialDetachSuffix is the length of the longest suffix of p that is a
-// proper prefix of a detach key.
+// proper prefix of a detach key, at least minHeldPrefix long: a read
+// ending in a lone ESC (the Escape key) or ESC [ (alt+[) is a key of its
+// own, and holding it until the next read kept a zoomed vim in insert
+// mode until the next key, which then arrived as alt+key. A terminal
+// writes a key's sequence at once, so a detach key split at all is rare,
+// and split after its first two bytes rarer still.
 func partialDetachSuffix(p []byte, keys [][]byte) int {
-	longest := 0
+	longest := minHeldPrefix - 1
 	for _, k := range keys {
 		for l := min(len(k)-1, len(p)); l > longest; l-- {
 			if bytes.Equal(p[len(p)-l:], k[:l]) {
@@ -230,8 +235,15 @@ func partialDetachSuffix(p []byte, keys [][]byte) int {
 			}
 		}
 	}
+	if longest < minHeldPrefix {
+		return 0
+	}
 	return longest
 }
+
+// minHeldPrefix is the shortest part of a detach key held back for the
+// next read (partialDetachSuffix).
+const minHeldPrefix = 3
 
 // repaint is the bytes that draw the session's screen as the emulator has
 // it (the alternate one when the program is on it): erase, the rows, the

@@ -32,6 +32,24 @@ func TestAttachProxiesUntilDetachKey(t *testing.T) {
 	require.NotContains(t, s.Screen(), "113;5u", "the detach key is not forwarded")
 }
 
+// A lone Escape typed in a zoom reaches the program at once: it was held
+// as the possible start of a split detach key until the next key came,
+// which then arrived behind it as alt+key (a zoomed vim stayed in insert
+// mode; black-box report).
+func TestZoomPassesALoneEscapeAtOnce(t *testing.T) {
+	t.Parallel()
+	s := runningShell(t, "zoom-esc", 0, 0)
+	inW, _, done := zoomInto(t, s)
+	_, err := inW.Write([]byte("echo go"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "echo go") }, waitFor, tick)
+	_, err = inW.Write([]byte("\x1b"))
+	require.NoError(t, err)
+	// The line discipline echoes ESC as ^[ (ECHOCTL).
+	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "echo go^[") }, waitFor, tick)
+	detachZoom(t, inW, done)
+}
+
 func TestDetachScanner(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -44,7 +62,9 @@ func TestDetachScanner(t *testing.T) {
 		{"ab\x1b[113", -1, 5},
 		{"ab\x1b[27;5;1", -1, 8},
 		{"x\x1b[113;5uy", 1, 0},
-		{"\x1b", -1, 1},
+		{"\x1b", -1, 0},   // the Escape key, not held for the next read
+		{"a\x1b[", -1, 0}, // alt+[
+		{"\x1b[1", -1, 3},
 	}
 	for _, tc := range cases {
 		i, _ := findDetach([]byte(tc.in), DefaultDetachKeys)
