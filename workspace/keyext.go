@@ -73,9 +73,21 @@ func encodeKitty(k KeyPress, mod uv.KeyMod) ([]byte, bool) {
 // key but shifted text; at level 1 only those legacy cannot tell apart
 // (ctrl+shift+letter, ctrl with a key that has no control byte, a
 // modified Enter, Tab or Backspace).
+//
+// Keys with alt but no ctrl go the legacy way, ESC and the key, as tmux
+// sends them with extended keys on: alice reads them from its own terminal
+// as ESC followed by a key, which is also an Escape typed just before the
+// key (a fast Esc j in vim, or any Esc behind a terminal that holds it,
+// like tmux with its escape-time), and vim, which asks for level 2,
+// took CSI 27;3;106~ for a key of its own and lost the j (black-box
+// report). Shift+Enter, Tab and Backspace keep their extended form.
 func encodeModifyOther(k KeyPress, mod uv.KeyMod, level int) ([]byte, bool) {
 	code := kittyCode(k)
-	if code == 0 || code == 27 || mod == 0 || mod == uv.ModShift && code != 13 && code != 9 && code != 127 {
+	special := code == 13 || code == 9 || code == 127
+	if code == 0 || code == 27 || mod == 0 || mod == uv.ModShift && !special {
+		return nil, false
+	}
+	if mod&uv.ModCtrl == 0 && (mod&uv.ModShift == 0 || !special) {
 		return nil, false
 	}
 	char := code
@@ -87,7 +99,6 @@ func encodeModifyOther(k KeyPress, mod uv.KeyMod, level int) ([]byte, bool) {
 	}
 	if level == 1 {
 		_, hasCtrlByte := ctrlByte(code)
-		special := code == 13 || code == 9 || code == 127
 		ctrlOnly := mod == uv.ModCtrl
 		if !special && (mod&uv.ModCtrl == 0 || ctrlOnly && hasCtrlByte) {
 			return nil, false
