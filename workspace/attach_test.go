@@ -1,7 +1,9 @@
 package workspace
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -161,6 +163,34 @@ func TestZoomRepaintsAfterAResize(t *testing.T) {
 	require.Contains(t, shown.String(), strings.Repeat("0", 60)+"\n"+strings.Repeat("0", 10)+"END-10",
 		"the line is wrapped at the new width")
 	detachZoom(t, inW, done)
+}
+
+// A program that redraws the moment it learns its new size draws into an
+// emulator that already has that size: the emulator is resized before the
+// pty. The other way round, a full-screen program's redraw after a growth
+// was clamped to the old bottom row, and the zoom's repaint then showed it
+// there (black-box report: less after two quick resizes). A shell's trap
+// runs only after its sleep, so here the redraw seldom wins that race even
+// in the old order: this checks where the redraw lands, not the race.
+func TestResizeReachesTheEmulatorBeforeTheProgram(t *testing.T) {
+	t.Parallel()
+	s := runningShell(t, "resize-order", 40, 12)
+	script := filepath.Join(t.TempDir(), "redraw.sh")
+	require.NoError(t, os.WriteFile(script, []byte(`printf '\033[?1049h'
+trap 'set -- $(stty size); printf "\033[2J\033[%d;1HBOTTOM-%d" $1 $1' WINCH
+while :; do sleep 0.02; done
+`), 0o644))
+	_, err := s.Write([]byte("sh " + script + "\r"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return s.term.IsAltScreen() }, waitFor, tick)
+	for _, rows := range []int{20, 14, 24} {
+		s.Resize(40, rows)
+		want := fmt.Sprintf("BOTTOM-%d", rows)
+		require.Eventually(t, func() bool { return strings.Contains(s.Screen(), want) }, waitFor, tick)
+		lines := strings.Split(s.Screen(), "\n")
+		require.Len(t, lines, rows)
+		require.Contains(t, lines[rows-1], want, "drawn on the new bottom row")
+	}
 }
 
 func TestZoomFilterDropsScreenSwitches(t *testing.T) {

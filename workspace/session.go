@@ -69,7 +69,9 @@ type Session struct {
 	closed   bool
 
 	sinkMu sync.Mutex
-	sink   io.Writer // full-screen attach output, fed by the pump
+	// resizeMu orders resizes (resize).
+	resizeMu sync.Mutex
+	sink     io.Writer // full-screen attach output, fed by the pump
 
 	// fedMu guards queued and fed: the output bytes handed to the feeder
 	// and the ones the emulator has taken in, so a zoom can wait until
@@ -221,21 +223,32 @@ func (s *Session) Write(p []byte) (int, error) {
 func (s *Session) Resize(cols, rows int) { s.resize(cols, rows) }
 
 // resize is Resize, reporting whether the size changed.
+//
+// The emulator is resized before the pty, as tmux resizes its grid before
+// it tells the pty: the program redraws as soon as it learns the new size,
+// and that redraw fed to an emulator still at the old size was cut by the
+// resize that followed (a zoomed less after two quick resizes showed its
+// old screen reflowed, once the zoom repainted from the emulator).
+// resizeMu keeps concurrent resizes (two clients) whole and in order.
 func (s *Session) resize(cols, rows int) bool {
 	cols, rows = clampSize(cols, rows)
+	s.resizeMu.Lock()
+	defer s.resizeMu.Unlock()
 	s.mu.Lock()
 	if cols == s.cols && rows == s.rows {
 		s.mu.Unlock()
 		return false
 	}
 	s.cols, s.rows = cols, rows
+	s.mu.Unlock()
+	s.term.Resize(cols, rows)
 	// Under s.mu, like the spawn's own check: the pty ends at the last
 	// size asked for, whichever of the two sets it last.
+	s.mu.Lock()
 	if s.ptmx != nil {
 		_ = pty.Setsize(s.ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
 	}
 	s.mu.Unlock()
-	s.term.Resize(cols, rows)
 	return true
 }
 
