@@ -68,9 +68,11 @@ run: build
 serve: build
 	./$(BIN) serve
 
-## test: the whole suite with the race detector (what CI runs)
+## test: the whole suite with the race detector (what CI runs), and the
+## patched Bubble Tea's own tests (a module of its own under third_party)
 test:
 	$(GO) test -race -count=1 ./...
+	cd third_party/bubbletea && $(GO) test -race -count=1 ./...
 
 ## test-ccxt: the CCXT broker (okx, bitget, hyperliquid, ccxt-custom) under
 ## its build tag. CCXT costs ~3 min and ~10 GB of compiler memory per cold

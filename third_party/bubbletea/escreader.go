@@ -53,7 +53,9 @@ type escReader struct {
 	off int
 	err error // the read error, returned once out is empty
 
-	held   bool      // an ESC that ended a read, not handed on yet
+	// held is what ended a read and waits for the next one: an ESC, or
+	// inside a paste the start of what may be its end marker.
+	held   []byte
 	heldAt time.Time // when it was read
 	bg     chan readResult
 
@@ -86,13 +88,12 @@ func (r *escReader) Read(p []byte) (int, error) {
 		var b []byte
 		var err error
 		switch {
-		case r.held && r.bg == nil && time.Since(r.heldAt) >= r.wait:
+		case len(r.held) > 0 && r.bg == nil && time.Since(r.heldAt) >= r.wait:
 			// Read again only after the hold was over (a slow parser):
 			// whatever comes next came too late to go with the ESC.
-			r.held = false
-			r.out = append(r.out, escapeKey...)
+			r.expireHeld()
 			continue
-		case r.held && r.bg == nil:
+		case len(r.held) > 0 && r.bg == nil:
 			// Read in the background so the held ESC can be handed on
 			// when its time is up.
 			ch := make(chan readResult, 1)
@@ -103,7 +104,7 @@ func (r *escReader) Read(p []byte) (int, error) {
 			}()
 			r.bg = ch
 			continue
-		case r.held:
+		case len(r.held) > 0:
 			t := time.NewTimer(r.wait - time.Since(r.heldAt))
 			select {
 			case res := <-r.bg:
@@ -114,8 +115,7 @@ func (r *escReader) Read(p []byte) (int, error) {
 				case res := <-r.bg: // read just as the time was up
 					r.bg, b, err = nil, res.b, res.err
 				default:
-					r.held = false
-					r.out = append(r.out, escapeKey...)
+					r.expireHeld()
 					continue
 				}
 			}
@@ -131,10 +131,7 @@ func (r *escReader) Read(p []byte) (int, error) {
 			r.feed(b)
 		}
 		if err != nil {
-			if r.held {
-				r.held = false
-				r.out = append(r.out, escapeKey...)
-			}
+			r.expireHeld()
 			r.err = err
 		}
 	}
@@ -143,19 +140,47 @@ func (r *escReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// expireHeld hands on what was held when no read came in time: an ESC
+// is an Escape; inside a paste, the bytes are text.
+func (r *escReader) expireHeld() {
+	switch {
+	case len(r.held) == 0:
+	case r.paste:
+		r.out = append(append(r.out, pasteESC...), r.held[1:]...)
+	default:
+		r.out = append(r.out, escapeKey...)
+	}
+	r.held = r.held[:0]
+}
+
+// pasteEnd ends a bracketed paste.
+const pasteEnd = "\x1b[201~"
+
+// pasteESC stands for an ESC inside a paste, a character of Unicode's
+// private use plane 15 (U+F001B) that input.go turns back into ESC in the
+// paste's text. The parser reads the paste's bytes as keys and keeps only
+// their text: an ESC inside it started a sequence that was dropped (a
+// pasted "a\x1b[1;2 xyz" came out "ayz", an unterminated OSC swallowed the
+// rest and the next paste) and waited out its escape timeout.
+const pasteESC = "\U000F001B"
+
 // feed appends to out what the parser gets for the bytes b read from the
-// terminal (after the held ESC, if there is one).
+// terminal (after what was held, if anything).
 func (r *escReader) feed(b []byte) {
-	if r.held {
-		r.held = false
-		b = append([]byte{ansiESC}, b...)
+	if len(r.held) > 0 {
+		b = append(append([]byte(nil), r.held...), b...)
+		r.held = r.held[:0]
 	}
 	for i := 0; i < len(b); i++ {
 		c := b[i]
-		if c == ansiESC && !r.paste {
+		if r.paste {
+			i = r.feedPaste(b, i)
+			continue
+		}
+		if c == ansiESC {
 			switch {
 			case i+1 == len(b):
-				r.held, r.heldAt = true, time.Now()
+				r.held, r.heldAt = append(r.held[:0], ansiESC), time.Now()
 				return // tracked when it is fed again
 			case b[i+1] == ansiESC:
 				r.out = append(r.out, escapeKey...)
@@ -175,6 +200,33 @@ func (r *escReader) feed(b []byte) {
 }
 
 const ansiESC = 0x1b
+
+// feedPaste hands on b[i] inside a paste and returns the index of the
+// last byte it took: the end marker whole, an ESC that starts no end
+// marker as pasteESC, anything else as it is. The start of a marker that
+// ends the read is held for the next one.
+func (r *escReader) feedPaste(b []byte, i int) int {
+	if b[i] != ansiESC {
+		r.out = append(r.out, b[i])
+		return i
+	}
+	n := 1
+	for n < len(pasteEnd) && i+n < len(b) && b[i+n] == pasteEnd[n] {
+		n++
+	}
+	switch {
+	case n == len(pasteEnd):
+		r.out = append(r.out, pasteEnd...)
+		r.paste, r.mark = false, 0
+		return i + n - 1
+	case i+n == len(b):
+		r.held, r.heldAt = append(r.held[:0], b[i:]...), time.Now()
+		return len(b) - 1
+	default:
+		r.out = append(r.out, pasteESC...)
+		return i
+	}
+}
 
 // track follows the paste markers ESC [ 2 0 0 ~ and ESC [ 2 0 1 ~.
 func (r *escReader) track(c byte) {

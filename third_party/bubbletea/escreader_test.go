@@ -85,14 +85,24 @@ func TestEscReaderSplitsEscapeRuns(t *testing.T) {
 		{"Escape Escape split", []string{"\x1b", "\x1b[A"}, esc + "\x1b[A"},
 		{"an empty read keeps the ESC held", []string{"\x1b", "", "[B"}, "\x1b[B"},
 		{
-			"a paste keeps its ESCs; after it they are keys again",
+			"a paste keeps its ESCs as text; after it they are keys again",
 			[]string{"\x1b[200~a\x1b\x1bb\x1b", "\x1b[201~\x1b\x1b"},
-			"\x1b[200~a\x1b\x1bb\x1b\x1b[201~" + esc + esc,
+			"\x1b[200~a" + pasteESC + pasteESC + "b" + pasteESC + "\x1b[201~" + esc + esc,
 		},
 		{
 			"paste markers split between reads",
 			[]string{"\x1b", "[2", "00~\x1b\x1b", "\x1b[20", "1~\x1b\x1b"},
-			"\x1b[200~\x1b\x1b\x1b[201~" + esc + esc,
+			"\x1b[200~" + pasteESC + pasteESC + "\x1b[201~" + esc + esc,
+		},
+		{
+			"sequences inside a paste are text",
+			[]string{"\x1b[200~a\x1b[1;2 xyz\x1b]0;t\aB\x1b[201~"},
+			"\x1b[200~a" + pasteESC + "[1;2 xyz" + pasteESC + "]0;t\aB\x1b[201~",
+		},
+		{
+			"a paste whose last ESC starts no end marker",
+			[]string{"\x1b[200~a\x1b[20", "9~\x1b[201~"},
+			"\x1b[200~a" + pasteESC + "[209~\x1b[201~",
 		},
 		{"an OSC reply ends with ESC \\", []string{"\x1b]11;rgb:0/0/0\x1b\\\x1b[?1u"}, "\x1b]11;rgb:0/0/0\x1b\\\x1b[?1u"},
 		{"an OSC reply ST split", []string{"\x1b]11;rgb:0/0/0\x1b", "\\"}, "\x1b]11;rgb:0/0/0\x1b\\"},
@@ -186,4 +196,47 @@ func TestAltKeysAreTheParsersOwn(t *testing.T) {
 	if left != "\x1bNOPX[\\]^_" {
 		t.Errorf("pairs left to the parser: %q", left)
 	}
+}
+
+// TestPastesReachTheProgramWhole: a bracketed paste goes through the
+// reader and ultraviolet's parser to a PasteMsg with exactly the bytes
+// pasted, escape sequences included, as a tmux pane passes them; the
+// parser dropped each sequence (a pasted "a\x1b[1;2 xyz" was "ayz") and an
+// unterminated OSC swallowed the rest of the paste and part of the next
+// (black-box report).
+func TestPastesReachTheProgramWhole(t *testing.T) {
+	pastes := []string{
+		"a\x1b[1;2 xyz",
+		"A\x1b]0;t\aB",
+		"A\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x1b\\B",
+		"a\x1b[",
+		"A\x1b]0;tB",
+		"ok",
+		"tab\tand\nnew line \x1b\x1b é 日本",
+	}
+	src := newChunkReader()
+	for _, p := range pastes {
+		src.chunks <- "\x1b[200~" + p + "\x1b[201~"
+	}
+	tr := uv.NewTerminalReader(newEscReader(src, time.Minute, uv.EventDecoder{}), "xterm-256color")
+	events := make(chan uv.Event, 64)
+	go func() { _ = tr.StreamEvents(t.Context(), events) }()
+	p := &Program{}
+	for _, want := range pastes {
+		deadline := time.After(10 * time.Second)
+		for got := false; !got; {
+			select {
+			case ev := <-events:
+				if m, ok := p.translateInputEvent(ev).(PasteMsg); ok {
+					if m.Content != want {
+						t.Fatalf("paste %q arrived as %q", want, m.Content)
+					}
+					got = true
+				}
+			case <-deadline:
+				t.Fatalf("paste %q never arrived", want)
+			}
+		}
+	}
+	src.Cancel()
 }

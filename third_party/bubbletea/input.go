@@ -1,6 +1,8 @@
 package tea
 
 import (
+	"strings"
+
 	uv "github.com/charmbracelet/ultraviolet"
 )
 
@@ -34,6 +36,8 @@ func (p *Program) translateInputEvent(e uv.Event) Msg {
 	case uv.MouseWheelEvent:
 		return MouseWheelMsg(e)
 	case uv.PasteEvent:
+		// ESCs of the paste came as pasteESC (escreader.go).
+		e.Content = strings.ReplaceAll(e.Content, pasteESC, "\x1b")
 		return PasteMsg(e)
 	case uv.PasteStartEvent:
 		return PasteStartMsg(e)
