@@ -227,8 +227,9 @@ func (v *scrollView) view(st kit.Styles, w, h int) string {
 	q := strings.ToLower(v.query)
 	// Lines use the whole width, as the session drew them (a row as wide
 	// as the pane was cut to two columns fewer, for a cursor mark): the
-	// cursor's line and the selection are marked by their background.
-	selected := st.Selected.Width(w)
+	// cursor's line and the selection are marked by their backgrounds.
+	// The cursor's line stands out from the rest of a selection.
+	cursor, selected := st.Selected.Width(w), st.StatusBar.Width(w)
 	for i := v.top; i < min(len(v.Lines), v.top+bodyH); i++ {
 		// Only text past the edge is marked cut, not the blank padding
 		// of a session wider than the pane.
@@ -238,6 +239,8 @@ func (v *scrollView) view(st kit.Styles, w, h int) string {
 		}
 		l := ansi.Truncate(v.Lines[i], w, tail)
 		switch {
+		case i == v.Cur:
+			l = cursor.Render(strings.TrimRight(l, " "))
 		case i >= a && i <= b:
 			l = selected.Render(strings.TrimRight(l, " "))
 		case q != "" && strings.Contains(strings.ToLower(v.Lines[i]), q):
