@@ -229,7 +229,7 @@ func (v *scrollView) view(st kit.Styles, w, h int) string {
 	// as the pane was cut to two columns fewer, for a cursor mark): the
 	// cursor's line and the selection are marked by their backgrounds.
 	// The cursor's line stands out from the rest of a selection.
-	cursor, selected := st.Selected.Width(w), st.StatusBar.Width(w)
+	cursor, selected := st.Selected.Reverse(true).Width(w), st.Selected.Width(w)
 	for i := v.top; i < min(len(v.Lines), v.top+bodyH); i++ {
 		// Only text past the edge is marked cut, not the blank padding
 		// of a session wider than the pane.
