@@ -188,6 +188,12 @@ row "bracketed ESC text (-l)" - -l $'\e[200~a\eb\e\e[201~'
 row "paste plain" - paste "hello world"
 row "paste with ESC" - paste $'x\ey\e[Az\e'
 row "paste ESC ESC" - paste $'\e\e'
+row "paste CSI with a space" - paste $'a\e[1;2 xyz'
+row "paste OSC title" - paste $'A\e]0;t\aB'
+row "paste OSC 8 link" - paste $'A\e]8;;https://x.example\e\\link\e]8;;\e\\B'
+row "paste ending ESC [" - paste $'a\e['
+row "paste unterminated OSC" - paste $'A\e]0;tB'
+row "paste after it" - paste 'ok'
 
 step "application cursor keys (DECCKM)"
 printf '\033[?1h' >"$(cat "$REF_OUT.tty")"
