@@ -176,23 +176,29 @@ func (a *Attachment) resized(w, h int) {
 }
 
 // copyInput forwards input to the pty until a detach key. A detach
-// sequence split across reads is held back until it is complete.
+// sequence split across reads is held back until it is complete. Inside a
+// bracketed paste a detach key is text of the paste: pasting ctrl+q in a
+// zoom detached mid-paste, left the program inside an unended paste and
+// handed the rest to the UI as keys (a pasted "hello^Qqy" quit alice).
 func (a *Attachment) copyInput(r io.Reader) error {
 	buf := make([]byte, 4096)
 	var pending []byte
+	held := append(append([][]byte(nil), a.DetachKeys...), pasteStartMarker, pasteEndMarker)
+	inPaste := false
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
 			pending = append(pending, buf[:n]...)
-			if i, n := findDetach(pending, a.DetachKeys); i >= 0 {
+			if i, n, _ := findDetachOutsidePaste(pending, a.DetachKeys, inPaste); i >= 0 {
 				if i > 0 {
 					_, _ = a.s.Write(pending[:i])
 				}
 				a.leftover = append([]byte(nil), pending[i+n:]...)
 				return nil
 			}
-			keep := partialDetachSuffix(pending, a.DetachKeys)
+			keep := partialDetachSuffix(pending, held)
 			if fwd := pending[:len(pending)-keep]; len(fwd) > 0 {
+				_, _, inPaste = findDetachOutsidePaste(fwd, nil, inPaste)
 				if _, werr := a.s.Write(fwd); werr != nil {
 					return werr
 				}
@@ -208,14 +214,36 @@ func (a *Attachment) copyInput(r io.Reader) error {
 	}
 }
 
-func findDetach(p []byte, keys [][]byte) (int, int) {
-	best, blen := -1, 0
-	for _, k := range keys {
-		if i := bytes.Index(p, k); i >= 0 && (best < 0 || i < best) {
-			best, blen = i, len(k)
+// The markers of a bracketed paste.
+var (
+	pasteStartMarker = []byte("\x1b[200~")
+	pasteEndMarker   = []byte("\x1b[201~")
+)
+
+// findDetachOutsidePaste is findDetach for input that may hold bracketed
+// pastes, a detach key inside one being text: inPaste is whether p starts
+// inside a paste, and after whether the paste is still open where the
+// scan stopped (at the detach key, or the end of p).
+func findDetachOutsidePaste(p []byte, keys [][]byte, inPaste bool) (idx, n int, after bool) {
+	for i := 0; i < len(p); i++ {
+		switch {
+		case inPaste:
+			if bytes.HasPrefix(p[i:], pasteEndMarker) {
+				inPaste = false
+				i += len(pasteEndMarker) - 1
+			}
+		case bytes.HasPrefix(p[i:], pasteStartMarker):
+			inPaste = true
+			i += len(pasteStartMarker) - 1
+		default:
+			for _, k := range keys {
+				if bytes.HasPrefix(p[i:], k) {
+					return i, len(k), inPaste
+				}
+			}
 		}
 	}
-	return best, blen
+	return -1, 0, inPaste
 }
 
 // partialDetachSuffix is the length of the longest suffix of p that is a

@@ -52,6 +52,29 @@ func TestZoomPassesALoneEscapeAtOnce(t *testing.T) {
 	detachZoom(t, inW, done)
 }
 
+// A detach key inside a bracketed paste is text of the paste: pasting
+// ctrl+q in a zoom detached mid-paste, left the program in an unended
+// paste and handed the rest to the UI as keys ("hello^Qqy" quit alice).
+func TestZoomPasteKeepsItsDetachKeys(t *testing.T) {
+	t.Parallel()
+	s := runningShell(t, "zoom-paste", 0, 0)
+	inW, _, done := zoomInto(t, s)
+	// The paste's end marker split from the rest, as a read may split it.
+	_, err := inW.Write([]byte("\x1b[200~hello\x11q\x1b[113;5uy\x1b[20"))
+	require.NoError(t, err)
+	time.Sleep(20 * time.Millisecond) // let the first part be read on its own
+	_, err = inW.Write([]byte("1~\recho after-$((1+1))\r"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return strings.Contains(s.Screen(), "after-2") }, waitFor, tick,
+		"the input after the paste reached the session")
+	select {
+	case err := <-done:
+		t.Fatalf("the zoom ended inside the paste: %v", err)
+	default:
+	}
+	detachZoom(t, inW, done)
+}
+
 func TestDetachScanner(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -67,9 +90,11 @@ func TestDetachScanner(t *testing.T) {
 		{"\x1b", -1, 0},   // the Escape key, not held for the next read
 		{"a\x1b[", -1, 0}, // alt+[
 		{"\x1b[1", -1, 3},
+		{"\x1b[200~a\x11b\x1b[113;5u\x1b[201~", -1, 0}, // pasted: text
+		{"\x1b[200~\x11\x1b[201~\x11", 13, 0},          // typed after the paste
 	}
 	for _, tc := range cases {
-		i, _ := findDetach([]byte(tc.in), DefaultDetachKeys)
+		i, _, _ := findDetachOutsidePaste([]byte(tc.in), DefaultDetachKeys, false)
 		require.Equal(t, tc.idx, i, "%q", tc.in)
 		if i < 0 {
 			require.Equal(t, tc.partial, partialDetachSuffix([]byte(tc.in), DefaultDetachKeys), "%q", tc.in)
