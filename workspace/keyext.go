@@ -69,39 +69,37 @@ func encodeKitty(k KeyPress, mod uv.KeyMod) ([]byte, bool) {
 	return fmt.Appendf(nil, "\x1b[%d;%du", code, m), true
 }
 
-// encodeModifyOther is xterm's modifyOtherKeys: at level 2 every modified
-// key but shifted text; at level 1 only those legacy cannot tell apart
-// (ctrl+shift+letter, ctrl with a key that has no control byte, a
-// modified Enter, Tab or Backspace).
+// encodeModifyOther is xterm's modifyOtherKeys as tmux sends it with
+// extended keys on, at either level: the extended form only for a key
+// legacy cannot tell apart (ctrl+shift+letter, ctrl with a key that has no
+// control byte, a modified Enter or Backspace, a Tab with ctrl), whatever
+// alt adds (legacy writes alt as an ESC before the key).
 //
-// Keys with alt but no ctrl go the legacy way, ESC and the key, as tmux
-// sends them with extended keys on: alice reads them from its own terminal
-// as ESC followed by a key, which is also an Escape typed just before the
-// key (a fast Esc j in vim, or any Esc behind a terminal that holds it,
-// like tmux with its escape-time), and vim, which asks for level 2,
-// took CSI 27;3;106~ for a key of its own and lost the j (black-box
-// report). Shift+Enter, Tab and Backspace keep their extended form.
-func encodeModifyOther(k KeyPress, mod uv.KeyMod, level int) ([]byte, bool) {
+// xterm's level 2 writes every modified key the extended way, but alice
+// reads alt+key from its own terminal as ESC followed by a key, which is
+// also an Escape typed just before it (a fast Esc j in vim, or any Esc
+// behind a terminal that holds it, like tmux with its escape-time): vim,
+// which asks for level 2, took CSI 27;3;106~ for a key of its own and lost
+// the j, and Esc ctrl+a went out as ctrl+alt+a where tmux sends ESC ^A
+// (black-box reports). Shift+Tab stays CSI Z, as tmux sends it.
+func encodeModifyOther(k KeyPress, mod uv.KeyMod, _ int) ([]byte, bool) {
 	code := kittyCode(k)
 	special := code == 13 || code == 9 || code == 127
-	if code == 0 || code == 27 || mod == 0 || mod == uv.ModShift && !special {
-		return nil, false
-	}
-	if mod&uv.ModCtrl == 0 && (mod&uv.ModShift == 0 || !special) {
-		return nil, false
+	base := mod &^ uv.ModAlt
+	_, hasCtrlByte := ctrlByte(code)
+	switch {
+	case code == 0 || code == 27 || base == 0:
+		return nil, false // unmodified, Escape, or alt alone
+	case base == uv.ModShift && (!special || code == 9):
+		return nil, false // shifted text, shift+Tab
+	case base == uv.ModCtrl && hasCtrlByte && !special:
+		return nil, false // a control byte
 	}
 	char := code
-	if mod&uv.ModShift != 0 && code != 13 && code != 9 && code != 127 {
+	if mod&uv.ModShift != 0 && !special {
 		char = k.ShiftedCode
 		if char == 0 {
 			char = unicode.ToUpper(code)
-		}
-	}
-	if level == 1 {
-		_, hasCtrlByte := ctrlByte(code)
-		ctrlOnly := mod == uv.ModCtrl
-		if !special && (mod&uv.ModCtrl == 0 || ctrlOnly && hasCtrlByte) {
-			return nil, false
 		}
 	}
 	return fmt.Appendf(nil, "\x1b[27;%d;%d~", xtermMod(mod), char), true
