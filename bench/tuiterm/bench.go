@@ -223,14 +223,16 @@ func (b *bench) echo(name string) error {
 }
 
 // escKeys times keys that start with ESC, which a terminal reader must
-// tell apart from the start of a sequence: a lone Escape and alt+a, each
-// echoed by the shell's line discipline as ^[ and ^[a. tmux here runs
+// tell apart from the start of a sequence: a lone Escape, alt+a and alt+[
+// (the start of every CSI sequence), echoed by the shell's line discipline
+// as ^[, ^[a and ^[[. tmux here runs
 // with escape-time 0 (it hands a lone ESC on at once); alice holds a lone
 // ESC for its escape hold.
 func (b *bench) escKeys() error {
 	keys := []struct{ name, key, want string }{
 		{"Escape", "Escape", "^["},
 		{"alt+a", "M-a", "^[a"},
+		{"alt+[", "M-[", "^[["},
 	}
 	got := map[string][2][]time.Duration{}
 	ctl, err := b.controls(b.clearLine)

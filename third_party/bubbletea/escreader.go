@@ -47,6 +47,9 @@ type escReader struct {
 	r    cancelreader.CancelReader
 	wait time.Duration // how long an ESC that ended a read is held
 	alt  altKeys       // what an ESC-and-byte pair is handed on as
+	// altEnd is what an ESC-and-byte pair that may start a sequence is
+	// handed on as when it ended a read and nothing followed in time.
+	altEnd altKeys
 
 	raw []byte // read into, when no read is running in the background
 	out []byte // bytes for the parser; out[off:] not handed on yet
@@ -74,7 +77,8 @@ const escapeKey = "\x1b[27u"
 
 // newEscReader reads r for a parser that decodes as dec does.
 func newEscReader(r cancelreader.CancelReader, wait time.Duration, dec uv.EventDecoder) *escReader {
-	return &escReader{r: r, wait: wait, alt: altKeyTable(dec), raw: make([]byte, 4096)}
+	alt, altEnd := altKeyTable(dec)
+	return &escReader{r: r, wait: wait, alt: alt, altEnd: altEnd, raw: make([]byte, 4096)}
 }
 
 func (r *escReader) Read(p []byte) (int, error) {
@@ -147,6 +151,8 @@ func (r *escReader) expireHeld() {
 	case len(r.held) == 0:
 	case r.paste:
 		r.out = append(append(r.out, pasteESC...), r.held[1:]...)
+	case len(r.held) == 2:
+		r.out = append(r.out, r.altEnd[r.held[1]]...)
 	default:
 		r.out = append(r.out, escapeKey...)
 	}
@@ -189,6 +195,11 @@ func (r *escReader) feed(b []byte) {
 				r.track(c)
 				i++
 				c = b[i]
+			case i+2 == len(b) && b[i+1] < 0x80 && r.altEnd[b[i+1]] != "":
+				// ESC [ or ESC O ending a read: alt+[ or alt+O, unless
+				// the rest of a sequence follows within the hold.
+				r.held, r.heldAt = append(r.held[:0], b[i:]...), time.Now()
+				return
 			default:
 				r.out = append(r.out, c)
 			}
@@ -263,14 +274,14 @@ type altKeys [0x80]string
 // pair may be the first part of a sequence split between reads.
 const altIntroducers = "[OP]_^XN\\"
 
-// altKeyTable builds altKeys for a parser that decodes as dec: for each
-// byte that starts no sequence, the key dec reads from ESC and that byte,
-// written as CSI code[:shifted];mods u, kept only if dec reads exactly
-// that key from it, whole.
-func altKeyTable(dec uv.EventDecoder) altKeys {
-	var t altKeys
-	for c := 0; c < len(t); c++ {
-		if c == ansiESC || strings.IndexByte(altIntroducers, byte(c)) >= 0 {
+// altKeyTable builds the tables for a parser that decodes as dec: for
+// each byte, the key dec reads from ESC and that byte, written as
+// CSI code[:shifted];mods u, kept only if dec reads exactly that key from
+// it, whole. pairs holds the bytes that start no sequence; ending holds
+// the others (altIntroducers) but ST's, for a pair that ended a read.
+func altKeyTable(dec uv.EventDecoder) (pairs, ending altKeys) {
+	for c := 0; c < len(pairs); c++ {
+		if c == ansiESC {
 			continue
 		}
 		n, ev := dec.Decode([]byte{ansiESC, byte(c)})
@@ -283,9 +294,18 @@ func altKeyTable(dec uv.EventDecoder) altKeys {
 			code += fmt.Sprintf(":%d", k.ShiftedCode)
 		}
 		seq := fmt.Sprintf("\x1b[%s;%du", code, int(k.Mod)+1)
-		if m, got := dec.Decode([]byte(seq)); m == len(seq) && got == ev {
-			t[c] = seq
+		if m, got := dec.Decode([]byte(seq)); m != len(seq) || got != ev {
+			continue
+		}
+		switch {
+		case c == '\\':
+			// ESC \ ends a string (ST): an OSC or DCS reply that
+			// ended a read is whole; the parser takes it as it is.
+		case strings.IndexByte(altIntroducers, byte(c)) >= 0:
+			ending[c] = seq
+		default:
+			pairs[c] = seq
 		}
 	}
-	return t
+	return pairs, ending
 }

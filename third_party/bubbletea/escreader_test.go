@@ -3,6 +3,7 @@ package tea
 import (
 	"errors"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,8 +76,11 @@ func TestEscReaderSplitsEscapeRuns(t *testing.T) {
 		{"alt+A in kitty's form", []string{"\x1bA"}, "\x1b[97:65;4u"},
 		{"alt+1 then text", []string{"\x1b1ls"}, "\x1b[49;3uls"},
 		{"ctrl+alt+a", []string{"\x1b\x01"}, "\x1b[97;7u"},
-		{"alt+[ is left to the parser", []string{"\x1b["}, "\x1b["},
-		{"alt+O is left to the parser", []string{"\x1bO"}, "\x1bO"},
+		{"alt+[ ending a read, nothing after it", []string{"\x1b["}, "\x1b[91;3u"},
+		{"alt+O ending a read, nothing after it", []string{"\x1bO"}, "\x1b[111;4u"},
+		{"ESC [ ending a read, the rest of Up in the next", []string{"\x1b[", "A"}, "\x1b[A"},
+		{"ESC O ending a read, the rest of F1 in the next", []string{"a\x1bO", "P"}, "a\x1bOP"},
+		{"alt+[ then text in the same read goes to the parser", []string{"\x1b[x"}, "\x1b[x"},
 		{"Up is left alone", []string{"\x1b[A"}, "\x1b[A"},
 		{"text then Escape", []string{"ix\x1b"}, "ix" + esc},
 		{"Escape, then Escape in the next read", []string{"\x1b", "\x1b"}, esc + esc},
@@ -178,7 +182,17 @@ func TestEscapeKeyIsAnEscapeToTheParser(t *testing.T) {
 // are (and ESC ESC, an Escape).
 func TestAltKeysAreTheParsersOwn(t *testing.T) {
 	var d uv.EventDecoder
-	table := altKeyTable(d)
+	table, ending := altKeyTable(d)
+	if ending['\\'] != "" {
+		t.Errorf("ESC \\ (ST) ending a read is handed on as %q", ending['\\'])
+	}
+	for _, c := range []byte(strings.TrimSuffix(altIntroducers, "\\")) {
+		_, want := d.Decode([]byte{0x1b, c})
+		n, got := d.Decode([]byte(ending[c]))
+		if ending[c] == "" || n != len(ending[c]) || got != want {
+			t.Errorf("ESC %q ending a read: handed on as %q, read as %#v; the pair reads %#v", c, ending[c], got, want)
+		}
+	}
 	left := ""
 	for c := 0; c < len(table); c++ {
 		pair := []byte{0x1b, byte(c)}
