@@ -117,6 +117,20 @@ wait_prompt() { # wait_prompt: an attached shell is ready for input
 	wait_until "$WAIT" is_prompt || fail "no shell prompt"
 }
 
+# new_shell_workspace TAG: open the Workspaces pane, create workspace TAG
+# there, start a shell session in it (attached) and wait for its prompt.
+new_shell_workspace() {
+	keys M-4
+	wait_for "No workspaces yet"
+	keys n
+	wait_for "New workspace"
+	keys "$1" Tab Enter
+	wait_for "no sessions" # the list (not the form still showing the typed tag)
+	keys s
+	wait_for "● input"
+	wait_prompt
+}
+
 # wait_file FILE TEXT: FILE comes to contain TEXT (alice writes it from a
 # command that runs after the key that asked for it).
 wait_file() {

@@ -44,15 +44,7 @@ wait_for_re "AAPL +long +10 "
 wait_for "Trading log"
 screen | grep -q "Pending approval" && { echo "e2e: commit still pending"; exit 1; }
 step "workspaces: create, start a shell, attach"
-keys M-4
-wait_for "No workspaces yet"
-keys n
-wait_for "New workspace"
-keys "e2e-ws" Tab Enter
-wait_for "no sessions"   # the list (not the form still showing the typed tag)
-keys s
-wait_for "● input"
-wait_prompt
+new_shell_workspace "e2e-ws"
 keys "echo hi-from-e2e" Enter
 # The output, on its own line (not just the typed command's echo).
 wait_until "$WAIT" grep -qx "│ hi-from-e2e *│" || { echo "e2e: command output not on its own line"; screen; exit 1; }

@@ -43,14 +43,7 @@ STOPPED="alice: the core has stopped (its MCP ports, schedules and workspace ses
 
 step "attach a shell and type into it"
 wait_for "Workspaces"
-keys M-4
-wait_for "No workspaces yet"
-keys n
-wait_for "New workspace"
-keys "restore-ws" Tab Enter
-wait_for "no sessions"
-keys s
-wait_for "sh1 · running · ctrl+q"
+new_shell_workspace "restore-ws"
 keys -l "echo restore-marker-1"
 keys Enter
 wait_for "restore-marker-1"

@@ -58,15 +58,7 @@ ref set -g escape-time 0
 
 step "start a shell in a workspace and the dumper in it"
 wait_for "Workspaces"
-keys M-4
-wait_for "No workspaces yet"
-keys n
-wait_for "New workspace"
-keys "keys-ws" Tab Enter
-wait_for "no sessions"
-keys s
-wait_for "● input"
-wait_prompt
+new_shell_workspace "keys-ws"
 keys -l "'$WORK/dump.sh' '$ALICE_OUT'"
 keys Enter
 wait_ready "$ALICE_OUT"

@@ -18,15 +18,7 @@ start_alice $COLS $ROWS
 
 step "create a workspace and start a shell"
 wait_for "Workspaces"
-keys M-4
-wait_for "No workspaces yet"
-keys n
-wait_for "New workspace"
-keys "keys-ws" Tab Enter
-wait_for "no sessions"
-keys s
-wait_for "● input"
-wait_prompt
+new_shell_workspace "keys-ws"
 
 step "stty size in the just-started session equals the pane's inner size"
 # The pane is the inside of the frame (window minus tab bar, borders,
