@@ -1,12 +1,10 @@
 package tui_test
 
 import (
-	"os"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/creack/pty"
 	"github.com/stretchr/testify/require"
 )
 
@@ -30,36 +28,8 @@ func (k keyLog) View() tea.View { return tea.NewView("") }
 // typed is left for that program, not swallowed by a read still pending;
 // after the terminal is restored, keys reach the model again.
 func TestInputReaderHandsTheTerminalBackWithoutTakingAByte(t *testing.T) {
-	master, tty, err := pty.Open()
-	require.NoError(t, err)
-	defer master.Close()
-	defer tty.Close()
-	out, err := os.CreateTemp(t.TempDir(), "out")
-	require.NoError(t, err)
-	defer out.Close()
-
 	keys := make(chan string, 16)
-	p := tea.NewProgram(keyLog{keys}, tea.WithInput(tty), tea.WithOutput(out), tea.WithoutSignalHandler())
-	done := make(chan error, 1)
-	go func() { _, err := p.Run(); done <- err }()
-	defer func() {
-		p.Quit()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			t.Error("the program did not end")
-		}
-	}()
-	// Bubble Tea asks the terminal questions at start; answer nothing,
-	// just drain what it writes to the pty so it never blocks.
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			if _, err := master.Read(buf); err != nil {
-				return
-			}
-		}
-	}()
+	master, tty, p := runOnPty(t, keyLog{keys})
 
 	want := func(k string) {
 		t.Helper()
@@ -70,7 +40,7 @@ func TestInputReaderHandsTheTerminalBackWithoutTakingAByte(t *testing.T) {
 			t.Fatalf("key %q never reached the model", k)
 		}
 	}
-	_, err = master.Write([]byte("a"))
+	_, err := master.Write([]byte("a"))
 	require.NoError(t, err)
 	want("a")
 

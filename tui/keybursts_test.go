@@ -2,12 +2,10 @@ package tui_test
 
 import (
 	"bytes"
-	"os"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/creack/pty"
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/workspace"
@@ -105,37 +103,11 @@ func TestKeyBurstsReachTheSessionAsInTmux(t *testing.T) {
 // reads its keys) and returns the bytes its keys encode to, n of them and
 // whatever else comes within 200 ms, and the keys' names.
 func burstBytes(t *testing.T, in []string, appCursor bool, n int) (string, []string) {
-	master, tty, err := pty.Open()
-	require.NoError(t, err)
-	defer master.Close()
-	defer tty.Close()
-	out, err := os.CreateTemp(t.TempDir(), "out")
-	require.NoError(t, err)
-	defer out.Close()
-
 	keys := make(chan encodedKey, 64)
-	p := tea.NewProgram(keyBytes{keys, appCursor}, tea.WithInput(tty), tea.WithOutput(out), tea.WithoutSignalHandler())
-	done := make(chan error, 1)
-	go func() { _, err := p.Run(); done <- err }()
-	defer func() {
-		p.Quit()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			t.Error("the program did not end")
-		}
-	}()
-	go func() { // drain what the Program writes to its terminal
-		buf := make([]byte, 4096)
-		for {
-			if _, err := master.Read(buf); err != nil {
-				return
-			}
-		}
-	}()
+	master, _, _ := runOnPty(t, keyBytes{keys, appCursor})
 
 	// The terminal is in raw mode once a key typed comes through.
-	_, err = master.Write([]byte("#"))
+	_, err := master.Write([]byte("#"))
 	require.NoError(t, err)
 	select {
 	case k := <-keys:
