@@ -577,6 +577,13 @@ type Program struct {
 	useBackspace bool
 
 	mu sync.Mutex
+
+	// sizeMu guards ttyOutput, width and height between a resize check
+	// (on SIGWINCH, in its own goroutine) and the terminal's
+	// re-initialisation after an exec, which both touch them. (alice
+	// patch: the race detector caught them in the attach server, which
+	// raises SIGWINCH for every client's program.)
+	sizeMu sync.Mutex
 }
 
 // Quit is a special command that tells the Bubble Tea program to exit.

@@ -169,12 +169,15 @@ func (p *Program) fallbackDimensions(width, height int) (int, int) {
 // checkResize detects the current size of the output and informs the program
 // via a WindowSizeMsg.
 func (p *Program) checkResize() {
-	if p.ttyOutput == nil {
+	p.sizeMu.Lock()
+	out := p.ttyOutput
+	p.sizeMu.Unlock()
+	if out == nil {
 		// can't query window size
 		return
 	}
 
-	w, h, err := term.GetSize(p.ttyOutput.Fd())
+	w, h, err := term.GetSize(out.Fd())
 	if err != nil {
 		select {
 		case <-p.ctx.Done():
@@ -186,7 +189,9 @@ func (p *Program) checkResize() {
 
 	w, h = p.fallbackDimensions(w, h)
 
+	p.sizeMu.Lock()
 	p.width, p.height = w, h
+	p.sizeMu.Unlock()
 	p.Send(WindowSizeMsg{Width: w, Height: h})
 }
 

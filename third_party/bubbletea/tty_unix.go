@@ -28,7 +28,9 @@ func (p *Program) initInput() (err error) {
 	}
 
 	if f, ok := p.output.(term.File); ok && term.IsTerminal(f.Fd()) {
+		p.sizeMu.Lock()
 		p.ttyOutput = f
+		p.sizeMu.Unlock()
 	}
 
 	return nil

@@ -34,7 +34,9 @@ func (p *Program) initInput() (err error) {
 
 	// Save output screen buffer state and enable VT processing.
 	if f, ok := p.output.(term.File); ok && term.IsTerminal(f.Fd()) {
+		p.sizeMu.Lock()
 		p.ttyOutput = f
+		p.sizeMu.Unlock()
 		p.previousOutputState, err = term.GetState(f.Fd())
 		if err != nil {
 			return fmt.Errorf("error getting terminal state: %w", err)
