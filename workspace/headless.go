@@ -101,7 +101,7 @@ func (m *Manager) RunHeadless(ctx context.Context, r HeadlessRun) (HeadlessResul
 	cmd := exec.CommandContext(runCtx, path, args...)
 	cmd.Dir = ws.Dir
 	cmd.Env = append(m.sessionEnv(ws), l.env...)
-	tag := tagCommand(cmd)
+	tag := proctree.TagCommand(cmd)
 	out := &tailBuffer{max: maxHeadlessOutput}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = headlessProcAttr()

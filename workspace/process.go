@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"os/exec"
 	"syscall"
 
 	"github.com/alice-trading/alice/core/proctree"
@@ -83,11 +82,4 @@ func signalProcs(p spawnProcs, live bool, sig syscall.Signal) {
 // jobs, an agent's daemons): SIGTERM, then SIGKILL after killGrace.
 func endLeftovers(p spawnProcs) {
 	proctree.End(p.query(false).Find, killGrace)
-}
-
-// tagCommand gives cmd a fresh proctree tag and returns it.
-func tagCommand(cmd *exec.Cmd) string {
-	tag := proctree.NewTag()
-	cmd.Env = append(cmd.Env, proctree.TagEntry(tag))
-	return tag
 }

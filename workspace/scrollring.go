@@ -198,6 +198,14 @@ func (r *scrollRing) sgr(from uint32, params []byte, pen *uv.Style) uint32 {
 // sgrKey is a run style and an SGR sequence's parameters (ended by 'm').
 type sgrKey [28]byte
 
+// unwrapNewest clears the newest line's wrap flag (the screen's top row
+// was cleared or moved, as tmux's grid clears the flag of the row above).
+func (r *scrollRing) unwrapNewest() {
+	if r.n > 0 {
+		r.at(r.n - 1).wrapped = false
+	}
+}
+
 // at returns the i-th held line, oldest first.
 func (r *scrollRing) at(i int) *sbLine { return &r.lines[(r.start+i)%len(r.lines)] }
 

@@ -352,7 +352,7 @@ func (s *Session) runOnce(resume bool) (int, error) {
 	cmd := exec.Command(l.path, l.args...)
 	cmd.Dir = s.ws.Dir
 	cmd.Env = append(s.m.sessionEnv(s.ws), l.env...)
-	tag := tagCommand(cmd)
+	tag := proctree.TagCommand(cmd)
 	// pty.Start makes the child a session leader (Setsid), so its pid is a
 	// process group id and the whole tree can be signalled at once.
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})

@@ -315,8 +315,8 @@ const ed3 = "\x1b[3J"
 func (t *Terminal) drainLocked() {
 	// The emulator cleared or moved its top row while the line above it
 	// was already here (tmux unwraps the newest history line then).
-	if t.emu.TakeHistoryUnwrapped() && t.ring.n > 0 {
-		t.ring.at(t.ring.n - 1).wrapped = false
+	if t.emu.TakeHistoryUnwrapped() {
+		t.ring.unwrapNewest()
 	}
 	sb := t.emu.Scrollback()
 	if sb == nil {
@@ -344,11 +344,7 @@ func (k ringSink) PushUsed(line uv.Line, wrapped bool, used int) {
 	k.r.pushRow(line, wrapped, used)
 }
 
-func (k ringSink) UnwrapNewest() {
-	if k.r.n > 0 {
-		k.r.at(k.r.n - 1).wrapped = false
-	}
-}
+func (k ringSink) UnwrapNewest() { k.r.unwrapNewest() }
 
 // screenRow copies row y of the screen into the scratch row.
 func (t *Terminal) screenRow(y, w int) uv.Line {

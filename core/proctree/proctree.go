@@ -23,6 +23,7 @@ package proctree
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"os/exec"
 	"syscall"
 	"time"
 )
@@ -35,6 +36,14 @@ func NewTag() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// TagCommand gives cmd a fresh tag in its environment (set cmd.Env
+// first) and returns it: every process cmd starts inherits it.
+func TagCommand(cmd *exec.Cmd) string {
+	tag := NewTag()
+	cmd.Env = append(cmd.Env, TagEntry(tag))
+	return tag
 }
 
 // TagEntry is the environment entry that marks a child's processes with

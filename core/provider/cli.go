@@ -296,8 +296,8 @@ func runJSONL(ctx context.Context, o CLIOptions, args []string, stdin string, pa
 		}
 		cmd := exec.CommandContext(ctx, path, args...)
 		cmd.Dir = o.Dir
-		tag := proctree.NewTag()
-		cmd.Env = append(cliEnv(o.Env), proctree.TagEntry(tag))
+		cmd.Env = cliEnv(o.Env)
+		tag := proctree.TagCommand(cmd)
 		// Whatever the CLI started and left running, even a daemon that
 		// left its process group, goes when the request ends.
 		defer proctree.End(proctree.Query{Tag: tag}.Find, 2*time.Second)

@@ -386,17 +386,10 @@ func TestSmallerClientFollowsTheCursor(t *testing.T) {
 // shell's scrollback ended in "…" at 80 columns).
 func TestScrollbackMarksOnlyCutText(t *testing.T) {
 	t.Parallel()
-	h, f := newSessionHarness(t, 80, 24)
-	h.Key("s")
-	term := f.sess["ws1"][0].Term.(*richTerm)
-	term.sb = []string{"# echo Hello World" + strings.Repeat(" ", 100), "\x1b[32mHello World\x1b[m" + strings.Repeat(" ", 100) + "\x1b[m",
-		strings.Repeat("long ", 30)}
-	h.Key("ctrl+q")
-	h.Run(h.M.Workspaces.Load())
-	h.Key("down")
-	h.TypeText("v")
-	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
-	s := h.Screen()
+	s := scrollbackScreen(t, func(int) []string {
+		return []string{"# echo Hello World" + strings.Repeat(" ", 100), "\x1b[32mHello World\x1b[m" + strings.Repeat(" ", 100) + "\x1b[m",
+			strings.Repeat("long ", 30)}
+	})
 	require.Regexp(t, `# echo Hello World +│`, s, "a padded line is not cut")
 	require.Regexp(t, `│ Hello World +│`, s)
 	require.Regexp(t, `long …\s*│`, s, "a line longer than the pane is")
@@ -407,19 +400,30 @@ func TestScrollbackMarksOnlyCutText(t *testing.T) {
 // "…"), on the cursor's line too.
 func TestScrollbackShowsFullWidthRows(t *testing.T) {
 	t.Parallel()
+	var w int
+	s := scrollbackScreen(t, func(cols int) []string {
+		w = cols // the session has the pane's inner width
+		return []string{strings.Repeat("a", w-1) + "A", strings.Repeat("b", w-1) + "B"}
+	})
+	require.Contains(t, s, strings.Repeat("a", w-1)+"A", "the row is whole")
+	require.Contains(t, s, strings.Repeat("b", w-1)+"B", "the cursor's row is whole")
+}
+
+// scrollbackScreen starts a shell at 80x24 whose scrollback is sb(the
+// session's columns), leaves it, opens its scrollback viewer and returns
+// the screen.
+func scrollbackScreen(t *testing.T, sb func(cols int) []string) string {
+	t.Helper()
 	h, f := newSessionHarness(t, 80, 24)
 	h.Key("s")
 	term := f.sess["ws1"][0].Term.(*richTerm)
-	w := term.Cols // the session has the pane's inner width
-	term.sb = []string{strings.Repeat("a", w-1) + "A", strings.Repeat("b", w-1) + "B"}
+	term.sb = sb(term.Cols)
 	h.Key("ctrl+q")
 	h.Run(h.M.Workspaces.Load())
 	h.Key("down")
 	h.TypeText("v")
 	require.Equal(t, workspaces.WsScroll, h.M.Workspaces.Mode)
-	s := h.Screen()
-	require.Contains(t, s, strings.Repeat("a", w-1)+"A", "the row is whole")
-	require.Contains(t, s, strings.Repeat("b", w-1)+"B", "the cursor's row is whole")
+	return h.Screen()
 }
 
 // A paste goes into the scrollback's search line while it is open.
