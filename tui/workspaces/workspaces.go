@@ -306,8 +306,12 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if isDetach(msg, k.Detach) {
 			return p.detachShown()
 		}
-		// SendKey only queues into the emulator (no pty IO), so forwarding
-		// inline keeps keystroke order exact.
+		// SendKey writes the key to the session's pty here, in Update: a
+		// keystroke's write is the one piece of IO the attached pane does
+		// inline, so keystroke order stays exact and the echo is not a
+		// goroutine hand-off later (it blocks only while the program
+		// reads no input and its pty's buffer is full, as the input pipe
+		// it replaced did).
 		p.term.SendKey(msg)
 		p.kick()
 		p.forwarded = true
