@@ -154,6 +154,11 @@ func (m *Model) cur() kit.Pane { return m.Tabs[m.Focus].P }
 // A client of a core that keeps running (Detachable) that ends without
 // quitting, e.g. its terminal closed, ends as a detach: the core finishes
 // the work it started for it (a chat turn).
+// SetPatcher hands the model the program's Patch (tea.Program.Patch), so
+// an attached session's echo is drawn the moment it arrives (the
+// workspaces pane's patch.go). Call before the program runs.
+func (m *Model) SetPatcher(f func(tea.PatchDraw) bool) { m.Workspaces.SetPatcher(f) }
+
 func (m *Model) Close() {
 	if m.opts.Detachable && !m.quitRequested {
 		m.cancel(kit.ErrDetached)
@@ -237,6 +242,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, stale)
 	}
 	m.noteReuse(msg, focus, stale == nil)
+	m.Workspaces.PublishSpot(FrameLeft, FrameTop, m.Focus == FocusWorkspaces && !m.overlayOpen())
 	if m.Dialog != nil {
 		if settle := m.Dialog.settleCmd(m.now()); settle != nil {
 			cmd = tea.Batch(cmd, settle)

@@ -1,6 +1,11 @@
 package workspace
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+
+	uv "github.com/charmbracelet/ultraviolet"
+)
 
 // Frame returns the screen (as Render) and the cursor (as Cursor) read
 // under one lock: a redraw that needs both waits for a busy feeder once,
@@ -35,4 +40,63 @@ func (t *Terminal) renderRowsLocked() string {
 	}
 	t.emu.ClearTouched()
 	return strings.Join(t.rows, "\n")
+}
+
+// PatchCells copies the rows the screen changed since the last Frame
+// straight into dst, the frame on the outer terminal, with the screen's
+// top-left cell at (x0, y0), and reports the cursor: a keystroke's echo
+// drawn without a view of the whole window (tea.Program.Patch). It draws
+// nothing and reports ok=false when the screen is not cols×rows, when it
+// is not the screen Frame last rendered (size, main or alternate), when
+// more than half the rows changed (a scroll: the window's renderer moves
+// lines more cheaply), or when a changed row holds a character the outer
+// terminal might measure differently from the emulator (anything but one
+// column holding one code point below U+1100 or of box drawing); the
+// TUI's next frame draws those.
+func (t *Terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (x, y int, visible, ok bool) {
+	t.lockUI()
+	defer t.mu.Unlock()
+	w, h, alt := t.emu.Width(), t.emu.Height(), t.emu.IsAltScreen()
+	if w != cols || h != rows || len(t.rows) != h || t.rowsWidth != w || t.rowsAlt != alt {
+		return 0, 0, false, false
+	}
+	touched := t.emu.Touched()
+	n := 0
+	for row := 0; row < h && row < len(touched); row++ {
+		if touched[row] == nil {
+			continue
+		}
+		if n++; 2*n > h {
+			return 0, 0, false, false
+		}
+		for col := 0; col < w; col++ {
+			if c := t.emu.CellAt(col, row); c != nil && (c.Width != 1 || !plainCell(c.Content)) {
+				return 0, 0, false, false
+			}
+		}
+	}
+	for row := 0; row < h && row < len(touched); row++ {
+		if touched[row] == nil {
+			continue
+		}
+		for col := 0; col < w; col++ {
+			dst.SetCell(x0+col, y0+row, t.emu.CellAt(col, row))
+		}
+	}
+	p := t.emu.CursorPosition()
+	return p.X, p.Y, t.cursorVisible, true
+}
+
+// plainCell reports whether a cell's content is one code point that every
+// width method measures alike: below U+1100 (Hangul's wide jamo start
+// there) or box drawing and block elements.
+func plainCell(s string) bool {
+	switch {
+	case len(s) <= 1:
+		return true
+	case len(s) > 3:
+		return false
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	return size == len(s) && (r < 0x1100 || r >= 0x2500 && r <= 0x259f)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/core/proctree"
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/creack/pty"
 )
 
@@ -184,6 +185,12 @@ func (s *Session) Render() string { return s.term.Render() }
 
 // Frame returns the screen and the cursor read together (Terminal.Frame).
 func (s *Session) Frame() (screen string, x, y int, visible bool) { return s.term.Frame() }
+
+// PatchCells copies the screen's changed rows into the frame of the
+// window showing it (Terminal.PatchCells).
+func (s *Session) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (x, y int, visible, ok bool) {
+	return s.term.PatchCells(dst, x0, y0, cols, rows)
+}
 
 // Screen returns the live screen as plain text.
 func (s *Session) Screen() string { return s.term.String() }

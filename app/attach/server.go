@@ -350,6 +350,9 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 		}),
 	)
 
+	if pm, ok := ui.Model.(interface{ SetPatcher(func(tea.PatchDraw) bool) }); ok {
+		pm.SetPatcher(prog.Patch)
+	}
 	s.mu.Lock()
 	st.prog = prog
 	closing := s.closing

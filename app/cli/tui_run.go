@@ -20,6 +20,7 @@ func runTUI(ctx context.Context, a *app.App) error {
 	// changed view at once and caps bursts at this rate, dropping
 	// intermediate views; idle, it runs no timer.
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithFPS(480))
+	model.SetPatcher(p.Patch)
 	_, err := p.Run()
 	if err != nil && (errors.Is(err, tea.ErrProgramKilled) || ctx.Err() != nil) {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
@@ -35,6 +36,10 @@ type cursedRenderer struct {
 	starting      bool // indicates whether the renderer is starting after being stopped
 	pendingErase  bool // an scr.Erase() is pending and hasn't been drained by flush yet
 	noInput       bool // whether input is disabled, in which case keyboard enhancement queries are pointless
+	stopped       bool // closed and not started again: a command holds the terminal (alice patch, see Patch)
+	// patches counts patches drawn (alice patch): a view begun before one
+	// is dropped (renderView).
+	patches atomic.Uint64
 
 	// draws counts flushes that wrote something. (alice patch)
 	draws uint64
@@ -113,6 +118,7 @@ func (s *cursedRenderer) start() {
 	// Mark that we're starting. This is used to restore some state when
 	// starting the renderer again after it was stopped.
 	s.starting = true
+	s.stopped = false
 
 	if s.lastView == nil {
 		return
@@ -184,6 +190,7 @@ func (s *cursedRenderer) start() {
 func (s *cursedRenderer) close() (err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.stopped = true
 
 	// Exit the altScreen and show cursor before closing. It's important that
 	// we don't change the [cursedRenderer] altScreen and cursorHidden states

@@ -557,6 +557,8 @@ type Program struct {
 	// or queued output waits to be flushed: the renderer goroutine sleeps
 	// on it instead of polling with a ticker. (alice patch)
 	renderWake chan struct{}
+	// patcher is the renderer Patch draws through (alice patch).
+	patcher atomic.Pointer[cursedRenderer]
 	// inputAt is when the last input event (key, paste, mouse) reached the
 	// event loop, in Unix nanoseconds: the first frame drawn after it is not
 	// held back by the frame limiter (a keystroke's echo). (alice patch)
@@ -918,6 +920,7 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 			}
 
 			var cmd Cmd
+			epoch := p.patchEpoch()
 			model, cmd = model.Update(msg) // run update
 
 			// The view goes to the renderer first and the renderer is
@@ -925,7 +928,7 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 			// message without a command wakes no goroutine for it. (alice
 			// patch: a keystroke's echo waited behind both.)
 			if p.renderer != nil {
-				p.renderer.render(model.View())
+				p.renderView(model, epoch)
 			}
 			if cmd != nil {
 				select {
@@ -944,7 +947,7 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 // render renders the given view to the renderer.
 func (p *Program) render(model Model) {
 	if p.renderer != nil {
-		p.renderer.render(model.View()) // send view to renderer
+		p.renderView(model, p.patchEpoch()) // send view to renderer
 		p.wake()
 	}
 }
@@ -1136,6 +1139,7 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 			mapNl := runtime.GOOS != "windows" && p.ttyInput == nil
 			r.setOptimizations(p.useHardTabs, p.useBackspace, mapNl)
 			p.renderer = r
+			p.patcher.Store(r)
 		}
 	}
 

@@ -24,6 +24,7 @@ import (
 	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/alice-trading/alice/tui/workspaces"
 	"github.com/alice-trading/alice/workspace"
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // Core implements tui.Core over an App's services: it holds the use
@@ -427,7 +428,10 @@ func (t terminal) Frame() workspaces.TermFrame {
 	screen, x, y, vis := t.s.Frame()
 	return workspaces.TermFrame{Screen: screen, X: x, Y: y, CursorVisible: vis}
 }
-func (t terminal) Changed() <-chan struct{}  { return t.s.Changed() }
+func (t terminal) Changed() <-chan struct{} { return t.s.Changed() }
+func (t terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (int, int, bool, bool) {
+	return t.s.PatchCells(dst, x0, y0, cols, rows)
+}
 func (t terminal) SendKey(k tea.KeyPressMsg) { t.s.SendKey(workspace.KeyPress(k.Key())) }
 func (t terminal) Paste(s string)            { t.s.Paste(s) }
 func (t terminal) Resize(cols, rows int)     { t.s.Resize(cols, rows) }

@@ -93,15 +93,21 @@ func (p *Pane) Watch() tea.Cmd {
 		return nil
 	}
 	p.Waiting = true
-	ctx, gen, id, last, typed := p.m.AppContext(), p.TermGen, t.ID(), p.lastNudge, p.typed
+	ctx, gen, id, last, typed, pt := p.m.AppContext(), p.TermGen, t.ID(), p.lastNudge, p.typed, &p.patching
 	return func() tea.Msg {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.Changed():
 		}
-		if d := termFrame - time.Since(last); d > 0 && !sleepCtx(ctx, d, typed) {
-			return nil
+		if d := termFrame - time.Since(last); d > 0 {
+			if !sleepCtx(ctx, d, typed) {
+				return nil
+			}
+		} else {
+			// The first change after a quiet spell (an echo): drawn now,
+			// here; the model's frame for it then writes nothing.
+			pt.patchNow(t, gen)
 		}
 		return TermChangedMsg{ID: id, Gen: gen}
 	}

@@ -72,6 +72,8 @@ type Pane struct {
 	Send    *sendLine                  // open send line (sendline.go)
 	// watchedID is the attached session the alerter leaves alone (agents.go).
 	watchedID string
+	// patching draws an echo straight into the frame on screen (patch.go).
+	patching patching
 }
 
 type workspacesMsg struct {
@@ -276,7 +278,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		case p.Attached():
 			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
 			p.kick()
-			p.forwarded = true
+			p.forwarded = !p.catchUp()
 		case p.Mode == WsCreate:
 			var cmd tea.Cmd
 			p.tag, cmd = p.tag.Update(tea.PasteMsg{Content: kit.OneLine(msg.Content)})
@@ -314,7 +316,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// it replaced did).
 		p.term.SendKey(msg)
 		p.kick()
-		p.forwarded = true
+		p.forwarded = !p.catchUp()
 		return nil
 	case WsScroll:
 		return p.onScrollKey(msg)
@@ -524,6 +526,7 @@ func (p *Pane) followCursor() {
 		return
 	}
 	cols, rows := max(1, p.w), max(1, p.h-1)
+	p.patching.drawn.Store(false) // the frame read now has every patch in it
 	p.frame, p.frameGen = p.term.Frame(), p.TermGen
 	x, y, screen := p.frame.X, p.frame.Y, p.frame.Screen
 	screenRows := strings.Count(screen, "\n") + 1

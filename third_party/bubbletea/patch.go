@@ -1,0 +1,141 @@
+package tea
+
+// Patch (alice patch): a keystroke's echo in a session shown inside the
+// window used to reach the screen through the event loop — a message, the
+// model's Update and View (the whole window as text), the renderer parsing
+// the changed lines back into cells — a goroutine hand-off and three
+// passes over the frame for one changed cell. tmux writes the cell as it
+// parses it. Patch lets the code that owns those cells (the session's
+// emulator) put them into the frame on screen and have the change written
+// at once, from its own goroutine, under the renderer's lock.
+//
+// It is an addition, not a second source of truth: the model still gets
+// its message and draws the same cells in its next View, which then finds
+// nothing left to write. The lines a patch touched are forgotten by
+// lineDraw, so that next frame parses them again instead of trusting text
+// it drew before the patch.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// PatchDraw draws into the frame on screen (the alternate screen's cells,
+// the window's size) and returns where the cursor now is. It returns
+// ok=false to give up without having changed anything.
+type PatchDraw func(frame *uv.RenderBuffer) (cursor *Cursor, ok bool)
+
+// Patch runs draw on the frame the terminal shows and writes the change
+// at once. It does nothing and reports false when the frame on screen is
+// not settled: before the first frame, while the renderer is stopped (a
+// command holds the terminal), while a view the model produced has not
+// been drawn yet (the patch could be older than it, or newer and then
+// undone by it), or outside the alternate screen. Safe for concurrent use
+// with the event loop.
+func (p *Program) Patch(draw PatchDraw) bool {
+	r := p.patcher.Load()
+	if r == nil {
+		return false
+	}
+	return r.patch(draw)
+}
+
+// patchEpoch counts the patches drawn so far.
+func (p *Program) patchEpoch() uint64 {
+	if r := p.patcher.Load(); r != nil {
+		return r.patches.Load()
+	}
+	return 0
+}
+
+// renderView hands the model's view to the renderer, unless a patch was
+// drawn since epoch (read before the update the view is for): the update
+// may have read the screen as it was before the patch, and drawing its
+// view would undo the patch for a frame. A view begun after the patch
+// follows (the patch's own message brings one), so nothing is lost by
+// dropping this one.
+func (p *Program) renderView(model Model, epoch uint64) {
+	v := model.View()
+	if p.patchEpoch() != epoch {
+		return
+	}
+	p.renderer.render(v)
+}
+
+// patchedLine marks a lineDraw line a patch changed: no view's line equals
+// it, so the next frame parses that line again.
+const patchedLine = "\x00patched"
+
+func (s *cursedRenderer) patch(draw PatchDraw) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lv := s.lastView
+	if lv == nil || s.stopped || s.starting || s.pendingErase || !lv.AltScreen ||
+		s.drawnLines == nil || len(s.drawnLines) != s.cellbuf.Height() || !viewEquals(lv, &s.view) {
+		return false
+	}
+	cur, ok := draw(s.cellbuf.RenderBuffer)
+	if !ok {
+		return false
+	}
+	drew := false
+	for y, t := range s.cellbuf.Touched {
+		if t != nil && (t.FirstCell != -1 || t.LastCell != -1) && y < len(s.drawnLines) {
+			s.drawnLines[y] = patchedLine
+			s.drawnClean = min(s.drawnClean, y)
+			drew = true
+		}
+	}
+	if drew {
+		s.patches.Add(1)
+	}
+	s.scr.SetScrollOptim(false) // cells changed in place: nothing moved
+	s.scr.Render(s.cellbuf.RenderBuffer)
+	if cur != nil {
+		s.scr.MoveTo(cur.X, cur.Y)
+	}
+	// The view on screen and the one waiting to be drawn (the same) now
+	// have the cursor where the patch left it, so a flush of that view
+	// does not move it back or show it again.
+	nv := *lv
+	nv.Cursor = nil
+	if cur != nil {
+		c := *cur
+		nv.Cursor = &c
+	}
+	s.lastView, s.view = &nv, nv
+	if err := s.scr.Flush(); err != nil {
+		return false
+	}
+	show, hide := cur != nil && lv.Cursor == nil, cur == nil && lv.Cursor != nil
+	if s.buf.Len() == 0 && !show && !hide {
+		return true
+	}
+	var out bytes.Buffer
+	if hide || (!s.syncdUpdates && cur != nil && s.buf.Len() > 0) {
+		out.WriteString(ansi.ResetModeTextCursorEnable)
+	}
+	if s.syncdUpdates && s.buf.Len() > 0 {
+		out.WriteString(ansi.SetModeSynchronizedOutput)
+		out.Write(s.buf.Bytes())
+		out.WriteString(ansi.ResetModeSynchronizedOutput)
+	} else {
+		out.Write(s.buf.Bytes())
+	}
+	if show || (!s.syncdUpdates && cur != nil && s.buf.Len() > 0 && !hide) {
+		out.WriteString(ansi.SetModeTextCursorEnable)
+	}
+	s.buf.Reset()
+	if s.logger != nil {
+		s.logger.Printf("patch: %q", out.String())
+	}
+	s.draws++
+	if _, err := io.Copy(s.w, &out); err != nil && s.logger != nil {
+		s.logger.Printf("patch: %v", fmt.Errorf("bubbletea: error writing a patch: %w", err))
+	}
+	return true
+}
