@@ -60,7 +60,7 @@ func (p *Pane) PublishSpot(left, top int, clear bool) {
 	if p.patching.patch == nil {
 		return
 	}
-	if !clear || !p.Attached() || p.zoomed || p.open.on || p.viewX != 0 || p.viewY != 0 ||
+	if !clear || !p.Attached() || p.zoomed || p.open.on || p.Diff != nil || p.Send != nil || p.viewX != 0 || p.viewY != 0 ||
 		p.termCols == 0 || p.termRows != p.h-1 || p.termCols != p.w {
 		if p.patching.spot.Load() != nil {
 			p.patching.spot.Store(nil)
