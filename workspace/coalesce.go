@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"slices"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
@@ -390,7 +391,8 @@ func renderColoured(seg []byte, w int, pen *uv.Style, out rowSink) bool {
 	}
 	var rows []row
 	var text []byte
-	var runs []attrRun
+	var scratch [32]attrRun
+	runs := scratch[:0] // a row's runs, copied to their exact size when it ends
 	cur := out.styleID(pen)
 	runStart, col := 0, 0
 	emit := func(wrapped bool) {
@@ -412,11 +414,12 @@ func renderColoured(seg []byte, w int, pen *uv.Style, out rowSink) bool {
 			}
 			runs = runs[:k]
 		}
-		if len(runs) == 1 && runs[0].style == 0 {
-			runs = nil
+		var kept []attrRun
+		if len(runs) > 1 || len(runs) == 1 && runs[0].style != 0 {
+			kept = slices.Clone(runs)
 		}
-		rows = append(rows, row{string(text[:keep]), runs, wrapped})
-		text, runs, runStart, col = text[:0], nil, 0, 0
+		rows = append(rows, row{string(text[:keep]), kept, wrapped})
+		text, runs, runStart, col = text[:0], runs[:0], 0, 0
 	}
 	for i := 0; i < len(seg); i++ {
 		c := seg[i]

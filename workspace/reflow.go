@@ -52,6 +52,8 @@ func (t *Terminal) unscrollLocked(lines int) {
 }
 
 // popNewest removes the newest n lines and returns them, oldest first.
+// Their styles stay in the table until the next reclaimStyles, so cellsOf
+// can read them; the drain that stores the lines again keeps them.
 func (r *scrollRing) popNewest(n int) []sbLine {
 	n = min(n, r.n)
 	out := make([]sbLine, n)
@@ -60,6 +62,7 @@ func (r *scrollRing) popNewest(n int) []sbLine {
 		l := r.at(r.n - 1)
 		out[i] = *l
 		freed += l.cost()
+		r.styles.release(l.runs)
 		*l = sbLine{}
 		r.n--
 		r.total--
@@ -72,8 +75,9 @@ func (r *scrollRing) popNewest(n int) []sbLine {
 func (r *scrollRing) cellsOf(l *sbLine, width func(string) int) uv.Line {
 	cells := make(uv.Line, 0, len(l.text))
 	run, left := 0, len(l.text)
+	var runStyle uv.Style // the style of runs[run], looked up once per run
 	if len(l.runs) > 0 {
-		left = int(l.runs[0].n)
+		left, runStyle = int(l.runs[0].n), r.styles.style(l.runs[0].style)
 	}
 	rest, off := l.text, 0
 	for len(rest) > 0 {
@@ -83,11 +87,10 @@ func (r *scrollRing) cellsOf(l *sbLine, width func(string) int) uv.Line {
 		for l.runs != nil && off >= left && run+1 < len(l.runs) {
 			run++
 			left += int(l.runs[run].n)
+			runStyle = r.styles.style(l.runs[run].style)
 		}
 		if l.runs != nil && off < left {
-			if id := l.runs[run].style; id != 0 && int(id) < len(r.styles.list) {
-				st = r.styles.list[id]
-			}
+			st = runStyle
 		}
 		off += len(g)
 		w := width(g)

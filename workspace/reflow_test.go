@@ -46,6 +46,8 @@ func TestRingLinesComeBackAsCells(t *testing.T) {
 	require.Equal(t, r.bytes, budget.Used())
 	r.popNewest(5)
 	require.Zero(t, r.len())
+	require.Equal(t, int64(styleCost), budget.Used(), "red stays in the table until the drain that stores the lines again")
+	r.reclaimStyles()
 	require.Zero(t, budget.Used())
 	r.pushPlain("again", false) // the ring takes lines after being emptied
 	require.Equal(t, []string{"again"}, r.snapshot())

@@ -11,7 +11,8 @@ const DefaultScrollbackBudget = 64 << 20
 
 // ScrollBudget bounds the scrollback of every session of a manager
 // together, beside each session's own line cap: when the lines held cost
-// more than the limit (text, attribute runs and a slot each), the oldest
+// more than the limit (text, attribute runs and a slot each, and the
+// styles of their runs that are in a style table), the oldest
 // lines across all sessions are dropped first, down to 7/8 of the limit so
 // that trimming is rare.
 type ScrollBudget struct {

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"slices"
 	"strings"
 
 	uv "github.com/charmbracelet/ultraviolet"
@@ -15,8 +16,9 @@ const DefaultScrollbackLines = 10000
 // slot in the ring), counted against the total budget.
 const lineOverhead = 48
 
-// attrRun gives the next n bytes of a line's text one style, by its index
-// in the ring's style table (0: no attributes).
+// attrRun gives the next n bytes of a line's text one style: 0 for no
+// attributes, else the style inline or its id in the ring's style table
+// (scrollstyles.go).
 type attrRun struct {
 	n     uint32
 	style uint32
@@ -46,18 +48,15 @@ func (l *sbLine) cost() int64 { return int64(len(l.text)+8*len(l.runs)) + lineOv
 // into it — so the order is the order they scrolled. A ring (not a slice
 // that shifts) keeps a push O(1) at any size.
 type scrollRing struct {
-	max    int
-	lines  []sbLine
-	start  int   // index of the oldest line once full
-	n      int   // lines held (n < len(lines) after the budget trimmed some)
-	total  int64 // lines ever pushed
-	bytes  int64 // cost of the lines held
-	styles styleTable
-	// compactAfter defers the next style compaction until this many lines
-	// were ever pushed (total), after one that found most styles in use.
-	compactAfter int64
-	compactions  int           // how many ran (tests)
-	budget       *ScrollBudget // nil: lines cap only
+	max       int
+	lines     []sbLine
+	start     int   // index of the oldest line once full
+	n         int   // lines held (n < len(lines) after the budget trimmed some)
+	total     int64 // lines ever pushed
+	bytes     int64 // cost of the lines held and of their styles in the table
+	styles    styleTable
+	renumbers int           // style table renumberings (tests)
+	budget    *ScrollBudget // nil: lines cap only
 }
 
 func newScrollRing(capacity int, budget *ScrollBudget) *scrollRing {
@@ -79,6 +78,7 @@ func (r *scrollRing) pushLine(l sbLine) {
 	if r.budget != nil {
 		l.seq = r.budget.next()
 	}
+	r.styles.hold(l.runs)
 	var delta int64
 	if r.n == len(r.lines) && len(r.lines) < r.max && r.start != 0 {
 		// Trimmed by the budget and full again below the cap: put the
@@ -95,15 +95,13 @@ func (r *scrollRing) pushLine(l sbLine) {
 		r.lines[i] = l
 		r.n++
 	default:
-		delta -= r.lines[r.start].cost()
-		r.lines[r.start] = l
+		old := &r.lines[r.start]
+		r.styles.release(old.runs)
+		delta -= old.cost()
+		*old = l
 		r.start = (r.start + 1) % len(r.lines)
 	}
-	delta += l.cost()
-	r.bytes += delta
-	if r.budget != nil {
-		r.budget.add(delta)
-	}
+	r.account(delta + l.cost())
 }
 
 // pushPlain appends a line without attributes. A wrapped line keeps its
@@ -124,7 +122,8 @@ func (r *scrollRing) pushCells(cells uv.Line, wrapped bool) {
 // pushRow is pushCells with the cells the row's line used (-1: unknown).
 func (r *scrollRing) pushRow(cells uv.Line, wrapped bool, used int) {
 	var b strings.Builder
-	var runs []attrRun
+	var scratch [32]attrRun
+	runs := scratch[:0] // copied to their exact size at the end
 	var cur uint32
 	var prev uv.Style
 	runStart, keep := 0, 0 // keep: bytes up to the last cell that is not a default blank
@@ -139,7 +138,7 @@ func (r *scrollRing) pushRow(cells uv.Line, wrapped bool, used int) {
 		}
 		id := cur
 		if i == 0 || !c.Style.Equal(&prev) {
-			id, prev = r.styles.id(&c.Style), c.Style
+			id, prev = r.styleID(&c.Style), c.Style
 		}
 		if id != cur {
 			if b.Len() > runStart {
@@ -156,47 +155,12 @@ func (r *scrollRing) pushRow(cells uv.Line, wrapped bool, used int) {
 	if runStart < keep {
 		runs = append(runs, attrRun{n: uint32(keep - runStart), style: cur})
 	}
-	if len(runs) == 1 && runs[0].style == 0 {
-		runs = nil
+	var kept []attrRun
+	if len(runs) > 1 || len(runs) == 1 && runs[0].style != 0 {
+		kept = slices.Clone(runs)
 	}
-	r.pushLine(sbLine{text: text, runs: runs, wrapped: wrapped, used: int32(max(used, -1))})
+	r.pushLine(sbLine{text: text, runs: kept, wrapped: wrapped, used: int32(max(used, -1))})
 }
-
-// styleID numbers a style for runs (rowSink).
-func (r *scrollRing) styleID(s *uv.Style) uint32 { return r.styles.id(s) }
-
-// sgr applies an SGR sequence to pen (rowSink); the result for a given
-// style and sequence is remembered, so a stream that cycles through a few
-// colours parses each sequence once.
-func (r *scrollRing) sgr(from uint32, params []byte, pen *uv.Style) uint32 {
-	var k sgrKey
-	cacheable := len(params) < len(k)-4 && len(r.styles.list) < maxStyles
-	if cacheable {
-		k[0], k[1], k[2], k[3] = byte(from), byte(from>>8), byte(from>>16), byte(from>>24)
-		copy(k[4:], params)
-		k[4+len(params)] = 'm'
-		if id, ok := r.styles.sgr[k]; ok {
-			if id == 0 {
-				*pen = uv.Style{}
-			} else {
-				*pen = r.styles.list[id]
-			}
-			return id
-		}
-	}
-	readSGR(params, pen)
-	id := r.styles.id(pen)
-	if cacheable && (id != 0 || pen.IsZero()) {
-		if r.styles.sgr == nil {
-			r.styles.sgr = map[sgrKey]uint32{}
-		}
-		r.styles.sgr[k] = id
-	}
-	return id
-}
-
-// sgrKey is a run style and an SGR sequence's parameters (ended by 'm').
-type sgrKey [28]byte
 
 // unwrapNewest clears the newest line's wrap flag (the screen's top row
 // was cleared or moved, as tmux's grid clears the flag of the row above).
@@ -238,7 +202,7 @@ func (r *scrollRing) styled() []string {
 				b.WriteString(seg)
 				continue
 			}
-			st := r.styles.list[run.style]
+			st := r.styles.style(run.style)
 			b.WriteString(st.String())
 			b.WriteString(seg)
 			b.WriteString(ansi.ResetStyle)
@@ -261,7 +225,8 @@ func (r *scrollRing) oldestSeq() (uint64, bool) {
 
 // trimOldest drops the oldest lines — at most n, only those pushed before
 // seq before (0: any), until want bytes are freed — and returns the bytes
-// freed (taken off the budget too).
+// freed (taken off the budget too), styles no line uses any more included.
+// It runs between pushes (reclaimStyles).
 func (r *scrollRing) trimOldest(n int, before uint64, want int64) int64 {
 	var freed int64
 	for ; n > 0 && r.n > 0 && freed < want; n-- {
@@ -270,21 +235,19 @@ func (r *scrollRing) trimOldest(n int, before uint64, want int64) int64 {
 			break
 		}
 		freed += l.cost()
+		r.styles.release(l.runs)
 		*l = sbLine{}
 		r.start = (r.start + 1) % len(r.lines)
 		r.n--
 	}
 	r.released(freed)
-	return freed
+	return freed + r.reclaimStyles()
 }
 
 // released accounts for the bytes of lines just removed (freed) and
 // resets a ring they emptied.
 func (r *scrollRing) released(freed int64) {
-	r.bytes -= freed
-	if r.budget != nil {
-		r.budget.add(-freed)
-	}
+	r.account(-freed)
 	if r.n == 0 {
 		r.lines, r.start = nil, 0
 	}
@@ -297,66 +260,4 @@ func (r *scrollRing) clear() {
 	clear(r.lines)
 	r.lines, r.start, r.n, r.bytes = r.lines[:0], 0, 0, 0
 	r.styles = styleTable{}
-}
-
-// maxStyles bounds a ring's style table; when it is full the table is
-// rebuilt from the lines still held, and styles beyond it are dropped.
-const maxStyles = 1 << 16
-
-// styleTable numbers the distinct styles of a ring's lines (0 is the
-// empty style), so a run costs 8 bytes whatever its colours.
-type styleTable struct {
-	list []uv.Style
-	ids  map[uv.Style]uint32
-	sgr  map[sgrKey]uint32 // what an SGR sequence makes of a style
-}
-
-func (t *styleTable) id(s *uv.Style) uint32 {
-	if s.IsZero() {
-		return 0
-	}
-	if id, ok := t.ids[*s]; ok {
-		return id
-	}
-	if t.ids == nil {
-		t.list, t.ids = []uv.Style{{}}, map[uv.Style]uint32{}
-	}
-	if len(t.list) >= maxStyles {
-		return 0
-	}
-	id := uint32(len(t.list))
-	t.list = append(t.list, *s)
-	t.ids[*s] = id
-	return id
-}
-
-// compactStyles renumbers the styles the ring's lines still use, dropping
-// the rest, when the table is full. It runs between pushes (style ids
-// handed out before it are stale after it).
-//
-// A compaction walks every run of the ring. When it finds most of the
-// table still in use (the lines held really have that many colours, as
-// with 24-bit gradients), the next one waits until half of the ring has
-// been pushed again — before that it would free next to nothing — and
-// styles beyond the table are dropped meanwhile. Compacting again at every
-// push once the table was full took minutes of CPU for a few thousand
-// lines of a colour gradient.
-func (r *scrollRing) compactStyles() {
-	if len(r.styles.list) < maxStyles || r.total < r.compactAfter {
-		return
-	}
-	r.compactions++
-	old := r.styles
-	r.styles = styleTable{}
-	for i := 0; i < r.n; i++ {
-		l := r.at(i)
-		for j := range l.runs {
-			if s := l.runs[j].style; s != 0 {
-				l.runs[j].style = r.styles.id(&old.list[s])
-			}
-		}
-	}
-	if len(r.styles.list) >= maxStyles*3/4 {
-		r.compactAfter = r.total + int64(max(r.n/2, 1))
-	}
 }

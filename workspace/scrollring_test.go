@@ -61,7 +61,7 @@ func TestScrollRingStoresTextAndAttributeRuns(t *testing.T) {
 			require.Len(t, l.runs, tc.runs)
 			require.Equal(t, []string{tc.plain}, r.snapshot())
 			require.Equal(t, []string{tc.styled}, r.styled())
-			require.Equal(t, l.cost(), r.bytes)
+			require.Equal(t, l.cost()+int64(r.styles.live)*styleCost, r.bytes, "the line and the styles it added to the table")
 		})
 	}
 }
@@ -125,51 +125,6 @@ func TestScrollBudgetTrimsTheOldestAcrossSessions(t *testing.T) {
 	got := a.Scrollback()
 	require.Equal(t, "a2-0045 padding padding", got[len(got)-1], "the last 4 are on the screen")
 	require.Equal(t, "a2-0000 padding padding", got[len(got)-46])
-}
-
-// A ring whose lines used more distinct styles than the table holds
-// renumbers the ones still in use and shows them right.
-func TestScrollRingStyleTableCompacts(t *testing.T) {
-	t.Parallel()
-	r := newScrollRing(4, nil)
-	for i := range maxStyles + 10 {
-		r.compactStyles() // as the terminal does between batches
-		r.pushCells(cellsOf(uv.Style{Fg: color.RGBA{uint8(i), uint8(i >> 8), 0, 255}}, "x"), false)
-	}
-	require.LessOrEqual(t, len(r.styles.list), 16, "only the styles of the lines held are kept")
-	for i, s := range r.styled() {
-		n := maxStyles + 6 + i
-		require.Equal(t, fmt.Sprintf("\x1b[38;2;%d;%d;0mx\x1b[m", uint8(n), uint8(n>>8)), s)
-	}
-}
-
-// A ring whose lines hold more distinct styles than the table (a 24-bit
-// colour gradient: every run a new colour) compacts at most once per half
-// ring pushed, not at every push, and keeps the colours of the lines pushed
-// after a compaction that freed room. Compacting at every push stalled a
-// session for minutes (black-box: 8000 such lines took 80 s, tmux 0.3 s).
-func TestScrollRingStyleCompactionIsAmortised(t *testing.T) {
-	t.Parallel()
-	const ringLines, perLine, lines = 4000, 20, 12000
-	r := newScrollRing(ringLines, nil)
-	colour := 0
-	for i := 0; i < lines; i++ {
-		r.compactStyles() // as the history sink does before each push
-		var row uv.Line
-		for j := 0; j < perLine; j++ {
-			colour++
-			st := uv.Style{Fg: color.RGBA{uint8(colour), uint8(colour >> 8), uint8(colour >> 16), 255}}
-			row = append(row, cellsOf(st, "ab")...)
-		}
-		r.pushCells(row, false)
-	}
-	// 240,000 styles through a 65,536 table: a compaction when it fills,
-	// then at most one per ringLines/2 lines pushed.
-	require.LessOrEqual(t, r.compactions, 1+lines/(ringLines/2))
-	require.Positive(t, r.compactions)
-	require.Equal(t, ringLines, r.len())
-	newest := r.styled()[ringLines-1]
-	require.Contains(t, newest, "\x1b[38;2;", "the newest line keeps its colours once a compaction freed room")
 }
 
 // ED 3 (what `clear` sends after erasing the screen) erases the saved

@@ -319,17 +319,19 @@ func (t *Terminal) drainLocked() {
 		t.ring.unwrapNewest()
 	}
 	sb := t.emu.Scrollback()
-	if sb == nil {
-		return
-	}
-	if sb.Len() > 0 {
-		t.ring.compactStyles()
+	if sb != nil && sb.Len() > 0 {
 		for i, l := range sb.Lines() {
 			t.ring.pushRow(l, sb.Wrapped(i), sb.Used(i))
 		}
 		sb.Clear()
 	}
-	sb.SetSink(ringSink{t.ring}) // back on after an unscroll
+	// Between pushes: the styles of lines that left the ring are freed
+	// (after the lines an unscroll popped were stored again, which keeps
+	// theirs).
+	t.ring.reclaimStyles()
+	if sb != nil {
+		sb.SetSink(ringSink{t.ring}) // back on after an unscroll
+	}
 }
 
 // ringSink takes the lines the emulator scrolls off straight into the
@@ -340,8 +342,8 @@ func (t *Terminal) drainLocked() {
 type ringSink struct{ r *scrollRing }
 
 func (k ringSink) PushUsed(line uv.Line, wrapped bool, used int) {
-	k.r.compactStyles()
 	k.r.pushRow(line, wrapped, used)
+	k.r.reclaimStyles()
 }
 
 func (k ringSink) UnwrapNewest() { k.r.unwrapNewest() }
@@ -412,7 +414,6 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 	// sequences of the lines that were dropped.
 	pen := t.emu.CursorPen()
 	applySGR(sgrState(plan.middle[:start]), &pen)
-	t.ring.compactStyles()
 	for _, lf := range lfs[first:] {
 		renderLine(plan.middle[start:lf-1], w, width, &pen, t.row, t.ring)
 		start = lf + 1

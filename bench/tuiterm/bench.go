@@ -85,11 +85,16 @@ func (b *bench) run() error {
 			return err
 		}
 	}
-	for _, coloured := range []bool{false, true} {
+	for _, kind := range []string{"plain", "coloured"} {
 		if !c.wants("cat") {
 			break
 		}
-		if err := b.cat(coloured); err != nil {
+		if err := b.cat(kind); err != nil {
+			return err
+		}
+	}
+	if c.wants("gradient") {
+		if err := b.cat("gradient"); err != nil {
 			return err
 		}
 	}
@@ -381,13 +386,10 @@ var ansiRe = regexp.MustCompile(`\x1b(\[[0-9;:?<=>]*[ -/]*[@-~]|\][^\x07\x1b]*(\
 
 func stripANSI(s string) string { return ansiRe.ReplaceAllString(s, "") }
 
-func (b *bench) cat(coloured bool) error {
-	name := "plain"
-	if coloured {
-		name = "coloured"
-	}
-	file := filepath.Join(b.cfg.work, name+".txt")
-	if err := writeCatFile(file, b.cfg.catMB, coloured); err != nil {
+// cat times cat of a file of the kind (writeCatFile) on both sides.
+func (b *bench) cat(kind string) error {
+	file := filepath.Join(b.cfg.work, kind+".txt")
+	if err := writeCatFile(file, b.cfg.catMB, kind); err != nil {
 		return err
 	}
 	cmd := fmt.Sprintf("cat %s; printf 'DONE-%%s\\n' $((40+2))", file)
@@ -405,6 +407,10 @@ func (b *bench) cat(coloured bool) error {
 			}
 		}
 	}
-	b.add(fmt.Sprintf("cat %d MB %s", b.cfg.catMB, name), "s", pct(da, 50).Seconds(), pct(dt, 50).Seconds())
+	name := fmt.Sprintf("cat %d MB %s", b.cfg.catMB, kind)
+	if kind == "gradient" {
+		name = fmt.Sprintf("cat %d gradient lines", gradientLines)
+	}
+	b.add(name, "s", pct(da, 50).Seconds(), pct(dt, 50).Seconds())
 	return os.Remove(file)
 }

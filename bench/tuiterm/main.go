@@ -48,7 +48,7 @@ type config struct {
 }
 
 // measures are the names -only accepts, in the order they run.
-var measures = []string{"rss", "idle", "echo", "esc", "frames", "cat", "busy"}
+var measures = []string{"rss", "idle", "echo", "esc", "frames", "cat", "gradient", "busy"}
 
 // wants reports whether measure m runs.
 func (c config) wants(m string) bool { return len(c.only) == 0 || c.only[m] }

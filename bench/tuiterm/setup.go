@@ -162,15 +162,33 @@ func (b *bench) startBusy() error {
 	return o.waitText(aliceT, "sh1 · running · ctrl+q", 10*time.Second)
 }
 
-func writeCatFile(path string, mb int, coloured bool) error {
+// gradientLines is the length of the gradient file: 8000 lines of 20
+// 24-bit colours that no other run has (160,000 styles, more than the
+// 65,536 the scrollback's style table once held).
+const gradientLines = 8000
+
+// writeCatFile writes mb MB of plain or coloured (8 colours) lines, or the
+// gradient file.
+func writeCatFile(path string, mb int, kind string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
+	if kind == "gradient" {
+		colour := 0
+		for i := 0; i < gradientLines; i++ {
+			for j := 0; j < 20; j++ {
+				colour++
+				fmt.Fprintf(w, "\x1b[38;2;%d;%d;%dmg%03d", uint8(colour), uint8(colour>>8), uint8(colour>>16), j)
+			}
+			w.WriteString("\x1b[m\n")
+		}
+		mb = 0
+	}
 	const s = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz!@#"
 	for i := 0; i < mb*10000; i++ {
-		if coloured {
+		if kind == "coloured" {
 			for j := 0; j < 9; j++ {
 				fmt.Fprintf(w, "\x1b[3%dm%s", (i+j)%8, s[j*10:j*10+10])
 			}
