@@ -101,31 +101,43 @@ func (p *Pane) Watch() tea.Cmd {
 		case <-t.Changed():
 		}
 		if d := termFrame - time.Since(last); d > 0 {
-			if !sleepCtx(ctx, d, typed) {
+			switch sleepCtx(ctx, d, typed) {
+			case wakeEnded:
 				return nil
+			case wakeTimer: // a burst: the model draws its latest state
+				return TermChangedMsg{ID: id, Gen: gen}
 			}
-		} else {
-			// The first change after a quiet spell (an echo): drawn now,
-			// here; the model's frame for it then writes nothing.
-			pt.patchNow(t, gen)
 		}
+		// The first change after a quiet spell or after a key (an echo):
+		// drawn now, here; the model's frame for it then writes nothing.
+		pt.patchNow(t, gen)
 		return TermChangedMsg{ID: id, Gen: gen}
 	}
 }
 
-// sleepCtx waits d, or less if cut is signalled, unless ctx ends first;
-// it reports whether ctx is still live. (A helper of its own, so test
-// harnesses can tell this bounded wait from Watch blocking on its source.)
-func sleepCtx(ctx context.Context, d time.Duration, cut <-chan struct{}) bool {
+// wake is why sleepCtx returned.
+type wake int
+
+const (
+	wakeTimer wake = iota // d passed
+	wakeCut               // cut was signalled
+	wakeEnded             // ctx ended
+)
+
+// sleepCtx waits d, or less if cut is signalled, unless ctx ends first.
+// (A helper of its own, so test harnesses can tell this bounded wait from
+// Watch blocking on its source.)
+func sleepCtx(ctx context.Context, d time.Duration, cut <-chan struct{}) wake {
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {
 	case <-ctx.Done():
-		return false
+		return wakeEnded
 	case <-timer.C:
+		return wakeTimer
 	case <-cut:
+		return wakeCut
 	}
-	return true
 }
 
 // kick tells an armed Watch that input went to the session.
