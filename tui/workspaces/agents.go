@@ -190,6 +190,10 @@ func (p *Pane) updateAgentUI(msg tea.Msg) (tea.Cmd, bool) {
 			return p.openSend(), true
 		}
 	case tea.PasteMsg:
+		if p.Send != nil && p.Send.busy {
+			p.Send.hold(msg)
+			return nil, true
+		}
 		if p.Send != nil {
 			var cmd tea.Cmd
 			p.Send.in, cmd = p.Send.in.Update(msg)

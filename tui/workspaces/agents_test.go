@@ -1,6 +1,7 @@
 package workspaces_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ type fakeAgents struct {
 	commits   int
 	discarded [][]string
 	sent      []sentText
+	sendErr   error // SendText's answer
 	acks      []string
 	watching  map[string]bool
 }
@@ -71,7 +73,7 @@ func (f *fakeAgents) SendText(id, text string, enter bool) error {
 	f.amu.Lock()
 	defer f.amu.Unlock()
 	f.sent = append(f.sent, sentText{id, text, enter})
-	return nil
+	return f.sendErr
 }
 
 func (f *fakeAgents) WatchSession(id string, on bool) {
@@ -249,6 +251,60 @@ func TestSendLineTypesIntoASession(t *testing.T) {
 	h.Key("esc")
 	assert.Len(t, f.sent, 2, "esc sends nothing")
 	assert.Nil(t, h.M.Workspaces.Send)
+}
+
+// TestKeysPressedWhileASendIsInFlightAreKept: the send line's Enter
+// returns before the send has finished (SendText waits between the text
+// and its Enter, and its result is a message like any other); keys pressed
+// in between act once it finished, in order, instead of being typed into
+// the closing line. A d right after the Enter (tui/live's flow test, and a
+// quick person) opened no diff.
+func TestKeysPressedWhileASendIsInFlightAreKept(t *testing.T) {
+	t.Parallel()
+	h, f := newAgentHarness(t, 100, 30)
+	h.Key("s", "ctrl+q")
+	h.Run(h.M.Workspaces.Load())
+	h.TypeText("i")
+	h.TypeText("echo hi > out.txt")
+	// Enter; the send it starts is run only later, by the test.
+	_, send := h.M.Update(tuitest.KeyMsg("enter"))
+	require.NotNil(t, send)
+	h.Key("enter") // the same submit pressed twice
+	h.TypeText("d")
+	assert.Nil(t, h.M.Workspaces.Diff, "nothing acts before the send finished")
+	require.NotNil(t, h.M.Workspaces.Send)
+	h.Run(send)
+	assert.Equal(t, []sentText{{"ws1-shell", "echo hi > out.txt", true}}, f.sent, "sent once")
+	assert.Nil(t, h.M.Workspaces.Send)
+	require.NotNil(t, h.M.Workspaces.Diff, "the d pressed during the send opened the diff")
+	assert.Contains(t, h.Screen(), "A  notes.md")
+	h.Key("esc")
+
+	// The next prompt typed during a send goes out after it.
+	h.TypeText("i")
+	h.TypeText("first")
+	_, send = h.M.Update(tuitest.KeyMsg("enter"))
+	h.TypeText("isecond")
+	h.Key("enter")
+	assert.Len(t, f.sent, 1)
+	h.Run(send)
+	assert.Equal(t, []sentText{{"ws1-shell", "first", true}, {"ws1-shell", "second", true}}, f.sent[1:])
+	assert.Nil(t, h.M.Workspaces.Send)
+	assert.Contains(t, h.Toast(), "sent to sh1")
+
+	// A failed send leaves its line open, and what was typed meanwhile
+	// goes to it.
+	f.amu.Lock()
+	f.sendErr = errors.New("session sh1 is exited")
+	f.amu.Unlock()
+	h.TypeText("i")
+	h.TypeText("third")
+	_, send = h.M.Update(tuitest.KeyMsg("enter"))
+	h.TypeText(" again")
+	h.Run(send)
+	assert.Contains(t, h.Toast(), "session sh1 is exited")
+	require.NotNil(t, h.M.Workspaces.Send)
+	assert.Contains(t, h.Screen(), "sh1 › third again")
 }
 
 func TestAttachAcknowledgesTheSession(t *testing.T) {

@@ -13,11 +13,30 @@ import (
 
 // sendLine is the one-line input at the bottom of the Workspaces pane that
 // types a prompt into a session without attaching to it.
+//
+// Once submitted the line stays up, busy, until the send has finished
+// (sentMsg): SendText waits between the text and its Enter (150 ms, 1.2 s
+// for a paste), and under load the result can come later still. Keys and
+// pastes that reach the pane meanwhile are the person's next actions (d
+// for the diff, i for the next prompt; esc too, since the send cannot be
+// taken back): they are held and handled once the send finished, in order
+// (see onSent). They used to be typed into the busy line, which the result
+// then closed, so they were lost: a d pressed right after Enter never
+// opened the diff, and an i with the next prompt and its Enter went partly
+// into the closing line and partly to the list's keys.
 type sendLine struct {
 	in       textinput.Model
 	targetID string
 	name     string
 	busy     bool
+	held     []tea.Msg // KeyPressMsg and PasteMsg that arrived while busy
+}
+
+// hold keeps input that arrived while the send is in flight.
+func (s *sendLine) hold(msg tea.Msg) {
+	if len(s.held) < maxHeldKeys {
+		s.held = append(s.held, msg)
+	}
 }
 
 // sendKeyMap holds the send line's bindings, with help text.
@@ -34,8 +53,9 @@ var sendKeys = sendKeyMap{
 
 func (k sendKeyMap) help() []key.Binding { return []key.Binding{k.Submit, k.Draft, k.Cancel} }
 
-// sentMsg reports a finished send.
+// sentMsg reports a finished send of line.
 type sentMsg struct {
+	line  *sendLine
 	name  string
 	enter bool
 	err   error
@@ -74,14 +94,20 @@ func (p *Pane) openSend() tea.Cmd {
 // onSendKey handles keys while the send line is open.
 func (p *Pane) onSendKey(msg tea.KeyPressMsg) tea.Cmd {
 	s := p.Send
+	submit := key.Matches(msg, sendKeys.Submit) || key.Matches(msg, sendKeys.Draft)
+	if s.busy {
+		// The submit key again, before anything else, is the same submit
+		// pressed twice: dropped, as a busy line always did.
+		if !submit || len(s.held) > 0 {
+			s.hold(msg)
+		}
+		return nil
+	}
 	switch {
 	case key.Matches(msg, sendKeys.Cancel):
 		p.Send = nil
 		return nil
-	case key.Matches(msg, sendKeys.Submit), key.Matches(msg, sendKeys.Draft):
-		if s.busy {
-			return nil
-		}
+	case submit:
 		ac, _ := p.agentCore()
 		text, enter := s.in.Value(), key.Matches(msg, sendKeys.Submit)
 		if strings.TrimSpace(text) == "" && !enter {
@@ -89,26 +115,43 @@ func (p *Pane) onSendKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		s.busy = true
 		id, name := s.targetID, s.name
-		return func() tea.Msg { return sentMsg{name: name, enter: enter, err: ac.SendText(id, text, enter)} }
+		return func() tea.Msg { return sentMsg{line: s, name: name, enter: enter, err: ac.SendText(id, text, enter)} }
 	}
 	var cmd tea.Cmd
 	s.in, cmd = s.in.Update(msg)
 	return cmd
 }
 
+// onSent ends a send: a failed one leaves its line open with the text (to
+// try again), a done one closes it. Then the input held meanwhile is
+// handled, in order, as if it arrived now: after a failure it goes to the
+// line, as it did before the send; after a success to the list. It goes
+// to the pane directly, so nothing typed after it can overtake it; the
+// root's keys it would have taken outside the line (q, ?) stay the pane's.
 func (p *Pane) onSent(msg sentMsg) tea.Cmd {
+	var held []tea.Msg
+	mine := p.Send != nil && p.Send == msg.line
+	if mine {
+		held, p.Send.held, p.Send.busy = p.Send.held, nil, false
+	}
+	var cmd tea.Cmd
 	if msg.err != nil {
-		if p.Send != nil {
-			p.Send.busy = false
+		cmd = kit.ErrCmd(msg.err)
+	} else {
+		if mine {
+			p.Send = nil
 		}
-		return kit.ErrCmd(msg.err)
+		text := "sent to " + msg.name
+		if !msg.enter {
+			text = "typed into " + msg.name + " (not submitted)"
+		}
+		cmd = tea.Batch(func() tea.Msg { return kit.FlashMsg(text) }, p.Load())
 	}
-	p.Send = nil
-	text := "sent to " + msg.name
-	if !msg.enter {
-		text = "typed into " + msg.name + " (not submitted)"
+	cmds := []tea.Cmd{cmd}
+	for _, m := range held {
+		cmds = append(cmds, p.Update(m))
 	}
-	return tea.Batch(func() tea.Msg { return kit.FlashMsg(text) }, p.Load())
+	return tea.Batch(cmds...)
 }
 
 // sendView puts the input line under the list.
