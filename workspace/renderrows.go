@@ -70,7 +70,7 @@ func (t *Terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (x, 
 			return 0, 0, false, false
 		}
 		for col := 0; col < w; col++ {
-			if c := t.emu.CellAt(col, row); c != nil && (c.Width != 1 || !plainCell(c.Content)) {
+			if c := t.emu.CellAt(col, row); c != nil && !c.IsZero() && (c.Width != 1 || !plainCell(c.Content)) {
 				return 0, 0, false, false
 			}
 		}
@@ -80,7 +80,11 @@ func (t *Terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (x, 
 			continue
 		}
 		for col := 0; col < w; col++ {
-			dst.SetCell(x0+col, y0+row, t.emu.CellAt(col, row))
+			c := t.emu.CellAt(col, row)
+			if c == nil || c.IsZero() {
+				c = &uv.EmptyCell // never written: a blank, as the row's rendering has it
+			}
+			dst.SetCell(x0+col, y0+row, c)
 		}
 	}
 	p := t.emu.CursorPosition()
