@@ -90,10 +90,15 @@ func (c *controlClient) sendAndWait(target, args, want string, limit time.Durati
 	}
 	timeout := time.NewTimer(limit)
 	defer timeout.Stop()
+	// The echo may come in more than one write (alice draws each read of
+	// the session's output as it arrives: ^[ and a of alt+a can be two),
+	// so the output since the keys were sent is searched as a whole.
+	var seen strings.Builder
 	for {
 		select {
 		case data := <-c.output:
-			if strings.Contains(data, want) {
+			seen.WriteString(data)
+			if strings.Contains(seen.String(), want) {
 				return time.Since(start), nil
 			}
 		case <-c.done:
