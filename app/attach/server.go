@@ -350,7 +350,7 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 		}),
 	)
 
-	if pm, ok := ui.Model.(interface{ SetPatcher(func(tea.PatchDraw) bool) }); ok {
+	if pm, ok := ui.Model.(patchable); ok {
 		pm.SetPatcher(prog.Patch)
 	}
 	s.mu.Lock()
@@ -525,3 +525,7 @@ func listenUnix(path string) (net.Listener, error) {
 	}
 	return l, nil
 }
+
+// patchable is a model that draws straight into its program's frame
+// (tui.Model.SetPatcher: an attached session's echo).
+type patchable interface{ SetPatcher(func(tea.PatchDraw) bool) }
