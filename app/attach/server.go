@@ -528,4 +528,6 @@ func listenUnix(path string) (net.Listener, error) {
 
 // patchable is a model that draws straight into its program's frame
 // (tui.Model.SetPatcher: an attached session's echo).
-type patchable interface{ SetPatcher(func(tea.PatchDraw) bool) }
+type patchable interface {
+	SetPatcher(func(tea.PatchDraw) bool)
+}
