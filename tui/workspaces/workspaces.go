@@ -421,8 +421,11 @@ func (p *Pane) ViewLines(h int) []string {
 	if p.Mode != wsAttached {
 		return kit.FitLines(strings.Split(p.View(), "\n"), h)
 	}
-	if p.frameGen != p.TermGen {
-		p.followCursor() // a session shown without a change yet (zoom left)
+	if p.frameGen != p.TermGen || p.patching.drawn.Load() {
+		// A session shown without a change yet (zoom left), or one a
+		// patch drew since the pane read it (its TermChangedMsg may come
+		// later than this frame: Watch).
+		p.followCursor()
 	}
 	if h <= 0 {
 		return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/workspaces"
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/stretchr/testify/require"
 )
 
@@ -245,4 +246,46 @@ func TestWorkspaceZoomHintAt80(t *testing.T) {
 	require.Contains(t, s, "z full screen (ctrl+q back)")
 	require.Contains(t, s, "l git")
 	require.NotContains(t, s, "z full sc…")
+}
+
+// A patch draws a session's change before the pane hears of it (its
+// TermChangedMsg follows). A frame the model draws in between — for a
+// toast, a tick, a key — must show the screen as the patch left it, not
+// the pane's older copy, or it would undo the patch on screen.
+func TestAFrameBetweenAPatchAndItsMessageShowsThePatchedScreen(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	patched := make(chan struct{}, 1)
+	h.M.SetPatcher(func(draw tea.PatchDraw) bool {
+		_, ok := draw(uv.NewRenderBuffer(100, 30))
+		patched <- struct{}{}
+		return ok
+	})
+	h.Key("alt+4")
+	h.Key("s")
+	require.True(t, h.M.Workspaces.Attached())
+	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
+	require.NotContains(t, h.Screen(), "after the patch")
+	// Straight to the model (h.Send would first deliver the patch's
+	// TermChangedMsg): what the event loop does when another message
+	// comes first.
+	frame := func(msg tea.Msg) string {
+		h.M.Update(msg)
+		return h.M.View().Content
+	}
+
+	term.Mu.Lock()
+	term.Screen = "$ after the patch"
+	term.Mu.Unlock()
+	term.ChangedCh <- struct{}{}
+	<-patched
+	require.Contains(t, frame(kit.FlashMsg("a toast")), "after the patch", "the toast's frame shows the patched screen")
+	h.Send(kit.FlashMsg("the patch's message delivered, the watch armed again"))
+
+	term.ChangedCh <- struct{}{}
+	<-patched
+	term.Mu.Lock()
+	term.Screen = "$ after the patch, typed"
+	term.Mu.Unlock()
+	require.Contains(t, frame(tea.KeyPressMsg{Code: 'x', Text: "x"}), "typed", "a key's frame after a patch reads the screen again")
 }

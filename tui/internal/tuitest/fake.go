@@ -15,6 +15,7 @@ import (
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/portfolio"
 	"github.com/alice-trading/alice/tui/workspaces"
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/shopspring/decimal"
 )
 
@@ -250,6 +251,12 @@ func (t *FakeTerm) Render() string {
 }
 func (t *FakeTerm) Frame() workspaces.TermFrame {
 	return workspaces.TermFrame{Screen: t.Render(), X: 2, Y: 0, CursorVisible: true}
+}
+
+// PatchCells makes FakeTerm a workspaces.CellPatcher that draws nothing:
+// a test's patcher sees a patch happen, the cursor where Frame has it.
+func (t *FakeTerm) PatchCells(*uv.RenderBuffer, int, int, int, int) (int, int, bool, bool) {
+	return 2, 0, true, true
 }
 func (t *FakeTerm) Changed() <-chan struct{} {
 	t.Mu.Lock()
