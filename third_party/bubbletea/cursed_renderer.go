@@ -40,6 +40,12 @@ type cursedRenderer struct {
 	// patches counts patches drawn (alice patch): a view begun before one
 	// is dropped (renderView).
 	patches atomic.Uint64
+	// patched: a patch drew since the last flush, so the frame on screen
+	// is no view's: a view the model produced since (viewSincePatch) is
+	// drawn even when it equals the last one (the session may have
+	// changed back to what that showed). A flush with no new view (a wake
+	// for queued output) must not draw the old view over the patch.
+	patched, viewSincePatch bool
 
 	// draws counts flushes that wrote something. (alice patch)
 	draws uint64
@@ -339,7 +345,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 		_, _ = s.scr.WriteString(ansi.SetTabEvery8Columns)
 	}
 
-	if !s.starting && !closing && !s.pendingErase && s.lastView != nil && viewEquals(s.lastView, &view) && frameArea == s.cellbuf.Bounds() {
+	if !s.starting && !closing && !s.pendingErase && !(s.patched && s.viewSincePatch) && s.lastView != nil && viewEquals(s.lastView, &view) && frameArea == s.cellbuf.Bounds() {
 		// No changes, nothing to do.
 		return nil
 	}
@@ -351,6 +357,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 	// We're no longer starting.
 	s.starting = false
 	s.pendingErase = false
+	s.patched, s.viewSincePatch = false, false
 
 	if frameArea != s.cellbuf.Bounds() {
 		s.scr.Erase() // Force a full redraw to avoid artifacts.
@@ -674,6 +681,7 @@ func (s *cursedRenderer) render(v View) {
 	defer s.mu.Unlock()
 
 	s.view = v
+	s.viewSincePatch = s.patched // alice patch (see patched)
 }
 
 // reset implements renderer.

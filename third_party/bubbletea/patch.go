@@ -75,7 +75,7 @@ func (s *cursedRenderer) patch(draw PatchDraw) bool {
 	defer s.mu.Unlock()
 	lv := s.lastView
 	if lv == nil || s.stopped || s.starting || s.pendingErase || !lv.AltScreen ||
-		s.drawnLines == nil || len(s.drawnLines) != s.cellbuf.Height() || !viewEquals(lv, &s.view) {
+		s.drawnLines == nil || len(s.drawnLines) != s.cellbuf.Height() || !viewEquals(lv, &s.view) || s.viewSincePatch {
 		return false
 	}
 	cur, ok := draw(s.cellbuf.RenderBuffer)
@@ -92,6 +92,7 @@ func (s *cursedRenderer) patch(draw PatchDraw) bool {
 	}
 	if drew {
 		s.patches.Add(1)
+		s.patched = true
 	}
 	s.scr.SetScrollOptim(false) // cells changed in place: nothing moved
 	s.scr.Render(s.cellbuf.RenderBuffer)
