@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Frame returns the screen (as Render) and the cursor (as Cursor) read
@@ -49,10 +50,9 @@ func (t *Terminal) renderRowsLocked() string {
 // nothing and reports ok=false when the screen is not cols×rows, when it
 // is not the screen Frame last rendered (size, main or alternate), when
 // more than half the rows changed (a scroll: the window's renderer moves
-// lines more cheaply), or when a changed row holds a character the outer
-// terminal might measure differently from the emulator (anything but one
-// column holding one code point below U+1100 or of box drawing); the
-// TUI's next frame draws those.
+// lines more cheaply), or when a changed row holds a character that is not
+// one column by every width method (plainCell); the TUI's next frame
+// draws those.
 func (t *Terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (x, y int, visible, ok bool) {
 	t.lockUI()
 	defer t.mu.Unlock()
@@ -92,15 +92,17 @@ func (t *Terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (x, 
 }
 
 // plainCell reports whether a cell's content is one code point that every
-// width method measures alike: below U+1100 (Hangul's wide jamo start
-// there) or box drawing and block elements.
+// width method measures as one column (then the window's renderer, which
+// may measure by grapheme clusters or by wcwidth, draws it in the one
+// column the emulator gave it): Latin and the like at once, anything else
+// (❯ ● ✻ ⎿ box drawing, but not 日 ✅ or a cluster) by asking both.
 func plainCell(s string) bool {
-	switch {
-	case len(s) <= 1:
+	if len(s) <= 1 {
 		return true
-	case len(s) > 3:
-		return false
 	}
 	r, size := utf8.DecodeRuneInString(s)
-	return size == len(s) && (r < 0x1100 || r >= 0x2500 && r <= 0x259f)
+	if size != len(s) {
+		return false
+	}
+	return r < 0x300 || ansi.StringWidth(s) == 1 && ansi.StringWidthWc(s) == 1
 }

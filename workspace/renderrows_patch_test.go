@@ -24,6 +24,8 @@ func TestPatchCellsDrawsOnlyWhatItCanDrawExactly(t *testing.T) {
 	}{
 		{"an echo", "\x1b[2;1Hhello", cols, rows, true, "hello"},
 		{"styled text and box drawing", "\x1b[2;1H\x1b[31m│é│\x1b[m", cols, rows, true, "│é│"},
+		{"symbols an agent's prompt draws", "\x1b[2;1H❯ ● ✻ ⎿ …", cols, rows, true, "❯ ● ✻ ⎿ …"},
+		{"an emoji of one code point", "\x1b[2;1H✅", cols, rows, false, ""},
 		{"the size differs", "\x1b[2;1Hx", cols + 1, rows, false, ""},
 		{"a wide character", "\x1b[2;1H日本", cols, rows, false, ""},
 		{"a cluster", "\x1b[2;1He\u0301", cols, rows, false, ""},

@@ -106,6 +106,9 @@ func (s *cursedRenderer) patch(draw PatchDraw) bool {
 	nv.Cursor = nil
 	if cur != nil {
 		c := *cur
+		if lv.Cursor != nil { // the patch moves the cursor; its look is the view's
+			c.Shape, c.Blink, c.Color = lv.Cursor.Shape, lv.Cursor.Blink, lv.Cursor.Color
+		}
 		nv.Cursor = &c
 	}
 	s.lastView, s.view = &nv, nv
