@@ -181,13 +181,16 @@ func TestPatchedEchoesLeaveTheScreenAsTheModelDrawsIt(t *testing.T) {
 		_, x, y, vis := term.Frame()
 		return 1 + x, 1 + y, vis
 	}
-	// settle waits for the frame of the model's last update (its header)
-	// to be on screen: then the model is idle and the rows must be the
-	// session's.
+	// settle waits until the event loop has taken every message sent so
+	// far and the frame of the model's last update (its header) is on
+	// screen: then the model is idle and the rows must be the session's.
 	sent := 0
 	send := func(msg tea.Msg) { sent++; p.Send(msg) }
 	settle := func(step int, what string) {
 		t.Helper()
+		b := make(barrier) // every message sent so far is through the event loop
+		p.Send(b)
+		<-b
 		header := fmt.Sprintf("header %d", sent)
 		deadline := time.Now().Add(30 * time.Second)
 		for (rowsDiff() != "" || strings.TrimRight(scr.line(0), " ") != header) && time.Now().Before(deadline) {
