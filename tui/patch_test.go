@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,6 +24,7 @@ import (
 // top-left cell is at (1, 1).
 type sessionModel struct {
 	term  *workspace.Terminal
+	cols  int                // the session's width (sessCols when 0)
 	armed bool               // holdMsg: the next View waits after reading the screen
 	held  chan chan struct{} // where that View says so, with the channel that releases it
 	gen   int
@@ -57,7 +59,7 @@ func (m *sessionModel) View() tea.View {
 		m.held <- release
 		<-release
 	}
-	v := tea.NewView(sessionFrame(screen, m.gen))
+	v := tea.NewView(sessionFrame(screen, m.gen, cmp.Or(m.cols, sessCols)))
 	v.AltScreen = true
 	if vis {
 		v.Cursor = tea.NewCursor(1+x, 1+y)
@@ -67,13 +69,28 @@ func (m *sessionModel) View() tea.View {
 
 // sessionFrame is the window: the header changes with every update, so
 // every view differs from the last one.
-func sessionFrame(screen string, gen int) string {
+func sessionFrame(screen string, gen, cols int) string {
 	lines := []string{fmt.Sprintf("header %d", gen)}
 	for l := range strings.SplitSeq(screen, "\n") {
-		l = ansi.Truncate(l, sessCols, "")
-		lines = append(lines, "│"+l+strings.Repeat(" ", sessCols-ansi.StringWidth(l))+"\x1b[m│")
+		l = ansi.Truncate(l, cols, "")
+		lines = append(lines, "│"+l+strings.Repeat(" ", cols-ansi.StringWidth(l))+"\x1b[m│")
 	}
 	return strings.Join(append(lines, "footer"), "\n")
+}
+
+// patchSession patches the session's changed rows into p's frame as the
+// workspaces pane does, the session's top-left cell at (1, 1).
+func patchSession(p *tea.Program, term *workspace.Terminal, cols, rows int) bool {
+	return p.Patch(func(frame *uv.RenderBuffer) (*tea.Cursor, bool) {
+		x, y, vis, ok := term.PatchCells(frame, 1, 1, cols, rows)
+		if !ok {
+			return nil, false
+		}
+		if !vis {
+			return nil, true
+		}
+		return tea.NewCursor(1+x, 1+y), true
+	})
 }
 
 // TestPatchedEchoesLeaveTheScreenAsTheModelDrawsIt feeds a session random
@@ -112,24 +129,13 @@ func TestPatchedEchoesLeaveTheScreenAsTheModelDrawsIt(t *testing.T) {
 	go func() { _, err := p.Run(); done <- err }()
 	t.Cleanup(func() { p.Quit(); <-done })
 
-	patch := func() bool {
-		return p.Patch(func(frame *uv.RenderBuffer) (*tea.Cursor, bool) {
-			x, y, vis, ok := term.PatchCells(frame, 1, 1, sessCols, sessRows)
-			if !ok {
-				return nil, false
-			}
-			if !vis {
-				return nil, true
-			}
-			return tea.NewCursor(1+x, 1+y), true
-		})
-	}
+	patch := func() bool { return patchSession(p, term, sessCols, sessRows) }
 	// want is the model's frame of the session's screen now, minus the
 	// header (which counts updates).
 	want := func() uv.ScreenBuffer {
 		b := uv.NewScreenBuffer(w, h)
 		b.Method = ansi.GraphemeWidth
-		uv.NewStyledString(sessionFrame(term.Render(), 0)).Draw(b, b.Bounds())
+		uv.NewStyledString(sessionFrame(term.Render(), 0, sessCols)).Draw(b, b.Bounds())
 		return b
 	}
 	// frameRows waits until the renderer has drawn every view handed to it
