@@ -680,8 +680,14 @@ func (s *cursedRenderer) render(v View) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
+	s.setViewLocked(v)
+}
+
+// setViewLocked stores the view to draw next (alice patch: and notes a
+// view given after a patch, see patched). Called with s.mu held.
+func (s *cursedRenderer) setViewLocked(v View) {
 	s.view = v
-	s.viewSincePatch = s.patched // alice patch (see patched)
+	s.viewSincePatch = s.patched
 }
 
 // reset implements renderer.

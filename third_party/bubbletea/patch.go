@@ -60,10 +60,21 @@ func (p *Program) patchEpoch() uint64 {
 // dropping this one.
 func (p *Program) renderView(model Model, epoch uint64) {
 	v := model.View()
-	if p.patchEpoch() != epoch {
+	if r := p.patcher.Load(); r != nil {
+		r.renderSince(v, epoch)
 		return
 	}
 	p.renderer.render(v)
+}
+
+// renderSince is render unless a patch was drawn since epoch, checked
+// under the lock a patch holds while it counts itself.
+func (s *cursedRenderer) renderSince(v View, epoch uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.patches.Load() == epoch {
+		s.setViewLocked(v)
+	}
 }
 
 // patchedLine marks a lineDraw line a patch changed: no view's line equals
