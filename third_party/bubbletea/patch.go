@@ -101,10 +101,6 @@ func (s *cursedRenderer) patch(draw PatchDraw) bool {
 			drew = true
 		}
 	}
-	if drew {
-		s.patches.Add(1)
-		s.patched = true
-	}
 	s.scr.SetScrollOptim(false) // cells changed in place: nothing moved
 	s.scr.Render(s.cellbuf.RenderBuffer)
 	if cur != nil {
@@ -127,6 +123,12 @@ func (s *cursedRenderer) patch(draw PatchDraw) bool {
 		return false
 	}
 	show, hide := cur != nil && lv.Cursor == nil, cur == nil && lv.Cursor != nil
+	if drew || s.buf.Len() > 0 || show || hide {
+		// The frame on screen is newer than every view begun before now
+		// (cells, or only the cursor: renderView drops those views).
+		s.patches.Add(1)
+		s.patched = true
+	}
 	if s.buf.Len() == 0 && !show && !hide {
 		return true
 	}
