@@ -154,18 +154,19 @@ func (m *Model) cur() kit.Pane { return m.Tabs[m.Focus].P }
 // A client of a core that keeps running (Detachable) that ends without
 // quitting, e.g. its terminal closed, ends as a detach: the core finishes
 // the work it started for it (a chat turn).
-// SetPatcher hands the model the program's Patch (tea.Program.Patch), so
-// an attached session's echo is drawn the moment it arrives (the
-// workspaces pane's patch.go). Call before the program runs.
-func (m *Model) SetPatcher(f func(tea.PatchDraw) bool) { m.Workspaces.SetPatcher(f) }
-
 func (m *Model) Close() {
+	m.Workspaces.Close()
 	if m.opts.Detachable && !m.quitRequested {
 		m.cancel(kit.ErrDetached)
 		return
 	}
 	m.cancel(nil)
 }
+
+// SetPatcher hands the model the program's Patch (tea.Program.Patch), so
+// an attached session's echo is drawn the moment it arrives (the
+// workspaces pane's patch.go). Call before the program runs.
+func (m *Model) SetPatcher(f func(tea.PatchDraw) bool) { m.Workspaces.SetPatcher(f) }
 
 // Init starts the event bridge, loads every pane and asks the terminal for
 // its background colour.

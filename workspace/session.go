@@ -202,6 +202,9 @@ func (s *Session) Cursor() (x, y int, visible bool) { return s.term.Cursor() }
 // waiting tea.Cmd per session on it.
 func (s *Session) Changed() <-chan struct{} { return s.term.Changed() }
 
+// Subscribe is Changed for one reader of many (Terminal.Subscribe).
+func (s *Session) Subscribe() (<-chan struct{}, func()) { return s.term.Subscribe() }
+
 // SendKey forwards a decoded key press (Esc included).
 func (s *Session) SendKey(k KeyPress) { s.term.SendKey(k) }
 

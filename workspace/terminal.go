@@ -70,6 +70,10 @@ type Terminal struct {
 	uiGot       atomic.Uint64
 	handoff     chan struct{}
 	handoffWait time.Duration
+	// subs are the channels of Subscribe, nudged with changed; subsMu
+	// serialises their changes (nudge reads subs without it).
+	subsMu sync.Mutex
+	subs   atomic.Pointer[[]chan struct{}]
 
 	// sendMu keeps writes to the pty whole and in order: input (keys,
 	// pastes, raw bytes: send) and the emulator's query replies (reply).
@@ -441,10 +445,49 @@ func (t *Terminal) nudge() {
 	case t.changed <- struct{}{}:
 	default:
 	}
+	if subs := t.subs.Load(); subs != nil {
+		for _, ch := range *subs {
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
+		}
+	}
 }
 
 // Changed is a coalesced notification (capacity 1) that the screen changed.
+// It is one channel: of several readers, each change wakes one. A reader
+// among others (a window of several attached clients) subscribes.
 func (t *Terminal) Changed() <-chan struct{} { return t.changed }
+
+// Subscribe is Changed for one reader of many: every change nudges every
+// subscriber's channel (capacity 1). cancel ends the subscription with a
+// last nudge, so a reader still waiting on the channel returns.
+func (t *Terminal) Subscribe() (changes <-chan struct{}, cancel func()) {
+	ch := make(chan struct{}, 1)
+	t.subsMu.Lock()
+	defer t.subsMu.Unlock()
+	var next []chan struct{}
+	if old := t.subs.Load(); old != nil {
+		next = append(next, *old...)
+	}
+	next = append(next, ch)
+	t.subs.Store(&next)
+	return ch, func() {
+		t.subsMu.Lock()
+		defer t.subsMu.Unlock()
+		old := t.subs.Load()
+		if old == nil {
+			return
+		}
+		next := slices.DeleteFunc(slices.Clone(*old), func(c chan struct{}) bool { return c == ch })
+		t.subs.Store(&next)
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
 
 // Render returns the screen as an ANSI-styled string. It is rendered at
 // most once per change, and then only its changed rows.

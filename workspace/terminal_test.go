@@ -158,3 +158,38 @@ func TestControlStringsKeepUTF8(t *testing.T) {
 	require.Equal(t, "http://x/👍🏽?q=é", term.emu.CellAt(0, 0).Link.URL)
 	require.Equal(t, "L after", strings.TrimSpace(term.emu.String()))
 }
+
+// Every subscriber hears every change (two clients showing one session:
+// each used to get every other echo), and a cancelled subscription wakes
+// its waiting reader once, then hears nothing more.
+func TestSubscribersEachHearEveryChange(t *testing.T) {
+	t.Parallel()
+	term := NewTerminal(20, 5, slog.New(slog.DiscardHandler))
+	defer term.Close()
+	a, cancelA := term.Subscribe()
+	b, cancelB := term.Subscribe()
+	defer cancelB()
+	for i := 0; i < 3; i++ {
+		term.Feed([]byte("x"))
+		for _, ch := range []<-chan struct{}{a, b} {
+			select {
+			case <-ch:
+			default:
+				t.Fatalf("change %d: a subscriber heard nothing", i)
+			}
+		}
+	}
+	cancelA()
+	select {
+	case <-a:
+	default:
+		t.Fatal("cancel wakes the reader once")
+	}
+	term.Feed([]byte("y"))
+	<-b
+	select {
+	case <-a:
+		t.Fatal("a cancelled subscription hears no more")
+	default:
+	}
+}

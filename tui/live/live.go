@@ -428,7 +428,7 @@ func (t terminal) Frame() workspaces.TermFrame {
 	screen, x, y, vis := t.s.Frame()
 	return workspaces.TermFrame{Screen: screen, X: x, Y: y, CursorVisible: vis}
 }
-func (t terminal) Changed() <-chan struct{} { return t.s.Changed() }
+func (t terminal) Subscribe() (<-chan struct{}, func()) { return t.s.Subscribe() }
 func (t terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (int, int, bool, bool) {
 	return t.s.PatchCells(dst, x0, y0, cols, rows)
 }

@@ -26,8 +26,10 @@ type Terminal interface {
 	// Frame is the screen and the cursor read together: one wait for
 	// the emulator's lock per redraw.
 	Frame() TermFrame
-	// Changed receives a nudge (capacity 1) when the screen changes.
-	Changed() <-chan struct{}
+	// Subscribe returns a channel nudged (capacity 1) each time the
+	// screen changes, for this reader alone (other clients' panes showing
+	// the same session have their own), and the call that ends it.
+	Subscribe() (changes <-chan struct{}, cancel func())
 	SendKey(tea.KeyPressMsg)
 	Paste(string)
 	Resize(cols, rows int)

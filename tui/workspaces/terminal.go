@@ -94,11 +94,12 @@ func (p *Pane) Watch() tea.Cmd {
 	}
 	p.Waiting = true
 	ctx, gen, id, last, typed, pt := p.m.AppContext(), p.TermGen, t.ID(), p.lastNudge, p.typed, &p.patching
+	changes := p.changes(t)
 	return func() tea.Msg {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-t.Changed():
+		case <-changes:
 		}
 		if d := termFrame - time.Since(last); d > 0 {
 			switch sleepCtx(ctx, d, typed) {
@@ -123,6 +124,26 @@ const (
 	wakeCut               // cut was signalled
 	wakeEnded             // ctx ended
 )
+
+// changes is the pane's own subscription to t's changes, taken when t
+// is first watched and given up when another session is (or Close): a
+// session shown by several clients nudges each of them.
+func (p *Pane) changes(t Terminal) <-chan struct{} {
+	if p.sub.id != t.ID() || p.sub.ch == nil {
+		p.Close()
+		p.sub.ch, p.sub.cancel = t.Subscribe()
+		p.sub.id = t.ID()
+	}
+	return p.sub.ch
+}
+
+// Close ends the pane's subscription to its session's changes.
+func (p *Pane) Close() {
+	if p.sub.cancel != nil {
+		p.sub.cancel()
+	}
+	p.sub.id, p.sub.ch, p.sub.cancel = "", nil, nil
+}
 
 // sleepCtx waits d, or less if cut is signalled, unless ctx ends first.
 // (A helper of its own, so test harnesses can tell this bounded wait from

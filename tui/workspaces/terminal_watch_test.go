@@ -28,9 +28,9 @@ type watchTerm struct {
 	keys    chan string
 }
 
-func (t *watchTerm) ID() string                { return "t1" }
-func (t *watchTerm) Changed() <-chan struct{}  { return t.changed }
-func (t *watchTerm) SendKey(k tea.KeyPressMsg) { t.keys <- k.String() }
+func (t *watchTerm) ID() string                           { return "t1" }
+func (t *watchTerm) Subscribe() (<-chan struct{}, func()) { return t.changed, func() {} }
+func (t *watchTerm) SendKey(k tea.KeyPressMsg)            { t.keys <- k.String() }
 
 // A change that arrives inside the frame cap waits for the cap, unless a
 // key was typed into the session: then it is the key's echo and the

@@ -74,6 +74,12 @@ type Pane struct {
 	watchedID string
 	// patching draws an echo straight into the frame on screen (patch.go).
 	patching patching
+	// sub is the subscription to the watched session's changes (changes).
+	sub struct {
+		id     string
+		ch     <-chan struct{}
+		cancel func()
+	}
 }
 
 type workspacesMsg struct {

@@ -88,10 +88,12 @@ func TestTerminalNudgesRedrawAndResizeFollowsLayout(t *testing.T) {
 	term.Mu.Lock()
 	term.Screen = "$ echo hi\nhi\n$ "
 	// The harness dropped the attach's watch Cmd still blocked on the old
-	// channel; a fresh channel makes this test's watch the only reader.
+	// channel; a fresh channel (subscribed again) makes this test's watch
+	// the only reader.
 	term.ChangedCh = make(chan struct{}, 1)
 	term.ChangedCh <- struct{}{}
 	term.Mu.Unlock()
+	h.M.Workspaces.Close()
 	msg := waitMsg(t, h.M.Workspaces, term)
 	require.Equal(t, workspaces.TermChangedMsg{ID: term.TermID, Gen: h.M.Workspaces.TermGen}, msg)
 	h.Send(msg)

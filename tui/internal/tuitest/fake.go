@@ -258,10 +258,11 @@ func (t *FakeTerm) Frame() workspaces.TermFrame {
 func (t *FakeTerm) PatchCells(*uv.RenderBuffer, int, int, int, int) (int, int, bool, bool) {
 	return 2, 0, true, true
 }
-func (t *FakeTerm) Changed() <-chan struct{} {
+// Subscribe hands out ChangedCh, which the test drives.
+func (t *FakeTerm) Subscribe() (<-chan struct{}, func()) {
 	t.Mu.Lock()
 	defer t.Mu.Unlock()
-	return t.ChangedCh
+	return t.ChangedCh, func() {}
 }
 func (t *FakeTerm) Paste(s string)          { t.SendKey(tea.KeyPressMsg{Text: s}) }
 func (t *FakeTerm) Attach() tea.ExecCommand { return nil }
