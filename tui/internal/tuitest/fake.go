@@ -258,6 +258,7 @@ func (t *FakeTerm) Frame() workspaces.TermFrame {
 func (t *FakeTerm) PatchCells(*uv.RenderBuffer, int, int, int, int) (int, int, bool, bool) {
 	return 2, 0, true, true
 }
+
 // Subscribe hands out ChangedCh, which the test drives.
 func (t *FakeTerm) Subscribe() (<-chan struct{}, func()) {
 	t.Mu.Lock()
