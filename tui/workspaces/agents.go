@@ -191,7 +191,7 @@ func (p *Pane) updateAgentUI(msg tea.Msg) (tea.Cmd, bool) {
 		}
 	case tea.PasteMsg:
 		if p.Send != nil && p.Send.busy {
-			p.Send.hold(msg)
+			p.Send.held.add(msg)
 			return nil, true
 		}
 		if p.Send != nil {

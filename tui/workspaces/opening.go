@@ -17,14 +17,25 @@ import (
 // the keys back to the UI (quit, tab switching) and drops what it held.
 type opening struct {
 	on   bool
-	gen  int       // which opening an openExpiredMsg is about
-	held []tea.Msg // KeyPressMsg and PasteMsg, in order
+	gen  int // which opening an openExpiredMsg is about
+	held heldInput
 }
 
 const (
 	openHold    = 2 * time.Second
 	maxHeldKeys = 4096
 )
+
+// heldInput is input (KeyPressMsg, PasteMsg) kept in order until what it
+// is for is ready: a session opening, a send in flight (sendline.go). At
+// most maxHeldKeys are kept.
+type heldInput []tea.Msg
+
+func (h *heldInput) add(msg tea.Msg) {
+	if len(*h) < maxHeldKeys {
+		*h = append(*h, msg)
+	}
+}
 
 // openExpiredMsg ends an opening that took longer than openHold.
 type openExpiredMsg struct{ gen int }
@@ -44,9 +55,7 @@ func (p *Pane) holdInput(msg tea.Msg) bool {
 	}
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.PasteMsg:
-		if len(p.open.held) < maxHeldKeys {
-			p.open.held = append(p.open.held, msg)
-		}
+		p.open.held.add(msg)
 		return true
 	}
 	return false

@@ -29,14 +29,7 @@ type sendLine struct {
 	targetID string
 	name     string
 	busy     bool
-	held     []tea.Msg // KeyPressMsg and PasteMsg that arrived while busy
-}
-
-// hold keeps input that arrived while the send is in flight.
-func (s *sendLine) hold(msg tea.Msg) {
-	if len(s.held) < maxHeldKeys {
-		s.held = append(s.held, msg)
-	}
+	held     heldInput // what arrived while busy
 }
 
 // sendKeyMap holds the send line's bindings, with help text.
@@ -99,7 +92,7 @@ func (p *Pane) onSendKey(msg tea.KeyPressMsg) tea.Cmd {
 		// The submit key again, before anything else, is the same submit
 		// pressed twice: dropped, as a busy line always did.
 		if !submit || len(s.held) > 0 {
-			s.hold(msg)
+			s.held.add(msg)
 		}
 		return nil
 	}
@@ -129,7 +122,7 @@ func (p *Pane) onSendKey(msg tea.KeyPressMsg) tea.Cmd {
 // to the pane directly, so nothing typed after it can overtake it; the
 // root's keys it would have taken outside the line (q, ?) stay the pane's.
 func (p *Pane) onSent(msg sentMsg) tea.Cmd {
-	var held []tea.Msg
+	var held heldInput
 	mine := p.Send != nil && p.Send == msg.line
 	if mine {
 		held, p.Send.held, p.Send.busy = p.Send.held, nil, false
