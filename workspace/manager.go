@@ -21,7 +21,8 @@
 //	// /mcp/{wsId}: id, ok := m.Lookup(r.PathValue("wsId")); tools := wtc.ToolsFor(id)
 //	s, err := m.StartSession(ws.ID, "")   // "" = the workspace's default agent
 //	// pane: one in-flight cmd per session, re-armed when handled
-//	func() tea.Msg { <-s.Changed(); return termChangedMsg{ID: s.ID()} }
+//	changes, cancel := s.Subscribe()      // this pane's own nudges; cancel when done
+//	func() tea.Msg { <-changes; return termChangedMsg{ID: s.ID()} }
 //	view := s.Render(); x, y, visible := s.Cursor()
 //	s.SendKey(workspace.KeyPress(msg.Key())) // tea.KeyPressMsg; Esc included
 //	s.Paste(msg.Content)                     // tea.PasteMsg

@@ -198,11 +198,8 @@ func (s *Session) Screen() string { return s.term.String() }
 // Cursor returns the cursor position within the screen and its visibility.
 func (s *Session) Cursor() (x, y int, visible bool) { return s.term.Cursor() }
 
-// Changed nudges (coalesced) when the screen or state changed. Re-arm one
-// waiting tea.Cmd per session on it.
-func (s *Session) Changed() <-chan struct{} { return s.term.Changed() }
-
-// Subscribe is Changed for one reader of many (Terminal.Subscribe).
+// Subscribe returns one reader's nudges (coalesced) when the screen or
+// state changed, and the call that ends them (Terminal.Subscribe).
 func (s *Session) Subscribe() (<-chan struct{}, func()) { return s.term.Subscribe() }
 
 // SendKey forwards a decoded key press (Esc included).

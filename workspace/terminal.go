@@ -85,7 +85,6 @@ type Terminal struct {
 	// first keystrokes after "start session" are never lost.
 	pending []byte
 
-	changed   chan struct{}
 	stopping  atomic.Bool
 	replyDone chan struct{}
 	log       *slog.Logger
@@ -113,7 +112,6 @@ func newTerminal(cols, rows, scrollback int, budget *ScrollBudget, logger *slog.
 		// changes only); zoomModes reads autowrap from here.
 		modes:       map[ansi.Mode]bool{ansi.ModeAutoWrap: true, ansi.ModeTextCursorEnable: true},
 		ring:        newScrollRing(scrollback, budget),
-		changed:     make(chan struct{}, 1),
 		handoff:     make(chan struct{}, 1),
 		handoffWait: handoffWait,
 		replyDone:   make(chan struct{}),
@@ -441,10 +439,6 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 }
 
 func (t *Terminal) nudge() {
-	select {
-	case t.changed <- struct{}{}:
-	default:
-	}
 	if subs := t.subs.Load(); subs != nil {
 		for _, ch := range *subs {
 			select {
@@ -455,14 +449,11 @@ func (t *Terminal) nudge() {
 	}
 }
 
-// Changed is a coalesced notification (capacity 1) that the screen changed.
-// It is one channel: of several readers, each change wakes one. A reader
-// among others (a window of several attached clients) subscribes.
-func (t *Terminal) Changed() <-chan struct{} { return t.changed }
-
-// Subscribe is Changed for one reader of many: every change nudges every
-// subscriber's channel (capacity 1). cancel ends the subscription with a
-// last nudge, so a reader still waiting on the channel returns.
+// Subscribe returns a coalesced notification (capacity 1) that the screen
+// changed, for one reader: every change nudges every subscriber (the panes
+// of several attached clients showing one session each hear it). cancel
+// ends the subscription with a last nudge, so a reader still waiting on
+// the channel returns.
 func (t *Terminal) Subscribe() (changes <-chan struct{}, cancel func()) {
 	ch := make(chan struct{}, 1)
 	t.subsMu.Lock()

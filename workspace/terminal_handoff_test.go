@@ -13,15 +13,17 @@ import (
 
 // A long batch is written in chunks; a redraw that asks for the screen
 // while a chunk is being written gets it right after that chunk, before
-// the next one, and Changed is nudged in between: a child that repaints
+// the next one, and its subscribers are nudged in between: a child that repaints
 // continuously is shown mid-batch instead of once per batch.
 func TestRedrawGoesBetweenChunksOfALongBatch(t *testing.T) {
 	t.Parallel()
 	term := newTerminal(80, 24, 100, nil, slog.New(slog.DiscardHandler))
 	defer term.Close()
 	term.handoffWait = time.Hour // only the redraw taking the lock lets the feeder go on
+	changes, unsubscribe := term.Subscribe()
+	defer unsubscribe()
 	term.Feed([]byte("\x1b[?1049h"))
-	<-term.Changed()
+	<-changes
 
 	// The first chunk rings the bell (a callback that runs with the lock
 	// held), which parks the feeder until the redraw is waiting.
@@ -44,9 +46,9 @@ func TestRedrawGoesBetweenChunksOfALongBatch(t *testing.T) {
 	require.Contains(t, s, "first")
 	require.NotContains(t, s, "second", "the redraw got the lock before the feeder's next chunk")
 	select {
-	case <-term.Changed():
+	case <-changes:
 	default:
-		t.Fatal("Changed was not nudged between the chunks")
+		t.Fatal("the subscriber was not nudged between the chunks")
 	}
 	<-fed
 	require.True(t, strings.Contains(term.String(), "second"), "the whole batch is written")

@@ -33,6 +33,8 @@ func TestTerminalAnswersQueriesWithoutBlocking(t *testing.T) {
 	t.Parallel()
 	term := NewTerminal(40, 10, slog.Default())
 	defer term.Close()
+	changes, unsubscribe := term.Subscribe()
+	defer unsubscribe()
 	out := &syncBuf{}
 	term.SetOutput(out)
 	done := make(chan struct{})
@@ -51,9 +53,9 @@ func TestTerminalAnswersQueriesWithoutBlocking(t *testing.T) {
 	require.Contains(t, term.String(), "red text")
 	require.Contains(t, term.Render(), "\x1b[31m")
 	select {
-	case <-term.Changed():
+	case <-changes:
 	default:
-		t.Fatal("Feed must nudge Changed")
+		t.Fatal("Feed must nudge its subscribers")
 	}
 
 	term.Feed([]byte("\x1b[?25l\x1b]2;my title\x07"))

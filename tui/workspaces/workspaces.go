@@ -46,7 +46,7 @@ type Pane struct {
 	frame     TermFrame                  // term's screen and cursor as of the last change (followCursor)
 	frameGen  int                        // the TermGen frame was read for
 	TermGen   int                        // bumps when term changes so stale nudges are dropped
-	Waiting   bool                       // a Changed() read is in flight for term
+	Waiting   bool                       // a read of term's changes is in flight (Watch)
 	lastNudge time.Time                  // when the last TermChangedMsg arrived (frame cap)
 	forwarded bool                       // the last message was input passed to the session, nothing else
 	// typed is signalled (capacity 1) when a key or paste goes to term: the
