@@ -51,6 +51,17 @@ type styledRun struct {
 
 // pushStyledLine pushes line i: perLine runs, each in style(n) for the
 // next n.
+// pushStyledLines pushes n lines of pushStyledLine, reclaiming styles
+// after each as the history sink does, and returns what each held.
+func pushStyledLines(r *scrollRing, style func(int) uv.Style, n, perLine int) [][]styledRun {
+	var written [][]styledRun
+	for i := 0; i < n; i++ {
+		written = append(written, pushStyledLine(r, style, i, perLine))
+		r.reclaimStyles()
+	}
+	return written
+}
+
 func pushStyledLine(r *scrollRing, style func(int) uv.Style, i, perLine int) []styledRun {
 	var row uv.Line
 	var want []styledRun
@@ -103,11 +114,7 @@ func TestScrollRingKeepsEveryStyleOfTheLinesItHolds(t *testing.T) {
 		t.Run(fam.name, func(t *testing.T) {
 			t.Parallel()
 			r := newScrollRing(ringLines, nil)
-			var written [][]styledRun
-			for i := 0; i < lines; i++ {
-				written = append(written, pushStyledLine(r, fam.style, i, perLine))
-				r.reclaimStyles() // as the history sink does after each push
-			}
+			written := pushStyledLines(r, fam.style, lines, perLine)
 			require.Equal(t, ringLines, r.len())
 			requireHeldStyles(t, r, written, lines-ringLines)
 			require.Zero(t, r.renumbers, "a table in use is never walked (walking it at every push froze a session for 80 s)")
@@ -131,11 +138,7 @@ func TestScrollRingSmallRingReusesStyleIDs(t *testing.T) {
 		t.Run(fam.name, func(t *testing.T) {
 			t.Parallel()
 			r := newScrollRing(ringLines, nil)
-			var written [][]styledRun
-			for i := 0; i < lines; i++ {
-				written = append(written, pushStyledLine(r, fam.style, i, perLine))
-				r.reclaimStyles()
-			}
+			written := pushStyledLines(r, fam.style, lines, perLine)
 			requireHeldStyles(t, r, written, lines-ringLines)
 			require.LessOrEqual(t, len(r.styles.list), 1+(ringLines+1)*perLine, "ids are reused")
 		})
