@@ -3,7 +3,6 @@ package tui_test
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"strings"
@@ -12,10 +11,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/workspace"
-	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/vt"
 	"github.com/stretchr/testify/require"
 )
 
@@ -107,27 +104,18 @@ func TestPatchedEchoesLeaveTheScreenAsTheModelDrawsIt(t *testing.T) {
 	const w, h = sessCols + 2, sessRows + 2
 	term := workspace.NewTerminal(sessCols, sessRows, slog.New(slog.DiscardHandler))
 	t.Cleanup(term.Close)
-	scr := &emuScreen{emu: vt.NewEmulator(w, h)}
-	go func() { _, _ = io.Copy(io.Discard, scr.emu) }()
-	t.Cleanup(func() { _ = scr.emu.InputPipe().(io.Closer).Close() })
 	m := &sessionModel{term: term, held: make(chan chan struct{})}
 	// A barrier passes the event loop without an update or a view: when
 	// it is through, the loop has handed the renderer every view before it.
 	type barrier chan struct{}
-	p := tea.NewProgram(m,
+	p, scr := runOnEmulator(t, m, w, h, tea.WithFPS(480),
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 			if b, ok := msg.(barrier); ok {
 				close(b)
 				return nil
 			}
 			return msg
-		}),
-		tea.WithInput(nil), tea.WithOutput(scr), tea.WithWindowSize(w, h),
-		tea.WithoutSignals(), tea.WithFPS(480), tea.WithColorProfile(colorprofile.TrueColor),
-		tea.WithEnvironment([]string{"TERM=xterm-256color"}))
-	done := make(chan error, 1)
-	go func() { _, err := p.Run(); done <- err }()
-	t.Cleanup(func() { p.Quit(); <-done })
+		}))
 
 	patch := func() bool { return patchSession(p, term, sessCols, sessRows) }
 	// want is the model's frame of the session's screen now, minus the
@@ -235,6 +223,21 @@ func TestPatchedEchoesLeaveTheScreenAsTheModelDrawsIt(t *testing.T) {
 	send(refreshMsg{})
 	settle(-1, "first frame")
 	patched := 0
+	// undone draws a known row, patches change to it and takes the change
+	// back before the model's next frame, which frame sends.
+	undone := func(step int, known, change, back string, frame func(), what string) {
+		t.Helper()
+		term.Feed([]byte(known))
+		send(refreshMsg{})
+		settle(step, "a known row")
+		term.Feed([]byte(change))
+		if patch() {
+			patched++
+		}
+		term.Feed([]byte(back))
+		frame()
+		settle(step, what)
+	}
 	for step := 0; step < 400; step++ {
 		switch mode := rng.IntN(6); mode {
 		case 0, 1: // an echo: patched at once, then the model's frame
@@ -269,29 +272,13 @@ func TestPatchedEchoesLeaveTheScreenAsTheModelDrawsIt(t *testing.T) {
 			send(refreshMsg{})
 			settle(step, "a stale view overtaken by a patch")
 		case 4: // a patched change undone before the model's next frame
-			term.Feed([]byte("\x1b[1;1H\x1b[2Kknown line\x1b[m"))
-			send(refreshMsg{})
-			settle(step, "a known first row")
-			term.Feed([]byte("\x1b[1;1HZ"))
-			if patch() {
-				patched++
-			}
-			term.Feed([]byte("\x1b[1;1Hk"))
-			send(refreshMsg{})
-			settle(step, "a patch undone, then the model's frame")
+			undone(step, "\x1b[1;1H\x1b[2Kknown line\x1b[m", "\x1b[1;1HZ", "\x1b[1;1Hk",
+				func() { send(refreshMsg{}) }, "a patch undone, then the model's frame")
 		case 5: // the same, the model's next frame equal to the one before the patch
-			term.Feed([]byte("\x1b[2;1H\x1b[2Kstatus AAAA\x1b[m"))
-			send(refreshMsg{})
-			settle(step, "a known second row")
 			// The cursor is saved and restored around each change, so
 			// only the row differs, and the revert restores it exactly.
-			term.Feed([]byte("\x1b7\x1b[2;8HBBBB\x1b8"))
-			if patch() {
-				patched++
-			}
-			term.Feed([]byte("\x1b7\x1b[2;8HAAAA\x1b8"))
-			p.Send(quietMsg{})
-			settle(step, "a patch undone, then a frame equal to the last")
+			undone(step, "\x1b[2;1H\x1b[2Kstatus AAAA\x1b[m", "\x1b7\x1b[2;8HBBBB\x1b8", "\x1b7\x1b[2;8HAAAA\x1b8",
+				func() { p.Send(quietMsg{}) }, "a patch undone, then a frame equal to the last")
 		}
 	}
 	require.Greater(t, patched, 100, "most echoes must be patched")

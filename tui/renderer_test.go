@@ -56,6 +56,25 @@ func (s *emuScreen) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// runOnEmulator runs m until the test ends in a program whose output
+// feeds a w×h emulator (a true-colour xterm, no input, no signals).
+func runOnEmulator(t *testing.T, m tea.Model, w, h int, opts ...tea.ProgramOption) (*tea.Program, *emuScreen) {
+	t.Helper()
+	scr := &emuScreen{emu: vt.NewEmulator(w, h)}
+	go func() { _, _ = io.Copy(io.Discard, scr.emu) }() // the emulator's replies
+	// Ending the drain by closing the input pipe (emu.Close races with Read).
+	t.Cleanup(func() { _ = scr.emu.InputPipe().(io.Closer).Close() })
+	p := tea.NewProgram(m, append([]tea.ProgramOption{
+		tea.WithInput(nil), tea.WithOutput(scr), tea.WithWindowSize(w, h),
+		tea.WithoutSignals(), tea.WithColorProfile(colorprofile.TrueColor),
+		tea.WithEnvironment([]string{"TERM=xterm-256color"}),
+	}, opts...)...)
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	t.Cleanup(func() { p.Quit(); <-done })
+	return p, scr
+}
+
 // diff describes the first cells where the emulator differs from want.
 func (s *emuScreen) diff(want uv.ScreenBuffer) string {
 	s.mu.Lock()
@@ -95,17 +114,7 @@ func (s *emuScreen) diff(want uv.ScreenBuffer) string {
 func TestRendererDrawsEveryFrameExactly(t *testing.T) {
 	t.Parallel()
 	const w, h = 40, 12
-	scr := &emuScreen{emu: vt.NewEmulator(w, h)}
-	go func() { _, _ = io.Copy(io.Discard, scr.emu) }() // the emulator's replies
-	// Ending the drain by closing the input pipe (emu.Close races with Read).
-	t.Cleanup(func() { _ = scr.emu.InputPipe().(io.Closer).Close() })
-	p := tea.NewProgram(frameModel{},
-		tea.WithInput(nil), tea.WithOutput(scr), tea.WithWindowSize(w, h),
-		tea.WithoutSignals(), tea.WithFPS(120), tea.WithColorProfile(colorprofile.TrueColor),
-		tea.WithEnvironment([]string{"TERM=xterm-256color"}))
-	done := make(chan error, 1)
-	go func() { _, err := p.Run(); done <- err }()
-	t.Cleanup(func() { p.Quit(); <-done })
+	p, scr := runOnEmulator(t, frameModel{}, w, h, tea.WithFPS(120))
 
 	pool := []string{
 		"plain text",
@@ -178,17 +187,7 @@ func TestRendererDrawsEveryFrameExactly(t *testing.T) {
 func TestRendererKeepsRowWidthsWithoutGraphemeClustering(t *testing.T) {
 	t.Parallel()
 	const w, h = 30, 8
-	scr := &emuScreen{emu: vt.NewEmulator(w, h)}
-	go func() { _, _ = io.Copy(io.Discard, scr.emu) }()
-	// Ending the drain by closing the input pipe (emu.Close races with Read).
-	t.Cleanup(func() { _ = scr.emu.InputPipe().(io.Closer).Close() })
-	p := tea.NewProgram(frameModel{},
-		tea.WithInput(nil), tea.WithOutput(scr), tea.WithWindowSize(w, h),
-		tea.WithoutSignals(), tea.WithColorProfile(colorprofile.TrueColor),
-		tea.WithEnvironment([]string{"TERM=xterm-256color"}))
-	done := make(chan error, 1)
-	go func() { _, err := p.Run(); done <- err }()
-	t.Cleanup(func() { p.Quit(); <-done })
+	p, scr := runOnEmulator(t, frameModel{}, w, h)
 
 	texts := []string{"👍🏽 thumbs", "👨\u200d👩\u200d👧 family", "⚠\ufe0f careful", "🇺🇸 flag", "✅ done",
 		"\x1b[31m👩🏿\u200d🔬\x1b[m \x1b]8;;http://x/y\x1b\\link👍🏽\x1b]8;;\x1b\\", "plain"}
