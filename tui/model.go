@@ -155,7 +155,6 @@ func (m *Model) cur() kit.Pane { return m.Tabs[m.Focus].P }
 // quitting, e.g. its terminal closed, ends as a detach: the core finishes
 // the work it started for it (a chat turn).
 func (m *Model) Close() {
-	m.Workspaces.Close()
 	if m.opts.Detachable && !m.quitRequested {
 		m.cancel(kit.ErrDetached)
 		return

@@ -126,19 +126,27 @@ const (
 )
 
 // changes is the pane's own subscription to t's changes, taken when t
-// is first watched and given up when another session is (or Close): a
-// session shown by several clients nudges each of them.
+// is first watched and given up when another session is (Unsubscribe) or
+// the program ends (its context): a session shown by several clients
+// nudges each of them.
 func (p *Pane) changes(t Terminal) <-chan struct{} {
 	if p.sub.id != t.ID() || p.sub.ch == nil {
-		p.Close()
-		p.sub.ch, p.sub.cancel = t.Subscribe()
-		p.sub.id = t.ID()
+		p.Unsubscribe()
+		ch, cancel := t.Subscribe()
+		stop := context.AfterFunc(p.m.AppContext(), cancel)
+		p.sub.id, p.sub.ch = t.ID(), ch
+		p.sub.cancel = func() {
+			if stop() {
+				cancel()
+			}
+		}
 	}
 	return p.sub.ch
 }
 
-// Close ends the pane's subscription to its session's changes.
-func (p *Pane) Close() {
+// Unsubscribe ends the pane's subscription to its session's changes.
+// Event loop only (the program's end unsubscribes by itself).
+func (p *Pane) Unsubscribe() {
 	if p.sub.cancel != nil {
 		p.sub.cancel()
 	}

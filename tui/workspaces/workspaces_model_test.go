@@ -93,7 +93,7 @@ func TestTerminalNudgesRedrawAndResizeFollowsLayout(t *testing.T) {
 	term.ChangedCh = make(chan struct{}, 1)
 	term.ChangedCh <- struct{}{}
 	term.Mu.Unlock()
-	h.M.Workspaces.Close()
+	h.M.Workspaces.Unsubscribe()
 	msg := waitMsg(t, h.M.Workspaces, term)
 	require.Equal(t, workspaces.TermChangedMsg{ID: term.TermID, Gen: h.M.Workspaces.TermGen}, msg)
 	h.Send(msg)
