@@ -40,6 +40,11 @@ func TestAgentStateSendAndDiffFlow(t *testing.T) {
 	// attached is answered at once (they see it), as in tmux.
 	tm.Send(tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl})
 	scr.waitFor("detached")
+	// The detach stops watching the session in a command of its own: a
+	// bell before that is answered as seen (CI once rang it first).
+	sessID := a.Workspaces().Sessions(ws.ID)[0].ID()
+	watched := a.Workspaces().(interface{ Watched(string) bool }).Watched // *workspace.Manager
+	require.Eventually(t, func() bool { return !watched(sessID) }, 30*time.Second, 20*time.Millisecond)
 	tm.Send(tea.KeyPressMsg{Code: 'i', Text: "i"})
 	scr.waitFor("sh1 ›")
 	for _, r := range "printf 'ok?\\a'" {
