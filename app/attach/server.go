@@ -405,7 +405,12 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 				return
 			case w, ok := <-winch:
 				if !ok {
-					return
+					// The session's requests ended: the client is going
+					// away, and its context ends next. Wait for that, so
+					// the hang-up above still runs (returning here left a
+					// zoom writing into a pty nobody reads).
+					winch = nil
+					continue
 				}
 				s.mu.Lock()
 				changed := st.info.Width != w.Width || st.info.Height != w.Height
