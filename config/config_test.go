@@ -51,6 +51,8 @@ func TestMalformedConfigNamesFileAndKey(t *testing.T) {
 		{"account wrong type keeps path", AccountsFile, `[{"id":"d","presetId":"simulator","autoApprove":"false"}]`, "[0].autoApprove", `expected true or false, got JSON string (account "d")`, func(s *Store) error { _, err := s.Accounts(); return err }},
 		{"guard wrong type names its index", AccountsFile, `[{"id":"d","presetId":"simulator","guards":[{"type":"cooldown"},{"type":5}]}]`, "[0].guards[1].type", `expected a string, got JSON number (account "d")`, func(s *Store) error { _, err := s.Accounts(); return err }},
 		{"second account wrong type", AccountsFile, `[{"id":"d","presetId":"simulator"},{"id":"e","presetId":"simulator","enabled":"yes"}]`, "[1].enabled", `(account "e")`, func(s *Store) error { _, err := s.Accounts(); return err }},
+		{"escape time out of range", WorkspacesFile, `{"escapeTimeMs":-1}`, "escapeTimeMs", "0..1000", func(s *Store) error { _, err := s.Workspaces(); return err }},
+		{"escape time misspelt", WorkspacesFile, `{"escapeTime":0}`, "escapeTime", "escapeTimeMs", func(s *Store) error { _, err := s.Workspaces(); return err }},
 		{"syntax", MCPFile, "{\n\"port\": 1,,\n}", "", "line 2", func(s *Store) error { _, err := s.MCP(); return err }},
 		{"empty", MCPFile, "  ", "", "empty", func(s *Store) error { _, err := s.MCP(); return err }},
 	}
@@ -82,6 +84,19 @@ func TestPartialFileKeepsDefaultsAndIsReadOnEachCall(t *testing.T) {
 	require.NoError(t, os.WriteFile(s.Path(MCPFile), []byte(`{"port":4001}`), 0o600))
 	m, _ = s.MCP()
 	require.Equal(t, 4001, m.Port)
+}
+
+// An escape time left out is tmux's 10 ms; 0 is kept as 0 (no wait).
+func TestEscapeTimeDefaultsAndZero(t *testing.T) {
+	s := NewStore(t.TempDir())
+	require.NoError(t, os.WriteFile(s.Path(WorkspacesFile), []byte(`{"scrollbackLines":500}`), 0o600))
+	ws, err := s.Workspaces()
+	require.NoError(t, err)
+	require.Equal(t, 10*time.Millisecond, ws.EscapeTime())
+	require.NoError(t, os.WriteFile(s.Path(WorkspacesFile), []byte(`{"escapeTimeMs":0}`), 0o600))
+	ws, err = s.Workspaces()
+	require.NoError(t, err)
+	require.Equal(t, time.Duration(0), ws.EscapeTime())
 }
 
 func TestAccountEnabledDefaultsTrue(t *testing.T) {

@@ -33,7 +33,8 @@ const (
 	Detached Outcome = iota
 	// CoreStopping: the person quit alice; the core is shutting down.
 	CoreStopping
-	// Refused: the core would not serve this client (too many clients).
+	// Refused: the core would not serve this client; it wrote why to the
+	// client's stderr (too many clients, no terminal, a config error).
 	Refused
 	// Lost: the connection to the core went away.
 	Lost

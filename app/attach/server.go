@@ -60,6 +60,9 @@ type UI struct {
 	Quit func(final tea.Model) bool
 	// Close releases what the model holds (subscriptions).
 	Close func()
+	// Options are more options for the client's program (its escape
+	// time).
+	Options []tea.ProgramOption
 }
 
 // Options configure a Server.
@@ -337,7 +340,7 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 	env := append(append([]string{}, sess.Environ()...), s.opts.Environ...)
 	env = append(env, "TERM="+ptyReq.Term)
 	tty := ptyFile{File: slave, fd: slave.Fd()}
-	prog := tea.NewProgram(ui.Model,
+	prog := tea.NewProgram(ui.Model, append([]tea.ProgramOption{
 		tea.WithInput(tty), tea.WithOutput(tty),
 		tea.WithEnvironment(env),
 		tea.WithWindowSize(c.Width, c.Height),
@@ -348,7 +351,7 @@ func (s *Server) runSession(sess ssh.Session, remote string) int {
 			}
 			return msg
 		}),
-	)
+	}, ui.Options...)...)
 
 	if pm, ok := ui.Model.(patchable); ok {
 		pm.SetPatcher(prog.Patch)

@@ -124,7 +124,9 @@ func attachTo(e *env, paths config.Paths, sock string) int {
 		fmt.Fprintln(e.stdout, "alice: the core has stopped (its MCP ports, schedules and workspace sessions with it)")
 		return 0
 	case attach.Refused:
-		return e.errorf("the running core refused this terminal (too many clients attached?)")
+		// The core wrote its reason (clients at the limit, no terminal, a
+		// config error) to stderr just before.
+		return e.errorf("the running core refused this terminal (its reason is above)")
 	default:
 		if err == nil {
 			err = errors.New("connection to the core lost")
@@ -260,7 +262,7 @@ func serveAttach(ctx context.Context, s *setup, a *app.App, stop func()) (*attac
 		MaxClients:  cfg.MaxClients,
 		Logger:      s.logger,
 		StopCore:    stop,
-		NewUI:       func(ctx context.Context, c attach.Client) (attach.UI, error) { return newClientUI(a, c) },
+		NewUI:       func(ctx context.Context, c attach.Client) (attach.UI, error) { return newClientUI(a, s.store, c) },
 	}
 	if cfg.SSH.Enabled {
 		host := cfg.SSH.Host

@@ -154,7 +154,11 @@ func runCore(e *env, tui bool) int {
 		fmt.Fprintln(e.stdout, "alice: shutting down")
 		return 0
 	}
-	if err := runTUI(ctx, a); err != nil {
+	ws, err := s.store.Workspaces()
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	if err := runTUI(ctx, a, ws); err != nil {
 		return e.errorf("%v", err)
 	}
 	return 0

@@ -43,6 +43,7 @@ type config struct {
 	busyCPU    time.Duration
 	catMB      int
 	busy       int
+	escapeTime int // ms, tmux's escape-time and alice's escapeTimeMs
 	work       string
 	only       map[string]bool // measures to run; empty: all
 }
@@ -67,6 +68,7 @@ func main() {
 	flag.DurationVar(&c.busyCPU, "busycpu", 10*time.Second, "window for CPU with the busy sessions running")
 	flag.IntVar(&c.catMB, "mb", 10, "size of each cat file in MB")
 	flag.IntVar(&c.busy, "sessions", 20, "busy sessions for the loaded echo run")
+	flag.IntVar(&c.escapeTime, "escape-time", 0, "ms an Escape waits for the rest of a sequence: tmux's escape-time and alice's escapeTimeMs (workspaces.json), the same on both sides")
 	only := flag.String("only", "", "comma-separated measures to run ("+strings.Join(measures, ",")+"); default all")
 	flag.Parse()
 	c.only = map[string]bool{}

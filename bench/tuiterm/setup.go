@@ -22,7 +22,8 @@ func (b *bench) setup() error {
 		filepath.Join(home, "config", "mcp.json"):        `{"port":0}`,
 		filepath.Join(home, "config", "connectors.json"): `{"mcpAsk":{"enabled":false}}`,
 		filepath.Join(home, "config", "news.json"):       `{"enabled":false,"intervalMinutes":10,"maxInMemory":100,"retentionDays":7,"feeds":[]}`,
-		conf: "set -g status off\nset -g escape-time 0\n",
+		filepath.Join(home, "config", "workspaces.json"): fmt.Sprintf(`{"escapeTimeMs":%d}`, c.escapeTime),
+		conf: fmt.Sprintf("set -g status off\nset -g escape-time %d\n", c.escapeTime),
 	}
 	for p, s := range files {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -92,7 +92,7 @@ func (r *escReader) Read(p []byte) (int, error) {
 		var b []byte
 		var err error
 		switch {
-		case len(r.held) > 0 && r.bg == nil && time.Since(r.heldAt) >= r.wait:
+		case len(r.held) > 0 && r.bg == nil && time.Since(r.heldAt) >= r.holdTime():
 			// Read again only after the hold was over (a slow parser):
 			// whatever comes next came too late to go with the ESC.
 			r.expireHeld()
@@ -109,7 +109,7 @@ func (r *escReader) Read(p []byte) (int, error) {
 			r.bg = ch
 			continue
 		case len(r.held) > 0:
-			t := time.NewTimer(r.wait - time.Since(r.heldAt))
+			t := time.NewTimer(r.holdTime() - time.Since(r.heldAt))
 			select {
 			case res := <-r.bg:
 				t.Stop()
@@ -142,6 +142,18 @@ func (r *escReader) Read(p []byte) (int, error) {
 	n := copy(p, r.out[r.off:])
 	r.off += n
 	return n, nil
+}
+
+// holdTime is how long what ended a read waits for the next read: the
+// configured escape time, but never less than escHold inside a paste,
+// where what is held is the start of the end marker (a paste is read in
+// chunks, and a marker split between two of them read as text would run
+// the paste on into whatever is typed next).
+func (r *escReader) holdTime() time.Duration {
+	if r.paste {
+		return max(r.wait, escHold)
+	}
+	return r.wait
 }
 
 // expireHeld hands on what was held when no read came in time: an ESC

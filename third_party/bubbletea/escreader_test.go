@@ -254,3 +254,28 @@ func TestPastesReachTheProgramWhole(t *testing.T) {
 	}
 	src.Cancel()
 }
+
+// TestEscReaderWithoutEscapeTime: with an escape time of zero a lone ESC
+// is an Escape at once, but the start of a paste's end marker that ends a
+// read still waits for the rest of it (a paste split there must end).
+func TestEscReaderWithoutEscapeTime(t *testing.T) {
+	src := newChunkReader("\x1b")
+	r := newEscReader(src, 0, uv.EventDecoder{})
+	buf := make([]byte, 64)
+	n, err := r.Read(buf)
+	if err != nil || string(buf[:n]) != esc {
+		t.Fatalf("Read = %q, %v; want %q at once", buf[:n], err, esc)
+	}
+	// The marker's rest is there for the next read: with no hold the ESC
+	// would be taken as text before that read.
+	src.chunks <- "\x1b[200~ab\x1b"
+	src.chunks <- "[201~"
+	close(src.chunks)
+	got, err := readAll(t, r)
+	if !errors.Is(err, io.EOF) {
+		t.Fatalf("err = %v, want EOF", err)
+	}
+	if want := "\x1b[200~ab\x1b[201~"; got != want {
+		t.Fatalf("got %q, want %q: the split end marker was not waited for", got, want)
+	}
+}

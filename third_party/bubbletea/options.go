@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"sync/atomic"
+	"time"
 
 	"github.com/charmbracelet/colorprofile"
 )
@@ -149,6 +150,20 @@ func WithFilter(filter func(Model, Msg) Msg) ProgramOption {
 func WithFPS(fps int) ProgramOption {
 	return func(p *Program) {
 		p.fps = fps
+	}
+}
+
+// WithEscapeTime sets how long an ESC (or ESC [, ESC O…) that ends a
+// read from the terminal waits for the next read before it is an Escape
+// (or that alt key): tmux's escape-time, 10 ms unless set. Zero hands a
+// lone Escape on at once, at the cost of reading a key sequence that the
+// terminal's bytes split right after its ESC as Escape and text (as tmux
+// does with escape-time 0). The end marker of a bracketed paste is always
+// waited for at least 10 ms.
+func WithEscapeTime(d time.Duration) ProgramOption {
+	return func(p *Program) {
+		d = max(d, 0)
+		p.escapeTime = &d
 	}
 }
 

@@ -498,6 +498,9 @@ type Program struct {
 	// be capped at 120.
 	fps int
 
+	// escapeTime is WithEscapeTime's hold (nil: escHold).
+	escapeTime *time.Duration
+
 	// initialModel is the initial model for the program and is the only
 	// required field when creating a new program.
 	initialModel Model

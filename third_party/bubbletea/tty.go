@@ -85,7 +85,11 @@ func (p *Program) initInputReader(cancel bool) error {
 		// Every Escape typed stays an Escape, and alt+key is not held
 		// back (escreader.go). The parser decodes with a zero
 		// EventDecoder (uv.NewTerminalReader's).
-		p.cancelReader = newEscReader(p.cancelReader, escHold, uv.EventDecoder{})
+		hold := escHold
+		if p.escapeTime != nil {
+			hold = *p.escapeTime
+		}
+		p.cancelReader = newEscReader(p.cancelReader, hold, uv.EventDecoder{})
 	}
 
 	drv := uv.NewTerminalReader(p.cancelReader, term)
