@@ -132,18 +132,23 @@ func (s *cursedRenderer) patch(draw PatchDraw) bool {
 	if s.buf.Len() == 0 && !show && !hide {
 		return true
 	}
+	// Text the cursor was already in front of (an echo) is written as it
+	// is, as tmux writes it: the cursor only moves by printing, so there
+	// is nothing to hide it from or to synchronise, and a terminal whose
+	// cursor blinks is not made to hide and show it at every keystroke.
+	plain := plainText(s.buf.Bytes())
 	var out bytes.Buffer
-	if hide || (!s.syncdUpdates && cur != nil && s.buf.Len() > 0) {
+	if hide || (!s.syncdUpdates && cur != nil && s.buf.Len() > 0 && !plain) {
 		out.WriteString(ansi.ResetModeTextCursorEnable)
 	}
-	if s.syncdUpdates && s.buf.Len() > 0 {
+	if s.syncdUpdates && s.buf.Len() > 0 && !plain {
 		out.WriteString(ansi.SetModeSynchronizedOutput)
 		out.Write(s.buf.Bytes())
 		out.WriteString(ansi.ResetModeSynchronizedOutput)
 	} else {
 		out.Write(s.buf.Bytes())
 	}
-	if show || (!s.syncdUpdates && cur != nil && s.buf.Len() > 0 && !hide) {
+	if show || (!s.syncdUpdates && cur != nil && s.buf.Len() > 0 && !hide && !plain) {
 		out.WriteString(ansi.SetModeTextCursorEnable)
 	}
 	s.buf.Reset()
@@ -153,6 +158,18 @@ func (s *cursedRenderer) patch(draw PatchDraw) bool {
 	s.draws++
 	if _, err := io.Copy(s.w, &out); err != nil && s.logger != nil {
 		s.logger.Printf("patch: %v", fmt.Errorf("bubbletea: error writing a patch: %w", err))
+	}
+	return true
+}
+
+// plainText reports whether b is only printable text (UTF-8 included):
+// no escape sequence and no control character, so writing it moves the
+// cursor only along the text it prints.
+func plainText(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
 	}
 	return true
 }
