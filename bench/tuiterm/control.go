@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // controlClient is a tmux control-mode client (tmux -C) attached to one
@@ -90,15 +92,17 @@ func (c *controlClient) sendAndWait(target, args, want string, limit time.Durati
 	}
 	timeout := time.NewTimer(limit)
 	defer timeout.Stop()
-	// The echo may come in more than one write (alice draws each read of
-	// the session's output as it arrives: ^[ and a of alt+a can be two),
-	// so the output since the keys were sent is searched as a whole.
+	// The echo may come in more than one write, with escape sequences
+	// between them (the pty can hand ^[ of alt+a's echo over as ^ and
+	// [a, and either side may draw them apart, the second with the
+	// cursor hidden), so the text written since the keys were sent is
+	// searched as a whole, escape sequences left out.
 	var seen strings.Builder
 	for {
 		select {
 		case data := <-c.output:
-			seen.WriteString(data)
-			if strings.Contains(seen.String(), want) {
+			seen.WriteString(unescapeOutput(data))
+			if strings.Contains(ansi.Strip(seen.String()), want) {
 				return time.Since(start), nil
 			}
 		case <-c.done:
@@ -113,3 +117,23 @@ func (c *controlClient) close() {
 	_ = c.stdin.Close()
 	_ = c.cmd.Wait()
 }
+
+// unescapeOutput turns a %output payload back into the bytes the pane
+// wrote: control mode writes bytes below 32 and the backslash as \ooo.
+func unescapeOutput(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]) {
+			b.WriteByte((s[i+1]-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0'))
+			i += 3
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isOctal(c byte) bool { return c >= '0' && c <= '7' }
