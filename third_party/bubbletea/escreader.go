@@ -42,7 +42,11 @@ import (
 // parser), which it reports at once.
 //
 // Bracketed pastes are handed on unchanged: the parser keeps their ESCs
-// as text.
+// as text. The start of the end marker that ends a read inside a paste is
+// held until the next read, however late: every paste ends with its
+// marker, so that read comes, and a marker handed on as text left the
+// parser inside the paste, taking every key typed after it as pasted
+// text until another paste ended (tmux reads such a paste whole).
 type escReader struct {
 	r    cancelreader.CancelReader
 	wait time.Duration // how long an ESC that ended a read is held
@@ -56,8 +60,9 @@ type escReader struct {
 	off int
 	err error // the read error, returned once out is empty
 
-	// held is what ended a read and waits for the next one: an ESC, or
-	// inside a paste the start of what may be its end marker.
+	// held is what ended a read and waits for the next one: an ESC (at
+	// most wait), or inside a paste the start of what may be its end
+	// marker (until the next read).
 	held   []byte
 	heldAt time.Time // when it was read
 	bg     chan readResult
@@ -92,12 +97,12 @@ func (r *escReader) Read(p []byte) (int, error) {
 		var b []byte
 		var err error
 		switch {
-		case len(r.held) > 0 && r.bg == nil && time.Since(r.heldAt) >= r.holdTime():
+		case len(r.held) > 0 && !r.paste && r.bg == nil && time.Since(r.heldAt) >= r.wait:
 			// Read again only after the hold was over (a slow parser):
 			// whatever comes next came too late to go with the ESC.
 			r.expireHeld()
 			continue
-		case len(r.held) > 0 && r.bg == nil:
+		case len(r.held) > 0 && !r.paste && r.bg == nil:
 			// Read in the background so the held ESC can be handed on
 			// when its time is up.
 			ch := make(chan readResult, 1)
@@ -108,8 +113,8 @@ func (r *escReader) Read(p []byte) (int, error) {
 			}()
 			r.bg = ch
 			continue
-		case len(r.held) > 0:
-			t := time.NewTimer(r.holdTime() - time.Since(r.heldAt))
+		case len(r.held) > 0 && !r.paste:
+			t := time.NewTimer(r.wait - time.Since(r.heldAt))
 			select {
 			case res := <-r.bg:
 				t.Stop()
@@ -142,18 +147,6 @@ func (r *escReader) Read(p []byte) (int, error) {
 	n := copy(p, r.out[r.off:])
 	r.off += n
 	return n, nil
-}
-
-// holdTime is how long what ended a read waits for the next read: the
-// configured escape time, but never less than escHold inside a paste,
-// where what is held is the start of the end marker (a paste is read in
-// chunks, and a marker split between two of them read as text would run
-// the paste on into whatever is typed next).
-func (r *escReader) holdTime() time.Duration {
-	if r.paste {
-		return max(r.wait, escHold)
-	}
-	return r.wait
 }
 
 // expireHeld hands on what was held when no read came in time: an ESC

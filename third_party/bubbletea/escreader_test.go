@@ -279,3 +279,37 @@ func TestEscReaderWithoutEscapeTime(t *testing.T) {
 		t.Fatalf("got %q, want %q: the split end marker was not waited for", got, want)
 	}
 }
+
+// TestEscReaderWaitsForALatePastesEndMarker: a paste whose end marker
+// comes in two reads far apart (longer than any escape time) still ends
+// there, and what is typed after it is keys again. Handed on as text, the
+// marker's ESC left the parser inside the paste for good.
+func TestEscReaderWaitsForALatePastesEndMarker(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		wait        time.Duration
+		first, rest string
+	}{
+		{"ESC alone, escape time 0", 0, "\x1b[200~echo pasted\x1b", "[201~"},
+		{"ESC alone, escape time 10 ms", 10 * time.Millisecond, "\x1b[200~echo pasted\x1b", "[201~"},
+		{"inside the marker", 10 * time.Millisecond, "\x1b[200~echo pasted\x1b[20", "1~"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := newChunkReader(c.first)
+			r := newEscReader(src, c.wait, uv.EventDecoder{})
+			go func() {
+				time.Sleep(c.wait + 50*time.Millisecond) // well past the hold
+				src.chunks <- c.rest
+				src.chunks <- "x\x1b"
+				close(src.chunks)
+			}()
+			got, err := readAll(t, r)
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("err = %v, want EOF", err)
+			}
+			if want := "\x1b[200~echo pasted\x1b[201~x" + esc; got != want {
+				t.Fatalf("got %q, want %q", got, want)
+			}
+		})
+	}
+}

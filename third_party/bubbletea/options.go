@@ -158,8 +158,8 @@ func WithFPS(fps int) ProgramOption {
 // (or that alt key): tmux's escape-time, 10 ms unless set. Zero hands a
 // lone Escape on at once, at the cost of reading a key sequence that the
 // terminal's bytes split right after its ESC as Escape and text (as tmux
-// does with escape-time 0). The end marker of a bracketed paste is always
-// waited for at least 10 ms.
+// does with escape-time 0). The end marker of a bracketed paste is waited
+// for however long it takes.
 func WithEscapeTime(d time.Duration) ProgramOption {
 	return func(p *Program) {
 		d = max(d, 0)
