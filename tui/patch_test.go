@@ -195,7 +195,7 @@ func TestPatchedEchoesLeaveTheScreenAsTheModelDrawsIt(t *testing.T) {
 	}
 
 	rng := rand.New(rand.NewPCG(7, 11))
-	words := []string{"ls", "-la", "echo", "héllo", "│box│", "x", "AbC", "$ ", "12.50", "~/work", "日本", "é"}
+	words := []string{"ls", "-la", "echo", "héllo", "│box│", "x", "AbC", "$ ", "12.50", "~/work", "日本", "é", "🙂", "✅x"}
 	chunk := func() string {
 		var b strings.Builder
 		for n := 1 + rng.IntN(3); n > 0; n-- {

@@ -50,9 +50,9 @@ func (t *Terminal) renderRowsLocked() string {
 // nothing and reports ok=false when the screen is not cols×rows, when it
 // is not the screen Frame last rendered (size, main or alternate), when
 // more than half the rows changed (a scroll: the window's renderer moves
-// lines more cheaply), or when a changed row holds a character that is not
-// one column by every width method (plainCell); the TUI's next frame
-// draws those.
+// lines more cheaply), or when a changed row holds a character whose
+// width the window's renderer may measure otherwise (patchableCell); the
+// TUI's next frame draws those.
 func (t *Terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (x, y int, visible, ok bool) {
 	t.lockUI()
 	defer t.mu.Unlock()
@@ -70,7 +70,7 @@ func (t *Terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (x, 
 			return 0, 0, false, false
 		}
 		for col := 0; col < w; col++ {
-			if c := t.emu.CellAt(col, row); c != nil && !c.IsZero() && (c.Width != 1 || !plainCell(c.Content)) {
+			if c := t.emu.CellAt(col, row); c != nil && !c.IsZero() && !patchableCell(c) {
 				return 0, 0, false, false
 			}
 		}
@@ -85,17 +85,42 @@ func (t *Terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (x, 
 				c = &uv.EmptyCell // never written: a blank, as the row's rendering has it
 			}
 			dst.SetCell(x0+col, y0+row, c)
+			if c.Width == 2 {
+				// The next column is the wide cell's own (SetCell put its
+				// placeholder there); a blank written over it would
+				// erase the character.
+				col++
+			}
 		}
 	}
 	p := t.emu.CursorPosition()
 	return p.X, p.Y, t.cursorVisible, true
 }
 
+// patchableCell reports whether the window's renderer draws c in exactly
+// the columns the emulator gave it, whichever width method it measures
+// with: one column of one code point both methods call narrow (plainCell),
+// or two of one code point both call wide (日, 本: what typing CJK
+// echoes). Clusters and characters the methods disagree on are left to
+// the TUI's frame (fitClusters).
+func patchableCell(c *uv.Cell) bool {
+	switch c.Width {
+	case 1:
+		return plainCell(c.Content)
+	case 2:
+		r, size := utf8.DecodeRuneInString(c.Content)
+		return size == len(c.Content) && r != utf8.RuneError &&
+			ansi.StringWidth(c.Content) == 2 && ansi.StringWidthWc(c.Content) == 2
+	}
+	return false
+}
+
 // plainCell reports whether a cell's content is one code point that every
 // width method measures as one column (then the window's renderer, which
 // may measure by grapheme clusters or by wcwidth, draws it in the one
 // column the emulator gave it): Latin and the like at once, anything else
-// (❯ ● ✻ ⎿ box drawing, but not 日 ✅ or a cluster) by asking both.
+// (❯ ● ✻ ⎿ box drawing; 日 and ✅ are two columns, patchableCell) by asking
+// both.
 func plainCell(s string) bool {
 	if len(s) <= 1 {
 		return true

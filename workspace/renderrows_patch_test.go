@@ -25,11 +25,13 @@ func TestPatchCellsDrawsOnlyWhatItCanDrawExactly(t *testing.T) {
 		{"an echo", "\x1b[2;1Hhello", cols, rows, true, "hello"},
 		{"styled text and box drawing", "\x1b[2;1H\x1b[31m│é│\x1b[m", cols, rows, true, "│é│"},
 		{"symbols an agent's prompt draws", "\x1b[2;1H❯ ● ✻ ⎿ …", cols, rows, true, "❯ ● ✻ ⎿ …"},
-		{"an emoji of one code point", "\x1b[2;1H✅", cols, rows, false, ""},
+		{"an emoji of one code point, wide by both measures", "\x1b[2;1H✅", cols, rows, true, "✅"},
 		{"the size differs", "\x1b[2;1Hx", cols + 1, rows, false, ""},
-		{"a wide character", "\x1b[2;1H日本", cols, rows, false, ""},
+		{"wide characters", "\x1b[2;1H日本x", cols, rows, true, "日本x"},
+		{"a wide character over a narrow one and back", "\x1b[2;1Hab\x1b[2;1H日\x1b[2;1Hc ", cols, rows, true, "c "},
+		{"a character the measures disagree on", "\x1b[2;1H\U0001F1E6", cols, rows, false, ""},
 		{"a cluster", "\x1b[2;1He\u0301", cols, rows, false, ""},
-		{"an emoji", "\x1b[2;1H🙂", cols, rows, false, ""},
+		{"an emoji, wide by both measures", "\x1b[2;1H🙂", cols, rows, true, "🙂"},
 		{"a scroll touches every row", strings.Repeat("\r\n", rows+1) + "x", cols, rows, false, ""},
 		{"the alternate screen", "\x1b[?1049h", cols, rows, false, ""},
 		{"nothing changed", "", cols, rows, true, ""},
@@ -51,8 +53,10 @@ func TestPatchCellsDrawsOnlyWhatItCanDrawExactly(t *testing.T) {
 			_, fx, fy, fvis := term.Frame()
 			require.Equal(t, [3]any{fx, fy, fvis}, [3]any{x, y, vis}, "the cursor is the screen's")
 			var got strings.Builder
-			for col := 2; col < 2+len([]rune(c.want)); col++ {
-				got.WriteString(frame.CellAt(col, 2).Content)
+			for col, n := 2, 0; n < len([]rune(c.want)); n++ {
+				cell := frame.CellAt(col, 2)
+				got.WriteString(cell.Content)
+				col += max(cell.Width, 1)
 			}
 			require.Equal(t, c.want, got.String())
 			if c.want != "" {
