@@ -6,10 +6,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 )
 
@@ -17,36 +21,84 @@ import (
 // anything itself: submitting opens the usual grace-period confirmation,
 // and confirming calls MarketCore.StageOrder (placeOrder → commit → push
 // request), so guards and the human approval in Portfolio still apply.
+//
+// The number fields hold exactly what was typed or pasted: nothing is
+// filtered or rewritten (a minus, a comma or a second dot stays in the
+// field and is refused by name at submit). An earlier version kept only
+// digits and one dot, so "-1" became a BUY of 1 and "1,5" one of 15.
 type orderForm struct {
 	account, symbol string
 	field           int // index into orderFields
 	action, otype   string
 	Qty, limit      string
-	err             string
+	// err is the refusal of the last submit; once shown it follows every
+	// edit (another message, or gone once the values are valid).
+	err string
 }
 
 var orderFields = []string{"Side", "Type", "Quantity", "Limit price"}
 
+const (
+	fieldQty   = 2
+	fieldLimit = 3
+)
+
 func newOrderForm(account, symbol string) orderForm {
-	return orderForm{account: account, symbol: symbol, action: "BUY", otype: "MKT", field: 2}
+	return orderForm{account: account, symbol: symbol, action: "BUY", otype: "MKT", field: fieldQty}
 }
 
-// ticket validates the form into an OrderTicket.
+// ticket validates the form into an OrderTicket with the order model's
+// own parser and checks (trading.ParsePositive, trading.Order.Validate:
+// what placeOrder runs when it stages), so the form accepts exactly what
+// staging accepts (plain decimal notation: no exponent, no minus, no
+// thousands separators) and refuses the rest before anything is staged.
+// Lot size, tick and the venue are checked at staging, where the
+// instrument is known.
 func (f orderForm) ticket() (OrderTicket, error) {
 	t := OrderTicket{Account: f.account, Symbol: f.symbol, Action: f.action, Type: f.otype}
-	q, err := decimal.NewFromString(strings.TrimSpace(f.Qty))
-	if err != nil || !q.IsPositive() {
-		return t, fmt.Errorf("quantity must be a number > 0, got %q", f.Qty)
+	var err error
+	if t.Quantity, err = parseTyped("quantity", "totalQuantity", f.Qty); err != nil {
+		return t, err
 	}
-	t.Quantity = q
 	if f.otype == "LMT" {
-		l, err := decimal.NewFromString(strings.TrimSpace(f.limit))
-		if err != nil || !l.IsPositive() {
-			return t, fmt.Errorf("limit price must be a number > 0, got %q", f.limit)
+		if t.Limit, err = parseTyped("limit price", "lmtPrice", f.limit); err != nil {
+			return t, err
 		}
-		t.Limit = l
+	}
+	o := trading.Order{Action: trading.Action(f.action), OrderType: trading.OrderType(f.otype), TotalQuantity: t.Quantity, LmtPrice: t.Limit}
+	if err := o.Validate(); err != nil {
+		// the model names its own field: say which of ours, as typed
+		for _, v := range []struct{ model, label, text string }{{"totalQuantity", "quantity", f.Qty}, {"lmtPrice", "limit price", f.limit}} {
+			if why, ok := strings.CutPrefix(err.Error(), v.model+": "); ok {
+				return t, fmt.Errorf("%s %q refused: %s", v.label, v.text, why)
+			}
+		}
+		return t, fmt.Errorf("order refused: %w", err)
 	}
 	return t, nil
+}
+
+// parseTyped parses a number field's text with the order model's parser
+// (model is the field's name there) and, when it refuses, names the
+// form's field and quotes the text exactly as typed. "" is a missing
+// value (the model reads it as unset).
+func parseTyped(label, model, typed string) (decimal.Decimal, error) {
+	d, err := trading.ParsePositive(model, typed)
+	if err == nil && d.IsPositive() {
+		return d, nil
+	}
+	bad := fmt.Errorf("%s must be a positive decimal number, got %q", label, typed)
+	if err == nil {
+		return decimal.Zero, bad
+	}
+	why := strings.TrimPrefix(err.Error(), model+": ")
+	if strings.HasPrefix(why, "must be > 0") || strings.HasSuffix(why, "is not a decimal number") {
+		return decimal.Zero, bad
+	}
+	// the model says more (an exponent, too many digits or places, too
+	// long): its reason, without the text it quotes again
+	why = strings.TrimPrefix(why, strconv.Quote(strings.TrimSpace(typed))+": ")
+	return decimal.Zero, fmt.Errorf("%s %q refused: %s", label, typed, why)
 }
 
 // Describe is the one-line summary shown in the confirmation.
@@ -61,7 +113,7 @@ func (t OrderTicket) Describe() string {
 // lastField is the last field shown: a market order has no limit price.
 func (f *orderForm) lastField() int {
 	if f.otype == "MKT" {
-		return 2
+		return fieldQty
 	}
 	return len(orderFields) - 1
 }
@@ -79,7 +131,7 @@ func (f *orderForm) onKey(p *Pane, msg tea.KeyPressMsg) tea.Cmd {
 		f.field = max(f.field-1, 0)
 		return nil
 	case key.Matches(msg, k.Submit):
-		if f.field < len(orderFields)-1 && !(f.field == 2 && f.otype == "MKT") {
+		if f.field < len(orderFields)-1 && !(f.field == fieldQty && f.otype == "MKT") {
 			f.field++
 			return nil
 		}
@@ -114,54 +166,90 @@ func (f *orderForm) onKey(p *Pane, msg tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(msg, k.FormCycle) || msg.String() == "m" || msg.String() == "l" {
 			f.otype = map[string]string{"MKT": "LMT", "LMT": "MKT"}[f.otype]
 		}
-	case 2:
-		f.Qty = editNumber(f.Qty, msg)
-	case 3:
-		f.limit = editNumber(f.limit, msg)
+	case fieldQty:
+		f.Qty = editText(f.Qty, msg)
+	case fieldLimit:
+		f.limit = editText(f.limit, msg)
 	}
+	f.recheck()
 	return nil
 }
 
-// typeRune types r into the focused number field (a paste).
-func (f *orderForm) typeRune(r rune) {
-	k := tea.KeyPressMsg{Code: r, Text: string(r)}
+// paste puts pasted text into the focused number field as it came.
+func (f *orderForm) paste(text string) {
 	switch f.field {
-	case 2:
-		f.Qty = editNumber(f.Qty, k)
-	case 3:
-		f.limit = editNumber(f.limit, k)
+	case fieldQty:
+		f.Qty += text
+	case fieldLimit:
+		f.limit += text
+	}
+	f.recheck()
+}
+
+// recheck keeps a shown refusal current after an edit: it names what the
+// fields hold now, or goes once they are valid (a stale "got "-1"" under
+// a corrected quantity would say the order is still refused).
+func (f *orderForm) recheck() {
+	if f.err == "" {
+		return
+	}
+	f.err = ""
+	if _, err := f.ticket(); err != nil {
+		f.err = err.Error()
 	}
 }
 
-// editNumber applies a key to a numeric field: digits and one dot.
-func editNumber(s string, msg tea.KeyPressMsg) string {
+// editText applies a key to a number field: the key's text is appended
+// exactly as typed (whether it can be part of a number is the order
+// model's call at submit, never a silent filter here); backspace removes
+// the last character.
+func editText(s string, msg tea.KeyPressMsg) string {
 	if msg.Code == tea.KeyBackspace {
-		if s == "" {
-			return s
-		}
-		return s[:len(s)-1]
+		_, n := utf8.DecodeLastRuneInString(s)
+		return s[:len(s)-n]
 	}
-	t := msg.Text
-	if len(t) == 1 && (t[0] >= '0' && t[0] <= '9' || t[0] == '.' && !strings.Contains(s, ".")) {
-		return s + t
-	}
-	return s
+	return s + msg.Text
 }
 
-func (f orderForm) view(st kit.Styles) string {
+// shown renders a field's text for the ticket: control characters (a
+// pasted escape or tab) appear as Go escapes instead of acting on the
+// terminal, and text wider than w keeps its end (where typing happens)
+// behind a leading "…", so a long value is never shown as a shorter
+// number.
+func shown(s string, w int) string {
+	var b strings.Builder
+	for _, r := range s {
+		if !unicode.IsGraphic(r) {
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if w < 2 || ansi.StringWidth(out) <= w {
+		return out
+	}
+	return "…" + ansi.TruncateLeft(out, ansi.StringWidth(out)-(w-1), "")
+}
+
+func (f orderForm) view(st kit.Styles, w int) string {
 	lines := []string{st.Title.Render("Stage an order") + st.Muted.Render(fmt.Sprintf("  %s on %s", f.symbol, f.account))}
 	vals := []string{f.action, f.otype, f.Qty, f.limit}
 	for i, name := range orderFields {
-		if i == 3 && f.otype == "MKT" {
+		if i == fieldLimit && f.otype == "MKT" {
 			continue
 		}
-		v := vals[i]
-		if i < 2 {
-			v = "‹ " + v + " ›"
-		} else if i == f.field {
-			v += "▏"
-		}
 		label := fmt.Sprintf("  %-12s ", name)
+		v := vals[i]
+		if i < fieldQty {
+			v = "‹ " + v + " ›"
+		} else {
+			v = shown(v, w-len(label)-1)
+			if i == f.field {
+				v += "▏"
+			}
+		}
 		if i == f.field {
 			lines = append(lines, st.Selected.Render(label+v))
 		} else {
@@ -169,7 +257,10 @@ func (f orderForm) view(st kit.Styles) string {
 		}
 	}
 	if f.err != "" {
-		lines = append(lines, st.Error.Render("  "+f.err))
+		// wrapped, not cut: the refusal quotes the typed value in full
+		for _, l := range strings.Split(ansi.Wrap(f.err, max(w-2, 20), ""), "\n") {
+			lines = append(lines, st.Error.Render("  "+l))
+		}
 	}
 	lines = append(lines, st.Muted.Render("  ↑/↓ field · ←/→ change · enter next/submit · esc cancel"))
 	return strings.Join(lines, "\n")

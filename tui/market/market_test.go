@@ -134,11 +134,16 @@ func TestMarketStageOrderNeedsConfirmAndWaitsInPortfolio(t *testing.T) {
 
 	// Invalid quantity is refused with a clear error and nothing staged.
 	h.Key("enter")
-	require.Contains(t, h.Screen(), "quantity must be a number > 0")
+	require.Contains(t, h.Screen(), `quantity must be a positive decimal number, got ""`)
 	// Switch to a limit order: up to Type, change it, then quantity and limit.
 	h.Key("up", "right", "down")
 	h.TypeText("1x0")
-	require.Equal(t, "10", h.M.Market.Form.Qty, "only digits are accepted")
+	require.Equal(t, "1x0", h.M.Market.Form.Qty, "what is typed is what the field holds")
+	require.Contains(t, h.Screen(), `quantity must be a positive decimal number, got "1x0"`, "the shown refusal follows the edit")
+	h.Key("backspace", "backspace")
+	h.TypeText("0")
+	require.Equal(t, "10", h.M.Market.Form.Qty)
+	require.NotContains(t, h.Screen(), "quantity must be", "a fixed quantity clears its refusal")
 	h.Key("enter")
 	h.TypeText("185.5")
 	h.Key("enter")
@@ -278,6 +283,15 @@ func TestGoldenPageViews(t *testing.T) {
 		openAAPL(h)
 		h.Key("o")
 		h.TypeText("10")
+		golden.RequireEqual(t, []byte(h.Screen()))
+	})
+	// a typed "-1" is shown as typed, and Enter refuses it by name
+	t.Run("market_order_refused_80x24", func(t *testing.T) {
+		h, _ := tuitest.NewPagesHarness(t, 80, 24)
+		openAAPL(h)
+		h.Key("o")
+		h.TypeText("-1")
+		h.Key("enter")
 		golden.RequireEqual(t, []byte(h.Screen()))
 	})
 	t.Run("activity_detail_160x45", func(t *testing.T) {
@@ -529,6 +543,68 @@ func TestMarketOrderTicketNeverFocusesAHiddenField(t *testing.T) {
 	h.TypeText("5")
 	require.Equal(t, "5", h.M.Market.Form.Qty)
 	require.Contains(t, h.Screen(), "Quantity     5▏")
+}
+
+// The ticket's quantity holds exactly what was typed or pasted (a tester
+// typed "-1", the field showed 1 and Enter opened "Stage this order? BUY
+// 1 BTC MKT"; "1,5" became 15, "1e9" 19). Enter refuses it by name, with
+// the text as typed, and opens no confirmation: nothing can be staged.
+func TestMarketOrderQuantityIsNeverRewritten(t *testing.T) {
+	t.Parallel()
+	notNumber := `quantity must be a positive decimal number, got "%s"`
+	noExp := `quantity "%s" refused: write the number out in plain decimal notation (no exponent)`
+	for _, tc := range []struct {
+		typed string
+		paste bool
+		want  string
+	}{
+		{"-1", false, notNumber}, {"1,5", false, notNumber}, {"1e9", false, noExp}, {"1.2.3", false, notNumber},
+		{"1e-12", false, noExp}, {"-1,5e3", true, noExp}, {"0", false, notNumber},
+	} {
+		t.Run(tc.typed, func(t *testing.T) {
+			t.Parallel()
+			h, f := tuitest.NewPagesHarness(t, 100, 30)
+			openAAPL(h)
+			h.Key("o")
+			if tc.paste {
+				h.Send(tea.PasteMsg{Content: tc.typed})
+			} else {
+				h.TypeText(tc.typed)
+			}
+			require.Equal(t, tc.typed, h.M.Market.Form.Qty)
+			require.Contains(t, h.Screen(), "Quantity     "+tc.typed+"▏")
+			h.Key("enter")
+			require.Nil(t, h.M.Dialog, "no confirmation opens")
+			require.Equal(t, market.MkOrder, h.M.Market.Mode, "the ticket stays open to be fixed")
+			require.Contains(t, h.Screen(), fmt.Sprintf(tc.want, tc.typed))
+			h.Now = h.Now.Add(time.Second)
+			h.Key("y")
+			require.Empty(t, f.Tickets, "nothing is staged")
+		})
+	}
+}
+
+// A refusal goes once the quantity is fixed, and the fixed value is the
+// one staged.
+func TestMarketOrderRefusalClearsOnceFixed(t *testing.T) {
+	t.Parallel()
+	h, f := tuitest.NewPagesHarness(t, 100, 30)
+	openAAPL(h)
+	h.Key("o")
+	h.TypeText("-1")
+	h.Key("enter")
+	require.Contains(t, h.Screen(), `quantity must be a positive decimal number, got "-1"`)
+	h.Key("backspace")
+	require.Contains(t, h.Screen(), `quantity must be a positive decimal number, got "-"`, "the refusal names what the field holds now")
+	h.Key("backspace")
+	h.TypeText("1.5")
+	require.NotContains(t, h.Screen(), "quantity must be")
+	h.Key("enter")
+	require.NotNil(t, h.M.Dialog)
+	require.Contains(t, h.Screen(), "BUY 1.5 AAPL MKT on sim-paper")
+	h.Confirm()
+	require.Len(t, f.Tickets, 1)
+	require.Equal(t, "1.5", f.Tickets[0].Quantity.String())
 }
 
 // A pasted ticker is typed: on the start list it starts a search, in the

@@ -164,7 +164,8 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 }
 
 // onPaste types pasted text (its lines joined by spaces; the inputs are
-// one line): into the open input, into the ticket's focused number, or,
+// one line): into the open input, into the ticket's focused number (as
+// it came: the ticket filters nothing), or,
 // on the start list, into a new search.
 func (p *Pane) onPaste(msg tea.PasteMsg) tea.Cmd {
 	text := kit.OneLine(msg.Content)
@@ -177,9 +178,7 @@ func (p *Pane) onPaste(msg tea.PasteMsg) tea.Cmd {
 		p.Input, cmd = p.Input.Update(tea.PasteMsg{Content: text})
 		return cmd
 	case MkOrder:
-		for _, r := range text {
-			p.Form.typeRune(r)
-		}
+		p.Form.paste(text)
 		return nil
 	}
 	if p.Symbol == "" && !p.picking {

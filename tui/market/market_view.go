@@ -44,7 +44,7 @@ func (p *Pane) View() string {
 	lines = append(lines, p.chartHeader())
 	var lower []string
 	if p.Mode == MkOrder {
-		lower = strings.Split(p.Form.view(*st), "\n")
+		lower = strings.Split(p.Form.view(*st, p.w), "\n")
 	} else {
 		lower = p.lowerSection()
 	}

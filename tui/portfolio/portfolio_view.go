@@ -163,15 +163,48 @@ type col struct {
 
 // table renders rows in w cells: every column gets its natural width, a
 // flex column up to 40 more, and what is left is shared evenly (k9s-style:
-// tables fill the view without one huge gap).
+// tables fill the view without one huge gap). A number column (right
+// aligned) is as wide as its widest value: its cells are never cut (a
+// quantity of 1000000000 shown as "10000…" reads as 10000). Text columns
+// give up their width first; on a pane too narrow even for that, columns
+// are left out whole from the right.
 func table(st kit.Styles, title string, cols []col, rows [][]string, w int) string {
+	const minText = 4 // a text column keeps at least "abc…"
 	widths := make([]int, len(cols))
-	used := 2 + len(cols) - 1 // indent and separators
 	for i, c := range cols {
 		widths[i] = c.width
-		used += c.width
+		if c.right {
+			widths[i] = max(widths[i], ansi.StringWidth(c.title))
+			for _, r := range rows {
+				if i < len(r) {
+					widths[i] = max(widths[i], ansi.StringWidth(r[i]))
+				}
+			}
+		}
 	}
-	spare := max(0, w-used)
+	used := func() int {
+		n := 2 + len(widths) - 1 // indent and separators
+		for _, x := range widths {
+			n += x
+		}
+		return n
+	}
+	// Too wide: shrink the text columns, flex ones first, then from the
+	// right, each down to its title (at least 4 cells); the first column
+	// names the row and keeps its width.
+	for _, flex := range []bool{true, false} {
+		for i := len(cols) - 1; i > 0; i-- {
+			floor := max(minText, ansi.StringWidth(cols[i].title))
+			if over := used() - w; over > 0 && !cols[i].right && cols[i].flex == flex && widths[i] > floor {
+				widths[i] -= min(over, widths[i]-floor)
+			}
+		}
+	}
+	// Still too wide: drop columns from the right, whole.
+	for len(widths) > 1 && used() > w {
+		widths, cols = widths[:len(widths)-1], cols[:len(cols)-1]
+	}
+	spare := max(0, w-used())
 	for i, c := range cols {
 		if c.flex {
 			extra := min(spare, 40)
@@ -185,10 +218,13 @@ func table(st kit.Styles, title string, cols []col, rows [][]string, w int) stri
 	line := func(cells []string, style func(string) string) string {
 		var b strings.Builder
 		b.WriteString("  ")
-		for i, c := range cells {
-			cell := ansi.Truncate(c, widths[i], "…")
+		for i, c := range cells[:min(len(cells), len(widths))] {
+			cell := c
+			if !cols[i].right {
+				cell = ansi.Truncate(c, widths[i], "…")
+			}
 			b.WriteString(kit.Pad(cell, widths[i], cols[i].right))
-			if i < len(cells)-1 {
+			if i < len(widths)-1 {
 				b.WriteByte(' ')
 			}
 		}
@@ -200,6 +236,8 @@ func table(st kit.Styles, title string, cols []col, rows [][]string, w int) stri
 	}
 	out := []string{st.Accent.Render(title), line(heads, func(s string) string { return st.Muted.Render(s) })}
 	for _, r := range rows {
+		// a last resort (a pane narrower than the first column): the
+		// columns kept above fit w, so this never cuts a number
 		out = append(out, ansi.Truncate(line(r, func(s string) string { return s }), w, "…"))
 	}
 	return strings.Join(out, "\n")
