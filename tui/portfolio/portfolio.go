@@ -46,6 +46,9 @@ type portfolioMsg struct {
 	log       []CommitLogEntry
 	curve     []kit.EquityPoint
 	err       error
+	// moved: the account asked for is gone (removed, disabled), so the
+	// load fell back to its neighbour in the list.
+	moved bool
 }
 
 func New(m kit.Host, core Core) *Pane {
@@ -61,6 +64,8 @@ func (p *Pane) ShortHelp() []key.Binding {
 	return []key.Binding{k.PrevAccount, k.NextAccount, k.Approve, k.Reject, k.Refresh, k.History}
 }
 
+func accountID(a AccountSummary) string { return a.ID }
+
 func (p *Pane) current() string {
 	if p.acct < len(p.accounts) {
 		return p.accounts[p.acct].ID
@@ -75,14 +80,21 @@ func (p *Pane) Load() tea.Cmd {
 }
 
 func (p *Pane) loadAll() tea.Cmd {
-	core, want := p.core, p.current()
+	core, want, at := p.core, p.current(), p.acct
 	return func() tea.Msg {
 		var r portfolioMsg
 		if r.accounts, r.err = core.Accounts(); r.err != nil {
 			return r
 		}
-		if want == "" && len(r.accounts) > 0 {
-			want = r.accounts[0].ID
+		// The account shown may have gone since (removed in Settings, an
+		// edit of accounts.json): show its neighbour, as a list keeps the
+		// cursor on a removed row's place, instead of asking the core for
+		// an account it no longer has.
+		if i := kit.Reselect(r.accounts, accountID, want, at); i < len(r.accounts) {
+			r.moved = want != "" && r.accounts[i].ID != want
+			want = r.accounts[i].ID
+		} else {
+			want = ""
 		}
 		r.account = want
 		if want == "" {
@@ -116,6 +128,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case portfolioMsg:
 		p.accounts = msg.accounts
+		p.acct = 0
 		for i, a := range p.accounts {
 			if a.ID == msg.account {
 				p.acct = i
@@ -126,6 +139,10 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		if p.historyFor != msg.account {
 			p.historyFor = msg.account // the first load had no account yet
 			hist = p.loadHistory()
+		}
+		if msg.moved {
+			// the history view asked for the account that went away
+			hist = tea.Batch(hist, p.loadHistoryView())
 		}
 		if msg.err != nil {
 			return tea.Batch(hist, kit.ErrCmd(msg.err))
