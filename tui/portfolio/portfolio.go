@@ -24,6 +24,7 @@ type Pane struct {
 	pending    []PendingCommit
 	log        []CommitLogEntry
 	curve      []kit.EquityPoint
+	halt       HaltState
 	loadedFor  string
 	history    map[string][]float64 // symbol → recent prices (PositionHistoryCore)
 	historyFor string
@@ -49,6 +50,9 @@ type portfolioMsg struct {
 	// moved: the account asked for is gone (removed, disabled), so the
 	// load fell back to its neighbour in the list.
 	moved bool
+	// halt is the kill switch, nil when the core has none or it could
+	// not be read (the last state read stays).
+	halt *HaltState
 }
 
 func New(m kit.Host, core Core) *Pane {
@@ -81,8 +85,14 @@ func (p *Pane) Load() tea.Cmd {
 
 func (p *Pane) loadAll() tea.Cmd {
 	core, want, at := p.core, p.current(), p.acct
+	hc, _ := core.(HaltCore)
 	return func() tea.Msg {
 		var r portfolioMsg
+		if hc != nil {
+			if st, err := hc.Halted(); err == nil {
+				r.halt = &st
+			}
+		}
 		if r.accounts, r.err = core.Accounts(); r.err != nil {
 			return r
 		}
@@ -127,6 +137,9 @@ func (p *Pane) loadAll() tea.Cmd {
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case portfolioMsg:
+		if msg.halt != nil {
+			p.halt = *msg.halt
+		}
 		p.accounts = msg.accounts
 		p.acct = 0
 		for i, a := range p.accounts {
