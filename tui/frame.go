@@ -17,7 +17,8 @@ import (
 //	tab bar        1 row   (numbered tabs, the focused one highlighted)
 //	frame          rest    (border with the pane title; accent = has the keys)
 //	footer         1 row   (the focused pane's key hints … quit/help always)
-//	status bar     1 row   (listeners, provider, progress, newest toast)
+//	status bar     1 row   (TRADING HALTED while the kill switch is on,
+//	                        listeners, provider, progress, newest toast)
 //
 // Panes get the inside of the frame: width-2*frameLeft, height-chromeRows.
 const (
@@ -387,10 +388,14 @@ func joinHints(st kit.Styles, ks []key.Binding) string {
 }
 
 // statusBar shows running work and the newest toast first (they matter
-// now), then the listeners and the provider.
+// now), then the listeners and the provider. While the kill switch is on
+// it starts with TRADING HALTED, on every pane and at every width.
 func (m *Model) statusBar() string {
 	s := m.St
 	var parts []string
+	if m.Portfolio.Halted().Halted {
+		parts = append(parts, s.Alert.Render(" TRADING HALTED "))
+	}
 	// Sessions that need a person come first: they are why you look.
 	if a := m.Workspaces.AgentStatus(); a != "" {
 		parts = append(parts, a)

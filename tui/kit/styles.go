@@ -29,15 +29,18 @@ type Styles struct {
 	Loss         lipgloss.Style
 	Warn         lipgloss.Style
 	Error        lipgloss.Style
-	User         lipgloss.Style
-	Assistant    lipgloss.Style
-	Tool         lipgloss.Style
-	Unread       lipgloss.Style
-	StatusBar    lipgloss.Style
-	StatusKey    lipgloss.Style
-	Dialog       lipgloss.Style
-	Help         lipgloss.Style
-	Chart        lipgloss.Style
+	// Alert is a state that must not be missed (trading halted): light
+	// text on red.
+	Alert     lipgloss.Style
+	User      lipgloss.Style
+	Assistant lipgloss.Style
+	Tool      lipgloss.Style
+	Unread    lipgloss.Style
+	StatusBar lipgloss.Style
+	StatusKey lipgloss.Style
+	Dialog    lipgloss.Style
+	Help      lipgloss.Style
+	Chart     lipgloss.Style
 	// Input styles the chat's multi-line editor.
 	Input textarea.Styles
 }
@@ -86,6 +89,7 @@ func NewStyles(dark bool) Styles {
 		Loss:         lipgloss.NewStyle().Foreground(red),
 		Warn:         lipgloss.NewStyle().Foreground(yellow),
 		Error:        lipgloss.NewStyle().Foreground(red).Bold(true),
+		Alert:        lipgloss.NewStyle().Background(red).Foreground(c("#ffffff", "#0d1117")).Bold(true),
 		User:         lipgloss.NewStyle().Foreground(accent).Bold(true),
 		Assistant:    lipgloss.NewStyle().Foreground(purple).Bold(true),
 		Tool:         lipgloss.NewStyle().Foreground(muted),

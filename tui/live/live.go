@@ -264,6 +264,20 @@ func (c *Core) Halt(ctx context.Context) (string, error) {
 	return fmt.Sprintf("trading halted: %d resting order(s) cancelled, %d commit(s) withdrawn; Resume trading lifts it", n, len(rep.Withdrawn)), nil
 }
 
+// Halted reads the kill switch (data/trading/halt.json), its time in the
+// local zone.
+func (c *Core) Halted() (portfolio.HaltState, error) {
+	st, err := c.trading.Halted()
+	if err != nil {
+		return portfolio.HaltState{}, err
+	}
+	h := portfolio.HaltState{Halted: st.Halted, By: st.By, Reason: st.Reason}
+	if !st.At.IsZero() {
+		h.Since = st.At.Local()
+	}
+	return h, nil
+}
+
 // Resume lifts the kill switch.
 func (c *Core) Resume(context.Context) (string, error) {
 	if _, err := c.trading.Resume("a person in the alice UI"); err != nil {

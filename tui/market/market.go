@@ -259,14 +259,18 @@ func (p *Pane) Load() tea.Cmd {
 }
 
 func (p *Pane) loadAccount() tea.Cmd {
-	core, want := p.base, p.current()
+	core, want, at := p.base, p.current(), p.acct
 	return func() tea.Msg {
 		var r marketAccountMsg
 		if r.accounts, r.err = core.Accounts(); r.err != nil {
 			return r
 		}
-		if want == "" && len(r.accounts) > 0 {
-			want = r.accounts[0].ID
+		// An account removed since it was chosen: its neighbour, not an
+		// error from asking the core for it (as in Portfolio).
+		if i := kit.Reselect(r.accounts, func(a portfolio.AccountSummary) string { return a.ID }, want, at); i < len(r.accounts) {
+			want = r.accounts[i].ID
+		} else {
+			want = ""
 		}
 		r.account = want
 		if want == "" {

@@ -624,3 +624,24 @@ func TestMarketPasteIsTyped(t *testing.T) {
 	h.Send(tea.PasteMsg{Content: " 12.5\n"})
 	require.Equal(t, "12.5", h.M.Market.Form.Qty)
 }
+
+// An account removed while the Market pane has it selected (Settings →
+// Accounts → d) gives way to its neighbour on the next load, without an
+// "unknown or disabled account" error.
+func TestMarketRemovedAccountFallsBackWithoutAnError(t *testing.T) {
+	t.Parallel()
+	f := tuitest.NewFakePages()
+	f.AccountIDs = []string{"sim-paper", "sim2", "sim3"}
+	h := tuitest.NewHarnessOver(t, f, f.FakeCore, 100, 30)
+	h.Run(h.M.LoadAll())
+	h.Alt('5')
+	h.Key("]", "]")
+	require.Contains(t, h.Screen(), "sim3")
+	f.RemoveAccount("sim3")
+	h.Now = h.Now.Add(5 * time.Second)
+	h.Send(tui.TickMsg(h.Now))
+	require.Empty(t, h.Toast(), "no error for an account that is gone")
+	require.NotContains(t, h.Screen(), "sim3")
+	h.Key("[", "[")
+	require.Empty(t, h.Toast())
+}

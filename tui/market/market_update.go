@@ -56,6 +56,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case marketAccountMsg:
 		p.accounts = msg.accounts
+		p.acct = 0
 		for i, a := range p.accounts {
 			if a.ID == msg.account {
 				p.acct = i

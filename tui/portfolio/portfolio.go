@@ -24,6 +24,7 @@ type Pane struct {
 	pending    []PendingCommit
 	log        []CommitLogEntry
 	curve      []kit.EquityPoint
+	halt       HaltState
 	loadedFor  string
 	history    map[string][]float64 // symbol → recent prices (PositionHistoryCore)
 	historyFor string
@@ -46,6 +47,12 @@ type portfolioMsg struct {
 	log       []CommitLogEntry
 	curve     []kit.EquityPoint
 	err       error
+	// moved: the account asked for is gone (removed, disabled), so the
+	// load fell back to its neighbour in the list.
+	moved bool
+	// halt is the kill switch, nil when the core has none or it could
+	// not be read (the last state read stays).
+	halt *HaltState
 }
 
 func New(m kit.Host, core Core) *Pane {
@@ -61,6 +68,8 @@ func (p *Pane) ShortHelp() []key.Binding {
 	return []key.Binding{k.PrevAccount, k.NextAccount, k.Approve, k.Reject, k.Refresh, k.History}
 }
 
+func accountID(a AccountSummary) string { return a.ID }
+
 func (p *Pane) current() string {
 	if p.acct < len(p.accounts) {
 		return p.accounts[p.acct].ID
@@ -75,14 +84,27 @@ func (p *Pane) Load() tea.Cmd {
 }
 
 func (p *Pane) loadAll() tea.Cmd {
-	core, want := p.core, p.current()
+	core, want, at := p.core, p.current(), p.acct
+	hc, _ := core.(HaltCore)
 	return func() tea.Msg {
 		var r portfolioMsg
+		if hc != nil {
+			if st, err := hc.Halted(); err == nil {
+				r.halt = &st
+			}
+		}
 		if r.accounts, r.err = core.Accounts(); r.err != nil {
 			return r
 		}
-		if want == "" && len(r.accounts) > 0 {
-			want = r.accounts[0].ID
+		// The account shown may have gone since (removed in Settings, an
+		// edit of accounts.json): show its neighbour, as a list keeps the
+		// cursor on a removed row's place, instead of asking the core for
+		// an account it no longer has.
+		if i := kit.Reselect(r.accounts, accountID, want, at); i < len(r.accounts) {
+			r.moved = want != "" && r.accounts[i].ID != want
+			want = r.accounts[i].ID
+		} else {
+			want = ""
 		}
 		r.account = want
 		if want == "" {
@@ -115,7 +137,11 @@ func (p *Pane) loadAll() tea.Cmd {
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case portfolioMsg:
+		if msg.halt != nil {
+			p.halt = *msg.halt
+		}
 		p.accounts = msg.accounts
+		p.acct = 0
 		for i, a := range p.accounts {
 			if a.ID == msg.account {
 				p.acct = i
@@ -126,6 +152,10 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		if p.historyFor != msg.account {
 			p.historyFor = msg.account // the first load had no account yet
 			hist = p.loadHistory()
+		}
+		if msg.moved {
+			// the history view asked for the account that went away
+			hist = tea.Batch(hist, p.loadHistoryView())
 		}
 		if msg.err != nil {
 			return tea.Batch(hist, kit.ErrCmd(msg.err))

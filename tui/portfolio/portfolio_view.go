@@ -67,7 +67,11 @@ func (p *Pane) loadHistory() tea.Cmd {
 func (p *Pane) View() string {
 	st := p.m.Styles()
 	if len(p.accounts) == 0 {
-		return kit.Stack(st.Muted.Render("No trading accounts. Add one to accounts.json."))
+		none := st.Muted.Render("No trading accounts. Add one to accounts.json.")
+		if p.halt.Halted {
+			return kit.Stack(none, p.haltLine())
+		}
+		return kit.Stack(none)
 	}
 	a := p.accounts[min(p.acct, len(p.accounts)-1)]
 	var tabs []string
@@ -88,6 +92,9 @@ func (p *Pane) View() string {
 		st.Muted.Render("Unrealized"), p.pnl(a.UnrealizedPnL), st.Muted.Render("Realized"), p.pnl(a.RealizedPnL),
 		st.Muted.Render(a.Broker+" · "+a.Health))
 	lines := []string{header, summary}
+	if p.halt.Halted {
+		lines = append(lines, p.haltLine())
+	}
 	if a.Error != "" {
 		lines = append(lines, st.Error.Render(a.Error))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -41,12 +42,16 @@ type FakeCore struct {
 	Approved       []string
 	Rejected       []string
 	PositionList   []portfolio.Position
-	Workspace      []workspaces.WorkspaceInfo
-	Terms          map[string][]workspaces.Terminal
-	EventCh        chan any
-	Compacted      []string
-	DocBody        string
-	RenderWidth    int
+	// AccountIDs, when set, are the trading accounts (each with the
+	// sim-paper numbers); like the real core, reads of any other account
+	// fail with "unknown or disabled account". Unset: sim-paper alone.
+	AccountIDs  []string
+	Workspace   []workspaces.WorkspaceInfo
+	Terms       map[string][]workspaces.Terminal
+	EventCh     chan any
+	Compacted   []string
+	DocBody     string
+	RenderWidth int
 	// Channels and the session browser (ChannelCore).
 	ChannelList     []chat.ChannelInfo
 	Titles          map[string]string
@@ -129,15 +134,50 @@ func (f *FakeCore) DeleteInbox(id string) error {
 	return nil
 }
 func (f *FakeCore) Accounts() ([]portfolio.AccountSummary, error) {
-	return []portfolio.AccountSummary{{ID: "sim-paper", Label: "Simulated paper", Broker: "simulator", Health: "healthy",
-		NetLiq: decimal.RequireFromString("100102.50"), Cash: decimal.RequireFromString("98000"), UnrealizedPnL: decimal.RequireFromString("102.50"), RealizedPnL: decimal.RequireFromString("-12.25")}}, nil
+	a := portfolio.AccountSummary{ID: "sim-paper", Label: "Simulated paper", Broker: "simulator", Health: "healthy",
+		NetLiq: decimal.RequireFromString("100102.50"), Cash: decimal.RequireFromString("98000"), UnrealizedPnL: decimal.RequireFromString("102.50"), RealizedPnL: decimal.RequireFromString("-12.25")}
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.AccountIDs == nil {
+		return []portfolio.AccountSummary{a}, nil
+	}
+	out := []portfolio.AccountSummary{}
+	for _, id := range f.AccountIDs {
+		a.ID = id
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// RemoveAccount drops an account from AccountIDs (as Settings → Accounts
+// → d does in the core).
+func (f *FakeCore) RemoveAccount(id string) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	f.AccountIDs = slices.DeleteFunc(slices.Clone(f.AccountIDs), func(s string) bool { return s == id })
+}
+
+// known refuses an account the core does not have, in the real core's words.
+func (f *FakeCore) known(id string) error {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.AccountIDs != nil && !slices.Contains(f.AccountIDs, id) {
+		return fmt.Errorf("unknown or disabled account %q (see listUTAs)", id)
+	}
+	return nil
 }
 func (f *FakeCore) Positions(a string) ([]portfolio.Position, error) {
+	if err := f.known(a); err != nil {
+		return nil, err
+	}
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	return append([]portfolio.Position(nil), f.PositionList...), nil
 }
 func (f *FakeCore) Orders(a string) ([]portfolio.Order, error) {
+	if err := f.known(a); err != nil {
+		return nil, err
+	}
 	return []portfolio.Order{{ID: "mock-ord-2", Symbol: "TSLA", Action: "BUY", Type: "LMT", Quantity: decimal.NewFromInt(3), Limit: decimal.RequireFromString("240"), Status: "Submitted"}}, nil
 }
 func (f *FakeCore) Pending() ([]portfolio.PendingCommit, error) {
@@ -176,9 +216,15 @@ func (f *FakeCore) Reject(ctx context.Context, a, hash, reason string) error {
 	return nil
 }
 func (f *FakeCore) TradingLog(a string, limit int) ([]portfolio.CommitLogEntry, error) {
+	if err := f.known(a); err != nil {
+		return nil, err
+	}
 	return []portfolio.CommitLogEntry{{Hash: "a1b2c3d4", Message: "buy MSFT", Time: T0, Changes: []string{"MSFT BUY 5 @400"}}}, nil
 }
 func (f *FakeCore) EquityCurve(a string) ([]kit.EquityPoint, error) {
+	if err := f.known(a); err != nil {
+		return nil, err
+	}
 	var pts []kit.EquityPoint
 	for i := 0; i < 40; i++ {
 		pts = append(pts, kit.EquityPoint{Time: T0.Add(time.Duration(i) * time.Hour), Equity: 100000 + float64((i*37)%23)*10})

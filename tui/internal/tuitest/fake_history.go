@@ -13,6 +13,9 @@ var _ portfolio.HistoryCore = (*FakeCore)(nil)
 // OrderHistory: an agent's filled buy, an order placed on the venue's own
 // app (external), a person's rejected order and a resting limit order.
 func (f *FakeCore) OrderHistory(account string, limit int) ([]portfolio.HistoryOrder, error) {
+	if err := f.known(account); err != nil {
+		return nil, err
+	}
 	d := decimal.RequireFromString
 	rows := []portfolio.HistoryOrder{
 		{Time: T0.Add(50 * time.Minute), ID: "mock-ord-2", Side: "BUY", Symbol: "TSLA", Type: "LMT", Quantity: d("3"), Status: "submitted", By: "tui/default"},
