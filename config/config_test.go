@@ -169,3 +169,23 @@ func TestUnknownNamesTheNearest(t *testing.T) {
 		t.Errorf("Unknown: %s", got)
 	}
 }
+
+// TestAskPortZeroIsKept: mcpAsk.port 0 (any free port) is written and read
+// back as 0; with omitempty it was dropped and the default 3003 came back.
+func TestAskPortZeroIsKept(t *testing.T) {
+	t.Parallel()
+	s := NewStore(t.TempDir())
+	_, _, err := Edit(s, ConnectorsFile, "", DefaultConnectors, func(c *Connectors) error { c.MCPAsk.Port = 0; return nil })
+	require.NoError(t, err)
+	raw, err := os.ReadFile(s.Path(ConnectorsFile))
+	require.NoError(t, err)
+	require.Contains(t, string(raw), `"port": 0`)
+	c, err := s.Connectors()
+	require.NoError(t, err)
+	require.Equal(t, 0, c.MCPAsk.Port)
+	// Written by hand, as mcp.json's port.
+	require.NoError(t, os.WriteFile(s.Path(ConnectorsFile), []byte(`{"mcpAsk":{"enabled":true,"port":0}}`), 0o600))
+	c, err = s.Connectors()
+	require.NoError(t, err)
+	require.Equal(t, 0, c.MCPAsk.Port)
+}

@@ -56,8 +56,11 @@ const ConnectorsFile = "connectors.json"
 type MCPAsk struct {
 	Enabled bool   `json:"enabled"`
 	Host    string `json:"host,omitempty"`
-	Port    int    `json:"port,omitempty"`
-	Token   string `json:"token,omitempty"`
+	// Port 0 picks a free port, as mcp.json's port does. Always written:
+	// an omitted port is the default 3003, so omitempty would turn a 0
+	// saved by the Settings form back into 3003.
+	Port  int    `json:"port"`
+	Token string `json:"token,omitempty"`
 }
 
 // Telegram configures the Telegram bot connector.

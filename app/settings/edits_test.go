@@ -196,3 +196,22 @@ func TestPersonaFile(t *testing.T) {
 	_, _, err = New(config.NewStore(dir), Options{}).PersonaFile(false)
 	assert.Error(t, err)
 }
+
+// TestAskPortZeroIsSaved: 0 (any free port, as README and the form say)
+// is written and read back as 0, like mcp.json's port; it used to be
+// dropped (omitempty) and come back as the default 3003.
+func TestAskPortZeroIsSaved(t *testing.T) {
+	t.Parallel()
+	svc, _, dir := newService(t, nil)
+	_, cv, err := svc.Connectors()
+	require.NoError(t, err)
+	require.NoError(t, svc.SaveConnectors(cv, Connectors{AskEnabled: true, AskPort: 0}))
+	c, _, err := svc.Connectors()
+	require.NoError(t, err)
+	assert.Equal(t, 0, c.MCPAsk.Port)
+	assert.True(t, c.MCPAsk.Enabled)
+	raw, err := os.ReadFile(filepath.Join(dir, config.ConnectorsFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), `"port": 0`)
+	require.NoError(t, svc.Validate())
+}
