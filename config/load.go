@@ -109,6 +109,11 @@ func decodeStrict(data []byte, v any) error {
 	if path, dup := DuplicateKey(data); dup {
 		return duplicateKeyError(path)
 	}
+	// encoding/json matches keys case-insensitively ("EscapeTimeMs" would
+	// set escapeTimeMs); only the exact key is known.
+	if key, known, ok := unknownKey(data, reflect.TypeOf(v)); ok {
+		return &keyError{Key: key, Msg: unknownKeyMsg(key, known)}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

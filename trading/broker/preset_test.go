@@ -22,6 +22,9 @@ func TestDecodePreset(t *testing.T) {
 		{name: "known keys", raw: `{"apiKey":"k","seed":3}`, want: cfg{APIKey: "k", Seed: 3}},
 		{name: "misspelt key is named", raw: `{"apiKeyEnvv":"k"}`, want: cfg{Seed: 7}, key: "apiKeyEnvv", err: `unknown key "apiKeyEnvv"; known: apiKey, seed`},
 		{name: "typo gets the nearest name", raw: `{"seeed":3}`, want: cfg{Seed: 7}, key: "seeed", err: `unknown key "seeed" (did you mean "seed"?); known: apiKey, seed`},
+		// encoding/json alone takes any case: "Seed" would set seed.
+		{name: "another case is an unknown key", raw: `{"Seed":3}`, want: cfg{Seed: 7}, key: "Seed", err: `unknown key "Seed" (did you mean "seed"?)`},
+		{name: "a case twin after the key is unknown too", raw: `{"seed":3,"SEED":4}`, want: cfg{Seed: 7}, key: "SEED", err: `unknown key "SEED" (did you mean "seed"?)`},
 		{name: "duplicate key refused", raw: `{"seed":1,"seed":2}`, want: cfg{Seed: 7}, key: "seed", err: "duplicate key"},
 		{name: "nested duplicate key refused", raw: `{"apiKey":"k","x":{"a":1,"a":2}}`, want: cfg{Seed: 7}, key: "x.a", err: "duplicate key"},
 		{name: "wrong type is the decoder's error", raw: `{"seed":"x"}`, want: cfg{Seed: 7}, err: "cannot unmarshal string"},
