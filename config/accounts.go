@@ -128,7 +128,7 @@ func (c *Accounts) UnmarshalJSON(b []byte) error {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) && te.Field != "" {
 				return &keyError{Key: fmt.Sprintf("[%d].%s", i, typeErrorPath(r, reflect.TypeFor[Account](), te.Field)),
-					Msg: fmt.Sprintf("expected %s, got JSON %s%s", typeName(te.Type.String()), te.Value, id)}
+					Msg: TypeMismatch(te) + id}
 			}
 			return err
 		}

@@ -33,7 +33,7 @@ func TestMalformedConfigNamesFileAndKey(t *testing.T) {
 		name, file, body, wantKey, wantMsg string
 		load                               func(*Store) error
 	}{
-		{"wrong type", MCPFile, `{"port":"3001"}`, "port", "expected a number", func(s *Store) error { _, err := s.MCP(); return err }},
+		{"wrong type", MCPFile, `{"port":"3001"}`, "port", "expected a whole number, got JSON string", func(s *Store) error { _, err := s.MCP(); return err }},
 		{"nested wrong type", ConnectorsFile, `{"mcpAsk":{"enabled":"yes"}}`, "mcpAsk.enabled", "true or false", func(s *Store) error { _, err := s.Connectors(); return err }},
 		{"unknown key", ToolsFile, `{"disabeld":["x"]}`, "disabeld", "unknown key", func(s *Store) error { _, err := s.Tools(); return err }},
 		{"out of range", MCPFile, `{"port":70000}`, "port", "0..65535", func(s *Store) error { _, err := s.MCP(); return err }},

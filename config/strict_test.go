@@ -179,3 +179,64 @@ func TestEditIgnoresCaseTwins(t *testing.T) {
 	require.True(t, errors.As(err, &ce), "%v", err)
 	assert.Equal(t, "EscapeTimeMs", ce.Key)
 }
+
+// TestWholeNumberWording: a fraction for an integer key reads "expected a
+// whole number, got 10.5" (encoding/json's own words were "expected a
+// number, got JSON number 10.5"), for every integer key of every file.
+func TestWholeNumberWording(t *testing.T) {
+	t.Parallel()
+	files := schemaFiles()
+	checked := 0
+	for name, def := range files {
+		for _, p := range intKeys(reflect.TypeOf(def), nil) {
+			body, key := bodyWith(p, "10.5")
+			checked++
+			t.Run(name+"/"+key, func(t *testing.T) {
+				t.Parallel()
+				s, err := loadErr(t, name, body)
+				requireKeyError(t, s, err, name, body, key, "expected a whole number, got 10.5")
+				assert.NotContains(t, err.Error(), "JSON number")
+			})
+		}
+	}
+	require.GreaterOrEqual(t, checked, 20)
+
+	cases := []struct{ name, file, body, key, msg string }{
+		{"escape time", WorkspacesFile, `{"escapeTimeMs":10.5}`, "escapeTimeMs", `key "escapeTimeMs": expected a whole number, got 10.5`},
+		{"string", MCPFile, `{"port":"3001"}`, "port", "expected a whole number, got JSON string"},
+		{"bool", MCPFile, `{"port":true}`, "port", "expected a whole number, got JSON bool"},
+		{"exponent", MCPFile, `{"port":3e3}`, "port", "expected a whole number written in digits only (no fraction or exponent), got 3e3"},
+		{"too large", MarketDataFile, `{"seed":99999999999999999999}`, "seed", "expected a whole number from -9223372036854775808 to 9223372036854775807, got 99999999999999999999"},
+		{"in a list", ConnectorsFile, `{"telegram":{"chatIds":[1,2.5]}}`, "telegram.chatIds[1]", "expected a whole number, got 2.5"},
+		{"in a list of objects", WebhookFile, `{"tokens":[{"id":"a","token":"12345678","createdAt":1},{"id":"b","token":"12345678","createdAt":1.5}]}`, "tokens[1].createdAt", "expected a whole number, got 1.5"},
+		{"other types keep their wording", MCPFile, `{"host":5}`, "host", "expected a string, got JSON number"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := loadErr(t, tc.file, tc.body)
+			requireKeyError(t, s, err, tc.file, tc.body, tc.key, tc.msg)
+		})
+	}
+}
+
+// intKeys lists the paths (keys, and 0 for a list element) of every
+// integer-typed key under typ.
+func intKeys(typ reflect.Type, steps []any) [][]any {
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	var out [][]any
+	switch {
+	case isIntKind(typ.Kind()):
+		return [][]any{steps}
+	case typ.Kind() == reflect.Struct:
+		fields := jsonFields(typ)
+		for _, k := range sortedKeys(fields) {
+			out = append(out, intKeys(fields[k], append(append([]any(nil), steps...), k))...)
+		}
+	case typ.Kind() == reflect.Slice && typ.Elem().Kind() != reflect.Uint8:
+		out = append(out, intKeys(typ.Elem(), append(append([]any(nil), steps...), 0))...)
+	}
+	return out
+}

@@ -14,9 +14,9 @@ import (
 // is reported as accounts.json[i].presetConfig.<key> instead of being
 // ignored while the adapter falls back to a default. Keys are matched
 // exactly ("APIKEYENV" is unknown, not apiKeyEnv as encoding/json alone
-// would take it). Other errors come back as the decoder gave them
-// (callers may look for *json.UnmarshalTypeError). Empty raw leaves v as
-// it is.
+// would take it). A value of the wrong type names its key and says what
+// was expected ("expected a whole number, got 10.5"; the error wraps the
+// *json.UnmarshalTypeError). Empty raw leaves v as it is.
 func DecodePreset(raw json.RawMessage, v any) (key string, err error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return "", nil
@@ -36,10 +36,23 @@ func DecodePreset(raw json.RawMessage, v any) (key string, err error) {
 			k = strings.Trim(k, `"`)
 			return k, errors.New(config.Unknown("key", k, config.JSONKeys(v)))
 		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return te.Field, &typeError{msg: config.TypeMismatch(te), err: te}
+		}
 		return "", err
 	}
 	return "", nil
 }
+
+// typeError is a presetConfig value of the wrong type, worded for people.
+type typeError struct {
+	msg string
+	err *json.UnmarshalTypeError
+}
+
+func (e *typeError) Error() string { return e.msg }
+func (e *typeError) Unwrap() error { return e.err }
 
 // Credential resolves an API key or secret the way every adapter's
 // presetConfig spells it: the value itself when set, else the environment

@@ -27,7 +27,8 @@ func TestDecodePreset(t *testing.T) {
 		{name: "a case twin after the key is unknown too", raw: `{"seed":3,"SEED":4}`, want: cfg{Seed: 7}, key: "SEED", err: `unknown key "SEED" (did you mean "seed"?)`},
 		{name: "duplicate key refused", raw: `{"seed":1,"seed":2}`, want: cfg{Seed: 7}, key: "seed", err: "duplicate key"},
 		{name: "nested duplicate key refused", raw: `{"apiKey":"k","x":{"a":1,"a":2}}`, want: cfg{Seed: 7}, key: "x.a", err: "duplicate key"},
-		{name: "wrong type is the decoder's error", raw: `{"seed":"x"}`, want: cfg{Seed: 7}, err: "cannot unmarshal string"},
+		{name: "fraction for a whole number", raw: `{"seed":10.5}`, want: cfg{Seed: 7}, key: "seed", err: "expected a whole number, got 10.5"},
+		{name: "string for a whole number", raw: `{"seed":"x"}`, want: cfg{Seed: 7}, key: "seed", err: "expected a whole number, got JSON string"},
 		{name: "not an object", raw: `[1]`, want: cfg{Seed: 7}, err: "cannot unmarshal array"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -56,6 +56,8 @@ func TestCheckRaisesEveryErrorServeRaises(t *testing.T) {
 		{"alpaca unknown key", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"apiKey":"k","apiSecret":"s","secret":"x"}}]`, []string{`"[0].presetConfig.secret"`}},
 		{"simulator key in another case", `[{"id":"a","presetId":"simulator","guards":[],"presetConfig":{"Cash":"5"}}]`, []string{`"[0].presetConfig.Cash": unknown key "Cash" (did you mean "cash"?)`}},
 		{"simulator case twin does not win", `[{"id":"a","presetId":"simulator","guards":[],"presetConfig":{"seed":1,"SEED":2}}]`, []string{`"[0].presetConfig.SEED": unknown key "SEED" (did you mean "seed"?)`}},
+		{"simulator fractional seed", `[{"id":"a","presetId":"simulator","guards":[],"presetConfig":{"seed":4.5}}]`, []string{`"[0].presetConfig.seed": expected a whole number, got 4.5`}},
+		{"bybit fractional recv window", `[{"id":"a","presetId":"bybit","guards":[],"presetConfig":{"apiKey":"k","secret":"s","recvWindowMs":5000.5}}]`, []string{`"[0].presetConfig.recvWindowMs": expected a whole number, got 5000.5`}},
 		{"alpaca key in another case", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"APIKEY":"k","apiSecret":"s"}}]`, []string{`"[0].presetConfig.APIKEY": unknown key "APIKEY" (did you mean "apiKey"?)`}},
 		{"bad guard option", `[{"id":"a","presetId":"simulator","guards":[{"type":"max-order-value","options":{"maxValue":"lots"}}]}]`, []string{`"[0].guards[0].options"`}},
 		{"alpaca paper via env", `[{"id":"a","presetId":"alpaca","guards":[],"presetConfig":{"mode":"paper","apiKeyEnv":"MY_KEY","apiSecretEnv":"MY_SECRET",` + dead + `}}]`, nil},
