@@ -94,11 +94,18 @@ func Load[T any](s *Store, name string, defaults func() T) (T, error) {
 	return v, validate(path, &v)
 }
 
+// validate runs the type's own Validate, then the field rules every file
+// shares (CheckFields: environment variable names, URLs). Load and Edit
+// both call it, so `alice check`, start-up and the settings forms refuse
+// the same values.
 func validate(path string, v any) error {
 	if val, ok := v.(Validator); ok {
 		if key, err := val.Validate(); err != nil {
 			return &Error{File: path, Key: key, Msg: err.Error()}
 		}
+	}
+	if key, err := CheckFields(v); err != nil {
+		return &Error{File: path, Key: key, Msg: err.Error()}
 	}
 	return nil
 }

@@ -67,12 +67,12 @@ type MCPAsk struct {
 type Telegram struct {
 	Enabled     bool   `json:"enabled"`
 	BotToken    string `json:"botToken,omitempty"`
-	BotTokenEnv string `json:"botTokenEnv,omitempty"`
+	BotTokenEnv string `json:"botTokenEnv,omitempty" cfg:"env"`
 	BotUsername string `json:"botUsername,omitempty"`
 	// ChatIDs is the allow list; messages from other chats are ignored.
 	ChatIDs []int64 `json:"chatIds"`
 	// APIBaseURL lets tests point the bot at a Bot API emulator.
-	APIBaseURL string `json:"apiBaseUrl,omitempty"`
+	APIBaseURL string `json:"apiBaseUrl,omitempty" cfg:"baseurl"`
 	// Notifications switches pushed notifications to Telegram off (false)
 	// without disabling the bot; /settings toggles it. Absent = on.
 	Notifications *bool `json:"notifications,omitempty"`

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"sort"
+	"strings"
 	"testing"
 	"unicode"
 
@@ -239,4 +241,98 @@ func intKeys(typ reflect.Type, steps []any) [][]any {
 		out = append(out, intKeys(typ.Elem(), append(append([]any(nil), steps...), 0))...)
 	}
 	return out
+}
+
+// TestEnvNamesURLsAndProfileNames: the rules the Settings forms promise
+// are the config's own, so `alice check`, start-up and the forms refuse
+// the same values.
+func TestEnvNamesURLsAndProfileNames(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, file, body, key, msg string }{
+		{"profile name", AIProviderFile, `{"profiles":{"My Prof 日本🚀!@#":{"backend":"openai"}}}`, "profiles.My Prof 日本🚀!@#", `a profile name must be letters, digits, - or _ (A-Z, a-z, 0-9), got "My Prof 日本🚀!@#"`},
+		{"profile name with a dot", AIProviderFile, `{"profiles":{"gpt.4":{"backend":"openai"}}}`, "profiles.gpt.4", `letters, digits, - or _`},
+		{"profile base URL", AIProviderFile, `{"profiles":{"p":{"backend":"openai","baseUrl":"not a url"}}}`, "profiles.p.baseUrl", `must be an absolute http(s) URL such as "http://127.0.0.1:11434/v1" (no query or fragment), got "not a url"`},
+		{"profile base URL without scheme", AIProviderFile, `{"profiles":{"p":{"backend":"openai","baseUrl":"127.0.0.1:11434/v1"}}}`, "profiles.p.baseUrl", "absolute http(s) URL"},
+		{"profile base URL without host", AIProviderFile, `{"profiles":{"p":{"backend":"openai","baseUrl":"http:///v1"}}}`, "profiles.p.baseUrl", "absolute http(s) URL"},
+		{"profile env var", AIProviderFile, `{"profiles":{"p":{"backend":"openai","apiKeyEnv":"bad var=1"}}}`, "profiles.p.apiKeyEnv", `must be the NAME of an environment variable (letters, digits and _, not starting with a digit, e.g. OPENAI_API_KEY), got "bad var=1"`},
+		{"telegram env var", ConnectorsFile, `{"telegram":{"enabled":false,"botTokenEnv":"bad env"}}`, "telegram.botTokenEnv", `NAME of an environment variable`},
+		{"telegram api URL", ConnectorsFile, `{"telegram":{"enabled":false,"apiBaseUrl":"api.telegram.org"}}`, "telegram.apiBaseUrl", "absolute http(s) URL"},
+		{"market data env var", MarketDataFile, `{"backend":"openbb","apiKeyEnv":"1KEY"}`, "apiKeyEnv", "NAME of an environment variable"},
+		{"market data secret env var", MarketDataFile, `{"backend":"alpaca","apiSecretEnv":"A-B"}`, "apiSecretEnv", "NAME of an environment variable"},
+		{"market data URL", MarketDataFile, `{"backend":"openbb","baseUrl":"ftp://x"}`, "baseUrl", "absolute http(s) URL"},
+		{"research env var", ResearchFile, `{"fred":{"apiKeyEnv":"FRED KEY"}}`, "fred.apiKeyEnv", "NAME of an environment variable"},
+		{"research URL with a query", ResearchFile, `{"sec":{"baseUrl":"https://data.sec.gov?x=1"}}`, "sec.baseUrl", "no query or fragment"},
+		{"feed URL", NewsFile, `{"feeds":[{"name":"a","url":"https://a.test/rss","source":"a","enabled":true},{"name":"b","url":"notthere.test/rss","source":"b","enabled":true}]}`, "feeds[1].url", `must be an absolute http(s) URL such as "https://example.com/feed.xml", got "notthere.test/rss"`},
+		{"empty feed URL", NewsFile, `{"feeds":[{"name":"a","url":"","source":"a","enabled":true}]}`, "feeds[0].url", "is required"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := loadErr(t, tc.file, tc.body)
+			requireKeyError(t, s, err, tc.file, tc.body, tc.key, tc.msg)
+		})
+	}
+
+	ok := []struct{ name, file, body string }{
+		{"good profile", AIProviderFile, `{"activeProfile":"local-1_B","profiles":{"local-1_B":{"backend":"openai","baseUrl":"http://127.0.0.1:11434/v1","apiKeyEnv":"_OLLAMA_KEY2"}}}`},
+		{"good telegram", ConnectorsFile, `{"telegram":{"enabled":true,"botTokenEnv":"TELEGRAM_BOT_TOKEN","apiBaseUrl":"http://127.0.0.1:8081"}}`},
+		{"feed with a query", NewsFile, `{"feeds":[{"name":"a","url":"https://a.test/rss?cat=1","source":"a","enabled":true}]}`},
+		{"unset fields", ResearchFile, `{"fred":{"apiKeyEnv":""},"sec":{"baseUrl":""}}`},
+	}
+	for _, tc := range ok {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := loadErr(t, tc.file, tc.body)
+			require.NoError(t, err)
+		})
+	}
+}
+
+// TestEnvAndURLKeysAllHaveARule: a new *Env or *Url key cannot skip the
+// shared rules (CheckFields): its field must carry cfg:"env" or a URL rule.
+func TestEnvAndURLKeysAllHaveARule(t *testing.T) {
+	t.Parallel()
+	var found []string
+	var walk func(typ reflect.Type, at string)
+	walk = func(typ reflect.Type, at string) {
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Map {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct {
+			return
+		}
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			lower := strings.ToLower(name)
+			rule := f.Tag.Get("cfg")
+			switch {
+			case strings.HasSuffix(name, "Env"):
+				assert.Equal(t, "env", rule, "%s.%s names an environment variable", at, name)
+				found = append(found, at+"."+name)
+			case strings.HasSuffix(lower, "url"):
+				assert.Contains(t, []string{"url", "baseurl"}, rule, "%s.%s is a URL", at, name)
+				found = append(found, at+"."+name)
+			}
+			walk(f.Type, at+"."+name)
+		}
+	}
+	for name, def := range schemaFiles() {
+		walk(reflect.TypeOf(def), name)
+	}
+	sort.Strings(found)
+	// Every one of them, so a rule cannot silently stop applying.
+	assert.Equal(t, []string{
+		"ai-provider.json.profiles.apiKeyEnv", "ai-provider.json.profiles.baseUrl",
+		"connectors.json.telegram.apiBaseUrl", "connectors.json.telegram.botTokenEnv",
+		"market-data.json.apiKeyEnv", "market-data.json.apiSecretEnv", "market-data.json.baseUrl",
+		"news.json.feeds.url",
+		"research.json.bls.apiKeyEnv", "research.json.bls.baseUrl",
+		"research.json.eia.apiKeyEnv", "research.json.eia.baseUrl",
+		"research.json.fred.apiKeyEnv", "research.json.fred.baseUrl",
+		"research.json.nasdaq.apiKeyEnv", "research.json.nasdaq.baseUrl",
+		"research.json.sec.apiKeyEnv", "research.json.sec.baseUrl",
+		"research.json.secArchives.apiKeyEnv", "research.json.secArchives.baseUrl",
+		"research.json.yahoo.apiKeyEnv", "research.json.yahoo.baseUrl",
+	}, found)
 }

@@ -16,7 +16,9 @@ import (
 // exactly ("APIKEYENV" is unknown, not apiKeyEnv as encoding/json alone
 // would take it). A value of the wrong type names its key and says what
 // was expected ("expected a whole number, got 10.5"; the error wraps the
-// *json.UnmarshalTypeError). Empty raw leaves v as it is.
+// *json.UnmarshalTypeError), and fields with a cfg rule (environment
+// variable names, base URLs) are checked as in every config file
+// (config.CheckFields). Empty raw leaves v as it is.
 func DecodePreset(raw json.RawMessage, v any) (key string, err error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return "", nil
@@ -42,7 +44,7 @@ func DecodePreset(raw json.RawMessage, v any) (key string, err error) {
 		}
 		return "", err
 	}
-	return "", nil
+	return config.CheckFields(v)
 }
 
 // typeError is a presetConfig value of the wrong type, worded for people.
