@@ -128,7 +128,7 @@ func (c *Accounts) UnmarshalJSON(b []byte) error {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) && te.Field != "" {
 				return &keyError{Key: fmt.Sprintf("[%d].%s", i, typeErrorPath(r, reflect.TypeFor[Account](), te.Field)),
-					Msg: fmt.Sprintf("expected %s, got JSON %s%s", typeName(te.Type.String()), te.Value, id)}
+					Msg: TypeMismatch(te) + id}
 			}
 			return err
 		}
@@ -212,11 +212,11 @@ type MarketData struct {
 	// baseUrl; apiKey/apiKeyEnv is its bearer token).
 	Backend string `json:"backend"`
 	// BaseURL overrides the backend's endpoint (tests, proxies).
-	BaseURL      string `json:"baseUrl,omitempty"`
+	BaseURL      string `json:"baseUrl,omitempty" cfg:"baseurl"`
 	APIKey       string `json:"apiKey,omitempty"`
-	APIKeyEnv    string `json:"apiKeyEnv,omitempty"`
+	APIKeyEnv    string `json:"apiKeyEnv,omitempty" cfg:"env"`
 	APISecret    string `json:"apiSecret,omitempty"`
-	APISecretEnv string `json:"apiSecretEnv,omitempty"`
+	APISecretEnv string `json:"apiSecretEnv,omitempty" cfg:"env"`
 	// Provider is OpenBB's provider choice (yfinance, fmp, polygon, …);
 	// "" lets the OpenBB server use its default.
 	Provider string `json:"provider,omitempty"`

@@ -26,11 +26,11 @@ type Profile struct {
 	Backend Backend `json:"backend"`
 	Model   string  `json:"model,omitempty"`
 	// BaseURL overrides the API endpoint (OpenAI-compatible servers, proxies).
-	BaseURL string `json:"baseUrl,omitempty"`
+	BaseURL string `json:"baseUrl,omitempty" cfg:"baseurl"`
 	// APIKey is the literal key; APIKeyEnv names an environment variable
 	// holding it. APIKeyEnv is preferred so keys stay out of files.
 	APIKey    string `json:"apiKey,omitempty"`
-	APIKeyEnv string `json:"apiKeyEnv,omitempty"`
+	APIKeyEnv string `json:"apiKeyEnv,omitempty" cfg:"env"`
 	// AuthMode is "x-api-key" (default for Anthropic) or "bearer".
 	AuthMode  string `json:"authMode,omitempty"`
 	MaxTokens int    `json:"maxTokens,omitempty"`
@@ -63,6 +63,9 @@ func (c *AIProvider) Validate() (string, error) {
 	sort.Strings(names)
 	for _, n := range names {
 		p := c.Profiles[n]
+		if !ValidProfileName(n) {
+			return "profiles." + n, fmt.Errorf("a profile name must be letters, digits, - or _ (A-Z, a-z, 0-9), got %q", n)
+		}
 		switch p.Backend {
 		case BackendAnthropic, BackendOpenAI, BackendClaudeCLI, BackendCodexCLI:
 		default:

@@ -33,7 +33,7 @@ func TestMalformedConfigNamesFileAndKey(t *testing.T) {
 		name, file, body, wantKey, wantMsg string
 		load                               func(*Store) error
 	}{
-		{"wrong type", MCPFile, `{"port":"3001"}`, "port", "expected a number", func(s *Store) error { _, err := s.MCP(); return err }},
+		{"wrong type", MCPFile, `{"port":"3001"}`, "port", "expected a whole number, got JSON string", func(s *Store) error { _, err := s.MCP(); return err }},
 		{"nested wrong type", ConnectorsFile, `{"mcpAsk":{"enabled":"yes"}}`, "mcpAsk.enabled", "true or false", func(s *Store) error { _, err := s.Connectors(); return err }},
 		{"unknown key", ToolsFile, `{"disabeld":["x"]}`, "disabeld", "unknown key", func(s *Store) error { _, err := s.Tools(); return err }},
 		{"out of range", MCPFile, `{"port":70000}`, "port", "0..65535", func(s *Store) error { _, err := s.MCP(); return err }},
@@ -168,4 +168,24 @@ func TestUnknownNamesTheNearest(t *testing.T) {
 	if got := Unknown("guard type", "max-order-valu", []string{"cooldown", "max-order-value"}); got != `unknown guard type "max-order-valu" (did you mean "max-order-value"?); known: cooldown, max-order-value` {
 		t.Errorf("Unknown: %s", got)
 	}
+}
+
+// TestAskPortZeroIsKept: mcpAsk.port 0 (any free port) is written and read
+// back as 0; with omitempty it was dropped and the default 3003 came back.
+func TestAskPortZeroIsKept(t *testing.T) {
+	t.Parallel()
+	s := NewStore(t.TempDir())
+	_, _, err := Edit(s, ConnectorsFile, "", DefaultConnectors, func(c *Connectors) error { c.MCPAsk.Port = 0; return nil })
+	require.NoError(t, err)
+	raw, err := os.ReadFile(s.Path(ConnectorsFile))
+	require.NoError(t, err)
+	require.Contains(t, string(raw), `"port": 0`)
+	c, err := s.Connectors()
+	require.NoError(t, err)
+	require.Equal(t, 0, c.MCPAsk.Port)
+	// Written by hand, as mcp.json's port.
+	require.NoError(t, os.WriteFile(s.Path(ConnectorsFile), []byte(`{"mcpAsk":{"enabled":true,"port":0}}`), 0o600))
+	c, err = s.Connectors()
+	require.NoError(t, err)
+	require.Equal(t, 0, c.MCPAsk.Port)
 }

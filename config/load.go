@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -93,11 +94,18 @@ func Load[T any](s *Store, name string, defaults func() T) (T, error) {
 	return v, validate(path, &v)
 }
 
+// validate runs the type's own Validate, then the field rules every file
+// shares (CheckFields: environment variable names, URLs). Load and Edit
+// both call it, so `alice check`, start-up and the settings forms refuse
+// the same values.
 func validate(path string, v any) error {
 	if val, ok := v.(Validator); ok {
 		if key, err := val.Validate(); err != nil {
 			return &Error{File: path, Key: key, Msg: err.Error()}
 		}
+	}
+	if key, err := CheckFields(v); err != nil {
+		return &Error{File: path, Key: key, Msg: err.Error()}
 	}
 	return nil
 }
@@ -108,6 +116,11 @@ func decodeStrict(data []byte, v any) error {
 	}
 	if path, dup := DuplicateKey(data); dup {
 		return duplicateKeyError(path)
+	}
+	// encoding/json matches keys case-insensitively ("EscapeTimeMs" would
+	// set escapeTimeMs); only the exact key is known.
+	if key, known, ok := unknownKey(data, reflect.TypeOf(v)); ok {
+		return &keyError{Key: key, Msg: unknownKeyMsg(key, known)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -132,8 +145,7 @@ func describeDecodeError(path string, data []byte, err error, typ reflect.Type) 
 		if typ != nil && key != "" {
 			key = typeErrorPath(data, typ, key)
 		}
-		return &Error{File: path, Key: key,
-			Msg: fmt.Sprintf("expected %s, got JSON %s", typeName(typeErr.Type.String()), typeErr.Value)}
+		return &Error{File: path, Key: key, Msg: TypeMismatch(typeErr)}
 	case errors.As(err, &syntaxErr):
 		line := 1 + bytes.Count(data[:min(int(syntaxErr.Offset), len(data))], []byte("\n"))
 		return &Error{File: path, Msg: fmt.Sprintf("invalid JSON at line %d: %v", line, syntaxErr)}
@@ -147,20 +159,81 @@ func describeDecodeError(path string, data []byte, err error, typ reflect.Type) 
 	}
 }
 
-func typeName(goType string) string {
+// TypeMismatch describes a JSON value of the wrong type for a key as the
+// person wrote it: "expected a whole number, got 10.5" for an integer
+// key, "expected a string, got JSON number" otherwise. encoding/json's
+// own "cannot unmarshal number 10.5 into … int" (or "expected a number,
+// got JSON number 10.5") leaves the reader to work out that a fraction is
+// the problem.
+func TypeMismatch(te *json.UnmarshalTypeError) string {
+	t := te.Type
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return "wrong type: JSON " + te.Value
+	}
+	if lit, isNum := strings.CutPrefix(te.Value, "number "); isNum {
+		switch {
+		case isIntKind(t.Kind()):
+			return wholeNumberMismatch(t, lit)
+		case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
+			return fmt.Sprintf("expected a number in the range of a %s, got %s", t.Kind(), lit)
+		}
+	}
+	return fmt.Sprintf("expected %s, got JSON %s", typeName(t), te.Value)
+}
+
+// wholeNumberMismatch explains why the number lit does not fit the
+// integer type t: a fraction, an exponent or the range.
+func wholeNumberMismatch(t reflect.Type, lit string) string {
+	if strings.ContainsAny(lit, ".eE") {
+		if f, ok := new(big.Float).SetString(lit); ok && f.IsInt() {
+			return fmt.Sprintf("expected a whole number written in digits only (no fraction or exponent), got %s", lit)
+		}
+		return fmt.Sprintf("expected a whole number, got %s", lit)
+	}
+	lo, hi := intRange(t)
+	return fmt.Sprintf("expected a whole number from %s to %s, got %s", lo, hi, lit)
+}
+
+func isIntKind(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	}
+	return false
+}
+
+// intRange is the smallest and largest value of the integer type t.
+func intRange(t reflect.Type) (lo, hi string) {
+	bits := uint(t.Bits())
+	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "0", new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits), big.NewInt(1)).String()
+	}
+	top := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits-1), big.NewInt(1))
+	return new(big.Int).Neg(new(big.Int).Add(top, big.NewInt(1))).String(), top.String()
+}
+
+// typeName says what a value of type t looks like in JSON.
+func typeName(t reflect.Type) string {
 	switch {
-	case strings.HasPrefix(goType, "int"), strings.HasPrefix(goType, "uint"), strings.HasPrefix(goType, "float"):
+	case isIntKind(t.Kind()):
+		return "a whole number"
+	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
 		return "a number"
-	case goType == "string":
+	case t.Kind() == reflect.String:
 		return "a string"
-	case goType == "bool":
+	case t.Kind() == reflect.Bool:
 		return "true or false"
-	case strings.HasPrefix(goType, "[]"):
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
 		return "an array"
-	case strings.HasPrefix(goType, "map["):
+	case t.Kind() == reflect.Map:
 		return "an object"
 	default:
-		return "an object (" + goType + ")"
+		return "an object (" + t.String() + ")"
 	}
 }
 

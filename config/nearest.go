@@ -69,6 +69,12 @@ func walkUnknown(v any, typ reflect.Type, prefix string) (string, []string, bool
 	for typ.Kind() == reflect.Pointer {
 		typ = typ.Elem()
 	}
+	if decodesItself(typ) {
+		// Its UnmarshalJSON checks its own keys (Account and Guard refuse
+		// any key that is not exactly theirs; presetConfig is the broker
+		// preset's, checked by broker.DecodePreset).
+		return "", nil, false
+	}
 	join := func(k string) string {
 		if prefix == "" {
 			return k
@@ -93,16 +99,11 @@ func walkUnknown(v any, typ reflect.Type, prefix string) (string, []string, bool
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
+			// Only the exact key is known: encoding/json would also take
+			// "EscapeTimeMs" or "ESCAPETIMEMS" for "escapeTimeMs" (and
+			// let the last of them win), so any other spelling is an
+			// unknown key here.
 			ft, found := fields[k]
-			if !found {
-				// encoding/json matches field names case-insensitively.
-				for n, t := range fields {
-					if strings.EqualFold(n, k) {
-						ft, found = t, true
-						break
-					}
-				}
-			}
 			if !found {
 				return join(k), names, true
 			}
@@ -137,6 +138,21 @@ func walkUnknown(v any, typ reflect.Type, prefix string) (string, []string, bool
 		}
 	}
 	return "", nil, false
+}
+
+// decodesItself reports whether typ has its own JSON (or text) decoding.
+func decodesItself(typ reflect.Type) bool {
+	return typ.Implements(jsonUnmarshaler) || reflect.PointerTo(typ).Implements(jsonUnmarshaler) ||
+		typ.Implements(textUnmarshaler) || reflect.PointerTo(typ).Implements(textUnmarshaler)
+}
+
+// UnknownKey finds the first key of the JSON data that v's type (a struct,
+// or a pointer, slice or map of them) does not declare exactly, with its
+// path ("feeds[1].URL") and the keys known beside it. ok is false when
+// every key is known or data is not valid JSON. Keys are compared exactly:
+// encoding/json alone would accept "APIKEYENV" for "apiKeyEnv".
+func UnknownKey(data []byte, v any) (path string, known []string, ok bool) {
+	return unknownKey(data, reflect.TypeOf(v))
 }
 
 // jsonFields maps a struct's JSON keys to their types (embedded structs
@@ -181,6 +197,12 @@ func unknownKeyError(path string, data []byte, typ reflect.Type, fallback error)
 	if !ok {
 		return fallback
 	}
+	return &Error{File: path, Key: key, Msg: unknownKeyMsg(key, known)}
+}
+
+// unknownKeyMsg is "unknown key (did you mean …?)" for the last segment
+// of key, or the known keys beside it when none is near.
+func unknownKeyMsg(key string, known []string) string {
 	last := key
 	if i := strings.LastIndexAny(key, ".]"); i >= 0 {
 		last = key[i+1:]
@@ -191,5 +213,5 @@ func unknownKeyError(path string, data []byte, typ reflect.Type, fallback error)
 	} else if len(known) > 0 {
 		msg += " (known keys here: " + strings.Join(known, ", ") + ")"
 	}
-	return &Error{File: path, Key: key, Msg: msg}
+	return msg
 }

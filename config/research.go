@@ -1,8 +1,6 @@
 package config
 
 import (
-	"fmt"
-	"net/url"
 	"os"
 	"strings"
 )
@@ -16,9 +14,9 @@ const ResearchFile = "research.json"
 // of an environment variable (APIKeyEnv) so they stay out of the file.
 type ResearchSource struct {
 	// BaseURL overrides the source's public endpoint (tests, proxies).
-	BaseURL   string `json:"baseUrl,omitempty"`
+	BaseURL   string `json:"baseUrl,omitempty" cfg:"baseurl"`
 	APIKey    string `json:"apiKey,omitempty"`
-	APIKeyEnv string `json:"apiKeyEnv,omitempty"`
+	APIKeyEnv string `json:"apiKeyEnv,omitempty" cfg:"env"`
 }
 
 // Key returns the configured key: the literal one, else the variable's.
@@ -67,27 +65,12 @@ func DefaultResearch() Research {
 	}
 }
 
-// Validate checks the cache interval and every base URL.
+// Validate checks the cache interval. Every source's baseUrl and
+// apiKeyEnv are checked by their cfg rules (CheckFields).
 func (c *Research) Validate() (string, error) {
 	if c.CacheTTL != "" && c.CacheTTL != "0s" && c.CacheTTL != "0" {
 		if _, err := ParseEvery(c.CacheTTL); err != nil {
 			return "cacheTtl", err
-		}
-	}
-	for _, src := range []struct {
-		key string
-		s   ResearchSource
-	}{
-		{"sec", c.SEC}, {"secArchives", c.SECArchives}, {"fred", c.FRED}, {"bls", c.BLS},
-		{"eia", c.EIA}, {"nasdaq", c.Nasdaq}, {"yahoo", c.Yahoo},
-	} {
-		key, s := src.key, src.s
-		if s.BaseURL == "" {
-			continue
-		}
-		u, err := url.Parse(s.BaseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return key + ".baseUrl", fmt.Errorf("want an http(s) URL, got %q", s.BaseURL)
 		}
 	}
 	return "", nil

@@ -56,20 +56,23 @@ const ConnectorsFile = "connectors.json"
 type MCPAsk struct {
 	Enabled bool   `json:"enabled"`
 	Host    string `json:"host,omitempty"`
-	Port    int    `json:"port,omitempty"`
-	Token   string `json:"token,omitempty"`
+	// Port 0 picks a free port, as mcp.json's port does. Always written:
+	// an omitted port is the default 3003, so omitempty would turn a 0
+	// saved by the Settings form back into 3003.
+	Port  int    `json:"port"`
+	Token string `json:"token,omitempty"`
 }
 
 // Telegram configures the Telegram bot connector.
 type Telegram struct {
 	Enabled     bool   `json:"enabled"`
 	BotToken    string `json:"botToken,omitempty"`
-	BotTokenEnv string `json:"botTokenEnv,omitempty"`
+	BotTokenEnv string `json:"botTokenEnv,omitempty" cfg:"env"`
 	BotUsername string `json:"botUsername,omitempty"`
 	// ChatIDs is the allow list; messages from other chats are ignored.
 	ChatIDs []int64 `json:"chatIds"`
 	// APIBaseURL lets tests point the bot at a Bot API emulator.
-	APIBaseURL string `json:"apiBaseUrl,omitempty"`
+	APIBaseURL string `json:"apiBaseUrl,omitempty" cfg:"baseurl"`
 	// Notifications switches pushed notifications to Telegram off (false)
 	// without disabling the bot; /settings toggles it. Absent = on.
 	Notifications *bool `json:"notifications,omitempty"`

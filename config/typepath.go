@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strconv"
 )
 
 var (
@@ -115,9 +116,23 @@ func walkTypes(v any, typ reflect.Type, prefix string, hit func(string) bool) bo
 		if _, ok := v.(bool); !ok {
 			return hit(prefix)
 		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
-		reflect.Float32, reflect.Float64:
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return hit(prefix)
+		}
+		if _, err := strconv.ParseInt(n.String(), 10, typ.Bits()); err != nil {
+			return hit(prefix) // 10.5, 1e3 or out of range: "chatIds[1]", not "chatIds"
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return hit(prefix)
+		}
+		if _, err := strconv.ParseUint(n.String(), 10, typ.Bits()); err != nil {
+			return hit(prefix)
+		}
+	case reflect.Float32, reflect.Float64:
 		if _, ok := v.(json.Number); !ok {
 			return hit(prefix)
 		}

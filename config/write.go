@@ -153,12 +153,61 @@ func Edit[T any](s *Store, name string, base Version, defaults func() T, fn func
 }
 
 // decodeLoose decodes over defaults but tolerates unknown keys: they are
-// carried through by the raw merge, not dropped.
+// carried through by the raw merge, not dropped. A key that is a known
+// key in another case ("EscapeTimeMs") is unknown too, so it is left out
+// of the typed decode instead of being taken for the known one, as
+// encoding/json alone would do.
 func decodeLoose(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return errors.New("file is empty")
 	}
+	if _, _, inexact := unknownKey(data, reflect.TypeOf(v)); inexact {
+		tree, err := decodeAny(data)
+		if err != nil {
+			return json.Unmarshal(data, v) // the decoder names the syntax error
+		}
+		if data, err = json.Marshal(pruneUnknown(tree, reflect.TypeOf(v))); err != nil {
+			return err
+		}
+	}
 	return json.Unmarshal(data, v)
+}
+
+// pruneUnknown deletes from the decoded JSON tree v every key typ does not
+// declare exactly (types that decode themselves are left whole).
+func pruneUnknown(v any, typ reflect.Type) any {
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	if decodesItself(typ) {
+		return v
+	}
+	switch typ.Kind() {
+	case reflect.Struct:
+		if obj, ok := v.(map[string]any); ok {
+			fields := jsonFields(typ)
+			for k, e := range obj {
+				if ft, known := fields[k]; known {
+					obj[k] = pruneUnknown(e, ft)
+				} else {
+					delete(obj, k)
+				}
+			}
+		}
+	case reflect.Map:
+		if obj, ok := v.(map[string]any); ok {
+			for k, e := range obj {
+				obj[k] = pruneUnknown(e, typ.Elem())
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if arr, ok := v.([]any); ok {
+			for i, e := range arr {
+				arr[i] = pruneUnknown(e, typ.Elem())
+			}
+		}
+	}
+	return v
 }
 
 // mergeChange applies the difference between before and after (both

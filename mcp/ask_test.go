@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/alice-trading/alice/config"
 )
 
 func newAskFixture(t *testing.T, l Listen) (*Server, *fakeAsker) {
@@ -148,5 +150,18 @@ func TestAskListenerIsProtectedLikeMain(t *testing.T) {
 	assert.Equal(t, 401, post(t, srv.URL(), initBody, nil).StatusCode)
 	assert.Equal(t, 403, post(t, srv.URL(), initBody, map[string]string{"Authorization": "Bearer ask-token", "Host": "evil.test"}).StatusCode)
 	c := connect(t, srv.URL(), map[string]string{"Authorization": "Bearer ask-token"})
+	assert.Contains(t, toolNames(t, c), "askWithSession")
+}
+
+// TestAskPortZeroPicksAFreePort: connectors.json's mcpAsk.port 0 means any
+// free port, as mcp.json's port does (README, the Settings form); only
+// "enabled": false turns the connector off.
+func TestAskPortZeroPicksAFreePort(t *testing.T) {
+	assert.True(t, AskEnabled(config.MCPAsk{Enabled: true, Port: 0}))
+	assert.True(t, AskEnabled(config.MCPAsk{Enabled: true, Port: 3003}))
+	assert.False(t, AskEnabled(config.MCPAsk{Enabled: false, Port: 3003}))
+	srv, _ := newAskFixture(t, ListenFromAsk(config.MCPAsk{Enabled: true, Host: "127.0.0.1", Port: 0}, config.DefaultMCP()))
+	assert.NotContains(t, srv.URL(), ":0/", "bound to a real port: %s", srv.URL())
+	c := connect(t, srv.URL(), nil)
 	assert.Contains(t, toolNames(t, c), "askWithSession")
 }

@@ -65,9 +65,10 @@ func ListenFromAsk(c config.MCPAsk, main config.MCP) Listen {
 	return Listen{Host: c.Host, Port: c.Port, Token: c.Token, MaxRequestBytes: main.MaxRequestBytes, AllowedOrigins: main.AllowedOrigins, Sessions: sessionLimits(main)}
 }
 
-// AskEnabled reports whether the Ask connector should start: it must be
-// enabled and have a port (an omitted port means "off", as in the spec).
-func AskEnabled(c config.MCPAsk) bool { return c.Enabled && c.Port > 0 }
+// AskEnabled reports whether the Ask connector should start. Port 0 picks
+// a free port (README, the Settings form, like the main listener's port);
+// "enabled": false is how it is turned off.
+func AskEnabled(c config.MCPAsk) bool { return c.Enabled }
 
 // Server is one HTTP listener carrying MCP endpoints (and, on the main
 // server, extra routes such as webhook ingest).

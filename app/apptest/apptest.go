@@ -107,8 +107,8 @@ func Start(t testing.TB, files map[string]string) *app.App {
 }
 
 // StartWithAsk is Start with the Ask connector listening on a port of its
-// own: files(port) names the config files. The Ask connector has no "pick
-// a free port" (0 turns it off), so a free port is found and released
+// own: files(port) names the config files. The test needs to know the
+// port before the core starts, so a free port is found and released
 // first, and another test may bind it before this core does; then the core
 // starts again on another port (bounded), never fails the test for it.
 func StartWithAsk(t testing.TB, files func(askPort int) map[string]string) *app.App {

@@ -196,3 +196,68 @@ func TestPersonaFile(t *testing.T) {
 	_, _, err = New(config.NewStore(dir), Options{}).PersonaFile(false)
 	assert.Error(t, err)
 }
+
+// TestFormValuesAreCheckedByTheConfigRules: what the Settings forms save
+// goes through the config's own validation (the one `alice check` and
+// start-up run): a refused value names its key and writes nothing, and
+// then `alice check` (Validate) still passes.
+func TestFormValuesAreCheckedByTheConfigRules(t *testing.T) {
+	t.Parallel()
+	svc, _, dir := newService(t, nil)
+	good := Profile{Name: "local", Backend: "openai", Model: "m", BaseURL: "http://127.0.0.1:11434/v1", APIKeyEnv: "OLLAMA_KEY"}
+	for _, tc := range []struct {
+		name string
+		edit func(p *Profile)
+		key  string
+		msg  string
+	}{
+		{"profile name", func(p *Profile) { p.Name = "My Prof 日本🚀!@#" }, `"profiles.My Prof 日本🚀!@#"`, "a profile name must be letters, digits, - or _"},
+		{"profile name with a space", func(p *Profile) { p.Name = "my prof" }, `"profiles.my prof"`, "letters, digits, - or _"},
+		{"base URL", func(p *Profile) { p.BaseURL = "not a url" }, `"profiles.local.baseUrl"`, `must be an absolute http(s) URL such as "http://127.0.0.1:11434/v1" (no query or fragment), got "not a url"`},
+		{"env var name", func(p *Profile) { p.APIKeyEnv = "bad var=1" }, `"profiles.local.apiKeyEnv"`, `must be the NAME of an environment variable`},
+	} {
+		p := good
+		tc.edit(&p)
+		_, v, err := svc.Providers()
+		require.NoError(t, err)
+		err = svc.SaveProfile(v, "", p)
+		require.Error(t, err, tc.name)
+		assert.Contains(t, err.Error(), filepath.Join(dir, config.AIProviderFile), tc.name)
+		assert.Contains(t, err.Error(), "key "+tc.key, tc.name)
+		assert.Contains(t, err.Error(), tc.msg, tc.name)
+		cfg, _, err := svc.Providers()
+		require.NoError(t, err)
+		assert.Empty(t, cfg.Profiles, "%s: nothing saved", tc.name)
+		assert.Empty(t, cfg.ActiveProfile, "%s: nothing made active", tc.name)
+	}
+	_, v, _ := svc.Providers()
+	require.NoError(t, svc.SaveProfile(v, "", good))
+
+	_, cv, err := svc.Connectors()
+	require.NoError(t, err)
+	err = svc.SaveConnectors(cv, Connectors{AskEnabled: true, AskPort: 3003, TelegramTokenEnv: "bad env"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `key "telegram.botTokenEnv": must be the NAME of an environment variable`)
+	c, _, _ := svc.Connectors()
+	assert.Empty(t, c.Telegram.BotTokenEnv, "nothing saved")
+	require.NoError(t, svc.Validate())
+}
+
+// TestAskPortZeroIsSaved: 0 (any free port, as README and the form say)
+// is written and read back as 0, like mcp.json's port; it used to be
+// dropped (omitempty) and come back as the default 3003.
+func TestAskPortZeroIsSaved(t *testing.T) {
+	t.Parallel()
+	svc, _, dir := newService(t, nil)
+	_, cv, err := svc.Connectors()
+	require.NoError(t, err)
+	require.NoError(t, svc.SaveConnectors(cv, Connectors{AskEnabled: true, AskPort: 0}))
+	c, _, err := svc.Connectors()
+	require.NoError(t, err)
+	assert.Equal(t, 0, c.MCPAsk.Port)
+	assert.True(t, c.MCPAsk.Enabled)
+	raw, err := os.ReadFile(filepath.Join(dir, config.ConnectorsFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), `"port": 0`)
+	require.NoError(t, svc.Validate())
+}

@@ -31,15 +31,15 @@ const (
 // Config is the alpaca preset's presetConfig.
 type Config struct {
 	APIKey       string `json:"apiKey,omitempty"`
-	APIKeyEnv    string `json:"apiKeyEnv,omitempty"`
+	APIKeyEnv    string `json:"apiKeyEnv,omitempty" cfg:"env"`
 	APISecret    string `json:"apiSecret,omitempty"`
-	APISecretEnv string `json:"apiSecretEnv,omitempty"`
+	APISecretEnv string `json:"apiSecretEnv,omitempty" cfg:"env"`
 	// Paper selects the paper endpoint (default true).
 	Paper *bool `json:"paper,omitempty"`
 	// Mode is OpenAlice's spelling of the same choice: "paper" or "live".
 	Mode    string `json:"mode,omitempty"`
-	BaseURL string `json:"baseUrl,omitempty"`
-	DataURL string `json:"dataUrl,omitempty"`
+	BaseURL string `json:"baseUrl,omitempty" cfg:"baseurl"`
+	DataURL string `json:"dataUrl,omitempty" cfg:"baseurl"`
 }
 
 // ParseConfig decodes presetConfig strictly and resolves keys from the

@@ -52,14 +52,14 @@ type Config struct {
 	// Mode is live, demo (Binance Demo Trading: virtual funds) or testnet.
 	Mode      string `json:"mode,omitempty"`
 	APIKey    string `json:"apiKey,omitempty"`
-	APIKeyEnv string `json:"apiKeyEnv,omitempty"`
+	APIKeyEnv string `json:"apiKeyEnv,omitempty" cfg:"env"`
 	Secret    string `json:"secret,omitempty"`
-	SecretEnv string `json:"secretEnv,omitempty"`
+	SecretEnv string `json:"secretEnv,omitempty" cfg:"env"`
 	// Market is spot (default) or futures (USDⓈ-M perpetuals).
 	Market string `json:"market,omitempty"`
 	// Quote is the quote/settlement asset (default USDT).
 	Quote   string `json:"quote,omitempty"`
-	BaseURL string `json:"baseUrl,omitempty"`
+	BaseURL string `json:"baseUrl,omitempty" cfg:"baseurl"`
 	// RecvWindowMs bounds the clock skew Binance tolerates (default 5000).
 	RecvWindowMs int `json:"recvWindowMs,omitempty"`
 }

@@ -44,14 +44,14 @@ type Config struct {
 	// data, simulated fills). OpenAlice defaults to live.
 	Mode      string `json:"mode,omitempty"`
 	APIKey    string `json:"apiKey,omitempty"`
-	APIKeyEnv string `json:"apiKeyEnv,omitempty"`
+	APIKeyEnv string `json:"apiKeyEnv,omitempty" cfg:"env"`
 	Secret    string `json:"secret,omitempty"`
-	SecretEnv string `json:"secretEnv,omitempty"`
+	SecretEnv string `json:"secretEnv,omitempty" cfg:"env"`
 	// Category is linear (USDT perpetuals, default) or spot.
 	Category string `json:"category,omitempty"`
 	// SettleCoin is the quote/settlement coin (default USDT).
 	SettleCoin string `json:"settleCoin,omitempty"`
-	BaseURL    string `json:"baseUrl,omitempty"`
+	BaseURL    string `json:"baseUrl,omitempty" cfg:"baseurl"`
 	// RecvWindowMs bounds clock skew Bybit tolerates (default 5000).
 	RecvWindowMs int `json:"recvWindowMs,omitempty"`
 }

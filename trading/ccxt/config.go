@@ -31,15 +31,15 @@ type Config struct {
 	DemoTrading bool   `json:"demoTrading,omitempty"`
 
 	APIKey        string `json:"apiKey,omitempty"`
-	APIKeyEnv     string `json:"apiKeyEnv,omitempty"`
+	APIKeyEnv     string `json:"apiKeyEnv,omitempty" cfg:"env"`
 	Secret        string `json:"secret,omitempty"`
-	SecretEnv     string `json:"secretEnv,omitempty"`
+	SecretEnv     string `json:"secretEnv,omitempty" cfg:"env"`
 	Password      string `json:"password,omitempty"`
-	PasswordEnv   string `json:"passwordEnv,omitempty"`
+	PasswordEnv   string `json:"passwordEnv,omitempty" cfg:"env"`
 	UID           string `json:"uid,omitempty"`
 	WalletAddress string `json:"walletAddress,omitempty"`
 	PrivateKey    string `json:"privateKey,omitempty"`
-	PrivateKeyEnv string `json:"privateKeyEnv,omitempty"`
+	PrivateKeyEnv string `json:"privateKeyEnv,omitempty" cfg:"env"`
 
 	// Quote is the currency balances and equity are reported in (USDT,
 	// or USDC on Hyperliquid).

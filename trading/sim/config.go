@@ -3,7 +3,6 @@ package sim
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -51,11 +50,7 @@ func ParseConfig(raw json.RawMessage) (Config, string, error) {
 		InstanceID string `json:"_instanceId"`
 	}
 	if k, err := broker.DecodePreset(raw, &wire); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return c, te.Field, fmt.Errorf("wrong type: %s", te.Value)
-		}
-		return c, k, err
+		return c, k, err // a wrong type names its key: "expected a whole number, got 4.5"
 	}
 	if len(wire.Cash) > 0 {
 		s := strings.Trim(string(wire.Cash), `"`)

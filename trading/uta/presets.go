@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/alice-trading/alice/config"
 )
 
 // FieldKind is how a preset field is typed and encoded in presetConfig.
@@ -144,8 +146,8 @@ func (p Preset) BuildPresetConfig(values map[string]string) (json.RawMessage, st
 			}
 			out[f.Key] = v
 		case FieldEnvRef:
-			if strings.ContainsAny(v, " =$") {
-				return nil, f.Key, fmt.Errorf("%s must be an environment variable NAME (like APCA_API_KEY_ID), not a value", f.Label)
+			if !config.ValidEnvName(v) { // the rule of every *Env key (config.CheckEnvName)
+				return nil, f.Key, fmt.Errorf("%s must be an environment variable NAME (letters, digits and _, not starting with a digit, like APCA_API_KEY_ID), not a value, got %q", f.Label, v)
 			}
 			out[f.Key] = v
 		default: // string, decimal (kept as a string: money is never a float), secret

@@ -63,6 +63,7 @@ func TestAddAccountRefusesBadInputAndWritesNothing(t *testing.T) {
 		{"duplicate", NewAccount{ID: "sim-paper", PresetID: "simulator"}, "already exists"},
 		{"unknown preset", NewAccount{ID: "x4", PresetID: "nope"}, "unknown preset"},
 		{"env value not name", NewAccount{ID: "x5", PresetID: "alpaca-paper", Values: map[string]string{"apiKeyEnv": "AK=123"}}, "NAME"},
+		{"env name with a dash", NewAccount{ID: "x8", PresetID: "alpaca-paper", Values: map[string]string{"apiKeyEnv": "MY-KEY"}}, `environment variable NAME (letters, digits and _, not starting with a digit, like APCA_API_KEY_ID), not a value, got "MY-KEY"`},
 		{"alpaca key not in env", NewAccount{ID: "x6", PresetID: "alpaca-paper", Values: map[string]string{"apiKeyEnv": "ALICE_TEST_UNSET_KEY_ID"}}, "presetConfig.apiKey"},
 		{"bybit bad mode", NewAccount{ID: "x7", PresetID: "bybit", Values: map[string]string{"mode": "moon"}}, "Mode must be one of"},
 	}

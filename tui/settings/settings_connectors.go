@@ -110,6 +110,9 @@ func (p *Pane) connectorsView() string {
 	ask := "off"
 	if c.AskEnabled {
 		ask = fmt.Sprintf("on, port %d", c.AskPort)
+		if c.AskPort == 0 {
+			ask = "on, port 0 (any free port)"
+		}
 	}
 	if c.AskURL != "" {
 		ask += "  (running at " + c.AskURL + ")"
