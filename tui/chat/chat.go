@@ -88,6 +88,7 @@ func New(m kit.Host, core Core) *Pane {
 func (c *Pane) SetSize(w, h int) {
 	c.w, c.h = w, h
 	c.Input.SetWidth(w)
+	c.fitInput()
 	if w != c.Transcript.width {
 		c.Invalidate()
 	}

@@ -18,6 +18,9 @@ import (
 
 const (
 	inputMaxLines = 6
+	// inputMaxContent bounds a draft's rows (soft-wrapped ones included);
+	// a larger paste is attached (pasteMaxLines × pasteMaxCols fits).
+	inputMaxContent = 10000
 	// A paste over pasteMaxLines lines or with a line over pasteMaxCols
 	// columns is attached instead of typed (as crush does).
 	pasteMaxLines = 10
@@ -42,6 +45,10 @@ func newChatInput(st kit.Styles) textarea.Model {
 	ta.DynamicHeight = true
 	ta.MinHeight = 1
 	ta.MaxHeight = inputMaxLines
+	// MaxHeight is only how many rows show (fitInput lowers it on a short
+	// pane); without MaxContentHeight the textarea would also refuse a
+	// newline once the draft has MaxHeight lines.
+	ta.MaxContentHeight = inputMaxContent
 	ta.SetPromptFunc(2, func(pi textarea.PromptInfo) string {
 		if pi.LineNumber == 0 {
 			return "› "
@@ -115,6 +122,27 @@ func (c *Pane) attachmentsView() string {
 // (DynamicHeight), then scrolls; the completion list follows the text.
 func (c *Pane) relayout() {
 	c.comp.update(c.Input.Value(), c.channelLabels())
+	c.fitInput()
+}
+
+// inputRows is how many rows the input may show: inputMaxLines, fewer on
+// a short pane, so that the header, one transcript row, the attachments
+// row and the separator keep their place and the input is never cut off
+// below (the textarea scrolls to keep the cursor line in view).
+func (c *Pane) inputRows() int {
+	rows := c.h - 3
+	if len(c.Pasted) > 0 {
+		rows--
+	}
+	return max(1, min(inputMaxLines, rows))
+}
+
+// fitInput applies inputRows to the textarea (its height follows at once).
+func (c *Pane) fitInput() {
+	if rows := c.inputRows(); c.Input.MaxHeight != rows {
+		c.Input.MaxHeight = rows
+		c.Input.SetWidth(c.w) // recomputes the height and the scroll
+	}
 }
 
 // remember records a sent message for ↑ recall, with its pastes.

@@ -174,3 +174,29 @@ func TestChatPasteCountsTheLinesOfAFile(t *testing.T) {
 	h.Key("enter")
 	require.Contains(t, h.Screen(), "▤ +39 lines (ctrl+o expands)", "the first three of 42 lines shown, 39 more")
 }
+
+// On a short pane the input takes fewer rows and scrolls with the cursor:
+// at 40x12 the line being typed after an 8-line paste is on screen (it
+// was cut off below the frame), with the lines above it.
+func TestChatInputKeepsCursorLineOnShortPane(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 40, 12)
+	h.Send(tea.PasteMsg{Content: "p1\np2\np3\np4\np5\np6\np7\np8"})
+	h.TypeText("END")
+	require.Equal(t, "p1\np2\np3\np4\np5\np6\np7\np8END", h.M.Chat.Input.Value())
+	s := h.Screen()
+	rows := strings.Split(s, "\n")
+	require.Len(t, rows, 12, s)
+	require.Contains(t, rows[len(rows)-4], "│   p8END", "the cursor line is the pane's last row\n%s", s)
+	require.Contains(t, rows[len(rows)-5], "│   p7", s)
+	require.Contains(t, s, "──────", "the separator stays\n%s", s)
+	// Moving up scrolls the input back; a newline still goes in beyond
+	// the rows shown.
+	for range 7 {
+		h.Key("up")
+	}
+	require.Contains(t, h.Screen(), "│ › p1", h.Screen())
+	h.Send(tea.KeyPressMsg{Code: tea.KeyEnd})
+	h.Send(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
+	require.Equal(t, "p1\n\np2\np3\np4\np5\np6\np7\np8END", h.M.Chat.Input.Value())
+}

@@ -284,7 +284,8 @@ func (c *Pane) View() string {
 	if c.Busy {
 		sep = st.Accent.Render(kit.SpinnerFrames[c.frame%len(kit.SpinnerFrames)]+" Alice is working… ") + st.Muted.Render("(esc to stop)")
 	}
-	comp := c.comp.view(st, c.w, min(6, max(0, c.h/3)))
+	c.fitInput() // attachments come and go
+	comp := c.comp.view(st, c.w, min(6, max(0, c.h/3), max(0, c.transcriptHeight()-1)))
 	bodyH := max(1, c.transcriptHeight()-len(comp))
 	var body string
 	if c.browser.open {

@@ -448,7 +448,7 @@ func (p *Pane) View() string {
 	}
 	var body string
 	if p.Form != nil {
-		body = p.Form.view(*st, p.w)
+		body = p.Form.view(*st, p.w, p.h-2) // under the page tabs and a blank row
 	} else if p.picker != nil {
 		body = p.pickerView()
 	} else {

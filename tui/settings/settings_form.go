@@ -209,20 +209,32 @@ func (f *settingsForm) doSubmit() tea.Cmd {
 	return f.submit(f.values())
 }
 
-// view renders the form at width w.
-func (f *settingsForm) view(st kit.Styles, w int) string {
-	var b strings.Builder
-	b.WriteString(st.Title.Render(f.title) + "\n")
+// formHint is the form's key-hint line, always its last row.
+const formHint = "tab/enter next field · shift+tab back · ctrl+s save · esc cancel"
+
+// view renders the form at width w in at most h rows (h <= 0: no limit).
+// A form taller than h shows a window onto itself that holds the focused
+// field (its input row first, then its help and error) and the form's
+// error or "saving…", with a "↑/↓ N more" row where rows are hidden; the
+// key-hint line stays at the bottom.
+func (f *settingsForm) view(st kit.Styles, w, h int) string {
+	var lines []string
+	add := func(s string) { lines = append(lines, strings.Split(s, "\n")...) }
+	add(st.Title.Render(f.title))
 	if f.intro != "" {
-		b.WriteString(wrapIndent(st.Muted.Render, f.intro, 0, w) + "\n")
+		add(wrapIndent(st.Muted.Render, f.intro, 0, w))
 	}
-	b.WriteString("\n")
+	add("")
 	labelW := 0
 	for _, fl := range f.fields {
 		labelW = max(labelW, len(fl.label))
 	}
+	focusStart, focusEnd := 0, 0
 	for i := range f.fields {
 		fl := &f.fields[i]
+		if i == f.cur {
+			focusStart = len(lines)
+		}
 		marker := "  "
 		label := st.Text.Render(fmt.Sprintf("%-*s", labelW, fl.label))
 		if i == f.cur {
@@ -240,28 +252,96 @@ func (f *settingsForm) view(st kit.Styles, w int) string {
 				val = st.Selected.Render(val)
 			}
 		}
-		b.WriteString(marker + label + "  " + val + "\n")
+		add(marker + label + "  " + val)
 		if fl.help != "" && i == f.cur {
-			b.WriteString(wrapIndent(st.Muted.Render, fl.help, labelW+4, w) + "\n")
+			add(wrapIndent(st.Muted.Render, fl.help, labelW+4, w))
 		}
 		if fl.err != "" {
-			b.WriteString(wrapIndent(st.Error.Render, "✗ "+fl.err, labelW+4, w) + "\n")
+			add(wrapIndent(st.Error.Render, "✗ "+fl.err, labelW+4, w))
 		}
 		if fl.warn != "" && fl.value() != "" {
-			b.WriteString(wrapIndent(st.Warn.Render, "⚠ "+fl.warn, labelW+4, w) + "\n")
+			add(wrapIndent(st.Warn.Render, "⚠ "+fl.warn, labelW+4, w))
+		}
+		if i == f.cur {
+			focusEnd = len(lines)
 		}
 	}
 	if f.Extra != "" {
-		b.WriteString("\n" + f.Extra + "\n")
+		add("")
+		add(f.Extra)
 	}
+	errStart, errEnd := -1, -1
 	if f.err != "" {
-		b.WriteString("\n" + wrapIndent(st.Error.Render, "✗ "+f.err, 0, w) + "\n")
+		add("")
+		errStart = len(lines)
+		add(wrapIndent(st.Error.Render, "✗ "+f.err, 0, w))
+		errEnd = len(lines)
 	}
 	if f.busy {
-		b.WriteString("\n" + st.Muted.Render("saving…") + "\n")
+		add("")
+		if errStart < 0 {
+			errStart = len(lines)
+		}
+		add(st.Muted.Render("saving…"))
+		errEnd = len(lines)
 	}
-	b.WriteString("\n" + st.Muted.Render("tab/enter next field · shift+tab back · ctrl+s save · esc cancel"))
-	return b.String()
+	hint := st.Muted.Render(formHint)
+	if h <= 0 || len(lines)+2 <= h {
+		return strings.Join(lines, "\n") + "\n\n" + hint
+	}
+	return strings.Join(append(formWindow(st, lines, h-1, focusStart, focusEnd, errStart, errEnd), hint), "\n")
+}
+
+// formWindow picks at most rows of lines: a contiguous run that shows
+// lines[focusStart] and as much of [focusStart, focusEnd) and of
+// [errStart, errEnd) (errStart < 0: none) as fits, topped by "↑ N more"
+// and ended by "↓ N more" when rows are hidden there.
+func formWindow(st kit.Styles, lines []string, rows, focusStart, focusEnd, errStart, errEnd int) []string {
+	n := len(lines)
+	if rows <= 0 {
+		return nil
+	}
+	var start, end int
+	up, down := false, false
+	for range 3 { // markers are only ever added, so this settles
+		room := rows - b2i(up) - b2i(down)
+		start = 0
+		if want := min(focusEnd, focusStart+room); want > start+room {
+			start = want - room
+		}
+		if errStart >= 0 {
+			if want := min(errEnd, errStart+room); want > start+room {
+				start = min(focusStart, want-room) // never below the focused row
+			}
+		}
+		start = max(0, min(start, n-room))
+		end = min(n, start+room)
+		nu, nd := start > 0, end < n
+		if rows < 3 || (!nu || up) && (!nd || down) {
+			break // fewer than 3 rows: the focused field alone, no markers
+		}
+		up, down = up || nu, down || nd
+	}
+	out := make([]string, 0, rows)
+	if up && start > 0 {
+		out = append(out, st.Muted.Render(fmt.Sprintf("↑ %d more", start)))
+	} else if up {
+		out = append(out, "")
+	}
+	out = append(out, lines[start:end]...)
+	if down && end < n {
+		out = append(out, st.Muted.Render(fmt.Sprintf("↓ %d more", n-end)))
+	} else if down {
+		out = append(out, "")
+	}
+	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // wrapIndent wraps text to the w cells left after indent, each row

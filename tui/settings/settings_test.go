@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/settings"
 	"github.com/stretchr/testify/require"
@@ -168,6 +169,11 @@ func (f *fakeSettings) SaveCronJob(j settings.CronJobInput) error {
 	return f.edit("", func() error {
 		if _, err := f.PreviewSchedule(j.Schedule, 1); err != nil {
 			return err
+		}
+		if j.Target != "" {
+			if _, err := schedule.ParseTargetText(j.Target); err != nil {
+				return err
+			}
 		}
 		f.jobs = append(f.jobs, settings.CronJobSetting{ID: fmt.Sprint("j", len(f.jobs)), Name: j.Name, Schedule: j.Schedule, Prompt: j.Prompt, Enabled: j.Enabled})
 		return nil
