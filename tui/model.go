@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -138,6 +139,16 @@ func New(core Core, opts Options) *Model {
 // AddPane appends a tab and returns its index (alt+N goes to tab N).
 func (m *Model) AddPane(name string, p kit.Pane) Focus {
 	m.Tabs = append(m.Tabs, tab{name, p})
+	// alt+N and f(N+1) reach the panes there are, and help says how many.
+	n := min(len(m.Tabs), 9)
+	var keys []string
+	for i := 1; i <= n; i++ {
+		keys = append(keys, "alt+"+strconv.Itoa(i))
+	}
+	for i := 1; i <= n; i++ {
+		keys = append(keys, "f"+strconv.Itoa(i+1))
+	}
+	m.keys.Global.GoTo = key.NewBinding(key.WithKeys(keys...), key.WithHelp("alt+1…"+strconv.Itoa(n), "go to pane N"))
 	return Focus(len(m.Tabs) - 1)
 }
 
