@@ -194,3 +194,16 @@ func TestHelpCountsKeysAtEveryWidth(t *testing.T) {
 	require.Equal(t, totals[0], totals[1])
 	require.Equal(t, totals[0], totals[2])
 }
+
+// Help lists the chat keys that work without a footer hint: tab takes a
+// /command from the completion list, alt+enter inserts a newline.
+func TestHelpListsChatTabAndAltEnter(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("f1")
+	h.TypeText("complete")
+	require.Regexp(t, `tab +complete /command`, h.Screen())
+	h.Key("esc", "f1")
+	h.TypeText("alt+enter")
+	require.Regexp(t, `alt\+enter +newline`, h.Screen())
+}
