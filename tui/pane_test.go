@@ -17,6 +17,8 @@ import (
 	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/settings"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/require"
 )
@@ -206,4 +208,32 @@ func TestHelpListsChatTabAndAltEnter(t *testing.T) {
 	h.Key("esc", "f1")
 	h.TypeText("alt+enter")
 	require.Regexp(t, `alt\+enter +newline`, h.Screen())
+}
+
+// Help lists every Settings key, whichever page is shown (it listed only
+// the shown page's footer: space, A, g, R, T, x, n, o were missing).
+func TestHelpListsEverySettingsKey(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("f1")
+	var settingsPart string
+	for _, l := range h.M.Help.Lines() {
+		l = ansi.Strip(l)
+		if l == "Settings" {
+			settingsPart = "\n"
+			continue
+		}
+		if settingsPart != "" {
+			if !strings.HasPrefix(l, "  ") {
+				break
+			}
+			settingsPart += l + "\n"
+		}
+	}
+	require.NotEmpty(t, settingsPart)
+	keys := reflect.ValueOf(settings.DefaultSettingsKeys())
+	for i := 0; i < keys.NumField(); i++ {
+		b := keys.Field(i).Interface().(key.Binding)
+		require.Regexp(t, `\n  `+regexp.QuoteMeta(fmt.Sprintf("%-12s %s", b.Help().Key, b.Help().Desc))+`\n`, settingsPart, keys.Type().Field(i).Name)
+	}
 }
