@@ -323,8 +323,11 @@ func (m *Model) footer() string {
 	switch {
 	case m.QuitDlg != nil, m.Dialog != nil:
 		right = []key.Binding{m.keys.Dialog.Yes, m.keys.Dialog.No}
-	case m.Palette != nil, m.Help != nil:
+	case m.Palette != nil:
 		right = []key.Binding{m.keys.Overlay.Run, m.keys.Overlay.Close}
+	case m.Help != nil:
+		// Help lists keys; it runs none (enter closes it, like esc).
+		right = []key.Binding{key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "scroll")), m.keys.Overlay.Close}
 	default:
 		helpKey := g.Help
 		if m.cur().Capturing() {

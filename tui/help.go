@@ -91,9 +91,15 @@ func (h *helpOverlay) sections() []helpSection {
 
 // Lines renders the filtered content (before scrolling).
 func (h *helpOverlay) Lines() []string {
+	out, _ := h.lines()
+	return out
+}
+
+// lines is Lines with, for each line, whether it is a key (not a section
+// title or a message).
+func (h *helpOverlay) lines() (out []string, isKey []bool) {
 	st := h.m.St
 	q := strings.ToLower(strings.TrimSpace(h.input.Value()))
-	var out []string
 	if h.mode == helpMessages {
 		hist := h.m.Toasts.History
 		for i := len(hist) - 1; i >= 0; i-- {
@@ -116,7 +122,7 @@ func (h *helpOverlay) Lines() []string {
 		if len(out) == 0 {
 			out = append(out, st.Muted.Render("no messages yet"))
 		}
-		return out
+		return out, make([]bool, len(out))
 	}
 	for _, s := range h.sections() {
 		var rows []string
@@ -129,13 +135,18 @@ func (h *helpOverlay) Lines() []string {
 		}
 		if len(rows) > 0 {
 			out = append(out, st.Title.Render(s.name))
+			isKey = append(isKey, false)
 			out = append(out, rows...)
+			for range rows {
+				isKey = append(isKey, true)
+			}
 		}
 	}
 	if len(out) == 0 {
 		out = append(out, st.Muted.Render("no key matches"))
+		isKey = append(isKey, false)
 	}
-	return out
+	return out, isKey
 }
 
 func (h *helpOverlay) view() string {
@@ -147,11 +158,13 @@ func (h *helpOverlay) view() string {
 	_, bodyH := h.m.BodySize()
 	w := h.width()
 	h.input.SetWidth(w - 12)
-	all := h.Lines()
+	all, isKey := h.lines()
 	rows := max(3, bodyH-8)
 	// Two columns when the list is long and the screen wide enough.
+	half := 0
 	if h.mode == helpKeys && len(all) > rows && h.m.width >= 110 {
 		w = min(h.m.width-8, 2*w)
+		half = (len(all) + 1) / 2
 		all = twoColumns(all, (w-6)/2)
 	}
 	h.scroll = min(h.scroll, max(0, len(all)-rows))
@@ -161,9 +174,47 @@ func (h *helpOverlay) view() string {
 		lines = append(lines, ansi.Truncate(l, w-4, "…"))
 	}
 	if len(all) > rows {
-		lines = append(lines, st.Muted.Render(strconv.Itoa(h.scroll+1)+"–"+strconv.Itoa(h.scroll+len(shown))+" of "+strconv.Itoa(len(all))))
+		from, to := h.scroll, h.scroll+len(shown)
+		if h.mode == helpMessages {
+			lines = append(lines, st.Muted.Render(strconv.Itoa(from+1)+"–"+strconv.Itoa(to)+" of "+strconv.Itoa(len(all))))
+		} else {
+			ranges := [][2]int{{from, to}}
+			if half > 0 {
+				ranges = [][2]int{{from, min(to, half)}, {half + from, min(half+to, len(isKey))}}
+			}
+			lines = append(lines, st.Muted.Render(keyCounter(isKey, ranges)))
+		}
 	}
 	return st.Help.Render(strings.Join(lines, "\n"))
+}
+
+// keyCounter says which keys the shown line ranges hold, counting keys
+// (not rows, nor section titles), so it reads the same at every width:
+// "keys 1–9 of 120", in two columns "keys 1–30, 61–90 of 120".
+func keyCounter(isKey []bool, ranges [][2]int) string {
+	nth := make([]int, len(isKey)+1) // nth[i]: keys before line i
+	for i, k := range isKey {
+		nth[i+1] = nth[i]
+		if k {
+			nth[i+1]++
+		}
+	}
+	var spans [][2]int
+	for _, r := range ranges {
+		first, last := nth[r[0]]+1, nth[r[1]]
+		switch {
+		case first > last: // no key in this range
+		case len(spans) > 0 && first == spans[len(spans)-1][1]+1:
+			spans[len(spans)-1][1] = last
+		default:
+			spans = append(spans, [2]int{first, last})
+		}
+	}
+	var parts []string
+	for _, sp := range spans {
+		parts = append(parts, strconv.Itoa(sp[0])+"–"+strconv.Itoa(sp[1]))
+	}
+	return "keys " + strings.Join(parts, ", ") + " of " + strconv.Itoa(nth[len(isKey)])
 }
 
 // width is the overlay's width (one column).

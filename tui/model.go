@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -93,6 +94,10 @@ type Model struct {
 	Palette *palette
 	Dialog  *confirmDialog
 	QuitDlg *quitDialog
+	// underOverlay is the pane blurred while an overlay has the keys (its
+	// input draws no cursor then); set while overlaid is true.
+	underOverlay Focus
+	overlaid     bool
 	// attachSeq is the last toast pushed while no terminal was attached.
 	attachSeq int
 	// quitRequested: the person quit alice (not a detach).
@@ -134,6 +139,16 @@ func New(core Core, opts Options) *Model {
 // AddPane appends a tab and returns its index (alt+N goes to tab N).
 func (m *Model) AddPane(name string, p kit.Pane) Focus {
 	m.Tabs = append(m.Tabs, tab{name, p})
+	// alt+N and f(N+1) reach the panes there are, and help says how many.
+	n := min(len(m.Tabs), 9)
+	var keys []string
+	for i := 1; i <= n; i++ {
+		keys = append(keys, "alt+"+strconv.Itoa(i))
+	}
+	for i := 1; i <= n; i++ {
+		keys = append(keys, "f"+strconv.Itoa(i+1))
+	}
+	m.keys.Global.GoTo = key.NewBinding(key.WithKeys(keys...), key.WithHelp("alt+1…"+strconv.Itoa(n), "go to pane N"))
 	return Focus(len(m.Tabs) - 1)
 }
 
@@ -241,6 +256,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if stale != nil {
 		cmd = tea.Batch(cmd, stale)
 	}
+	m.blurUnderOverlay()
 	m.noteReuse(msg, focus, stale == nil)
 	m.Workspaces.PublishSpot(FrameLeft, FrameTop, m.Focus == FocusWorkspaces && !m.overlayOpen())
 	if m.Dialog != nil {
@@ -464,6 +480,23 @@ func (m *Model) layout() tea.Cmd {
 		t.P.SetSize(w, h)
 	}
 	return tea.Batch(m.Workspaces.ResizeTerm(), m.Inbox.RenderDocs())
+}
+
+// blurUnderOverlay blurs the focused pane while a dialog, the palette or
+// help is open and focuses it again once they close, so only the
+// overlay's input shows a cursor (the chat input's was drawn beside it).
+func (m *Model) blurUnderOverlay() {
+	open := m.overlayOpen()
+	switch {
+	case open && (!m.overlaid || m.underOverlay != m.Focus):
+		m.cur().Blur()
+		m.underOverlay, m.overlaid = m.Focus, true
+	case !open && m.overlaid:
+		if m.underOverlay == m.Focus {
+			m.cur().Focus()
+		}
+		m.overlaid = false
+	}
 }
 
 // overlayOpen reports whether a dialog, the palette or help has the keys.

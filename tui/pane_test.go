@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,8 @@ import (
 	"github.com/alice-trading/alice/tui/inbox"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/alice-trading/alice/tui/settings"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/require"
 )
@@ -112,6 +115,13 @@ func TestGoldenOverlays(t *testing.T) {
 		h.Key("?")
 		golden.RequireEqual(t, []byte(h.Screen()))
 	})
+	// Wide: two columns, the counter still counts keys.
+	t.Run("help_200x50", func(t *testing.T) {
+		h := tuitest.NewHarness(t, 200, 50)
+		h.M.SetFocus(tui.FocusPortfolio)
+		h.Key("?")
+		golden.RequireEqual(t, []byte(h.Screen()))
+	})
 	t.Run("palette_100x30", func(t *testing.T) {
 		h := tuitest.NewHarness(t, 100, 30)
 		h.Send(tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl})
@@ -159,4 +169,71 @@ func TestGoldenOverlays(t *testing.T) {
 		h.Run(h.M.Chat.Load())
 		golden.RequireEqual(t, []byte(strings.TrimRight(h.Screen(), " \n")))
 	})
+}
+
+// Help's counter counts keys, the same at every width (it counted rows:
+// "1–11 of 137" at 80 columns, "1–37 of 69" at 200); its footer offers
+// no "enter run" (enter only closes it) and alt+N names the panes there
+// are.
+func TestHelpCountsKeysAtEveryWidth(t *testing.T) {
+	t.Parallel()
+	total := regexp.MustCompile(`keys [0-9–, ]+ of (\d+)`)
+	var totals []string
+	for _, size := range [][2]int{{80, 24}, {120, 30}, {200, 50}} {
+		h := tuitest.NewHarness(t, size[0], size[1])
+		h.M.SetFocus(tui.FocusPortfolio)
+		h.Key("?")
+		s := h.Screen()
+		m := total.FindStringSubmatch(s)
+		require.NotNil(t, m, "%v: a counter in\n%s", size, s)
+		totals = append(totals, m[1])
+		require.NotContains(t, s, "enter run", "%v", size)
+		require.Contains(t, s, "esc close", "%v", size)
+		require.Contains(t, s, fmt.Sprintf("alt+1…%d", len(h.M.Tabs)), "%v", size)
+		h.Key("enter")
+		require.Nil(t, h.M.Help, "enter closes help")
+	}
+	require.Equal(t, totals[0], totals[1])
+	require.Equal(t, totals[0], totals[2])
+}
+
+// Help lists the chat keys that work without a footer hint: tab takes a
+// /command from the completion list, alt+enter inserts a newline.
+func TestHelpListsChatTabAndAltEnter(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("f1")
+	h.TypeText("complete")
+	require.Regexp(t, `tab +complete /command`, h.Screen())
+	h.Key("esc", "f1")
+	h.TypeText("alt+enter")
+	require.Regexp(t, `alt\+enter +newline`, h.Screen())
+}
+
+// Help lists every Settings key, whichever page is shown (it listed only
+// the shown page's footer: space, A, g, R, T, x, n, o were missing).
+func TestHelpListsEverySettingsKey(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Key("f1")
+	var settingsPart string
+	for _, l := range h.M.Help.Lines() {
+		l = ansi.Strip(l)
+		if l == "Settings" {
+			settingsPart = "\n"
+			continue
+		}
+		if settingsPart != "" {
+			if !strings.HasPrefix(l, "  ") {
+				break
+			}
+			settingsPart += l + "\n"
+		}
+	}
+	require.NotEmpty(t, settingsPart)
+	keys := reflect.ValueOf(settings.DefaultSettingsKeys())
+	for i := 0; i < keys.NumField(); i++ {
+		b := keys.Field(i).Interface().(key.Binding)
+		require.Regexp(t, `\n  `+regexp.QuoteMeta(fmt.Sprintf("%-12s %s", b.Help().Key, b.Help().Desc))+`\n`, settingsPart, keys.Type().Field(i).Name)
+	}
 }

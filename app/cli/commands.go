@@ -104,13 +104,13 @@ func findCommand(name string) (command, bool) {
 // appear and runs it.
 func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, _ := findCommand("")
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		c, ok := findCommand(args[0])
+	if i := commandIndex(args); i < len(args) && !strings.HasPrefix(args[i], "-") {
+		c, ok := findCommand(args[i])
 		if !ok {
-			fmt.Fprintf(stderr, "alice: unknown command %q\n\n%s", args[0], usageText())
+			fmt.Fprintf(stderr, "alice: unknown command %q\n\n%s", args[i], usageText())
 			return 2
 		}
-		cmd, args = c, args[1:]
+		cmd, args = c, append(args[:i:i], args[i+1:]...)
 	}
 	e := &env{stdout: stdout, stderr: stderr, flags: map[string]*string{}, stdin: stdin}
 	fs := flag.NewFlagSet("alice", flag.ContinueOnError)
@@ -148,6 +148,40 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return cmd.Run(e, pos)
+}
+
+// commandIndex is where the command's name sits in args: after any global
+// flags ("alice --home DIR check" is "alice check --home DIR"). It stops at
+// the first argument that is neither a global flag nor its value, so a
+// command-specific flag before any name ("alice --foreground") still means
+// the TUI.
+func commandIndex(args []string) int {
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			return i
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f, ok := globalFlag(name)
+		if !ok {
+			return i
+		}
+		i++
+		if f.Arg != "" && !hasValue {
+			i++ // its value: "--home DIR"
+		}
+	}
+	return i
+}
+
+func globalFlag(name string) (flagDef, bool) {
+	for _, f := range globalFlags() {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return flagDef{}, false
 }
 
 // boolString is a boolean flag stored as "true" or "" so every

@@ -28,6 +28,8 @@ func TestDispatchTable(t *testing.T) {
 		{"bad completion shell", []string{"completion", "tcsh"}, 2, "", `unknown argument "tcsh"`},
 		{"completion needs a shell", []string{"completion"}, 2, "", "usage: alice completion"},
 		{"man page", []string{"man"}, 0, ".SH COMMANDS", ""},
+		{"global flag before command", []string{"--debug", "version"}, 0, "(commit ", ""},
+		{"unknown command after a global flag", []string{"--home", "x", "bogus"}, 2, "", `unknown command "bogus"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -36,6 +38,29 @@ func TestDispatchTable(t *testing.T) {
 			require.Contains(t, out.String(), tc.out)
 			require.Contains(t, errb.String(), tc.err)
 		})
+	}
+}
+
+// Global flags work the same before the command as after it: "alice
+// --home DIR check" checks DIR's config, like "alice check --home DIR".
+func TestGlobalFlagsBeforeCommand(t *testing.T) {
+	home := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(home, "config"), 0o700))
+	// a bad file, so a check of the wrong home (the default one) would differ
+	require.NoError(t, os.WriteFile(filepath.Join(home, "config", "accounts.json"), []byte(`[{"id":"x","presetId":"ibkr-tws","guards":[],"presetConfig":{"port":"74970"}}]`), 0o600))
+	var want, wantErr bytes.Buffer
+	wantCode := run([]string{"check", "--home", home}, &want, &wantErr)
+	require.Equal(t, 1, wantCode, wantErr.String())
+	for _, args := range [][]string{
+		{"--home", home, "check"},
+		{"--home=" + home, "check"},
+		{"-home", home, "--debug", "check"},
+		{"--debug", "check", "--home", home},
+	} {
+		var out, errb bytes.Buffer
+		require.Equal(t, wantCode, run(args, &out, &errb), "%v: %s", args, errb.String())
+		require.Equal(t, want.String(), out.String(), "%v", args)
+		require.Equal(t, wantErr.String(), errb.String(), "%v", args)
 	}
 }
 

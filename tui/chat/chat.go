@@ -117,7 +117,14 @@ func (c *Pane) ShortHelp() []key.Binding {
 		return browserHelp
 	}
 	return []key.Binding{k.Send, k.Newline, k.HistoryUp, k.Editor, k.ScrollUp, k.ScrollDown, k.Top, k.Bottom,
-		k.ToggleTools, k.Summary, k.Sessions, k.Cancel, k.ClearLine, k.DeleteWord}
+		k.ToggleTools, k.Summary, k.Sessions, k.Cancel, k.ClearLine, k.DeleteWord, k.Complete}
+}
+
+// AllKeys is what help lists: the footer's keys and alt+enter.
+func (c *Pane) AllKeys() []key.Binding {
+	k := c.m.KeyMap().Chat
+	return []key.Binding{k.Send, k.Newline, k.NewlineAlt, k.HistoryUp, k.HistoryDown, k.Editor, k.ScrollUp, k.ScrollDown, k.Top, k.Bottom,
+		k.ToggleTools, k.Summary, k.Sessions, k.Cancel, k.ClearLine, k.DeleteWord, k.Complete}
 }
 
 // Load fetches the current session's history.

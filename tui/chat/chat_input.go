@@ -251,10 +251,11 @@ func (c *Pane) completionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if !c.comp.visible() {
 		return nil, false
 	}
-	switch msg.String() {
-	case "tab":
+	if key.Matches(msg, c.m.KeyMap().Chat.Complete) {
 		c.applyCompletion()
 		return nil, true
+	}
+	switch msg.String() {
 	case "up":
 		c.comp.move(-1)
 		return nil, true

@@ -298,7 +298,11 @@ func (c *Pane) View() string {
 	if a := c.attachmentsView(); a != "" {
 		parts = append(parts, a)
 	}
-	parts = append(parts, sep, c.Input.View())
+	in := c.Input
+	if c.browser.open {
+		in.Blur() // only the browser's filter shows a cursor
+	}
+	parts = append(parts, sep, in.View())
 	return kit.Stack(parts...)
 }
 

@@ -134,7 +134,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		down := msg.Button == tea.MouseWheelDown
 		switch {
 		case p.detail && down:
-			p.scroll++
+			p.scroll = min(p.scroll+1, p.maxScroll())
 		case p.detail:
 			p.scroll = max(0, p.scroll-1)
 		case down && p.Sel < len(p.Entries)-1:
@@ -172,7 +172,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Down):
 		if p.detail {
-			p.scroll++
+			p.scroll = min(p.scroll+1, p.maxScroll())
 		} else if p.Sel < len(p.Entries)-1 {
 			p.Sel++
 		}
@@ -247,10 +247,21 @@ func (p *Pane) View() string {
 }
 
 func (p *Pane) detailView() string {
+	lines := p.detailLines()
+	p.scroll = min(p.scroll, p.maxScroll())
+	return strings.Join(lines[p.scroll:], "\n")
+}
+
+// maxScroll is the detail view's last full page: scrolling stops once the
+// end is in view.
+func (p *Pane) maxScroll() int { return max(0, len(p.detailLines())-max(1, p.h-1)) }
+
+// detailLines is the open entry's whole detail view, one string a line.
+func (p *Pane) detailLines() []string {
 	st := p.m.Styles()
 	e, ok := p.selected()
 	if !ok {
-		return ""
+		return []string{""}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n\n", st.Accent.Render(e.Workspace), st.Muted.Render(e.Time.Format("2006-01-02 15:04")+" · esc back · w go to workspace"))
@@ -268,9 +279,5 @@ func (p *Pane) detailView() string {
 	if strings.TrimSpace(e.Comments) != "" {
 		b.WriteString(st.Title.Render("▍Comments") + "\n" + p.commentsView(e, max(20, p.w-2)) + "\n")
 	}
-	lines := strings.Split(b.String(), "\n")
-	if p.scroll > len(lines)-1 {
-		p.scroll = max(0, len(lines)-1)
-	}
-	return strings.Join(lines[p.scroll:], "\n")
+	return strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 }

@@ -90,14 +90,27 @@ func (p *Pane) commentsView(e InboxEntry, w int) string {
 }
 
 var (
-	mdBlock  = regexp.MustCompile(`^\s*(#+|>|[-*+]|\d+\.)\s+`)
-	mdInline = regexp.MustCompile("\\*+|__|`+|~~")
-	mdLink   = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	mdBlock = regexp.MustCompile(`^\s*(#+|>|[-*+]|\d+\.)\s+`)
+	mdLink  = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	// mdInline are emphasis and code spans, each a pair of marks around
+	// text that neither starts nor ends with a space; a lone mark
+	// ("!@#$%^&*()", "2 * 3") is text and stays.
+	mdInline = []*regexp.Regexp{
+		regexp.MustCompile("`+([^`]+)`+"),
+		regexp.MustCompile(`\*\*(\S(?:[^*]*\S)?)\*\*`),
+		regexp.MustCompile(`__(\S(?:[^_]*\S)?)__`),
+		regexp.MustCompile(`~~(\S(?:[^~]*\S)?)~~`),
+		regexp.MustCompile(`\*(\S(?:[^*]*\S)?)\*`),
+	}
 )
 
-// plainSummary strips markdown marks for one-line list rows.
+// plainSummary strips markdown marks for one-line list rows, leaving any
+// character that is not part of a mark as written.
 func plainSummary(s string) string {
 	s = mdBlock.ReplaceAllString(s, "")
 	s = mdLink.ReplaceAllString(s, "$1")
-	return strings.TrimSpace(mdInline.ReplaceAllString(s, ""))
+	for _, re := range mdInline {
+		s = re.ReplaceAllString(s, "$1")
+	}
+	return strings.TrimSpace(s)
 }

@@ -25,6 +25,9 @@ type GlobalKeys struct {
 type ChatKeys struct {
 	Send, Newline, HistoryUp, HistoryDown, ScrollUp, ScrollDown, Top, Bottom, ToggleTools,
 	Sessions, Cancel, Editor, ClearLine, DeleteWord, Summary key.Binding
+	// Complete takes the highlighted /command while the list is shown;
+	// NewlineAlt is Newline's other keys (help lists it, the footer not).
+	Complete, NewlineAlt key.Binding
 }
 
 // InboxKeys drive the inbox pane.
@@ -75,7 +78,8 @@ func DefaultKeyMap() KeyMap {
 		},
 		Chat: ChatKeys{
 			Send:        b("enter", "send", "enter"),
-			Newline:     b("ctrl+j", "newline", "ctrl+j", "alt+enter", "shift+enter"),
+			Newline:     b("ctrl+j", "newline", "ctrl+j"),
+			NewlineAlt:  b("alt+enter", "newline (terminals that send it)", "alt+enter", "shift+enter"),
 			HistoryUp:   b("↑", "previous input", "up"),
 			HistoryDown: b("↓", "next input", "down"),
 			ScrollUp:    b("pgup", "scroll up", "pgup"),
@@ -89,6 +93,7 @@ func DefaultKeyMap() KeyMap {
 			ClearLine:   b("ctrl+u", "delete to line start", "ctrl+u"),
 			DeleteWord:  b("ctrl+w", "delete word", "ctrl+w"),
 			Summary:     b("ctrl+r", "show/hide compaction summary", "ctrl+r"),
+			Complete:    b("tab", "complete /command", "tab"),
 		},
 		Inbox: InboxKeys{
 			Up:      b("↑/k", "up", "up", "k"),

@@ -125,6 +125,15 @@ func (p *Pane) Capturing() bool { return p.Form != nil || p.picker != nil }
 func (p *Pane) Modal() bool { return p.Form != nil || p.picker != nil }
 
 // ShortHelp lists the keys of the current page.
+// AllKeys is what help lists: every page's keys, not only the shown
+// page's footer (space, A, g, R, T, x, n, o were missing from help).
+func (p *Pane) AllKeys() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.PrevPage, k.NextPage, k.Up, k.Down, k.Add, k.Edit, k.Toggle, k.Delete, k.Test,
+		k.SetActive, k.Channel, k.RunNow, k.AutoApprove, k.Guards, k.NewToken, k.Revoke, k.Refresh, k.Reconnect,
+		k.ChannelTools, k.Archive, k.NewChannel, k.Filter, k.NextField, k.PrevField, k.Submit, k.Cancel}
+}
+
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.keys
 	if p.Form != nil {
