@@ -68,3 +68,14 @@ func PadRight(s string, w int) string {
 	}
 	return ansi.Truncate(s, w, "")
 }
+
+// Cell is s as one table cell exactly w display columns wide: on one line,
+// cut with "…" when wider, padded with spaces when narrower. Widths are
+// display widths (a CJK character or an emoji is two columns), so the
+// columns after it line up whatever the text; fmt's %-*s pads by runes.
+func Cell(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	return PadRight(ansi.Truncate(OneLine(s), w, "…"), w)
+}

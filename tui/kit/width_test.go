@@ -44,3 +44,17 @@ func BenchmarkWidth(b *testing.B) {
 		}
 	})
 }
+
+// Cell pads and cuts by display width: wide runes count two columns.
+func TestCellIsExactDisplayWidth(t *testing.T) {
+	for _, s := range []string{"", "abc", "日本 🚀", "a-very-long-profile-name", "深度モデル🚀x", "two\nlines"} {
+		for _, w := range []int{1, 5, 8, 14} {
+			if got := ansi.StringWidth(Cell(s, w)); got != w {
+				t.Errorf("Cell(%q, %d) is %d columns wide: %q", s, w, got, Cell(s, w))
+			}
+		}
+	}
+	if got := Cell("日本語テキスト", 7); got != "日本語…" {
+		t.Errorf("Cell cut = %q", got)
+	}
+}

@@ -153,7 +153,7 @@ func (p *Pane) accountsView() string {
 		if a.AutoApprove {
 			auto = st.Warn.Render(" autoApprove ON")
 		}
-		line := fmt.Sprintf("%-16s %-22s %-10s ", a.ID, clipText(kit.OrDash(a.Label), 22), a.Preset)
+		line := kit.Cell(a.ID, 16) + " " + kit.Cell(kit.OrDash(a.Label), 22) + " " + kit.Cell(a.Preset, 10) + " "
 		b.WriteString(p.row(i, line) + hs.Render(health) + auto + "\n")
 		if a.Error != "" && i == p.sel {
 			b.WriteString("    " + st.Error.Render(clipText(a.Error, max(20, p.w-6))) + "\n")

@@ -143,7 +143,7 @@ func (p *Pane) automationView() string {
 		if !j.LastRun.IsZero() {
 			last = j.LastRun.Format("01-02 15:04") + " " + kit.OrDash(j.LastStatus)
 		}
-		line := fmt.Sprintf("%-4s %-18s %-16s next %-11s last %s", onOff(j.Enabled), clipText(j.Name, 18), clipText(j.Schedule, 16), next, last)
+		line := kit.Cell(onOff(j.Enabled), 4) + " " + kit.Cell(j.Name, 18) + " " + kit.Cell(j.Schedule, 16) + " next " + kit.Cell(next, 11) + " last " + last
 		b.WriteString(p.row(i+1, line) + "\n")
 	}
 	if j, ok := p.selectedJob(); ok {

@@ -144,8 +144,8 @@ func (p *Pane) channelsView() string {
 		case c.Archived:
 			state = "archived"
 		}
-		b.WriteString(p.row(i, fmt.Sprintf("%-*s %-14s %-12s %-10s %s", nameW, clipText(c.Label+" ("+c.ID+")", nameW),
-			clipText(prof, 14), tools, persona, state)) + "\n")
+		b.WriteString(p.row(i, kit.Cell(c.Label+" ("+c.ID+")", nameW)+" "+kit.Cell(prof, 14)+" "+kit.Cell(tools, 12)+" "+
+			kit.Cell(persona, 10)+" "+state) + "\n")
 	}
 	if c, ok := p.selectedChannel(); ok && (len(c.DisabledTools) > 0 || c.Persona != "") {
 		b.WriteString("\n")

@@ -1,11 +1,13 @@
 package settings_test
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/settings"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -164,4 +166,45 @@ func TestSettingsChannelsNewWithProfile(t *testing.T) {
 	require.Len(t, fs.created, 1)
 	assert.Equal(t, settings.ChannelSetting{ID: "deep-dive", Label: "Deep Dive", Profile: "deep"}, fs.created[0])
 	assert.Contains(t, h.Screen(), "▸ Deep Dive (deep-dive)")
+}
+
+// colOf is the display column where sub starts in the screen row holding
+// line, or -1.
+func colOf(screen, line, sub string) int {
+	for _, r := range strings.Split(screen, "\n") {
+		if strings.Contains(r, line) {
+			if i := strings.Index(r, sub); i >= 0 {
+				return ansi.StringWidth(r[:i])
+			}
+		}
+	}
+	return -1
+}
+
+// Table columns line up by display width: a channel named with CJK and an
+// emoji (two columns each) and an over-long profile name start the next
+// column where every other row does.
+func TestSettingsTablesAlignWideText(t *testing.T) {
+	t.Parallel()
+	h, fs := newSettingsHarness(t)
+	h.Send(tuitest.WindowSize(100, 30))
+	fs.chans = []settings.ChannelSetting{
+		{ID: "default", Label: "Alice"},
+		{ID: "jp", Label: "日本 🚀"},
+	}
+	h.Key("[", "r")
+	scr := h.Screen()
+	want := colOf(scr, "Alice (default)", "active")
+	require.Positive(t, want, "%s", scr)
+	assert.Equal(t, want, colOf(scr, "日本 🚀 (jp)", "active"), "%s", scr)
+
+	fs.profiles["short"] = settings.ProfileSetting{Name: "short", Backend: "openai"}
+	fs.profiles["a-very-long-profile-name"] = settings.ProfileSetting{Name: "a-very-long-profile-name", Backend: "anthropic"}
+	fs.profiles["深度モデル🚀"] = settings.ProfileSetting{Name: "深度モデル🚀", Backend: "gemini"}
+	h.Key("]", "r") // back to the first page, reloaded
+	scr = h.Screen()
+	want = colOf(scr, "short", "openai")
+	require.Positive(t, want, "%s", scr)
+	assert.Equal(t, want, colOf(scr, "a-very-long", "anthropic"), "%s", scr)
+	assert.Equal(t, want, colOf(scr, "深度モデル", "gemini"), "%s", scr)
 }

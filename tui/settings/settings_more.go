@@ -72,7 +72,7 @@ func (p *Pane) newsView() string {
 		b.WriteString(st.Muted.Render("  No feeds. Press a to add one.") + "\n")
 	}
 	for i, f := range p.news.Feeds {
-		b.WriteString(p.row(i, fmt.Sprintf("%-4s %-22s %s", onOff(f.Enabled), clipText(f.Name, 22), clipText(f.URL, max(20, p.w-34)))) + "\n")
+		b.WriteString(p.row(i, kit.Cell(onOff(f.Enabled), 4)+" "+kit.Cell(f.Name, 22)+" "+clipText(f.URL, max(20, p.w-34))) + "\n")
 	}
 	return b.String()
 }
@@ -105,7 +105,7 @@ func (p *Pane) toolsView() string {
 		if !t.Enabled {
 			mark = "✗"
 		}
-		lines = append(lines, p.row(i, fmt.Sprintf("%s %-26s %s", mark, t.Name, st.Muted.Render(clipText(t.Description, max(10, p.w-36))))))
+		lines = append(lines, p.row(i, mark+" "+kit.Cell(t.Name, 26)+" "+st.Muted.Render(clipText(t.Description, max(10, p.w-36)))))
 	}
 	avail := max(5, p.h-10)
 	start := 0

@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // backendNames are the values ai-provider.json accepts for "backend".
@@ -120,7 +121,7 @@ func (p *Pane) providerView() string {
 		if model == "" {
 			model = "default model"
 		}
-		line := fmt.Sprintf("%s%-14s %-10s %-22s %-28s %s", mark, pr.Name, pr.Backend, clipText(model, 22), clipText(kit.OrDash(pr.BaseURL), 28), keyInfo)
+		line := mark + kit.Cell(pr.Name, 14) + " " + kit.Cell(pr.Backend, 10) + " " + kit.Cell(model, 22) + " " + kit.Cell(kit.OrDash(pr.BaseURL), 28) + " " + keyInfo
 		b.WriteString(p.row(i, line) + "\n")
 	}
 	if len(p.prov.Channels) > 0 {
@@ -131,7 +132,7 @@ func (p *Pane) providerView() string {
 		}
 		sort.Strings(chs)
 		for _, ch := range chs {
-			fmt.Fprintf(&b, "  %-12s → %s\n", ch, p.prov.Channels[ch])
+			b.WriteString("  " + kit.Cell(ch, 12) + " → " + p.prov.Channels[ch] + "\n")
 		}
 	}
 	b.WriteString("\n" + st.Muted.Render("● active profile"))
@@ -141,13 +142,10 @@ func (p *Pane) providerView() string {
 // clipText shortens s to n runes with an ellipsis.
 func clipText(s string, n int) string {
 	// One row: a description with newlines or tabs must not break a table.
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+	// n is display columns (a CJK character or an emoji counts two).
+	s = kit.OneLine(s)
+	if n <= 0 {
+		return ""
 	}
-	if n <= 1 {
-		return string(r[:n])
-	}
-	return string(r[:n-1]) + "…"
+	return ansi.Truncate(s, n, "…")
 }

@@ -162,7 +162,7 @@ func (p *Pane) pickerView() string {
 		if !t.Enabled {
 			note = "off everywhere (Tools page)"
 		}
-		row := fmt.Sprintf("%s %-26s %s", mark, t.Name, st.Muted.Render(note))
+		row := mark + " " + kit.Cell(t.Name, 26) + " " + st.Muted.Render(note)
 		if i == tp.sel {
 			row = st.Selected.Render("▸ " + row)
 		} else {
