@@ -173,20 +173,61 @@ func (p *Pane) View() string {
 	}
 	lines := []string{st.Title.Render("MCP") + st.Muted.Render("  ↑/↓ select · y copy")}
 	items := p.copyables()
+	// A multi-line item (.mcp.json) is shown whole when its lines fit in
+	// the rows the page leaves free: the selected one first, then the
+	// others in order. The selected one that does not fit whole shows as
+	// many lines as fit and a "more" marker; the others show their first
+	// line and a count.
+	free := p.h - p.collapsedRows(items)
+	shown := make([]int, len(items)) // extra lines shown per item
+	take := func(i int) {
+		n := strings.Count(items[i].text, "\n")
+		if n == 0 || free <= 0 {
+			return
+		}
+		switch {
+		case n <= free:
+			shown[i] = n
+		case i == p.sel && free > 1:
+			shown[i] = free - 1 // and the marker
+		default:
+			return
+		}
+		free -= n
+		if shown[i] < n {
+			free = 0
+		}
+	}
+	if p.sel < len(items) {
+		take(p.sel)
+	}
+	for i := range items {
+		if i != p.sel {
+			take(i)
+		}
+	}
 	for i, it := range items {
 		first, rest, _ := strings.Cut(it.text, "\n")
-		label := fmt.Sprintf("  %-24s ", ansi.Truncate(it.label, 24, "…"))
-		row := label + first
+		more := strings.Split(rest, "\n")
+		if rest == "" {
+			more = nil
+		}
+		if len(more) > 0 && shown[i] == 0 {
+			first += st.Muted.Render(fmt.Sprintf("  … %d more lines", len(more)))
+		}
+		label := kit.Cell(it.label, 24)
+		row := "  " + label + " " + first
 		if i == p.sel {
-			row = st.Selected.Render(kit.PadRight(ansi.Truncate(row, p.w, "…"), p.w))
+			row = st.Selected.Render(kit.PadRight(ansi.Truncate("  "+label+" "+ansi.Strip(first), p.w, "…"), p.w))
 		} else {
-			row = st.Muted.Render(label) + first
+			row = st.Muted.Render("  "+label+" ") + first
 		}
 		lines = append(lines, ansi.Truncate(row, p.w, "…"))
-		if rest != "" && (i == p.sel || p.h >= 40) {
-			for _, l := range strings.Split(rest, "\n") {
-				lines = append(lines, ansi.Truncate(strings.Repeat(" ", 27)+l, p.w, "…"))
-			}
+		for _, l := range more[:shown[i]] {
+			lines = append(lines, ansi.Truncate(strings.Repeat(" ", 27)+l, p.w, "…"))
+		}
+		if n := len(more) - shown[i]; shown[i] > 0 && n > 0 {
+			lines = append(lines, ansi.Truncate(strings.Repeat(" ", 27)+st.Muted.Render(fmt.Sprintf("↓ %d more lines · y copies it all", n)), p.w, "…"))
 		}
 	}
 	if len(items) == 0 {
@@ -216,6 +257,24 @@ func (p *Pane) View() string {
 		}
 	}
 	return kit.FitHeight(strings.Join(lines, "\n"), p.h)
+}
+
+// collapsedRows is how many rows View takes with every item on one line.
+func (p *Pane) collapsedRows(items []copyable) int {
+	n := 1 + len(items) + 2 // title, items, blank, clients heading
+	if len(items) == 0 {
+		n++
+	}
+	if len(p.clients) == 0 {
+		return n + 1
+	}
+	for _, c := range p.clients {
+		n++
+		if callSummary(c.Calls) != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // callSummary renders calls per tool, most used first.
