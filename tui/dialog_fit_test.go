@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
 	"github.com/alice-trading/alice/tui"
@@ -116,4 +117,76 @@ func TestTallDialogScrolls(t *testing.T) {
 	require.Contains(t, s, "╚")
 	require.False(t, yes, "scrolling does not confirm")
 	require.NotNil(t, h.M.Dialog, "the dialog stays open")
+}
+
+// cellAt is the character at display column col of row ("" past its end).
+func cellAt(row string, col int) string {
+	x := 0
+	for _, r := range row {
+		if x == col {
+			return string(r)
+		}
+		x += ansi.StringWidth(string(r))
+		if x > col {
+			return ""
+		}
+	}
+	return ""
+}
+
+// The command palette fits the window at any size: its four rounded
+// corners and both side borders are on screen around the title, the
+// input and at least the selected command (at 40x12 the bottom border
+// used to be cut, at 30x8 the right one).
+func TestPaletteFitsTheWindow(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{30, 8}, {40, 12}, {60, 16}, {80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := tuitest.NewHarness(t, size[0], size[1])
+			h.Send(tuitest.Ctrl('p'))
+			require.NotNil(t, h.M.Palette)
+			screen := ansi.Strip(h.Screen())
+			rows := strings.Split(screen, "\n")
+			top, title, left := -1, -1, -1
+			for i, r := range rows {
+				if j := strings.Index(r, "Commands"); j >= 0 {
+					title = i
+					// The palette's left border: the last │ before the title.
+					pre := r[:j]
+					k := strings.LastIndex(pre, "│")
+					require.GreaterOrEqual(t, k, 0, "a left border beside the title\n%s", screen)
+					left = ansi.StringWidth(pre[:k])
+					break
+				}
+			}
+			require.GreaterOrEqual(t, title, 0, "the palette is shown\n%s", screen)
+			for i := title - 1; i >= 0; i-- {
+				if cellAt(rows[i], left) == "╭" {
+					top = i
+					break
+				}
+			}
+			require.GreaterOrEqual(t, top, 0, "a top border\n%s", screen)
+			right := left + 1
+			for cellAt(rows[top], right) == "─" {
+				right++
+			}
+			require.Equal(t, "╮", cellAt(rows[top], right), "the top-right corner is on screen\n%s", screen)
+			bottom := -1
+			for i := title + 1; i < len(rows); i++ {
+				if cellAt(rows[i], left) == "╰" {
+					bottom = i
+					break
+				}
+				require.Equal(t, "│", cellAt(rows[i], left), "row %d: left border\n%s", i, screen)
+				require.Equal(t, "│", cellAt(rows[i], right), "row %d: right border\n%s", i, screen)
+			}
+			require.Positive(t, bottom, "a bottom border\n%s", screen)
+			require.Equal(t, "╯", cellAt(rows[bottom], right), "the bottom-right corner\n%s", screen)
+			require.Contains(t, strings.Join(rows[title:bottom], "\n"), "›", "the selected command is shown\n%s", screen)
+			for _, r := range rows {
+				require.LessOrEqual(t, ansi.StringWidth(r), size[0], "no line wider than the terminal")
+			}
+		})
+	}
 }

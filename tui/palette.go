@@ -138,11 +138,36 @@ func (p *palette) update(msg tea.Msg) tea.Cmd {
 
 func (p *palette) view() string {
 	st := p.m.St
-	w := min(72, max(30, p.m.width-8))
+	// The box fits the frame area (the body and its borders) at any size,
+	// borders kept: padding shrinks first, then the width and the list.
 	_, bodyH := p.m.BodySize()
-	rows := max(3, min(16, bodyH-8))
-	p.input.SetWidth(w - 4)
-	lines := []string{st.Title.Render("Commands"), p.input.View(), ""}
+	availW, availH := p.m.width, bodyH+2
+	box := st.Help
+	if availW-box.GetHorizontalFrameSize() < 30 {
+		box = box.PaddingLeft(1).PaddingRight(1)
+	}
+	if availH-box.GetVerticalFrameSize() < 6 {
+		box = box.PaddingTop(0).PaddingBottom(0)
+	}
+	w := max(1, min(72, max(30, availW-8), availW-box.GetHorizontalFrameSize()))
+	inner := availH - box.GetVerticalFrameSize()
+	p.input.SetWidth(max(1, w-4))
+	lines := []string{ansi.Truncate(st.Title.Render("Commands"), w, "…"), ansi.Truncate(p.input.View(), w, "")}
+	if inner >= 6 {
+		lines = append(lines, "")
+	}
+	// The list keeps its usual length (up to 16, the body less 8) when
+	// the box fits, else the rows left, the "n/m" counter included.
+	space := inner - len(lines)
+	rows := max(1, min(16, max(3, bodyH-8), space))
+	counter := len(p.Matches) > rows
+	if counter && rows >= space {
+		if rows > 1 {
+			rows--
+		} else {
+			counter = false
+		}
+	}
 	start := 0
 	if p.sel >= rows {
 		start = p.sel - rows + 1
@@ -165,10 +190,10 @@ func (p *palette) view() string {
 		}
 		lines = append(lines, ansi.Truncate(row, w, "…"))
 	}
-	if n := len(p.Matches); n > rows {
+	if n := len(p.Matches); counter {
 		lines = append(lines, st.Muted.Render(strings.Repeat(" ", 2)+strconv.Itoa(p.sel+1)+"/"+strconv.Itoa(n)))
 	}
-	return st.Help.Render(strings.Join(lines, "\n"))
+	return box.Render(strings.Join(lines, "\n"))
 }
 
 // highlight marks the matched runes of s (indexes into the filter string,
