@@ -41,6 +41,6 @@ func (c *Pane) Actions() []kit.Action {
 
 // Prefill puts text into the chat input for the person to edit and send.
 func (c *Pane) Prefill(text string) {
-	c.Input.SetValue(text)
+	c.setInput(text)
 	c.Input.CursorEnd()
 }

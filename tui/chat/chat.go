@@ -199,7 +199,7 @@ func (c *Pane) Update(msg tea.Msg) tea.Cmd {
 		if strings.TrimSpace(msg.text) == "" {
 			return func() tea.Msg { return kit.FlashMsg("the message is empty") }
 		}
-		c.Input.SetValue(msg.text)
+		c.setInput(msg.text)
 		c.relayout()
 		return nil
 	case chatCompactedMsg:
@@ -323,7 +323,7 @@ func (c *Pane) submit() tea.Cmd {
 	if !c.writable() {
 		return kit.ErrCmd(fmt.Errorf("%s is read-only here; /channel new <name> opens a chat channel", c.Session))
 	}
-	c.remember(strings.TrimSpace(c.Input.Value()), c.Pasted)
+	c.remember(strings.TrimSpace(c.draft()), c.Pasted)
 	c.Input.SetValue("")
 	c.Pasted = nil
 	c.relayout()

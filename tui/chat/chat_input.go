@@ -27,6 +27,21 @@ const (
 	pasteMaxCols  = 1000
 )
 
+// tabMark stands for a tab in the input: the textarea turns a tab into
+// four spaces, so a pasted (or recalled, or edited) tab is shown as this
+// mark and becomes a tab again in what is sent, stored and edited.
+const tabMark = "⇥"
+
+// toInput is text as the input holds it; fromInput undoes it.
+func toInput(s string) string   { return strings.ReplaceAll(s, "\t", tabMark) }
+func fromInput(s string) string { return strings.ReplaceAll(s, tabMark, "\t") }
+
+// draft is the input's text as typed, tabs included.
+func (c *Pane) draft() string { return fromInput(c.Input.Value()) }
+
+// setInput replaces the input's text, keeping its tabs.
+func (c *Pane) setInput(s string) { c.Input.SetValue(toInput(s)) }
+
 // pastedBlock is a large paste sent with the next message.
 type pastedBlock struct {
 	name string
@@ -76,7 +91,7 @@ func (c *Pane) onPaste(text string) tea.Cmd {
 		c.relayout()
 		return nil
 	}
-	c.Input.InsertString(text)
+	c.Input.InsertString(toInput(text))
 	c.relayout()
 	return nil
 }
@@ -95,7 +110,7 @@ func isLargePaste(text string) bool {
 
 // message is what enter sends: the typed text plus any attached pastes.
 func (c *Pane) message() string {
-	text := strings.TrimSpace(c.Input.Value())
+	text := strings.TrimSpace(c.draft())
 	for _, b := range c.Pasted {
 		if text != "" {
 			text += "\n\n"
@@ -154,7 +169,7 @@ func (c *Pane) remember(text string, pasted []pastedBlock) {
 // recall puts a history entry back: its typed text in the input and its
 // pastes attached, collapsed, as they were sent.
 func (c *Pane) recall(e historyEntry) {
-	c.Input.SetValue(e.text)
+	c.setInput(e.text)
 	c.Pasted = append([]pastedBlock(nil), e.pasted...)
 }
 
@@ -180,7 +195,7 @@ func EditorCommand(path string) *exec.Cmd {
 // openEditor writes the draft to a temp file (in a Cmd), then runs the
 // editor on the real terminal and reads the result back.
 func (c *Pane) openEditor() tea.Cmd {
-	draft := c.Input.Value()
+	draft := c.draft()
 	return func() tea.Msg {
 		f, err := os.CreateTemp("", "alice-message-*.md")
 		if err != nil {

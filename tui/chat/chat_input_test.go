@@ -200,3 +200,20 @@ func TestChatInputKeepsCursorLineOnShortPane(t *testing.T) {
 	h.Send(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
 	require.Equal(t, "p1\n\np2\np3\np4\np5\np6\np7\np8END", h.M.Chat.Input.Value())
 }
+
+func TestChatPasteKeepsTabs(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	h.Send(tea.PasteMsg{Content: "line1\tTAB\there"})
+	require.Contains(t, h.Screen(), "line1⇥TAB⇥here", "a tab shows as a mark in the input")
+	h.F.Script = []chat.ChatEvent{{Kind: chat.ChatDone, Text: "ok"}}
+	h.Key("enter")
+	require.Equal(t, []string{"tui/default: line1\tTAB\there"}, h.F.Sent, "sent with its tabs")
+	s := h.Screen()
+	require.NotContains(t, s, "\t", "the transcript expands tabs")
+	require.Contains(t, s, "│ line1   TAB     here ", "to the next tab stops")
+	h.Key("up")
+	require.Contains(t, h.Screen(), "line1⇥TAB⇥here", "recalled with its tabs")
+	h.Key("enter")
+	require.Equal(t, "tui/default: line1\tTAB\there", h.F.Sent[len(h.F.Sent)-1])
+}

@@ -246,6 +246,7 @@ func (c *Pane) renderMsg(i int) string {
 // userText wraps what the user sent, collapsing very long messages (big
 // pastes) to their first lines unless tool details are expanded.
 func (c *Pane) userText(text string, w int) string {
+	text = kit.ExpandTabs(text)
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	if !c.expand && len(lines) > pasteMaxLines {
 		more := len(lines) - 3

@@ -79,3 +79,39 @@ func Cell(s string, w int) string {
 	}
 	return PadRight(ansi.Truncate(OneLine(s), w, "…"), w)
 }
+
+// TabStop is the distance between tab stops when tabs are expanded for
+// display (as git, less and terminals do).
+const TabStop = 8
+
+// ExpandTabs replaces each tab of plain (unstyled) text with the spaces
+// that reach the next tab stop, counted in cells from the start of its
+// line, so that a tab shows as whitespace without breaking alignment.
+// Stored text keeps its tabs; this is for display only.
+func ExpandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for len(s) > 0 {
+		i := strings.IndexAny(s, "\t\n")
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		seg := s[:i]
+		b.WriteString(seg)
+		col += ansi.StringWidth(seg)
+		if s[i] == '\n' {
+			b.WriteByte('\n')
+			col = 0
+		} else {
+			n := TabStop - col%TabStop
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		}
+		s = s[i+1:]
+	}
+	return b.String()
+}

@@ -58,9 +58,17 @@ func TestMarketSearchQuoteChartIndicatorAndAsk(t *testing.T) {
 	require.Contains(t, s, "AAPL beats estimates", "news for the symbol")
 	require.Contains(t, s, "┃", "candles are drawn")
 
-	// The formula prompt is prefilled with the shown symbol and interval.
+	// The formula prompt shows an example for the shown symbol and
+	// interval as its placeholder: not part of the value, so typing
+	// replaces it, and enter on the empty line adds it.
 	h.Key("i")
-	require.Equal(t, "SMA(CLOSE('AAPL','1d'),20)", p.Input.Value())
+	require.Empty(t, p.Input.Value())
+	require.Contains(t, h.Screen(), "Indicator › SMA(CLOSE('AAPL','1d'),20)")
+	h.TypeText("X")
+	require.Equal(t, "X", p.Input.Value(), "typing replaces the example")
+	require.NotContains(t, h.Screen(), "Indicator › XSMA")
+	h.Send(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	require.Contains(t, h.Screen(), "Indicator › SMA(CLOSE('AAPL','1d'),20)", "shown again once empty")
 	h.Key("enter")
 	require.Len(t, p.Overlays, 1)
 	require.Empty(t, p.Overlays[0].Err)

@@ -282,7 +282,9 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if p.Symbol == "" {
 			return kit.FlashCmd("search and pick a symbol first (/)")
 		}
-		return p.openInput(mkIndicator, "formula", fmt.Sprintf("SMA(CLOSE('%s','%s'),20)", p.Symbol, MarketIntervals[p.Interval]))
+		// The example is the placeholder (dimmed, not part of the value):
+		// typing replaces it and enter on the empty line adds it.
+		return p.openInput(mkIndicator, fmt.Sprintf("SMA(CLOSE('%s','%s'),20)", p.Symbol, MarketIntervals[p.Interval]), "")
 	case key.Matches(msg, k.DropIndicator):
 		if n := len(p.Overlays); n > 0 {
 			p.Overlays = p.Overlays[:n-1]
@@ -338,6 +340,9 @@ func (p *Pane) openInput(mode marketMode, placeholder, value string) tea.Cmd {
 func (p *Pane) submitInput() tea.Cmd {
 	text := strings.TrimSpace(p.Input.Value())
 	mode := p.Mode
+	if text == "" && mode == mkIndicator {
+		text = p.Input.Placeholder
+	}
 	p.Mode = MkBrowse
 	p.Input.Blur()
 	if text == "" {

@@ -87,6 +87,9 @@ type Pane struct {
 	sel     int
 	Form    *settingsForm
 	notice  string // shown once (a new token, a test result)
+	// pending is the in-progress notice ("running …"), cleared when the
+	// action's result (success or error) arrives.
+	pending string
 
 	prov    ProviderSettings
 	accts   []AccountSetting
@@ -272,6 +275,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		p.clampSel()
 		return nil
 	case settingsDoneMsg:
+		p.settled()
 		if msg.form && p.Form != nil {
 			p.Form.busy = false
 			if msg.err != nil {
@@ -306,6 +310,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	case pickerSavedMsg:
 		return p.pickerSaved(msg)
 	case settingsNoticeMsg:
+		p.settled()
 		p.notice = string(msg)
 		return p.Load()
 	case SettingsPreviewMsg:
@@ -335,6 +340,18 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// progress shows an in-progress notice until the action's result arrives.
+func (p *Pane) progress(text string) { p.notice, p.pending = text, text }
+
+// settled drops the in-progress notice once a result arrives (unless
+// another notice has replaced it meanwhile).
+func (p *Pane) settled() {
+	if p.pending != "" && p.notice == p.pending {
+		p.notice = ""
+	}
+	p.pending = ""
 }
 
 // settingsNoticeMsg shows a one-time notice (a token) and reloads.

@@ -46,7 +46,7 @@ func (p *Pane) automationKey(k tea.KeyPressMsg) tea.Cmd {
 		})
 	case key.Matches(k, ks.RunNow) && isJob:
 		id, name := job.ID, job.Name
-		p.notice = "running " + name + "…"
+		p.progress("running " + name + "…")
 		return p.do(false, func(ctx context.Context) (string, error) {
 			out, err := sc.RunCronNow(ctx, id)
 			return "ran " + name + ": " + out, err

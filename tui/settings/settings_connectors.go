@@ -46,7 +46,7 @@ func (p *Pane) connectorsKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, ks.Edit) && (r.kind == connAsk || r.kind == connTelegram):
 		p.Form = p.connectorsForm()
 	case key.Matches(k, ks.Test) && r.kind == connTelegram:
-		p.notice = "sending a test message…"
+		p.progress("sending a test message…")
 		return p.do(false, func(ctx context.Context) (string, error) {
 			return "test message sent to every allowed chat", sc.TelegramTest(ctx)
 		})

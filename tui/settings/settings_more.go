@@ -38,7 +38,7 @@ func (p *Pane) newsKey(k tea.KeyPressMsg) tea.Cmd {
 		})
 	case key.Matches(k, ks.Test) && have:
 		url := feed.URL
-		p.notice = "fetching " + url + "…"
+		p.progress("fetching " + url + "…")
 		ctx := p.m.AppContext()
 		return func() tea.Msg {
 			res, err := sc.TestFeed(ctx, url)

@@ -1,6 +1,7 @@
 package settings_test
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -215,6 +216,33 @@ func TestSettingsConnectorsTokensShownOnce(t *testing.T) {
 	assert.Contains(t, h.Screen(), "mcpAsk.port", "validation errors come back into the form")
 	require.NotNil(t, h.M.Settings.Form)
 	assert.Equal(t, 3003, fs.conn.AskPort)
+}
+
+func TestSettingsProgressNoticesClearWithTheResult(t *testing.T) {
+	t.Parallel()
+	h, fs := newSettingsHarness(t)
+	h.Key("]", "]", "]")
+	h.Key("down", "t") // the Telegram row
+	s := h.Screen()
+	require.Contains(t, h.Toast(), "telegram sendMessage: 401")
+	assert.NotContains(t, s, "sending a test message", "the error replaces the progress text")
+
+	fs.smu.Lock()
+	fs.jobs = []settings.CronJobSetting{{ID: "j0", Name: "hourly check", Schedule: "every 1h", Prompt: "p", Enabled: true}}
+	fs.smu.Unlock()
+	h.Key("[")
+	h.Run(h.M.Settings.Load())
+	h.Key("down", "n")
+	require.Equal(t, []string{"j0"}, fs.ran)
+	assert.NotContains(t, h.Screen(), "running hourly check", "cleared on success")
+
+	fs.smu.Lock()
+	fs.runErr = errors.New("agent unavailable")
+	fs.smu.Unlock()
+	h.Key("n")
+	require.Len(t, fs.ran, 2)
+	assert.Contains(t, h.Toast(), "agent unavailable")
+	assert.NotContains(t, h.Screen(), "running hourly check", "cleared on error")
 }
 
 func TestSettingsKeysHaveHelp(t *testing.T) {

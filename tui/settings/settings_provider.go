@@ -43,7 +43,7 @@ func (p *Pane) providerKey(k tea.KeyPressMsg) tea.Cmd {
 		})
 	case key.Matches(k, ks.Test) && have:
 		name := prof.Name
-		p.notice = "testing " + name + "…"
+		p.progress("testing " + name + "…")
 		ctx := p.m.AppContext()
 		return func() tea.Msg {
 			r, err := sc.TestProfile(ctx, name)

@@ -34,6 +34,7 @@ type fakeSettings struct {
 	conn     settings.ConnectorSetting
 	tested   []string
 	ran      []string
+	runErr   error
 	feeds    []settings.FeedSetting
 	toolList []settings.ToolSetting
 	chans    []settings.ChannelSetting
@@ -185,7 +186,11 @@ func (f *fakeSettings) SetCronEnabled(id string, on bool) error {
 func (f *fakeSettings) RunCronNow(ctx context.Context, id string) (string, error) {
 	f.smu.Lock()
 	f.ran = append(f.ran, id)
+	err := f.runErr
 	f.smu.Unlock()
+	if err != nil {
+		return "", err
+	}
 	return "done", nil
 }
 func (f *fakeSettings) DeleteCronJob(id string) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/alice-trading/alice/tui/workspaces"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -208,6 +209,25 @@ func TestDiffViewCommitAndDiscard(t *testing.T) {
 	h.Key("esc")
 	assert.Nil(t, h.M.Workspaces.Diff)
 	assert.Equal(t, workspaces.WsList, h.M.Workspaces.Mode)
+}
+
+func TestDiffViewExpandsTabs(t *testing.T) {
+	t.Parallel()
+	h, f := newAgentHarness(t, 100, 30)
+	f.amu.Lock()
+	f.diff.Files = []workspaces.DiffFile{{Path: "t.txt", Change: "added", Additions: 2,
+		Patch: "--- /dev/null\n+++ b/t.txt\n@@ -0,0 +1,2 @@\n+héllo 日本\tTab 🚀\n+\tx\ty\n"}}
+	f.amu.Unlock()
+	h.TypeText("d")
+	s := h.Screen()
+	assert.Contains(t, s, "│ +héllo 日本      Tab 🚀   ", "the tab reaches the next stop (column 16)")
+	assert.Contains(t, s, "│ +        x       y   ", "leading tabs indent by 8")
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "│") {
+			assert.Equal(t, 100, ansi.StringWidth(l), "rows keep the frame's width: %q", l)
+			assert.True(t, strings.HasSuffix(l, " │"), "the frame's right edge stays in place: %q", l)
+		}
+	}
 }
 
 func TestGoldenDiffView(t *testing.T) {

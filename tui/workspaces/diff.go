@@ -280,9 +280,9 @@ func renderPatch(st kit.Styles, f DiffFile) []string {
 	for i, l := range src {
 		switch {
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-			out = append(out, st.Muted.Render(l))
+			out = append(out, st.Muted.Render(kit.ExpandTabs(l)))
 		case strings.HasPrefix(l, "@@"):
-			out = append(out, st.Accent.Render(l))
+			out = append(out, st.Accent.Render(kit.ExpandTabs(l)))
 		case strings.HasPrefix(l, "+"), strings.HasPrefix(l, "-"), strings.HasPrefix(l, " "):
 			marker := st.Muted.Render(" ")
 			switch l[0] {
@@ -291,13 +291,15 @@ func renderPatch(st kit.Styles, f DiffFile) []string {
 			case '-':
 				marker = st.Loss.Bold(true).Render("−")
 			}
-			body := l[1:]
+			// Tabs go to the code's own tab stops (after the marker
+			// column), so indented lines keep their alignment.
+			body := kit.ExpandTabs(l[1:])
 			if i < maxHighlightLines {
 				body = highlightCode(lexer, style, form, body)
 			}
 			out = append(out, marker+body)
 		default:
-			out = append(out, st.Muted.Render(l))
+			out = append(out, st.Muted.Render(kit.ExpandTabs(l)))
 		}
 	}
 	return out
