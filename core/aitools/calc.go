@@ -8,12 +8,24 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+// Limits of an expression: a caller (any MCP client) cannot make one call
+// cost seconds of CPU and megabytes (a 3.8 MB product of 100-digit factors
+// took 15-27 s). Arithmetic on money never needs more.
+const (
+	maxExprLen = 4096 // bytes of the expression
+	maxDigits  = 100  // significant digits of any number or intermediate result
+	maxBits    = 333  // about maxDigits decimal digits (10^100 < 2^333)
+)
+
 // Calculate evaluates + - * / and parentheses over decimals with a small
 // recursive-descent parser (no eval, no floats).
 func Calculate(expr string) (decimal.Decimal, error) {
 	p := &calc{s: strings.TrimSpace(expr)}
 	if p.s == "" {
 		return decimal.Zero, errors.New("empty expression")
+	}
+	if len(p.s) > maxExprLen {
+		return decimal.Zero, fmt.Errorf("expression is %d characters long; at most %d", len(p.s), maxExprLen)
 	}
 	v, err := p.sum()
 	if err != nil {
@@ -54,6 +66,7 @@ func (p *calc) sum() (decimal.Decimal, error) {
 			} else {
 				v = v.Sub(r)
 			}
+			err = bounded(v)
 		}
 	}
 	return v, err
@@ -78,6 +91,7 @@ func (p *calc) product() (decimal.Decimal, error) {
 				}
 				v = v.DivRound(r, 16)
 			}
+			err = bounded(v)
 		}
 	}
 	return v, err
@@ -126,9 +140,21 @@ func (p *calc) atom() (decimal.Decimal, error) {
 	if start == p.i {
 		return decimal.Zero, fmt.Errorf("unexpected %q at position %d (only numbers, + - * / and parentheses are allowed)", p.s[p.i], p.i+1)
 	}
+	if lit := p.s[start:p.i]; len(lit)-strings.Count(lit, ".") > maxDigits {
+		return decimal.Zero, fmt.Errorf("number at position %d has more than %d digits", start+1, maxDigits)
+	}
 	d, err := decimal.NewFromString(p.s[start:p.i])
 	if err != nil {
 		return decimal.Zero, fmt.Errorf("bad number %q at position %d", p.s[start:p.i], start+1)
 	}
 	return d, nil
+}
+
+// bounded refuses a result past maxDigits significant digits (checked on
+// the coefficient's bits: cheap, and before the next operation doubles it).
+func bounded(v decimal.Decimal) error {
+	if v.Coefficient().BitLen() > maxBits || v.Exponent() > maxDigits {
+		return fmt.Errorf("a result has more than %d digits", maxDigits)
+	}
+	return nil
 }
