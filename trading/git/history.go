@@ -113,6 +113,21 @@ func closeSide(before *State, c *trading.Contract) trading.Action {
 	return trading.Sell
 }
 
+// external reports whether op records an order placed outside alice: an
+// observed order, unless its commit records the legs of alice's own
+// bracket (RecordObserved).
+func external(c Commit, op Operation) bool {
+	return op.Action == ObserveExternalOrder && !strings.HasPrefix(c.Message, BracketMessagePrefix)
+}
+
+// parentOf is the id of the order op's order is a leg of ("" if none).
+func parentOf(op Operation) string {
+	if op.Order == nil {
+		return ""
+	}
+	return op.Order.ParentID
+}
+
 // orderRow builds the row an introducing operation starts.
 func orderRow(c Commit, op Operation, r Result, before *State) OrderHistoryEntry {
 	e := OrderHistoryEntry{OrderID: r.OrderID, Timestamp: c.Timestamp, Status: r.Status, FilledQty: r.FilledQty,
@@ -123,7 +138,7 @@ func orderRow(c Commit, op Operation, r Result, before *State) OrderHistoryEntry
 	if op.Contract != nil {
 		e.Contract = *op.Contract
 	}
-	if op.Action == ObserveExternalOrder {
+	if external(c, op) {
 		e.Source = SourceExternal
 	}
 	if op.Action == ClosePosition {
@@ -294,8 +309,11 @@ func projectTrades(commits []Commit, before *State, limit int) []TradeHistoryEnt
 				}
 				row := orderRow(c, op, r, before)
 				m := meta{contract: row.Contract, side: row.Side, source: TradeFromOrder, staged: op.StagedBy}
-				if op.Action == ObserveExternalOrder {
+				if external(c, op) {
 					m.source = TradeFromExternal
+				}
+				if pm, ok := orders[parentOf(op)]; ok && op.StagedBy == nil {
+					m.staged = pm.staged // a bracket leg fills for its order's session
 				}
 				if r.OrderID != "" {
 					orders[r.OrderID] = m

@@ -3,6 +3,7 @@ package git
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,6 +50,9 @@ func TestOrderAndTradeHistoryWithObservedOrders(t *testing.T) {
 		{Contract: trading.Contract{Symbol: "MSFT"}, Order: *lmt.Order, OrderID: "ord-2"},
 		{Contract: trading.Contract{Symbol: "TSLA"}, Order: ext, OrderID: "ext-1"},
 		{Contract: trading.Contract{Symbol: "NVDA"}, Order: trading.Order{ClientOrderID: "alice-deadbeef-0", Action: trading.Buy}, OrderID: "ord-x"},
+		// The stop-loss leg the broker opened for alice's AAPL order is
+		// alice's own, not an external order.
+		{Contract: trading.Contract{Symbol: "AAPL"}, Order: trading.Order{Action: trading.Sell, OrderType: trading.Stop, TotalQuantity: d("1"), AuxPrice: d("80"), TIF: trading.GTC, ParentID: "ord-1", OCAGroup: "oca-ord-1"}, OrderID: "leg-1"},
 	}
 	c, ok, err := g.RecordObserved(ctx, listed)
 	require.NoError(t, err)
@@ -56,10 +60,22 @@ func TestOrderAndTradeHistoryWithObservedOrders(t *testing.T) {
 	require.Equal(t, "[observed] 1 external order(s) not placed through alice", c.Message)
 	require.Len(t, c.Operations, 1)
 	require.NotNil(t, c.StateAfter)
+	var bracket []string
+	for _, k := range g.Log(0, "") {
+		if strings.HasPrefix(k.Message, BracketMessagePrefix) {
+			bracket = append(bracket, k.Message)
+		}
+	}
+	require.Equal(t, []string{"[bracket] 1 take-profit/stop-loss leg(s) of ord-1"}, bracket, "the leg is recorded as alice's bracket")
 	_, again, err := g.RecordObserved(ctx, listed)
 	require.NoError(t, err)
 	require.False(t, again, "an order is observed once")
-	require.ElementsMatch(t, []string{"ord-2", "ext-1"}, g.PendingOrderIDs(), "sync follows the observed order too")
+	require.ElementsMatch(t, []string{"ord-2", "ext-1", "leg-1"}, g.PendingOrderIDs(), "sync follows the observed order and the leg too")
+	// Only legs new: recorded, and nothing external to announce.
+	_, ok, err = g.RecordObserved(ctx, append(listed, ObservedOrder{Contract: trading.Contract{Symbol: "AAPL"}, Order: trading.Order{Action: trading.Sell, OrderType: trading.Limit, TotalQuantity: d("1"), LmtPrice: d("120"), TIF: trading.GTC, ParentID: "ord-1"}, OrderID: "leg-2"}))
+	require.NoError(t, err)
+	require.False(t, ok, "a bracket leg is not an external order")
+	require.Contains(t, g.PendingOrderIDs(), "leg-2")
 	_, err = g.Stage(Operation{Action: ObserveExternalOrder, Contract: &trading.Contract{Symbol: "X"}, Order: &ext})
 	require.Error(t, err, "observations are never staged")
 
@@ -67,6 +83,9 @@ func TestOrderAndTradeHistoryWithObservedOrders(t *testing.T) {
 	f.mu.Lock()
 	f.orders["ord-2"].Status, f.orders["ord-2"].FilledQty, f.orders["ord-2"].AvgFillPrice = trading.StatusFilled, d("1"), d("89.5")
 	f.orders["ext-1"] = &trading.OpenOrder{Contract: trading.Contract{Symbol: "TSLA"}, Order: ext, Status: trading.StatusFilled, FilledQty: d("5"), AvgFillPrice: d("201")}
+	for _, leg := range []string{"leg-1", "leg-2"} { // still resting
+		f.orders[leg] = &trading.OpenOrder{Contract: trading.Contract{Symbol: "AAPL"}, Order: trading.Order{OrderID: leg, ParentID: "ord-1"}, Status: trading.StatusSubmitted}
+	}
 	f.mu.Unlock()
 	sr, err := g.Sync(ctx, 0)
 	require.NoError(t, err)
@@ -83,11 +102,13 @@ func TestOrderAndTradeHistoryWithObservedOrders(t *testing.T) {
 	// The history survives a reopen unchanged.
 	g = open(t, path, f)
 	orders := g.OrderHistory(0)
-	require.Len(t, orders, 4)
+	require.Len(t, orders, 6)
 	byID := map[string]OrderHistoryEntry{}
 	for _, o := range orders {
 		byID[o.OrderID] = o
 	}
+	require.Equal(t, SourceAlice, byID["leg-1"].Source, "a bracket leg is alice's")
+	require.Equal(t, SourceExternal, byID["ext-1"].Source)
 	require.Equal(t, "AMD", orders[0].Contract.Symbol, "newest first")
 	require.Equal(t, StatusUserRejected, orders[0].Status)
 	require.Equal(t, "changed my mind", orders[0].Error)

@@ -3,6 +3,7 @@ package git
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +13,11 @@ import (
 // ObservedMessagePrefix starts the message of every commit that records
 // orders placed outside alice.
 const ObservedMessagePrefix = "[observed]"
+
+// BracketMessagePrefix starts the message of a commit that records the
+// take-profit and stop-loss legs a broker opened for an order alice
+// placed (their ParentID is that order's id): alice's own, not external.
+const BracketMessagePrefix = "[bracket]"
 
 // ObservedOrder is an open order found at the broker.
 type ObservedOrder struct {
@@ -56,7 +62,11 @@ func (g *Git) knownLocked() map[string]bool {
 // as submitted, so Sync then follows them to their fill or cancel like
 // any order alice placed. Orders carrying a client order id alice minted
 // ("alice-…") are alice's own (a push a crash interrupted) and are left to
-// reconciliation. It returns the commit, or ok=false when nothing was new.
+// reconciliation. The legs a broker opened for a bracket alice placed
+// (ParentID is an order the history knows) are recorded too, in a
+// "[bracket]" commit of their own, so Sync follows them and getOrders
+// lists them; they were reported as external orders. It returns the
+// "[observed]" commit, or ok=false when no external order was new.
 func (g *Git) RecordObserved(ctx context.Context, open []ObservedOrder) (Commit, bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -64,24 +74,51 @@ func (g *Git) RecordObserved(ctx context.Context, open []ObservedOrder) (Commit,
 		return Commit{}, false, ErrClosed
 	}
 	known := g.knownLocked()
-	var ops []Operation
-	var results []Result
+	var ops, legs []Operation
+	var results, legResults []Result
+	var parents []string
 	for _, o := range open {
 		if o.OrderID == "" || known[o.OrderID] || strings.HasPrefix(o.Order.ClientOrderID, "alice-") {
 			continue
 		}
-		known[o.OrderID] = true
 		c, ord := o.Contract, o.Order
 		ord.OrderID = o.OrderID
-		ops = append(ops, Operation{Action: ObserveExternalOrder, Contract: &c, Order: &ord, OrderID: o.OrderID})
-		results = append(results, Result{Action: ObserveExternalOrder, Success: true, OrderID: o.OrderID,
-			Status: StatusSubmitted, Symbol: c.Symbol})
+		op := Operation{Action: ObserveExternalOrder, Contract: &c, Order: &ord, OrderID: o.OrderID}
+		res := Result{Action: ObserveExternalOrder, Success: true, OrderID: o.OrderID, Status: StatusSubmitted, Symbol: c.Symbol}
+		if p := o.Order.ParentID; p != "" && known[p] {
+			legs, legResults = append(legs, op), append(legResults, res)
+			if !slices.Contains(parents, p) {
+				parents = append(parents, p)
+			}
+			continue
+		}
+		ops, results = append(ops, op), append(results, res)
+	}
+	for _, l := range legs {
+		known[l.OrderID] = true
+	}
+	if len(legs) > 0 {
+		msg := fmt.Sprintf("%s %d take-profit/stop-loss leg(s) of %s", BracketMessagePrefix, len(legs), strings.Join(parents, ", "))
+		if _, err := g.recordLocked(ctx, msg, legs, legResults); err != nil {
+			return Commit{}, false, err
+		}
 	}
 	if len(ops) == 0 {
 		return Commit{}, false, nil
 	}
-	now := g.deps.Now().UTC()
 	msg := fmt.Sprintf("%s %d external order(s) not placed through alice", ObservedMessagePrefix, len(ops))
+	c, err := g.recordLocked(ctx, msg, ops, results)
+	if err != nil {
+		return Commit{}, false, err
+	}
+	return c, true, nil
+}
+
+// recordLocked appends a commit of orders already at the broker (never
+// staged) and saves the history; on a failed save the history is as it
+// was.
+func (g *Git) recordLocked(ctx context.Context, msg string, ops []Operation, results []Result) (Commit, error) {
+	now := g.deps.Now().UTC()
 	c := Commit{Message: msg, Operations: ops, Results: results, Timestamp: now}
 	c.Hash = hashOf(struct {
 		Message    string      `json:"message"`
@@ -96,7 +133,7 @@ func (g *Git) RecordObserved(ctx context.Context, open []ObservedOrder) (Commit,
 	g.f.Commits[len(g.f.Commits)-1] = c
 	if err := g.saveHistory(); err != nil {
 		g.f = prev
-		return Commit{}, false, err
+		return Commit{}, err
 	}
-	return c, true, nil
+	return c, nil
 }

@@ -125,8 +125,25 @@ func (m *Manager) Push(ctx context.Context, accountID, hash string) (git.PushRes
 		return res, err
 	}
 	m.publish(trading.Event{Type: trading.EventPushed, AccountID: u.ID(), Hash: res.Hash, Time: m.now(), Data: res}, true)
+	if c, ok := u.git.Show(res.Hash); ok && len(res.Submitted) > 0 && hasBracket(c) {
+		// The take-profit and stop-loss legs the broker opened are
+		// recorded now, as this order's own ("[bracket]"), not at the next
+		// poll for external orders (minutes later, and as external).
+		_, _ = m.ObserveExternal(ctx, u.ID())
+	}
 	m.snapshot(ctx, u, snapshot.PostPush)
 	return res, nil
+}
+
+// hasBracket reports whether a commit placed an order with take-profit or
+// stop-loss legs.
+func hasBracket(c git.Commit) bool {
+	for _, op := range c.Operations {
+		if op.TPSL != nil && (op.TPSL.TakeProfit != nil || op.TPSL.StopLoss != nil) {
+			return true
+		}
+	}
+	return false
 }
 
 // Reject discards an account's prepared commit with hash, recording why.
