@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/alice-trading/alice/trading"
@@ -153,12 +152,15 @@ func (g *maxPositionSize) Check(ctx context.Context, gc Context) string {
 	return g.Assess(ctx, gc).Reject
 }
 
-// cooldown spaces orders in the same symbol. It remembers the last
-// accepted time per symbol in memory (a restart resets it).
+// cooldown spaces orders in the same symbol: an order is refused until
+// minIntervalMs after the last order in its symbol that executed (was
+// submitted to or filled at the broker). Judging records nothing; the
+// pipeline's Executed arms it, so an order another guard or the broker
+// refused never starts a cooldown. The times live in the account's guard
+// State, persisted, so a restart or a config reload keeps them.
 type cooldown struct {
 	interval time.Duration
-	mu       sync.Mutex
-	last     map[string]time.Time
+	st       *State
 }
 
 func newCooldown(opts map[string]any) (Guard, error) {
@@ -166,10 +168,12 @@ func newCooldown(opts map[string]any) (Guard, error) {
 		return nil, err
 	}
 	ms, err := bounded("cooldown", opts, "minIntervalMs", decimal.NewFromInt(60000))
-	return &cooldown{interval: time.Duration(ms.IntPart()) * time.Millisecond, last: map[string]time.Time{}}, err
+	return &cooldown{interval: time.Duration(ms.IntPart()) * time.Millisecond, st: NewMemoryState()}, err
 }
 
 func (g *cooldown) Type() string { return "cooldown" }
+
+func (g *cooldown) attach(st *State) { g.st = st }
 
 func (g *cooldown) Assess(_ context.Context, gc Context) Verdict {
 	v := Verdict{Guard: g.Type(), Measure: "last order", Limit: decimal.NewFromInt(int64(g.interval / time.Second)), Unit: "s ago"}
@@ -178,14 +182,12 @@ func (g *cooldown) Assess(_ context.Context, gc Context) Verdict {
 	}
 	v.Applies = true
 	sym := strings.ToUpper(gc.Op.Symbol())
-	g.mu.Lock()
-	t, ok := g.last[sym]
-	g.mu.Unlock()
+	r, ok := g.st.get(g.Type(), sym)
 	if !ok {
 		v.Limit, v.Unit = decimal.Zero, ""
 		return v
 	}
-	since := gc.Now.Sub(t)
+	since := gc.Now.Sub(r.Time)
 	v.Value = decimal.NewFromInt(int64(since / time.Second))
 	if left := g.interval - since; left > 0 {
 		v.Reject = fmt.Sprintf("Cooldown active for %s: %ds remaining", sym, int((left+time.Second-1)/time.Second))
@@ -193,14 +195,14 @@ func (g *cooldown) Assess(_ context.Context, gc Context) Verdict {
 	return v
 }
 
-func (g *cooldown) Check(ctx context.Context, gc Context) string {
-	if r := g.Assess(ctx, gc).Reject; r != "" || gc.Op.Action != git.PlaceOrder {
-		return r
+func (g *cooldown) Check(ctx context.Context, gc Context) string { return g.Assess(ctx, gc).Reject }
+
+// executed arms the cooldown for the symbol of a placeOrder that executed.
+func (g *cooldown) executed(gc Context, at time.Time) error {
+	if gc.Op.Action != git.PlaceOrder {
+		return nil
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.last[strings.ToUpper(gc.Op.Symbol())] = gc.Now
-	return ""
+	return g.st.put(stateRecord{Guard: g.Type(), Key: strings.ToUpper(gc.Op.Symbol()), Time: at})
 }
 
 // symbolWhitelist allows only listed symbols.
@@ -252,8 +254,8 @@ func newMaxOrderValue(opts map[string]any) (Guard, error) {
 	if err := knownOptions(opts, "maxValue"); err != nil {
 		return nil, err
 	}
-	if _, ok := opts["maxValue"]; !ok {
-		return nil, fmt.Errorf("option maxValue is required")
+	if v, ok := opts["maxValue"]; !ok || v == nil {
+		return nil, fmt.Errorf("option maxValue is required (a positive number; null is not one)")
 	}
 	v, err := bounded("max-order-value", opts, "maxValue", decimal.Zero)
 	return &maxOrderValue{max: v}, err
@@ -306,20 +308,19 @@ func (g *maxOrderValue) Check(ctx context.Context, gc Context) string {
 	return g.Assess(ctx, gc).Reject
 }
 
-// dailyLoss blocks new buys once today's equity drop reaches the limit;
+// dailyLoss blocks new buys once today's equity drop (start-of-day net
+// liquidation minus now: realized and unrealized) reaches the limit;
 // closing and cancelling stay allowed so risk can always be reduced.
 type dailyLoss struct {
 	maxLoss, maxPct decimal.Decimal
-	mu              sync.Mutex
-	day             string
-	baseline        decimal.Decimal
+	st              *State
 }
 
 func newDailyLoss(opts map[string]any) (Guard, error) {
 	if err := knownOptions(opts, "maxLoss", "maxLossPercent"); err != nil {
 		return nil, err
 	}
-	g := &dailyLoss{}
+	g := &dailyLoss{st: NewMemoryState()}
 	var err error
 	if g.maxLoss, err = bounded("daily-loss", opts, "maxLoss", decimal.Zero); err != nil {
 		return nil, err
@@ -335,22 +336,29 @@ func newDailyLoss(opts map[string]any) (Guard, error) {
 
 func (g *dailyLoss) Type() string { return "daily-loss" }
 
-// base is today's starting equity: the snapshot's when known, else the
-// first equity this guard saw today (recorded by Check only).
+func (g *dailyLoss) attach(st *State) { g.st = st }
+
+// base is today's starting equity: the earliest equity known today,
+// either the day's first snapshot (DayStartEquity, taken at DayStartAt)
+// or the equity this guard saw at its first check today, before that
+// operation executed (recorded, persisted, by Check only). Preferring the
+// snapshot alone undercounted: when the day's first snapshot was the one
+// taken after the day's first trade, that trade's cost (spread, fees) was
+// already out of the baseline.
 func (g *dailyLoss) base(gc Context, record bool) decimal.Decimal {
-	if gc.DayStartEquity.IsPositive() {
+	day := gc.Now.UTC().Format(time.DateOnly)
+	own, ok := g.st.get(g.Type(), day)
+	if !ok && record && gc.Account.NetLiquidation.IsPositive() {
+		own, _ = g.st.putIfAbsent(stateRecord{Guard: g.Type(), Key: day, Time: gc.Now, Value: gc.Account.NetLiquidation})
+		ok = true
+	}
+	if gc.DayStartEquity.IsPositive() && (!ok || gc.DayStartAt.IsZero() || !gc.DayStartAt.After(own.Time)) {
 		return gc.DayStartEquity
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	day := gc.Now.UTC().Format(time.DateOnly)
-	if g.day != day {
-		if !record {
-			return gc.Account.NetLiquidation
-		}
-		g.day, g.baseline = day, gc.Account.NetLiquidation
+	if ok {
+		return own.Value
 	}
-	return g.baseline
+	return gc.Account.NetLiquidation
 }
 
 func (g *dailyLoss) assess(gc Context, record bool) Verdict {

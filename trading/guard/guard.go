@@ -7,6 +7,7 @@ package guard
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sort"
@@ -42,6 +43,9 @@ type Context struct {
 	// DayStartEquity is today's opening net liquidation when known (from
 	// snapshots); zero lets the daily-loss guard use its own baseline.
 	DayStartEquity decimal.Decimal
+	// DayStartAt is when DayStartEquity was taken (zero: unknown, and
+	// DayStartEquity is trusted as the day's start).
+	DayStartAt time.Time
 }
 
 // Executes returns the order and contract the operation will execute, or
@@ -251,6 +255,41 @@ func (p *Pipeline) Assess(ctx context.Context, gc Context) []Verdict {
 	return out
 }
 
+// stateful guards remember things in a State.
+type stateful interface{ attach(*State) }
+
+// recorder guards learn from an operation that executed.
+type recorder interface {
+	executed(gc Context, at time.Time) error
+}
+
+// UseState gives the pipeline's guards the account's State (OpenState),
+// replacing the memory-only one NewPipeline starts them with.
+func (p *Pipeline) UseState(st *State) {
+	for _, g := range p.guards {
+		if s, ok := g.(stateful); ok {
+			s.attach(st)
+		}
+	}
+}
+
+// Executed tells the guards that the operation gc judged executed at the
+// broker at time at (submitted or filled; never call it for one a guard
+// or the broker refused). It arms the cooldown. Each record is persisted
+// before it is used; an error means it could not be written (the guard
+// is still armed in memory).
+func (p *Pipeline) Executed(gc Context, at time.Time) error {
+	var errs []error
+	for _, g := range p.guards {
+		if r, ok := g.(recorder); ok {
+			if err := r.executed(gc, at); err != nil {
+				errs = append(errs, fmt.Errorf("guard %s: %w", g.Type(), err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // Check returns "" or the first rejection, prefixed with the guard type.
 func (p *Pipeline) Check(ctx context.Context, gc Context) string {
 	for _, g := range p.guards {
@@ -265,8 +304,11 @@ func (p *Pipeline) Check(ctx context.Context, gc Context) string {
 
 func optDecimal(opts map[string]any, key string, def decimal.Decimal) (decimal.Decimal, error) {
 	v, ok := opts[key]
-	if !ok || v == nil {
+	if !ok {
 		return def, nil
+	}
+	if v == nil { // JSON null: not a value (absent keeps the default)
+		return def, fmt.Errorf("option %s: null is not a number; give a value or leave the key out", key)
 	}
 	var d decimal.Decimal
 	var err error

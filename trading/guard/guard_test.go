@@ -139,6 +139,9 @@ func TestCooldown(t *testing.T) {
 		gc := ctxWith(place(s.sym, trading.Buy, "1", "", ""), "10000")
 		gc.Now = t0.Add(s.at)
 		got := g.Check(context.Background(), gc)
+		if got == "" { // the order executed: that arms the cooldown
+			require.NoError(t, g.(recorder).executed(gc, gc.Now))
+		}
 		if s.reject == "" {
 			assert.Empty(t, got, "step %d", i)
 		} else {
@@ -295,6 +298,8 @@ func TestVerdictHeadroom(t *testing.T) {
 	gc := ctxWith(place("AAPL", trading.Buy, "1", "", ""), "10000")
 	assert.Equal(t, "cooldown: ok", cd.Assess(context.Background(), gc).String())
 	assert.Empty(t, cd.Check(context.Background(), gc), "Assess recorded nothing, so the first Check passes")
+	assert.Empty(t, cd.Check(context.Background(), gc), "nor does Check: only an execution arms the cooldown")
+	require.NoError(t, cd.(recorder).executed(gc, gc.Now))
 	gc.Now = gc.Now.Add(10 * time.Second)
 	assert.Equal(t, "cooldown: last order 10 s ago, limit 60 s → would be rejected", cd.Assess(context.Background(), gc).String())
 }
@@ -344,9 +349,11 @@ func TestPipelineShortCircuitsInOrder(t *testing.T) {
 	ctx := context.Background()
 	assert.Equal(t, "[guard:symbol-whitelist] Symbol TSLA is not in the whitelist",
 		p.Check(ctx, ctxWith(place("TSLA", trading.Buy, "1", "", ""), "1000")))
-	// TSLA never reached the cooldown guard, so AAPL's first order passes
-	// and its second is stopped by cooldown.
-	assert.Empty(t, p.Check(ctx, ctxWith(place("AAPL", trading.Buy, "1", "", ""), "1000")))
+	// TSLA never executed, so AAPL's first order passes; once it executed
+	// its second is stopped by cooldown.
+	first := ctxWith(place("AAPL", trading.Buy, "1", "", ""), "1000")
+	assert.Empty(t, p.Check(ctx, first))
+	require.NoError(t, p.Executed(first, first.Now))
 	assert.Contains(t, p.Check(ctx, ctxWith(place("AAPL", trading.Buy, "1", "", ""), "1000")), "[guard:cooldown]")
 }
 

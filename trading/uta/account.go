@@ -160,9 +160,10 @@ func (u *UTA) dispatch(ctx context.Context, op git.Operation) git.Result {
 	fail := func(msg string) git.Result {
 		return git.Result{Action: op.Action, Status: git.StatusRejected, Error: msg}
 	}
+	var gc guard.Context
 	if u.guards.Len() > 0 {
-		gc, err := u.guardContext(ctx, op)
-		if err != nil {
+		var err error
+		if gc, err = u.guardContext(ctx, op); err != nil {
 			return fail(err.Error() + u.untouched(ctx, op))
 		}
 		if reason := u.guards.Check(ctx, gc); reason != "" {
@@ -187,7 +188,15 @@ func (u *UTA) dispatch(ctx context.Context, op git.Operation) git.Result {
 	if err != nil {
 		return fail(err.Error())
 	}
-	return git.Result{Action: op.Action, Success: true, OrderID: res.OrderID, Status: git.FromOrderStatus(res.Status),
+	status := git.FromOrderStatus(res.Status)
+	if u.guards.Len() > 0 && status != git.StatusRejected && status != git.StatusCancelled {
+		// Only what executed arms the cooldown; it is on disk before git
+		// records (and the caller sees) the result.
+		if err := u.guards.Executed(gc, u.now()); err != nil {
+			u.logger.Error("trading: guard state not saved; a restart would forget it", "err", err)
+		}
+	}
+	return git.Result{Action: op.Action, Success: true, OrderID: res.OrderID, Status: status,
 		FilledQty: res.FilledQty, FilledPrice: res.FilledPrice}
 }
 
@@ -291,7 +300,7 @@ func (u *UTA) guardContext(ctx context.Context, op git.Operation) (guard.Context
 		}
 	}
 	if u.guards.Has("daily-loss") {
-		gc.DayStartEquity = u.dayStartEquity()
+		gc.DayStartEquity, gc.DayStartAt = u.dayStartEquity()
 	}
 	return gc, nil
 }
@@ -351,14 +360,14 @@ func (u *UTA) quote(ctx context.Context, c trading.Contract) (trading.Quote, err
 }
 
 // dayStartEquity is the first snapshot's equity today (UTC), or zero.
-func (u *UTA) dayStartEquity() decimal.Decimal {
+func (u *UTA) dayStartEquity() (decimal.Decimal, time.Time) {
 	now := u.now().UTC()
 	start := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	snaps, err := u.snaps.List(start, 0)
 	if err != nil || len(snaps) == 0 {
-		return decimal.Zero
+		return decimal.Zero, time.Time{}
 	}
-	return snaps[0].Account.NetLiquidation
+	return snaps[0].Account.NetLiquidation, snaps[0].Timestamp
 }
 
 // state builds git's stateAfter.

@@ -170,6 +170,14 @@ func (m *Manager) build(ctx context.Context, idx int, acct config.Account) (*UTA
 		return nil, cfgErr(fmt.Sprintf(".guards[%d].options", gi), err)
 	}
 	u.guards = pipe
+	// The guards' memory (cooldown times, the day's starting equity) is
+	// on disk beside the history, so a restart or a reload keeps it.
+	st, err := guard.OpenState(dir + string(os.PathSeparator) + guard.StateFile)
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	pipe.UseState(st)
 	if u.snaps, err = snapshot.Open(dir + string(os.PathSeparator) + "snapshots"); err != nil {
 		b.Close()
 		return nil, err

@@ -116,6 +116,9 @@ func (m *Manager) Evidence(ctx context.Context, accountID, hash string) (Evidenc
 				gc.Order, gc.Contract = &o, &c
 			}
 		}
+		if gc.DayStartEquity.IsZero() && u.guards.Has("daily-loss") {
+			gc.DayStartEquity, gc.DayStartAt = u.dayStartEquity()
+		}
 		if gc.Resting == nil && u.guards.Has("max-position-size") {
 			if r, err := u.resting(ctx, op); err == nil {
 				gc.Resting = r
