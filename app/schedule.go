@@ -3,7 +3,9 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 
+	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/core/agent"
 	"github.com/alice-trading/alice/core/connector"
 	"github.com/alice-trading/alice/core/pubsub"
@@ -123,14 +125,17 @@ func approvalText(ev trading.Event) string {
 	if ev.AccountID != "" {
 		text += " on " + ev.AccountID
 	}
+	// the operations come first, in full; the agent's message last, as
+	// one plain line (git.DisplayMessage) inside a code span so Markdown
+	// surfaces (Telegram) show it literally: no fake "•" lines, no links
 	if pe, ok := ev.Data.(approvalWithEvidence); ok {
-		text += fmt.Sprintf(": %s %q\n%s\n", pe.p.Hash, pe.p.Message, pe.e.Text())
+		text += fmt.Sprintf(": %s\n%s\nMessage: %s\n", pe.p.Hash, pe.e.Text(), codeSpan(git.DisplayMessage(pe.p.Message)))
 	} else if p, ok := ev.Data.(uta.PendingApproval); ok {
-		text += fmt.Sprintf(": %s %q", p.Hash, p.Message)
+		text += ": " + p.Hash
 		for _, op := range p.Operations {
-			text += "\n• " + op.Describe()
+			text += "\n• " + core.PlainLine(op.Describe(), 0)
 		}
-		text += "\n"
+		text += "\nMessage: " + codeSpan(git.DisplayMessage(p.Message)) + "\n"
 	} else {
 		text += " "
 	}
@@ -175,4 +180,23 @@ func (s scheduleAgent) AskWithSession(ctx context.Context, prompt, sessionID, pr
 func (a *App) RetryWork(id string) (string, error) {
 	t, err := a.worker.Retry(id)
 	return t.ID, err
+}
+
+// codeSpan is s as a Markdown code span: fenced by one backtick more than
+// the longest run inside it, so nothing in s is read as Markdown.
+func codeSpan(s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
 }

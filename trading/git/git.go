@@ -285,8 +285,11 @@ type Prepared struct {
 // that support it can refuse duplicates.
 func (g *Git) Commit(message string) (Prepared, error) {
 	message = strings.TrimSpace(message)
-	if message == "" {
-		return Prepared{}, errors.New("commit message is required")
+	if err := ValidateMessage(message); err != nil {
+		if errors.Is(err, ErrBadMessage) {
+			err = fmt.Errorf("commit message: %w", err)
+		}
+		return Prepared{}, err
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()

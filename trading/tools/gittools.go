@@ -18,7 +18,7 @@ import (
 func (h *handlers) gitTools() []core.Tool {
 	return []core.Tool{
 		tool("tradingCommit", "Commit staged operations with a message (like git commit). Nothing executes; a push follows.",
-			`{"type":"object","properties":{`+sourceProp+`,"message":{"type":"string"}},"required":["message"]}`,
+			`{"type":"object","properties":{`+sourceProp+`,"message":{"type":"string","maxLength":500,"description":"Your trading thesis: one line of at most 500 characters, no control characters."}},"required":["message"]}`,
 			h.commit),
 		tool("tradingPush", "Request execution of committed operations. Accounts with autoApprove execute now; others wait for a person's approval (alice UI or Telegram), and until the person decides, that account's staging area is frozen (tradingReject withdraws the commit).",
 			`{"type":"object","properties":{`+sourceProp+`}}`,
@@ -66,6 +66,9 @@ func (h *handlers) commit(_ context.Context, args json.RawMessage) (any, error) 
 	}
 	if strings.TrimSpace(a.Message) == "" {
 		return nil, fmt.Errorf("message is required")
+	}
+	if err := git.ValidateMessage(a.Message); err != nil {
+		return nil, fmt.Errorf("message: %w", err)
 	}
 	return h.m.Commit(a.Source, a.Message)
 }

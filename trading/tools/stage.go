@@ -32,7 +32,7 @@ var (
 func (h *handlers) stageTools() []core.Tool {
 	srcReq := `"source":{"type":"string","description":"Account id (see listUTAs)"}`
 	srcOpt := `"source":{"type":"string","description":"Account id (see listUTAs); defaults to the account inside aliceId"}`
-	commitProp := `"commitMessage":{"type":"string","description":"Stage AND commit in one step with this message (your trading thesis). tradingPush (and approval) is still required."}`
+	commitProp := `"commitMessage":{"type":"string","maxLength":500,"description":"Stage AND commit in one step with this message (your trading thesis: one line of at most 500 characters, no control characters). tradingPush (and approval) is still required."}`
 	subAcct := `"subAccountId":{"type":"string","description":"Wallet on multi-wallet venues; alice accounts are single-wallet (one per market), so it is accepted and ignored"}`
 	return []core.Tool{
 		tool("placeOrder", "Stage an order (nothing executes until tradingCommit + an approved push; commitMessage stages and commits in one step).",

@@ -52,6 +52,13 @@ type committed struct {
 // commits the account's staging area in the same call (OpenAlice's
 // stage-and-commit). Nothing executes: a push is still required.
 func (h *handlers) stage(ctx context.Context, u *uta.UTA, op git.Operation, commitMessage string) (any, error) {
+	// the message is checked before anything is staged, so a refused
+	// message leaves the staging area as it was
+	if strings.TrimSpace(commitMessage) != "" {
+		if err := git.ValidateMessage(commitMessage); err != nil {
+			return nil, fmt.Errorf("commitMessage: %w", err)
+		}
+	}
 	op.StagedBy = provenance(ctx)
 	res, err := u.Stage(ctx, op)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/trading"
 	"github.com/alice-trading/alice/trading/git"
 	"github.com/alice-trading/alice/trading/guard"
@@ -206,18 +207,21 @@ func (ev Evidence) Text() string {
 	return b.String()
 }
 
-// Text renders one operation's evidence.
+// Text renders one operation's evidence. Text an agent or a venue
+// supplied (the symbol inside the description, who staged it, a problem)
+// is shown as one plain line each (core.PlainLine), so it cannot draw
+// lines of its own.
 func (oe OpEvidence) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "• %s\n  staged by %s", oe.Describe, oe.StagedBy)
+	fmt.Fprintf(&b, "• %s\n  staged by %s", core.PlainLine(oe.Describe, 0), core.PlainLine(oe.StagedBy, 0))
 	if oe.TIF != "" {
 		fmt.Fprintf(&b, "; time in force %s", oe.TIF)
 	}
 	if oe.Notional.IsPositive() {
-		fmt.Fprintf(&b, "\n  est. %s %s at the current quote (bid %s / ask %s)", trading.FormatMoney(oe.Notional), oe.Currency, oe.Bid, oe.Ask)
+		fmt.Fprintf(&b, "\n  est. %s %s at the current quote (bid %s / ask %s)", trading.FormatMoney(oe.Notional), core.PlainLine(oe.Currency, 0), oe.Bid, oe.Ask)
 	}
 	if !oe.PositionAfter.Equal(oe.PositionBefore) || !oe.CashAfter.Equal(oe.CashBefore) {
-		fmt.Fprintf(&b, "\n  position %s %s → %s; cash %s → %s", oe.Symbol, oe.PositionBefore, oe.PositionAfter, trading.FormatMoney(oe.CashBefore), trading.FormatMoney(oe.CashAfter))
+		fmt.Fprintf(&b, "\n  position %s %s → %s; cash %s → %s", core.PlainLine(oe.Symbol, 0), oe.PositionBefore, oe.PositionAfter, trading.FormatMoney(oe.CashBefore), trading.FormatMoney(oe.CashAfter))
 	}
 	for _, v := range oe.Verdicts {
 		if v.Applies {
@@ -225,7 +229,7 @@ func (oe OpEvidence) Text() string {
 		}
 	}
 	if oe.Problem != "" {
-		b.WriteString("\n  ! " + oe.Problem)
+		b.WriteString("\n  ! " + core.PlainLine(oe.Problem, 0))
 	}
 	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 )
 
@@ -224,11 +225,17 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return func() tea.Msg { return kit.FlashMsg("nothing is waiting for approval") }
 		}
 		core, ctx, reload := p.core, p.m.AppContext(), p.Load()
-		detail := strings.Join(pc.Operations, "\n")
-		if pc.Evidence != "" {
-			detail = pc.Evidence
+		// operations (with their evidence) first, in full; then the
+		// agent's message as one plain line cut to the dialog's width
+		var ops []string
+		for _, op := range pc.Operations {
+			ops = append(ops, "• "+plainLine(op, 0))
 		}
-		body := fmt.Sprintf("Push commit %s on %s?\n%s\n\n%s", pc.Hash, pc.Account, pc.Message, detail)
+		detail := strings.Join(ops, "\n")
+		if pc.Evidence != "" {
+			detail = plainLines(pc.Evidence)
+		}
+		body := fmt.Sprintf("Push commit %s on %s?\n%s\n\n%s", pc.Hash, plainLine(pc.Account, 0), detail, p.messageLine(pc.Message))
 		p.m.OpenDialogWhile("Approve and execute these orders?", body, func() tea.Msg {
 			res, err := core.Approve(ctx, pc.Account, pc.Hash)
 			if err != nil {
@@ -242,7 +249,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return func() tea.Msg { return kit.FlashMsg("nothing is waiting for approval") }
 		}
 		core, ctx, reload := p.core, p.m.AppContext(), p.Load()
-		p.m.OpenDialogWhile("Reject this commit?", fmt.Sprintf("%s on %s: %s", pc.Hash, pc.Account, pc.Message), func() tea.Msg {
+		p.m.OpenDialogWhile("Reject this commit?", fmt.Sprintf("%s on %s\n%s", pc.Hash, plainLine(pc.Account, 0), p.messageLine(pc.Message)), func() tea.Msg {
 			if err := core.Reject(ctx, pc.Account, pc.Hash, "rejected in the alice UI"); err != nil {
 				return kit.ErrMsg{Err: err}
 			}
@@ -276,4 +283,10 @@ func (p *Pane) stillPending(account, hash string) func() bool {
 		}
 		return false
 	}
+}
+
+// messageLine is a commit message for a dialog: one plain line, cut with
+// "…" to what fits inside the dialog's frame.
+func (p *Pane) messageLine(msg string) string {
+	return ansi.Truncate("Message: "+plainLine(msg, 0), max(20, p.w-8), "…")
 }

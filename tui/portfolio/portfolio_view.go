@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/tui/kit"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -99,10 +100,14 @@ func (p *Pane) View() string {
 		lines = append(lines, st.Error.Render(a.Error))
 	}
 	if pc, ok := p.pendingFor(a.ID); ok {
-		lines = append(lines, st.Warn.Render(fmt.Sprintf("⏳ Pending approval: %s %s — %s", pc.Account, pc.Hash, pc.Message)))
+		// the operations come first and each on its own line; the
+		// agent's message follows as one plain line, cut to the width, so
+		// it can neither fake an operation nor push the real ones away
+		lines = append(lines, st.Warn.Render(ansi.Truncate(fmt.Sprintf("⏳ Pending approval: %s %s — %s", plainLine(pc.Account, 0), pc.Hash, kit.Plural(len(pc.Operations), "operation")), p.w, "…")))
 		for _, op := range pc.Operations {
-			lines = append(lines, "   "+op)
+			lines = append(lines, ansi.Truncate("   "+plainLine(op, 0), p.w, "…"))
 		}
+		lines = append(lines, ansi.Truncate("   message: "+plainLine(pc.Message, 0), p.w, "…"))
 		lines = append(lines, st.Muted.Render("   press a to approve (push) or x to reject"))
 	}
 	lines = append(lines, "")
@@ -302,9 +307,9 @@ func (p *Pane) logView(w int) string {
 		return kit.Stack(rows[0], st.Muted.Render("  no commits yet"))
 	}
 	for _, c := range p.log {
-		rows = append(rows, ansi.Truncate(fmt.Sprintf("  %s %s %s", st.Warn.Render(c.Hash), st.Muted.Render(c.Time.Format("01-02 15:04")), c.Message), w, "…"))
+		rows = append(rows, ansi.Truncate(fmt.Sprintf("  %s %s %s", st.Warn.Render(c.Hash), st.Muted.Render(c.Time.Format("01-02 15:04")), plainLine(c.Message, 0)), w, "…"))
 		for _, ch := range c.Changes {
-			rows = append(rows, st.Muted.Render(ansi.Truncate("      "+ch, w, "…")))
+			rows = append(rows, st.Muted.Render(ansi.Truncate("      "+plainLine(ch, 0), w, "…")))
 		}
 	}
 	return strings.Join(rows, "\n")
@@ -346,3 +351,13 @@ func (p *Pane) chartView(w, h int) string {
 	chart := kit.LineChart(*st, p.curve, w, h-1, func(v float64) string { return fmt.Sprintf("%.2f", v) })
 	return kit.Stack(ansi.Truncate(head, w, "…"), chart)
 }
+
+// plainLine is text an agent supplied (a commit message, a symbol inside
+// an operation) as the pane may show it: one line with no control
+// characters, escape sequences or bidirectional overrides (see
+// core.PlainLine), cut at max characters when max > 0.
+func plainLine(s string, max int) string { return core.PlainLine(s, max) }
+
+// plainLines is plainLine for text alice laid out in lines (an approval's
+// evidence): each line made safe on its own.
+func plainLines(s string) string { return core.PlainLines(s) }

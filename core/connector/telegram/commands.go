@@ -150,10 +150,14 @@ func (b *Bot) tradingPanel(ctx context.Context, chat int64) (string, *InlineKeyb
 		if p.Label != "" {
 			name = p.Label + " (" + p.Account + ")"
 		}
-		fmt.Fprintf(&sb, "%s – commit %s\n%s", name, p.Hash, p.Message)
+		// the operations first and in full, then the agent's message as
+		// one line of plain text: escaped so it cannot draw "•" lines,
+		// links or formatting, and cut at maxShownMessage characters
+		fmt.Fprintf(&sb, "%s – commit %s", plainMarkdown(name, 0), plainMarkdown(p.Hash, 0))
 		for _, op := range p.Operations {
-			sb.WriteString("\n• " + op)
+			sb.WriteString("\n• " + plainMarkdownLines(op))
 		}
+		sb.WriteString("\nMessage: " + plainMarkdown(p.Message, maxShownMessage))
 		kb := &InlineKeyboard{InlineKeyboard: [][]InlineButton{{
 			{Text: "Push " + p.Hash, CallbackData: tradingCallback("push", p.Account, p.Hash)},
 			{Text: "Reject", CallbackData: tradingCallback("reject", p.Account, p.Hash)},
