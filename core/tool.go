@@ -193,6 +193,9 @@ func (t Tool) Invoke(ctx context.Context, args json.RawMessage) (res any, err er
 	if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
 		args = json.RawMessage("{}")
 	}
+	if err := CheckDuplicateKeys(args); err != nil {
+		return nil, err
+	}
 	res, err = t.Handler(ctx, args)
 	return res, clipError(err)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -101,4 +102,20 @@ func TestWorkspaceToolsCloseOverIdentity(t *testing.T) {
 	require.Equal(t, "ws-1", res)
 	off = []string{"whoami"}
 	require.Empty(t, w.ToolsFor(WorkspaceIdentity{ID: "ws-1"}))
+}
+
+func TestInvokeRefusesDuplicateKeys(t *testing.T) {
+	called := false
+	tl := Tool{Name: "t", Handler: func(context.Context, json.RawMessage) (any, error) { called = true; return "ok", nil }}
+	_, err := tl.Invoke(context.Background(), json.RawMessage(`{"totalQuantity":"1","x":{"y":[{"a":1,"a":2}]},"totalQuantity":"7"}`))
+	if err == nil || !strings.Contains(err.Error(), `duplicate key "x.y[0].a"`) || called {
+		t.Fatalf("err = %v, called = %v", err, called)
+	}
+	_, err = tl.Invoke(context.Background(), json.RawMessage(`{"action":"BUY","action":"SELL"}`))
+	if err == nil || !strings.Contains(err.Error(), `duplicate key "action"`) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := tl.Invoke(context.Background(), json.RawMessage(`{"a":{"k":1},"b":{"k":1}}`)); err != nil || !called {
+		t.Fatalf("same key in sibling objects: err = %v", err)
+	}
 }

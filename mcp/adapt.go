@@ -34,6 +34,9 @@ func callCoreTool(ctx context.Context, t core.Tool, req mcpgo.CallToolRequest) *
 	if err != nil {
 		return mcpgo.NewToolResultError("Error: invalid arguments: " + err.Error())
 	}
+	if err := core.CheckDuplicateKeys(args); err != nil { // before coercion re-encodes (and so dedupes) them
+		return mcpgo.NewToolResultError("Error: " + err.Error())
+	}
 	res, err := t.Invoke(ctx, coerceNumbers(t.InputSchema, args))
 	if err != nil {
 		return mcpgo.NewToolResultError("Error: " + err.Error())

@@ -298,3 +298,27 @@ func TestStartCtxCancelStopsServer(t *testing.T) {
 	assert.False(t, srv.Running())
 	require.Error(t, srv.Start(context.Background()), "a stopped server cannot be restarted")
 }
+
+// Duplicate keys in tool arguments are refused naming the key, at any
+// depth, before numeric coercion re-encodes (and would dedupe) them.
+func TestMainRefusesDuplicateArgumentKeys(t *testing.T) {
+	f := newMainFixture(t, Listen{})
+	c := connect(t, f.srv.URL(), nil)
+	for _, tt := range []struct {
+		name, tool, args, key string
+	}{
+		{"top level, coerced number", "add", `{"a":"1","b":2,"a":"7"}`, `duplicate key "a"`},
+		{"top level string", "echo", `{"message":"BUY","message":"SELL"}`, `duplicate key "message"`},
+		{"nested", "echo", `{"message":"hi","takeProfit":{"price":"1","price":"9"}}`, `duplicate key "takeProfit.price"`},
+		{"in an array", "echo", `{"message":"hi","legs":[{"p":1},{"p":1,"p":2}]}`, `duplicate key "legs[1].p"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := callTool(t, c, tt.tool, json.RawMessage(tt.args))
+			require.True(t, res.IsError, resultText(res))
+			assert.Contains(t, resultText(res), tt.key)
+		})
+	}
+	// The same keys once each still work.
+	res := callTool(t, c, "add", json.RawMessage(`{"a":"1","b":2}`))
+	assert.False(t, res.IsError, resultText(res))
+}

@@ -3,6 +3,7 @@ package trading
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -149,6 +150,12 @@ func (o Order) Validate() error {
 	if o.TIF == GTD && o.GoodTillDate == "" {
 		return fmt.Errorf("tif GTD needs goodTillDate")
 	}
+	if err := o.checkStrings(); err != nil {
+		return err
+	}
+	if err := o.checkApplicable(); err != nil {
+		return err
+	}
 	switch o.OrderType {
 	case Limit:
 		if !o.LmtPrice.IsPositive() {
@@ -280,3 +287,209 @@ func FitQuantity(limit, price, step decimal.Decimal) decimal.Decimal {
 // QuantityStep is the increment a quantity is written in: 1 for a whole
 // number, 0.1 for one decimal place, and so on.
 func QuantityStep(q decimal.Decimal) decimal.Decimal { return decimal.New(1, -places(q)) }
+
+// MaxIDChars bounds an order's id-like strings (orderId, clientOrderId,
+// parentId, ocaGroup) and goodTillDate, so a megabyte of text never
+// reaches a broker, a guard or an approval.
+const MaxIDChars = 64
+
+// MaxOCAGroupChars bounds an OCA group as staged: the order model adds
+// the commit's prefix (CommitOCAGroup), and the result stays within
+// MaxIDChars.
+const MaxOCAGroupChars = 32
+
+// checkStrings bounds an order's free-text fields.
+func (o Order) checkStrings() error {
+	for _, f := range []struct{ name, v string }{
+		{"orderId", o.OrderID}, {"clientOrderId", o.ClientOrderID}, {"parentId", o.ParentID},
+		{"ocaGroup", o.OCAGroup}, {"goodTillDate", o.GoodTillDate},
+	} {
+		if len(f.v) > MaxIDChars {
+			return fmt.Errorf("%s: %d characters is too long (at most %d)", f.name, len(f.v), MaxIDChars)
+		}
+	}
+	return nil
+}
+
+// usesLmtPrice, usesAuxPrice and usesTrail say which price fields an
+// order type takes; a field set on a type that ignores it is refused, so
+// nothing the approval shows is silently dropped (or acted on) by a venue.
+func usesLmtPrice(t OrderType) bool { return t == Limit || t == StopLimit || t == TrailLimit }
+func usesAuxPrice(t OrderType) bool { return t == Stop || t == StopLimit }
+func usesTrail(t OrderType) bool    { return t == Trail || t == TrailLimit }
+
+// dropInapplicable clears the prices o's type does not take (a modify
+// that changes the type leaves the old type's prices behind).
+func (o Order) dropInapplicable() Order {
+	if !usesLmtPrice(o.OrderType) {
+		o.LmtPrice = decimal.Zero
+	}
+	if !usesAuxPrice(o.OrderType) {
+		o.AuxPrice = decimal.Zero
+	}
+	if !usesTrail(o.OrderType) {
+		o.TrailStopPrice, o.TrailingPercent = decimal.Zero, decimal.Zero
+	}
+	return o
+}
+
+// checkApplicable refuses fields that do not apply to the order's type or
+// time in force, and a goodTillDate that is not a date-time.
+func (o Order) checkApplicable() error {
+	for _, f := range []struct {
+		name string
+		v    decimal.Decimal
+		uses bool
+		want string
+	}{
+		{"lmtPrice", o.LmtPrice, usesLmtPrice(o.OrderType), "LMT, STP LMT and TRAIL LIMIT"},
+		{"auxPrice", o.AuxPrice, usesAuxPrice(o.OrderType), "STP and STP LMT"},
+		{"trailStopPrice", o.TrailStopPrice, usesTrail(o.OrderType), "TRAIL and TRAIL LIMIT"},
+		{"trailingPercent", o.TrailingPercent, usesTrail(o.OrderType), "TRAIL and TRAIL LIMIT"},
+	} {
+		if !f.v.IsZero() && !f.uses {
+			return fmt.Errorf("%s does not apply to %s orders (only to %s); leave it out", f.name, o.OrderType, f.want)
+		}
+	}
+	if o.GoodTillDate != "" {
+		if o.TIF != GTD {
+			return fmt.Errorf("goodTillDate applies only to tif GTD (this order's tif is %q); leave it out", o.TIF)
+		}
+		if _, err := ParseGoodTillDate(o.GoodTillDate); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// goodTillLayouts are the date-time forms goodTillDate accepts: RFC 3339,
+// and IB's "yyyyMMdd HH:mm:ss" (exchange time) and "yyyyMMdd-HH:mm:ss"
+// (UTC).
+var goodTillLayouts = []string{time.RFC3339, "20060102 15:04:05", "20060102-15:04:05"}
+
+// ParseGoodTillDate parses a goodTillDate: one of goodTillLayouts, or IB's
+// "yyyyMMdd HH:mm:ss Zone" with a known IANA time zone.
+func ParseGoodTillDate(s string) (time.Time, error) {
+	if len(s) > MaxIDChars {
+		return time.Time{}, fmt.Errorf("goodTillDate: %d characters is too long (at most %d)", len(s), MaxIDChars)
+	}
+	for _, l := range goodTillLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, nil
+		}
+	}
+	if i := strings.LastIndexByte(s, ' '); i > 0 {
+		zone := s[i+1:]
+		if zoneName(zone) {
+			if loc, err := time.LoadLocation(zone); err == nil {
+				if t, err := time.ParseInLocation("20060102 15:04:05", s[:i], loc); err == nil {
+					return t, nil
+				}
+			}
+		}
+	}
+	return time.Time{}, fmt.Errorf("goodTillDate: %q is not a date-time (write RFC 3339, e.g. 2030-01-31T16:00:00Z, or \"20300131 16:00:00 America/New_York\")", s)
+}
+
+// zoneName admits only the characters of IANA zone names, so no path
+// reaches the zone database loader.
+func zoneName(s string) bool {
+	if s == "" || strings.Contains(s, "..") || strings.HasPrefix(s, "/") {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '/' || r == '-' || r == '+') {
+			return false
+		}
+	}
+	return true
+}
+
+// ocaGroupName admits letters, digits and . _ - only.
+func ocaGroupName(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// ocaPrefix marks a group the order model created for a commit.
+const ocaPrefix = "alice-"
+
+// CheckNew is the part of staging a new order that depends on what
+// already rests at the broker (open is every order the broker reports).
+// Beyond Validate:
+//
+//   - parentId is refused: no venue attaches a staged order to another
+//     by it (take-profit/stop-loss legs are attached with takeProfit and
+//     stopLoss, and the venue links them);
+//   - ocaGroup may only name a new group for orders of this commit: a
+//     group that any pending order at the broker belongs to is refused
+//     (joining it would let this order cancel those, e.g. a person's
+//     stop-loss), and the commit's prefix is added when the commit is
+//     made (CommitOCAGroup), so the group can never be one the venue or
+//     another commit created.
+func (o Order) CheckNew(open []OpenOrder) error {
+	if o.ParentID != "" {
+		return fmt.Errorf("parentId is not accepted on a new order: attach take-profit/stop-loss legs with takeProfit and stopLoss (the venue links them to the order)")
+	}
+	g := o.OCAGroup
+	if g == "" {
+		return nil
+	}
+	switch {
+	case len(g) > MaxOCAGroupChars:
+		return fmt.Errorf("ocaGroup: %d characters is too long (at most %d)", len(g), MaxOCAGroupChars)
+	case !ocaGroupName(g):
+		return fmt.Errorf("ocaGroup: %q may use only letters, digits, '.', '_' and '-'", g)
+	case strings.HasPrefix(strings.ToLower(g), ocaPrefix):
+		return fmt.Errorf("ocaGroup: %q: names starting %q are reserved for the groups alice creates", g, ocaPrefix)
+	}
+	for _, x := range open {
+		if !final(x.Status) && x.Order.OCAGroup != "" && strings.EqualFold(x.Order.OCAGroup, g) {
+			return fmt.Errorf("ocaGroup: %q already has open orders at the broker (e.g. %s %s %s, order %s); an order may not join an existing one-cancels-all group, "+
+				"since its fill would cancel them. Use a new group name, shared only by orders of this commit; nothing was staged",
+				g, x.Order.Action, x.Order.OrderType, x.Contract.Symbol, x.Order.OrderID)
+		}
+	}
+	return nil
+}
+
+// CommitOCAGroup is the OCA group an order of commit hash is sent with:
+// the staged name under the commit's prefix, so orders of one commit
+// share it and nothing outside the commit can.
+func CommitOCAGroup(hash, group string) string {
+	if group == "" {
+		return ""
+	}
+	return ocaPrefix + hash + "-" + group
+}
+
+// final reports a status no order leaves; anything else (including a
+// status a venue reports that alice does not name) counts as open.
+func final(s OrderStatus) bool {
+	return s == StatusFilled || s == StatusCancelled || s == StatusRejected
+}
+
+// Validate checks a modification on its own: a new type must not come
+// with prices it does not take, and a goodTillDate must be a date-time.
+func (c OrderChanges) Validate() error {
+	if c.OrderType != "" {
+		probe := Order{OrderType: c.OrderType, LmtPrice: c.LmtPrice, AuxPrice: c.AuxPrice,
+			TrailStopPrice: c.TrailStopPrice, TrailingPercent: c.TrailingPercent, TIF: GTD, GoodTillDate: c.GoodTillDate}
+		if err := probe.checkApplicable(); err != nil {
+			return err
+		}
+	}
+	if c.GoodTillDate != "" {
+		if c.TIF != "" && c.TIF != GTD {
+			return fmt.Errorf("goodTillDate applies only to tif GTD (this change sets tif %q); leave it out", c.TIF)
+		}
+		if _, err := ParseGoodTillDate(c.GoodTillDate); err != nil {
+			return err
+		}
+	}
+	return nil
+}

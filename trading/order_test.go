@@ -168,3 +168,96 @@ func TestCapabilitiesCheck(t *testing.T) {
 	assert.Equal(t, []string{"STK", "CRYPTO"}, caps.SupportedSecTypes)
 	assert.Equal(t, []OrderType{Market, Limit}, caps.SupportedOrderTypes)
 }
+
+func TestValidateRefusesFieldsThatDoNotApply(t *testing.T) {
+	d := decimal.RequireFromString
+	lmt := func(f func(*Order)) Order {
+		o := Order{Action: Buy, OrderType: Limit, TotalQuantity: d("1"), LmtPrice: d("10"), TIF: GTC}
+		f(&o)
+		return o
+	}
+	long := strings.Repeat("x", MaxIDChars+1)
+	for _, tt := range []struct {
+		name string
+		o    Order
+		want string // "" = valid
+	}{
+		{"plain LMT", lmt(func(*Order) {}), ""},
+		{"trailingPercent on LMT", lmt(func(o *Order) { o.TrailingPercent = d("5") }), "trailingPercent does not apply to LMT"},
+		{"trailStopPrice on LMT", lmt(func(o *Order) { o.TrailStopPrice = d("9") }), "trailStopPrice does not apply to LMT"},
+		{"auxPrice on LMT", lmt(func(o *Order) { o.AuxPrice = d("9") }), "auxPrice does not apply to LMT"},
+		{"lmtPrice on MKT", lmt(func(o *Order) { o.OrderType = Market }), "lmtPrice does not apply to MKT"},
+		{"lmtPrice on STP", lmt(func(o *Order) { o.OrderType, o.AuxPrice = Stop, d("9") }), "lmtPrice does not apply to STP"},
+		{"STP LMT takes both", lmt(func(o *Order) { o.OrderType, o.AuxPrice = StopLimit, d("9") }), ""},
+		{"TRAIL LIMIT takes lmt and trail", lmt(func(o *Order) { o.OrderType, o.TrailingPercent = TrailLimit, d("5") }), ""},
+		{"goodTillDate on GTC", lmt(func(o *Order) { o.GoodTillDate = "20300131 16:00:00" }), "goodTillDate applies only to tif GTD"},
+		{"goodTillDate path", lmt(func(o *Order) { o.TIF, o.GoodTillDate = GTD, "../../x" }), "is not a date-time"},
+		{"goodTillDate zone path", lmt(func(o *Order) { o.TIF, o.GoodTillDate = GTD, "20300131 16:00:00 ../../etc/passwd" }), "is not a date-time"},
+		{"goodTillDate RFC 3339", lmt(func(o *Order) { o.TIF, o.GoodTillDate = GTD, "2030-01-31T16:00:00Z" }), ""},
+		{"goodTillDate IB", lmt(func(o *Order) { o.TIF, o.GoodTillDate = GTD, "20300131 16:00:00" }), ""},
+		{"goodTillDate IB UTC", lmt(func(o *Order) { o.TIF, o.GoodTillDate = GTD, "20300131-16:00:00" }), ""},
+		{"goodTillDate IB zone", lmt(func(o *Order) { o.TIF, o.GoodTillDate = GTD, "20300131 16:00:00 America/New_York" }), ""},
+		{"goodTillDate 1 MB", lmt(func(o *Order) { o.TIF, o.GoodTillDate = GTD, strings.Repeat("2", 1<<20) }), "goodTillDate: 1048576 characters is too long"},
+		{"parentId too long", lmt(func(o *Order) { o.ParentID = long }), "parentId: 65 characters is too long"},
+		{"ocaGroup too long", lmt(func(o *Order) { o.OCAGroup = long }), "ocaGroup: 65 characters is too long"},
+		{"orderId too long", lmt(func(o *Order) { o.OrderID = long }), "orderId: 65 characters is too long"},
+		{"clientOrderId too long", lmt(func(o *Order) { o.ClientOrderID = long }), "clientOrderId: 65 characters is too long"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.o.Validate()
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			require.Contains(t, err.Error(), tt.want)
+		})
+	}
+}
+
+func TestCheckNewOCAGroupAndParentID(t *testing.T) {
+	leg := func(group string, st OrderStatus) OpenOrder {
+		return OpenOrder{Contract: Contract{Symbol: "GOOGL"}, Status: st,
+			Order: Order{OrderID: "sim-ord-3", Action: Sell, OrderType: Stop, OCAGroup: group}}
+	}
+	open := []OpenOrder{leg("oca-sim-ord-1", StatusSubmitted), leg("done", StatusFilled), leg("gone", StatusCancelled), leg("odd", "PendingSubmit")}
+	for _, tt := range []struct {
+		name, group, parent, want string
+	}{
+		{"no group", "", "", ""},
+		{"new group", "pair-1", "", ""},
+		{"group with open orders", "oca-sim-ord-1", "", "already has open orders at the broker"},
+		{"same group, other case", "OCA-SIM-ORD-1", "", "already has open orders at the broker"},
+		{"unknown status counts as open", "odd", "", "already has open orders"},
+		{"only filled orders", "done", "", ""},
+		{"only cancelled orders", "gone", "", ""},
+		{"alice's prefix is reserved", "alice-0123abcd-x", "", "reserved"},
+		{"bad characters", "a b", "", "may use only"},
+		{"too long", strings.Repeat("g", MaxOCAGroupChars+1), "", "too long"},
+		{"parentId", "", "nope", "parentId is not accepted"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Order{OCAGroup: tt.group, ParentID: tt.parent}.CheckNew(open)
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			require.Contains(t, err.Error(), tt.want)
+		})
+	}
+	require.Equal(t, "alice-0123abcd-pair", CommitOCAGroup("0123abcd", "pair"))
+	require.Equal(t, "", CommitOCAGroup("0123abcd", ""))
+}
+
+func TestModifyTypeChangeDropsPricesTheNewTypeDoesNotTake(t *testing.T) {
+	d := decimal.RequireFromString
+	o := Order{Action: Buy, OrderType: Limit, TotalQuantity: d("1"), LmtPrice: d("10"), TIF: GTD, GoodTillDate: "20300131 16:00:00"}
+	next := OrderChanges{OrderType: Market, TIF: GTC}.Apply(o)
+	require.True(t, next.LmtPrice.IsZero())
+	require.Empty(t, next.GoodTillDate)
+	require.NoError(t, next.Validate())
+	require.ErrorContains(t, OrderChanges{OrderType: Market, LmtPrice: d("10")}.Validate(), "lmtPrice does not apply to MKT")
+	require.ErrorContains(t, OrderChanges{GoodTillDate: "nope"}.Validate(), "is not a date-time")
+	require.NoError(t, OrderChanges{OrderType: Stop, AuxPrice: d("9")}.Validate())
+}

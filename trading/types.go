@@ -171,9 +171,13 @@ func (c OrderChanges) Apply(o Order) Order {
 	set(&o.TrailingPercent, c.TrailingPercent)
 	if c.OrderType != "" {
 		o.OrderType = c.OrderType
+		o = o.dropInapplicable() // a type change drops the prices the new type does not take
 	}
 	if c.TIF != "" {
 		o.TIF = c.TIF
+		if o.TIF != GTD {
+			o.GoodTillDate = ""
+		}
 	}
 	if c.GoodTillDate != "" {
 		o.GoodTillDate = c.GoodTillDate

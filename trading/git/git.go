@@ -311,6 +311,7 @@ func (g *Git) Commit(message string) (Prepared, error) {
 		if op.Order != nil {
 			o := *op.Order
 			o.ClientOrderID = fmt.Sprintf("alice-%s-%d", h, i)
+			o.OCAGroup = trading.CommitOCAGroup(h, o.OCAGroup) // only this commit's orders share it
 			op.Order = &o
 		}
 		ops[i] = op

@@ -21,6 +21,9 @@ var hundred = decimal.NewFromInt(100)
 // listener can refuse a megabyte-long "number" before parsing the request.
 var maxLen = `"maxLength":` + strconv.Itoa(4*trading.MaxNumberChars)
 
+// idLen is the schema's maxLength of an order's id-like strings.
+var idLen = strconv.Itoa(trading.MaxIDChars)
+
 var decimalProp = `{"type":"string",` + maxLen + `,"description":"Decimal > 0 as a string; \"\" means unset"}`
 
 // qtyProp and cashProp say that exactly one of the two decides the fill.
@@ -44,7 +47,9 @@ func (h *handlers) stageTools() []core.Tool {
 			"totalQuantity":`+qtyProp+`,"cashQty":`+cashProp+`,"lmtPrice":`+decimalProp+`,"auxPrice":`+decimalProp+`,
 			"trailStopPrice":`+decimalProp+`,"trailingPercent":`+decimalProp+`,
 			"tif":{"type":"string","enum":["DAY","GTC","IOC","FOK","OPG","GTD"],"description":"Time in force; omitted: the venue's default for the asset class (the result says which)"},
-			"goodTillDate":{"type":"string"},"outsideRth":{"type":"boolean"},"parentId":{"type":"string"},"ocaGroup":{"type":"string"},
+			"goodTillDate":{"type":"string","maxLength":`+idLen+`,"description":"Only with tif GTD: a date-time, RFC 3339 (2030-01-31T16:00:00Z) or \"20300131 16:00:00 America/New_York\""},"outsideRth":{"type":"boolean"},
+			"parentId":{"type":"string","maxLength":`+idLen+`,"description":"Not accepted on a new order: attach legs with takeProfit/stopLoss"},
+			"ocaGroup":{"type":"string","maxLength":`+strconv.Itoa(trading.MaxOCAGroupChars)+`,"description":"A NEW one-cancels-all group shared by orders of this commit (letters, digits, . _ -); a group with open orders at the broker is refused. Sent as alice-<commit hash>-<name>"},
 			"takeProfit":{"type":"object","properties":{"price":`+decimalProp+`},"required":["price"]},
 			"stopLoss":{"type":"object","properties":{"price":`+decimalProp+`,"limitPrice":`+decimalProp+`},"required":["price"]}},
 			"required":["aliceId","action","orderType"]}`,

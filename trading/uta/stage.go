@@ -76,6 +76,9 @@ func (u *UTA) Stage(ctx context.Context, op git.Operation) (git.StageResult, err
 		if err := checkLegs(op.TPSL, *d); err != nil {
 			return git.StageResult{}, err
 		}
+		if err := u.checkNew(ctx, o); err != nil {
+			return git.StageResult{}, err
+		}
 		op.Order = &o
 	case git.ModifyOrder:
 		if op.Changes == nil {
@@ -126,6 +129,25 @@ func (u *UTA) Stage(ctx context.Context, op git.Operation) (git.StageResult, err
 	return res, nil
 }
 
+// checkNew applies the order model's checks against what rests at the
+// broker (trading.Order.CheckNew): an OCA group in use there is refused.
+// When the broker cannot list its orders an OCA order is refused, since
+// nothing could be checked.
+func (u *UTA) checkNew(ctx context.Context, o trading.Order) error {
+	if o.OCAGroup == "" {
+		return o.CheckNew(nil)
+	}
+	if err := o.CheckNew(nil); err != nil { // the name itself, before asking the venue
+		return err
+	}
+	open, err := u.broker.Orders(ctx, nil)
+	u.observe(err)
+	if err != nil {
+		return fmt.Errorf("ocaGroup: cannot check the group against %s's orders: %w; nothing was staged", u.broker.Capabilities().Venue, err)
+	}
+	return o.CheckNew(open)
+}
+
 // details reads the instrument's specification from the broker; staging
 // is refused when it cannot be read, since nothing could be checked.
 func (u *UTA) details(ctx context.Context, c trading.Contract) (*trading.ContractDetails, error) {
@@ -173,6 +195,9 @@ func checkLegs(t *trading.TPSL, d trading.ContractDetails) error {
 // changed order must pass the same checks a new order does.
 func (u *UTA) checkModify(ctx context.Context, op git.Operation) error {
 	ch := *op.Changes
+	if err := ch.Validate(); err != nil {
+		return err
+	}
 	probe := trading.Order{Action: trading.Buy, OrderType: trading.Limit, TotalQuantity: ch.TotalQuantity,
 		LmtPrice: ch.LmtPrice, AuxPrice: ch.AuxPrice, TrailStopPrice: ch.TrailStopPrice, TrailingPercent: ch.TrailingPercent}
 	if probe.TotalQuantity.IsZero() {
