@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+
+	"github.com/alice-trading/alice/core"
 )
 
 // Error is a configuration problem that names the file and the key so the
@@ -114,7 +116,7 @@ func decodeStrict(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return errors.New("file is empty")
 	}
-	if path, dup := DuplicateKey(data); dup {
+	if path, dup := core.DuplicateKey(data); dup {
 		return duplicateKeyError(path)
 	}
 	// encoding/json matches keys case-insensitively ("EscapeTimeMs" would

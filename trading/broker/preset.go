@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core"
 )
 
 // DecodePreset decodes an account's presetConfig into v strictly: an
@@ -23,7 +24,7 @@ func DecodePreset(raw json.RawMessage, v any) (key string, err error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return "", nil
 	}
-	if path, dup := config.DuplicateKey(raw); dup {
+	if path, dup := core.DuplicateKey(raw); dup {
 		return path, errors.New("duplicate key: given more than once (JSON would silently keep the last); keep one")
 	}
 	if k, known, ok := config.UnknownKey(raw, v); ok {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core"
 )
 
 // Config is the ibkr-tws preset's presetConfig, the same shape as
@@ -53,7 +54,7 @@ func ParseConfig(raw json.RawMessage) (Config, string, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return c, "", nil
 	}
-	if path, dup := config.DuplicateKey(raw); dup {
+	if path, dup := core.DuplicateKey(raw); dup {
 		return c, path, errors.New("duplicate key: given more than once (JSON would silently keep the last); keep one")
 	}
 	var m map[string]json.RawMessage
