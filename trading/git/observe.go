@@ -81,6 +81,7 @@ func (g *Git) RecordObserved(ctx context.Context, open []ObservedOrder) (Commit,
 		if o.OrderID == "" || known[o.OrderID] || strings.HasPrefix(o.Order.ClientOrderID, "alice-") {
 			continue
 		}
+		known[o.OrderID] = true // an order listed twice is recorded once
 		c, ord := o.Contract, o.Order
 		ord.OrderID = o.OrderID
 		op := Operation{Action: ObserveExternalOrder, Contract: &c, Order: &ord, OrderID: o.OrderID}
@@ -93,9 +94,6 @@ func (g *Git) RecordObserved(ctx context.Context, open []ObservedOrder) (Commit,
 			continue
 		}
 		ops, results = append(ops, op), append(results, res)
-	}
-	for _, l := range legs {
-		known[l.OrderID] = true
 	}
 	if len(legs) > 0 {
 		msg := fmt.Sprintf("%s %d take-profit/stop-loss leg(s) of %s", BracketMessagePrefix, len(legs), strings.Join(parents, ", "))
