@@ -49,6 +49,7 @@ func TestOrderAndTradeHistoryWithObservedOrders(t *testing.T) {
 	listed := []ObservedOrder{
 		{Contract: trading.Contract{Symbol: "MSFT"}, Order: *lmt.Order, OrderID: "ord-2"},
 		{Contract: trading.Contract{Symbol: "TSLA"}, Order: ext, OrderID: "ext-1"},
+		{Contract: trading.Contract{Symbol: "TSLA"}, Order: ext, OrderID: "ext-1"}, // listed twice: recorded once
 		{Contract: trading.Contract{Symbol: "NVDA"}, Order: trading.Order{ClientOrderID: "alice-deadbeef-0", Action: trading.Buy}, OrderID: "ord-x"},
 		// The stop-loss leg the broker opened for alice's AAPL order is
 		// alice's own, not an external order.
