@@ -105,29 +105,31 @@ func (g *Git) PendingCommit() *Pending {
 
 // RequestApproval marks the prepared commit as waiting for a person and
 // freezes the staging area until Push or Reject. Asking again returns the
-// same commit.
-func (g *Git) RequestApproval() (Pending, error) {
+// same commit with fresh false: the person was already asked, and is not
+// asked again (a retrying agent must not flood their phone).
+func (g *Git) RequestApproval() (p Pending, fresh bool, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
-		return Pending{}, ErrClosed
+		return Pending{}, false, ErrClosed
 	}
 	if g.f.Pending == nil {
 		if len(g.f.Staged) > 0 {
-			return Pending{}, ErrUncommitted
+			return Pending{}, false, ErrUncommitted
 		}
-		return Pending{}, ErrNoPending
+		return Pending{}, false, ErrNoPending
 	}
 	if !g.f.Pending.AwaitingApproval {
 		g.f.Pending.AwaitingApproval = true
 		if err := g.saveWork(); err != nil {
 			g.f.Pending.AwaitingApproval = false
-			return Pending{}, err
+			return Pending{}, false, err
 		}
+		fresh = true
 	}
-	p := *g.f.Pending
+	p = *g.f.Pending
 	p.Operations = append([]Operation(nil), p.Operations...)
-	return p, nil
+	return p, fresh, nil
 }
 
 // Push executes the prepared commit whose hash the decider was shown (a

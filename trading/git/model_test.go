@@ -201,7 +201,7 @@ func (w *world) step(rng *rand.Rand) {
 				_, err := w.g.Commit("model push")
 				require.NoError(w.t, err)
 			}
-			if p, err := w.g.RequestApproval(); err == nil {
+			if p, _, err := w.g.RequestApproval(); err == nil {
 				w.shown[p.Hash] = symbols(p.Operations)
 				w.lastShown = p.Hash
 			}

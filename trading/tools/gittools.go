@@ -113,7 +113,11 @@ func (h *handlers) push(ctx context.Context, args json.RawMessage) (any, error) 
 		if err != nil {
 			return nil, fmt.Errorf("account %s: %w", u.ID(), err)
 		}
-		out = append(out, pushOutcome{AccountID: u.ID(), Status: "pending", Note: uta.ApprovalNote, Pending: &p})
+		note := uta.ApprovalNote
+		if p.AlreadyRequested {
+			note = uta.ApprovalAgainNote
+		}
+		out = append(out, pushOutcome{AccountID: u.ID(), Status: "pending", Note: note, Pending: &p})
 	}
 	if len(out) == 0 {
 		return nil, git.ErrNoPending

@@ -37,6 +37,18 @@ func (s *sink) Append(typ string, payload any) (eventlog.Entry, error) {
 	return eventlog.Entry{Type: typ}, nil
 }
 
+func (s *sink) count(typ string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, t := range s.types {
+		if t == typ {
+			n++
+		}
+	}
+	return n
+}
+
 func (s *sink) has(typ string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -180,7 +192,17 @@ func TestRejectAndApprovalRequest(t *testing.T) {
 	pa, err := m.RequestApproval("sim-paper")
 	require.NoError(t, err)
 	assert.Equal(t, "maybe", pa.Message)
-	assert.True(t, e.sink.has(string(trading.EventApprovalRequest)))
+	assert.False(t, pa.AlreadyRequested)
+	assert.Equal(t, 1, e.sink.count(string(trading.EventApprovalRequest)))
+	// A retrying agent pushes again: the same commit, and the people are
+	// not asked a second (or a tenth) time.
+	for i := 0; i < 3; i++ {
+		again, err := m.RequestApproval("sim-paper")
+		require.NoError(t, err)
+		assert.Equal(t, pa.Hash, again.Hash)
+		assert.True(t, again.AlreadyRequested)
+	}
+	assert.Equal(t, 1, e.sink.count(string(trading.EventApprovalRequest)), "one announcement per commit")
 	_, err = m.Reject(ctx, "sim-paper", "0000beef", "not today")
 	assert.ErrorIs(t, err, git.ErrStale, "a reject names the commit it decides")
 	c, err := m.Reject(ctx, "sim-paper", pa.Hash, "not today")

@@ -15,6 +15,10 @@ import (
 const ApprovalNote = "requires human approval in the alice UI (Portfolio pane) or Telegram /trading — pending; " +
 	"until a person decides, staging and committing on this account are refused (tradingReject withdraws the commit)"
 
+// ApprovalAgainNote is what tradingPush says for a commit already waiting.
+const ApprovalAgainNote = "already waiting for a person's approval since it was first pushed; they were not asked again — " +
+	"wait for their decision (tradingLog / tradingStatus show it) or withdraw it with tradingReject"
+
 // CommitOutcome is one account's tradingCommit result.
 type CommitOutcome struct {
 	AccountID string `json:"accountId"`
@@ -69,6 +73,9 @@ type PendingApproval struct {
 	Operations  []git.Operation `json:"operations"`
 	// AwaitingApproval: a push was requested; the staging area is frozen.
 	AwaitingApproval bool `json:"awaitingApproval"`
+	// AlreadyRequested: this push asked again for a commit that was
+	// already waiting; the people were not notified a second time.
+	AlreadyRequested bool `json:"alreadyRequested,omitempty"`
 }
 
 // Pending lists every prepared commit across accounts.
@@ -88,20 +95,24 @@ func (m *Manager) Pending() []PendingApproval {
 }
 
 // RequestApproval freezes the account's prepared commit until a person
-// decides and announces it to the people (the approval-requested event).
-// It is what the tradingPush tool does for accounts without auto-approve.
+// decides and announces it to the people (the approval-requested event),
+// once: asking again for a commit already waiting returns it with
+// AlreadyRequested set and announces nothing. It is what the tradingPush
+// tool does for accounts without auto-approve.
 func (m *Manager) RequestApproval(accountID string) (PendingApproval, error) {
 	u, err := m.Get(accountID)
 	if err != nil {
 		return PendingApproval{}, err
 	}
-	p, err := u.git.RequestApproval()
+	p, fresh, err := u.git.RequestApproval()
 	if err != nil {
 		return PendingApproval{}, err
 	}
 	pa := PendingApproval{AccountID: u.ID(), Label: u.Label(), Hash: p.Hash, Message: p.Message, Timestamp: p.Timestamp,
-		Operations: p.Operations, AwaitingApproval: true}
-	m.publish(trading.Event{Type: trading.EventApprovalRequest, AccountID: u.ID(), Hash: p.Hash, Time: m.now(), Data: pa}, true)
+		Operations: p.Operations, AwaitingApproval: true, AlreadyRequested: !fresh}
+	if fresh {
+		m.publish(trading.Event{Type: trading.EventApprovalRequest, AccountID: u.ID(), Hash: p.Hash, Time: m.now(), Data: pa}, true)
+	}
 	return pa, nil
 }
 
