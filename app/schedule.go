@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/core/agent"
@@ -84,7 +83,7 @@ func (a *App) forwardApprovals(ctx context.Context) {
 			if res, ok := ev.Data.(git.PushResult); ok {
 				text = "On " + ev.AccountID + ": " + pushSummary(res)
 			}
-			if _, err := a.connectors.NotifyHumans(ctx, text, "important", "trading"); err != nil {
+			if _, err := a.connectors.NotifyHumansPlain(ctx, text, "important", "trading"); err != nil {
 				a.log.Warn("Approval notice not delivered", "err", err)
 			}
 		}
@@ -119,23 +118,24 @@ func (a *App) forwardApprovals(ctx context.Context) {
 }
 
 // approvalText names the commit (hash, message, operations) so what the
-// person reads is what an approval would execute.
+// person reads is what an approval would execute. The notice is plain text
+// (NotifyHumansPlain: Markdown surfaces show it literally) and everything
+// an agent or a broker supplied is one plain line (core.PlainLine), so no
+// fake "•" lines, links or emphasis come out of it. The operations come
+// first, in full; the agent's message last.
 func approvalText(ev trading.Event) string {
 	text := "A trading commit is waiting for your approval"
 	if ev.AccountID != "" {
 		text += " on " + ev.AccountID
 	}
-	// the operations come first, in full; the agent's message last, as
-	// one plain line (git.DisplayMessage) inside a code span so Markdown
-	// surfaces (Telegram) show it literally: no fake "•" lines, no links
 	if pe, ok := ev.Data.(approvalWithEvidence); ok {
-		text += fmt.Sprintf(": %s\n%s\nMessage: %s\n", pe.p.Hash, pe.e.Text(), codeSpan(git.DisplayMessage(pe.p.Message)))
+		text += fmt.Sprintf(": %s\n%s\nMessage: %s\n", pe.p.Hash, core.PlainLines(pe.e.Text()), git.DisplayMessage(pe.p.Message))
 	} else if p, ok := ev.Data.(uta.PendingApproval); ok {
 		text += ": " + p.Hash
 		for _, op := range p.Operations {
 			text += "\n• " + core.PlainLine(op.Describe(), 0)
 		}
-		text += "\nMessage: " + codeSpan(git.DisplayMessage(p.Message)) + "\n"
+		text += "\nMessage: " + git.DisplayMessage(p.Message) + "\n"
 	} else {
 		text += " "
 	}
@@ -150,11 +150,12 @@ type approvalWithEvidence struct {
 }
 
 // pushSummary says what a push did, naming every operation a guard or the
-// broker refused and why.
+// broker refused and why, in plain text: the symbol and the refusal (a
+// broker's own words) on one plain line each.
 func pushSummary(res git.PushResult) string {
 	s := fmt.Sprintf("Pushed %s: %d submitted, %d rejected.", res.Hash, len(res.Submitted), len(res.Rejected))
 	for _, r := range res.Rejected {
-		s += fmt.Sprintf("\n✗ %s %s: %s", r.Action, r.Symbol, r.Error)
+		s += fmt.Sprintf("\n✗ %s %s: %s", r.Action, core.PlainLine(r.Symbol, 0), core.PlainLine(r.Error, 500))
 	}
 	return s
 }
@@ -180,23 +181,4 @@ func (s scheduleAgent) AskWithSession(ctx context.Context, prompt, sessionID, pr
 func (a *App) RetryWork(id string) (string, error) {
 	t, err := a.worker.Retry(id)
 	return t.ID, err
-}
-
-// codeSpan is s as a Markdown code span: fenced by one backtick more than
-// the longest run inside it, so nothing in s is read as Markdown.
-func codeSpan(s string) string {
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
 }

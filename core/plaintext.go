@@ -75,3 +75,35 @@ func PlainLines(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// MarkdownLine is untrusted text (a commit message, a symbol, a broker's
+// error) for a surface that renders Markdown (Telegram, the Inbox): one
+// plain line (PlainLine, at most max characters) with every ASCII
+// punctuation or symbol character backslash-escaped, which CommonMark
+// shows literally — no links, emphasis, code, HTML or list markers can
+// come out of it.
+func MarkdownLine(s string, max int) string {
+	return escapeMarkdown(PlainLine(s, max))
+}
+
+// MarkdownLines is MarkdownLine for text laid out in lines by alice (an
+// operation's evidence): each line on its own, leading indentation kept.
+func MarkdownLines(s string) string {
+	lines := strings.Split(PlainLines(s), "\n")
+	for i, l := range lines {
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		lines[i] = l[:indent] + escapeMarkdown(l[indent:])
+	}
+	return strings.Join(lines, "\n")
+}
+
+func escapeMarkdown(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 && (unicode.IsPunct(r) || unicode.IsSymbol(r)) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

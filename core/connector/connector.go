@@ -32,6 +32,9 @@ type Notification struct {
 	// To is the recipient on Channel (a Telegram chat id, an Ask session),
 	// taken from the last interaction when it was on that channel.
 	To string `json:"to,omitempty"`
+	// Plain: Text is plain text, not Markdown; a surface that renders
+	// Markdown shows it literally (core.MarkdownLines).
+	Plain bool `json:"plain,omitempty"`
 }
 
 // Capabilities says what a connector can do, for listConnectors and for

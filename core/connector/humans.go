@@ -20,6 +20,18 @@ var ErrNoHuman = errors.New("no human channel (TUI, Telegram) is up")
 // returns the channels delivered to, comma-separated. The notification is
 // stored once, before delivery, so a failed send loses nothing.
 func (c *Center) NotifyHumans(ctx context.Context, text, urgency, source string) (string, error) {
+	return c.notifyHumans(ctx, Notification{Text: text, Urgency: urgency, Source: source})
+}
+
+// NotifyHumansPlain is NotifyHumans for plain text alice put together
+// around what others supplied (a trading notice naming an agent's symbol
+// and message, a broker's refusal): surfaces that render Markdown show it
+// literally (Notification.Plain).
+func (c *Center) NotifyHumansPlain(ctx context.Context, text, urgency, source string) (string, error) {
+	return c.notifyHumans(ctx, Notification{Text: text, Urgency: urgency, Source: source, Plain: true})
+}
+
+func (c *Center) notifyHumans(ctx context.Context, n Notification) (string, error) {
 	type target struct {
 		conn Connector
 		to   string
@@ -45,8 +57,7 @@ func (c *Center) NotifyHumans(ctx context.Context, text, urgency, source string)
 		}
 	}
 	c.mu.Unlock()
-	n := Notification{ID: uuid.NewString(), TS: c.now().UnixMilli(), Text: text, Urgency: urgency, Source: source,
-		Channel: strings.Join(names, ",")}
+	n.ID, n.TS, n.Channel = uuid.NewString(), c.now().UnixMilli(), strings.Join(names, ",")
 	if err := c.notes.append(n); err != nil {
 		return "", fmt.Errorf("record notification: %w", err)
 	}

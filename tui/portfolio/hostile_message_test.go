@@ -62,3 +62,34 @@ func TestHostileCommitMessageCannotHideTheOperation(t *testing.T) {
 	require.Contains(t, s, "Message: rebalance", "the message is shown as one line")
 	require.NotContains(t, s, "rows 1–", "the dialog fits at 80x24: nothing to scroll past")
 }
+
+// A broker's error is its own words: shown as plain text wrapped to the
+// pane (at most 3 rows), never as escape sequences or line breaks of its
+// own.
+func TestBrokerErrorIsShownAsPlainText(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarnessCore(t, 60, 24, func(f *tuitest.FakeCore) tui.Core {
+		f.AccountError = "binance: -2015 Invalid API-key\x1b[2J\x1b[H\nIP 203.0.113.9 not allowed\r\n" + strings.Repeat("details ", 40)
+		return f
+	})
+	h.Key("alt+3")
+	raw := h.M.Render()
+	for _, bad := range []string{"\x1b[2J", "\x1b[H", "\r"} {
+		require.NotContains(t, raw, bad)
+	}
+	s := h.Screen()
+	require.Contains(t, s, "binance: -2015 Invalid API-key")
+	require.Contains(t, s, "IP 203.0.113.9 not")
+	lines := strings.Split(s, "\n")
+	at := -1
+	for i, l := range lines {
+		if strings.Contains(l, "Invalid API-key") {
+			at = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, at, 0)
+	require.Contains(t, lines[at+2], "details")
+	require.Contains(t, lines[at+3], "Pending approval", "wrapped to the pane, at most 3 rows:\n%s", s)
+	require.Contains(t, s, "…")
+}

@@ -97,7 +97,15 @@ func (p *Pane) View() string {
 		lines = append(lines, p.haltLine())
 	}
 	if a.Error != "" {
-		lines = append(lines, st.Error.Render(a.Error))
+		// A broker's own words: one plain line (no escape sequences or
+		// line breaks of its own), wrapped to the pane, at most 3 rows.
+		wrapped := strings.Split(ansi.Wrap(plainLine(a.Error, 0), max(10, p.w), " "), "\n")
+		if len(wrapped) > 3 {
+			wrapped = append(wrapped[:2], ansi.Truncate(wrapped[2]+" "+strings.Join(wrapped[3:], " "), max(10, p.w), "…"))
+		}
+		for _, l := range wrapped {
+			lines = append(lines, st.Error.Render(l))
+		}
 	}
 	if pc, ok := p.pendingFor(a.ID); ok {
 		// the operations come first and each on its own line; the

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core"
 	"github.com/alice-trading/alice/core/connector"
 	"github.com/alice-trading/alice/core/eventlog"
 )
@@ -216,7 +217,11 @@ func (b *Bot) Send(ctx context.Context, n connector.Notification) error {
 	if !ok {
 		return errors.New("telegram: no allow-listed chat to deliver to (connectors.json telegram.chatIds)")
 	}
-	return b.reply(ctx, chat, n.Text, nil)
+	text := n.Text
+	if n.Plain {
+		text = core.MarkdownLines(text)
+	}
+	return b.reply(ctx, chat, text, nil)
 }
 
 // Start makes a first getMe (bounded by a few seconds, so `alice serve`

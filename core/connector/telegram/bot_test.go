@@ -261,3 +261,19 @@ func TestSplitMessage(t *testing.T) {
 		require.Equal(t, tc.in, strings.Join(got, ""), "nothing lost")
 	}
 }
+
+// A plain notification (a trading notice carrying an agent's symbols and a
+// broker's refusal) is shown literally: its Markdown-looking text makes no
+// bold, link or HTML, while an ordinary notification is still Markdown.
+func TestPlainNotificationsShowLiterally(t *testing.T) {
+	h := startBot(t, nil)
+	ctx := context.Background()
+	hostile := "✗ placeOrder BRK_B: *insufficient* funds [approve](http://evil.example) <b>now</b>\n• second line"
+	require.NoError(t, h.bot.Send(ctx, connector.Notification{Text: hostile, To: "42", Plain: true}))
+	require.NoError(t, h.bot.Send(ctx, connector.Notification{Text: "BTC is *up*", To: "42"}))
+	sent := h.api.sentTo(allowedChat)
+	require.Len(t, sent, 2)
+	require.Equal(t, "HTML", sent[0].Mode)
+	require.Equal(t, "✗ placeOrder BRK_B: *insufficient* funds [approve](http://evil.example) &lt;b&gt;now&lt;/b&gt;\n• second line", sent[0].Text)
+	require.Equal(t, "BTC is <i>up</i>", sent[1].Text)
+}

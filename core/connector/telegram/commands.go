@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/alice-trading/alice/core"
 )
 
 const helpText = `Alice on Telegram. Write anything to talk to her.
@@ -153,11 +155,11 @@ func (b *Bot) tradingPanel(ctx context.Context, chat int64) (string, *InlineKeyb
 		// the operations first and in full, then the agent's message as
 		// one line of plain text: escaped so it cannot draw "•" lines,
 		// links or formatting, and cut at maxShownMessage characters
-		fmt.Fprintf(&sb, "%s – commit %s", plainMarkdown(name, 0), plainMarkdown(p.Hash, 0))
+		fmt.Fprintf(&sb, "%s – commit %s", core.MarkdownLine(name, 0), core.MarkdownLine(p.Hash, 0))
 		for _, op := range p.Operations {
-			sb.WriteString("\n• " + plainMarkdownLines(op))
+			sb.WriteString("\n• " + core.MarkdownLines(op))
 		}
-		sb.WriteString("\nMessage: " + plainMarkdown(p.Message, maxShownMessage))
+		sb.WriteString("\nMessage: " + core.MarkdownLine(p.Message, maxShownMessage))
 		kb := &InlineKeyboard{InlineKeyboard: [][]InlineButton{{
 			{Text: "Push " + p.Hash, CallbackData: tradingCallback("push", p.Account, p.Hash)},
 			{Text: "Reject", CallbackData: tradingCallback("reject", p.Account, p.Hash)},
@@ -188,7 +190,9 @@ func (b *Bot) onCallback(ctx context.Context, q *CallbackQuery) {
 	if err := b.api.answerCallbackQuery(ctx, q.ID, ack); err != nil {
 		b.log.Warn("answerCallbackQuery failed", "err", err)
 	}
-	if err := b.reply(ctx, chat, out, nil); err != nil {
+	// A decision's reply is plain text that carries a broker's or a
+	// guard's own words (a refusal): shown literally, never as Markdown.
+	if err := b.reply(ctx, chat, core.MarkdownLines(out), nil); err != nil {
 		b.log.Error("Telegram button reply failed", "err", err)
 	}
 }

@@ -6,9 +6,6 @@ import (
 	"html"
 	"strconv"
 	"strings"
-	"unicode"
-
-	"github.com/alice-trading/alice/core"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -229,34 +226,3 @@ func (c *client) sendRich(ctx context.Context, chatID int64, text string, kb *In
 // (the trading model refuses longer ones; older stored commits may hold
 // more).
 const maxShownMessage = 500
-
-// plainMarkdown is untrusted text (a commit message, a symbol) for a
-// reply that is rendered as Markdown: one plain line (core.PlainLine, at
-// most max characters) with every ASCII punctuation character
-// backslash-escaped, which CommonMark shows literally — no links,
-// emphasis, code, HTML or list markers can come out of it.
-func plainMarkdown(s string, max int) string {
-	return escapeMarkdown(core.PlainLine(s, max))
-}
-
-// plainMarkdownLines is plainMarkdown for text laid out in lines by alice
-// (an operation's evidence): each line on its own, indentation kept.
-func plainMarkdownLines(s string) string {
-	lines := strings.Split(core.PlainLines(s), "\n")
-	for i, l := range lines {
-		indent := len(l) - len(strings.TrimLeft(l, " "))
-		lines[i] = l[:indent] + escapeMarkdown(l[indent:])
-	}
-	return strings.Join(lines, "\n")
-}
-
-func escapeMarkdown(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 0x80 && unicode.IsPunct(r) || r < 0x80 && unicode.IsSymbol(r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}

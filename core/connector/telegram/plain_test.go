@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alice-trading/alice/core"
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,7 +20,7 @@ func TestPlainMarkdownEscapesAgentText(t *testing.T) {
 		{"list marker", "1. sell everything", "1. sell everything"},
 		{"escapes", "a\x1b[31mRED\u202e", "a\ufffd[31mRED\ufffd"},
 	} {
-		got := markdownToHTML(plainMarkdown(tc.in, maxShownMessage))
+		got := markdownToHTML(core.MarkdownLine(tc.in, maxShownMessage))
 		require.NotContains(t, got, "<a ", tc.name)
 		require.NotContains(t, got, "\n", tc.name)
 		if tc.name == "html" {
@@ -28,6 +29,6 @@ func TestPlainMarkdownEscapesAgentText(t *testing.T) {
 		}
 		require.Equal(t, tc.want, got, tc.name)
 	}
-	long := plainMarkdown(strings.Repeat("a", 1_000_000), maxShownMessage)
+	long := core.MarkdownLine(strings.Repeat("a", 1_000_000), maxShownMessage)
 	require.Less(t, len(long), 600, "a megabyte message is one bounded line, not 251 Telegram messages")
 }

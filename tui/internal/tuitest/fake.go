@@ -45,13 +45,15 @@ type FakeCore struct {
 	// AccountIDs, when set, are the trading accounts (each with the
 	// sim-paper numbers); like the real core, reads of any other account
 	// fail with "unknown or disabled account". Unset: sim-paper alone.
-	AccountIDs  []string
-	Workspace   []workspaces.WorkspaceInfo
-	Terms       map[string][]workspaces.Terminal
-	EventCh     chan any
-	Compacted   []string
-	DocBody     string
-	RenderWidth int
+	AccountIDs []string
+	// AccountError is every account's health error (a broker's words).
+	AccountError string
+	Workspace    []workspaces.WorkspaceInfo
+	Terms        map[string][]workspaces.Terminal
+	EventCh      chan any
+	Compacted    []string
+	DocBody      string
+	RenderWidth  int
 	// Channels and the session browser (ChannelCore).
 	ChannelList     []chat.ChannelInfo
 	Titles          map[string]string
@@ -138,6 +140,7 @@ func (f *FakeCore) Accounts() ([]portfolio.AccountSummary, error) {
 		NetLiq: decimal.RequireFromString("100102.50"), Cash: decimal.RequireFromString("98000"), UnrealizedPnL: decimal.RequireFromString("102.50"), RealizedPnL: decimal.RequireFromString("-12.25")}
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
+	a.Error = f.AccountError
 	if f.AccountIDs == nil {
 		return []portfolio.AccountSummary{a}, nil
 	}
