@@ -24,7 +24,8 @@ type AttachSSH struct {
 	// Host defaults to loopback; another address exposes the TUI (and
 	// with it trading) to that network, key auth still required.
 	Host string `json:"host,omitempty"`
-	Port int    `json:"port,omitempty"`
+	// Port 0 asks the system for a free port; kept as 0 when saved.
+	Port int `json:"port"`
 	// AuthorizedKeys is the file of public keys allowed to log in
 	// (default: authorized_keys in the config dir).
 	AuthorizedKeys string `json:"authorizedKeys,omitempty"`
