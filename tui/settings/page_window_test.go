@@ -158,3 +158,24 @@ func TestToolPickerKeepsTheSelectionInViewAt40x12(t *testing.T) {
 	}
 	require.Contains(t, h.Screen(), "▸ [x] placeOrder")
 }
+
+// Moving the selection inside the window leaves the window where it is:
+// one row up from the end of the Connectors page keeps the last row in
+// view instead of scrolling the page under the cursor.
+func TestSettingsPageWindowStaysWhileTheSelectionMovesInside(t *testing.T) {
+	t.Parallel()
+	h, fs := newSettingsHarness(t)
+	fillSettings(fs)
+	h.Send(tuitest.WindowSize(40, 12))
+	h.Key("r", "]", "]", "]")
+	h.Key("down", "down", "down", "down", "down")
+	s := h.Screen()
+	require.Contains(t, s, "▸ Webhook token      wh-2", s)
+	h.Key("up")
+	s = h.Screen()
+	require.Contains(t, s, "▸ Webhook token      wh-1", s)
+	require.Contains(t, s, "Webhook token      wh-2", "the row below stays in view\n%s", s)
+	h.Key("up", "up", "up", "up")
+	require.Contains(t, h.Screen(), "▸ Ask connector", "back at the top")
+	require.Contains(t, h.Screen(), "Connectors  ", "with the page's title")
+}

@@ -108,6 +108,12 @@ type Pane struct {
 
 	personaPath, personaText string
 	loadErr                  string
+	// pageTop is the first line of a page's window on the last frame
+	// (pageView), per page shown.
+	pageTop struct {
+		page settingsPage
+		top  int
+	}
 }
 
 func New(m kit.Host, core any) *Pane {
@@ -591,7 +597,14 @@ func (p *Pane) pageView(head, body string) string {
 		noteLines = noteLines[:keep]
 		noteLines[keep-1] = ansi.Truncate(noteLines[keep-1], p.w-1, "") + "…"
 	}
-	window := formWindow(*st, mid, rows-len(noteLines), focusStart, focusEnd, -1, -1)
+	prev := 0
+	if p.pageTop.page == p.page {
+		prev = p.pageTop.top
+	}
+	window, top := windowFrom(*st, mid, rows-len(noteLines), prev, focusStart, focusEnd, -1, -1)
+	// what View drew, so the next frame moves the window only as far as
+	// the selection needs (as the inbox keeps its scroll)
+	p.pageTop.page, p.pageTop.top = p.page, top
 	out := append(append([]string{head}, window...), noteLines...)
 	if len(out)+2 <= p.h { // the page fits after all, without its blanks: give back one
 		out = append([]string{head, ""}, out[1:]...)

@@ -24,6 +24,7 @@ type toolPicker struct {
 	err       string
 	filter    textinput.Model
 	filtering bool // typed keys go to the filter
+	top       int  // the list window's first line on the last frame
 }
 
 // shown is the tool list narrowed by the filter.
@@ -193,7 +194,7 @@ func (p *Pane) pickerView() string {
 	}
 	list := lines
 	if p.h > 0 && len(lines) > max(1, room) {
-		list = formWindow(*st, lines, max(1, room), selLine, selLine+1, -1, -1)
+		list, tp.top = windowFrom(*st, lines, max(1, room), tp.top, selLine, selLine+1, -1, -1)
 	}
 	body := head + "\n" + tp.filter.View() + gap + strings.Join(list, "\n")
 	if len(notes) > 0 {
