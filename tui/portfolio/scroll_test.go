@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/internal/tuitest"
 	"github.com/charmbracelet/x/exp/golden"
@@ -75,6 +76,19 @@ func TestPortfolioScrollsAtSmallSizes(t *testing.T) {
 			require.Equal(t, []string{"sim-paper"}, h.F.Approved)
 		})
 	}
+}
+
+// The mouse wheel scrolls too.
+func TestPortfolioScrollsWithTheWheel(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 40, 12)
+	h.Key("alt+3")
+	top := h.Screen()
+	h.Send(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 5, Y: 5})
+	require.NotEqual(t, top, h.Screen())
+	require.Contains(t, h.Screen(), "↑ ", h.Screen())
+	h.Send(tea.MouseWheelMsg{Button: tea.MouseWheelUp, X: 5, Y: 5})
+	require.Equal(t, top, h.Screen())
 }
 
 // Switching account or view starts at the top.
