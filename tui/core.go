@@ -68,7 +68,9 @@ type (
 	// InboxChangedEvent: entries were appended or removed.
 	InboxChangedEvent struct{}
 	// TradingChangedEvent: commits, fills, snapshots or accounts changed.
-	TradingChangedEvent struct{ ApprovalRequested bool }
+	// MarkMoved: a simulator's mark was pinned (from any client or tool),
+	// so the Market pane reloads the shown symbol's quote and chart.
+	TradingChangedEvent struct{ ApprovalRequested, MarkMoved bool }
 	// WorkspacesChangedEvent: a workspace or session changed state.
 	WorkspacesChangedEvent struct{}
 	// NotificationEvent: the agent or scheduler notified the user.

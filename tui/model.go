@@ -355,6 +355,9 @@ func (m *Model) handleEvent(ev any) tea.Cmd {
 		if e.ApprovalRequested {
 			cmd = m.Toasts.Push(kit.ToastInfo, "A commit is waiting for your approval in Portfolio (alt+3)", m.now())
 		}
+		if e.MarkMoved {
+			cmd = tea.Batch(cmd, m.Market.MarkMoved())
+		}
 		return tea.Batch(cmd, m.Portfolio.Load())
 	case WorkspacesChangedEvent:
 		return m.Workspaces.Load()

@@ -211,6 +211,9 @@ type Bar struct {
 // Bars returns candles of the given interval whose open time lies in
 // [from, to), aligned to interval boundaries. Equity bars include weekends:
 // the simulated market never closes, which keeps tests calendar-free.
+// A bar still open at to (the current one, when to is now) ends at to: it
+// closes at the price at to, as the quote does, and its high and low know
+// nothing of the prices after it.
 func (m *Market) Bars(symbol string, interval time.Duration, from, to time.Time) []Bar {
 	in, ok := m.Lookup(symbol)
 	if !ok || interval <= 0 || !to.After(from) {
@@ -224,11 +227,15 @@ func (m *Market) Bars(symbol string, interval time.Duration, from, to time.Time)
 	var out []Bar
 	for t := start; t.Before(to) && len(out) < maxBars; t = t.Add(interval) {
 		const samples = 8
+		span := interval
+		if end := t.Add(interval); end.After(to) {
+			span = to.Sub(t)
+		}
 		o := in.Base * math.Exp(m.logOffset(in, t))
-		c := in.Base * math.Exp(m.logOffset(in, t.Add(interval)))
+		c := in.Base * math.Exp(m.logOffset(in, t.Add(span)))
 		hi, lo := math.Max(o, c), math.Min(o, c)
 		for k := 1; k < samples; k++ {
-			p := in.Base * math.Exp(m.logOffset(in, t.Add(interval*time.Duration(k)/samples)))
+			p := in.Base * math.Exp(m.logOffset(in, t.Add(span*time.Duration(k)/samples)))
 			hi, lo = math.Max(hi, p), math.Min(lo, p)
 		}
 		vol := (0.5 + m.unit(in.Symbol, uint64(t.Unix())^0xabcdef)) * 1e6 * interval.Hours() / 24

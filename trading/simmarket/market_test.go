@@ -69,3 +69,43 @@ func symbols(in []Instrument) []string {
 	}
 	return s
 }
+
+// The bar still open at to ends at to: its close is the price at to (what
+// a quote at to says), its high and low cover only [open, to]; the bars
+// before it are the same whatever to is.
+func TestTheFormingBarClosesAtTheQuote(t *testing.T) {
+	m := New(5)
+	day := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name     string
+		symbol   string
+		interval time.Duration
+		to       time.Time
+	}{
+		{"daily, mid-day", "AAPL", 24 * time.Hour, day.Add(15*time.Hour + 7*time.Minute)},
+		{"hourly, a second in", "BTC", time.Hour, day.Add(9*time.Hour + time.Second)},
+		{"5m, mid-bar", "EURUSD", 5 * time.Minute, day.Add(9*time.Hour + 2*time.Minute + 30*time.Second)},
+		{"1m, on a boundary: every bar closed", "MSFT", time.Minute, day.Add(10 * time.Hour)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bars := m.Bars(tc.symbol, tc.interval, tc.to.Add(-20*tc.interval), tc.to)
+			require.NotEmpty(t, bars)
+			last := bars[len(bars)-1]
+			end := last.Time.Add(tc.interval)
+			if end.After(tc.to) {
+				end = tc.to
+			}
+			want, _ := m.Price(tc.symbol, end)
+			require.True(t, want.Equal(last.Close), "last close %s, price at %s %s", last.Close, end, want)
+			q, _ := m.QuoteAt(tc.symbol, tc.to)
+			if end.Equal(tc.to) {
+				require.True(t, q.Last.Equal(last.Close), "the chart ends at the quote: %s vs %s", last.Close, q.Last)
+			}
+			require.True(t, last.High.GreaterThanOrEqual(last.Close) && last.Low.LessThanOrEqual(last.Close))
+			later := m.Bars(tc.symbol, tc.interval, tc.to.Add(-20*tc.interval), tc.to.Add(3*tc.interval))
+			for i := range bars[:len(bars)-1] {
+				require.Equal(t, later[i], bars[i], "closed bar %d does not change", i)
+			}
+		})
+	}
+}

@@ -38,6 +38,9 @@ type InboxKeys struct {
 // PortfolioKeys drive the portfolio pane.
 type PortfolioKeys struct {
 	PrevAccount, NextAccount, Up, Down, Approve, Reject, Refresh, History key.Binding
+	// PageUp, PageDown, Top and Bottom scroll a portfolio taller than the
+	// pane (Up and Down by a line).
+	PageUp, PageDown, Top, Bottom key.Binding
 }
 
 // WorkspaceKeys drive the workspaces pane.
@@ -107,8 +110,12 @@ func DefaultKeyMap() KeyMap {
 		Portfolio: PortfolioKeys{
 			PrevAccount: b("[", "previous account", "[", "left", "h"),
 			NextAccount: b("]", "next account", "]", "right", "l"),
-			Up:          b("↑/k", "up", "up", "k"),
-			Down:        b("↓/j", "down", "down", "j"),
+			Up:          b("↑/k", "scroll up", "up", "k"),
+			Down:        b("↓/j", "scroll down", "down", "j"),
+			PageUp:      b("pgup", "page up", "pgup"),
+			PageDown:    b("pgdn", "page down", "pgdown"),
+			Top:         b("home/g", "top", "home", "g"),
+			Bottom:      b("end/G", "bottom", "end", "G"),
 			Approve:     b("a", "approve push", "a"),
 			Reject:      b("x", "reject", "x"),
 			Refresh:     b("r", "refresh", "r"),

@@ -17,6 +17,7 @@ import (
 	appsettings "github.com/alice-trading/alice/app/settings"
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/core/schedule"
+	"github.com/alice-trading/alice/trading/uta"
 	"github.com/alice-trading/alice/tui"
 	"github.com/alice-trading/alice/tui/activity"
 	inboxpane "github.com/alice-trading/alice/tui/inbox"
@@ -111,7 +112,7 @@ func (c *Core) Events(ctx context.Context) <-chan any {
 				if !ok {
 					return
 				}
-				send(tui.TradingChangedEvent{ApprovalRequested: ev.Type == "trade.approval-requested"})
+				send(tui.TradingChangedEvent{ApprovalRequested: ev.Type == "trade.approval-requested", MarkMoved: ev.Type == uta.EventSimMarkPrice})
 			case _, ok := <-ws:
 				if !ok {
 					return

@@ -148,3 +148,27 @@ func TestKillSwitchThroughTheAdapter(t *testing.T) {
 	st, _ = a.Trading().Halted()
 	require.False(t, st.Halted)
 }
+
+// A simulator pin reaches the UI as a trading change that says the mark
+// moved, so the Market pane reloads its quote and chart without a tick.
+func TestSimPinIsAMarkMovedEvent(t *testing.T) {
+	t.Parallel()
+	a := apptest.Start(t, nil)
+	c := New(a)
+	ctx := context.Background()
+	events := c.Events(ctx)
+	_, err := c.SimPrice(ctx, "sim-paper", "MSFT", "@321")
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		select {
+		case ev := <-events:
+			e, ok := ev.(tui.TradingChangedEvent)
+			return ok && e.MarkMoved
+		default:
+			return false
+		}
+	}, 30*time.Second, 10*time.Millisecond, "the UI hears that the mark moved")
+	mark, err := c.SimMark(ctx, "sim-paper", "MSFT")
+	require.NoError(t, err)
+	require.Equal(t, "321", mark.String())
+}

@@ -32,6 +32,19 @@ func (p *Pane) Actions() []kit.Action {
 	return a
 }
 
+// MarkMoved reloads what a simulator's pinned mark changes (the shown
+// symbol's quote and chart, or the start list's rows) when the core
+// reports a pin, made here, in another client or by a tool.
+func (p *Pane) MarkMoved() tea.Cmd {
+	if !p.onSimulator() {
+		return nil
+	}
+	if p.Symbol == "" {
+		return p.loadRowQuotes()
+	}
+	return p.loadSymbol()
+}
+
 // Refresh reloads the pane on the root's periodic tick while it is
 // focused: quotes and candles every marketRefresh (HTTP backends are rate
 // limited); positions and orders on every tick.

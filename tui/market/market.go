@@ -322,16 +322,19 @@ func (p *Pane) loadSymbol() tea.Cmd {
 		if r.quote, err = mc.MarketQuote(ctx, sym, class); err != nil {
 			errs = append(errs, err)
 		}
+		var mark decimal.Decimal
 		if sim {
 			// A simulator account trades at its own mark (which a
 			// simulator move pins away from the feed): show that.
-			if mark, err := sc.SimMark(ctx, acct, sym); err == nil && mark.IsPositive() {
+			if m, err := sc.SimMark(ctx, acct, sym); err == nil && m.IsPositive() {
+				mark = m
 				r.quote = withLast(r.quote, mark)
 			}
 		}
 		if r.candles, err = mc.Candles(ctx, sym, class, iv, CandleCount); err != nil {
 			errs = append(errs, err)
 		}
+		r.candles = atMark(r.candles, mark)
 		if r.news, err = mc.SymbolNews(ctx, sym, 5); err != nil {
 			errs = append(errs, err)
 		}
@@ -357,6 +360,22 @@ func withLast(q MarketQuote, last decimal.Decimal) MarketQuote {
 		q.ChangePct = q.Change.Div(prev).Mul(decimal.NewFromInt(100))
 	}
 	return q
+}
+
+// atMark is candles with the last one closing at mark (its high and low
+// stretched to take it in), so the chart ends where the quote line says
+// the price is: the feed's bars know nothing of a simulator's pinned mark.
+// A zero mark (not a simulator, or no mark) leaves candles as they are;
+// the slice is copied, never changed in place.
+func atMark(candles []Candle, mark decimal.Decimal) []Candle {
+	if len(candles) == 0 || !mark.IsPositive() {
+		return candles
+	}
+	m := mark.InexactFloat64()
+	out := append([]Candle(nil), candles...)
+	last := &out[len(out)-1]
+	last.Close, last.High, last.Low = m, max(last.High, m), min(last.Low, m)
+	return out
 }
 
 // evalIndicator runs one formula in a Cmd.

@@ -344,6 +344,36 @@ func TestMarketHeaderFollowsSimulatorMoves(t *testing.T) {
 	require.Contains(t, h.Screen(), "197.04", "and still does after re-entry")
 }
 
+// After a pin the chart ends where the quote line says the price is: the
+// last candle closes at the pinned mark (its high or low stretched to take
+// it in). A pin made elsewhere (a
+// tool, another client) reaches the pane as the core's event, with no tick.
+func TestMarketChartEndsAtThePinnedMark(t *testing.T) {
+	t.Parallel()
+	h, f := tuitest.NewPagesHarness(t, 120, 30)
+	openAAPL(h)
+	p := h.M.Market
+	last := func() market.Candle { return p.Candles[len(p.Candles)-1] }
+	require.InDelta(t, 187.25, last().Close, 1e-9, "the chart ends at the quote before any pin")
+
+	h.Key("s")
+	h.TypeText("@250")
+	h.Key("enter")
+	require.Contains(t, h.Screen(), "250.00", "the quote shows the pin")
+	require.InDelta(t, 250, last().Close, 1e-9, "the chart's last point is the quote")
+	require.InDelta(t, 250, last().High, 1e-9, "the bar's high takes the mark in")
+
+	// a pin from elsewhere: the core's event reloads the symbol
+	f.Pmu.Lock()
+	f.Marks["AAPL"] = decimal.RequireFromString("150")
+	f.Pmu.Unlock()
+	h.F.EventCh <- tui.TradingChangedEvent{MarkMoved: true}
+	h.Run(h.M.WaitEvent())
+	require.Contains(t, h.Screen(), "150.00", "the quote follows the event")
+	require.InDelta(t, 150, last().Close, 1e-9, "and so does the chart")
+	require.InDelta(t, 150, last().Low, 1e-9)
+}
+
 // The start list: holdings and the watchlist with last, change and a
 // sparkline; w adds the shown symbol (persisted through the core) and
 // removes it again.

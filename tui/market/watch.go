@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
 
 	"github.com/alice-trading/alice/tui/kit"
 )
@@ -125,14 +126,16 @@ func fetchRowQuote(ctx context.Context, mc MarketCore, sc SimCore, acct, sym, cl
 	if err != nil {
 		return rowQuoteMsg{symbol: sym, err: err}
 	}
+	var mark decimal.Decimal
 	if sc != nil {
-		if mark, err := sc.SimMark(ctx, acct, sym); err == nil && mark.IsPositive() {
+		if m, err := sc.SimMark(ctx, acct, sym); err == nil && m.IsPositive() {
+			mark = m
 			q = withLast(q, mark)
 		}
 	}
 	var spark []float64
 	if cs, err := mc.Candles(ctx, sym, class, "1h", 24); err == nil {
-		for _, c := range cs {
+		for _, c := range atMark(cs, mark) {
 			spark = append(spark, c.Close)
 		}
 	}

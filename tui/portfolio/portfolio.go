@@ -30,7 +30,10 @@ type Pane struct {
 	history    map[string][]float64 // symbol → recent prices (PositionHistoryCore)
 	historyFor string
 	view       paneView
-	hist       struct { // the history view's data (HistoryCore)
+	// top is the first body line shown (everything under the account
+	// tabs scrolls when it is taller than the pane; kit.Window).
+	top  int
+	hist struct { // the history view's data (HistoryCore)
 		account string
 		orders  []HistoryOrder
 		trades  []HistoryTrade
@@ -66,7 +69,20 @@ func (p *Pane) Blur()            { p.focused = false }
 func (p *Pane) Capturing() bool  { return false }
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.m.KeyMap().Portfolio
-	return []key.Binding{k.PrevAccount, k.NextAccount, k.Approve, k.Reject, k.Refresh, k.History}
+	out := []key.Binding{k.PrevAccount, k.NextAccount, k.Approve, k.Reject, k.Refresh, k.History}
+	if p.scrollable() {
+		// first, as the footer keeps the first hints that fit: the
+		// pane's own header already names the account and approval keys
+		out = append([]key.Binding{k.Down, k.Up}, out...)
+	}
+	return out
+}
+
+// AllKeys is what help lists: the footer's keys and the scroll keys.
+func (p *Pane) AllKeys() []key.Binding {
+	k := p.m.KeyMap().Portfolio
+	return []key.Binding{k.PrevAccount, k.NextAccount, k.Approve, k.Reject, k.Refresh, k.History,
+		k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
 }
 
 func accountID(a AccountSummary) string { return a.ID }
@@ -186,6 +202,13 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(msg.reload, func() tea.Msg { return kit.FlashMsg(text) })
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			p.scroll(-3)
+		case tea.MouseWheelDown:
+			p.scroll(3)
+		}
 	}
 	return nil
 }
@@ -207,17 +230,30 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.PrevAccount):
 		if p.acct > 0 {
-			p.acct--
+			p.acct, p.top = p.acct-1, 0
 			return p.Load()
 		}
 	case key.Matches(msg, k.NextAccount):
 		if p.acct < len(p.accounts)-1 {
-			p.acct++
+			p.acct, p.top = p.acct+1, 0
 			return p.Load()
 		}
+	case key.Matches(msg, k.Up):
+		p.scroll(-1)
+	case key.Matches(msg, k.Down):
+		p.scroll(1)
+	case key.Matches(msg, k.PageUp):
+		p.scroll(-max(1, p.bodyRows()-1))
+	case key.Matches(msg, k.PageDown):
+		p.scroll(max(1, p.bodyRows()-1))
+	case key.Matches(msg, k.Top):
+		p.top = 0
+	case key.Matches(msg, k.Bottom):
+		p.scroll(len(p.bodyLines()))
 	case key.Matches(msg, k.Refresh):
 		return p.Load()
 	case key.Matches(msg, k.History):
+		p.top = 0
 		return p.toggleView()
 	case key.Matches(msg, k.Approve):
 		pc, ok := p.pendingFor(p.current())

@@ -74,7 +74,32 @@ func (p *Pane) View() string {
 		}
 		return kit.Stack(none)
 	}
-	a := p.accounts[min(p.acct, len(p.accounts)-1)]
+	// The account tabs and the key hint stay; the rest scrolls when it is
+	// taller than the pane, marked "↑/↓ N more".
+	body := kit.Window(*st, p.bodyLines(), p.top, p.bodyRows())
+	return strings.Join(append([]string{p.headerLine()}, body...), "\n")
+}
+
+// bodyRows is how many rows the body has under the account tabs.
+func (p *Pane) bodyRows() int { return max(1, p.h-1) }
+
+// scrollable reports whether the body is taller than the pane.
+func (p *Pane) scrollable() bool {
+	return len(p.accounts) > 0 && len(p.bodyLines()) > p.bodyRows()
+}
+
+// scroll moves the body by delta lines, within what there is to show.
+func (p *Pane) scroll(delta int) {
+	if len(p.accounts) == 0 {
+		p.top = 0
+		return
+	}
+	p.top = kit.ScrollBy(p.top, delta, len(p.bodyLines()), p.bodyRows())
+}
+
+// headerLine is the account tabs and the view's key hint.
+func (p *Pane) headerLine() string {
+	st := p.m.Styles()
 	var tabs []string
 	for i, acc := range p.accounts {
 		if i == p.acct {
@@ -87,12 +112,22 @@ func (p *Pane) View() string {
 	if p.view == viewHistory {
 		hint = "  [ ] switch · r refresh · v overview"
 	}
-	header := ansi.Truncate(strings.Join(tabs, "")+st.Muted.Render(hint), p.w, "…")
-	summary := fmt.Sprintf("%s %s   %s %s   %s %s   %s %s   %s",
-		st.Muted.Render("Net liq"), kit.Money(a.NetLiq), st.Muted.Render("Cash"), kit.Money(a.Cash),
-		st.Muted.Render("Unrealized"), p.pnl(a.UnrealizedPnL), st.Muted.Render("Realized"), p.pnl(a.RealizedPnL),
-		st.Muted.Render(a.Broker+" · "+a.Health))
-	lines := []string{header, summary}
+	return ansi.Truncate(strings.Join(tabs, "")+st.Muted.Render(hint), p.w, "…")
+}
+
+// bodyLines is everything under the account tabs, one string a line:
+// the summary, the kill switch, a pending approval, then the equity chart
+// and the tables (or the history view), laid out for the pane's height
+// as far as it goes and scrolled where it is taller.
+func (p *Pane) bodyLines() []string {
+	st := p.m.Styles()
+	a := p.accounts[min(p.acct, len(p.accounts)-1)]
+	// the summary's figures wrap, whole, onto as many lines as the width
+	// needs (at 40 columns "Realized" would otherwise be cut off)
+	lines := wrapItems([]string{
+		st.Muted.Render("Net liq") + " " + kit.Money(a.NetLiq), st.Muted.Render("Cash") + " " + kit.Money(a.Cash),
+		st.Muted.Render("Unrealized") + " " + p.pnl(a.UnrealizedPnL), st.Muted.Render("Realized") + " " + p.pnl(a.RealizedPnL),
+		st.Muted.Render(a.Broker + " · " + a.Health)}, "   ", p.w)
 	if p.halt.Halted {
 		lines = append(lines, p.haltLine())
 	}
@@ -119,17 +154,39 @@ func (p *Pane) View() string {
 		lines = append(lines, st.Muted.Render("   press a to approve (push) or x to reject"))
 	}
 	lines = append(lines, "")
+	head := 1 + len(lines) // the account tabs above
 	if p.view == viewHistory {
-		lines = append(lines, p.historyView(p.w, p.h-len(lines)))
-		return kit.FitHeight(strings.Join(lines, "\n"), p.h)
+		lines = append(lines, p.historyView(p.w, p.h-head))
+	} else {
+		tables := p.tablesView()
+		tablesH := strings.Count(tables, "\n") + 1
+		chartH := min(30, max(5, p.h-head-tablesH-1))
+		lines = append(lines, p.chartView(p.w, chartH), "", tables)
 	}
+	return strings.Split(strings.Join(lines, "\n"), "\n")
+}
 
-	tables := p.tablesView()
-	tablesH := strings.Count(tables, "\n") + 1
-	rest := p.h - len(lines)
-	chartH := min(30, max(5, rest-tablesH-1))
-	lines = append(lines, p.chartView(p.w, chartH), "", tables)
-	return kit.FitHeight(strings.Join(lines, "\n"), p.h)
+// wrapItems joins items with sep into lines at most w cells wide, never
+// splitting an item (one wider than w is cut with "…").
+func wrapItems(items []string, sep string, w int) []string {
+	var out []string
+	cur := ""
+	for _, it := range items {
+		switch {
+		case cur == "":
+			cur = it
+		case ansi.StringWidth(cur+sep+it) <= w:
+			cur += sep + it
+		default:
+			out = append(out, cur)
+			cur = it
+		}
+	}
+	out = append(out, cur)
+	for i, l := range out {
+		out[i] = ansi.Truncate(l, max(1, w), "…")
+	}
+	return out
 }
 
 // tablesView lays out positions, orders and log for the pane's width.

@@ -108,6 +108,12 @@ type Pane struct {
 
 	personaPath, personaText string
 	loadErr                  string
+	// pageTop is the first line of a page's window on the last frame
+	// (pageView), per page shown.
+	pageTop struct {
+		page settingsPage
+		top  int
+	}
 }
 
 func New(m kit.Host, core any) *Pane {
@@ -496,17 +502,7 @@ func (p *Pane) View() string {
 		default:
 			body = p.connectorsView()
 		}
-		if p.notice != "" {
-			body += "\n\n" + wrapIndent(st.Warn.Render, p.notice, 0, p.w)
-		}
-		if p.loadErr != "" {
-			body += "\n\n" + wrapIndent(st.Error.Render, "✗ "+p.loadErr, 0, p.w)
-		}
-		var hints []string
-		for _, b := range p.ShortHelp()[:min(6, len(p.ShortHelp()))] {
-			hints = append(hints, b.Help().Key+" "+b.Help().Desc)
-		}
-		body += "\n\n" + st.Muted.Render(strings.Join(hints, " · "))
+		return p.pageView(head, body)
 	}
 	lines := strings.Split(head+"\n\n"+body, "\n")
 	for i, l := range lines {
@@ -515,12 +511,113 @@ func (p *Pane) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// row renders one selectable row.
+// Selectable rows carry a mark while a page is laid out (row), so that
+// pageView finds the selected one and where the next begins; the marks
+// are removed before anything is drawn.
+const (
+	markSelected = "\x00"
+	markRow      = "\x01"
+	// markDetail starts a line that belongs to the row above it (an
+	// account's error): it stays in view with the selected row.
+	markDetail = "\x02"
+)
+
+// pageView lays a page out under the page tabs (head): the page, the
+// notice and the load error, then the page's key hints. When that is
+// taller than the pane, the tabs and the hints stay and the rest is a
+// window holding the selected row (with what belongs to it, up to the
+// next row; the last row takes the page's end) and as much of the notice
+// or error as fits, marked "↑/↓ N more" where rows are hidden. Every line
+// is cut to the width by display cells, with "…".
+func (p *Pane) pageView(head, body string) string {
+	st := p.m.Styles()
+	cut := func(l string) string { return ansi.Truncate(l, p.w, "…") }
+	// the notice and the load error, each a block of lines
+	var notes [][]string
+	if p.notice != "" {
+		notes = append(notes, strings.Split(wrapIndent(st.Warn.Render, p.notice, 0, p.w), "\n"))
+	}
+	if p.loadErr != "" {
+		notes = append(notes, strings.Split(wrapIndent(st.Error.Render, "✗ "+p.loadErr, 0, p.w), "\n"))
+	}
+	var noteLines []string
+	for _, n := range notes {
+		for _, l := range n {
+			noteLines = append(noteLines, cut(l))
+		}
+	}
+	var hints []string
+	for _, b := range p.ShortHelp()[:min(6, len(p.ShortHelp()))] {
+		hints = append(hints, b.Help().Key+" "+b.Help().Desc)
+	}
+	hint := cut(st.Muted.Render(strings.Join(hints, " · ")))
+	head = cut(head)
+
+	mid := strings.Split(body, "\n")
+	// tabs, blank, page, (blank, note)…, blank, hints
+	fits := p.h <= 0 || 2+len(mid)+len(notes)+len(noteLines)+2 <= p.h
+	for !fits && len(mid) > 1 && mid[len(mid)-1] == "" {
+		mid = mid[:len(mid)-1] // the blank above the hints: no room for it
+	}
+	// The selected row and its detail lines; the last row takes the
+	// page's end (the legend, the selection's details under the list).
+	focusStart, focusEnd, last := -1, 0, true
+	for i, l := range mid {
+		switch {
+		case strings.Contains(l, markSelected):
+			focusStart, focusEnd = i, i+1
+		case focusStart >= 0 && focusEnd == i && strings.HasPrefix(l, markDetail):
+			focusEnd = i + 1
+		case focusStart >= 0 && strings.Contains(l, markRow):
+			last = false
+		}
+		mid[i] = cut(strings.NewReplacer(markSelected, "", markRow, "", markDetail, "").Replace(l))
+	}
+	switch {
+	case focusStart < 0: // nothing to select: the page's top
+		focusStart, focusEnd = 0, 0
+	case last:
+		focusEnd = len(mid)
+	}
+	if fits {
+		out := append([]string{head, ""}, mid...)
+		for _, n := range notes {
+			out = append(out, "")
+			for _, l := range n {
+				out = append(out, cut(l))
+			}
+		}
+		return strings.Join(append(out, "", hint), "\n")
+	}
+	// Taller than the pane: the tabs and the hints stay, the notice (the
+	// result of the person's last action) stays above the hints in at
+	// most half the rows, cut with "…"; the page scrolls in the rest.
+	rows := p.h - 2
+	if keep := max(1, rows/2); len(noteLines) > keep {
+		noteLines = noteLines[:keep]
+		noteLines[keep-1] = ansi.Truncate(noteLines[keep-1], p.w-1, "") + "…"
+	}
+	prev := 0
+	if p.pageTop.page == p.page {
+		prev = p.pageTop.top
+	}
+	window, top := windowFrom(*st, mid, rows-len(noteLines), prev, focusStart, focusEnd, -1, -1)
+	// what View drew, so the next frame moves the window only as far as
+	// the selection needs (as the inbox keeps its scroll)
+	p.pageTop.page, p.pageTop.top = p.page, top
+	out := append(append([]string{head}, window...), noteLines...)
+	if len(out)+2 <= p.h { // the page fits after all, without its blanks: give back one
+		out = append([]string{head, ""}, out[1:]...)
+	}
+	return strings.Join(append(out, hint), "\n")
+}
+
+// row renders one selectable row (marked for pageView).
 func (p *Pane) row(i int, text string) string {
 	if i == p.sel {
-		return p.m.Styles().Selected.Render("▸ " + text)
+		return markSelected + p.m.Styles().Selected.Render("▸ "+text)
 	}
-	return "  " + text
+	return markRow + "  " + text
 }
 
 // Actions lists every Settings page (and the main action of each) in the

@@ -156,7 +156,7 @@ func (p *Pane) accountsView() string {
 		line := kit.Cell(a.ID, 16) + " " + kit.Cell(kit.OrDash(a.Label), 22) + " " + kit.Cell(a.Preset, 10) + " "
 		b.WriteString(p.row(i, line) + hs.Render(health) + auto + "\n")
 		if a.Error != "" && i == p.sel {
-			b.WriteString("    " + st.Error.Render(clipText(a.Error, max(20, p.w-6))) + "\n")
+			b.WriteString(markDetail + "    " + st.Error.Render(clipText(a.Error, max(20, p.w-6))) + "\n")
 		}
 	}
 	if a, ok := p.selectedAccount(); ok {

@@ -297,15 +297,24 @@ func (f *settingsForm) view(st kit.Styles, w, h int) string {
 // [errStart, errEnd) (errStart < 0: none) as fits, topped by "↑ N more"
 // and ended by "↓ N more" when rows are hidden there.
 func formWindow(st kit.Styles, lines []string, rows, focusStart, focusEnd, errStart, errEnd int) []string {
+	out, _ := windowFrom(st, lines, rows, 0, focusStart, focusEnd, errStart, errEnd)
+	return out
+}
+
+// windowFrom is formWindow that starts from the window's previous first
+// line, prev, and moves it only as far as the focus needs: a list keeps
+// its viewport while the cursor moves inside it. It returns the window
+// and its first line (the next prev).
+func windowFrom(st kit.Styles, lines []string, rows, prev, focusStart, focusEnd, errStart, errEnd int) ([]string, int) {
 	n := len(lines)
 	if rows <= 0 {
-		return nil
+		return nil, 0
 	}
 	var start, end int
 	up, down := false, false
 	for range 3 { // markers are only ever added, so this settles
 		room := rows - b2i(up) - b2i(down)
-		start = 0
+		start = max(0, min(prev, focusStart))
 		if want := min(focusEnd, focusStart+room); want > start+room {
 			start = want - room
 		}
@@ -323,6 +332,7 @@ func formWindow(st kit.Styles, lines []string, rows, focusStart, focusEnd, errSt
 		up, down = up || nu, down || nd
 	}
 	out := make([]string, 0, rows)
+	first := start
 	if up && start > 0 {
 		out = append(out, st.Muted.Render(fmt.Sprintf("↑ %d more", start)))
 	} else if up {
@@ -334,7 +344,7 @@ func formWindow(st kit.Styles, lines []string, rows, focusStart, focusEnd, errSt
 	} else if down {
 		out = append(out, "")
 	}
-	return out
+	return out, first
 }
 
 func b2i(b bool) int {

@@ -88,18 +88,16 @@ func (p *Pane) toolsKey(k tea.KeyPressMsg) tea.Cmd {
 	})
 }
 
-// toolsView shows the tools grouped, scrolled so the selection is visible.
+// toolsView shows the tools grouped (the pane's window keeps the
+// selection in view).
 func (p *Pane) toolsView() string {
 	st := p.m.Styles()
 	var lines []string
-	selLine, group := 0, "\x00"
+	group := "\x00"
 	for i, t := range p.tools {
 		if t.Group != group {
 			group = t.Group
 			lines = append(lines, st.Accent.Render(kit.OrDash(group)))
-		}
-		if i == p.sel {
-			selLine = len(lines)
 		}
 		mark := "✓"
 		if !t.Enabled {
@@ -107,14 +105,8 @@ func (p *Pane) toolsView() string {
 		}
 		lines = append(lines, p.row(i, mark+" "+kit.Cell(t.Name, 26)+" "+st.Muted.Render(clipText(t.Description, max(10, p.w-36)))))
 	}
-	avail := max(5, p.h-10)
-	start := 0
-	if selLine >= avail {
-		start = selLine - avail + 1
-	}
-	end := min(len(lines), start+avail)
 	head := st.Title.Render("Tools") + st.Muted.Render(fmt.Sprintf("  %d tools · space enables/disables · tools.json", len(p.tools)))
-	return head + "\n\n" + strings.Join(lines[start:end], "\n")
+	return head + "\n\n" + strings.Join(lines, "\n")
 }
 
 // PersonaOpenMsg: the persona file exists (created if it was missing).
@@ -162,9 +154,9 @@ func (p *Pane) personaView() string {
 	b.WriteString(st.Title.Render("Persona") + st.Muted.Render("  "+p.personaPath) + "\n")
 	b.WriteString(st.Muted.Render("The agent's system prompt, re-read on every message. e/enter opens it in $EDITOR.") + "\n\n")
 	lines := strings.Split(strings.TrimSpace(p.personaText), "\n")
-	maxLines := max(3, p.h-10)
+	maxLines := max(1, p.h-6) // under the page tabs and its own 3 rows, above the hints
 	if len(lines) > maxLines {
-		lines = append(lines[:maxLines], st.Muted.Render(fmt.Sprintf("… %d more lines", len(lines)-maxLines)))
+		lines = append(lines[:maxLines], st.Muted.Render("… "+kit.Plural(len(lines)-maxLines, "more line")))
 	}
 	for _, l := range lines {
 		b.WriteString("  " + clipText(l, max(10, p.w-4)) + "\n")

@@ -24,6 +24,7 @@ type toolPicker struct {
 	err       string
 	filter    textinput.Model
 	filtering bool // typed keys go to the filter
+	top       int  // the list window's first line on the last frame
 }
 
 // shown is the tool list narrowed by the filter.
@@ -170,21 +171,47 @@ func (p *Pane) pickerView() string {
 		}
 		lines = append(lines, row)
 	}
-	avail := max(3, p.h-11)
-	start := 0
-	if selLine >= avail {
-		start = selLine - avail + 1
-	}
-	end := min(len(lines), start+avail)
 	head := st.Title.Render("Tools off in "+tp.ch.Label) + st.Muted.Render(fmt.Sprintf("  %d of %d marked [x] · hidden from the model and refused in this channel", len(tp.off)-countFalse(tp.off), len(tp.tools)))
-	body := head + "\n" + tp.filter.View() + "\n\n" + strings.Join(lines[start:end], "\n")
+	var notes []string
 	if tp.err != "" {
-		body += "\n\n" + st.Error.Render("✗ "+tp.err)
+		notes = append(notes, "", st.Error.Render("✗ "+tp.err))
 	}
 	if tp.busy {
-		body += "\n\n" + st.Muted.Render("saving…")
+		notes = append(notes, "", st.Muted.Render("saving…"))
 	}
-	return body + "\n\n" + st.Muted.Render("space mark/unmark · / filter · ctrl+s or enter save · esc cancel")
+	hint := st.Muted.Render("space mark/unmark · / filter · ctrl+s or enter save · esc cancel")
+	// Under the page tabs and a blank row: the title, the filter, a
+	// window onto the list holding the selection ("↑/↓ N more" where
+	// rows are hidden), the error, the key hints. Blank rows go first
+	// when the pane is short.
+	room := p.h - 2 - 2 - 1 - len(notes) // tabs+blank, title+filter, hint
+	gap := "\n"
+	if room-2 >= min(len(lines), 3) {
+		room, gap = room-2, "\n\n"
+	} else {
+		notes = withoutBlanks(notes)
+		room = p.h - 2 - 2 - 1 - len(notes)
+	}
+	list := lines
+	if p.h > 0 && len(lines) > max(1, room) {
+		list, tp.top = windowFrom(*st, lines, max(1, room), tp.top, selLine, selLine+1, -1, -1)
+	}
+	body := head + "\n" + tp.filter.View() + gap + strings.Join(list, "\n")
+	if len(notes) > 0 {
+		body += "\n" + strings.Join(notes, "\n")
+	}
+	return body + gap + hint
+}
+
+// withoutBlanks drops the empty strings of lines.
+func withoutBlanks(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func countFalse(m map[string]bool) int {
