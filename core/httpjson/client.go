@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -358,7 +359,13 @@ func retryable(ctx context.Context, err error) bool {
 		return false
 	}
 	var te *TransportError
-	return errors.As(err, &te)
+	if !errors.As(err, &te) {
+		return false
+	}
+	// A name that does not resolve does not resolve a moment later either
+	// (offline, or a typo in the base URL): the caller hears it at once.
+	var dns *net.DNSError
+	return !errors.As(err, &dns) || !dns.IsNotFound
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

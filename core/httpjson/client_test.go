@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -186,6 +187,21 @@ func TestRetryRecoversAndRetriesTransportErrors(t *testing.T) {
 	_, err = dead.Do(context.Background(), Request{Path: "/x", Body: 1})
 	require.ErrorAs(t, err, &te)
 	require.Len(t, rec.waits, 2, "a POST is never retried")
+
+	// A host name that does not resolve is not retried: it will not
+	// resolve a moment later either.
+	rec = &recorder{}
+	noHost := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+	})
+	nowhere, err := New(Options{Name: "nowhere", BaseURL: "http://alice-test.invalid", Retries: 2, Sleep: rec.sleep,
+		HTTP: &http.Client{Transport: noHost}})
+	require.NoError(t, err)
+	err = nowhere.Get(context.Background(), "/x", nil, nil)
+	require.ErrorAs(t, err, &te)
+	var dns *net.DNSError
+	require.ErrorAs(t, err, &dns)
+	require.Empty(t, rec.waits)
 }
 
 func TestBackoffIsBounded(t *testing.T) {
@@ -418,3 +434,7 @@ func TestTransportErrorsNeverQuoteTheURL(t *testing.T) {
 	require.NotContains(t, err.Error(), "KEY42")
 	require.Contains(t, err.Error(), "telegram GET /getMe:")
 }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

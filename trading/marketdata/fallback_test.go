@@ -117,3 +117,62 @@ func TestQuoteAndHistoryToolsCoverEveryAssetClass(t *testing.T) {
 		require.Error(t, err, bad)
 	}
 }
+
+// countingSource is a provider whose answer can change, counting calls.
+type countingSource struct {
+	stubSource
+	calls *int
+}
+
+func (c countingSource) Bars(ctx context.Context, s string, cl trading.AssetClass, i Interval, from, to time.Time) ([]Bar, error) {
+	*c.calls++
+	return c.stubSource.Bars(ctx, s, cl, i, from, to)
+}
+
+func (c countingSource) Quote(ctx context.Context, s string, cl trading.AssetClass) (Quote, error) {
+	*c.calls++
+	return c.stubSource.Quote(ctx, s, cl)
+}
+
+// A provider that did not answer is left alone for FallbackRest: the
+// simulated market answers at once meanwhile (no retries and timeouts per
+// chart), and the first call after the rest asks the provider again.
+func TestFallbackRestsAProviderThatDidNotAnswer(t *testing.T) {
+	t.Parallel()
+	sim := NewSimulated(simmarket.New(42), nil)
+	calls := 0
+	src := &countingSource{stubSource: stubSource{err: &httpjson.TransportError{Source: "yahoo", Err: errors.New("no such host")}}, calls: &calls}
+	f := NewFallback(src, sim, nil)
+	now := time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC)
+	f.now = func() time.Time { return now }
+	ctx := context.Background()
+	to := now
+	from := to.Add(-24 * time.Hour)
+	hour, err := ParseInterval("1h")
+	require.NoError(t, err)
+
+	_, name, err := f.BarsFrom(ctx, "AAPL", trading.Equity, hour, from, to)
+	require.NoError(t, err)
+	require.Equal(t, sim.Name(), name)
+	require.Equal(t, 1, calls)
+	for i := 0; i < 5; i++ {
+		_, name, err = f.BarsFrom(ctx, "AAPL", trading.Equity, hour, from, to)
+		require.NoError(t, err)
+		require.Equal(t, sim.Name(), name)
+		q, err := f.Quote(ctx, "AAPL", trading.Equity)
+		require.NoError(t, err)
+		require.True(t, q.Simulated)
+	}
+	require.Equal(t, 1, calls, "the provider is rested, not asked again per call")
+
+	// The rest ends; the provider is back: it is asked and answers.
+	now = now.Add(FallbackRest + time.Second)
+	src.err = nil
+	_, name, err = f.BarsFrom(ctx, "AAPL", trading.Equity, hour, from, to)
+	require.NoError(t, err)
+	require.Equal(t, "yahoo", name)
+	q, err := f.Quote(ctx, "AAPL", trading.Equity)
+	require.NoError(t, err)
+	require.False(t, q.Simulated)
+	require.Equal(t, 3, calls)
+}
