@@ -1,0 +1,153 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// init makes any program that imports this package the sandbox init when
+// Wrap started it (InitEnv is set): it runs the init and exits before the
+// program's own main (or a test binary's tests) could run. This is the one
+// package-level side effect alice allows: the re-executed binary must take
+// this path before anything else of it starts.
+func init() {
+	v, ok := os.LookupEnv(InitEnv)
+	if !ok {
+		return
+	}
+	os.Exit(runInit(v))
+}
+
+// forwarded are the signals the init passes on to the program.
+var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGQUIT, syscall.SIGINT}
+
+// runInit is the sandbox init: set up, start the program, forward signals,
+// reap, and return the program's status.
+func runInit(v string) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(os.Stderr, "alice sandbox: "+format+"\n", a...)
+		return ExitSetupFailed
+	}
+	var s spec
+	if err := json.Unmarshal([]byte(v), &s); err != nil {
+		return fail("bad spec: %v", err)
+	}
+	if os.Getpid() != 1 {
+		return fail("not started in a new pid namespace (pid %d)", os.Getpid())
+	}
+	env := withoutInitEnv(os.Environ())
+	dir := s.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fail("working directory: %v", err)
+		}
+		dir = wd
+	}
+	if err := setUp(s); err != nil {
+		return fail("%v", err)
+	}
+	// The old working directory is the directory under the mounts: enter
+	// it again through them.
+	if err := os.Chdir(dir); err != nil {
+		return fail("working directory %s: %v", dir, err)
+	}
+	if s.Probe {
+		for _, p := range s.Absent {
+			if _, err := os.Lstat(p); err == nil {
+				return fail("%s is still visible", p)
+			}
+		}
+		return 0
+	}
+
+	sigs := make(chan os.Signal, 32)
+	signal.Notify(sigs, append([]os.Signal{syscall.SIGCHLD}, forwarded...)...)
+
+	// On a terminal the init is the session leader (pty.Start): the
+	// program gets a process group of its own in the foreground, so keys
+	// (^C, ^Z, ^\) reach it and not the init. Otherwise it shares the
+	// init's group (a headless run's group is killed whole).
+	ownGroup := onOwnTerminal()
+	uid, gid := os.Getuid(), os.Getgid()
+	attr := &syscall.SysProcAttr{
+		// One more user namespace: the hiding mounts are locked to the
+		// program, even as root there.
+		Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+		GidMappingsEnableSetgroups: false,
+	}
+	if ownGroup {
+		attr.Setpgid, attr.Foreground, attr.Ctty = true, true, 0
+	}
+	pid, err := syscall.ForkExec(s.Path, s.Args, &syscall.ProcAttr{
+		Dir: dir, Env: env, Files: []uintptr{0, 1, 2}, Sys: attr,
+	})
+	if err != nil {
+		return fail("start %s: %v", s.Path, err)
+	}
+	for sig := range sigs {
+		if sig != syscall.SIGCHLD {
+			forward(pid, ownGroup, sig.(syscall.Signal))
+			continue
+		}
+		// Reap everything: orphans are reparented to the init.
+		for {
+			var ws syscall.WaitStatus
+			p, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+			if p <= 0 || err != nil {
+				break
+			}
+			if p == pid {
+				// Exiting ends every process left in the namespace.
+				return status(ws)
+			}
+		}
+	}
+	return 0
+}
+
+// forward sends sig to the program: to its process group when it has its
+// own, else to the program. A ^C or ^\ (SIGINT, SIGQUIT) that reached the
+// init in the program's own group reached the program too: it is not sent
+// twice.
+func forward(pid int, ownGroup bool, sig syscall.Signal) {
+	if ownGroup {
+		_ = syscall.Kill(-pid, sig)
+		_ = syscall.Kill(pid, sig) // when it left its group
+		return
+	}
+	if sig == syscall.SIGINT || sig == syscall.SIGQUIT {
+		return
+	}
+	_ = syscall.Kill(pid, sig)
+}
+
+// onOwnTerminal reports that the init leads a session whose controlling
+// terminal is its stdin.
+func onOwnTerminal() bool {
+	sid, err := unix.Getsid(0)
+	if err != nil || sid != os.Getpid() {
+		return false
+	}
+	tsid, err := unix.IoctlGetInt(0, unix.TIOCGSID)
+	return err == nil && tsid == sid
+}
+
+// status is the init's exit status for the program's: its code, or
+// 128+signal.
+func status(ws syscall.WaitStatus) int {
+	switch {
+	case ws.Exited():
+		return ws.ExitStatus()
+	case ws.Signaled():
+		return 128 + int(ws.Signal())
+	}
+	return 1
+}
