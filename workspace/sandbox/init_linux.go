@@ -74,13 +74,13 @@ func runInit(v string) int {
 	// (^C, ^Z, ^\) reach it and not the init. Otherwise it shares the
 	// init's group (a headless run's group is killed whole).
 	ownGroup := onOwnTerminal()
-	uid, gid := os.Getuid(), os.Getgid()
 	attr := &syscall.SysProcAttr{
 		// One more user namespace: the hiding mounts are locked to the
-		// program, even as root there.
+		// program, even as root there. It maps the init's root back to
+		// the caller's ids.
 		Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-		UidMappings:                []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
-		GidMappings:                []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: s.UID, HostID: 0, Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: s.GID, HostID: 0, Size: 1}},
 		GidMappingsEnableSetgroups: false,
 	}
 	if ownGroup {

@@ -74,6 +74,9 @@ type spec struct {
 	Dir  string   `json:"dir,omitempty"`
 	Hide []string `json:"hide"`
 	Keep []string `json:"keep,omitempty"`
+	// UID, GID are the caller's: the program runs as them.
+	UID int `json:"uid"`
+	GID int `json:"gid"`
 	// Probe: set up, check that Absent is hidden, and exit 0 without a
 	// program.
 	Probe  bool     `json:"probe,omitempty"`

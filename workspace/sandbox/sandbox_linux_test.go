@@ -67,7 +67,7 @@ cat `+secret+` 2>/dev/null && echo READ
 echo '{"autoApprove":true}' > `+secret+` 2>/dev/null && echo WROTE
 echo made > inside.txt && echo KEPT
 echo pwd=$(pwd)
-echo mypid=$$
+echo uid=$(id -u) gid=$(id -g)
 ls /proc | grep -x `+strconv.Itoa(os.Getpid())+` && echo HOSTPID
 echo from=$FROM_CALLER marker=${`+InitEnv+`:-none}
 `)
@@ -78,6 +78,7 @@ echo from=$FROM_CALLER marker=${`+InitEnv+`:-none}
 	assert.Contains(t, out, "KEPT")
 	assert.Contains(t, out, "pwd="+keep)
 	assert.Contains(t, out, "from=1 marker=none")
+	assert.Contains(t, out, "uid="+strconv.Itoa(os.Getuid())+" gid="+strconv.Itoa(os.Getgid()), "the program runs as the caller")
 	b, err := os.ReadFile(secret)
 	require.NoError(t, err)
 	assert.Equal(t, `{"autoApprove":false}`, string(b), "host file unchanged")
@@ -87,7 +88,7 @@ echo from=$FROM_CALLER marker=${`+InitEnv+`:-none}
 }
 
 // TestRootCannotUnmount: the program cannot lift the hiding mount, even as
-// root of its user namespace (locked mounts).
+// root of its user namespace or of one it makes (locked mounts).
 func TestRootCannotUnmount(t *testing.T) {
 	needSandbox(t)
 	if _, err := exec.LookPath("umount"); err != nil {
@@ -95,7 +96,8 @@ func TestRootCannotUnmount(t *testing.T) {
 	}
 	hidden, secret, keep := tree(t)
 	out, _ := run(t, Policy{Hide: []string{hidden}, Keep: []string{keep}}, keep,
-		`umount -l `+hidden+` 2>&1; mount -o remount,rw `+hidden+` 2>&1; cat `+secret+` 2>/dev/null && echo READ; echo done`)
+		`umount -l `+hidden+` 2>&1; mount -o remount,rw `+hidden+` 2>&1; cat `+secret+` 2>/dev/null && echo READ; `+
+			`unshare -Urm sh -c "umount -l `+hidden+`; cat `+secret+`" 2>/dev/null && echo READ-NESTED; echo done`)
 	assert.Contains(t, out, "done")
 	assert.NotContains(t, out, "READ", out)
 }
@@ -124,6 +126,7 @@ func TestSignalForwarded(t *testing.T) {
 	cmd.Stdout = pw
 	require.NoError(t, Wrap(cmd, Policy{Hide: []string{hidden}, Keep: []string{keep}}))
 	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	_ = pw.Close()
 	buf := make([]byte, 6)
 	_, err = pr.Read(buf)
@@ -164,4 +167,10 @@ func findByCmdline(mark string) []int {
 
 func TestWrapRefusesEmptyPolicy(t *testing.T) {
 	assert.Error(t, Wrap(exec.Command("/bin/true"), Policy{}))
+}
+
+// TestMain: a race-built init would otherwise linger 1 s at exit.
+func TestMain(m *testing.M) {
+	_ = os.Setenv("GORACE", "atexit_sleep_ms=0")
+	os.Exit(m.Run())
 }

@@ -40,6 +40,7 @@ func wrap(cmd *exec.Cmd, s spec) error {
 		return errors.New("sandbox: nothing to hide")
 	}
 	s.Path, s.Args, s.Dir = cmd.Path, cmd.Args, cmd.Dir
+	s.UID, s.GID = os.Getuid(), os.Getgid()
 	if len(s.Args) == 0 {
 		s.Args = []string{cmd.Path}
 	}
@@ -64,8 +65,12 @@ func wrap(cmd *exec.Cmd, s spec) error {
 	}
 	a := cmd.SysProcAttr
 	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
-	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
-	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+	// The init is root of its user namespace (its capabilities there
+	// survive the exec only as uid 0); the program's own namespace maps
+	// that back to the caller's uid and gid, so to the program every id is
+	// what it is outside.
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
 	a.GidMappingsEnableSetgroups = false
 	return nil
 }
