@@ -119,9 +119,19 @@ func TestSandboxedSessionHidesAliceDirs(t *testing.T) {
 	requireHidden(t, d, w, string(b))
 	require.Eventually(t, func() bool { return len(hostSleepers(mark)) == 1 }, waitFor, tick, "the daemon runs")
 
+	// A resize reaches the program (SIGWINCH goes to the terminal's
+	// foreground group, the program's, not the init's).
+	s.Resize(101, 31)
+	size := filepath.Join(w.Dir, "size.txt")
+	_, err = s.Write([]byte("stty size > " + size + "\n"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { b, _ := os.ReadFile(size); return strings.TrimSpace(string(b)) == "31 101" }, waitFor, tick)
+
 	start := time.Now()
 	s.Stop()
-	assert.Less(t, time.Since(start), killGrace, "the shell ended on SIGHUP/SIGTERM, before the kill grace")
+	took := time.Since(start)
+	t.Logf("Stop took %s", took)
+	assert.Less(t, took, killGrace, "the shell ended on SIGHUP/SIGTERM, before the kill grace")
 	st, _ := s.State()
 	assert.Equal(t, StateStopped, st)
 	assert.Eventually(t, func() bool { return len(hostSleepers(mark)) == 0 }, 5*time.Second, tick, "the detached daemon outlived the session")
@@ -157,6 +167,13 @@ func TestSandboxedHeadlessRunHidesAliceDirs(t *testing.T) {
 	res, err = m.RunHeadless(context.Background(), HeadlessRun{WorkspaceID: w.ID, Agent: AgentShell, Prompt: "exit 3", Timeout: time.Minute})
 	require.ErrorIs(t, err, ErrHeadlessFailed)
 	assert.Equal(t, 3, res.ExitCode)
+
+	// The time limit still kills the whole run.
+	start := time.Now()
+	res, err = m.RunHeadless(context.Background(), HeadlessRun{WorkspaceID: w.ID, Agent: AgentShell, Prompt: "sleep 30", Timeout: time.Second})
+	require.ErrorContains(t, err, "did not finish within 1s")
+	assert.True(t, res.TimedOut)
+	assert.Less(t, time.Since(start), 5*time.Second)
 
 	mark := sleepMark()
 	_, err = m.RunHeadless(context.Background(), HeadlessRun{WorkspaceID: w.ID, Agent: AgentShell,
@@ -195,4 +212,33 @@ func TestSandboxOnRefusesWithoutSandbox(t *testing.T) {
 	require.NoError(t, err)
 	waitScreen(t, s2, `"autoApprove":false`)
 	s2.Stop()
+}
+
+// TestSandboxedSessionCtrlC: a ^C typed into a sandboxed session reaches
+// the foreground program once (the init, in a group of its own, does not
+// pass a second one on) and the shell lives on.
+func TestSandboxedSessionCtrlC(t *testing.T) {
+	t.Parallel()
+	d := newAliceDirs(t)
+	m := sandboxedManager(t, d, config.SandboxAuto, nil)
+	w := createWS(t, m, "sbx-int", "shell-only")
+	s, err := m.StartSession(w.ID, AgentShell)
+	require.NoError(t, err)
+	waitState(t, s, StateRunning)
+	ints := filepath.Join(w.Dir, "ints.txt")
+	_, err = s.Write([]byte("sh -c 'trap \"echo got >> " + ints + "\" INT; echo armed; i=0; while [ $i -lt 20 ]; do sleep 0.05; i=$((i+1)); done'\n"))
+	require.NoError(t, err)
+	waitScreen(t, s, "armed")
+	_, err = s.Write([]byte{3})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { b, _ := os.ReadFile(ints); return len(b) > 0 }, waitFor, tick)
+	time.Sleep(300 * time.Millisecond)
+	b, _ := os.ReadFile(ints)
+	assert.Equal(t, "got\n", string(b), "one SIGINT")
+	_, err = s.Write([]byte("echo still-$((40+2))\n"))
+	require.NoError(t, err)
+	waitScreen(t, s, "still-42")
+	st, _ := s.State()
+	assert.Equal(t, StateRunning, st)
+	s.Stop()
 }
