@@ -387,7 +387,7 @@ func (s *Session) runOnce(resume bool) (int, error) {
 		s.signalSpawn(syscall.SIGKILL)
 	}
 	s.setState(StateRunning, "")
-	s.m.log.Info("workspace session started", "ws", s.ws.ID, "session", s.name, "pid", cmd.Process.Pid, "cmd", l.path)
+	s.m.log.Info("workspace session started", "ws", s.ws.ID, "session", s.name, "pid", cmd.Process.Pid, "cmd", l.path, "sandboxed", s.m.Sandbox().On)
 
 	werr := cmd.Wait()
 	s.mu.Lock()
