@@ -2,10 +2,12 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -105,12 +107,37 @@ func runInit(v string) int {
 				break
 			}
 			if p == pid {
-				// Exiting ends every process left in the namespace.
-				return status(ws)
+				code := status(ws)
+				endRest()
+				return code
 			}
 		}
 	}
 	return 0
+}
+
+// leftGrace is how long what the program left running (a shell's
+// background jobs, an agent's daemons) has to end after SIGTERM before the
+// init exits, which makes the kernel kill it: the grace proctree.End gave
+// them before the sandbox.
+const leftGrace = 2 * time.Second
+
+// endRest sends SIGTERM to every process left in the namespace and reaps
+// them until none is left or leftGrace has passed.
+func endRest() {
+	if err := syscall.Kill(-1, syscall.SIGTERM); err != nil {
+		return // ESRCH: nothing left
+	}
+	deadline := time.Now().Add(leftGrace)
+	for time.Now().Before(deadline) {
+		p, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
+		if errors.Is(err, syscall.ECHILD) {
+			return
+		}
+		if p <= 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
 }
 
 // forward sends sig to the program: to its process group when it has its

@@ -174,3 +174,18 @@ func TestMain(m *testing.M) {
 	_ = os.Setenv("GORACE", "atexit_sleep_ms=0")
 	os.Exit(m.Run())
 }
+
+// TestLeftoversGetSIGTERM: what the program left running when it exits
+// gets SIGTERM (and time to act on it) before the namespace ends.
+func TestLeftoversGetSIGTERM(t *testing.T) {
+	needSandbox(t)
+	hidden, _, keep := tree(t)
+	start := time.Now()
+	_, code := run(t, Policy{Hide: []string{hidden}, Keep: []string{keep}}, keep,
+		`(trap 'echo termed > left.txt; exit 0' TERM; while :; do sleep 0.05; done) & sleep 0.2; exit 4`)
+	assert.Equal(t, 4, code)
+	assert.Less(t, time.Since(start), 2*time.Second)
+	b, err := os.ReadFile(filepath.Join(keep, "left.txt"))
+	require.NoError(t, err, "the background job got SIGTERM")
+	assert.Equal(t, "termed\n", string(b))
+}
