@@ -43,8 +43,6 @@ func sandboxedManager(t *testing.T, d aliceDirs, mode string, probe func() error
 	t.Helper()
 	m := newTestManager(t, d.root, func(o *Options) {
 		o.Sandbox = SandboxOptions{Hide: []string{d.config, d.data}, Mode: mode, Probe: probe}
-		// A race-built init would otherwise linger 1 s at exit.
-		o.ExtraEnv = append(o.ExtraEnv, "GORACE=atexit_sleep_ms=0")
 	})
 	if st := m.Sandbox(); !st.On && probe == nil {
 		t.Skipf("no sandbox here: %s", st.Reason)

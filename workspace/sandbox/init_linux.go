@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -43,6 +44,9 @@ func runInit(v string) int {
 		return fail("not started in a new pid namespace (pid %d)", os.Getpid())
 	}
 	env := withoutInitEnv(os.Environ())
+	if s.InitOnly != "" {
+		env = slices.DeleteFunc(env, func(kv string) bool { return kv == s.InitOnly })
+	}
 	dir := s.Dir
 	if dir == "" {
 		wd, err := os.Getwd()

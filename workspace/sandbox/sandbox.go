@@ -77,6 +77,9 @@ type spec struct {
 	// UID, GID are the caller's: the program runs as them.
 	UID int `json:"uid"`
 	GID int `json:"gid"`
+	// InitOnly is an environment entry meant for the init, not the
+	// program (raceEnv).
+	InitOnly string `json:"initOnly,omitempty"`
 	// Probe: set up, check that Absent is hidden, and exit 0 without a
 	// program.
 	Probe  bool     `json:"probe,omitempty"`

@@ -69,7 +69,7 @@ echo made > inside.txt && echo KEPT
 echo pwd=$(pwd)
 echo uid=$(id -u) gid=$(id -g)
 ls /proc | grep -x `+strconv.Itoa(os.Getpid())+` && echo HOSTPID
-echo from=$FROM_CALLER marker=${`+InitEnv+`:-none}
+echo from=$FROM_CALLER marker=${`+InitEnv+`:-none} gorace=${GORACE:-none}
 `)
 	require.Equal(t, 0, code, out)
 	assert.NotContains(t, out, "READ")
@@ -77,7 +77,7 @@ echo from=$FROM_CALLER marker=${`+InitEnv+`:-none}
 	assert.NotContains(t, out, "HOSTPID")
 	assert.Contains(t, out, "KEPT")
 	assert.Contains(t, out, "pwd="+keep)
-	assert.Contains(t, out, "from=1 marker=none")
+	assert.Contains(t, out, "from=1 marker=none gorace=none", "the init's own settings stay out of the program's environment")
 	assert.Contains(t, out, "uid="+strconv.Itoa(os.Getuid())+" gid="+strconv.Itoa(os.Getgid()), "the program runs as the caller")
 	b, err := os.ReadFile(secret)
 	require.NoError(t, err)
@@ -167,12 +167,6 @@ func findByCmdline(mark string) []int {
 
 func TestWrapRefusesEmptyPolicy(t *testing.T) {
 	assert.Error(t, Wrap(exec.Command("/bin/true"), Policy{}))
-}
-
-// TestMain: a race-built init would otherwise linger 1 s at exit.
-func TestMain(m *testing.M) {
-	_ = os.Setenv("GORACE", "atexit_sleep_ms=0")
-	os.Exit(m.Run())
 }
 
 // TestLeftoversGetSIGTERM: what the program left running when it exits

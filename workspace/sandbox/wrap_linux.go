@@ -49,15 +49,20 @@ func wrap(cmd *exec.Cmd, s spec) error {
 			s.Dir = a
 		}
 	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		return fmt.Errorf("sandbox: %w", err)
-	}
 	env := cmd.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(withoutInitEnv(env), InitEnv+"="+string(b))
+	env = withoutInitEnv(env)
+	if raceBuild && !hasEnv(env, "GORACE") {
+		env = append(env, raceEnv)
+		s.InitOnly = raceEnv
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	cmd.Env = append(env, InitEnv+"="+string(b))
 	cmd.Path = selfExe
 	cmd.Args = []string{"alice-sandbox", filepath.Base(s.Path)}
 	if cmd.SysProcAttr == nil {
@@ -109,4 +114,16 @@ func Probe() error {
 		return fmt.Errorf("sandbox unavailable: %s", msg)
 	}
 	return nil
+}
+
+// raceEnv is the init's setting in a race-enabled build (raceBuild).
+const raceEnv = "GORACE=atexit_sleep_ms=0"
+
+func hasEnv(env []string, name string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
 }
