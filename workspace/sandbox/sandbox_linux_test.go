@@ -64,6 +64,7 @@ func TestWrapHides(t *testing.T) {
 	hidden, secret, keep := tree(t)
 	out, code := run(t, Policy{Hide: []string{hidden}, Keep: []string{keep}}, keep, `
 cat `+secret+` 2>/dev/null && echo READ
+cat /proc/1/root`+secret+` 2>/dev/null && echo READ-VIA-INIT
 echo '{"autoApprove":true}' > `+secret+` 2>/dev/null && echo WROTE
 echo made > inside.txt && echo KEPT
 echo pwd=$(pwd)
@@ -72,7 +73,7 @@ ls /proc | grep -x `+strconv.Itoa(os.Getpid())+` && echo HOSTPID
 echo from=$FROM_CALLER marker=${`+InitEnv+`:-none} gorace=${GORACE:-none}
 `)
 	require.Equal(t, 0, code, out)
-	assert.NotContains(t, out, "READ")
+	assert.NotContains(t, out, "READ", "nor through the init's /proc/1/root (the old root under the mounts is the same)")
 	assert.NotContains(t, out, "WROTE")
 	assert.NotContains(t, out, "HOSTPID")
 	assert.Contains(t, out, "KEPT")
