@@ -73,7 +73,7 @@ ls /proc | grep -x `+strconv.Itoa(os.Getpid())+` && echo HOSTPID
 echo from=$FROM_CALLER marker=${`+InitEnv+`:-none} gorace=${GORACE:-none}
 `)
 	require.Equal(t, 0, code, out)
-	assert.NotContains(t, out, "READ", "nor through the init's /proc/1/root (the old root under the mounts is the same)")
+	assert.NotContains(t, out, "READ", "not directly, nor through the init's /proc entries")
 	assert.NotContains(t, out, "WROTE")
 	assert.NotContains(t, out, "HOSTPID")
 	assert.Contains(t, out, "KEPT")
