@@ -151,7 +151,9 @@ func endRest() {
 func forward(pid int, ownGroup bool, sig syscall.Signal) {
 	if ownGroup {
 		_ = syscall.Kill(-pid, sig)
-		_ = syscall.Kill(pid, sig) // when it left its group
+		if pg, err := syscall.Getpgid(pid); err == nil && pg != pid {
+			_ = syscall.Kill(pid, sig) // it left its group
+		}
 		return
 	}
 	if sig == syscall.SIGINT || sig == syscall.SIGQUIT {
