@@ -17,7 +17,9 @@ import (
 // Wrap started it (InitEnv is set): it runs the init and exits before the
 // program's own main (or a test binary's tests) could run. This is the one
 // package-level side effect alice allows: the re-executed binary must take
-// this path before anything else of it starts.
+// this path before anything else of it starts. (Go still runs the init
+// functions of packages that sort before this one and are ready first —
+// in alice ~150 table set-ups, no I/O, ~1 ms, per GODEBUG=inittrace=1.)
 func init() {
 	v, ok := os.LookupEnv(InitEnv)
 	if !ok {
