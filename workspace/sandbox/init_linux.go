@@ -19,7 +19,8 @@ import (
 // package-level side effect alice allows: the re-executed binary must take
 // this path before anything else of it starts. (Go still runs the init
 // functions of packages that sort before this one and are ready first —
-// in alice ~150 table set-ups, no I/O, ~1 ms, per GODEBUG=inittrace=1.)
+// in alice ~150, ~1 ms in all per GODEBUG=inittrace=1: tables and
+// environment reads, none writes anything or touches the terminal.)
 func init() {
 	v, ok := os.LookupEnv(InitEnv)
 	if !ok {
