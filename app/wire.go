@@ -77,6 +77,9 @@ func (a *App) build() error {
 		// <config>/agent-rules/<agent>.json replace the built-in agent state rules.
 		AgentRulesDir: filepath.Join(o.Paths.Config, agentstate.RulesDirName),
 		AgentOverride: a.workspaceAgentOverride,
+		// Sessions and one-shot runs cannot see alice's own files
+		// (accounts.json, operator.key, logs), only their workspace.
+		Sandbox: workspace.SandboxOptions{Hide: o.Paths.Private(), Mode: wsCfg.Sandbox},
 	})
 	if err != nil {
 		return fmt.Errorf("workspaces: %w", err)

@@ -14,11 +14,13 @@ import (
 
 	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/app/apptest"
+	"github.com/alice-trading/alice/config"
 	"github.com/alice-trading/alice/core/connector/telegram"
 	"github.com/alice-trading/alice/core/eventlog"
 	"github.com/alice-trading/alice/core/inbox"
 	"github.com/alice-trading/alice/core/schedule"
 	"github.com/alice-trading/alice/workspace"
+	"github.com/alice-trading/alice/workspace/sandbox"
 )
 
 // lastOutcome is the outcome event of a task.
@@ -167,4 +169,38 @@ func TestTelegramRunIsKeyedByTheMessage(t *testing.T) {
 	}), "the re-delivered message did not run the job again")
 	_, err = wc.RunJob("nope", "telegram:42:9")
 	require.ErrorContains(t, err, `no cron job "nope"`)
+}
+
+// TestOneShotCannotReachAliceFiles: a cron job's shell one-shot (what any
+// MCP client can schedule) cannot read or change accounts.json or read the
+// operator key: the app runs workspace work in the sandbox that hides
+// alice's config, data and logs (skipped where the kernel refuses it).
+func TestOneShotCannotReachAliceFiles(t *testing.T) {
+	t.Parallel()
+	if err := sandbox.Probe(); err != nil {
+		t.Skipf("no sandbox here: %v", err)
+	}
+	a := apptest.Start(t, nil)
+	p := a.Paths()
+	accounts := filepath.Join(p.Config, config.AccountsFile)
+	key := filepath.Join(p.Data, config.OperatorKeyFile)
+	before, err := os.ReadFile(accounts)
+	require.NoError(t, err)
+	job, err := a.Automation().SaveJob(schedule.JobInput{Name: "escape", Schedule: "every 24h", Enabled: true,
+		Prompt: "cat " + accounts + " >/dev/null 2>&1 && echo LEAK-read; " +
+			"echo '[]' 2>/dev/null > " + accounts + " && echo LEAK-write; " +
+			"cat " + key + " >/dev/null 2>&1 && echo LEAK-key; echo checked",
+		Target: &schedule.Target{Kind: schedule.TargetOneShot, Agent: "shell", TimeoutSec: 60}})
+	require.NoError(t, err)
+	out, err := a.Automation().RunJobNow(context.Background(), job.ID)
+	require.NoError(t, err)
+	require.NoError(t, out.Err)
+	page, err := a.Inbox().List(inbox.ListOptions{})
+	require.NoError(t, err)
+	require.Len(t, page.Entries, 1)
+	require.Contains(t, page.Entries[0].Comments, "checked", "the run's output")
+	require.NotContains(t, page.Entries[0].Comments, "LEAK")
+	after, err := os.ReadFile(accounts)
+	require.NoError(t, err)
+	require.Equal(t, string(before), string(after))
 }

@@ -52,6 +52,10 @@ func TestMalformedConfigNamesFileAndKey(t *testing.T) {
 		{"guard wrong type names its index", AccountsFile, `[{"id":"d","presetId":"simulator","guards":[{"type":"cooldown"},{"type":5}]}]`, "[0].guards[1].type", `expected a string, got JSON number (account "d")`, func(s *Store) error { _, err := s.Accounts(); return err }},
 		{"second account wrong type", AccountsFile, `[{"id":"d","presetId":"simulator"},{"id":"e","presetId":"simulator","enabled":"yes"}]`, "[1].enabled", `(account "e")`, func(s *Store) error { _, err := s.Accounts(); return err }},
 		{"escape time out of range", WorkspacesFile, `{"escapeTimeMs":-1}`, "escapeTimeMs", "0..1000", func(s *Store) error { _, err := s.Workspaces(); return err }},
+		{"sandbox value misspelt", WorkspacesFile, `{"sandbox":"onn"}`, "sandbox", `unknown value "onn" (did you mean "on"?); one of: auto, on, off`, func(s *Store) error { _, err := s.Workspaces(); return err }},
+		{"sandbox value unknown", WorkspacesFile, `{"sandbox":"always"}`, "sandbox", "one of: auto, on, off", func(s *Store) error { _, err := s.Workspaces(); return err }},
+		{"sandbox wrong type", WorkspacesFile, `{"sandbox":true}`, "sandbox", "expected a string", func(s *Store) error { _, err := s.Workspaces(); return err }},
+		{"sandbox key misspelt", WorkspacesFile, `{"sandBox":"on"}`, "sandBox", `did you mean "sandbox"?`, func(s *Store) error { _, err := s.Workspaces(); return err }},
 		{"escape time misspelt", WorkspacesFile, `{"escapeTime":0}`, "escapeTime", "escapeTimeMs", func(s *Store) error { _, err := s.Workspaces(); return err }},
 		{"syntax", MCPFile, "{\n\"port\": 1,,\n}", "", "line 2", func(s *Store) error { _, err := s.MCP(); return err }},
 		{"empty", MCPFile, "  ", "", "empty", func(s *Store) error { _, err := s.MCP(); return err }},
@@ -97,6 +101,21 @@ func TestEscapeTimeDefaultsAndZero(t *testing.T) {
 	ws, err = s.Workspaces()
 	require.NoError(t, err)
 	require.Equal(t, time.Duration(0), ws.EscapeTime())
+}
+
+// The workspace sandbox is "auto" when left out; each mode is accepted.
+func TestSandboxModes(t *testing.T) {
+	s := NewStore(t.TempDir())
+	require.NoError(t, os.WriteFile(s.Path(WorkspacesFile), []byte(`{"scrollbackLines":500}`), 0o600))
+	ws, err := s.Workspaces()
+	require.NoError(t, err)
+	require.Equal(t, SandboxAuto, ws.Sandbox)
+	for _, m := range SandboxModes {
+		require.NoError(t, os.WriteFile(s.Path(WorkspacesFile), []byte(`{"sandbox":"`+m+`"}`), 0o600))
+		ws, err = s.Workspaces()
+		require.NoError(t, err)
+		require.Equal(t, m, ws.Sandbox)
+	}
 }
 
 func TestAccountEnabledDefaultsTrue(t *testing.T) {

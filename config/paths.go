@@ -23,6 +23,19 @@ type Paths struct {
 	Logs string
 }
 
+// Private are the directories only alice itself reads: its config, data
+// and logs, and the attach sockets' fallback directory. Workspace sessions
+// and one-shot runs run where they are hidden (workspace/sandbox).
+func (p Paths) Private() []string {
+	return []string{p.Config, p.Data, p.Logs, SocketFallbackDir()}
+}
+
+// SocketFallbackDir holds a data dir's attach socket when its path in the
+// data dir would be too long for a unix socket: <tmp>/alice-<uid>.
+func SocketFallbackDir() string {
+	return filepath.Join(os.TempDir(), fmt.Sprintf("alice-%d", os.Getuid()))
+}
+
 // ErrNoHome is returned when there is nowhere sensible to keep files:
 // no --home/ALICE_HOME, no usable HOME and no absolute XDG directories.
 // Falling back to "/" (what the XDG library does with HOME unset) would

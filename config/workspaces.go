@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -24,12 +26,28 @@ type Workspaces struct {
 	// Claude Code) or any pane. 0 hands it on at once; a sequence your
 	// terminal splits right after its ESC is then read as Escape and text.
 	EscapeTimeMs int `json:"escapeTimeMs"`
+	// Sandbox says whether sessions and one-shot runs run where alice's
+	// own directories (config, data, logs) are hidden: "auto" when the
+	// kernel allows it (else unsandboxed, said in the log and by doctor),
+	// "on" (a session does not start without it), "off".
+	Sandbox string `json:"sandbox"`
 }
 
+// Sandbox modes (workspaces.json "sandbox").
+const (
+	SandboxAuto = "auto"
+	SandboxOn   = "on"
+	SandboxOff  = "off"
+)
+
+// SandboxModes are the values "sandbox" takes.
+var SandboxModes = []string{SandboxAuto, SandboxOn, SandboxOff}
+
 // DefaultWorkspaces keeps 10,000 lines per session and 64 MiB in all, and
-// waits 10 ms after an Escape (tmux's default since 3.5).
+// waits 10 ms after an Escape (tmux's default since 3.5), and sandboxes
+// sessions where the kernel allows it.
 func DefaultWorkspaces() Workspaces {
-	return Workspaces{ScrollbackLines: 10000, ScrollbackBudgetMB: 64, EscapeTimeMs: 10}
+	return Workspaces{ScrollbackLines: 10000, ScrollbackBudgetMB: 64, EscapeTimeMs: 10, Sandbox: SandboxAuto}
 }
 
 // Validate checks bounds.
@@ -42,6 +60,13 @@ func (c *Workspaces) Validate() (string, error) {
 	}
 	if c.EscapeTimeMs < 0 || c.EscapeTimeMs > 1000 {
 		return "escapeTimeMs", fmt.Errorf("must be 0..1000, got %d", c.EscapeTimeMs)
+	}
+	if !slices.Contains(SandboxModes, c.Sandbox) {
+		msg := fmt.Sprintf("unknown value %q", c.Sandbox)
+		if near := Nearest(c.Sandbox, SandboxModes); near != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", near)
+		}
+		return "sandbox", fmt.Errorf("%s; one of: %s", msg, strings.Join(SandboxModes, ", "))
 	}
 	return "", nil
 }

@@ -105,6 +105,9 @@ func (m *Manager) RunHeadless(ctx context.Context, r HeadlessRun) (HeadlessResul
 	out := &tailBuffer{max: maxHeadlessOutput}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = headlessProcAttr()
+	if err := m.sandboxCmd(cmd, ws); err != nil {
+		return HeadlessResult{}, err
+	}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()

@@ -83,6 +83,9 @@ type Options struct {
 	// AgentRulesDir holds <agent>.json files replacing the built-in agent
 	// state rules (normally <config>/agent-rules); "" = built-ins only.
 	AgentRulesDir string
+	// Sandbox hides alice's own directories from sessions and one-shot
+	// runs (sandboxing.go); the zero value runs them unsandboxed.
+	Sandbox SandboxOptions
 }
 
 // EventKind names a workspace event.
@@ -126,6 +129,7 @@ type Manager struct {
 	closed     bool
 	status     *statusHub
 	budget     *ScrollBudget // shared by every session's scrollback
+	sandbox    sandboxState
 }
 
 // NewManager loads the registry (creating Root) and flips session records
@@ -160,6 +164,9 @@ func NewManager(opts Options) (*Manager, error) {
 	m := &Manager{opts: opts, log: opts.Logger, events: pubsub.New[Event](), workspaces: ws,
 		records: map[string][]SessionRecord{}, sessions: map[string]*Session{}, budget: NewScrollBudget(opts.ScrollbackBytes)}
 	m.status = newStatusHub(m)
+	if len(opts.Sandbox.Hide) > 0 {
+		m.Sandbox() // probe once, and log the answer, at start
+	}
 	for _, w := range ws {
 		recs, err := loadRecords(m.recordsPath(w.ID))
 		if err != nil {

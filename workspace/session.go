@@ -283,6 +283,9 @@ func (s *Session) start(resume bool) error {
 	stopCh, done := s.stopCh, s.done
 	s.mu.Unlock()
 	s.setState(StateStarting, "")
+	if note := s.m.unsandboxedNote(); note != "" {
+		s.term.Feed([]byte("\x1b[2m[alice: " + note + "]\x1b[m\r\n"))
+	}
 	go s.supervise(resume, stopCh, done)
 	return nil
 }
@@ -360,6 +363,9 @@ func (s *Session) runOnce(resume bool) (int, error) {
 	cmd.Dir = s.ws.Dir
 	cmd.Env = append(s.m.sessionEnv(s.ws), l.env...)
 	tag := proctree.TagCommand(cmd)
+	if err := s.m.sandboxCmd(cmd, s.ws); err != nil {
+		return 0, err
+	}
 	// pty.Start makes the child a session leader (Setsid), so its pid is a
 	// process group id and the whole tree can be signalled at once.
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
@@ -381,7 +387,7 @@ func (s *Session) runOnce(resume bool) (int, error) {
 		s.signalSpawn(syscall.SIGKILL)
 	}
 	s.setState(StateRunning, "")
-	s.m.log.Info("workspace session started", "ws", s.ws.ID, "session", s.name, "pid", cmd.Process.Pid, "cmd", l.path)
+	s.m.log.Info("workspace session started", "ws", s.ws.ID, "session", s.name, "pid", cmd.Process.Pid, "cmd", l.path, "sandboxed", s.m.Sandbox().On)
 
 	werr := cmd.Wait()
 	s.mu.Lock()

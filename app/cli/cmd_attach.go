@@ -33,7 +33,7 @@ func socketPaths(data string) (sock, hostKey string) {
 	dir := filepath.Join(data, "attach")
 	sock = filepath.Join(dir, "alice.sock")
 	if len(sock) > 100 { // sun_path is 108 bytes; keep a margin
-		sock = filepath.Join(os.TempDir(), fmt.Sprintf("alice-%d", os.Getuid()), shortHash(data)+".sock")
+		sock = filepath.Join(config.SocketFallbackDir(), shortHash(data)+".sock")
 	}
 	return sock, filepath.Join(dir, "host_ed25519")
 }

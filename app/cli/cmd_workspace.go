@@ -183,8 +183,15 @@ func workspaceBackend(e *env) (b wsapi.Backend, where string, closeFn func(), er
 		_ = lock.Release()
 		return nil, "", nil, err
 	}
+	wsCfg, err := store.Workspaces()
+	if err != nil {
+		_ = logCloser.Close()
+		_ = lock.Release()
+		return nil, "", nil, err
+	}
 	m, err := workspace.NewManager(workspace.Options{Root: paths.DataPath("workspaces"), MCPURL: func() string { return url },
-		Persona: agent.PersonaFile(paths.DataPath("brain", "persona.md")), Logger: logger})
+		Persona: agent.PersonaFile(paths.DataPath("brain", "persona.md")), Logger: logger,
+		Sandbox: workspace.SandboxOptions{Hide: paths.Private(), Mode: wsCfg.Sandbox}})
 	if err != nil {
 		_ = logCloser.Close()
 		_ = lock.Release()

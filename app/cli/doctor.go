@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/workspace/sandbox"
 )
 
 // `alice doctor` checks, one line each, everything a user needs in order:
@@ -58,6 +59,9 @@ type doctorDeps struct {
 	// when there is one, else by starting them on a scratch data dir).
 	accounts func(ctx context.Context, d *doctorRun) ([]accountHealth, error)
 	timeout  time.Duration
+	// sandboxProbe reports whether workspace sessions can be sandboxed
+	// (sandbox.Probe); nil: not checked.
+	sandboxProbe func() error
 	// home is the --home the command was given (absolute; "" for XDG):
 	// the service check compares the installed unit with it.
 	home string
@@ -71,6 +75,9 @@ func defaultDoctorDeps() doctorDeps {
 		ping:     pingProvider,
 		accounts: accountsHealth,
 		timeout:  30 * time.Second,
+		// The probe re-executes alice: the sandbox package's init takes
+		// that process over.
+		sandboxProbe: sandbox.Probe,
 	}
 }
 
@@ -134,6 +141,7 @@ func doctorChecks(ctx context.Context, paths config.Paths, deps doctorDeps) []ch
 	out = append(out, d.checkPorts()...)
 	out = append(out, d.checkProvider(ctx))
 	out = append(out, d.checkPrograms(ctx)...)
+	out = append(out, d.checkSandbox())
 	out = append(out, d.checkMCP(ctx)...)
 	out = append(out, d.checkTelegram(ctx))
 	out = append(out, d.checkAccounts(ctx)...)

@@ -59,7 +59,8 @@ func healthyDeps() doctorDeps {
 		accounts: func(context.Context, *doctorRun) ([]accountHealth, error) {
 			return []accountHealth{{ID: "sim-paper", Preset: "simulator", Enabled: true, Health: "healthy"}}, nil
 		},
-		timeout: 10 * time.Second,
+		timeout:      10 * time.Second,
+		sandboxProbe: func() error { return nil },
 	}
 }
 
@@ -139,6 +140,10 @@ func TestDoctorBreaksEachItemInTurn(t *testing.T) {
 				}, nil
 			}
 		}, []string{"account alpaca"}, "accounts.json"},
+		{"sandbox required but unavailable", func(t *testing.T, p config.Paths, d *doctorDeps) {
+			require.NoError(t, os.WriteFile(filepath.Join(p.Config, "workspaces.json"), []byte(`{"sandbox":"on"}`), 0o600))
+			d.sandboxProbe = func() error { return errors.New("sandbox unavailable: operation not permitted") }
+		}, []string{"workspace sandbox"}, "user namespaces"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -161,6 +166,26 @@ func TestDoctorBreaksEachItemInTurn(t *testing.T) {
 			assert.True(t, os.IsNotExist(err), "doctor writes nothing into the config folder")
 		})
 	}
+}
+
+// TestDoctorSandboxLine: on names what sessions cannot see; auto on a
+// kernel that refuses it is not a failure but says why; off says so.
+func TestDoctorSandboxLine(t *testing.T) {
+	p := doctorHome(t)
+	deps := healthyDeps()
+	r := byName(doctorChecks(context.Background(), p, deps))["workspace sandbox"]
+	assert.Equal(t, checkOK, r.State, r.Detail)
+	assert.Contains(t, r.Detail, "sessions cannot see "+p.Config+", "+p.Data)
+
+	deps.sandboxProbe = func() error { return errors.New("sandbox unavailable: operation not permitted") }
+	r = byName(doctorChecks(context.Background(), p, deps))["workspace sandbox"]
+	assert.Equal(t, checkSkip, r.State)
+	assert.Contains(t, r.Detail, "unsandboxed: sandbox unavailable: operation not permitted")
+
+	require.NoError(t, os.WriteFile(filepath.Join(p.Config, "workspaces.json"), []byte(`{"sandbox":"off"}`), 0o600))
+	r = byName(doctorChecks(context.Background(), p, deps))["workspace sandbox"]
+	assert.Equal(t, checkSkip, r.State)
+	assert.Contains(t, r.Detail, "off (workspaces.json sandbox: off)")
 }
 
 // TestDoctorTalksToTheRunningAlice: with the data dir locked by a running

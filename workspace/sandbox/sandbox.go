@@ -1,0 +1,122 @@
+// Package sandbox runs a workspace session's program where it cannot see
+// alice's own directories (its config, data and logs), on Linux with
+// unprivileged namespaces.
+//
+// Wrap rewrites a built exec.Cmd so that it starts alice's own executable
+// (/proc/self/exe: alice, or a test binary) in new user, mount and pid
+// namespaces, with the sandbox spec in its environment (InitEnv). This
+// package's init function sees that marker before anything else of the
+// program runs and becomes the sandbox init instead (init_linux.go): pid 1
+// of the new pid namespace. It covers each hidden directory with an empty
+// read-only tmpfs (binding the kept directories, such as the workspace's
+// own, back into it), mounts a fresh /proc (alice's pid, and so
+// /proc/<alice>/root, is not reachable from inside), and then starts the
+// real program as its child with the environment, directory and stdio it
+// was given. It forwards termination signals to the program, reaps every
+// process reparented to it, and exits with the program's status; when it
+// exits the kernel ends every process left in the namespace, so nothing a
+// session started survives it, however it detached.
+//
+// The program itself runs in one more user namespace nested in the
+// sandbox's, so the mounts that hide the directories are locked: even a
+// program running as root in its namespace cannot unmount them.
+//
+// Probe runs the same set-up without a program, to learn whether the
+// kernel allows it; callers cache its answer. Elsewhere than Linux Wrap
+// and Probe report ErrUnsupported.
+package sandbox
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+)
+
+// InitEnv is the environment variable that makes a process that imports
+// this package the sandbox init; its value is the spec as JSON. Wrap puts
+// it in the init's environment only: the program's environment never has
+// it.
+const InitEnv = "ALICE_SANDBOX_INIT"
+
+// ExitSetupFailed is the init's exit status when the sandbox could not be
+// set up (the reason is on its stderr); the program never ran then.
+const ExitSetupFailed = 121
+
+// ErrUnsupported is returned where the sandbox cannot exist (not Linux).
+var ErrUnsupported = errors.New("workspace sandbox is supported on Linux only")
+
+// Policy says what a sandboxed program cannot see.
+type Policy struct {
+	// Hide are directories shown empty and read-only inside the sandbox.
+	// A path that does not exist is left alone.
+	Hide []string
+	// Keep are directories beneath a hidden one that stay visible and
+	// writable as they are (the workspace's own directory).
+	Keep []string
+}
+
+// Empty reports that p hides nothing.
+func (p Policy) Empty() bool { return len(p.Hide) == 0 }
+
+// String names what p hides, for logs and doctor.
+func (p Policy) String() string {
+	s := "hides " + strings.Join(p.Hide, ", ")
+	if len(p.Keep) > 0 {
+		s += " (keeps " + strings.Join(p.Keep, ", ") + ")"
+	}
+	return s
+}
+
+// spec is what the init is told: the program and the policy.
+type spec struct {
+	Path string   `json:"path"`
+	Args []string `json:"args"`
+	Dir  string   `json:"dir,omitempty"`
+	Hide []string `json:"hide"`
+	Keep []string `json:"keep,omitempty"`
+	// UID, GID are the caller's: the program runs as them.
+	UID int `json:"uid"`
+	GID int `json:"gid"`
+	// InitOnly is an environment entry meant for the init, not the
+	// program (raceEnv).
+	InitOnly string `json:"initOnly,omitempty"`
+	// Probe: set up, check that Absent is hidden, and exit 0 without a
+	// program.
+	Probe  bool     `json:"probe,omitempty"`
+	Absent []string `json:"absent,omitempty"`
+}
+
+// cleanPaths makes paths absolute and clean, dropping empty ones.
+func cleanPaths(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if p == "" {
+			continue
+		}
+		if a, err := filepath.Abs(p); err == nil {
+			p = a
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	return out
+}
+
+// withoutInitEnv is env without the marker.
+func withoutInitEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, InitEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// within reports that p is dir or beneath it (both clean and absolute).
+func within(dir, p string) bool {
+	if p == dir {
+		return true
+	}
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

@@ -1,0 +1,186 @@
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// needSandbox skips when this kernel refuses the namespaces, with the
+// probe's reason.
+func needSandbox(t *testing.T) {
+	t.Helper()
+	if err := Probe(); err != nil {
+		t.Skipf("no sandbox here: %v", err)
+	}
+}
+
+// tree is a hidden dir with a secret file and a kept dir beneath it.
+func tree(t *testing.T) (hidden, secret, keep string) {
+	t.Helper()
+	hidden = t.TempDir()
+	secret = filepath.Join(hidden, "accounts.json")
+	require.NoError(t, os.WriteFile(secret, []byte(`{"autoApprove":false}`), 0o600))
+	keep = filepath.Join(hidden, "workspaces", "w1")
+	require.NoError(t, os.MkdirAll(keep, 0o755))
+	return hidden, secret, keep
+}
+
+func run(t *testing.T, p Policy, dir, script string) (string, int) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "FROM_CALLER=1")
+	require.NoError(t, Wrap(cmd, p))
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		require.NoError(t, err)
+	}
+	return string(out), cmd.ProcessState.ExitCode()
+}
+
+func TestProbe(t *testing.T) {
+	if err := Probe(); err != nil {
+		t.Skipf("no sandbox here: %v", err)
+	}
+}
+
+// TestWrapHides: the hidden dir's files are gone and it is read-only; the
+// kept dir is the host's, writable; /proc shows the new pid namespace
+// only; the caller's environment and directory reach the program, the
+// marker does not.
+func TestWrapHides(t *testing.T) {
+	needSandbox(t)
+	hidden, secret, keep := tree(t)
+	out, code := run(t, Policy{Hide: []string{hidden}, Keep: []string{keep}}, keep, `
+cat `+secret+` 2>/dev/null && echo READ
+cat /proc/1/root`+secret+` 2>/dev/null && echo READ-VIA-INIT
+echo '{"autoApprove":true}' > `+secret+` 2>/dev/null && echo WROTE
+echo made > inside.txt && echo KEPT
+echo pwd=$(pwd)
+echo uid=$(id -u) gid=$(id -g)
+ls /proc | grep -x `+strconv.Itoa(os.Getpid())+` && echo HOSTPID
+echo from=$FROM_CALLER marker=${`+InitEnv+`:-none} gorace=${GORACE:-none}
+`)
+	require.Equal(t, 0, code, out)
+	assert.NotContains(t, out, "READ", "not directly, nor through the init's /proc entries")
+	assert.NotContains(t, out, "WROTE")
+	assert.NotContains(t, out, "HOSTPID")
+	assert.Contains(t, out, "KEPT")
+	assert.Contains(t, out, "pwd="+keep)
+	assert.Contains(t, out, "from=1 marker=none gorace=none", "the init's own settings stay out of the program's environment")
+	assert.Contains(t, out, "uid="+strconv.Itoa(os.Getuid())+" gid="+strconv.Itoa(os.Getgid()), "the program runs as the caller")
+	b, err := os.ReadFile(secret)
+	require.NoError(t, err)
+	assert.Equal(t, `{"autoApprove":false}`, string(b), "host file unchanged")
+	b, err = os.ReadFile(filepath.Join(keep, "inside.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "made\n", string(b))
+}
+
+// TestRootCannotUnmount: the program cannot lift the hiding mount, even as
+// root of its user namespace or of one it makes (locked mounts).
+func TestRootCannotUnmount(t *testing.T) {
+	needSandbox(t)
+	if _, err := exec.LookPath("umount"); err != nil {
+		t.Skip("no umount")
+	}
+	hidden, secret, keep := tree(t)
+	out, _ := run(t, Policy{Hide: []string{hidden}, Keep: []string{keep}}, keep,
+		`umount -l `+hidden+` 2>&1; mount -o remount,rw `+hidden+` 2>&1; cat `+secret+` 2>/dev/null && echo READ; `+
+			`unshare -Urm sh -c "umount -l `+hidden+`; cat `+secret+`" 2>/dev/null && echo READ-NESTED; echo done`)
+	assert.Contains(t, out, "done")
+	assert.NotContains(t, out, "READ", out)
+}
+
+func TestExitStatus(t *testing.T) {
+	needSandbox(t)
+	hidden, _, keep := tree(t)
+	p := Policy{Hide: []string{hidden}, Keep: []string{keep}}
+	_, code := run(t, p, keep, "exit 3")
+	assert.Equal(t, 3, code)
+	_, code = run(t, p, keep, "kill -TERM $$")
+	assert.Equal(t, 128+int(syscall.SIGTERM), code)
+}
+
+// TestSignalForwarded: SIGTERM to the init reaches the program, whose exit
+// status comes back; a daemon it started with a clean environment in a
+// session of its own does not outlive it.
+func TestSignalForwarded(t *testing.T) {
+	needSandbox(t)
+	hidden, _, keep := tree(t)
+	mark := daemonMark()
+	cmd := exec.Command("/bin/sh", "-c", `env -i setsid sleep `+mark+` </dev/null >/dev/null 2>&1 & trap 'exit 7' TERM; echo ready; while :; do sleep 0.05; done`)
+	cmd.Dir = keep
+	pr, pw, err := os.Pipe()
+	require.NoError(t, err)
+	cmd.Stdout = pw
+	require.NoError(t, Wrap(cmd, Policy{Hide: []string{hidden}, Keep: []string{keep}}))
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	_ = pw.Close()
+	buf := make([]byte, 6)
+	_, err = pr.Read(buf)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return len(findByCmdline(mark)) > 0 }, 5*time.Second, 20*time.Millisecond, "daemon started")
+	start := time.Now()
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	_ = cmd.Wait()
+	assert.Equal(t, 7, cmd.ProcessState.ExitCode())
+	assert.Less(t, time.Since(start), time.Second)
+	assert.Eventually(t, func() bool { return len(findByCmdline(mark)) == 0 }, 2*time.Second, 20*time.Millisecond, "daemon gone with the sandbox")
+}
+
+// daemonMark is a unique sleep duration naming one test's daemon.
+func daemonMark() string {
+	return "1000." + strconv.FormatInt(time.Now().UnixNano()%1e9, 10)
+}
+
+// findByCmdline lists host pids running "sleep <mark>".
+func findByCmdline(mark string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		if strings.HasSuffix(string(b), "sleep\x00"+mark+"\x00") {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func TestWrapRefusesEmptyPolicy(t *testing.T) {
+	assert.Error(t, Wrap(exec.Command("/bin/true"), Policy{}))
+}
+
+// TestLeftoversGetSIGTERM: what the program left running when it exits
+// gets SIGTERM (and time to act on it) before the namespace ends.
+func TestLeftoversGetSIGTERM(t *testing.T) {
+	needSandbox(t)
+	hidden, _, keep := tree(t)
+	start := time.Now()
+	_, code := run(t, Policy{Hide: []string{hidden}, Keep: []string{keep}}, keep,
+		`(trap 'echo termed > left.txt; exit 0' TERM; while :; do sleep 0.05; done) & sleep 0.2; exit 4`)
+	assert.Equal(t, 4, code)
+	assert.Less(t, time.Since(start), 2*time.Second)
+	b, err := os.ReadFile(filepath.Join(keep, "left.txt"))
+	require.NoError(t, err, "the background job got SIGTERM")
+	assert.Equal(t, "termed\n", string(b))
+}
