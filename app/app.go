@@ -53,6 +53,7 @@ type Listener struct {
 // reach the use cases through the methods in services.go.
 type App struct {
 	realPrices *realPriceFeed // simulator accounts' real prices (research.go)
+	creds      credentialEnv  // env names credentials come from (credential_env.go)
 	opts       Options
 	log        *slog.Logger
 	events     *eventlog.Log

@@ -37,7 +37,7 @@ func (a *App) buildResearch() error {
 			return fmt.Errorf("market data: %w", err)
 		}
 	}
-	src, err := marketdata.Open(mdCfg, a.market, marketdata.Options{Yahoo: yc, Logger: a.log.With("component", "market-data")})
+	src, err := marketdata.Open(mdCfg, a.market, marketdata.Options{Yahoo: yc, Logger: a.log.With("component", "market-data"), Getenv: a.creds.getenv})
 	if err != nil {
 		return fmt.Errorf("market data: %w", err)
 	}

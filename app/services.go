@@ -223,7 +223,7 @@ func (a *App) MarketData() (marketdata.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return marketdata.Open(cfg, a.market, marketdata.Options{})
+	return marketdata.Open(cfg, a.market, marketdata.Options{Getenv: a.creds.getenv})
 }
 
 // MCPURL is the main MCP listener's URL (…/mcp), "" before Start.

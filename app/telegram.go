@@ -21,6 +21,7 @@ func (a *App) startTelegram(ctx context.Context) {
 	if err != nil || !cfg.Telegram.Enabled {
 		return
 	}
+	a.creds.add(cfg.Telegram.BotTokenEnv)
 	tok, err := telegram.ResolveToken(cfg.Telegram)
 	if err != nil {
 		a.reportStartupProblem(fmt.Errorf("telegram: %w", err))

@@ -25,7 +25,7 @@ func (a *App) build() error {
 
 	// Trading: accounts, brokers, TradingGit, guards, snapshots.
 	a.realPrices = &realPriceFeed{}
-	a.trading = uta.NewManager(o.Store, o.Paths, a.market, a.events, log.With("component", "trading"), uta.WithPriceFeed(a.realPrices))
+	a.trading = uta.NewManager(o.Store, o.Paths, a.market, a.events, log.With("component", "trading"), uta.WithPriceFeed(a.realPrices), uta.WithGetenv(a.creds.getenv))
 	tradetools.Register(a.tools, a.trading)
 	if err := a.buildResearch(); err != nil {
 		return err
@@ -79,7 +79,8 @@ func (a *App) build() error {
 		AgentOverride: a.workspaceAgentOverride,
 		// Sessions and one-shot runs cannot see alice's own files
 		// (accounts.json, operator.key, logs), only their workspace.
-		Sandbox: workspace.SandboxOptions{Hide: o.Paths.Private(), Mode: wsCfg.Sandbox},
+		// Nor the environment variables alice's credentials come from.
+		Sandbox: workspace.SandboxOptions{Hide: o.Paths.Private(), Mode: wsCfg.Sandbox, HideEnv: a.creds.list},
 	})
 	if err != nil {
 		return fmt.Errorf("workspaces: %w", err)

@@ -194,10 +194,20 @@ var strippedEnvPrefixes = []string{
 }
 
 // sessionEnv builds the child's environment: the host environment minus
-// terminal/agent leftovers, plus the workspace variables.
+// terminal/agent leftovers and alice's own credentials (SandboxOptions.
+// HideEnv), plus the workspace variables.
 func (m *Manager) sessionEnv(ws Workspace) []string {
 	var env []string
+	hidden := map[string]bool{}
+	if f := m.opts.Sandbox.HideEnv; f != nil {
+		for _, name := range f() {
+			hidden[name] = true
+		}
+	}
 	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); hidden[name] {
+			continue
+		}
 		skip := false
 		for _, p := range strippedEnvPrefixes {
 			if strings.HasPrefix(kv, p) {

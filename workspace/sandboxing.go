@@ -21,6 +21,13 @@ type SandboxOptions struct {
 	// Probe reports whether this kernel allows the sandbox (nil:
 	// sandbox.Probe). Called once, when the manager is built.
 	Probe func() error
+	// HideEnv names the environment variables alice's own credentials
+	// are read from (brokers' API keys, the Telegram bot token): they are
+	// left out of every session's environment, sandbox or not, so an
+	// agent cannot trade at the broker, or speak as the bot, around
+	// alice's guards and approvals. Asked at each spawn (accounts come
+	// and go); nil: none.
+	HideEnv func() []string
 }
 
 // SandboxStatus is whether spawns run sandboxed.

@@ -1,0 +1,70 @@
+package app
+
+import (
+	"os"
+	"slices"
+	"sync"
+
+	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/trading/marketdata"
+	"github.com/alice-trading/alice/trading/uta"
+)
+
+// credentialEnv remembers the names of the environment variables alice's
+// own credentials are read from: brokers' API keys (every lookup a broker
+// preset or the market data backend makes, defaults included), the
+// Telegram bot token. Workspace sessions get an environment without them
+// (workspace.SandboxOptions.HideEnv): with a broker's key an agent could
+// trade at the broker directly, around every guard and approval.
+type credentialEnv struct {
+	mu    sync.Mutex
+	names map[string]bool
+}
+
+// getenv is os.Getenv that remembers the name.
+func (c *credentialEnv) getenv(name string) string {
+	c.add(name)
+	return os.Getenv(name)
+}
+
+func (c *credentialEnv) add(names ...string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.names == nil {
+		c.names = map[string]bool{}
+	}
+	for _, n := range names {
+		if n != "" {
+			c.names[n] = true
+		}
+	}
+}
+
+// list is every name remembered so far, sorted.
+func (c *credentialEnv) list() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, 0, len(c.names))
+	for n := range c.names {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// CredentialEnvNames is the list a running core builds as it opens its
+// accounts, for surfaces without a core (`alice workspace` offline): the
+// accounts are validated with a recording getenv (errors ignored: a
+// broken account's names are hidden too), then the market data backend's
+// and the Telegram bot token's names are added.
+func CredentialEnvNames(store *config.Store) []string {
+	var c credentialEnv
+	_ = uta.ValidateStore(store, c.getenv)
+	if md, err := store.MarketData(); err == nil {
+		c.add(md.APIKeyEnv, md.APISecretEnv, marketdata.DefaultAlpacaKeyEnv, marketdata.DefaultAlpacaSecretEnv, marketdata.DefaultOpenBBTokenEnv)
+	}
+	if cc, err := store.Connectors(); err == nil {
+		c.add(cc.Telegram.BotTokenEnv)
+	}
+	return c.list()
+}
