@@ -76,10 +76,11 @@ func (m *Manager) diffBase(wsID string, repo *git.Repository) (*object.Commit, e
 
 // headCommit returns the workspace's HEAD commit hash ("" when unborn).
 func headCommit(dir string) string {
-	repo, err := git.PlainOpen(dir)
+	repo, err := openWorkspaceRepo(dir)
 	if err != nil {
 		return ""
 	}
+	defer repo.Close()
 	head, err := repo.Head()
 	if err != nil {
 		return ""
@@ -95,11 +96,12 @@ func (m *Manager) Diff(wsID string) (Diff, error) {
 	if !ok {
 		return Diff{}, fmt.Errorf("%w: %s", ErrWorkspaceNotFound, wsID)
 	}
-	repo, err := git.PlainOpen(w.Dir)
+	repo, err := openWorkspaceRepo(w.Dir)
 	if err != nil {
 		return Diff{}, fmt.Errorf("open git repository of %s: %w", w.Tag, err)
 	}
-	base, err := m.diffBase(w.ID, repo)
+	defer repo.Close()
+	base, err := m.diffBase(w.ID, repo.Repository)
 	if err != nil {
 		return Diff{}, err
 	}
@@ -107,7 +109,7 @@ func (m *Manager) Diff(wsID string) (Diff, error) {
 	if err != nil {
 		return Diff{}, err
 	}
-	paths, err := candidatePaths(repo, w.Dir, baseTree)
+	paths, err := candidatePaths(repo.Repository, w.Dir, baseTree)
 	if err != nil {
 		return Diff{}, err
 	}
@@ -233,26 +235,42 @@ func diffFile(baseTree *object.Tree, dir, p string) (FileDiff, bool, error) {
 }
 
 // readWorking reads a working-tree file (a symlink's target path stands
-// for its content, as git stores it).
+// for its content, as git stores it). It reads through an os.Root: a
+// symlinked directory on the way (a session's "ln -s ~/.config/alice sub")
+// is not followed out of the workspace.
 func readWorking(dir, p string) (data []byte, exists, tooLarge bool, err error) {
-	full := filepath.Join(dir, filepath.FromSlash(p))
-	fi, err := os.Lstat(full)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, false, false, nil
-	}
+	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, false, false, err
 	}
+	defer root.Close()
+	rel := filepath.FromSlash(p)
+	fi, err := root.Lstat(rel)
+	if err != nil {
+		// Gone, or not reachable inside the workspace (a directory on the
+		// way is a symlink out of it): nothing of it is shown.
+		return nil, false, false, nil
+	}
 	switch {
 	case fi.Mode()&os.ModeSymlink != 0:
-		t, err := os.Readlink(full)
+		t, err := root.Readlink(rel)
 		return []byte(t), true, false, err
 	case fi.IsDir():
 		return nil, false, false, nil // a submodule or a directory replacing a file
+	case !fi.Mode().IsRegular():
+		return nil, false, false, nil // a fifo or a device: nothing to read (and a fifo would block)
 	case fi.Size() > maxDiffFileBytes:
 		return nil, true, true, nil
 	}
-	b, err := os.ReadFile(full)
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, false, false, fmt.Errorf("%s: %w", p, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxDiffFileBytes+1))
+	if err == nil && len(b) > maxDiffFileBytes {
+		return nil, true, true, nil
+	}
 	return b, true, false, err
 }
 
@@ -278,10 +296,11 @@ func (m *Manager) CommitChanges(wsID, message string) (string, error) {
 	if strings.TrimSpace(message) == "" {
 		message = fmt.Sprintf("%s: accept %d changed file(s)", w.Tag, len(d.Files))
 	}
-	repo, err := git.PlainOpen(w.Dir)
+	repo, err := openWorkspaceRepo(w.Dir)
 	if err != nil {
 		return "", err
 	}
+	defer repo.Close()
 	wt, err := repo.Worktree()
 	if err != nil {
 		return "", err
@@ -337,10 +356,11 @@ func (m *Manager) DiscardChanges(wsID string, paths ...string) ([]string, error)
 			return nil, fmt.Errorf("%s has no change to discard", p)
 		}
 	}
-	repo, err := git.PlainOpen(w.Dir)
+	repo, err := openWorkspaceRepo(w.Dir)
 	if err != nil {
 		return nil, err
 	}
+	defer repo.Close()
 	base, err := repo.CommitObject(plumbing.NewHash(d.Base))
 	if err != nil {
 		return nil, err

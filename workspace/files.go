@@ -206,12 +206,14 @@ type Commit struct {
 // MaxGitLog caps GitLog (the reference's N ≤ 500).
 const MaxGitLog = 500
 
-func (m *Manager) openRepo(wsID string) (*git.Repository, error) {
+// openRepo opens a workspace's repository (openWorkspaceRepo: nothing is
+// read or written outside the workspace); Close it after use.
+func (m *Manager) openRepo(wsID string) (*workspaceRepo, error) {
 	w, ok := m.Get(wsID)
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrWorkspaceNotFound, wsID)
 	}
-	repo, err := git.PlainOpen(w.Dir)
+	repo, err := openWorkspaceRepo(w.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("open git repository of %s: %w", w.Tag, err)
 	}
@@ -227,6 +229,7 @@ func (m *Manager) GitLog(wsID string, n int) ([]Commit, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer repo.Close()
 	it, err := repo.Log(&git.LogOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("git log: %w", err)
@@ -268,6 +271,7 @@ func (m *Manager) GitStatus(wsID string) (GitStatus, error) {
 	if err != nil {
 		return GitStatus{}, err
 	}
+	defer repo.Close()
 	var gs GitStatus
 	if head, err := repo.Head(); err == nil && head.Name().IsBranch() {
 		gs.Branch = head.Name().Short()

@@ -402,13 +402,31 @@ func (m *Manager) Archive(id string, archived bool) error {
 
 // refreshMCPConfig rewrites .mcp.json when alice's MCP URL changed since
 // the workspace was created (e.g. a different port).
+//
+// The workspace is the agents': .mcp.json may be a symlink a session put
+// there. It is read through an os.Root (never out of the workspace) and
+// replaced by renaming a new file over it, which replaces a symlink
+// instead of writing where it points.
 func (m *Manager) refreshMCPConfig(w Workspace) {
-	p := filepath.Join(w.Dir, ".mcp.json")
 	want := MCPConfig(m.mcpURL(), w.ID)
-	if got, err := os.ReadFile(p); err == nil && string(got) == string(want) {
+	root, err := os.OpenRoot(w.Dir)
+	if err != nil {
+		m.log.Warn("workspace: refresh .mcp.json", "ws", w.ID, "err", err)
 		return
 	}
-	if err := os.WriteFile(p, want, 0o644); err != nil {
+	defer root.Close()
+	if fi, err := root.Lstat(".mcp.json"); err == nil && fi.Mode().IsRegular() {
+		if got, err := root.ReadFile(".mcp.json"); err == nil && string(got) == string(want) {
+			return
+		}
+	}
+	tmp := fmt.Sprintf(".mcp.json.alice-%d", os.Getpid())
+	err = root.WriteFile(tmp, want, 0o644)
+	if err == nil {
+		err = root.Rename(tmp, ".mcp.json")
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
 		m.log.Warn("workspace: refresh .mcp.json", "ws", w.ID, "err", err)
 	}
 }

@@ -168,8 +168,15 @@ func scaffold(dir string, t Template, ws Workspace, mcpURL, persona string) erro
 }
 
 // infoExcludes parses <dir>/.git/info/exclude into gitignore patterns.
+// It is read through an os.Root: a symlink there cannot make alice read
+// a file outside the workspace.
 func infoExcludes(dir string) []gitignore.Pattern {
-	b, err := os.ReadFile(filepath.Join(dir, ".git", "info", "exclude"))
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
+	b, err := r.ReadFile(filepath.Join(".git", "info", "exclude"))
 	if err != nil {
 		return nil
 	}

@@ -85,10 +85,19 @@ func push(store Appender, ws core.WorkspaceIdentity, args json.RawMessage) (any,
 	}
 	res := PushResult{OK: true, EntryID: e.ID, TS: e.TS}
 	if ws.Dir != "" {
+		// Through an os.Root: a symlink in the workspace does not make
+		// this an oracle for files outside it.
+		root, err := os.OpenRoot(ws.Dir)
 		for i, d := range in.Docs {
-			if _, err := os.Stat(filepath.Join(ws.Dir, filepath.FromSlash(d.Path))); err != nil {
+			if err != nil {
+				break
+			}
+			if _, err := root.Stat(filepath.FromSlash(d.Path)); err != nil {
 				res.Warnings = append(res.Warnings, fmt.Sprintf("docs[%d] %q does not exist yet; the user will see a placeholder until it does", i, d.Path))
 			}
+		}
+		if root != nil {
+			_ = root.Close()
 		}
 	}
 	return res, nil
