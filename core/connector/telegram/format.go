@@ -1,11 +1,16 @@
 package telegram
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"html"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alice-trading/alice/core"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -134,7 +139,7 @@ func (r *tgRenderer) inline(n ast.Node) {
 	case *ast.Text:
 		v := n.Segment.Value(r.src)
 		if !n.IsRaw() {
-			v = util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v)))
+			v = textValue(v)
 		}
 		r.sb.WriteString(html.EscapeString(string(v)))
 		if n.HardLineBreak() || n.SoftLineBreak() {
@@ -226,3 +231,40 @@ func (c *client) sendRich(ctx context.Context, chatID int64, text string, kb *In
 // (the trading model refuses longer ones; older stored commits may hold
 // more).
 const maxShownMessage = 500
+
+// textValue is a text node's value as CommonMark reads it, in one pass: a
+// backslash-escaped punctuation character is itself, literally, and only
+// the text between escapes has its entity and character references
+// resolved. (Unescaping first and resolving after turned an escaped
+// "\&\#10\;", how alice shows an agent's "&#10;" literally, into a line
+// break.) A reference that resolves to a character never shown as it is
+// (core.UnsafeRune: control, line separator, bidirectional override)
+// becomes U+FFFD.
+func textValue(v []byte) []byte {
+	out := make([]byte, 0, len(v))
+	start := 0
+	flush := func(end int) {
+		raw := v[start:end]
+		res := util.ResolveEntityNames(util.ResolveNumericReferences(raw))
+		if bytes.Equal(res, raw) {
+			out = append(out, raw...)
+			return
+		}
+		for _, r := range string(res) {
+			if core.UnsafeRune(r) {
+				r = unicode.ReplacementChar
+			}
+			out = utf8.AppendRune(out, r)
+		}
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) && util.IsPunct(v[i+1]) {
+			flush(i)
+			out = append(out, v[i+1])
+			i++
+			start = i + 1
+		}
+	}
+	flush(len(v))
+	return out
+}

@@ -19,6 +19,10 @@ func TestPlainMarkdownEscapesAgentText(t *testing.T) {
 		{"html", "<b>x</b> & <a href=\"http://evil.example\">y</a>", "&lt;b&gt;x&lt;/b&gt; &amp; &lt;a href=&#34;http://evil.example&#34;&gt;y&lt;/a&gt;"},
 		{"list marker", "1. sell everything", "1. sell everything"},
 		{"escapes", "a\x1b[31mRED\u202e", "a\ufffd[31mRED\ufffd"},
+		// character references are shown as typed, not decoded into a
+		// line break, a bidi override or markup (black-box F4)
+		{"references", "rebalance&#10;&#10;UPDATE: approved &#8238;xyz &lt;b&gt; &amp;",
+			"rebalance&amp;#10;&amp;#10;UPDATE: approved &amp;#8238;xyz &amp;lt;b&amp;gt; &amp;amp;"},
 	} {
 		got := markdownToHTML(core.MarkdownLine(tc.in, maxShownMessage))
 		require.NotContains(t, got, "<a ", tc.name)
@@ -31,4 +35,12 @@ func TestPlainMarkdownEscapesAgentText(t *testing.T) {
 	}
 	long := core.MarkdownLine(strings.Repeat("a", 1_000_000), maxShownMessage)
 	require.Less(t, len(long), 600, "a megabyte message is one bounded line, not 251 Telegram messages")
+}
+
+// In Markdown written as Markdown (a model's reply), references still
+// resolve, except into characters never shown as they are.
+func TestReferencesInMarkdownNeverResolveToControls(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "café &amp; ��x �", markdownToHTML("caf&eacute; &amp; &#10;&#8238;x &#x202E;"))
+	require.Equal(t, "a &amp;#10; b", markdownToHTML(`a \&#10; b`), "an escaped ampersand starts no reference")
 }
