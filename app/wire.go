@@ -80,7 +80,10 @@ func (a *App) build() error {
 		// Sessions and one-shot runs cannot see alice's own files
 		// (accounts.json, operator.key, logs), only their workspace.
 		// Nor the environment variables alice's credentials come from.
-		Sandbox: workspace.SandboxOptions{Hide: o.Paths.Private(), Mode: wsCfg.Sandbox, HideEnv: a.creds.list},
+		// Nor other alice homes of this user (another instance's operator
+		// key and TUI), registered as each core starts (config.RegisterHome).
+		Sandbox: workspace.SandboxOptions{Hide: o.Paths.Private(), Mode: wsCfg.Sandbox, HideEnv: a.creds.list,
+			HideMore: config.OtherHomes},
 	})
 	if err != nil {
 		return fmt.Errorf("workspaces: %w", err)
@@ -101,6 +104,10 @@ func (a *App) build() error {
 
 // start opens listeners and background loops.
 func (a *App) start(ctx context.Context) error {
+	// Before any session: the other homes' sandboxes hide this one.
+	if err := config.RegisterHome(a.opts.Paths); err != nil {
+		a.log.Warn("Could not register this home for other instances' sandboxes", "err", err)
+	}
 	if err := a.trading.Start(ctx); err != nil {
 		// A broken account is reported but the others keep running.
 		a.log.Error("Some trading accounts failed to start", "err", err)

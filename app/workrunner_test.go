@@ -204,3 +204,31 @@ func TestOneShotCannotReachAliceFiles(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, string(before), string(after))
 }
+
+// Nor another alice home's files: with two instances, an agent in one
+// read the other's operator key (black-box F3). Homes register as their
+// cores start; each sandbox hides every registered one.
+func TestOneShotCannotReachAnotherHome(t *testing.T) {
+	t.Parallel()
+	if err := sandbox.Probe(); err != nil {
+		t.Skipf("no sandbox here: %v", err)
+	}
+	other := apptest.Start(t, nil)
+	a := apptest.Start(t, nil)
+	op := other.Paths()
+	key := filepath.Join(op.Data, config.OperatorKeyFile)
+	_, err := os.Stat(key)
+	require.NoError(t, err, "the other home has an operator key")
+	job, err := a.Automation().SaveJob(schedule.JobInput{Name: "neighbour", Schedule: "every 24h", Enabled: true,
+		Prompt: "cat " + key + " >/dev/null 2>&1 && echo LEAK-key; ls " + op.Config + " | grep -q json && echo LEAK-config; echo checked",
+		Target: &schedule.Target{Kind: schedule.TargetOneShot, Agent: "shell", TimeoutSec: 60}})
+	require.NoError(t, err)
+	out, err := a.Automation().RunJobNow(context.Background(), job.ID)
+	require.NoError(t, err)
+	require.NoError(t, out.Err)
+	page, err := a.Inbox().List(inbox.ListOptions{})
+	require.NoError(t, err)
+	require.Len(t, page.Entries, 1)
+	require.Contains(t, page.Entries[0].Comments, "checked")
+	require.NotContains(t, page.Entries[0].Comments, "LEAK")
+}

@@ -3,6 +3,7 @@ package workspace
 import (
 	"fmt"
 	"os/exec"
+	"slices"
 	"sync"
 
 	"github.com/alice-trading/alice/config"
@@ -28,6 +29,10 @@ type SandboxOptions struct {
 	// alice's guards and approvals. Asked at each spawn (accounts come
 	// and go); nil: none.
 	HideEnv func() []string
+	// HideMore are further directories to hide, asked at each spawn:
+	// other alice homes of the same user (config.OtherHomes), which may
+	// start after this one. Only with the sandbox on.
+	HideMore func() []string
 }
 
 // SandboxStatus is whether spawns run sandboxed.
@@ -98,7 +103,11 @@ func (m *Manager) sandboxCmd(cmd *exec.Cmd, ws Workspace) error {
 		}
 		return nil
 	}
-	return sandbox.Wrap(cmd, sandbox.Policy{Hide: st.Hidden, Keep: []string{ws.Dir}})
+	hide := st.Hidden
+	if f := m.opts.Sandbox.HideMore; f != nil {
+		hide = append(slices.Clone(hide), f()...)
+	}
+	return sandbox.Wrap(cmd, sandbox.Policy{Hide: hide, Keep: []string{ws.Dir}})
 }
 
 // unsandboxedNote is the line shown at a session's start when the
