@@ -40,13 +40,28 @@ func (c *credentialEnv) add(names ...string) {
 	}
 }
 
-// list is every name remembered so far, sorted.
+// presetDefaultEnv are the names the broker presets and market data
+// backends read a key from when an account names none: hidden whether or
+// not an account uses them (a key exported for another tool is still the
+// person's key).
+func presetDefaultEnv() []string {
+	return []string{
+		marketdata.DefaultAlpacaKeyEnv, marketdata.DefaultAlpacaSecretEnv, // alpaca trading and market data
+		"BINANCE_API_KEY", "BINANCE_API_SECRET",
+		"BYBIT_API_KEY", "BYBIT_API_SECRET",
+		marketdata.DefaultOpenBBTokenEnv,
+	}
+}
+
+// list is every name remembered so far and the presets' defaults, sorted.
 func (c *credentialEnv) list() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]string, 0, len(c.names))
+	out := presetDefaultEnv()
 	for n := range c.names {
-		out = append(out, n)
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
 	}
 	slices.Sort(out)
 	return out
@@ -61,7 +76,7 @@ func CredentialEnvNames(store *config.Store) []string {
 	var c credentialEnv
 	_ = uta.ValidateStore(store, c.getenv)
 	if md, err := store.MarketData(); err == nil {
-		c.add(md.APIKeyEnv, md.APISecretEnv, marketdata.DefaultAlpacaKeyEnv, marketdata.DefaultAlpacaSecretEnv, marketdata.DefaultOpenBBTokenEnv)
+		c.add(md.APIKeyEnv, md.APISecretEnv)
 	}
 	if cc, err := store.Connectors(); err == nil {
 		c.add(cc.Telegram.BotTokenEnv)
