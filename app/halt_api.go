@@ -40,13 +40,15 @@ const (
 	httpClientActor = "an HTTP client of the MCP listener (no operator key)"
 )
 
-// cliActor names the person's CLI: the user running this alice (the
-// operator key proves the caller could read this user's data dir).
+// cliActor names who the halt API knows the caller to be: a holder of
+// the operator key, which alice CLI reads from the data dir as this user.
+// That is all the key proves (it says nothing of which program sent it),
+// so the record says so rather than naming the person.
 func cliActor() string {
 	if u, err := user.Current(); err == nil && u.Username != "" {
-		return "alice CLI (" + u.Username + ")"
+		return "operator key (alice CLI as " + u.Username + ")"
 	}
-	return "alice CLI"
+	return "operator key (alice CLI)"
 }
 
 func (a *App) mountHaltAPI() error {

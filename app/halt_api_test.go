@@ -69,12 +69,12 @@ func TestResumeOverHTTPNeedsTheOperatorKey(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, h.Halted)
 
-	// Halting with the key is recorded as the person's CLI.
+	// Halting with the key is recorded as the key's holder.
 	code, _ = post(app.HaltRoute, `{}`, key)
 	require.Equal(t, http.StatusOK, code)
 	h, err = a.Trading().Halted()
 	require.NoError(t, err)
-	require.True(t, strings.HasPrefix(h.By, "alice CLI"), h.By)
+	require.True(t, strings.HasPrefix(h.By, "operator key (alice CLI"), h.By)
 	_, err = a.Trading().Resume("test cleanup")
 	require.NoError(t, err)
 }
