@@ -81,6 +81,9 @@ type Broker struct {
 	opts   Options
 	st     state
 	closed bool
+	// changed is nudged (capacity 1) whenever the order book may have
+	// changed: Start's matching clock runs only while an order rests.
+	changed chan struct{}
 }
 
 var _ broker.Broker = (*Broker)(nil)
@@ -99,7 +102,7 @@ func New(opts Options) (*Broker, error) {
 	if opts.Cash.IsZero() {
 		opts.Cash = defaultCash
 	}
-	b := &Broker{opts: opts, st: state{Cash: opts.Cash}}
+	b := &Broker{opts: opts, st: state{Cash: opts.Cash}, changed: make(chan struct{}, 1)}
 	if opts.StatePath != "" {
 		data, err := os.ReadFile(opts.StatePath)
 		switch {
@@ -138,20 +141,57 @@ func (b *Broker) Close() error {
 }
 
 // Start runs Tick every interval until ctx ends, so resting orders fill as
-// the simulated market moves even when nobody queries the broker.
+// the simulated market moves even when nobody queries the broker. With no
+// order resting there is nothing to match: the clock stops, and an idle
+// alice is not woken every second for nothing, until an order is placed
+// (or state with resting orders is restored).
 func (b *Broker) Start(ctx context.Context, every time.Duration) {
 	if every <= 0 {
 		every = time.Second
 	}
-	t := time.NewTicker(every)
+	t := time.NewTimer(every)
 	defer t.Stop()
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			b.Tick()
+		if !b.resting() {
+			t.Stop()
+			select {
+			case <-ctx.Done():
+				return
+			case <-b.changed:
+				continue
+			}
 		}
+		t.Reset(every)
+		for ticked := false; !ticked; {
+			select {
+			case <-ctx.Done():
+				return
+			case <-b.changed: // more orders: the clock runs on
+			case <-t.C:
+				b.Tick()
+				ticked = true
+			}
+		}
+	}
+}
+
+// resting reports whether an order waits to be matched.
+func (b *Broker) resting() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, id := range b.st.OrderIDs {
+		if o := b.st.Orders[id]; o != nil && o.Status.Pending() {
+			return true
+		}
+	}
+	return false
+}
+
+// nudge tells Start the order book may have changed.
+func (b *Broker) nudge() {
+	select {
+	case b.changed <- struct{}{}:
+	default:
 	}
 }
 
@@ -204,6 +244,7 @@ func (b *Broker) pruneLocked() {
 }
 
 func (b *Broker) saveLocked() {
+	b.nudge() // every change to the order book is saved
 	if b.opts.StatePath == "" || b.closed {
 		return
 	}

@@ -387,3 +387,31 @@ func TestParseConfig(t *testing.T) {
 		assert.Equal(t, tc.seed, c.Seed)
 	}
 }
+
+// Start's matching clock runs only while an order rests: idle, it waits
+// for the order book to change; an order placed later is matched on the
+// clock with nobody querying the broker (here: a DAY limit order expiring
+// when its day ends).
+func TestStartClockRunsOnlyWhileAnOrderRests(t *testing.T) {
+	c := &clock{t: time.Date(2026, 1, 5, 15, 0, 0, 0, time.UTC)}
+	b, err := New(Options{AccountID: "sim", Market: simmarket.New(42), Cash: d("100000"), Now: c.Now})
+	require.NoError(t, err)
+	require.False(t, b.resting())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { b.Start(ctx, time.Millisecond); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	lmt := order(trading.Buy, trading.Limit, "1")
+	lmt.LmtPrice = d("1") // far below the market: rests
+	res, err := b.PlaceOrder(context.Background(), aapl(), lmt, nil)
+	require.NoError(t, err)
+	require.True(t, b.resting())
+	c.Add(24 * time.Hour) // its day is over; only the clock can notice
+	require.Eventually(t, func() bool {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return b.st.Orders[res.OrderID].Status == trading.StatusCancelled
+	}, 30*time.Second, time.Millisecond, "the clock matched the resting order")
+	require.False(t, b.resting(), "nothing rests: the clock stops again")
+}
