@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,8 +13,6 @@ import (
 	"github.com/alice-trading/alice/app"
 	"github.com/alice-trading/alice/app/apptest"
 	"github.com/alice-trading/alice/config"
-	"github.com/alice-trading/alice/core/inbox"
-	"github.com/alice-trading/alice/core/schedule"
 )
 
 // A workspace run's environment has no broker key of alice's: with it an
@@ -34,18 +31,7 @@ func TestWorkspaceRunsDoNotGetBrokerKeys(t *testing.T) {
 		{"id":"alp2","presetId":"alpaca","guards":[],"presetConfig":{"apiSecretEnv":"MYBROKER_SECRET_T","baseUrl":%q,"dataUrl":%q}}]`,
 		broker.URL, broker.URL, broker.URL, broker.URL)
 	a := apptest.Start(t, map[string]string{config.AccountsFile: accounts})
-	job, err := a.Automation().SaveJob(schedule.JobInput{Name: "env", Schedule: "every 24h", Enabled: true,
-		Prompt: "env | grep -E 'MYBROKER|APCA|HARMLESS' | sort; echo checked",
-		Target: &schedule.Target{Kind: schedule.TargetOneShot, Agent: "shell", TimeoutSec: 60}})
-	require.NoError(t, err)
-	out, err := a.Automation().RunJobNow(context.Background(), job.ID)
-	require.NoError(t, err)
-	require.NoError(t, out.Err)
-	page, err := a.Inbox().List(inbox.ListOptions{})
-	require.NoError(t, err)
-	require.Len(t, page.Entries, 1)
-	got := page.Entries[0].Comments
-	require.Contains(t, got, "checked", "the run's output")
+	got := runOneShot(t, a, "env", "env | grep -E 'MYBROKER|APCA|HARMLESS' | sort")
 	require.Contains(t, got, "HARMLESS_VAR_T=visible")
 	for _, secret := range []string{"key-not-for-agents", "secret-not-for-agents", "default-name-key"} {
 		require.NotContains(t, got, secret)

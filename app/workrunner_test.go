@@ -186,20 +186,10 @@ func TestOneShotCannotReachAliceFiles(t *testing.T) {
 	key := filepath.Join(p.Data, config.OperatorKeyFile)
 	before, err := os.ReadFile(accounts)
 	require.NoError(t, err)
-	job, err := a.Automation().SaveJob(schedule.JobInput{Name: "escape", Schedule: "every 24h", Enabled: true,
-		Prompt: "cat " + accounts + " >/dev/null 2>&1 && echo LEAK-read; " +
-			"echo '[]' 2>/dev/null > " + accounts + " && echo LEAK-write; " +
-			"cat " + key + " >/dev/null 2>&1 && echo LEAK-key; echo checked",
-		Target: &schedule.Target{Kind: schedule.TargetOneShot, Agent: "shell", TimeoutSec: 60}})
-	require.NoError(t, err)
-	out, err := a.Automation().RunJobNow(context.Background(), job.ID)
-	require.NoError(t, err)
-	require.NoError(t, out.Err)
-	page, err := a.Inbox().List(inbox.ListOptions{})
-	require.NoError(t, err)
-	require.Len(t, page.Entries, 1)
-	require.Contains(t, page.Entries[0].Comments, "checked", "the run's output")
-	require.NotContains(t, page.Entries[0].Comments, "LEAK")
+	got := runOneShot(t, a, "escape", "cat "+accounts+" >/dev/null 2>&1 && echo LEAK-read; "+
+		"echo '[]' 2>/dev/null > "+accounts+" && echo LEAK-write; "+
+		"cat "+key+" >/dev/null 2>&1 && echo LEAK-key")
+	require.NotContains(t, got, "LEAK")
 	after, err := os.ReadFile(accounts)
 	require.NoError(t, err)
 	require.Equal(t, string(before), string(after))
@@ -219,8 +209,17 @@ func TestOneShotCannotReachAnotherHome(t *testing.T) {
 	key := filepath.Join(op.Data, config.OperatorKeyFile)
 	_, err := os.Stat(key)
 	require.NoError(t, err, "the other home has an operator key")
-	job, err := a.Automation().SaveJob(schedule.JobInput{Name: "neighbour", Schedule: "every 24h", Enabled: true,
-		Prompt: "cat " + key + " >/dev/null 2>&1 && echo LEAK-key; ls " + op.Config + " | grep -q json && echo LEAK-config; echo checked",
+	got := runOneShot(t, a, "neighbour", "cat "+key+" >/dev/null 2>&1 && echo LEAK-key; ls "+op.Config+" | grep -q json && echo LEAK-config")
+	require.NotContains(t, got, "LEAK")
+}
+
+// runOneShot runs script as a cron job's one-shot shell run in a fresh
+// core a (whose inbox is empty) and returns its output, as the run's
+// inbox entry has it; the script's end is checked to have been reached.
+func runOneShot(t *testing.T, a *app.App, name, script string) string {
+	t.Helper()
+	job, err := a.Automation().SaveJob(schedule.JobInput{Name: name, Schedule: "every 24h", Enabled: true,
+		Prompt: script + "; echo checked",
 		Target: &schedule.Target{Kind: schedule.TargetOneShot, Agent: "shell", TimeoutSec: 60}})
 	require.NoError(t, err)
 	out, err := a.Automation().RunJobNow(context.Background(), job.ID)
@@ -229,6 +228,6 @@ func TestOneShotCannotReachAnotherHome(t *testing.T) {
 	page, err := a.Inbox().List(inbox.ListOptions{})
 	require.NoError(t, err)
 	require.Len(t, page.Entries, 1)
-	require.Contains(t, page.Entries[0].Comments, "checked")
-	require.NotContains(t, page.Entries[0].Comments, "LEAK")
+	require.Contains(t, page.Entries[0].Comments, "checked", "the run's output")
+	return page.Entries[0].Comments
 }
