@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/config"
+	"github.com/alice-trading/alice/core/proctree/proctreetest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -50,28 +51,6 @@ func sandboxedManager(t *testing.T, d aliceDirs, mode string, probe func() error
 	return m
 }
 
-// sleepMark is a unique "sleep N" argument to find a process by on the host.
-func sleepMark() string {
-	return "1000." + strconv.FormatInt(time.Now().UnixNano()%1e9, 10)
-}
-
-// hostSleepers lists host pids running "sleep <mark>".
-func hostSleepers(mark string) []int {
-	ents, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.HasSuffix(string(b), "sleep\x00"+mark+"\x00") && alive(pid) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 // probeScript checks, from inside a session or run, what it can reach;
 // it prints one line per finding.
 func probeScript(d aliceDirs) string {
@@ -108,14 +87,14 @@ func TestSandboxedSessionHidesAliceDirs(t *testing.T) {
 	s, err := m.StartSession(w.ID, AgentShell)
 	require.NoError(t, err)
 	waitState(t, s, StateRunning)
-	mark := sleepMark()
+	mark := proctreetest.SleepMark()
 	out := filepath.Join(w.Dir, "probe.out")
 	_, err = s.Write([]byte("(" + probeScript(d) + ") > " + out + " 2>&1; env -i setsid sleep " + mark + " </dev/null >/dev/null 2>&1 &\n"))
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { b, _ := os.ReadFile(out); return strings.Contains(string(b), "CHECK-done") }, waitFor, tick)
 	b, _ := os.ReadFile(out)
 	requireHidden(t, d, w, string(b))
-	require.Eventually(t, func() bool { return len(hostSleepers(mark)) == 1 }, waitFor, tick, "the daemon runs")
+	require.Eventually(t, func() bool { return len(proctreetest.Sleepers(mark)) == 1 }, waitFor, tick, "the daemon runs")
 
 	// A resize reaches the program (SIGWINCH goes to the terminal's
 	// foreground group, the program's, not the init's).
@@ -132,7 +111,7 @@ func TestSandboxedSessionHidesAliceDirs(t *testing.T) {
 	assert.Less(t, took, killGrace, "the shell ended on SIGHUP/SIGTERM, before the kill grace")
 	st, _ := s.State()
 	assert.Equal(t, StateStopped, st)
-	assert.Eventually(t, func() bool { return len(hostSleepers(mark)) == 0 }, 5*time.Second, tick, "the detached daemon outlived the session")
+	assert.Eventually(t, func() bool { return len(proctreetest.Sleepers(mark)) == 0 }, 5*time.Second, tick, "the detached daemon outlived the session")
 }
 
 // TestSandboxedSessionExitCode: the program's exit status comes through
@@ -173,11 +152,11 @@ func TestSandboxedHeadlessRunHidesAliceDirs(t *testing.T) {
 	assert.True(t, res.TimedOut)
 	assert.Less(t, time.Since(start), 5*time.Second)
 
-	mark := sleepMark()
+	mark := proctreetest.SleepMark()
 	_, err = m.RunHeadless(context.Background(), HeadlessRun{WorkspaceID: w.ID, Agent: AgentShell,
 		Prompt: "env -i setsid sleep " + mark + " </dev/null >/dev/null 2>&1 & sleep 0.2", Timeout: time.Minute})
 	require.NoError(t, err)
-	assert.Eventually(t, func() bool { return len(hostSleepers(mark)) == 0 }, 5*time.Second, tick, "the run's daemon outlived it")
+	assert.Eventually(t, func() bool { return len(proctreetest.Sleepers(mark)) == 0 }, 5*time.Second, tick, "the run's daemon outlived it")
 }
 
 // TestSandboxOnRefusesWithoutSandbox: with "on", a kernel that refuses the

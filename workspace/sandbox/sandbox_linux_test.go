@@ -6,11 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/alice-trading/alice/core/proctree/proctreetest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -119,7 +119,7 @@ func TestExitStatus(t *testing.T) {
 func TestSignalForwarded(t *testing.T) {
 	needSandbox(t)
 	hidden, _, keep := tree(t)
-	mark := daemonMark()
+	mark := proctreetest.SleepMark()
 	cmd := exec.Command("/bin/sh", "-c", `env -i setsid sleep `+mark+` </dev/null >/dev/null 2>&1 & trap 'exit 7' TERM; echo ready; while :; do sleep 0.05; done`)
 	cmd.Dir = keep
 	pr, pw, err := os.Pipe()
@@ -132,38 +132,13 @@ func TestSignalForwarded(t *testing.T) {
 	buf := make([]byte, 6)
 	_, err = pr.Read(buf)
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return len(findByCmdline(mark)) > 0 }, 5*time.Second, 20*time.Millisecond, "daemon started")
+	require.Eventually(t, func() bool { return len(proctreetest.Sleepers(mark)) > 0 }, 5*time.Second, 20*time.Millisecond, "daemon started")
 	start := time.Now()
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	_ = cmd.Wait()
 	assert.Equal(t, 7, cmd.ProcessState.ExitCode())
 	assert.Less(t, time.Since(start), time.Second)
-	assert.Eventually(t, func() bool { return len(findByCmdline(mark)) == 0 }, 2*time.Second, 20*time.Millisecond, "daemon gone with the sandbox")
-}
-
-// daemonMark is a unique sleep duration naming one test's daemon.
-func daemonMark() string {
-	return "1000." + strconv.FormatInt(time.Now().UnixNano()%1e9, 10)
-}
-
-// findByCmdline lists host pids running "sleep <mark>".
-func findByCmdline(mark string) []int {
-	ents, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		if strings.HasSuffix(string(b), "sleep\x00"+mark+"\x00") {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
+	assert.Eventually(t, func() bool { return len(proctreetest.Sleepers(mark)) == 0 }, 2*time.Second, 20*time.Millisecond, "daemon gone with the sandbox")
 }
 
 func TestWrapRefusesEmptyPolicy(t *testing.T) {

@@ -1,9 +1,11 @@
 // Package proctreetest holds what tests of process lifetime share: the pid
-// a test's helper process wrote to a file.
+// a test's helper process wrote to a file, and daemons found on the host
+// by a unique "sleep <mark>" command line.
 package proctreetest
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -28,4 +30,40 @@ func ReadPIDFile(t testing.TB, path string) int {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// SleepMark is a unique "sleep N" argument (about 1000 s) by which a
+// test's daemon is found on the host, whatever namespace started it.
+func SleepMark() string {
+	return "1000." + strconv.FormatInt(time.Now().UnixNano()%1e9, 10)
+}
+
+// Sleepers lists the live (not zombie) host pids running "sleep <mark>".
+func Sleepers(mark string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.HasSuffix(string(b), "sleep\x00"+mark+"\x00") && live(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// live: the process exists and is not a zombie.
+func live(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	return i < 0 || !strings.HasPrefix(strings.TrimSpace(string(b[i+1:])), "Z")
 }
