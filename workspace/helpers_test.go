@@ -3,13 +3,11 @@ package workspace
 import (
 	"context"
 	"log/slog"
-	"os"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/alice-trading/alice/core/proctree/proctreetest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -68,14 +66,4 @@ func typeText(s *Session, text string) {
 }
 
 // alive reports whether pid is a live (non-zombie) process.
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := strings.LastIndexByte(string(b), ')')
-	return i < 0 || !strings.HasPrefix(strings.TrimSpace(string(b[i+1:])), "Z")
-}
+func alive(pid int) bool { return proctreetest.Alive(pid) }

@@ -48,15 +48,15 @@ func Sleepers(mark string) []int {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.HasSuffix(string(b), "sleep\x00"+mark+"\x00") && live(pid) {
+		if err == nil && strings.HasSuffix(string(b), "sleep\x00"+mark+"\x00") && Alive(pid) {
 			pids = append(pids, pid)
 		}
 	}
 	return pids
 }
 
-// live: the process exists and is not a zombie.
-func live(pid int) bool {
+// Alive: the process exists and is not a zombie.
+func Alive(pid int) bool {
 	if err := syscall.Kill(pid, 0); err != nil {
 		return false
 	}
