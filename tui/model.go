@@ -103,6 +103,10 @@ type Model struct {
 	// quitRequested: the person quit alice (not a detach).
 	quitRequested bool
 	Events        <-chan any
+	// ticking: a TickMsg is on its way (refresh.go: the periodic refresh
+	// runs only while the focused pane shows what changes without an
+	// event).
+	ticking bool
 }
 
 // New builds the root model over a Core.
@@ -186,6 +190,7 @@ func (m *Model) SetPatcher(f func(tea.PatchDraw) bool) { m.Workspaces.SetPatcher
 // its background colour.
 func (m *Model) Init() tea.Cmd {
 	m.Events = m.core.Events(m.Ctx)
+	m.ticking = true
 	cmds := []tea.Cmd{m.WaitEvent(), m.LoadAll(), m.tick()}
 	if m.opts.Dark == nil {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -247,7 +252,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.Focus != focus {
 		// A pane shown again reloads now (not on the next tick): a channel
 		// created in the chat is on the Settings page when it opens.
-		cmd = tea.Batch(cmd, m.refreshShown())
+		cmd = tea.Batch(cmd, m.refreshShown(), m.LoadStatus(), m.startTicking())
 	}
 	if !(m.Focus == FocusWorkspaces && m.Workspaces.Attached()) {
 		m.attachSeq = m.Toasts.Seq
@@ -289,7 +294,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.Workspaces.Invalidate()
 		return m, nil
 	case TickMsg:
-		return m, tea.Batch(m.tick(), m.LoadStatus(), m.Portfolio.Load(), m.Inbox.RenderDocs(), m.refreshPage(), m.Settings.Tick())
+		cmds := []tea.Cmd{m.LoadStatus(), m.Portfolio.Load(), m.Inbox.RenderDocs(), m.refreshPage(), m.Settings.Tick()}
+		if m.ticking = m.wantsTick(); m.ticking {
+			cmds = append(cmds, m.tick())
+		}
+		return m, tea.Batch(cmds...)
 	case statusMsg:
 		m.Status = StatusInfo(msg)
 		return m, nil
@@ -364,7 +373,9 @@ func (m *Model) handleEvent(ev any) tea.Cmd {
 	case NotificationEvent:
 		return m.Toasts.Push(kit.ToastInfo, "🔔 "+e.Text, m.now())
 	case activity.ActivityChangedEvent:
-		return m.Activity.Load()
+		// Whatever the status bar shows changes with an event in the log
+		// (a link down or up, a schedule added, a problem reported).
+		return tea.Batch(m.Activity.Load(), m.LoadStatus())
 	}
 	return nil
 }
