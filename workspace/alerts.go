@@ -12,10 +12,12 @@ import (
 )
 
 // HumanNotifier delivers a notification to the people's channels only
-// (TUI toast, Telegram), never to an agent connector.
-// connector.Center.NotifyHumans satisfies it.
+// (TUI toast, Telegram), never to an agent connector, as plain text: an
+// alert quotes the agent's own words and screen, which a Markdown surface
+// must show literally (no bold "approved" lines, no links).
+// connector.Center.NotifyHumansPlain satisfies it.
 type HumanNotifier interface {
-	NotifyHumans(ctx context.Context, text, urgency, source string) (string, error)
+	NotifyHumansPlain(ctx context.Context, text, urgency, source string) (string, error)
 }
 
 // AlertSource is the notification source of agent alerts.
@@ -156,7 +158,7 @@ func (a *Alerter) flush(ctx context.Context) {
 			continue
 		}
 		text := a.text(cur)
-		if ch, err := a.n.NotifyHumans(ctx, text, urgencyOf(cur.State), AlertSource); err != nil {
+		if ch, err := a.n.NotifyHumansPlain(ctx, text, urgencyOf(cur.State), AlertSource); err != nil {
 			a.opts.Logger.Warn("workspace alert not delivered", "session", cur.SessionID, "state", cur.State.String(), "err", err)
 		} else {
 			a.opts.Logger.Info("workspace alert", "session", cur.SessionID, "state", cur.State.String(), "channels", ch)

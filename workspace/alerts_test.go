@@ -19,7 +19,7 @@ type fakeHumans struct {
 	sent []sentAlert
 }
 
-func (f *fakeHumans) NotifyHumans(_ context.Context, text, urgency, source string) (string, error) {
+func (f *fakeHumans) NotifyHumansPlain(_ context.Context, text, urgency, source string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sent = append(f.sent, sentAlert{text, urgency, source})

@@ -108,6 +108,9 @@ func (b *bench) run() error {
 	}
 	if c.wants("rss") {
 		b.add(fmt.Sprintf("RSS, %d sessions", b.cfg.busy+2), "MB", float64(rssKB(b.alicePID))/1024, float64(rssKB(b.serverPID))/1024)
+		if n, kb := sandboxInitsKB(b.alicePID); n > 0 {
+			b.add(fmt.Sprintf("+ %d sandbox inits (private)", n), "MB", float64(kb)/1024, 0)
+		}
 	}
 	if c.wants("busy") {
 		b.cpu(fmt.Sprintf("CPU, %d busy, over %s", b.cfg.busy, b.cfg.busyCPU), b.cfg.busyCPU)

@@ -113,3 +113,44 @@ func rssKB(pid int) int {
 	}
 	return 0
 }
+
+// sandboxInitsKB sums the private memory (Private_Clean + Private_Dirty,
+// smaps_rollup) of parent's sandbox inits — one small process per
+// sandboxed session (workspace/sandbox) — and counts them. Their RSS is
+// mostly alice's binary, shared with alice; this is what they add.
+func sandboxInitsKB(parent int) (n, kb int) {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if err != nil || !strings.HasPrefix(string(cmd), "alice-sandbox\x00") {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(stat), ')')
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 2 || f[1] != strconv.Itoa(parent) {
+			continue
+		}
+		roll, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+		if err != nil {
+			continue
+		}
+		n++
+		for _, l := range strings.Split(string(roll), "\n") {
+			for _, k := range []string{"Private_Clean:", "Private_Dirty:"} {
+				if v, ok := strings.CutPrefix(l, k); ok {
+					x, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+					kb += x
+				}
+			}
+		}
+	}
+	return n, kb
+}
