@@ -262,16 +262,14 @@ func readWorking(dir, p string) (data []byte, exists, tooLarge bool, err error) 
 	case fi.Size() > maxDiffFileBytes:
 		return nil, true, true, nil
 	}
-	f, err := root.Open(rel)
-	if err != nil {
-		return nil, false, false, fmt.Errorf("%s: %w", p, err)
+	b, large, err := readRegular(root, rel, maxDiffFileBytes)
+	if errors.Is(err, errNotRegular) {
+		return nil, false, false, nil // swapped for a FIFO meanwhile
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxDiffFileBytes+1))
-	if err == nil && len(b) > maxDiffFileBytes {
+	if large {
 		return nil, true, true, nil
 	}
-	return b, true, false, err
+	return b, err == nil, false, err
 }
 
 func isBinary(b []byte) bool {

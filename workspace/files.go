@@ -148,7 +148,7 @@ func (m *Manager) ReadFile(wsID, rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer root.Close()
-	f, err := root.Open(c)
+	f, err := root.OpenFile(c, os.O_RDONLY|openNonblock, 0) // a FIFO does not block the viewer
 	if err != nil {
 		return nil, mapFSErr(rel, err)
 	}
@@ -159,6 +159,9 @@ func (m *Manager) ReadFile(wsID, rel string) ([]byte, error) {
 	}
 	if st.IsDir() {
 		return nil, fmt.Errorf("%w: %q is a directory", ErrInvalidPath, rel)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %q is not a regular file", ErrInvalidPath, rel)
 	}
 	if st.Size() > MaxReadFile {
 		return nil, &FileTooLargeError{Path: c, Size: st.Size()}

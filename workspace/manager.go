@@ -416,14 +416,23 @@ func (m *Manager) refreshMCPConfig(w Workspace) {
 	}
 	defer root.Close()
 	if fi, err := root.Lstat(".mcp.json"); err == nil && fi.Mode().IsRegular() {
-		if got, err := root.ReadFile(".mcp.json"); err == nil && string(got) == string(want) {
+		if got, _, err := readRegular(root, ".mcp.json", 1<<20); err == nil && string(got) == string(want) {
 			return
 		}
 	}
+	// A fresh file of alice's own (O_EXCL: not one a session put there,
+	// a FIFO included), renamed over .mcp.json.
 	tmp := fmt.Sprintf(".mcp.json.alice-%d", os.Getpid())
-	err = root.WriteFile(tmp, want, 0o644)
+	_ = root.Remove(tmp)
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err == nil {
-		err = root.Rename(tmp, ".mcp.json")
+		_, err = f.Write(want)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = root.Rename(tmp, ".mcp.json")
+		}
 	}
 	if err != nil {
 		_ = root.Remove(tmp)

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -91,6 +92,9 @@ func (f *rootFS) Create(name string) (billy.File, error) {
 
 func (f *rootFS) Open(name string) (billy.File, error) { return f.OpenFile(name, os.O_RDONLY, 0) }
 
+// OpenFile opens name non-blocking and keeps it only if it is a regular
+// file or a directory: a FIFO a session put in the workspace would
+// otherwise hang the core (git add reading it) until someone wrote to it.
 func (f *rootFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File, error) {
 	r := f.rel(name)
 	if flag&os.O_CREATE != 0 {
@@ -98,11 +102,55 @@ func (f *rootFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File, 
 			return nil, err
 		}
 	}
-	file, err := f.root.OpenFile(r, flag, perm)
+	file, err := f.root.OpenFile(r, flag|openNonblock, perm)
 	if err != nil {
 		return nil, err
 	}
+	if err := regularOrDir(file); err != nil {
+		_ = file.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
 	return &rootFile{File: file, name: name}, nil
+}
+
+// errNotRegular refuses a FIFO, socket or device in a workspace.
+var errNotRegular = errors.New("not a regular file")
+
+func regularOrDir(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() && !fi.IsDir() {
+		return errNotRegular
+	}
+	return nil
+}
+
+// readRegular reads name beneath root when it is a regular file of at
+// most max bytes (tooLarge otherwise), opening it non-blocking: a FIFO or
+// device never blocks the core.
+func readRegular(root *os.Root, name string, max int64) (b []byte, tooLarge bool, err error) {
+	f, err := root.OpenFile(name, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, false, &fs.PathError{Op: "read", Path: name, Err: errNotRegular}
+	}
+	if fi.Size() > max {
+		return nil, true, nil
+	}
+	b, err = io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		return nil, true, nil
+	}
+	return b, false, err
 }
 
 func (f *rootFS) Stat(name string) (os.FileInfo, error)  { return f.root.Stat(f.rel(name)) }

@@ -6,3 +6,5 @@ import "os"
 
 func lockFile(*os.File) error   { return nil }
 func unlockFile(*os.File) error { return nil }
+
+const openNonblock = 0

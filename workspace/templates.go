@@ -176,7 +176,7 @@ func infoExcludes(dir string) []gitignore.Pattern {
 		return nil
 	}
 	defer r.Close()
-	b, err := r.ReadFile(filepath.Join(".git", "info", "exclude"))
+	b, _, err := readRegular(r, filepath.Join(".git", "info", "exclude"), 1<<20)
 	if err != nil {
 		return nil
 	}
