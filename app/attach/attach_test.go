@@ -19,6 +19,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/creack/pty"
+
+	"github.com/alice-trading/alice/config"
 	"github.com/stretchr/testify/require"
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -296,10 +298,10 @@ func TestAttachDirIsTightenedAndMustBeOurs(t *testing.T) {
 	require.Equal(t, os.FileMode(0o700), di.Mode().Perm())
 
 	other := t.TempDir()
-	err = privateDir(other, os.Getuid()+1)
+	err = config.PrivateDir(other, os.Getuid()+1)
 	require.ErrorContains(t, err, "not owned by you")
 	require.ErrorContains(t, err, other)
 	link := filepath.Join(t.TempDir(), "link")
 	require.NoError(t, os.Symlink(other, link))
-	require.ErrorContains(t, privateDir(link, os.Getuid()), "not a directory")
+	require.ErrorContains(t, config.PrivateDir(link, os.Getuid()), "not a directory")
 }

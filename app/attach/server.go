@@ -26,6 +26,8 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	"github.com/creack/pty"
+
+	"github.com/alice-trading/alice/config"
 )
 
 // Exit statuses a session ends with; the client tells them apart.
@@ -130,8 +132,8 @@ func Listen(ctx context.Context, opts Options) (*Server, error) {
 	}
 	// Both live in owner-only directories (the same one in alice).
 	for _, dir := range []string{filepath.Dir(opts.HostKeyPath), filepath.Dir(opts.SocketPath)} {
-		if err := privateDir(dir, os.Getuid()); err != nil {
-			return nil, err
+		if err := config.PrivateDir(dir, os.Getuid()); err != nil {
+			return nil, fmt.Errorf("attach: %w", err)
 		}
 	}
 	if err := ensureHostKey(opts.HostKeyPath); err != nil {
@@ -514,8 +516,8 @@ func copyBuf(dst io.Writer, src io.Reader) (int64, error) {
 // owner-only directory, replacing a stale socket file (the data dir's lock
 // already guarantees no live core owns it).
 func listenUnix(path string) (net.Listener, error) {
-	if err := privateDir(filepath.Dir(path), os.Getuid()); err != nil {
-		return nil, err
+	if err := config.PrivateDir(filepath.Dir(path), os.Getuid()); err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
 	}
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode()&os.ModeSocket == 0 {
