@@ -54,6 +54,7 @@ type Listener struct {
 type App struct {
 	realPrices *realPriceFeed // simulator accounts' real prices (research.go)
 	creds      credentialEnv  // env names credentials come from (credential_env.go)
+	homes      config.Homes   // this user's alice homes, hidden from sessions
 	opts       Options
 	log        *slog.Logger
 	events     *eventlog.Log
@@ -101,7 +102,7 @@ func New(opts Options) (*App, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	a := &App{opts: opts, log: opts.Logger}
+	a := &App{opts: opts, log: opts.Logger, homes: config.OpenHomes()}
 	a.buildSettings()
 	ev, err := eventlog.Open(opts.Paths.DataPath("event-log", "events.jsonl"))
 	if err != nil {

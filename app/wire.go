@@ -83,7 +83,7 @@ func (a *App) build() error {
 		// Nor other alice homes of this user (another instance's operator
 		// key and TUI), registered as each core starts (config.RegisterHome).
 		Sandbox: workspace.SandboxOptions{Hide: o.Paths.Private(), Mode: wsCfg.Sandbox, HideEnv: a.creds.list,
-			HideMore: config.OtherHomes},
+			HideMore: a.homes.Others},
 	})
 	if err != nil {
 		return fmt.Errorf("workspaces: %w", err)
@@ -105,7 +105,7 @@ func (a *App) build() error {
 // start opens listeners and background loops.
 func (a *App) start(ctx context.Context) error {
 	// Before any session: the other homes' sandboxes hide this one.
-	if err := config.RegisterHome(a.opts.Paths); err != nil {
+	if err := a.homes.Register(a.opts.Paths); err != nil {
 		a.log.Warn("Could not register this home for other instances' sandboxes", "err", err)
 	}
 	if err := a.trading.Start(ctx); err != nil {

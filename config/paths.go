@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/adrg/xdg"
 )
@@ -72,18 +73,31 @@ func resolvePaths(home string, getenv func(string) string) (Paths, error) {
 			}
 		}
 	}
-	xdg.Reload()
-	p := Paths{
-		Config: filepath.Join(xdg.ConfigHome, "alice"),
-		Data:   filepath.Join(xdg.DataHome, "alice"),
-		Logs:   filepath.Join(xdg.StateHome, "alice", "logs"),
-	}
+	p := xdgPaths()
 	for _, d := range []string{p.Config, p.Data, p.Logs} {
 		if !filepath.IsAbs(d) {
 			return Paths{}, ErrNoHome
 		}
 	}
 	return p, nil
+}
+
+// xdgMu serialises the XDG library's globals: Reload rewrites them from
+// the environment, and cores (tests start many at once) resolve paths
+// concurrently. The one package-level variable here guards the library's.
+var xdgMu sync.Mutex
+
+// xdgPaths are alice's directories under the XDG base directories the
+// environment names now.
+func xdgPaths() Paths {
+	xdgMu.Lock()
+	defer xdgMu.Unlock()
+	xdg.Reload()
+	return Paths{
+		Config: filepath.Join(xdg.ConfigHome, "alice"),
+		Data:   filepath.Join(xdg.DataHome, "alice"),
+		Logs:   filepath.Join(xdg.StateHome, "alice", "logs"),
+	}
 }
 
 // usableHome is an absolute directory other than the filesystem root.

@@ -172,7 +172,8 @@ func workspaceBackend(e *env) (b wsapi.Backend, where string, closeFn func(), er
 		_ = lock.Release()
 		return nil, "", nil, err
 	}
-	_ = config.RegisterHome(paths) // before any run: other homes' sandboxes hide this one
+	homes := config.OpenHomes()
+	_ = homes.Register(paths) // before any run: other homes' sandboxes hide this one
 	host := mcpCfg.Host
 	if host == "" || host == "0.0.0.0" || host == "::" {
 		host = "127.0.0.1"
@@ -193,7 +194,7 @@ func workspaceBackend(e *env) (b wsapi.Backend, where string, closeFn func(), er
 	m, err := workspace.NewManager(workspace.Options{Root: paths.DataPath("workspaces"), MCPURL: func() string { return url },
 		Persona: agent.PersonaFile(paths.DataPath("brain", "persona.md")), Logger: logger,
 		Sandbox: workspace.SandboxOptions{Hide: paths.Private(), Mode: wsCfg.Sandbox,
-			HideEnv: func() []string { return app.CredentialEnvNames(store) }, HideMore: config.OtherHomes}})
+			HideEnv: func() []string { return app.CredentialEnvNames(store) }, HideMore: homes.Others}})
 	if err != nil {
 		_ = logCloser.Close()
 		_ = lock.Release()
