@@ -40,6 +40,9 @@ type Options struct {
 	Store   *config.Store
 	Logger  *slog.Logger
 	Version string
+	// Homes is the register of this user's alice homes (nil: the user's,
+	// config.OpenHomes; tests keep theirs out of the user's).
+	Homes *config.Homes
 }
 
 // Listener describes one open network endpoint, for the status bar and the
@@ -102,7 +105,12 @@ func New(opts Options) (*App, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	a := &App{opts: opts, log: opts.Logger, homes: config.OpenHomes()}
+	a := &App{opts: opts, log: opts.Logger}
+	if opts.Homes != nil {
+		a.homes = *opts.Homes
+	} else {
+		a.homes = config.OpenHomes()
+	}
 	a.buildSettings()
 	ev, err := eventlog.Open(opts.Paths.DataPath("event-log", "events.jsonl"))
 	if err != nil {

@@ -50,6 +50,9 @@ func OpenHomes() Homes {
 	return Homes{dir: filepath.Dir(def.Logs), def: &def}
 }
 
+// HomesAt is a register kept in dir, with no default home (tests).
+func HomesAt(dir string) Homes { return Homes{dir: dir} }
+
 // Register records p's directories in the register, and creates the
 // attach sockets' fallback directory, so that both exist (and are hidden)
 // before any session starts. Homes whose directories are gone are dropped

@@ -9,6 +9,7 @@ package apptest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -83,7 +84,10 @@ func run(t testing.TB, home string) (*app.App, error) {
 	paths := Paths(t, home)
 	store := config.NewStore(paths.Config)
 	require.NoError(t, store.CheckAll())
-	a, err := app.New(app.Options{Paths: paths, Store: store, Version: "test"})
+	// The test cores' register of homes, shared by every test process of
+	// this user, kept out of the user's own.
+	homes := config.HomesAt(filepath.Join(os.TempDir(), fmt.Sprintf("alice-apptest-%d", os.Getuid())))
+	a, err := app.New(app.Options{Paths: paths, Store: store, Version: "test", Homes: &homes})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := a.Start(ctx); err != nil {
