@@ -40,17 +40,21 @@ func (c *credentialEnv) add(names ...string) {
 	}
 }
 
-// presetDefaultEnv are the names the broker presets and market data
-// backends read a key from when an account names none: hidden whether or
-// not an account uses them (a key exported for another tool is still the
+// presetDefaultEnv are the names the broker presets (every preset this
+// build has: the CCXT ones with -tags ccxt) and the market data backends
+// read a key from when an account names none: hidden whether or not an
+// account uses them (a key exported for another tool is still the
 // person's key).
 func presetDefaultEnv() []string {
-	return []string{
-		marketdata.DefaultAlpacaKeyEnv, marketdata.DefaultAlpacaSecretEnv, // alpaca trading and market data
-		"BINANCE_API_KEY", "BINANCE_API_SECRET",
-		"BYBIT_API_KEY", "BYBIT_API_SECRET",
-		marketdata.DefaultOpenBBTokenEnv,
+	out := []string{marketdata.DefaultAlpacaKeyEnv, marketdata.DefaultAlpacaSecretEnv, marketdata.DefaultOpenBBTokenEnv}
+	for _, p := range uta.Presets() {
+		for _, f := range p.Fields {
+			if f.Kind == uta.FieldEnvRef && f.Default != "" && !slices.Contains(out, f.Default) {
+				out = append(out, f.Default)
+			}
+		}
 	}
+	return out
 }
 
 // list is every name remembered so far and the presets' defaults, sorted.

@@ -48,7 +48,7 @@ func TestCredentialEnvNamesFromConfig(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, config.ConnectorsFile),
 		[]byte(`{"telegram":{"enabled":false,"botTokenEnv":"MY_BOT_TOKEN_T"}}`), 0o600))
 	names := app.CredentialEnvNames(config.NewStore(dir))
-	for _, want := range []string{"MYBROKER_KEY_T", "APCA_API_SECRET_KEY", "MY_BOT_TOKEN_T", "APCA_API_KEY_ID", "BINANCE_API_SECRET"} {
+	for _, want := range []string{"MYBROKER_KEY_T", "APCA_API_SECRET_KEY", "MY_BOT_TOKEN_T", "APCA_API_KEY_ID", "BINANCE_API_SECRET", "BYBIT_API_KEY"} {
 		require.Contains(t, names, want)
 	}
 	require.NotContains(t, names, "PATH")
