@@ -3,8 +3,11 @@ package kit
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/alice-trading/alice/core"
 )
 
 // OrDash shows an empty value as a dash.
@@ -78,6 +81,25 @@ func Cell(s string, w int) string {
 		return ""
 	}
 	return PadRight(ansi.Truncate(OneLine(s), w, "…"), w)
+}
+
+// ShownLine is one line of text someone else wrote (a file's name or a
+// line of its diff, from an agent's workspace) ready to be drawn: tabs
+// expanded (ExpandTabs), and every other rune that must never reach the
+// terminal as it is (core.UnsafeRune: ESC and other controls, line
+// separators, bidirectional overrides) replaced by U+FFFD, so the text
+// can neither restyle the screen nor reorder what is shown.
+func ShownLine(s string) string {
+	s = ExpandTabs(s)
+	if strings.IndexFunc(s, core.UnsafeRune) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if core.UnsafeRune(r) {
+			return unicode.ReplacementChar
+		}
+		return r
+	}, s)
 }
 
 // TabStop is the distance between tab stops when tabs are expanded for

@@ -152,10 +152,10 @@ func (d *diffView) onKey(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 			})
 	case key.Matches(msg, k.Discard) && n > 0:
 		f := d.diff.Files[d.sel]
-		return false, d.confirm("Discard the changes to "+f.Path+"?", discardBody([]DiffFile{f}, d.diff.Base),
+		return false, d.confirm("Discard the changes to "+kit.ShownLine(f.Path)+"?", discardBody([]DiffFile{f}, d.diff.Base),
 			func(ac AgentCore) diffActionMsg {
 				_, err := ac.DiscardWorkspace(d.ws.ID, []string{f.Path})
-				return diffActionMsg{text: "discarded " + f.Path, err: err}
+				return diffActionMsg{text: "discarded " + kit.ShownLine(f.Path), err: err}
 			})
 	case key.Matches(msg, k.DiscardAll) && n > 0:
 		return false, d.confirm(fmt.Sprintf("Discard ALL %d changes in %s?", n, d.ws.Tag), discardBody(d.diff.Files, d.diff.Base),
@@ -185,7 +185,7 @@ func discardBody(files []DiffFile, base string) string {
 			fmt.Fprintf(&b, "\n  … and %d more", len(files)-i)
 			break
 		}
-		fmt.Fprintf(&b, "\n  %s %s", changeLetter(f), f.Path)
+		fmt.Fprintf(&b, "\n  %s %s", changeLetter(f), kit.ShownLine(f.Path))
 	}
 	return b.String()
 }
@@ -236,7 +236,7 @@ func (d *diffView) View() string {
 		case f.TooLarge:
 			stat = st.Muted.Render("too large to show")
 		}
-		row := fmt.Sprintf("%s  %-*s ", changeLetter(f), max(10, d.w-24), ansi.Truncate(f.Path, max(10, d.w-24), "…")) + stat
+		row := fmt.Sprintf("%s  %-*s ", changeLetter(f), max(10, d.w-24), ansi.Truncate(kit.ShownLine(f.Path), max(10, d.w-24), "…")) + stat
 		if i == d.sel {
 			row = st.Selected.Render("› " + row)
 		} else {
@@ -280,9 +280,9 @@ func renderPatch(st kit.Styles, f DiffFile) []string {
 	for i, l := range src {
 		switch {
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-			out = append(out, st.Muted.Render(kit.ExpandTabs(l)))
+			out = append(out, st.Muted.Render(kit.ShownLine(l)))
 		case strings.HasPrefix(l, "@@"):
-			out = append(out, st.Accent.Render(kit.ExpandTabs(l)))
+			out = append(out, st.Accent.Render(kit.ShownLine(l)))
 		case strings.HasPrefix(l, "+"), strings.HasPrefix(l, "-"), strings.HasPrefix(l, " "):
 			marker := st.Muted.Render(" ")
 			switch l[0] {
@@ -293,13 +293,13 @@ func renderPatch(st kit.Styles, f DiffFile) []string {
 			}
 			// Tabs go to the code's own tab stops (after the marker
 			// column), so indented lines keep their alignment.
-			body := kit.ExpandTabs(l[1:])
+			body := kit.ShownLine(l[1:])
 			if i < maxHighlightLines {
 				body = highlightCode(lexer, style, form, body)
 			}
 			out = append(out, marker+body)
 		default:
-			out = append(out, st.Muted.Render(kit.ExpandTabs(l)))
+			out = append(out, st.Muted.Render(kit.ShownLine(l)))
 		}
 	}
 	return out

@@ -472,7 +472,7 @@ func (p *Pane) View() string {
 		ws, _ := p.current()
 		rows := []string{st.Title.Render("Files · " + ws.Tag + " · " + ws.Dir), ""}
 		for _, f := range p.files {
-			name := f.Name
+			name := kit.ShownLine(f.Name) // an agent named it
 			if f.IsDir {
 				name = st.Accent.Render(name + "/")
 			}
@@ -481,7 +481,12 @@ func (p *Pane) View() string {
 		return kit.FitHeight(strings.Join(rows, "\n")+"\n\n"+st.Muted.Render("esc back"), p.h)
 	case wsGit:
 		ws, _ := p.current()
-		return kit.FitHeight(st.Title.Render("Git · "+ws.Tag)+"\n\n"+p.gitText+"\n\n"+st.Muted.Render("esc back"), p.h)
+		// paths and commit subjects are the agents': each line shown safe
+		lines := strings.Split(p.gitText, "\n")
+		for i, l := range lines {
+			lines[i] = kit.ShownLine(l)
+		}
+		return kit.FitHeight(st.Title.Render("Git · "+ws.Tag)+"\n\n"+strings.Join(lines, "\n")+"\n\n"+st.Muted.Render("esc back"), p.h)
 	case WsScroll:
 		return p.Scroll.view(*st, p.w, p.h)
 	}
