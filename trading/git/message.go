@@ -17,7 +17,7 @@ const MaxMessageChars = 500
 
 // ErrBadMessage is why a commit message was refused. Tools name their own
 // field in front of it (commitMessage, message).
-var ErrBadMessage = errors.New("must be one line of at most 500 characters without control characters (no newlines, tabs, escape sequences or bidirectional overrides)")
+var ErrBadMessage = errors.New("must be one line of at most 500 characters without control or invisible characters (no newlines, tabs, escape sequences, bidirectional overrides or zero-width spaces)")
 
 // ValidateMessage is the one check of a commit message, made when it is
 // committed (Git.Commit) and, by the staging tools, before anything is
@@ -33,10 +33,24 @@ func ValidateMessage(message string) error {
 	if !utf8.ValidString(message) || utf8.RuneCountInString(message) > MaxMessageChars {
 		return ErrBadMessage
 	}
-	if strings.IndexFunc(message, core.UnsafeRune) >= 0 {
+	if strings.IndexFunc(message, core.UnsafeRune) >= 0 || strings.IndexFunc(message, invisible) >= 0 {
 		return ErrBadMessage
 	}
 	return nil
+}
+
+// invisible reports runes that take no room and show nothing, which can
+// hide text in plain sight or break the alignment of a log (zero-width
+// space, word joiner and the invisible operators, byte-order mark, soft
+// hyphen, combining grapheme joiner, Mongolian vowel separator). The
+// zero-width joiner and non-joiner stay: emoji sequences and several
+// scripts need them.
+func invisible(r rune) bool {
+	switch {
+	case r == '\u200b', r >= '\u2060' && r <= '\u2064', r == '\ufeff', r == '\u00ad', r == '\u034f', r == '\u180e':
+		return true
+	}
+	return false
 }
 
 // DisplayMessage is a stored message as it may be shown: one line, safe
