@@ -91,7 +91,10 @@ func headCommit(dir string) string {
 // Diff compares the working tree with the diff base, file by file:
 // committed and uncommitted changes alike, untracked files included,
 // ignored files left out.
-func (m *Manager) Diff(wsID string) (Diff, error) {
+func (m *Manager) Diff(wsID string) (Diff, error) { return m.diffFrom(wsID, "") }
+
+// diffFrom is Diff against the commit baseHash ("" for the diff base).
+func (m *Manager) diffFrom(wsID, baseHash string) (Diff, error) {
 	w, ok := m.Get(wsID)
 	if !ok {
 		return Diff{}, fmt.Errorf("%w: %s", ErrWorkspaceNotFound, wsID)
@@ -101,7 +104,12 @@ func (m *Manager) Diff(wsID string) (Diff, error) {
 		return Diff{}, fmt.Errorf("open git repository of %s: %w", w.Tag, err)
 	}
 	defer repo.Close()
-	base, err := m.diffBase(w.ID, repo.Repository)
+	var base *object.Commit
+	if baseHash != "" {
+		base, err = repo.CommitObject(plumbing.NewHash(baseHash))
+	} else {
+		base, err = m.diffBase(w.ID, repo.Repository)
+	}
 	if err != nil {
 		return Diff{}, err
 	}

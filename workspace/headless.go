@@ -93,7 +93,7 @@ func (m *Manager) RunHeadless(ctx context.Context, r HeadlessRun) (HeadlessResul
 	default:
 		args = append(args, "-c", r.Prompt)
 	}
-	before := m.diffIndex(ws.ID)
+	before, headBefore := m.diffIndex(ws.ID), headCommit(ws.Dir)
 
 	runCtx, cancel := context.WithTimeout(ctx, r.Timeout)
 	defer cancel()
@@ -121,7 +121,7 @@ func (m *Manager) RunHeadless(ctx context.Context, r HeadlessRun) (HeadlessResul
 	proctree.End(proctree.Query{Tag: tag}.Find, killGrace)
 	res := HeadlessResult{WorkspaceID: ws.ID, Command: displayCommand(r.Agent, r.Model), Output: out.String(),
 		Duration: time.Since(start), ExitCode: cmd.ProcessState.ExitCode()}
-	res.Files = m.changedSince(ws.ID, before)
+	res.Files = m.changedSince(ws.ID, before, headBefore)
 	switch {
 	case errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
 		res.TimedOut = true
@@ -160,8 +160,15 @@ func (m *Manager) diffIndex(wsID string) map[string]string {
 	return idx
 }
 
-// changedSince lists the files whose change differs from before.
-func (m *Manager) changedSince(wsID string, before map[string]string) []FileDiff {
+// changedSince lists the files whose change differs from before. A run
+// that committed its work moved HEAD: its files are then the changes
+// since the HEAD before the run (the diff base would not show them).
+func (m *Manager) changedSince(wsID string, before map[string]string, headBefore string) []FileDiff {
+	if w, ok := m.Get(wsID); ok && headBefore != "" && headCommit(w.Dir) != headBefore {
+		if d, err := m.diffFrom(wsID, headBefore); err == nil {
+			return d.Files
+		}
+	}
 	d, err := m.Diff(wsID)
 	if err != nil {
 		return []FileDiff{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -69,4 +70,23 @@ func TestReplyText(t *testing.T) {
 	for _, tc := range cases {
 		require.Equal(t, tc.want, replyText(tc.before, tc.after, tc.prompt), tc.name)
 	}
+}
+
+// A run that commits its own work reports the files it committed (the
+// diff base alone would show none: black-box, "0 file(s) changed").
+func TestRunHeadlessReportsWhatItCommitted(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git CLI not installed")
+	}
+	m := newTestManager(t, t.TempDir(), nil)
+	ws := createWS(t, m, "commits", "shell-only")
+	res, err := m.RunHeadless(context.Background(), HeadlessRun{WorkspaceID: ws.ID, Agent: AgentShell,
+		Prompt: "printf 'a\\n' > one.txt; printf 'b\\n' > two.txt; git add one.txt two.txt && git -c user.name=a -c user.email=a@x commit -qm work"})
+	require.NoError(t, err, res.Output)
+	var paths []string
+	for _, f := range res.Files {
+		paths = append(paths, f.Path)
+	}
+	require.ElementsMatch(t, []string{"one.txt", "two.txt"}, paths)
 }
