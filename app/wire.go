@@ -83,7 +83,7 @@ func (a *App) build() error {
 		// Nor other alice homes of this user (another instance's operator
 		// key and TUI), registered as each core starts (config.RegisterHome).
 		Sandbox: workspace.SandboxOptions{Hide: o.Paths.Private(), Mode: wsCfg.Sandbox, HideEnv: a.creds.list,
-			HideMore: a.homes.Others},
+			HideMore: a.homes.Others, ReadOnly: config.Protected()},
 	})
 	if err != nil {
 		return fmt.Errorf("workspaces: %w", err)

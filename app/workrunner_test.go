@@ -186,9 +186,13 @@ func TestOneShotCannotReachAliceFiles(t *testing.T) {
 	key := filepath.Join(p.Data, config.OperatorKeyFile)
 	before, err := os.ReadFile(accounts)
 	require.NoError(t, err)
+	exe, err := os.Executable()
+	require.NoError(t, err)
 	got := runOneShot(t, a, "escape", "cat "+accounts+" >/dev/null 2>&1 && echo LEAK-read; "+
 		"echo '[]' 2>/dev/null > "+accounts+" && echo LEAK-write; "+
-		"cat "+key+" >/dev/null 2>&1 && echo LEAK-key")
+		"cat "+key+" >/dev/null 2>&1 && echo LEAK-key; "+
+		"test -r "+exe+" && echo exe-readable; : 2>/dev/null >> "+exe+" && echo LEAK-exe")
+	require.Contains(t, got, "exe-readable", "alice's executable is there, read-only")
 	require.NotContains(t, got, "LEAK")
 	after, err := os.ReadFile(accounts)
 	require.NoError(t, err)

@@ -124,3 +124,32 @@ func (p Paths) Ensure() error {
 func (p Paths) DataPath(elem ...string) string {
 	return filepath.Join(append([]string{p.Data}, elem...)...)
 }
+
+// SystemdUserUnit is where `alice service install` writes alice's systemd
+// user unit: $XDG_CONFIG_HOME/systemd/user/alice.service, with
+// ~/.config when XDG_CONFIG_HOME is unset or relative (which the XDG spec
+// says to ignore).
+func SystemdUserUnit(userHome, xdgConfig string) string {
+	configHome := filepath.Join(userHome, ".config")
+	if filepath.IsAbs(xdgConfig) {
+		configHome = xdgConfig
+	}
+	return filepath.Join(configHome, "systemd", "user", "alice.service")
+}
+
+// Protected are the files a workspace session may see but must not change
+// because they run later outside any sandbox: alice's own executable and
+// its service unit.
+func Protected() []string {
+	var out []string
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		out = append(out, exe)
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		out = append(out, SystemdUserUnit(home, os.Getenv("XDG_CONFIG_HOME")))
+	}
+	return out
+}

@@ -33,6 +33,10 @@ type SandboxOptions struct {
 	// other alice homes of the same user (config.OtherHomes), which may
 	// start after this one. Only with the sandbox on.
 	HideMore func() []string
+	// ReadOnly are files and directories a session sees but cannot change
+	// (alice's executable, its service unit): what runs later outside
+	// any sandbox. Only with the sandbox on.
+	ReadOnly []string
 }
 
 // SandboxStatus is whether spawns run sandboxed.
@@ -107,7 +111,7 @@ func (m *Manager) sandboxCmd(cmd *exec.Cmd, ws Workspace) error {
 	if f := m.opts.Sandbox.HideMore; f != nil {
 		hide = append(slices.Clone(hide), f()...)
 	}
-	return sandbox.Wrap(cmd, sandbox.Policy{Hide: hide, Keep: []string{ws.Dir}})
+	return sandbox.Wrap(cmd, sandbox.Policy{Hide: hide, Keep: []string{ws.Dir}, ReadOnly: m.opts.Sandbox.ReadOnly})
 }
 
 // unsandboxedNote is the line shown at a session's start when the

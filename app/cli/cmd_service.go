@@ -36,16 +36,12 @@ func serviceFor(goos, userHome, xdgConfig, exe, home string) (serviceFile, error
 	}
 	switch goos {
 	case "linux":
-		configHome := filepath.Join(userHome, ".config")
-		if filepath.IsAbs(xdgConfig) {
-			configHome = xdgConfig
-		}
 		quoted := make([]string, len(args))
 		for i, a := range args {
 			quoted[i] = systemdQuote(a)
 		}
 		return serviceFile{
-			Path: filepath.Join(configHome, "systemd", "user", "alice.service"),
+			Path: config.SystemdUserUnit(userHome, xdgConfig),
 			Body: "# Written by `alice service install`.\n[Unit]\nDescription=alice core (trading agent: MCP ports, schedules, workspaces)\nAfter=network-online.target\n\n" +
 				"[Service]\nType=simple\nExecStart=" + strings.Join(quoted, " ") + "\nExecStop=" + systemdQuote(exe) + " stop" + homeArg(home) +
 				"\nRestart=on-failure\nRestartSec=5\n\n[Install]\nWantedBy=default.target\n",

@@ -194,7 +194,7 @@ func workspaceBackend(e *env) (b wsapi.Backend, where string, closeFn func(), er
 	m, err := workspace.NewManager(workspace.Options{Root: paths.DataPath("workspaces"), MCPURL: func() string { return url },
 		Persona: agent.PersonaFile(paths.DataPath("brain", "persona.md")), Logger: logger,
 		Sandbox: workspace.SandboxOptions{Hide: paths.Private(), Mode: wsCfg.Sandbox,
-			HideEnv: func() []string { return app.CredentialEnvNames(store) }, HideMore: homes.Others}})
+			HideEnv: func() []string { return app.CredentialEnvNames(store) }, HideMore: homes.Others, ReadOnly: config.Protected()}})
 	if err != nil {
 		_ = logCloser.Close()
 		_ = lock.Release()

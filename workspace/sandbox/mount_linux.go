@@ -27,8 +27,33 @@ func setUp(s spec) error {
 			return err
 		}
 	}
+	for _, p := range s.ReadOnly {
+		if err := readOnly(p); err != nil {
+			return err
+		}
+	}
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mount a new /proc: %w", err)
+	}
+	return nil
+}
+
+// readOnly binds p (a file or a directory) read-only onto itself: the
+// session cannot change it, nor rename another file over it (a mount
+// point), and the program's own user namespace cannot undo it.
+func readOnly(p string) error {
+	real, err := filepath.EvalSymlinks(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read-only %s: %w", p, err)
+	}
+	if err := unix.Mount(real, real, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("read-only %s: bind: %w", p, err)
+	}
+	if err := unix.Mount("", real, "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
+		return fmt.Errorf("read-only %s: %w", p, err)
 	}
 	return nil
 }

@@ -53,6 +53,11 @@ type Policy struct {
 	// Keep are directories beneath a hidden one that stay visible and
 	// writable as they are (the workspace's own directory).
 	Keep []string
+	// ReadOnly are files or directories shown as they are but read-only
+	// (alice's own executable, its service unit): code a session leaves
+	// there would run later outside any sandbox. A path that does not
+	// exist is left alone.
+	ReadOnly []string
 }
 
 // Empty reports that p hides nothing.
@@ -74,6 +79,8 @@ type spec struct {
 	Dir  string   `json:"dir,omitempty"`
 	Hide []string `json:"hide"`
 	Keep []string `json:"keep,omitempty"`
+	// ReadOnly are bound read-only onto themselves.
+	ReadOnly []string `json:"readOnly,omitempty"`
 	// UID, GID are the caller's: the program runs as them.
 	UID int `json:"uid"`
 	GID int `json:"gid"`

@@ -159,3 +159,32 @@ func TestLeftoversGetSIGTERM(t *testing.T) {
 	require.NoError(t, err, "the background job got SIGTERM")
 	assert.Equal(t, "termed\n", string(b))
 }
+
+// TestReadOnlyPaths: alice's executable and its service unit are shown but
+// cannot be changed from a session — neither written, nor replaced by a
+// rename, nor unmounted — so no code planted there runs later outside.
+func TestReadOnlyPaths(t *testing.T) {
+	needSandbox(t)
+	hidden, _, keep := tree(t)
+	bin := filepath.Join(t.TempDir(), "alice")
+	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\necho real\n"), 0o755))
+	unitDir := filepath.Join(t.TempDir(), "systemd", "user")
+	require.NoError(t, os.MkdirAll(unitDir, 0o755))
+	unit := filepath.Join(unitDir, "alice.service")
+	require.NoError(t, os.WriteFile(unit, []byte("ExecStart=alice serve\n"), 0o644))
+	out, code := run(t, Policy{Hide: []string{hidden}, Keep: []string{keep}, ReadOnly: []string{bin, unit, filepath.Join(t.TempDir(), "absent")}}, keep,
+		`cat `+bin+` >/dev/null && echo readable; `+
+			`echo evil >> `+bin+` 2>/dev/null && echo LEAK-write; `+
+			`echo evil > `+bin+`.new 2>/dev/null; mv -f `+bin+`.new `+bin+` 2>/dev/null && echo LEAK-rename; `+
+			`echo ExecStart=evil > `+unit+` 2>/dev/null && echo LEAK-unit; `+
+			`umount `+bin+` 2>/dev/null && echo LEAK-umount; exit 0`)
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "readable")
+	assert.NotContains(t, out, "LEAK")
+	b, err := os.ReadFile(bin)
+	require.NoError(t, err)
+	assert.Equal(t, "#!/bin/sh\necho real\n", string(b))
+	b, err = os.ReadFile(unit)
+	require.NoError(t, err)
+	assert.Equal(t, "ExecStart=alice serve\n", string(b))
+}

@@ -26,7 +26,7 @@ const selfExe = "/proc/self/exe"
 // group mappings. Call it after the environment is complete
 // (proctree.TagCommand): later changes reach the init only.
 func Wrap(cmd *exec.Cmd, p Policy) error {
-	return wrap(cmd, spec{Hide: cleanPaths(p.Hide), Keep: cleanPaths(p.Keep)})
+	return wrap(cmd, spec{Hide: cleanPaths(p.Hide), Keep: cleanPaths(p.Keep), ReadOnly: cleanPaths(p.ReadOnly)})
 }
 
 func wrap(cmd *exec.Cmd, s spec) error {
