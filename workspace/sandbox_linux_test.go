@@ -204,9 +204,9 @@ func TestSandboxedSessionCtrlC(t *testing.T) {
 	ints := filepath.Join(w.Dir, "ints.txt")
 	// The loop waits (up to 30 s) for the ^C, however slow the machine:
 	// it ends once the trap ran, and a second SIGINT would run it again.
-	_, err = s.Write([]byte("sh -c 'trap \"echo got >> " + ints + "\" INT; echo armed; i=0; while [ $i -lt 600 ] && [ ! -s " + ints + " ]; do sleep 0.05; i=$((i+1)); done; sleep 0.2'\n"))
+	_, err = s.Write([]byte("sh -c 'trap \"echo got >> " + ints + "\" INT; echo AR\"\"MED; i=0; while [ $i -lt 600 ] && [ ! -s " + ints + " ]; do sleep 0.05; i=$((i+1)); done; sleep 0.2'\n"))
 	require.NoError(t, err)
-	waitScreen(t, s, "armed")
+	waitScreen(t, s, "ARMED") // the output, not the typed line (which has AR""MED)
 	_, err = s.Write([]byte{3})
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { b, _ := os.ReadFile(ints); return len(b) > 0 }, waitFor, tick)
