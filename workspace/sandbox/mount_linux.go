@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"golang.org/x/sys/unix"
@@ -17,6 +18,9 @@ func setUp(s spec) error {
 	// Nothing done here propagates back to the host's mounts.
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make / private: %w", err)
+	}
+	if err := pinAncestors(append(append([]string(nil), s.Hide...), s.ReadOnly...)); err != nil {
+		return err
 	}
 	hides := append([]string(nil), s.Hide...)
 	// Outer directories first: one inside a directory hidden already is
@@ -34,6 +38,35 @@ func setUp(s spec) error {
 	}
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mount a new /proc: %w", err)
+	}
+	return nil
+}
+
+// pinAncestors makes every directory on the way to each path (its real
+// path; "/" aside) a mount point of its own, bound onto itself, before
+// anything is hidden. A mount point cannot be renamed (EBUSY): without
+// the pins a session moved an ancestor away (mv ~/.config/systemd/user
+// ~/x) and planted a fresh alice.service, alice binary or register of
+// homes at the old path, which everything outside then used.
+func pinAncestors(paths []string) error {
+	var dirs []string
+	for _, p := range paths {
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			continue // absent: nothing there to protect
+		}
+		for d := filepath.Dir(real); d != "/" && d != "."; d = filepath.Dir(d) {
+			if !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	// Outermost first, so each pin carries the pins and mounts below it.
+	sort.Slice(dirs, func(i, j int) bool { return len(dirs[i]) < len(dirs[j]) })
+	for _, d := range dirs {
+		if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("pin %s: %w", d, err)
+		}
 	}
 	return nil
 }

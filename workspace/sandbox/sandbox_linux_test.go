@@ -188,3 +188,31 @@ func TestReadOnlyPaths(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ExecStart=alice serve\n", string(b))
 }
+
+// TestAncestorsCannotBeMovedAway: a session cannot rename a directory on
+// the way to a protected file or a hidden directory and plant a fresh one
+// at the old path (black-box: `mv ~/.config/systemd/user ~/x; mkdir …`
+// replaced alice.service; moving the register's parent away emptied it).
+func TestAncestorsCannotBeMovedAway(t *testing.T) {
+	needSandbox(t)
+	hidden, secret, keep := tree(t)
+	top := t.TempDir()
+	binDir := filepath.Join(top, "opt", "bin")
+	require.NoError(t, os.MkdirAll(binDir, 0o755))
+	bin := filepath.Join(binDir, "alice")
+	require.NoError(t, os.WriteFile(bin, []byte("real\n"), 0o755))
+	out, code := run(t, Policy{Hide: []string{hidden}, Keep: []string{keep}, ReadOnly: []string{bin}}, keep,
+		`mv `+binDir+` `+binDir+`.old 2>/dev/null && echo LEAK-bindir; `+
+			`mv `+filepath.Join(top, "opt")+` `+filepath.Join(top, "opt.old")+` 2>/dev/null && echo LEAK-opt; `+
+			`mv `+hidden+` `+hidden+`.old 2>/dev/null && echo LEAK-hidden; `+
+			`mv `+filepath.Dir(hidden)+` `+filepath.Dir(hidden)+`.old 2>/dev/null && echo LEAK-hidden-parent; `+
+			`touch `+filepath.Join(top, "still-writable")+` && echo writable; exit 0`)
+	assert.Equal(t, 0, code, out)
+	assert.NotContains(t, out, "LEAK")
+	assert.Contains(t, out, "writable", "the directories stay writable; only moving them is refused")
+	b, err := os.ReadFile(bin)
+	require.NoError(t, err)
+	assert.Equal(t, "real\n", string(b))
+	_, err = os.Stat(secret)
+	require.NoError(t, err, "the hidden directory is where it was")
+}
