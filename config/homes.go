@@ -65,6 +65,16 @@ func (h Homes) Register(p Paths) error {
 	if err := PrivateDir(h.dir, uid); err != nil {
 		return err
 	}
+	// The default home's directories exist, so a sandbox hides them: a
+	// session cannot write a config (an AI profile's command) that a
+	// later plain `alice` would read.
+	if h.def != nil {
+		for _, d := range []string{h.def.Config, h.def.Data, h.def.Logs} {
+			if err := os.MkdirAll(d, 0o700); err != nil {
+				return err
+			}
+		}
+	}
 	unlock, err := lockFile(filepath.Join(h.dir, homesFile+".lock"))
 	if err != nil {
 		return err

@@ -137,9 +137,11 @@ func SystemdUserUnit(userHome, xdgConfig string) string {
 	return filepath.Join(configHome, "systemd", "user", "alice.service")
 }
 
-// Protected are the files a workspace session may see but must not change
-// because they run later outside any sandbox: alice's own executable and
-// its service unit.
+// Protected are the files and directories a workspace session may see but
+// must not change because what is there runs later outside any sandbox:
+// alice's own executable, and the user's systemd configuration (its unit,
+// but also the drop-ins, user.control overrides and environment.d files
+// that would change what the unit runs).
 func Protected() []string {
 	var out []string
 	if exe, err := os.Executable(); err == nil {
@@ -149,7 +151,9 @@ func Protected() []string {
 		out = append(out, exe)
 	}
 	if home, err := os.UserHomeDir(); err == nil {
-		out = append(out, SystemdUserUnit(home, os.Getenv("XDG_CONFIG_HOME")))
+		unit := SystemdUserUnit(home, os.Getenv("XDG_CONFIG_HOME"))
+		configHome := filepath.Dir(filepath.Dir(filepath.Dir(unit))) // <config>/systemd/user/alice.service
+		out = append(out, filepath.Join(configHome, "systemd"), filepath.Join(configHome, "environment.d"))
 	}
 	return out
 }

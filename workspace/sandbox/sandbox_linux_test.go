@@ -172,8 +172,11 @@ func TestReadOnlyPaths(t *testing.T) {
 	require.NoError(t, os.MkdirAll(unitDir, 0o755))
 	unit := filepath.Join(unitDir, "alice.service")
 	require.NoError(t, os.WriteFile(unit, []byte("ExecStart=alice serve\n"), 0o644))
-	out, code := run(t, Policy{Hide: []string{hidden}, Keep: []string{keep}, ReadOnly: []string{bin, unit, filepath.Join(t.TempDir(), "absent")}}, keep,
+	systemd := filepath.Dir(unitDir)
+	out, code := run(t, Policy{Hide: []string{hidden}, Keep: []string{keep}, ReadOnly: []string{bin, systemd, filepath.Join(t.TempDir(), "absent")}}, keep,
 		`cat `+bin+` >/dev/null && echo readable; `+
+			`mkdir `+filepath.Join(systemd, "user.control")+` 2>/dev/null && echo LEAK-user-control; `+
+			`mkdir `+unit+`.d 2>/dev/null && echo LEAK-drop-in; `+
 			`echo evil >> `+bin+` 2>/dev/null && echo LEAK-write; `+
 			`echo evil > `+bin+`.new 2>/dev/null; mv -f `+bin+`.new `+bin+` 2>/dev/null && echo LEAK-rename; `+
 			`echo ExecStart=evil > `+unit+` 2>/dev/null && echo LEAK-unit; `+
