@@ -30,6 +30,9 @@ type diffView struct {
 	scroll  int
 	w, h    int
 	loading bool
+	// failed is why the last load failed ("" when it did not): the view
+	// says so instead of showing an empty diff.
+	failed string
 }
 
 // diffKeyMap holds the diff view's bindings, with help text.
@@ -101,8 +104,10 @@ func (d *diffView) Update(msg tea.Msg) (closed bool, cmd tea.Cmd) {
 		}
 		d.loading = false
 		if msg.err != nil {
+			d.failed = kit.ShownLine(msg.err.Error())
 			return false, kit.ErrCmd(msg.err)
 		}
+		d.failed = ""
 		prev := kit.KeyAt(d.diff.Files, diffFileKey, d.sel)
 		d.diff, d.lines = msg.diff, msg.lines
 		d.sel = kit.Reselect(d.diff.Files, diffFileKey, prev, d.sel)
@@ -220,6 +225,10 @@ func (d *diffView) View() string {
 		st.Profit.Render(fmt.Sprintf("+%d", adds)) + " " + st.Loss.Render(fmt.Sprintf("−%d", dels))
 	if d.loading {
 		return kit.FitHeight(kit.Stack(title, "", st.Muted.Render("loading…")), d.h)
+	}
+	if d.failed != "" {
+		return kit.FitHeight(kit.Stack(title, "", st.Error.Render(ansi.Wrap("The diff could not be read: "+d.failed, max(10, d.w), " ")),
+			"", st.Muted.Render("r to try again · esc to close")), d.h)
 	}
 	if len(d.diff.Files) == 0 {
 		return kit.FitHeight(kit.Stack(title, "", st.Muted.Render("No changes since the sessions started. esc to close.")), d.h)

@@ -1,6 +1,7 @@
 package workspaces
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -26,3 +27,24 @@ func TestDiffShowsAnAgentsTextSafely(t *testing.T) {
 	require.Contains(t, kit.ShownLine(name), "\ufffd[12;30H")
 	require.Equal(t, "a       b", kit.ShownLine("a\tb"), "tabs still expand")
 }
+
+// A diff that cannot be read says so in the view, not "No changes"
+// (black-box: a FIFO as .git/HEAD showed an empty diff).
+func TestDiffThatFailsSaysSo(t *testing.T) {
+	t.Parallel()
+	st := kit.NewStyles(true)
+	d := &diffView{m: stylesHost{st: &st}, ws: WorkspaceInfo{ID: "w1", Tag: "w1"}, w: 80, h: 12, loading: true}
+	d.Update(diffLoadedMsg{wsID: "w1", err: errors.New("open git repository of w1: repository does not exist")})
+	v := d.View()
+	require.Contains(t, v, "The diff could not be read")
+	require.Contains(t, v, "repository does not exist")
+	require.NotContains(t, v, "No changes")
+}
+
+// stylesHost is the part of kit.Host the diff view's View uses.
+type stylesHost struct {
+	kit.Host
+	st *kit.Styles
+}
+
+func (h stylesHost) Styles() *kit.Styles { return h.st }
