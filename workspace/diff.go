@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -313,6 +314,10 @@ func (m *Manager) CommitChanges(wsID, message string) (string, error) {
 	}
 	wt.Excludes = append(wt.Excludes, infoExcludes(w.Dir)...)
 	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && errors.Is(err, errNotRegular) {
+			return "", fmt.Errorf("%s in the workspace is not a regular file (a FIFO, socket or device), which git cannot commit: remove it and accept again: %w", pe.Path, err)
+		}
 		return "", fmt.Errorf("git add: %w", err)
 	}
 	sig := &object.Signature{Name: "alice", Email: "alice@local", When: time.Now()}

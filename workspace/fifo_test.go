@@ -52,6 +52,6 @@ func TestAFIFOInTheWorkspaceBlocksNothing(t *testing.T) {
 	within("accept", func() {
 		_, err := m.CommitChanges(w.ID, "accept")
 		// refusing, naming the FIFO, is fine; hanging is not
-		require.ErrorContains(t, err, "pipe1: not a regular file")
+		require.ErrorContains(t, err, "pipe1 in the workspace is not a regular file")
 	})
 }
