@@ -271,11 +271,11 @@ func readWorking(dir, p string) (data []byte, exists, tooLarge bool, err error) 
 	case fi.Size() > maxDiffFileBytes:
 		return nil, true, true, nil
 	}
-	b, large, err := readRegular(root, rel, maxDiffFileBytes)
+	b, size, err := readRegular(root, rel, maxDiffFileBytes)
 	if errors.Is(err, errNotRegular) {
 		return nil, false, false, nil // swapped for a FIFO meanwhile
 	}
-	if large {
+	if size > maxDiffFileBytes {
 		return nil, true, true, nil
 	}
 	return b, err == nil, false, err

@@ -3,7 +3,6 @@ package workspace
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -148,30 +147,17 @@ func (m *Manager) ReadFile(wsID, rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer root.Close()
-	f, err := root.OpenFile(c, os.O_RDONLY|openNonblock, 0) // a FIFO does not block the viewer
-	if err != nil {
-		return nil, mapFSErr(rel, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%w: %q is a directory", ErrInvalidPath, rel)
-	}
-	if !st.Mode().IsRegular() {
+	b, size, err := readRegular(root, c, MaxReadFile) // a FIFO does not block the viewer
+	switch {
+	case errors.Is(err, errNotRegular):
+		if fi, serr := root.Stat(c); serr == nil && fi.IsDir() {
+			return nil, fmt.Errorf("%w: %q is a directory", ErrInvalidPath, rel)
+		}
 		return nil, fmt.Errorf("%w: %q is not a regular file", ErrInvalidPath, rel)
-	}
-	if st.Size() > MaxReadFile {
-		return nil, &FileTooLargeError{Path: c, Size: st.Size()}
-	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxReadFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > MaxReadFile {
-		return nil, &FileTooLargeError{Path: c, Size: int64(len(b))}
+	case err != nil:
+		return nil, mapFSErr(rel, err)
+	case size > MaxReadFile:
+		return nil, &FileTooLargeError{Path: c, Size: size}
 	}
 	return b, nil
 }

@@ -127,30 +127,31 @@ func regularOrDir(f *os.File) error {
 	return nil
 }
 
-// readRegular reads name beneath root when it is a regular file of at
-// most max bytes (tooLarge otherwise), opening it non-blocking: a FIFO or
-// device never blocks the core.
-func readRegular(root *os.Root, name string, max int64) (b []byte, tooLarge bool, err error) {
+// readRegular reads name beneath root when it is a regular file, opening
+// it non-blocking: a FIFO or device never blocks the core (errNotRegular).
+// size is the file's size; past max nothing is read (b is nil) and the
+// caller tells of a file too large by size > max.
+func readRegular(root *os.Root, name string, max int64) (b []byte, size int64, err error) {
 	f, err := root.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, false, &fs.PathError{Op: "read", Path: name, Err: errNotRegular}
+		return nil, 0, &fs.PathError{Op: "read", Path: name, Err: errNotRegular}
 	}
 	if fi.Size() > max {
-		return nil, true, nil
+		return nil, fi.Size(), nil
 	}
 	b, err = io.ReadAll(io.LimitReader(f, max+1))
-	if err == nil && int64(len(b)) > max {
-		return nil, true, nil
+	if int64(len(b)) > max { // grew while read
+		return nil, int64(len(b)), err
 	}
-	return b, false, err
+	return b, int64(len(b)), err
 }
 
 func (f *rootFS) Stat(name string) (os.FileInfo, error)  { return f.root.Stat(f.rel(name)) }
