@@ -130,11 +130,16 @@ func (p Paths) DataPath(elem ...string) string {
 // ~/.config when XDG_CONFIG_HOME is unset or relative (which the XDG spec
 // says to ignore).
 func SystemdUserUnit(userHome, xdgConfig string) string {
-	configHome := filepath.Join(userHome, ".config")
+	return filepath.Join(userConfigHome(userHome, xdgConfig), "systemd", "user", "alice.service")
+}
+
+// userConfigHome is $XDG_CONFIG_HOME, or ~/.config when it is unset or
+// relative.
+func userConfigHome(userHome, xdgConfig string) string {
 	if filepath.IsAbs(xdgConfig) {
-		configHome = xdgConfig
+		return xdgConfig
 	}
-	return filepath.Join(configHome, "systemd", "user", "alice.service")
+	return filepath.Join(userHome, ".config")
 }
 
 // Protected are the files and directories a workspace session may see but
@@ -151,8 +156,7 @@ func Protected() []string {
 		out = append(out, exe)
 	}
 	if home, err := os.UserHomeDir(); err == nil {
-		unit := SystemdUserUnit(home, os.Getenv("XDG_CONFIG_HOME"))
-		configHome := filepath.Dir(filepath.Dir(filepath.Dir(unit))) // <config>/systemd/user/alice.service
+		configHome := userConfigHome(home, os.Getenv("XDG_CONFIG_HOME"))
 		out = append(out, filepath.Join(configHome, "systemd"), filepath.Join(configHome, "environment.d"))
 	}
 	return out
