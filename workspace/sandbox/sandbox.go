@@ -5,8 +5,8 @@
 // Wrap rewrites a built exec.Cmd so that it starts alice's own executable
 // (/proc/self/exe: alice, or a test binary) in new user, mount and pid
 // namespaces, with the sandbox spec in its environment (InitEnv). This
-// package's init function sees that marker before anything else of the
-// program runs and becomes the sandbox init instead (init_linux.go): pid 1
+// package imports package pid1, whose init function sees that marker
+// before the rest of the program starts and becomes the sandbox init: pid 1
 // of the new pid namespace. It covers each hidden directory with an empty
 // read-only tmpfs (binding the kept directories, such as the workspace's
 // own, back into it), mounts a fresh /proc (alice's pid, and so
@@ -30,17 +30,19 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+
+	"github.com/alice-trading/alice/workspace/sandbox/pid1"
 )
 
 // InitEnv is the environment variable that makes a process that imports
-// this package the sandbox init; its value is the spec as JSON. Wrap puts
-// it in the init's environment only: the program's environment never has
-// it.
-const InitEnv = "ALICE_SANDBOX_INIT"
+// this package the sandbox init (package pid1); its value is the spec.
+// Wrap puts it in the init's environment only: the program's environment
+// never has it.
+const InitEnv = pid1.Env
 
 // ExitSetupFailed is the init's exit status when the sandbox could not be
 // set up (the reason is on its stderr); the program never ran then.
-const ExitSetupFailed = 121
+const ExitSetupFailed = pid1.ExitSetupFailed
 
 // ErrUnsupported is returned where the sandbox cannot exist (not Linux).
 var ErrUnsupported = errors.New("workspace sandbox is supported on Linux only")
@@ -72,27 +74,6 @@ func (p Policy) String() string {
 	return s
 }
 
-// spec is what the init is told: the program and the policy.
-type spec struct {
-	Path string   `json:"path"`
-	Args []string `json:"args"`
-	Dir  string   `json:"dir,omitempty"`
-	Hide []string `json:"hide"`
-	Keep []string `json:"keep,omitempty"`
-	// ReadOnly are bound read-only onto themselves.
-	ReadOnly []string `json:"readOnly,omitempty"`
-	// UID, GID are the caller's: the program runs as them.
-	UID int `json:"uid"`
-	GID int `json:"gid"`
-	// InitOnly is an environment entry meant for the init, not the
-	// program (raceEnv).
-	InitOnly string `json:"initOnly,omitempty"`
-	// Probe: set up, check that Absent is hidden, and exit 0 without a
-	// program.
-	Probe  bool     `json:"probe,omitempty"`
-	Absent []string `json:"absent,omitempty"`
-}
-
 // cleanPaths makes paths absolute and clean, dropping empty ones.
 func cleanPaths(ps []string) []string {
 	var out []string
@@ -106,24 +87,4 @@ func cleanPaths(ps []string) []string {
 		out = append(out, filepath.Clean(p))
 	}
 	return out
-}
-
-// withoutInitEnv is env without the marker.
-func withoutInitEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, InitEnv+"=") {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
-
-// within reports that p is dir or beneath it (both clean and absolute).
-func within(dir, p string) bool {
-	if p == dir {
-		return true
-	}
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -70,7 +70,7 @@ echo made > inside.txt && echo KEPT
 echo pwd=$(pwd)
 echo uid=$(id -u) gid=$(id -g)
 ls /proc | grep -x `+strconv.Itoa(os.Getpid())+` && echo HOSTPID
-echo from=$FROM_CALLER marker=${`+InitEnv+`:-none} gorace=${GORACE:-none}
+echo from=$FROM_CALLER marker=${`+InitEnv+`:-none} gorace=${GORACE:-none} procs=${GOMAXPROCS:-none}
 `)
 	require.Equal(t, 0, code, out)
 	assert.NotContains(t, out, "READ", "not directly, nor through the init's /proc entries")
@@ -78,7 +78,7 @@ echo from=$FROM_CALLER marker=${`+InitEnv+`:-none} gorace=${GORACE:-none}
 	assert.NotContains(t, out, "HOSTPID")
 	assert.Contains(t, out, "KEPT")
 	assert.Contains(t, out, "pwd="+keep)
-	assert.Contains(t, out, "from=1 marker=none gorace=none", "the init's own settings stay out of the program's environment")
+	assert.Contains(t, out, "from=1 marker=none gorace=none procs=none", "the init's own settings stay out of the program's environment")
 	assert.Contains(t, out, "uid="+strconv.Itoa(os.Getuid())+" gid="+strconv.Itoa(os.Getgid()), "the program runs as the caller")
 	b, err := os.ReadFile(secret)
 	require.NoError(t, err)

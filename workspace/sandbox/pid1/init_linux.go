@@ -1,75 +1,56 @@
-package sandbox
+package pid1
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"os/signal"
-	"slices"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
+	"unsafe"
 )
-
-// init makes any program that imports this package the sandbox init when
-// Wrap started it (InitEnv is set): it runs the init and exits before the
-// program's own main (or a test binary's tests) could run. This is the one
-// package-level side effect alice allows: the re-executed binary must take
-// this path before anything else of it starts. (Go still runs the init
-// functions of packages that sort before this one and are ready first —
-// in alice ~150, ~1 ms in all per GODEBUG=inittrace=1: tables and
-// environment reads, none writes anything or touches the terminal.)
-func init() {
-	v, ok := os.LookupEnv(InitEnv)
-	if !ok {
-		return
-	}
-	os.Exit(runInit(v))
-}
 
 // forwarded are the signals the init passes on to the program.
 var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGQUIT, syscall.SIGINT}
 
-// runInit is the sandbox init: set up, start the program, forward signals,
+// run is the sandbox init: set up, start the program, forward signals,
 // reap, and return the program's status.
-func runInit(v string) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(os.Stderr, "alice sandbox: "+format+"\n", a...)
-		return ExitSetupFailed
-	}
-	var s spec
-	if err := json.Unmarshal([]byte(v), &s); err != nil {
-		return fail("bad spec: %v", err)
+func run(v string) int {
+	s, err := Decode(v)
+	if err != nil {
+		return fail(err.Error())
 	}
 	if os.Getpid() != 1 {
-		return fail("not started in a new pid namespace (pid %d)", os.Getpid())
+		return fail("not started in a new pid namespace (pid " + itoa(os.Getpid()) + ")")
 	}
-	env := withoutInitEnv(os.Environ())
-	if s.InitOnly != "" {
-		env = slices.DeleteFunc(env, func(kv string) bool { return kv == s.InitOnly })
+	env := WithoutEnv(os.Environ())
+	if len(s.InitOnly) > 0 {
+		kept := env[:0]
+		for _, kv := range env {
+			if !contains(s.InitOnly, kv) {
+				kept = append(kept, kv)
+			}
+		}
+		env = kept
 	}
 	dir := s.Dir
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return fail("working directory: %v", err)
+			return fail("working directory: " + err.Error())
 		}
 		dir = wd
 	}
 	if err := setUp(s); err != nil {
-		return fail("%v", err)
+		return fail(err.Error())
 	}
 	// The old working directory is the directory under the mounts: enter
 	// it again through them.
 	if err := os.Chdir(dir); err != nil {
-		return fail("working directory %s: %v", dir, err)
+		return fail("working directory " + dir + ": " + err.Error())
 	}
 	if s.Probe {
 		for _, p := range s.Absent {
 			if _, err := os.Lstat(p); err == nil {
-				return fail("%s is still visible", p)
+				return fail(p + " is still visible")
 			}
 		}
 		return 0
@@ -95,11 +76,15 @@ func runInit(v string) int {
 	if ownGroup {
 		attr.Setpgid, attr.Foreground, attr.Ctty = true, true, 0
 	}
-	pid, err := syscall.ForkExec(s.Path, s.Args, &syscall.ProcAttr{
+	args := s.Args
+	if len(args) == 0 {
+		args = []string{s.Path}
+	}
+	pid, err := syscall.ForkExec(s.Path, args, &syscall.ProcAttr{
 		Dir: dir, Env: env, Files: []uintptr{0, 1, 2}, Sys: attr,
 	})
 	if err != nil {
-		return fail("start %s: %v", s.Path, err)
+		return fail("start " + s.Path + ": " + err.Error())
 	}
 	for sig := range sigs {
 		if sig != syscall.SIGCHLD {
@@ -138,7 +123,7 @@ func endRest() {
 	deadline := time.Now().Add(leftGrace)
 	for time.Now().Before(deadline) {
 		p, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
-		if errors.Is(err, syscall.ECHILD) {
+		if err == syscall.ECHILD {
 			return
 		}
 		if p <= 0 {
@@ -168,12 +153,13 @@ func forward(pid int, ownGroup bool, sig syscall.Signal) {
 // onOwnTerminal reports that the init leads a session whose controlling
 // terminal is its stdin.
 func onOwnTerminal() bool {
-	sid, err := unix.Getsid(0)
-	if err != nil || sid != os.Getpid() {
+	sid, _, errno := syscall.RawSyscall(syscall.SYS_GETSID, 0, 0, 0)
+	if errno != 0 || int(sid) != os.Getpid() {
 		return false
 	}
-	tsid, err := unix.IoctlGetInt(0, unix.TIOCGSID)
-	return err == nil && tsid == sid
+	var tsid int32
+	_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, 0, syscall.TIOCGSID, uintptr(unsafe.Pointer(&tsid)))
+	return errno == 0 && int(tsid) == int(sid)
 }
 
 // status is the init's exit status for the program's: its code, or
