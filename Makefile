@@ -69,10 +69,12 @@ serve: build
 	./$(BIN) serve
 
 ## test: the whole suite with the race detector (what CI runs), and the
-## patched Bubble Tea's own tests (a module of its own under third_party)
+## patched Bubble Tea's and x/vt's own tests (modules of their own under
+## third_party)
 test:
 	$(GO) test -race -count=1 ./...
 	cd third_party/bubbletea && $(GO) test -race -count=1 ./...
+	cd third_party/vt && $(GO) test -race -count=1 ./...
 
 ## test-ccxt: the CCXT broker (okx, bitget, hyperliquid, ccxt-custom) under
 ## its build tag. CCXT costs ~3 min and ~10 GB of compiler memory per cold

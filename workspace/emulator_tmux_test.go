@@ -227,6 +227,20 @@ var emulatorTmuxCases = []struct {
 	name:   "1049l restores the cursor of the last 1049h",
 	stream: "\x1b[2;2H\x1b[?1049h\x1b[?1049l\x1b[4;4H\x1b[?1047h\x1b[1;1H\x1b[?1049lX",
 	want:   "20 5 2 1\n\n X\n\n\n\n",
+}, {
+	// RIS reset both screens and, by map order, left the alternate
+	// screen or not and restored a cursor or not.
+	name:   "RIS on the alternate screen clears it and stays there",
+	stream: "main\x1b[?1049hALT\x1b[2;3H\x1bcAB",
+	want:   "20 5 2 0\nAB\n\n\n\n\n",
+}, {
+	name:   "RIS on the alternate screen keeps the main screen and the cursor 1049h saved",
+	stream: "ab\x1b[2;5H\x1b[?1049hALT\x1bc\x1b[?1049lX",
+	want:   "20 5 5 1\nab\n    X\n\n\n\n",
+}, {
+	name:   "RIS keeps the cursor 1049h saved for a later 1049l",
+	stream: "ab\x1b[2;5H\x1b[?1049h\x1b[?1049l\x1bcZ\x1b[?1049lX",
+	want:   "20 5 5 1\nZ\n    X\n\n\n\n",
 }}
 
 func TestEmulatorEdgeCasesMatchTmux(t *testing.T) {
@@ -243,6 +257,20 @@ func TestEmulatorEdgeCasesMatchTmux(t *testing.T) {
 // (scroll-on-clear, on by default) scrolls its rows into the history first,
 // as for ED 2: `capture-pane -S -10` shows one, two, three above the blank
 // screen.
+// RIS on the main screen scrolls its rows into the history as ED 2 does
+// (tmux's screen_write_clearscreen): `capture-pane -S -10` shows l1, l2,
+// l3 above Z.
+func TestResetKeepsTheScreenInScrollback(t *testing.T) {
+	t.Parallel()
+	term := newTerminal(20, 5, 100, nil, slog.New(slog.DiscardHandler))
+	defer term.Close()
+	term.Feed([]byte("l1\r\nl2\r\nl3\x1bcZ"))
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	require.Equal(t, []string{"l1", "l2", "l3"}, term.ring.snapshot())
+	require.Equal(t, "Z", term.emu.CellAt(0, 0).Content)
+}
+
 func TestEraseBelowFromHomeKeepsTheScreenInScrollback(t *testing.T) {
 	t.Parallel()
 	term := newTerminal(20, 5, 100, nil, slog.New(slog.DiscardHandler))

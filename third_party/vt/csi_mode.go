@@ -62,6 +62,9 @@ func (e *Emulator) setAltScreenMode(on, fromAlt bool) {
 	// alice patch: one scroll region for both screens, as in tmux (its
 	// screen's rupper/rlower): the alternate screen had a full one.
 	if on {
+		// alice patch: the alternate screen gets its cells now, at the
+		// main screen's size (it has none while the main screen is on).
+		e.scrs[1].Resize(e.scrs[0].Width(), e.scrs[0].Height())
 		e.scrs[1].scroll = e.scrs[0].scroll
 	} else {
 		e.scrs[0].scroll = e.scrs[1].scroll
@@ -78,6 +81,9 @@ func (e *Emulator) setAltScreenMode(on, fromAlt bool) {
 		// alice patch: at most the last row and column, as tmux.
 		c := &e.scrs[0].cur
 		c.X, c.Y = min(max(c.X, 0), e.scr.Width()-1), min(max(c.Y, 0), e.scr.Height()-1)
+		// alice patch: the alternate screen's cells go; entering it
+		// again clears it anyway (as tmux's screen_alternate_on).
+		e.scrs[1].release()
 	}
 	if e.cb.AltScreen != nil {
 		e.cb.AltScreen(on)

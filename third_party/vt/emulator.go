@@ -129,7 +129,10 @@ var _ Terminal = (*Emulator)(nil)
 func NewEmulator(w, h int) *Emulator {
 	t := new(Emulator)
 	t.scrs[0] = *NewScreen(w, h)
-	t.scrs[1] = *NewScreen(w, h)
+	// alice patch: the alternate screen has no cells until a program
+	// enters it (setAltScreenMode sizes it then and releases it on the
+	// way out): its cells were half an idle session's memory.
+	t.scrs[1] = *NewScreen(0, 0)
 	// alice patch: the alternate screen keeps no scrollback (x #947: it
 	// cloned every row a full-screen program scrolled, up to 10,000).
 	t.scrs[1].scrollback = nil
@@ -304,7 +307,8 @@ func (e *Emulator) Resize(width int, height int) {
 	sameWidth := width == e.scr.Width()
 	if e.scr == &e.scrs[0] {
 		x, y, pending = e.resizeMain(width, height, x, y, pending)
-		e.scrs[1].Resize(width, height)
+		// The alternate screen has no cells now: it is sized as it is
+		// entered (alice patch).
 	} else {
 		x, y, pending = e.resizeAlt(width, height, x, y, pending)
 	}

@@ -21,9 +21,18 @@ func (e *Emulator) handleEsc(cmd ansi.Cmd) {
 }
 
 // fullReset performs a full terminal reset as in [ansi.RIS].
+//
+// alice patch: as tmux's RIS (input_reset_cell, screen_write_reset), only
+// the screen in use is cleared, and it stays in use: the alternate screen
+// is not left, the main screen under it and the cursor 1049h saved are
+// kept. The main screen's rows go to the scrollback, as an ED 2. (Both
+// screens were reset, and resetting the modes left the alternate screen
+// or not, and restored a saved cursor or not, by map order.)
 func (e *Emulator) fullReset() {
-	e.scrs[0].Reset()
-	e.scrs[1].Reset()
+	if e.scr == &e.scrs[0] {
+		e.scr.ClearWithScrollback()
+	}
+	e.scr.Reset()
 	e.resetTabStops()
 
 	// XXX: Do we reset all modes here? Investigate.
@@ -33,8 +42,7 @@ func (e *Emulator) fullReset() {
 	e.gsingle = 0
 	e.charsets = [4]CharSet{}
 	e.atPhantom = false
-	e.saved, e.altSaved, e.altSavedSet, e.savedOrigin = Cursor{}, Cursor{}, false, false
-	e.savedPast, e.altSavedPast = false, false
+	e.saved, e.savedOrigin, e.savedPast = Cursor{}, false, false
 	e.grapheme = e.grapheme[:0]
 	e.lastChar = 0
 }

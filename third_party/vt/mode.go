@@ -3,7 +3,14 @@ package vt
 import "github.com/charmbracelet/x/ansi"
 
 // resetModes resets all modes to their default values.
+//
+// alice patch: the alternate screen modes keep their values while the
+// alternate screen is on (a reset does not leave it, as tmux), and the
+// modes' effects are applied in a fixed order, leaving out those that
+// switch screens or restore a cursor (they ran in map order).
 func (e *Emulator) resetModes() {
+	inAlt := e.scr == &e.scrs[1]
+	alt, altSave := e.modes[ansi.ModeAltScreen], e.modes[ansi.ModeAltScreenSaveCursor]
 	e.modes = ansi.Modes{
 		// Recognized modes and their default values.
 		ansi.ModeCursorKeys:          ansi.ModeReset, // ?1
@@ -29,8 +36,22 @@ func (e *Emulator) resetModes() {
 	e.insertMode = false // alice patch: IRM is not in the map
 	e.printModes = !e.autoWrap
 
-	// Set mode effects.
-	for mode, setting := range e.modes {
-		e.setMode(mode, setting)
+	if inAlt {
+		e.modes[ansi.ModeAltScreen], e.modes[ansi.ModeAltScreenSaveCursor] = alt, altSave
 	}
+
+	// Set mode effects.
+	for _, mode := range resetEffects {
+		e.setMode(mode, e.modes[mode])
+	}
+}
+
+// resetEffects are the modes whose effects resetModes applies, in order:
+// every default mode but the alternate screens and the saved cursor.
+var resetEffects = []ansi.Mode{
+	ansi.ModeCursorKeys, ansi.ModeOrigin, ansi.ModeAutoWrap, ansi.ModeMouseX10,
+	ansi.ModeLineFeedNewLine, ansi.ModeTextCursorEnable, ansi.ModeNumericKeypad,
+	ansi.ModeLeftRightMargin, ansi.ModeMouseNormal, ansi.ModeMouseHighlight,
+	ansi.ModeMouseButtonEvent, ansi.ModeMouseAnyEvent, ansi.ModeFocusEvent,
+	ansi.ModeMouseExtSgr, ansi.ModeBracketedPaste,
 }

@@ -147,6 +147,15 @@ func (s *Screen) Resize(width int, height int) {
 	s.scroll = s.buf.Bounds()
 }
 
+// release drops the screen's cells, leaving it 0x0 (alice patch: the
+// alternate screen while the main screen is on).
+func (s *Screen) release() {
+	s.buf = uv.NewRenderBuffer(0, 0)
+	s.rowScratch = nil
+	s.wrapped, s.used = nil, nil
+	s.scroll = s.buf.Bounds()
+}
+
 // Width returns the width of the screen.
 func (s *Screen) Width() int {
 	return s.buf.Width()
