@@ -49,3 +49,10 @@ func (m *Model) noteReuse(msg tea.Msg, focus Focus, settled bool) {
 		m.reuse = viewBody
 	}
 }
+
+// ViewUnchanged tells the program, after Update, that the frame did not
+// change (tea.ViewKeeper): the message was input passed straight to the
+// attached session, so the program neither asks for a view nor draws one.
+// The frame on screen may be newer than the last view (an echo patched
+// onto it), and the session's TermChangedMsg brings the model up to date.
+func (m *Model) ViewUnchanged() bool { return m.reuse == viewSame && m.last.ok }

@@ -220,6 +220,18 @@ func (b *bench) echo(name string) error {
 	}
 	b.add(name+" p50", "ms", ms(pct(da, 50)), ms(pct(dt, 50)))
 	b.add(name+" p90", "ms", ms(pct(da, 90)), ms(pct(dt, 90)))
+	// The whole distribution, to tell a constant cost per keystroke from
+	// a tail.
+	for _, side := range []struct {
+		name string
+		ds   []time.Duration
+	}{{"alice", da}, {"tmux", dt}} {
+		fmt.Printf("  %s %-5s p10..p99:", name, side.name)
+		for _, p := range []int{10, 25, 50, 75, 90, 95, 99} {
+			fmt.Printf(" %.3f", ms(pct(side.ds, p)))
+		}
+		fmt.Println(" ms")
+	}
 	// Both sides: a line left full of keys would run as part of the next
 	// command typed there.
 	for _, side := range []string{aliceT, tmuxT} {

@@ -52,6 +52,21 @@ func (p *Program) patchEpoch() uint64 {
 	return 0
 }
 
+// ViewKeeper is a Model that can tell, after an Update, that its view
+// did not change (alice patch): the event loop then neither asks for the
+// view nor wakes the renderer. A keystroke passed to a session shown in
+// the window changes nothing until the session answers, and the answer is
+// patched onto the screen (Patch), so the view the model would give is at
+// best the frame on screen and at worst older than it.
+type ViewKeeper interface {
+	ViewUnchanged() bool
+}
+
+func keepsView(m Model) bool {
+	k, ok := m.(ViewKeeper)
+	return ok && k.ViewUnchanged()
+}
+
 // renderView hands the model's view to the renderer, unless a patch was
 // drawn since epoch (read before the update the view is for): the update
 // may have read the screen as it was before the patch, and drawing its

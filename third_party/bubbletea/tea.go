@@ -929,8 +929,11 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 			// The view goes to the renderer first and the renderer is
 			// woken last, so it runs before the command's goroutines; a
 			// message without a command wakes no goroutine for it. (alice
-			// patch: a keystroke's echo waited behind both.)
-			if p.renderer != nil {
+			// patch: a keystroke's echo waited behind both.) A model that
+			// says its view did not change is not asked for one (alice
+			// patch, ViewKeeper).
+			draw := p.renderer != nil && !keepsView(model)
+			if draw {
 				p.renderView(model, epoch)
 			}
 			if cmd != nil {
@@ -940,7 +943,7 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 				case cmds <- cmd: // process command
 				}
 			}
-			if p.renderer != nil {
+			if draw {
 				p.wake()
 			}
 		}

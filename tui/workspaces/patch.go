@@ -98,15 +98,3 @@ func (pt *patching) patchNow(t Terminal, gen int) bool {
 		return tea.NewCursor(s.x+x, s.y+y), true
 	})
 }
-
-// catchUp reads the shown session's screen again when a patch drew it
-// since the pane last did, and reports whether it did: input passed to the
-// session then changes the view after all (the last one is older than
-// what the terminal shows), so it is not reused.
-func (p *Pane) catchUp() bool {
-	if !p.patching.drawn.Load() {
-		return false
-	}
-	p.followCursor()
-	return true
-}

@@ -111,10 +111,42 @@ func (p *Pane) Watch() tea.Cmd {
 		}
 		// The first change after a quiet spell or after a key (an echo):
 		// drawn now, here; the model's frame for it then writes nothing.
-		pt.patchNow(t, gen)
-		return TermChangedMsg{ID: id, Gen: gen}
+		if !pt.patchNow(t, gen) {
+			return TermChangedMsg{ID: id, Gen: gen}
+		}
+		// Echoes that follow are patched here too, each as it comes, and
+		// the model catches up once the session has been quiet for
+		// patchLinger: its frame would write nothing new, and drawing it
+		// right after each echo took the CPU the terminal needs to show
+		// that echo. A change sooner than a frame after the last one,
+		// with no key typed since, is a burst: the model draws it.
+		for {
+			at := time.Now()
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(patchLinger):
+				return TermChangedMsg{ID: id, Gen: gen}
+			case <-changes:
+			}
+			if d := termFrame - time.Since(at); d > 0 {
+				switch sleepCtx(ctx, d, typed) {
+				case wakeEnded:
+					return nil
+				case wakeTimer:
+					return TermChangedMsg{ID: id, Gen: gen}
+				}
+			}
+			if !pt.patchNow(t, gen) {
+				return TermChangedMsg{ID: id, Gen: gen}
+			}
+		}
 	}
 }
+
+// patchLinger is how long the Watch goroutine goes on patching a shown
+// session's echoes after one before the model draws the screen again.
+const patchLinger = 50 * time.Millisecond
 
 // wake is why sleepCtx returned.
 type wake int

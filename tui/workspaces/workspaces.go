@@ -284,7 +284,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		case p.Attached():
 			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
 			p.kick()
-			p.forwarded = !p.catchUp()
+			p.forwarded = true
 		case p.Mode == WsCreate:
 			var cmd tea.Cmd
 			p.tag, cmd = p.tag.Update(tea.PasteMsg{Content: kit.OneLine(msg.Content)})
@@ -322,7 +322,12 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// it replaced did).
 		p.term.SendKey(msg)
 		p.kick()
-		p.forwarded = !p.catchUp()
+		// Nothing on screen changes until the session answers: the
+		// program draws no frame for the key (tui.Model.ViewUnchanged).
+		// A frame patched since the pane last read the screen stays as
+		// it is; the TermChangedMsg that follows every patch catches the
+		// pane up.
+		p.forwarded = true
 		return nil
 	case WsScroll:
 		return p.onScrollKey(msg)

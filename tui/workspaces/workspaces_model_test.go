@@ -2,7 +2,9 @@ package workspaces_test
 
 import (
 	"errors"
+	"fmt"
 	"github.com/alice-trading/alice/tui/kit"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 
 	"testing"
@@ -294,5 +296,62 @@ func TestAFrameBetweenAPatchAndItsMessageShowsThePatchedScreen(t *testing.T) {
 	term.Mu.Lock()
 	term.Screen = "$ after the patch, typed"
 	term.Mu.Unlock()
-	require.Contains(t, frame(tea.KeyPressMsg{Code: 'x', Text: "x"}), "typed", "a key's frame after a patch reads the screen again")
+	// A key passed to the session draws no frame at all: the patched
+	// frame stays on screen (the program does not ask for a view), and
+	// the next frame drawn reads the screen again.
+	h.M.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	require.True(t, h.M.ViewUnchanged(), "a key passed to the session draws no frame")
+	require.Contains(t, frame(kit.FlashMsg("another toast")), "typed", "the next frame after a patch reads the screen again")
+}
+
+// TestEchoesInARowArePatchedWithoutTheModel: after a patched echo the
+// watch goes on patching the session's next changes itself while keys are
+// typed; the model is not asked to draw the screen after each echo (its
+// frame would write nothing, and drawing it took the CPU the terminal
+// needs to show the echo). It catches up once the session is quiet.
+func TestEchoesInARowArePatchedWithoutTheModel(t *testing.T) {
+	t.Parallel()
+	h := tuitest.NewHarness(t, 100, 30)
+	patched := make(chan struct{}, 8)
+	h.M.SetPatcher(func(draw tea.PatchDraw) bool {
+		_, ok := draw(uv.NewRenderBuffer(100, 30))
+		patched <- struct{}{}
+		return ok
+	})
+	h.Key("alt+4")
+	h.Key("s")
+	require.True(t, h.M.Workspaces.Attached())
+	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
+	waitPatch := func(what string) {
+		t.Helper()
+		select {
+		case <-patched:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s was not patched", what)
+		}
+	}
+
+	require.Contains(t, ansi.Strip(h.M.View().Content), "sh1") // the program's frame
+	time.Sleep(10 * time.Millisecond)                          // a quiet spell
+	term.ChangedCh <- struct{}{}
+	waitPatch("the first echo")
+	for i := range 3 {
+		// Straight to the model: nothing here delivers the watch's
+		// message, so only the watch itself can patch the next echo.
+		h.M.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+		require.True(t, h.M.ViewUnchanged(), "a key passed to the session draws no frame")
+		term.ChangedCh <- struct{}{}
+		waitPatch(fmt.Sprintf("echo %d after a key", i+2))
+	}
+	// Quiet again: the watch's message brings the model up to date and
+	// arms the next watch, which patches the next echo as before.
+	time.Sleep(100 * time.Millisecond)
+	term.Mu.Lock()
+	term.Screen = "$ xxx caught up"
+	term.Mu.Unlock()
+	h.Send(kit.FlashMsg("deliver what the watch sent"))
+	require.Contains(t, h.Screen(), "caught up")
+	time.Sleep(10 * time.Millisecond)
+	term.ChangedCh <- struct{}{}
+	waitPatch("an echo after the catch-up")
 }
