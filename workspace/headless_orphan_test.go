@@ -52,11 +52,12 @@ func TestHeadlessRunDiesWithKilledCore(t *testing.T) {
 	pid := proctreetest.ReadPIDFile(t, pidFile) // the headless shell started its sleep
 	// Whatever happens, nothing of this run survives the test.
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
-	require.True(t, alive(pid))
+	running := proctreetest.Track(t, pid) // immune to the pid's reuse
+	require.True(t, running())
 
 	require.NoError(t, core.Process.Signal(syscall.SIGKILL))
 	_ = core.Wait()
-	require.Eventually(t, func() bool { return !alive(pid) }, 30*time.Second, tick,
+	require.Eventually(t, func() bool { return !running() }, 30*time.Second, tick,
 		"the headless run's child (sleep, pid %d) outlived the killed core", pid)
 	_, err := os.Stat(filepath.Join(dir, "late.txt"))
 	require.True(t, os.IsNotExist(err), "the run went on acting after the core died")

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"github.com/alice-trading/alice/core/proctree/proctreetest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -80,12 +81,13 @@ func TestShellSessionOnRealPty(t *testing.T) {
 	}, waitFor, tick)
 	pid := s.PID()
 	require.NotZero(t, pid)
-	require.True(t, alive(bg))
+	shell, job := proctreetest.Track(t, pid), proctreetest.Track(t, bg) // immune to pid reuse
+	require.True(t, job())
 
 	s.Stop()
 	st, _ := s.State()
 	require.Equal(t, StateStopped, st)
-	require.Eventually(t, func() bool { return !alive(pid) && !alive(bg) }, waitFor, tick, "processes leaked")
+	require.Eventually(t, func() bool { return !shell() && !job() }, waitFor, tick, "processes leaked")
 	_, err = s.Write([]byte("x"))
 	require.ErrorIs(t, err, ErrSessionNotRunning)
 
