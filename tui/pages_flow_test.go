@@ -124,9 +124,9 @@ func TestFlowStatusBarShowsTelegramRetrying(t *testing.T) {
 	tm, f, clk, scr := startPagesFlow(t)
 	scr.waitFor("Ask Alice")
 	f.Mu.Lock()
-	f.TelegramDown = "Telegram unreachable (4 tries), retrying"
+	f.TelegramDown = "Telegram unreachable since 09:41, retrying"
 	f.Mu.Unlock()
 	tm.Send(tui.TickMsg(clk.Now()))
-	scr.waitFor("⚠ Telegram unreachable (4 tries), retrying")
+	scr.waitFor("⚠ Telegram unreachable since 09:41, retrying")
 	quit(t, tm, scr)
 }

@@ -68,7 +68,10 @@ func (c *Core) Status() tui.StatusInfo {
 	s.Problems = c.a.Problems()
 	h, ok := c.a.TelegramHealth()
 	if ok && h.State == telegram.LinkDown {
-		s.Telegram = fmt.Sprintf("Telegram unreachable (%d tries), retrying", h.Attempts)
+		// When it went down, not how many tries: the status bar is not
+		// redrawn at each retry (nothing ticks in Chat or Workspaces),
+		// and a count would go stale there.
+		s.Telegram = "Telegram unreachable since " + h.Since.Local().Format("15:04") + ", retrying"
 	}
 	s.TelegramBot = ok
 	if c.automation != nil {
