@@ -368,7 +368,7 @@ func (s *Session) runOnce(resume bool) (int, error) {
 	}
 	// pty.Start makes the child a session leader (Setsid), so its pid is a
 	// process group id and the whole tree can be signalled at once.
-	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	ptmx, err := startOnPTY(cmd, cols, rows)
 	if err != nil {
 		return 0, fmt.Errorf("start %s: %w", l.path, err)
 	}

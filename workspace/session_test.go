@@ -253,3 +253,28 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 		t.Fatalf("goroutines: before %d, now %d\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// TestSessionTerminalIsUTF8: the session's terminal has IUTF8, as a tmux
+// pane has, so the line discipline's Backspace erases a whole character:
+// `aé日`, two Backspaces and `x` reach a line reader as "ax" (without
+// IUTF8 it got "a\303\251\346x").
+func TestSessionTerminalIsUTF8(t *testing.T) {
+	t.Parallel()
+	m := newTestManager(t, t.TempDir(), nil)
+	ws := createWS(t, m, "utf8", "shell-only")
+	s, err := m.StartSession(ws.ID, AgentShell)
+	require.NoError(t, err)
+	waitState(t, s, StateRunning)
+	_, err = s.Write([]byte("stty -a | tr ' ' '\\n' | grep -x -e iutf8 -e -iutf8 | sed 's/^/FLAG:/'\n"))
+	require.NoError(t, err)
+	waitScreen(t, s, "FLAG:iutf8")
+	require.NotContains(t, s.Screen(), "FLAG:-iutf8")
+	_, err = s.Write([]byte("head -1 | od -An -c | tr -s ' ' | sed 's/^/GOT:/'\n"))
+	require.NoError(t, err)
+	// Canonical input is edited as it arrives, so the line is head's
+	// whenever head starts reading. Two Backspaces (DEL, the erase
+	// character) after a, é and 日.
+	_, err = s.Write([]byte("aé日\x7f\x7fx\n"))
+	require.NoError(t, err)
+	waitScreen(t, s, "GOT: a x \\n")
+}
