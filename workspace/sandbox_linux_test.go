@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -219,4 +220,45 @@ func TestSandboxedSessionCtrlC(t *testing.T) {
 	st, _ := s.State()
 	assert.Equal(t, StateRunning, st)
 	s.Stop()
+}
+
+// TestSandboxedRunCannotReachUserSockets: the user's tmux servers and
+// runtime directory (systemd's and the bus's sockets) are out of reach of
+// a sandboxed run, which gets empty directories of its own there; the ssh
+// agent's socket stays (black-box: a session had the user's tmux run
+// `cat …/operator.key` outside the sandbox).
+func TestSandboxedRunCannotReachUserSockets(t *testing.T) {
+	t.Parallel()
+	d := newAliceDirs(t)
+	base, err := os.MkdirTemp("", "sbu") // short: unix socket paths are ≤ 107 bytes
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(base) })
+	tmuxDir := filepath.Join(base, "tmux-"+strconv.Itoa(os.Getuid()))
+	runtimeDir := filepath.Join(base, "run")
+	require.NoError(t, os.MkdirAll(tmuxDir, 0o700))
+	require.NoError(t, os.MkdirAll(filepath.Join(runtimeDir, "keyring"), 0o700))
+	for _, p := range []string{filepath.Join(tmuxDir, "default"), filepath.Join(runtimeDir, "bus"), filepath.Join(runtimeDir, "keyring", "ssh")} {
+		l, err := net.Listen("unix", p)
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = l.Close() })
+	}
+	m := newTestManager(t, d.root, func(o *Options) {
+		o.Sandbox = SandboxOptions{Hide: []string{d.config, d.data}, Mode: config.SandboxAuto}
+		o.ExtraEnv = append(o.ExtraEnv, "TMUX_TMPDIR="+base, "XDG_RUNTIME_DIR="+runtimeDir,
+			"SSH_AUTH_SOCK="+filepath.Join(runtimeDir, "keyring", "ssh"))
+	})
+	if st := m.Sandbox(); !st.On {
+		t.Skipf("no sandbox here: %s", st.Reason)
+	}
+	w := createWS(t, m, "sbx-sock", "shell-only")
+	res, err := m.RunHeadless(context.Background(), HeadlessRun{WorkspaceID: w.ID, Agent: AgentShell, Timeout: time.Minute,
+		Prompt: `test -e ` + tmuxDir + `/default && echo LEAK-tmux; test -e ` + runtimeDir + `/bus && echo LEAK-bus; ` +
+			`test -S "$SSH_AUTH_SOCK" && echo KEPT-agent; touch ` + tmuxDir + `/own && echo OWN-tmux; echo DONE`})
+	require.NoError(t, err, res.Output)
+	assert.Contains(t, res.Output, "DONE")
+	assert.NotContains(t, res.Output, "LEAK")
+	assert.Contains(t, res.Output, "KEPT-agent")
+	assert.Contains(t, res.Output, "OWN-tmux", "a tmux of the session's own can make its socket")
+	_, err = os.Stat(filepath.Join(tmuxDir, "own"))
+	assert.True(t, os.IsNotExist(err), "the session's own socket directory is its own")
 }

@@ -111,7 +111,8 @@ func (m *Manager) sandboxCmd(cmd *exec.Cmd, ws Workspace) error {
 	if f := m.opts.Sandbox.HideMore; f != nil {
 		hide = append(slices.Clone(hide), f()...)
 	}
-	return sandbox.Wrap(cmd, sandbox.Policy{Hide: hide, Keep: []string{ws.Dir}, ReadOnly: m.opts.Sandbox.ReadOnly})
+	private, mask, keep := userSockets(cmd.Env) // usersockets.go
+	return sandbox.Wrap(cmd, sandbox.Policy{Hide: hide, Private: private, Mask: mask, Keep: append([]string{ws.Dir}, keep...), ReadOnly: m.opts.Sandbox.ReadOnly})
 }
 
 // unsandboxedNote is the line shown at a session's start when the

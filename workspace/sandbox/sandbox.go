@@ -52,8 +52,17 @@ type Policy struct {
 	// Hide are directories shown empty and read-only inside the sandbox.
 	// A path that does not exist is left alone.
 	Hide []string
-	// Keep are directories beneath a hidden one that stay visible and
-	// writable as they are (the workspace's own directory).
+	// Private are directories covered by an empty writable tmpfs of the
+	// sandbox's own (the user's tmux and runtime sockets): the program
+	// can make its own there but cannot reach what is outside. A path
+	// that does not exist is left alone.
+	Private []string
+	// Mask are files covered by /dev/null (a tmux server's socket at a
+	// path of its own, -S). A path that does not exist is left alone.
+	Mask []string
+	// Keep are directories beneath a hidden or private one that stay
+	// visible and writable as they are (the workspace's own directory),
+	// or files beneath a private one (the ssh agent's socket).
 	Keep []string
 	// ReadOnly are files or directories shown as they are but read-only
 	// (alice's own executable, its service unit): code a session leaves

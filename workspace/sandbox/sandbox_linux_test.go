@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,4 +219,92 @@ func TestAncestorsCannotBeMovedAway(t *testing.T) {
 	assert.Equal(t, "real\n", string(b))
 	_, err = os.Stat(secret)
 	require.NoError(t, err, "the hidden directory is where it was")
+}
+
+// TestPrivateSocketDirs: a private directory (the user's tmux sockets)
+// shows empty and writable, with only the kept socket (the ssh agent's)
+// from outside: a session cannot reach the user's tmux server and have
+// it run a command outside the sandbox (black-box: `tmux -S
+// /tmp/tmux-0/default new-window 'cat …/operator.key'`), and what it
+// makes there stays in the sandbox.
+func TestPrivateSocketDirs(t *testing.T) {
+	needSandbox(t)
+	hidden, _, keep := tree(t)
+	// Short paths: a unix socket's path is at most 107 bytes.
+	priv, err := os.MkdirTemp("", "sbp")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(priv) })
+	listen := func(name string) string {
+		p := filepath.Join(priv, name)
+		l, err := net.Listen("unix", p)
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = l.Close() })
+		go func() {
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				_, _ = c.Write([]byte("hello from " + name + "\n"))
+				_ = c.Close()
+			}
+		}()
+		return p
+	}
+	server := listen("default")
+	agent := listen("agent.sock")
+	out, code := run(t, Policy{Hide: []string{hidden}, Private: []string{priv}, Keep: []string{keep, agent}}, keep, `
+ls -A `+priv+` | tr '\n' ' ' | sed 's/^/LIST: /'; echo
+test -e `+server+` && echo LEAK-server
+test -S `+agent+` && echo AGENT-KEPT
+echo mine > `+priv+`/made && echo WROTE
+stat -c 'MODE %a' `+priv+`
+exit 0`)
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "LIST: agent.sock \n")
+	assert.NotContains(t, out, "LEAK")
+	assert.Contains(t, out, "AGENT-KEPT")
+	assert.Contains(t, out, "WROTE")
+	assert.Contains(t, out, "MODE 700")
+	_, err = os.Stat(filepath.Join(priv, "made"))
+	assert.True(t, os.IsNotExist(err), "what the session made stays in the sandbox")
+	// The kept socket is the real one: a connection from inside reaches
+	// the listener outside.
+	if _, err := exec.LookPath("python3"); err == nil {
+		out, _ := run(t, Policy{Hide: []string{hidden}, Private: []string{priv}, Keep: []string{keep, agent}}, keep,
+			`python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect("`+agent+`"); print(s.recv(64).decode())'`)
+		assert.Contains(t, out, "hello from agent.sock")
+	}
+}
+
+// TestMaskedSocket: a socket at a path of its own (the tmux alice runs
+// in, started with -S) is covered by /dev/null: connecting is refused,
+// and the session cannot remove the cover.
+func TestMaskedSocket(t *testing.T) {
+	needSandbox(t)
+	hidden, _, keep := tree(t)
+	dir, err := os.MkdirTemp("", "sbm")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	sock := filepath.Join(dir, "t1.sock")
+	l, err := net.Listen("unix", sock)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = l.Close() })
+	out, code := run(t, Policy{Hide: []string{hidden}, Mask: []string{sock, filepath.Join(dir, "absent")}, Keep: []string{keep}}, keep, `
+test -S `+sock+` && echo LEAK-socket
+test -c `+sock+` && echo MASKED
+rm -f `+sock+` 2>/dev/null && echo LEAK-removed
+umount `+sock+` 2>/dev/null && echo LEAK-umount
+exit 0`)
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "MASKED")
+	assert.NotContains(t, out, "LEAK")
+	fi, err := os.Stat(sock)
+	require.NoError(t, err)
+	assert.Equal(t, os.ModeSocket, fi.Mode().Type(), "the socket outside is untouched")
+	if _, err := exec.LookPath("python3"); err == nil {
+		out, _ := run(t, Policy{Hide: []string{hidden}, Mask: []string{sock}, Keep: []string{keep}}, keep,
+			`python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect("`+sock+`")' 2>&1 | tail -1`)
+		assert.Contains(t, out, "Connection refused")
+	}
 }

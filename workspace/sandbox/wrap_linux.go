@@ -27,7 +27,7 @@ const selfExe = "/proc/self/exe"
 // group mappings. Call it after the environment is complete
 // (proctree.TagCommand): later changes reach the init only.
 func Wrap(cmd *exec.Cmd, p Policy) error {
-	return wrap(cmd, pid1.Spec{Hide: cleanPaths(p.Hide), Keep: cleanPaths(p.Keep), ReadOnly: cleanPaths(p.ReadOnly)})
+	return wrap(cmd, pid1.Spec{Hide: cleanPaths(p.Hide), Private: cleanPaths(p.Private), Mask: cleanPaths(p.Mask), Keep: cleanPaths(p.Keep), ReadOnly: cleanPaths(p.ReadOnly)})
 }
 
 func wrap(cmd *exec.Cmd, s pid1.Spec) error {

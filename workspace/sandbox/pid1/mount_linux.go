@@ -23,7 +23,17 @@ func setUp(s Spec) error {
 	// Outer directories first: one inside a directory hidden already is
 	// gone (unless kept, then it is hidden in its turn).
 	for _, h := range byLength(s.Hide) {
-		if err := hide(h, s.Keep); err != nil {
+		if err := cover(h, s.Keep, true); err != nil {
+			return err
+		}
+	}
+	for _, p := range byLength(s.Private) {
+		if err := cover(p, s.Keep, false); err != nil {
+			return err
+		}
+	}
+	for _, p := range s.Mask {
+		if err := mask(p); err != nil {
 			return err
 		}
 	}
@@ -66,6 +76,25 @@ func pinAncestors(paths []string) error {
 	return nil
 }
 
+// mask binds /dev/null over the file p (a socket: connecting to it is
+// refused), read-only. A path that is absent or a directory is left alone.
+func mask(p string) error {
+	real, err := realPath(p)
+	if err != nil {
+		return nil // absent: nothing to reach
+	}
+	if fi, err := os.Stat(real); err != nil || fi.IsDir() {
+		return nil
+	}
+	if err := syscall.Mount("/dev/null", real, "", syscall.MS_BIND, ""); err != nil {
+		return wrap("mask "+p, err)
+	}
+	if err := syscall.Mount("", real, "", syscall.MS_REMOUNT|syscall.MS_BIND|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV, ""); err != nil {
+		return wrap("mask "+p, err)
+	}
+	return nil
+}
+
 // readOnly binds p (a file or a directory) read-only onto itself: the
 // session cannot change it, nor rename another file over it (a mount
 // point), and the program's own user namespace cannot undo it.
@@ -86,9 +115,11 @@ func readOnly(p string) error {
 	return nil
 }
 
-// hide covers dir with an empty tmpfs, binds each kept directory beneath
-// it back in, and makes the tmpfs read-only.
-func hide(dir string, keep []string) error {
+// cover covers dir with an empty tmpfs and binds each kept directory or
+// file beneath it back in. A hidden dir's tmpfs is then made read-only;
+// a private one stays writable, for the program alone (mode 0700: tmux
+// wants its socket directory so).
+func cover(dir string, keep []string, hidden bool) error {
 	real, err := realPath(dir)
 	if errors.Is(err, syscall.ENOENT) {
 		return nil
@@ -108,6 +139,7 @@ func hide(dir string, keep []string) error {
 	type kept struct {
 		path string // real, beneath dir's real path
 		fd   int
+		dir  bool
 	}
 	var ks []kept
 	defer func() {
@@ -120,29 +152,56 @@ func hide(dir string, keep []string) error {
 		if err != nil || !within(real, rk) {
 			continue
 		}
-		fd, err := syscall.Open(rk, oPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		fd, err := syscall.Open(rk, oPath|syscall.O_CLOEXEC, 0)
 		if err != nil {
 			return wrap("keep "+k, err)
 		}
-		ks = append(ks, kept{path: rk, fd: fd})
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil {
+			_ = syscall.Close(fd)
+			return wrap("keep "+k, err)
+		}
+		ks = append(ks, kept{path: rk, fd: fd, dir: st.Mode&syscall.S_IFMT == syscall.S_IFDIR})
 	}
 	const flags = syscall.MS_NOSUID | syscall.MS_NODEV
-	if err := syscall.Mount("tmpfs", real, "tmpfs", flags, "size=1m,mode=0755"); err != nil {
+	opts := "size=1m,mode=0755"
+	if !hidden {
+		opts = "size=16m,mode=0700"
+	}
+	if err := syscall.Mount("tmpfs", real, "tmpfs", flags, opts); err != nil {
 		return wrap("hide "+dir+": mount tmpfs", err)
 	}
 	for _, k := range ks {
-		at := k.path
-		if err := os.MkdirAll(at, 0o755); err != nil {
-			return wrap("keep "+at, err)
+		if err := mountPoint(k.path, k.dir); err != nil {
+			return wrap("keep "+k.path, err)
 		}
-		if err := syscall.Mount("/proc/self/fd/"+itoa(k.fd), at, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
-			return wrap("keep "+at+": bind", err)
+		if err := syscall.Mount("/proc/self/fd/"+itoa(k.fd), k.path, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+			return wrap("keep "+k.path+": bind", err)
 		}
+	}
+	if !hidden {
+		return nil
 	}
 	if err := syscall.Mount("", real, "", syscall.MS_REMOUNT|syscall.MS_BIND|syscall.MS_RDONLY|flags, ""); err != nil {
 		return wrap("hide "+dir+": make read-only", err)
 	}
 	return nil
+}
+
+// mountPoint makes at (in a fresh tmpfs) a place to bind onto: a
+// directory for a directory, an empty file for anything else.
+func mountPoint(at string, dir bool) error {
+	if dir {
+		return os.MkdirAll(at, 0o755)
+	}
+	if err := os.MkdirAll(parent(at), 0o755); err != nil {
+		return err
+	}
+	fd, err := syscall.Open(at, syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		return err
+	}
+	return syscall.Close(fd)
 }
 
 // realPath is p with every symlink resolved, as the kernel resolves it:

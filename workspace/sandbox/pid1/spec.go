@@ -10,7 +10,17 @@ type Spec struct {
 	Dir  string
 	// Hide are directories covered by an empty read-only tmpfs.
 	Hide []string
-	// Keep are directories beneath a hidden one bound back in.
+	// Private are directories covered by an empty writable tmpfs of the
+	// sandbox's own (the user's tmux and runtime sockets): the program
+	// can make its own there, and cannot reach the ones outside.
+	Private []string
+	// Mask are sockets (or other files) covered by /dev/null: a tmux
+	// server's socket at a path of its own (-S), which cannot be hidden
+	// with its directory.
+	Mask []string
+	// Keep are directories (or, beneath a private one, files such as
+	// the ssh agent's socket) beneath a hidden or private one, bound
+	// back in.
 	Keep []string
 	// ReadOnly are bound read-only onto themselves.
 	ReadOnly []string
@@ -32,6 +42,8 @@ const (
 	kDir      = "dir"
 	kHide     = "hide"
 	kKeep     = "keep"
+	kPrivate  = "private"
+	kMask     = "mask"
 	kReadOnly = "ro"
 	kUID      = "uid"
 	kGID      = "gid"
@@ -64,6 +76,8 @@ func (s Spec) Encode() string {
 	}
 	list(kHide, s.Hide)
 	list(kKeep, s.Keep)
+	list(kPrivate, s.Private)
+	list(kMask, s.Mask)
 	list(kReadOnly, s.ReadOnly)
 	put(kUID, itoa(s.UID))
 	put(kGID, itoa(s.GID))
@@ -114,6 +128,10 @@ func Decode(v string) (Spec, error) {
 			s.Hide = append(s.Hide, x)
 		case kKeep:
 			s.Keep = append(s.Keep, x)
+		case kPrivate:
+			s.Private = append(s.Private, x)
+		case kMask:
+			s.Mask = append(s.Mask, x)
 		case kReadOnly:
 			s.ReadOnly = append(s.ReadOnly, x)
 		case kUID:
