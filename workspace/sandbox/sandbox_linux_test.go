@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -307,4 +308,59 @@ exit 0`)
 			`python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect("`+sock+`")' 2>&1 | tail -1`)
 		assert.Contains(t, out, "Connection refused")
 	}
+}
+
+// TestAbstractSocketsOutOfReach: on a kernel with Landlock scopes (ABI 6,
+// Linux 6.12), an abstract unix socket made outside the sandbox (an X
+// display, a bus on an abstract address) refuses a program inside, while
+// one the program makes itself works.
+func TestAbstractSocketsOutOfReach(t *testing.T) {
+	needSandbox(t)
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 connects from inside: not installed")
+	}
+	hidden, _, keep := tree(t)
+	name := "alice-test-" + strconv.Itoa(os.Getpid())
+	l, err := net.Listen("unix", "@"+name)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			_, _ = c.Write([]byte("LEAK-reached\n"))
+			_ = c.Close()
+		}
+	}()
+	out, code := run(t, Policy{Hide: []string{hidden}, Keep: []string{keep}}, keep, `python3 -c '
+import socket
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect("\0`+name+`")
+    print(s.recv(64).decode())
+except OSError as e:
+    print("REFUSED", e.errno)
+own = socket.socket(socket.AF_UNIX); own.bind("\0`+name+`-inside"); own.listen(1)
+c = socket.socket(socket.AF_UNIX); c.connect("\0`+name+`-inside"); print("OWN-OK")
+'`)
+	require.Equal(t, 0, code, out)
+	if strings.Contains(out, "LEAK-reached") {
+		if abi := landlockABI(); abi < 6 {
+			t.Skipf("Landlock ABI %d here: abstract sockets are not scoped", abi)
+		}
+	}
+	assert.NotContains(t, out, "LEAK")
+	assert.Contains(t, out, "REFUSED 1") // EPERM
+	assert.Contains(t, out, "OWN-OK")
+}
+
+// landlockABI is the kernel's Landlock ABI version (0: none).
+func landlockABI() int {
+	abi, _, errno := syscall.Syscall(444, 0, 0, 1)
+	if errno != 0 {
+		return 0
+	}
+	return int(abi)
 }

@@ -3,6 +3,7 @@ package pid1
 import (
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 	"unsafe"
@@ -80,6 +81,11 @@ func run(v string) int {
 	if len(args) == 0 {
 		args = []string{s.Path}
 	}
+	// The program is forked from this thread, which alone takes the
+	// Landlock scopes (landlock_linux.go); it stays locked to this
+	// goroutine until the init exits.
+	runtime.LockOSThread()
+	scope()
 	pid, err := syscall.ForkExec(s.Path, args, &syscall.ProcAttr{
 		Dir: dir, Env: env, Files: []uintptr{0, 1, 2}, Sys: attr,
 	})
