@@ -74,6 +74,10 @@ type Terminal struct {
 	// serialises their changes (nudge reads subs without it).
 	subsMu sync.Mutex
 	subs   atomic.Pointer[[]chan struct{}]
+	// echo draws what a small read fed onto the screen at once, from the
+	// reader's goroutine (FeedEcho, SetEchoDrawer); nil: the subscribers
+	// draw it.
+	echo atomic.Pointer[func() bool]
 
 	// sendMu keeps writes to the pty whole and in order: input (keys,
 	// pastes, raw bytes: send) and the emulator's query replies (reply).
@@ -198,13 +202,43 @@ const maxPendingInput = 64 << 10
 // batches with many lines are coalesced (coalesce.go); everything else is
 // written in chunks. Upstream panics on some malformed input, so a panic is
 // logged, not fatal.
-func (t *Terminal) Feed(p []byte) {
+func (t *Terminal) Feed(p []byte) { t.feedThen(p, nil) }
+
+// FeedEcho is Feed for a small read of a session someone looks at (an
+// echo): once p is in the emulator, the echo drawer (SetEchoDrawer) puts
+// it on the screen from this goroutine, before the subscribers hear of
+// it. Without a drawer it is Feed. Reports whether the drawer drew.
+func (t *Terminal) FeedEcho(p []byte) bool {
+	drew := false
+	if f := t.echo.Load(); f != nil {
+		t.feedThen(p, func() { drew = (*f)() })
+		return drew
+	}
+	t.feedThen(p, nil)
+	return false
+}
+
+// SetEchoDrawer makes draw the echo drawer: it copies what changed onto
+// the screen and reports whether it did (the TUI's patch). The returned
+// func removes it, unless another drawer replaced it since.
+func (t *Terminal) SetEchoDrawer(draw func() bool) (remove func()) {
+	f := &draw
+	t.echo.Store(f)
+	return func() { t.echo.CompareAndSwap(f, nil) }
+}
+
+// feedThen feeds p, then runs then (if any) before the subscribers are
+// nudged.
+func (t *Terminal) feedThen(p []byte, then func()) {
 	if len(p) == 0 {
 		return
 	}
 	t.feedMu.Lock()
 	defer t.feedMu.Unlock()
 	defer t.nudge()
+	if then != nil {
+		defer then() // after the budget (below): runs before the nudge
+	}
 	if b := t.ring.budget; b != nil {
 		defer b.enforce() // after t.mu is released: it locks other terminals
 	}

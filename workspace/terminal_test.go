@@ -195,3 +195,44 @@ func TestSubscribersEachHearEveryChange(t *testing.T) {
 	default:
 	}
 }
+
+// TestFeedEchoDrawsBeforeTheSubscribersHear: an echo fed with FeedEcho is
+// drawn by the echo drawer from the feeding goroutine, with the emulator
+// already holding it, before any subscriber is nudged; a drawer's remove
+// leaves a newer drawer in place; without a drawer FeedEcho is Feed.
+func TestFeedEchoDrawsBeforeTheSubscribersHear(t *testing.T) {
+	term := NewTerminal(20, 5, slog.New(slog.DiscardHandler))
+	defer term.Close()
+	ch, cancel := term.Subscribe()
+	defer cancel()
+	var sawScreen string
+	nudgedFirst := false
+	remove := term.SetEchoDrawer(func() bool {
+		select {
+		case <-ch:
+			nudgedFirst = true
+		default:
+		}
+		sawScreen = term.Render()
+		return true
+	})
+	require.True(t, term.FeedEcho([]byte("$ x")))
+	require.False(t, nudgedFirst, "the drawer ran before the subscribers were nudged")
+	require.Contains(t, sawScreen, "$ x", "the drawer saw the echo in the emulator")
+	select {
+	case <-ch:
+	default:
+		t.Fatal("the subscribers were not nudged after the drawer")
+	}
+
+	newer := 0
+	term.SetEchoDrawer(func() bool { newer++; return true })
+	remove() // the first drawer's: the newer one stays
+	require.True(t, term.FeedEcho([]byte("y")))
+	require.Equal(t, 1, newer)
+
+	term2 := NewTerminal(20, 5, slog.New(slog.DiscardHandler))
+	defer term2.Close()
+	require.False(t, term2.FeedEcho([]byte("z")), "no drawer: nothing drawn")
+	require.Contains(t, term2.Render(), "z")
+}

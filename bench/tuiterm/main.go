@@ -34,6 +34,7 @@ const sentinel = "DONE-42"
 
 type config struct {
 	alice      string
+	relay      bool // the alice side runs alice as a plain relay's path instead (bench/relay)
 	self       string
 	cols, rows int // outer window of alice
 	runs       int
@@ -59,6 +60,7 @@ func main() {
 	busy := flag.Bool("busy", false, "load mode: print a line every few milliseconds forever")
 	frames := flag.Int("frames", 0, "load mode: draw N full-screen frames, then the sentinel")
 	flag.StringVar(&c.alice, "alice", "", "alice binary under test (required)")
+	flag.BoolVar(&c.relay, "relay", false, "the -alice binary is bench/relay (a plain Go pty relay running /bin/sh), not alice: the floor of a Go relay's echo against tmux's (echo and esc only)")
 	flag.IntVar(&c.cols, "cols", 120, "outer window columns for alice")
 	flag.IntVar(&c.rows, "rows", 40, "outer window rows for alice")
 	flag.IntVar(&c.runs, "runs", 5, "runs per path for frames and cat (interleaved; median reported)")
@@ -81,6 +83,17 @@ func main() {
 			os.Exit(2)
 		}
 		c.only[m] = true
+	}
+	if c.relay {
+		// A relay has no sessions, panes or frames of its own to measure.
+		for m := range c.only {
+			if m != "echo" && m != "esc" {
+				delete(c.only, m)
+			}
+		}
+		if len(c.only) == 0 {
+			c.only = map[string]bool{"echo": true, "esc": true}
+		}
 	}
 	switch {
 	case *busy:

@@ -36,12 +36,17 @@ func (b *bench) setup() error {
 	id := fmt.Sprintf("%d", os.Getpid())
 	b.outer = tmuxServer{sock: "alice-tuibench-outer-" + id, conf: conf}
 	b.inner = tmuxServer{sock: "alice-tuibench-inner-" + id, conf: conf}
-	err := b.outer.run("new-session", "-d", "-s", aliceT, "-x", fmt.Sprint(c.cols), "-y", fmt.Sprint(c.rows),
-		fmt.Sprintf("exec env SHELL=/bin/sh PS1='$ ' ENV= ALICE_HOME='%s' '%s' --foreground", home, c.alice)) // one process: its CPU and RSS are the TUI's and the sessions' (bench/attach measures the relay)
+	cmd := fmt.Sprintf("exec env SHELL=/bin/sh PS1='$ ' ENV= ALICE_HOME='%s' '%s' --foreground", home, c.alice) // one process: its CPU and RSS are the TUI's and the sessions' (bench/attach measures the relay)
+	if c.relay {
+		cmd = fmt.Sprintf("exec env PS1='$ ' ENV= '%s' /bin/sh", c.alice)
+	}
+	err := b.outer.run("new-session", "-d", "-s", aliceT, "-x", fmt.Sprint(c.cols), "-y", fmt.Sprint(c.rows), cmd)
 	if err != nil {
 		return err
 	}
-	b.alicePID = b.outer.pid(aliceT, "#{pane_pid}")
+	if !c.relay {
+		b.alicePID = b.outer.pid(aliceT, "#{pane_pid}")
+	}
 	o := b.outer
 	steps := []struct {
 		keys []string
@@ -52,6 +57,9 @@ func (b *bench) setup() error {
 		{[]string{"n"}, "New workspace"},
 		{[]string{"bench", "Tab", "Enter"}, "no sessions"},
 		{[]string{"s"}, "sh1 · running · ctrl+q"},
+	}
+	if c.relay {
+		steps = nil // a shell straight away
 	}
 	for _, s := range steps {
 		if len(s.keys) > 0 {
