@@ -195,7 +195,9 @@ func (s *Session) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (x, y
 // SetEchoDrawer installs the TUI's patch as the session's echo drawer
 // (Terminal.SetEchoDrawer): an echo is drawn from the pty reader's
 // goroutine, with no hand-off.
-func (s *Session) SetEchoDrawer(draw func() bool) (remove func()) { return s.term.SetEchoDrawer(draw) }
+func (s *Session) SetEchoDrawer(draw func() bool, own <-chan struct{}) (remove func()) {
+	return s.term.SetEchoDrawer(draw, own)
+}
 
 // Screen returns the live screen as plain text.
 func (s *Session) Screen() string { return s.term.String() }

@@ -77,7 +77,7 @@ type Terminal struct {
 	// echo draws what a small read fed onto the screen at once, from the
 	// reader's goroutine (FeedEcho, SetEchoDrawer); nil: the subscribers
 	// draw it.
-	echo atomic.Pointer[func() bool]
+	echo atomic.Pointer[echoDrawer]
 
 	// sendMu keeps writes to the pty whole and in order: input (keys,
 	// pastes, raw bytes: send) and the emulator's query replies (reply).
@@ -209,35 +209,51 @@ func (t *Terminal) Feed(p []byte) { t.feedThen(p, nil) }
 // it on the screen from this goroutine, before the subscribers hear of
 // it. Without a drawer it is Feed. Reports whether the drawer drew.
 func (t *Terminal) FeedEcho(p []byte) bool {
-	drew := false
-	if f := t.echo.Load(); f != nil {
-		t.feedThen(p, func() { drew = (*f)() })
-		return drew
+	d := t.echo.Load()
+	if d == nil {
+		t.feedThen(p, nil)
+		return false
 	}
-	t.feedThen(p, nil)
-	return false
+	drew := false
+	t.feedThen(p, func() <-chan struct{} {
+		if drew = d.draw(); drew {
+			return d.own // the drawer's own watcher has nothing left to draw
+		}
+		return nil
+	})
+	return drew
+}
+
+// echoDrawer is an installed echo drawer and its own subscription.
+type echoDrawer struct {
+	draw func() bool
+	own  <-chan struct{}
 }
 
 // SetEchoDrawer makes draw the echo drawer: it copies what changed onto
-// the screen and reports whether it did (the TUI's patch). The returned
-// func removes it, unless another drawer replaced it since.
-func (t *Terminal) SetEchoDrawer(draw func() bool) (remove func()) {
-	f := &draw
-	t.echo.Store(f)
-	return func() { t.echo.CompareAndSwap(f, nil) }
+// the screen and reports whether it did (the TUI's patch). own is the
+// drawer's own subscription (Subscribe): an echo it drew does not nudge
+// it, so its watcher does not draw the same change again; every other
+// subscriber hears of it. The returned func removes the drawer, unless
+// another one replaced it since.
+func (t *Terminal) SetEchoDrawer(draw func() bool, own <-chan struct{}) (remove func()) {
+	d := &echoDrawer{draw: draw, own: own}
+	t.echo.Store(d)
+	return func() { t.echo.CompareAndSwap(d, nil) }
 }
 
 // feedThen feeds p, then runs then (if any) before the subscribers are
-// nudged.
-func (t *Terminal) feedThen(p []byte, then func()) {
+// nudged, all but the one then returns.
+func (t *Terminal) feedThen(p []byte, then func() (skip <-chan struct{})) {
 	if len(p) == 0 {
 		return
 	}
 	t.feedMu.Lock()
 	defer t.feedMu.Unlock()
-	defer t.nudge()
+	var skip <-chan struct{}
+	defer func() { t.nudgeExcept(skip) }()
 	if then != nil {
-		defer then() // after the budget (below): runs before the nudge
+		defer func() { skip = then() }() // after the budget (below): runs before the nudge
 	}
 	if b := t.ring.budget; b != nil {
 		defer b.enforce() // after t.mu is released: it locks other terminals
@@ -472,9 +488,15 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 	return true
 }
 
-func (t *Terminal) nudge() {
+func (t *Terminal) nudge() { t.nudgeExcept(nil) }
+
+// nudgeExcept nudges every subscriber but skip.
+func (t *Terminal) nudgeExcept(skip <-chan struct{}) {
 	if subs := t.subs.Load(); subs != nil {
 		for _, ch := range *subs {
+			if skip != nil && (<-chan struct{})(ch) == skip {
+				continue
+			}
 			select {
 			case ch <- struct{}{}:
 			default:

@@ -198,38 +198,52 @@ func TestSubscribersEachHearEveryChange(t *testing.T) {
 
 // TestFeedEchoDrawsBeforeTheSubscribersHear: an echo fed with FeedEcho is
 // drawn by the echo drawer from the feeding goroutine, with the emulator
-// already holding it, before any subscriber is nudged; a drawer's remove
+// already holding it, before any other subscriber is nudged; the drawer's
+// own subscription is not nudged for what it drew (its watcher has
+// nothing left to draw), but is for what it did not; a drawer's remove
 // leaves a newer drawer in place; without a drawer FeedEcho is Feed.
 func TestFeedEchoDrawsBeforeTheSubscribersHear(t *testing.T) {
 	term := NewTerminal(20, 5, slog.New(slog.DiscardHandler))
 	defer term.Close()
-	ch, cancel := term.Subscribe()
-	defer cancel()
+	own, cancelOwn := term.Subscribe()
+	defer cancelOwn()
+	other, cancelOther := term.Subscribe()
+	defer cancelOther()
 	var sawScreen string
-	nudgedFirst := false
+	otherFirst, draw := false, true
 	remove := term.SetEchoDrawer(func() bool {
 		select {
-		case <-ch:
-			nudgedFirst = true
+		case <-other:
+			otherFirst = true
 		default:
 		}
 		sawScreen = term.Render()
-		return true
-	})
+		return draw
+	}, own)
 	require.True(t, term.FeedEcho([]byte("$ x")))
-	require.False(t, nudgedFirst, "the drawer ran before the subscribers were nudged")
+	require.False(t, otherFirst, "the drawer ran before the subscribers were nudged")
 	require.Contains(t, sawScreen, "$ x", "the drawer saw the echo in the emulator")
-	select {
-	case <-ch:
-	default:
-		t.Fatal("the subscribers were not nudged after the drawer")
+	pending := func(ch <-chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
 	}
+	require.True(t, pending(other), "another subscriber hears of the echo")
+	require.False(t, pending(own), "the drawer's own subscription does not")
+	draw = false
+	require.False(t, term.FeedEcho([]byte("y")))
+	require.True(t, pending(own), "what the drawer did not draw nudges its own subscription")
+	require.True(t, pending(other))
 
 	newer := 0
-	term.SetEchoDrawer(func() bool { newer++; return true })
+	term.SetEchoDrawer(func() bool { newer++; return true }, nil)
 	remove() // the first drawer's: the newer one stays
-	require.True(t, term.FeedEcho([]byte("y")))
+	require.True(t, term.FeedEcho([]byte("z")))
 	require.Equal(t, 1, newer)
+	require.True(t, pending(own), "a drawer without a subscription of its own skips nobody")
 
 	term2 := NewTerminal(20, 5, slog.New(slog.DiscardHandler))
 	defer term2.Close()

@@ -56,7 +56,9 @@ type patching struct {
 // its own goroutine, as soon as the emulator has it
 // (workspace.Session.SetEchoDrawer): no hand-off to the Watch goroutine.
 type EchoDrawer interface {
-	SetEchoDrawer(draw func() bool) (remove func())
+	// SetEchoDrawer installs draw; own is the pane's subscription, which
+	// an echo draw drew is not nudged for.
+	SetEchoDrawer(draw func() bool, own <-chan struct{}) (remove func())
 }
 
 // drawEcho is the pane's echo drawer for t: a patch, unless the last one

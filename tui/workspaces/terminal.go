@@ -171,7 +171,7 @@ func (p *Pane) changes(t Terminal) <-chan struct{} {
 		removeDrawer := func() {}
 		if ed, ok := t.(EchoDrawer); ok && p.patching.patch != nil {
 			pt, gen := &p.patching, p.TermGen
-			removeDrawer = ed.SetEchoDrawer(func() bool { return pt.drawEcho(t, gen) })
+			removeDrawer = ed.SetEchoDrawer(func() bool { return pt.drawEcho(t, gen) }, ch)
 		}
 		stop := context.AfterFunc(p.m.AppContext(), func() { removeDrawer(); cancel() })
 		p.sub.id, p.sub.ch = t.ID(), ch

@@ -289,7 +289,7 @@ type FakeTerm struct {
 }
 
 // SetEchoDrawer makes FakeTerm a workspaces.EchoDrawer.
-func (t *FakeTerm) SetEchoDrawer(draw func() bool) func() {
+func (t *FakeTerm) SetEchoDrawer(draw func() bool, _ <-chan struct{}) func() {
 	t.Mu.Lock()
 	defer t.Mu.Unlock()
 	t.Drawer = draw
