@@ -453,7 +453,7 @@ func (t terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (int,
 func (t terminal) SetEchoDrawer(draw func() bool, own <-chan struct{}) func() {
 	return t.s.SetEchoDrawer(draw, own)
 }
-func (t terminal) SendKey(k tea.KeyPressMsg)             { t.s.SendKey(workspace.KeyPress(k.Key())) }
-func (t terminal) Paste(s string)                        { t.s.Paste(s) }
-func (t terminal) Resize(cols, rows int)                 { t.s.Resize(cols, rows) }
-func (t terminal) Attach() tea.ExecCommand               { return t.s.Attach() }
+func (t terminal) SendKey(k tea.KeyPressMsg) { t.s.SendKey(workspace.KeyPress(k.Key())) }
+func (t terminal) Paste(s string)            { t.s.Paste(s) }
+func (t terminal) Resize(cols, rows int)     { t.s.Resize(cols, rows) }
+func (t terminal) Attach() tea.ExecCommand   { return t.s.Attach() }
