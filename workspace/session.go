@@ -192,13 +192,6 @@ func (s *Session) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (x, y
 	return s.term.PatchCells(dst, x0, y0, cols, rows)
 }
 
-// SetEchoDrawer installs the TUI's patch as the session's echo drawer
-// (Terminal.SetEchoDrawer): an echo is drawn from the pty reader's
-// goroutine, with no hand-off.
-func (s *Session) SetEchoDrawer(draw func() bool, own <-chan struct{}) (remove func()) {
-	return s.term.SetEchoDrawer(draw, own)
-}
-
 // Screen returns the live screen as plain text.
 func (s *Session) Screen() string { return s.term.String() }
 
@@ -479,9 +472,8 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 			s.sinkMu.Lock()
 			s.noteQueued(len(p))
 			direct := n < burstBytes && s.watched.Load() > 0 && q.tryDirect()
-			drew := false
 			if direct {
-				drew = s.feedEcho(p)
+				s.feed(p)
 				q.release()
 			} else {
 				q.put(p)
@@ -491,11 +483,11 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 			}
 			shown = s.sink != nil || s.watched.Load() > 0
 			s.sinkMu.Unlock()
-			if direct && !drew {
+			if direct {
 				// The redraw waiting for this change runs now, not
 				// after this goroutine's next read parks it: the
 				// echo's hand-off to the watcher went from 30 µs
-				// (p50) to 2. (An echo drawer drew it already.)
+				// (p50) to 2.
 				runtime.Gosched()
 			}
 		}
@@ -514,19 +506,7 @@ func (s *Session) pump(ptmx *os.File, done chan struct{}) {
 // feed hands a batch to the emulator and tells who waits for it.
 func (s *Session) feed(p []byte) {
 	s.term.Feed(p)
-	s.afterFeed(len(p))
-}
-
-// feedEcho is feed for an echo (Terminal.FeedEcho); reports whether the
-// echo drawer drew it.
-func (s *Session) feedEcho(p []byte) bool {
-	drew := s.term.FeedEcho(p)
-	s.afterFeed(len(p))
-	return drew
-}
-
-func (s *Session) afterFeed(n int) {
-	s.noteFed(n)
+	s.noteFed(len(p))
 	if f := s.fedHook.Load(); f != nil {
 		(*f)()
 	}

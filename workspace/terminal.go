@@ -74,10 +74,6 @@ type Terminal struct {
 	// serialises their changes (nudge reads subs without it).
 	subsMu sync.Mutex
 	subs   atomic.Pointer[[]chan struct{}]
-	// echo draws what a small read fed onto the screen at once, from the
-	// reader's goroutine (FeedEcho, SetEchoDrawer); nil: the subscribers
-	// draw it.
-	echo atomic.Pointer[echoDrawer]
 
 	// sendMu keeps writes to the pty whole and in order: input (keys,
 	// pastes, raw bytes: send) and the emulator's query replies (reply).
@@ -202,59 +198,13 @@ const maxPendingInput = 64 << 10
 // batches with many lines are coalesced (coalesce.go); everything else is
 // written in chunks. Upstream panics on some malformed input, so a panic is
 // logged, not fatal.
-func (t *Terminal) Feed(p []byte) { t.feedThen(p, nil) }
-
-// FeedEcho is Feed for a small read of a session someone looks at (an
-// echo): once p is in the emulator, the echo drawer (SetEchoDrawer) puts
-// it on the screen from this goroutine, before the subscribers hear of
-// it. Without a drawer it is Feed. Reports whether the drawer drew.
-func (t *Terminal) FeedEcho(p []byte) bool {
-	d := t.echo.Load()
-	if d == nil {
-		t.feedThen(p, nil)
-		return false
-	}
-	drew := false
-	t.feedThen(p, func() <-chan struct{} {
-		if drew = d.draw(); drew {
-			return d.own // the drawer's own watcher has nothing left to draw
-		}
-		return nil
-	})
-	return drew
-}
-
-// echoDrawer is an installed echo drawer and its own subscription.
-type echoDrawer struct {
-	draw func() bool
-	own  <-chan struct{}
-}
-
-// SetEchoDrawer makes draw the echo drawer: it copies what changed onto
-// the screen and reports whether it did (the TUI's patch). own is the
-// drawer's own subscription (Subscribe): an echo it drew does not nudge
-// it, so its watcher does not draw the same change again; every other
-// subscriber hears of it. The returned func removes the drawer, unless
-// another one replaced it since.
-func (t *Terminal) SetEchoDrawer(draw func() bool, own <-chan struct{}) (remove func()) {
-	d := &echoDrawer{draw: draw, own: own}
-	t.echo.Store(d)
-	return func() { t.echo.CompareAndSwap(d, nil) }
-}
-
-// feedThen feeds p, then runs then (if any) before the subscribers are
-// nudged, all but the one then returns.
-func (t *Terminal) feedThen(p []byte, then func() (skip <-chan struct{})) {
+func (t *Terminal) Feed(p []byte) {
 	if len(p) == 0 {
 		return
 	}
 	t.feedMu.Lock()
 	defer t.feedMu.Unlock()
-	var skip <-chan struct{}
-	defer func() { t.nudgeExcept(skip) }()
-	if then != nil {
-		defer func() { skip = then() }() // after the budget (below): runs before the nudge
-	}
+	defer t.nudge()
 	if b := t.ring.budget; b != nil {
 		defer b.enforce() // after t.mu is released: it locks other terminals
 	}
@@ -488,15 +438,9 @@ func (t *Terminal) feedCoalesced(p []byte) bool {
 	return true
 }
 
-func (t *Terminal) nudge() { t.nudgeExcept(nil) }
-
-// nudgeExcept nudges every subscriber but skip.
-func (t *Terminal) nudgeExcept(skip <-chan struct{}) {
+func (t *Terminal) nudge() {
 	if subs := t.subs.Load(); subs != nil {
 		for _, ch := range *subs {
-			if skip != nil && (<-chan struct{})(ch) == skip {
-				continue
-			}
 			select {
 			case ch <- struct{}{}:
 			default:

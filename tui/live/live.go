@@ -450,9 +450,6 @@ func (t terminal) Subscribe() (<-chan struct{}, func()) { return t.s.Subscribe()
 func (t terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (int, int, bool, bool) {
 	return t.s.PatchCells(dst, x0, y0, cols, rows)
 }
-func (t terminal) SetEchoDrawer(draw func() bool, own <-chan struct{}) func() {
-	return t.s.SetEchoDrawer(draw, own)
-}
 func (t terminal) SendKey(k tea.KeyPressMsg) { t.s.SendKey(workspace.KeyPress(k.Key())) }
 func (t terminal) Paste(s string)            { t.s.Paste(s) }
 func (t terminal) Resize(cols, rows int)     { t.s.Resize(cols, rows) }

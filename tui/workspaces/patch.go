@@ -2,7 +2,6 @@ package workspaces
 
 import (
 	"sync/atomic"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
@@ -47,29 +46,6 @@ type patching struct {
 	// again (followCursor): until then the pane's frame is older than the
 	// screen, and the last view must not be reused (catchUp).
 	drawn atomic.Bool
-	// lastDraw is when a patch last drew, lastKey when a key last went
-	// to the session (unix ns): the echo drawer's frame cap.
-	lastDraw, lastKey atomic.Int64
-}
-
-// EchoDrawer is a Terminal whose reader can draw an echo itself, from
-// its own goroutine, as soon as the emulator has it
-// (workspace.Session.SetEchoDrawer): no hand-off to the Watch goroutine.
-type EchoDrawer interface {
-	// SetEchoDrawer installs draw; own is the pane's subscription, which
-	// an echo draw drew is not nudged for.
-	SetEchoDrawer(draw func() bool, own <-chan struct{}) (remove func())
-}
-
-// drawEcho is the pane's echo drawer for t: a patch, unless the last one
-// was less than a frame ago with no key typed since (a burst: the Watch
-// goroutine draws it at the frame's pace, its last state included).
-func (pt *patching) drawEcho(t Terminal, gen int) bool {
-	last := pt.lastDraw.Load()
-	if time.Now().UnixNano()-last < int64(termFrame) && pt.lastKey.Load() <= last {
-		return false
-	}
-	return pt.patchNow(t, gen)
 }
 
 // SetPatcher gives the pane the program's Patch. Call before the program
@@ -116,7 +92,6 @@ func (pt *patching) patchNow(t Terminal, gen int) bool {
 		// Set before the patch counts (tea's renderView): an update that
 		// began after it sees the flag.
 		pt.drawn.Store(true)
-		pt.lastDraw.Store(time.Now().UnixNano())
 		if !vis || x < 0 || y < 0 || x >= s.cols || y >= s.rows {
 			return nil, true
 		}

@@ -165,19 +165,10 @@ func (p *Pane) changes(t Terminal) <-chan struct{} {
 	if p.sub.id != t.ID() || p.sub.ch == nil {
 		p.Unsubscribe()
 		ch, cancel := t.Subscribe()
-		// The session's reader draws echoes itself while the pane
-		// watches it (patching.drawEcho); the Watch goroutine draws the
-		// rest.
-		removeDrawer := func() {}
-		if ed, ok := t.(EchoDrawer); ok && p.patching.patch != nil {
-			pt, gen := &p.patching, p.TermGen
-			removeDrawer = ed.SetEchoDrawer(func() bool { return pt.drawEcho(t, gen) }, ch)
-		}
-		stop := context.AfterFunc(p.m.AppContext(), func() { removeDrawer(); cancel() })
+		stop := context.AfterFunc(p.m.AppContext(), cancel)
 		p.sub.id, p.sub.ch = t.ID(), ch
 		p.sub.cancel = func() {
 			if stop() {
-				removeDrawer()
 				cancel()
 			}
 		}
@@ -210,10 +201,8 @@ func sleepCtx(ctx context.Context, d time.Duration, cut <-chan struct{}) wake {
 	}
 }
 
-// kick tells an armed Watch (and the echo drawer) that input went to the
-// session.
+// kick tells an armed Watch that input went to the session.
 func (p *Pane) kick() {
-	p.patching.lastKey.Store(time.Now().UnixNano())
 	select {
 	case p.typed <- struct{}{}:
 	default:

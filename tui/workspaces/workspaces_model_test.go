@@ -355,39 +355,3 @@ func TestEchoesInARowArePatchedWithoutTheModel(t *testing.T) {
 	term.ChangedCh <- struct{}{}
 	waitPatch("an echo after the catch-up")
 }
-
-// TestTheSessionReaderDrawsEchoes: while the pane watches a session, the
-// session's reader draws an echo itself (the echo drawer: no hand-off to
-// the Watch goroutine) — once after a quiet frame, and within a frame of
-// the last draw only when a key was typed since (a burst goes to the
-// Watch goroutine's frame cap). Once the session is not shown it draws
-// nothing.
-func TestTheSessionReaderDrawsEchoes(t *testing.T) {
-	t.Parallel()
-	h := tuitest.NewHarness(t, 100, 30)
-	patched := make(chan struct{}, 8)
-	h.M.SetPatcher(func(draw tea.PatchDraw) bool {
-		_, ok := draw(uv.NewRenderBuffer(100, 30))
-		patched <- struct{}{}
-		return ok
-	})
-	h.Key("alt+4")
-	h.Key("s")
-	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
-	draw := term.EchoDrawer()
-	require.NotNil(t, draw, "watching the session installs the drawer")
-
-	time.Sleep(10 * time.Millisecond) // a quiet spell
-	require.True(t, draw(), "an echo after a quiet spell is drawn by the reader")
-	<-patched
-	require.False(t, draw(), "a change within a frame, no key typed: the Watch goroutine's (frame cap)")
-	h.M.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
-	require.True(t, draw(), "the echo of a key typed since is drawn at once")
-	<-patched
-
-	h.Key("ctrl+q") // detach: the session is not shown, so nothing is drawn
-	time.Sleep(10 * time.Millisecond)
-	if d := term.EchoDrawer(); d != nil {
-		require.False(t, d(), "a drawer draws nothing once the session is not shown")
-	}
-}

@@ -283,28 +283,6 @@ type FakeTerm struct {
 	Rows      int
 	// TermName is the session's name ("sh1" when empty).
 	TermName string
-	// Drawer is the echo drawer the pane installed (SetEchoDrawer), nil
-	// when none: a test calls it as the session's reader would.
-	Drawer func() bool
-}
-
-// SetEchoDrawer makes FakeTerm a workspaces.EchoDrawer.
-func (t *FakeTerm) SetEchoDrawer(draw func() bool, _ <-chan struct{}) func() {
-	t.Mu.Lock()
-	defer t.Mu.Unlock()
-	t.Drawer = draw
-	return func() {
-		t.Mu.Lock()
-		defer t.Mu.Unlock()
-		t.Drawer = nil
-	}
-}
-
-// EchoDrawer is the installed echo drawer, or nil.
-func (t *FakeTerm) EchoDrawer() func() bool {
-	t.Mu.Lock()
-	defer t.Mu.Unlock()
-	return t.Drawer
 }
 
 func (t *FakeTerm) ID() string { return t.TermID }
