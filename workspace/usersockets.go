@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // userSockets are where programs of the user wait for commands from
@@ -53,9 +54,8 @@ func userSockets(env []string) (private, mask, keep []string) {
 			private = append(private, filepath.Join(u.HomeDir, ".screen"))
 		}
 	}
-	// Only what exists: the sandbox leaves absent paths alone anyway,
-	// but a short list reads better in the logs.
-	private = existingDirs(private)
+	home, _ := os.UserHomeDir()
+	private = socketDirs(private, os.Getuid(), home)
 	// The tmux server alice itself runs under may listen anywhere (-S):
 	// its socket is masked (TMUX is alice's own; sessions never get it).
 	if t := os.Getenv("TMUX"); t != "" {
@@ -70,12 +70,27 @@ func userSockets(env []string) (private, mask, keep []string) {
 	return private, mask, keep
 }
 
-func existingDirs(ps []string) []string {
+// socketDirs keeps the paths that look like what they are meant to be:
+// existing directories of uid's own that nobody else may enter (mode
+// 0700, as tmux, screen and the runtime directory make them). A
+// misconfigured variable (XDG_RUNTIME_DIR=$HOME, TMUX_TMPDIR=/) must not
+// make a session's home or root an empty directory: "/", home and every
+// directory above it are never taken.
+func socketDirs(ps []string, uid int, home string) []string {
 	var out []string
 	for _, p := range ps {
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			out = append(out, p)
+		p = filepath.Clean(p)
+		if p == "/" || !filepath.IsAbs(p) || home != "" && (p == home || strings.HasPrefix(home, p+"/")) {
+			continue
 		}
+		fi, err := os.Stat(p)
+		if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 {
+			continue
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != uid {
+			continue
+		}
+		out = append(out, p)
 	}
 	return out
 }
