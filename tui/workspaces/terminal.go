@@ -96,49 +96,39 @@ func (p *Pane) Watch() tea.Cmd {
 	ctx, gen, id, last, typed, pt := p.m.AppContext(), p.TermGen, t.ID(), p.lastNudge, p.typed, &p.patching
 	changes := p.changes(t)
 	return func() tea.Msg {
+		changed := TermChangedMsg{ID: id, Gen: gen}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-changes:
 		}
-		if d := termFrame - time.Since(last); d > 0 {
-			switch sleepCtx(ctx, d, typed) {
-			case wakeEnded:
-				return nil
-			case wakeTimer: // a burst: the model draws its latest state
-				return TermChangedMsg{ID: id, Gen: gen}
-			}
-		}
-		// The first change after a quiet spell or after a key (an echo):
-		// drawn now, here; the model's frame for it then writes nothing.
-		if !pt.patchNow(t, gen) {
-			return TermChangedMsg{ID: id, Gen: gen}
-		}
-		// Echoes that follow are patched here too, each as it comes, and
-		// the model catches up once the session has been quiet for
-		// patchLinger: its frame would write nothing new, and drawing it
-		// right after each echo took the CPU the terminal needs to show
-		// that echo. A change sooner than a frame after the last one,
-		// with no key typed since, is a burst: the model draws it.
+		// Each change is patched here as it comes: the first after a
+		// quiet spell or after a key (an echo), and the echoes that
+		// follow it; the model's frame for them would write nothing. A
+		// change sooner than a frame after the last one, with no key
+		// typed since, is a burst: the model draws its latest state.
+		// The model catches up once the session has been quiet for
+		// patchLinger (drawing it right after each echo took the CPU the
+		// terminal needs to show that echo).
 		for {
-			at := time.Now()
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-time.After(patchLinger):
-				return TermChangedMsg{ID: id, Gen: gen}
-			case <-changes:
-			}
-			if d := termFrame - time.Since(at); d > 0 {
+			if d := termFrame - time.Since(last); d > 0 {
 				switch sleepCtx(ctx, d, typed) {
 				case wakeEnded:
 					return nil
 				case wakeTimer:
-					return TermChangedMsg{ID: id, Gen: gen}
+					return changed
 				}
 			}
 			if !pt.patchNow(t, gen) {
-				return TermChangedMsg{ID: id, Gen: gen}
+				return changed
+			}
+			last = time.Now()
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(patchLinger):
+				return changed
+			case <-changes:
 			}
 		}
 	}
