@@ -252,14 +252,12 @@ func TestWorkspaceZoomHintAt80(t *testing.T) {
 	require.NotContains(t, s, "z full sc…")
 }
 
-// A patch draws a session's change before the pane hears of it (its
-// TermChangedMsg follows). A frame the model draws in between — for a
-// toast, a tick, a key — must show the screen as the patch left it, not
-// the pane's older copy, or it would undo the patch on screen.
-func TestAFrameBetweenAPatchAndItsMessageShowsThePatchedScreen(t *testing.T) {
-	t.Parallel()
+// attachPatched attaches a shell session (a FakeTerm) at 100x30 with a
+// patcher that reports each patch on the returned channel.
+func attachPatched(t *testing.T) (*tuitest.Harness, *tuitest.FakeTerm, chan struct{}) {
+	t.Helper()
 	h := tuitest.NewHarness(t, 100, 30)
-	patched := make(chan struct{}, 1)
+	patched := make(chan struct{}, 8)
 	h.M.SetPatcher(func(draw tea.PatchDraw) bool {
 		_, ok := draw(uv.NewRenderBuffer(100, 30))
 		patched <- struct{}{}
@@ -268,7 +266,16 @@ func TestAFrameBetweenAPatchAndItsMessageShowsThePatchedScreen(t *testing.T) {
 	h.Key("alt+4")
 	h.Key("s")
 	require.True(t, h.M.Workspaces.Attached())
-	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
+	return h, h.F.Terms["ws1"][0].(*tuitest.FakeTerm), patched
+}
+
+// A patch draws a session's change before the pane hears of it (its
+// TermChangedMsg follows). A frame the model draws in between — for a
+// toast, a tick, a key — must show the screen as the patch left it, not
+// the pane's older copy, or it would undo the patch on screen.
+func TestAFrameBetweenAPatchAndItsMessageShowsThePatchedScreen(t *testing.T) {
+	t.Parallel()
+	h, term, patched := attachPatched(t)
 	require.NotContains(t, h.Screen(), "after the patch")
 	// Straight to the model (h.Send would first deliver the patch's
 	// TermChangedMsg): what the event loop does when another message
@@ -311,17 +318,7 @@ func TestAFrameBetweenAPatchAndItsMessageShowsThePatchedScreen(t *testing.T) {
 // needs to show the echo). It catches up once the session is quiet.
 func TestEchoesInARowArePatchedWithoutTheModel(t *testing.T) {
 	t.Parallel()
-	h := tuitest.NewHarness(t, 100, 30)
-	patched := make(chan struct{}, 8)
-	h.M.SetPatcher(func(draw tea.PatchDraw) bool {
-		_, ok := draw(uv.NewRenderBuffer(100, 30))
-		patched <- struct{}{}
-		return ok
-	})
-	h.Key("alt+4")
-	h.Key("s")
-	require.True(t, h.M.Workspaces.Attached())
-	term := h.F.Terms["ws1"][0].(*tuitest.FakeTerm)
+	h, term, patched := attachPatched(t)
 	waitPatch := func(what string) {
 		t.Helper()
 		select {
