@@ -222,6 +222,36 @@ func TestAncestorsCannotBeMovedAway(t *testing.T) {
 	require.NoError(t, err, "the hidden directory is where it was")
 }
 
+// shortTempDir is a temporary directory with a short path: a unix
+// socket's path is at most 107 bytes.
+func shortTempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "sb")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir
+}
+
+// serveUnix listens on the unix socket addr (a path, or @name for an
+// abstract one) until the test ends, and writes reply and a newline to
+// each connection.
+func serveUnix(t *testing.T, addr, reply string) {
+	t.Helper()
+	l, err := net.Listen("unix", addr)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			_, _ = c.Write([]byte(reply + "\n"))
+			_ = c.Close()
+		}
+	}()
+}
+
 // TestPrivateSocketDirs: a private directory (the user's tmux sockets)
 // shows empty and writable, with only the kept socket (the ssh agent's)
 // from outside: a session cannot reach the user's tmux server and have
@@ -231,29 +261,10 @@ func TestAncestorsCannotBeMovedAway(t *testing.T) {
 func TestPrivateSocketDirs(t *testing.T) {
 	needSandbox(t)
 	hidden, _, keep := tree(t)
-	// Short paths: a unix socket's path is at most 107 bytes.
-	priv, err := os.MkdirTemp("", "sbp")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(priv) })
-	listen := func(name string) string {
-		p := filepath.Join(priv, name)
-		l, err := net.Listen("unix", p)
-		require.NoError(t, err)
-		t.Cleanup(func() { _ = l.Close() })
-		go func() {
-			for {
-				c, err := l.Accept()
-				if err != nil {
-					return
-				}
-				_, _ = c.Write([]byte("hello from " + name + "\n"))
-				_ = c.Close()
-			}
-		}()
-		return p
-	}
-	server := listen("default")
-	agent := listen("agent.sock")
+	priv := shortTempDir(t)
+	server, agent := filepath.Join(priv, "default"), filepath.Join(priv, "agent.sock")
+	serveUnix(t, server, "hello from default")
+	serveUnix(t, agent, "hello from agent.sock")
 	out, code := run(t, Policy{Hide: []string{hidden}, Private: []string{priv}, Keep: []string{keep, agent}}, keep, `
 ls -A `+priv+` | tr '\n' ' ' | sed 's/^/LIST: /'; echo
 test -e `+server+` && echo LEAK-server
@@ -267,7 +278,7 @@ exit 0`)
 	assert.Contains(t, out, "AGENT-KEPT")
 	assert.Contains(t, out, "WROTE")
 	assert.Contains(t, out, "MODE 700")
-	_, err = os.Stat(filepath.Join(priv, "made"))
+	_, err := os.Stat(filepath.Join(priv, "made"))
 	assert.True(t, os.IsNotExist(err), "what the session made stays in the sandbox")
 	// The kept socket is the real one: a connection from inside reaches
 	// the listener outside.
@@ -284,13 +295,9 @@ exit 0`)
 func TestMaskedSocket(t *testing.T) {
 	needSandbox(t)
 	hidden, _, keep := tree(t)
-	dir, err := os.MkdirTemp("", "sbm")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	dir := shortTempDir(t)
 	sock := filepath.Join(dir, "t1.sock")
-	l, err := net.Listen("unix", sock)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = l.Close() })
+	serveUnix(t, sock, "LEAK-reached")
 	out, code := run(t, Policy{Hide: []string{hidden}, Mask: []string{sock, filepath.Join(dir, "absent")}, Keep: []string{keep}}, keep, `
 test -S `+sock+` && echo LEAK-socket
 test -c `+sock+` && echo MASKED
@@ -321,19 +328,7 @@ func TestAbstractSocketsOutOfReach(t *testing.T) {
 	}
 	hidden, _, keep := tree(t)
 	name := "alice-test-" + strconv.Itoa(os.Getpid())
-	l, err := net.Listen("unix", "@"+name)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			_, _ = c.Write([]byte("LEAK-reached\n"))
-			_ = c.Close()
-		}
-	}()
+	serveUnix(t, "@"+name, "LEAK-reached")
 	out, code := run(t, Policy{Hide: []string{hidden}, Keep: []string{keep}}, keep, `python3 -c '
 import socket
 s = socket.socket(socket.AF_UNIX)
