@@ -39,12 +39,14 @@ func newAliceDirs(t *testing.T) aliceDirs {
 	return d
 }
 
-// sandboxedManager hides d's config and data dirs from sessions; it skips
-// with the probe's reason when this kernel refuses the sandbox.
-func sandboxedManager(t *testing.T, d aliceDirs, mode string, probe func() error) *Manager {
+// sandboxedManager hides d's config and data dirs from sessions, whose
+// environment gets env too; it skips with the probe's reason when this
+// kernel refuses the sandbox.
+func sandboxedManager(t *testing.T, d aliceDirs, mode string, probe func() error, env ...string) *Manager {
 	t.Helper()
 	m := newTestManager(t, d.root, func(o *Options) {
 		o.Sandbox = SandboxOptions{Hide: []string{d.config, d.data}, Mode: mode, Probe: probe}
+		o.ExtraEnv = append(o.ExtraEnv, env...)
 	})
 	if st := m.Sandbox(); !st.On && probe == nil {
 		t.Skipf("no sandbox here: %s", st.Reason)
@@ -242,14 +244,8 @@ func TestSandboxedRunCannotReachUserSockets(t *testing.T) {
 		require.NoError(t, err)
 		t.Cleanup(func() { _ = l.Close() })
 	}
-	m := newTestManager(t, d.root, func(o *Options) {
-		o.Sandbox = SandboxOptions{Hide: []string{d.config, d.data}, Mode: config.SandboxAuto}
-		o.ExtraEnv = append(o.ExtraEnv, "TMUX_TMPDIR="+base, "XDG_RUNTIME_DIR="+runtimeDir,
-			"SSH_AUTH_SOCK="+filepath.Join(runtimeDir, "keyring", "ssh"))
-	})
-	if st := m.Sandbox(); !st.On {
-		t.Skipf("no sandbox here: %s", st.Reason)
-	}
+	m := sandboxedManager(t, d, config.SandboxAuto, nil, "TMUX_TMPDIR="+base, "XDG_RUNTIME_DIR="+runtimeDir,
+		"SSH_AUTH_SOCK="+filepath.Join(runtimeDir, "keyring", "ssh"))
 	w := createWS(t, m, "sbx-sock", "shell-only")
 	res, err := m.RunHeadless(context.Background(), HeadlessRun{WorkspaceID: w.ID, Agent: AgentShell, Timeout: time.Minute,
 		Prompt: `test -e ` + tmuxDir + `/default && echo LEAK-tmux; test -e ` + runtimeDir + `/bus && echo LEAK-bus; ` +
