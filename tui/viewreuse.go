@@ -56,3 +56,17 @@ func (m *Model) noteReuse(msg tea.Msg, focus Focus, settled bool) {
 // The frame on screen may be newer than the last view (an echo patched
 // onto it), and the session's TermChangedMsg brings the model up to date.
 func (m *Model) ViewUnchanged() bool { return m.reuse == viewSame && m.last.ok }
+
+// TextSink says where typed text goes without a message (tea.TextTaker):
+// the attached session's, while it has the keys — the Workspaces pane has
+// the focus and nothing is open over it. Any other state takes keys
+// through Update.
+func (m *Model) TextSink() tea.TextSink {
+	if m.Focus != FocusWorkspaces || m.overlayOpen() {
+		return nil
+	}
+	if s := m.Workspaces.TextSink(); s != nil {
+		return s
+	}
+	return nil
+}

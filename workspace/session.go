@@ -205,6 +205,9 @@ func (s *Session) Subscribe() (<-chan struct{}, func()) { return s.term.Subscrib
 // SendKey forwards a decoded key press (Esc included).
 func (s *Session) SendKey(k KeyPress) { s.term.SendKey(k) }
 
+// SendText sends typed text as it is (Terminal.SendText).
+func (s *Session) SendText(b []byte) bool { return s.term.SendText(b) }
+
 // Paste sends text, bracketed when the child asked for bracketed paste.
 func (s *Session) Paste(text string) { s.term.Paste(text) }
 

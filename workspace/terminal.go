@@ -666,14 +666,32 @@ func (t *Terminal) SendKey(k KeyPress) {
 		t.mu.Unlock()
 		return
 	}
-	b, ok := encodeExtended(k, t.keys.flags(t.emu.IsAltScreen()), t.keys.modifyOther)
-	if !ok {
-		b = EncodeKey(k, t.modes[ansi.ModeCursorKeys])
-	}
+	b := encodeKeyIn(k, t.keys.flags(t.emu.IsAltScreen()), t.keys.modifyOther, t.modes[ansi.ModeCursorKeys])
 	t.mu.Unlock()
 	if len(b) > 0 {
 		_ = t.send(b)
 	}
+}
+
+// SendText sends text typed on the keyboard as it was typed: the bytes a
+// terminal sends for printable characters (no control character, no
+// escape sequence), which SendKey would encode back to the same bytes in
+// every keyboard mode (TestTypedTextIsSentAsTyped). The TUI's input
+// reader hands such reads over without decoding them into keys. It
+// reports false when the session is closed.
+func (t *Terminal) SendText(b []byte) bool {
+	t.mu.Lock()
+	closed := t.closed
+	t.mu.Unlock()
+	return !closed && t.send(b) == nil
+}
+
+// encodeKeyIn is what SendKey sends for k in the given keyboard modes.
+func encodeKeyIn(k KeyPress, kittyFlags, modifyOther int, appCursor bool) []byte {
+	if b, ok := encodeExtended(k, kittyFlags, modifyOther); ok {
+		return b
+	}
+	return EncodeKey(k, appCursor)
 }
 
 // SendRaw sends raw input bytes for the child on the same ordered path as

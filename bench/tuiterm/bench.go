@@ -71,7 +71,7 @@ func (b *bench) run() error {
 		b.idleCPU()
 	}
 	if c.wants("echo") {
-		if err := b.echo("echo idle"); err != nil {
+		if err := b.echo("echo idle", true); err != nil {
 			return err
 		}
 	}
@@ -117,7 +117,7 @@ func (b *bench) run() error {
 		if err := b.outputRate(fmt.Sprintf("drawn, %d busy", b.cfg.busy), 5*time.Second); err != nil {
 			return err
 		}
-		if err := b.echo(fmt.Sprintf("echo, %d busy", b.cfg.busy)); err != nil {
+		if err := b.echo(fmt.Sprintf("echo, %d busy", b.cfg.busy), false); err != nil {
 			return err
 		}
 	}
@@ -187,14 +187,17 @@ func (b *bench) outputRate(name string, d time.Duration) error {
 
 // echo types one character at a time into each side in turn and times
 // until the character comes out of the side's pane (control clients, see
-// controlClient).
-func (b *bench) echo(name string) error {
+// controlClient). perKey also reports the CPU each side spent per echoed
+// key (alice's process against the tmux server and client; only
+// meaningful while nothing else runs).
+func (b *bench) echo(name string, perKey bool) error {
 	var da, dt []time.Duration
 	ctl, err := b.controls(b.clearScreen)
 	if err != nil {
 		return err
 	}
 	defer closeControls(ctl)
+	a0, t0 := cpuNS(b.alicePID), cpuNS(b.serverPID)+cpuNS(b.clientPID)
 	for i := 0; i < b.cfg.echo; i++ {
 		for _, side := range []string{aliceT, tmuxT} {
 			if i%20 == 0 {
@@ -218,8 +221,13 @@ func (b *bench) echo(name string) error {
 			}
 		}
 	}
+	a1, t1 := cpuNS(b.alicePID), cpuNS(b.serverPID)+cpuNS(b.clientPID)
 	b.add(name+" p50", "ms", ms(pct(da, 50)), ms(pct(dt, 50)))
 	b.add(name+" p90", "ms", ms(pct(da, 90)), ms(pct(dt, 90)))
+	if perKey && b.alicePID != 0 {
+		n := float64(b.cfg.echo)
+		b.add(name+" CPU per key", "µs", float64(a1-a0)/n/1e3, float64(t1-t0)/n/1e3)
+	}
 	// The whole distribution, to tell a constant cost per keystroke from
 	// a tail.
 	for _, side := range []struct {

@@ -70,6 +70,14 @@ type escReader struct {
 	paste   bool // inside a bracketed paste
 	mark    int  // bytes of a paste marker (ESC [ 2 0 0|1 ~) matched so far
 	markEnd bool // the marker being matched ends a paste
+
+	// Passthrough (passthrough.go): pass is nil when the reader only
+	// feeds the parser. handed is the number of the last batch handed
+	// to the parser; scan is where the bytes handed so far leave the
+	// parser.
+	pass   *inputPass
+	handed uint64
+	scan   seqScan
 }
 
 type readResult struct {
@@ -86,10 +94,42 @@ func newEscReader(r cancelreader.CancelReader, wait time.Duration, dec uv.EventD
 	return &escReader{r: r, wait: wait, alt: alt, altEnd: altEnd, raw: make([]byte, 4096)}
 }
 
+// withPass makes the reader hand typed text to the program's sink when
+// it can (passthrough.go). A new reader starts unsure of what an earlier
+// one left in the parser: its first batch goes to the parser.
+func (r *escReader) withPass(ip *inputPass) *escReader {
+	r.pass, r.handed = ip, ip.handed.Add(1)
+	return r
+}
+
+// passed hands b, a read, to the program's text sink when b is typed text,
+// nothing is held back, the parser is between sequences and the program
+// has handled every message made of what the parser got before.
+func (r *escReader) passed(b []byte) bool {
+	ip := r.pass
+	return ip != nil && len(r.held) == 0 && !r.paste && r.mark == 0 && r.scan == seqGround &&
+		ip.reached.Load() == r.handed && typedText(b) && ip.take(b)
+}
+
+// handOut numbers a new batch for the parser and, while the program has a
+// text sink, puts a marker behind it when it ends between sequences.
+func (r *escReader) handOut() {
+	ip := r.pass
+	if ip == nil {
+		return
+	}
+	r.scan.scan(r.out)
+	r.handed = ip.handed.Add(1)
+	if ip.active() && r.scan == seqGround && len(r.held) == 0 && !r.paste && r.mark == 0 {
+		r.out = append(r.out, ip.marker(r.handed)...)
+	}
+}
+
 func (r *escReader) Read(p []byte) (int, error) {
 	if r.off == len(r.out) {
 		r.out, r.off = r.out[:0], 0
 	}
+	fresh := len(r.out) == 0
 	for len(r.out) == 0 {
 		if r.err != nil {
 			return 0, r.err
@@ -136,13 +176,16 @@ func (r *escReader) Read(p []byte) (int, error) {
 			n, err = r.r.Read(r.raw)
 			b = r.raw[:n]
 		}
-		if len(b) > 0 {
+		if len(b) > 0 && !r.passed(b) {
 			r.feed(b)
 		}
 		if err != nil {
 			r.expireHeld()
 			r.err = err
 		}
+	}
+	if fresh {
+		r.handOut()
 	}
 	n := copy(p, r.out[r.off:])
 	r.off += n

@@ -566,6 +566,9 @@ type Program struct {
 	// event loop, in Unix nanoseconds: the first frame drawn after it is not
 	// held back by the frame limiter (a keystroke's echo). (alice patch)
 	inputAt atomic.Int64
+	// pass hands typed text from the input reader to the model's sink
+	// (alice patch, passthrough.go).
+	pass *inputPass
 
 	// once is used to stop the renderer.
 	once sync.Once
@@ -640,6 +643,7 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 		rendererDone: make(chan struct{}),
 		renderWake:   make(chan struct{}, 1),
 	}
+	p.pass = newInputPass(&p.inputAt)
 
 	// Apply all options to the program.
 	for _, opt := range opts {
@@ -793,6 +797,9 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 			return model, err
 
 		case msg := <-p.msgs:
+			if p.pass.reach(msg) {
+				continue // everything read before it has been handled
+			}
 			msg = p.translateInputEvent(msg)
 			switch msg.(type) {
 			case KeyPressMsg, KeyReleaseMsg, PasteMsg, MouseClickMsg, MouseReleaseMsg, MouseWheelMsg, MouseMotionMsg:
@@ -925,6 +932,7 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 			var cmd Cmd
 			epoch := p.patchEpoch()
 			model, cmd = model.Update(msg) // run update
+			p.pass.publish(model)
 
 			// The view goes to the renderer first and the renderer is
 			// woken last, so it runs before the command's goroutines; a

@@ -89,7 +89,7 @@ func (p *Program) initInputReader(cancel bool) error {
 		if p.escapeTime != nil {
 			hold = *p.escapeTime
 		}
-		p.cancelReader = newEscReader(p.cancelReader, hold, uv.EventDecoder{})
+		p.cancelReader = newEscReader(p.cancelReader, hold, uv.EventDecoder{}).withPass(p.pass)
 	}
 
 	drv := uv.NewTerminalReader(p.cancelReader, term)

@@ -451,6 +451,7 @@ func (t terminal) PatchCells(dst *uv.RenderBuffer, x0, y0, cols, rows int) (int,
 	return t.s.PatchCells(dst, x0, y0, cols, rows)
 }
 func (t terminal) SendKey(k tea.KeyPressMsg) { t.s.SendKey(workspace.KeyPress(k.Key())) }
+func (t terminal) SendText(b []byte) bool    { return t.s.SendText(b) }
 func (t terminal) Paste(s string)            { t.s.Paste(s) }
 func (t terminal) Resize(cols, rows int)     { t.s.Resize(cols, rows) }
 func (t terminal) Attach() tea.ExecCommand   { return t.s.Attach() }

@@ -52,6 +52,7 @@ type Pane struct {
 	// typed is signalled (capacity 1) when a key or paste goes to term: the
 	// change it causes (the echo) skips the frame cap.
 	typed    chan struct{}
+	sink     *textSink // takes text typed into term from the input reader (textsink.go)
 	termCols int
 	termRows int
 	// viewX, viewY: the session's cell shown top left. Another, larger

@@ -314,7 +314,16 @@ func (t *FakeTerm) Subscribe() (<-chan struct{}, func()) {
 	defer t.Mu.Unlock()
 	return t.ChangedCh, func() {}
 }
-func (t *FakeTerm) Paste(s string)          { t.SendKey(tea.KeyPressMsg{Text: s}) }
+func (t *FakeTerm) Paste(s string) { t.SendKey(tea.KeyPressMsg{Text: s}) }
+
+// SendText types each character as a key, as the real session's bytes
+// would read.
+func (t *FakeTerm) SendText(b []byte) bool {
+	for _, r := range string(b) {
+		t.SendKey(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return true
+}
 func (t *FakeTerm) Attach() tea.ExecCommand { return nil }
 func (t *FakeTerm) Resize(cols, rows int) {
 	t.Mu.Lock()
