@@ -86,12 +86,12 @@ func newAttachLog(attached bool) attachLog {
 
 // TestTypedTextSkipsTheEventLoop: while the model offers a text sink, a
 // read that is only typed text goes straight to it from the input reader;
-// a key that is not text (Enter, an arrow) still reaches Update, in order.
+// a key that is not text (ctrl+c, an arrow) still reaches Update, in order.
 func TestTypedTextSkipsTheEventLoop(t *testing.T) {
 	m := newAttachLog(true)
 	master, _, _ := runOnPty(t, m)
 	typed := ""
-	for _, in := range []string{"l", "s", " ", "-", "l", "é", "日本", "\r", "x", "\x1b[A", "y"} {
+	for _, in := range []string{"l", "s", " ", "-", "l", "é", "日本", "\r", "x", "\x7f", "\x03", "y", "\x1b[A", "z"} {
 		_, err := master.WriteString(in)
 		require.NoError(t, err)
 		typed += in

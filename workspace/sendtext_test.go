@@ -19,7 +19,7 @@ func TestTypedTextIsSentAsTyped(t *testing.T) {
 	for c := byte(0x20); c < 0x7f; c++ {
 		texts = append(texts, string(c))
 	}
-	texts = append(texts, "ls -la", "Hello, World!", "é", "ñandú", "日本語", "👍", "👍🏽", "e\u0301", "🇫🇷", "Ω≈ç√", "\u00a0", "\U000F001B")
+	texts = append(texts, "\r", "\x7f", "\t", "ls\r", "Hello, World!", "é", "ñandú", "日本語", "👍", "👍🏽", "e\u0301", "🇫🇷", "Ω≈ç√", "\u00a0", "\U000F001B")
 	var dec uv.EventDecoder
 	for _, text := range texts {
 		var keys []KeyPress

@@ -674,9 +674,10 @@ func (t *Terminal) SendKey(k KeyPress) {
 }
 
 // SendText sends text typed on the keyboard as it was typed: the bytes a
-// terminal sends for printable characters (no control character, no
-// escape sequence), which SendKey would encode back to the same bytes in
-// every keyboard mode (TestTypedTextIsSentAsTyped). The TUI's input
+// terminal sends for printable characters and for Enter, Tab and
+// Backspace (no other control, no escape sequence), which SendKey would
+// encode back to the same bytes in every keyboard mode
+// (TestTypedTextIsSentAsTyped). The TUI's input
 // reader hands such reads over without decoding them into keys. It
 // reports false when the session is closed.
 func (t *Terminal) SendText(b []byte) bool {

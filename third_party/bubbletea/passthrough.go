@@ -36,7 +36,7 @@ import (
 )
 
 // TextSink takes typed text for a child: the bytes a terminal sends for
-// printable characters, unchanged. It reports false to refuse them (they
+// printable characters, Enter, Tab and Backspace, unchanged. It reports false to refuse them (they
 // then reach the model as keys).
 type TextSink interface {
 	TakeText(b []byte) bool
@@ -131,14 +131,17 @@ func cutPrefix(s, prefix string) (string, bool) {
 	return s[len(prefix):], true
 }
 
-// typedText reports whether b is only text: printable ASCII and whole
-// UTF-8 characters outside the C1 controls. Every keyboard mode the pane
-// encodes sends such a key as its text (workspace's TestTypedTextIsSentAsTyped).
+// typedText reports whether b is only typed text: printable ASCII, whole
+// UTF-8 characters outside the C1 controls, and the three keys a line of
+// text is typed with, Enter (CR), Tab and Backspace (DEL). Every keyboard
+// mode the pane encodes sends each such key as these very bytes
+// (workspace's TestTypedTextIsSentAsTyped); other controls (ctrl+c under
+// the kitty protocol) are not.
 func typedText(b []byte) bool {
 	for i := 0; i < len(b); {
 		c := b[i]
 		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
+			if c < 0x20 && c != '\r' && c != '\t' {
 				return false
 			}
 			i++

@@ -16,7 +16,8 @@ func TestTypedText(t *testing.T) {
 	}{
 		{"a", true}, {"ls -la", true}, {"~!@#$%^&*()_+{}|:\"<>?", true}, {" ", true},
 		{"é", true}, {"日本語", true}, {"👍🏽", true}, {"\u00a0", true},
-		{"", false}, {"\r", false}, {"a\r", false}, {"\t", false}, {"\x7f", false},
+		{"\r", true}, {"ls\r", true}, {"\t", true}, {"\x7f", true}, {"ab\x7f\x7fc", true},
+		{"", false}, {"\n", false}, {"\x08", false}, {"\x11", false},
 		{"\x1b", false}, {"a\x1b[A", false}, {"\x03", false}, {"\x00", false},
 		{"\xc3", false},         // a character cut short
 		{"\xc2\x9b", false},     // C1 CSI as UTF-8
@@ -133,12 +134,12 @@ func TestEscReaderPassesOnlyWhatNothingCanPrecede(t *testing.T) {
 		t.Fatalf("text behind an unreached marker: %q", got)
 	}
 	reach()
-	// Now text goes to the sink; the next key that is not text to the
-	// parser.
-	if got := parse("cd", "é", "\r"); got != "\r"+ip.marker(r.handed) {
-		t.Fatalf("Enter: %q", got)
+	// Now text goes to the sink (Enter, Tab and Backspace are typed
+	// text too); the next key that is not text to the parser.
+	if got := parse("cd", "é", "\r", "\x03"); got != "\x03"+ip.marker(r.handed) {
+		t.Fatalf("ctrl+c: %q", got)
 	}
-	if got := taken(); strings.Join(got, "|") != "cd|é" {
+	if got := taken(); strings.Join(got, "|") != "cd|é|\r" {
 		t.Fatalf("the sink took %q", got)
 	}
 	reach()
@@ -173,7 +174,7 @@ func TestEscReaderPassesOnlyWhatNothingCanPrecede(t *testing.T) {
 	if got := parse("z"); got != "z" {
 		t.Fatalf("no sink: %q", got)
 	}
-	if got := taken(); len(got) != 2 {
+	if got := taken(); len(got) != 3 {
 		t.Fatalf("the sink took %q", got)
 	}
 	src.Cancel()

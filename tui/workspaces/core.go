@@ -31,8 +31,9 @@ type Terminal interface {
 	// the same session have their own), and the call that ends it.
 	Subscribe() (changes <-chan struct{}, cancel func())
 	SendKey(tea.KeyPressMsg)
-	// SendText sends typed text (printable characters, no control or
-	// escape) as it is; false when the session is closed.
+	// SendText sends typed text (printable characters, Enter, Tab,
+	// Backspace; no other control, no escape) as it is; false when the
+	// session is closed.
 	SendText([]byte) bool
 	Paste(string)
 	Resize(cols, rows int)

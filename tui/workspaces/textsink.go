@@ -9,7 +9,8 @@ import (
 
 // textSink takes text typed into the attached session straight from the
 // program's input reader (tea.TextSink, the vendored Bubble Tea's
-// passthrough): a read that is only printable characters skips the two
+// passthrough): a read that is only typed text (printable characters,
+// Enter, Tab, Backspace) skips the two
 // goroutine hand-offs and the Update a key takes, and is written to the
 // session's pty from the goroutine that read it. The reader uses it only
 // once every earlier key has been through Update, so keys keep their
