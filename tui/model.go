@@ -270,7 +270,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	if save := m.Inbox.SaveCmd(); save != nil {
-		return m, tea.Batch(cmd, save)
+		cmd = tea.Batch(cmd, save)
+	}
+	// Input a pane handed back (keys held for a session the person left
+	// before it showed) is handled now, in order, as if typed after this
+	// message: before anything read later.
+	if replay := m.Workspaces.TakeReplay(); len(replay) > 0 {
+		cmds := []tea.Cmd{cmd}
+		for _, in := range replay {
+			_, c := m.Update(in)
+			cmds = append(cmds, c)
+		}
+		cmd = tea.Batch(cmds...)
 	}
 	return m, cmd
 }
@@ -311,6 +322,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.Toasts.Push(kit.ToastError, kit.FriendlyError(msg.Err), m.now())
 	case kit.FlashMsg:
 		return m, m.Toasts.Push(kit.ToastInfo, string(msg), m.now())
+	case kit.WithdrawMsg:
+		m.Toasts.Withdraw(string(msg))
+		return m, nil
 	case kit.ToastExpiredMsg:
 		m.Toasts.Expire(msg.ID)
 		return m, nil

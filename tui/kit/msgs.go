@@ -12,6 +12,10 @@ type ErrMsg struct{ Err error }
 // FlashMsg shows an info toast that expires.
 type FlashMsg string
 
+// WithdrawMsg drops a live info toast whose text it is: what it said is no
+// longer so (it stays in the history).
+type WithdrawMsg string
+
 // FocusWorkspaceMsg asks the root to show a workspace.
 type FocusWorkspaceMsg struct{ ID string }
 

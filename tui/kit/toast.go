@@ -91,6 +91,18 @@ func (t *Toasts) Expire(id int) {
 	}
 }
 
+// Withdraw drops the live info toasts that say text (the history keeps
+// them).
+func (t *Toasts) Withdraw(text string) {
+	kept := t.Live[:0]
+	for _, l := range t.Live {
+		if l.Kind != ToastInfo || l.Text != text {
+			kept = append(kept, l)
+		}
+	}
+	t.Live = kept
+}
+
 // Current is the newest live toast.
 func (t *Toasts) Current() (toast, bool) {
 	if len(t.Live) == 0 {

@@ -63,17 +63,22 @@ func (p *Pane) holdInput(msg tea.Msg) bool {
 
 // endOpening sends the held input to t (nil: the opening failed, and the
 // input is dropped). A held detach key ends the sending there and is
-// reported: the person left the session before it showed.
+// reported: the person left the session before it showed. What was held
+// after it was typed into the UI, detached: it is handed back to the UI
+// (TakeReplay), to be handled in the same update, in order, before any
+// key read later (ctrl+q Enter ctrl+q Enter typed at once used to lose
+// the last Enter and every key after it, and end detached).
 func (p *Pane) endOpening(t Terminal) (detached bool) {
 	held := p.open.held
 	p.open = opening{gen: p.open.gen}
 	if t == nil {
 		return false
 	}
-	for _, m := range held {
+	for i, m := range held {
 		switch m := m.(type) {
 		case tea.KeyPressMsg:
 			if isDetach(m, p.m.KeyMap().Workspaces.Detach) {
+				p.replay = append(p.replay, held[i+1:]...)
 				return true
 			}
 			t.SendKey(m)
@@ -82,6 +87,15 @@ func (p *Pane) endOpening(t Terminal) (detached bool) {
 		}
 	}
 	return false
+}
+
+// TakeReplay returns the input the pane handed back to the UI (see
+// endOpening) and forgets it. The root updates with each, in order, before
+// it returns from the update that produced them.
+func (p *Pane) TakeReplay() []tea.Msg {
+	r := p.replay
+	p.replay = nil
+	return r
 }
 
 // onOpenExpired gives the keys back to the UI when an opening outlasted

@@ -73,3 +73,47 @@ func TestDetachTypedWhileASessionOpens(t *testing.T) {
 	require.Equal(t, []string{"a"}, term.Keys[before:])
 	term.Mu.Unlock()
 }
+
+// Keys held after a held detach key were typed into the UI, detached: they
+// go to the UI, in order. ctrl+q Enter ctrl+q Enter typed at once used to
+// end detached, the last Enter and every key after it lost (black-box).
+func TestKeysAfterAHeldDetachGoToTheUI(t *testing.T) {
+	t.Parallel()
+	h, term, before := detachedShell(t)
+	heldKeys(t, h, "enter", "a", "ctrl+q", "enter", "c")
+	require.True(t, h.M.Workspaces.Attached(), "the Enter after the held ctrl+q attached again")
+	term.Mu.Lock()
+	require.Equal(t, []string{"a", "c"}, term.Keys[before:], "and the key after it reached the session")
+	term.Mu.Unlock()
+
+	// A detach key among them detaches again, and what follows acts on
+	// the list: n opens the new-workspace form, with what was typed after
+	// it as the tag.
+	h.Key("ctrl+q")
+	heldKeys(t, h, "enter", "ctrl+q", "n", "h", "i")
+	require.False(t, h.M.Workspaces.Attached())
+	require.Contains(t, h.Screen(), "New workspace")
+	require.Contains(t, h.Screen(), "hi")
+}
+
+// The detach toast is taken back when the pane attaches again, and not
+// shown at all when the attach came first (ctrl+q Enter typed at once
+// left "detached; …" under an attached session).
+func TestDetachToastEndsWithTheDetach(t *testing.T) {
+	t.Parallel()
+	h, _, _ := detachedShell(t)
+	require.Contains(t, h.Screen(), "detached; the session keeps running")
+	h.Key("enter")
+	require.True(t, h.M.Workspaces.Attached())
+	require.NotContains(t, h.Screen(), "detached; the session keeps running", "attaching took it back")
+
+	// ctrl+q and Enter in one read: the detach's toast comes after the
+	// attach.
+	_, detach := h.M.Update(tuitest.KeyMsg("ctrl+q"))
+	_, attach := h.M.Update(tuitest.KeyMsg("enter"))
+	h.Run(attach)
+	require.True(t, h.M.Workspaces.Attached())
+	h.Run(detach)
+	require.True(t, h.M.Workspaces.Attached())
+	require.NotContains(t, h.Screen(), "detached; the session keeps running")
+}

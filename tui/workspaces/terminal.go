@@ -69,14 +69,23 @@ func (p *Pane) attach(t Terminal) tea.Cmd {
 	}
 	p.followCursor()
 	p.Mode = wsAttached
-	return tea.Batch(p.ResizeTerm(), p.Watch(), p.acknowledge(t))
+	// A detach just before (ctrl+q Enter typed at once) is over.
+	withdraw := func() tea.Msg { return kit.WithdrawMsg(detachedText) }
+	return tea.Batch(p.ResizeTerm(), p.Watch(), p.acknowledge(t), withdraw)
 }
+
+// detachedText is the toast a detach shows.
+const detachedText = "detached; the session keeps running (enter re-attaches)"
+
+// detachedMsg asks for the detach toast, unless the pane attached again
+// before it came.
+type detachedMsg struct{}
 
 // detach leaves passthrough mode; the session keeps running and stays
 // watched so re-attaching shows a fresh screen.
 func (p *Pane) detach() tea.Cmd {
 	p.Mode = WsList
-	return tea.Batch(p.unwatch(), func() tea.Msg { return kit.FlashMsg("detached; the session keeps running (enter re-attaches)") })
+	return tea.Batch(p.unwatch(), func() tea.Msg { return detachedMsg{} })
 }
 
 // Watch arms the single in-flight wait for the shown session's next

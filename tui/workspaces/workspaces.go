@@ -43,6 +43,7 @@ type Pane struct {
 	termLines kit.LineCache              // termWindow's cut of each screen line, reused while unchanged
 	title     struct{ key, line string } // the attached session's title row, styled
 	open      opening                    // input held while a session opens (opening.go)
+	replay    []tea.Msg                  // held input handed back to the UI (TakeReplay)
 	frame     TermFrame                  // term's screen and cursor as of the last change (followCursor)
 	frameGen  int                        // the TermGen frame was read for
 	TermGen   int                        // bumps when term changes so stale nudges are dropped
@@ -251,6 +252,11 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case openExpiredMsg:
 		return p.onOpenExpired(msg)
+	case detachedMsg:
+		if p.Attached() {
+			return nil
+		}
+		return kit.FlashCmd(detachedText)
 	case sessionActionMsg:
 		return p.onSessionAction(msg)
 	case savedOutputMsg:
