@@ -403,7 +403,8 @@ func (m *Model) attachedError() bool {
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	g := m.keys.Global
-	attached := m.Focus == FocusWorkspaces && m.Workspaces.Attached()
+	// A zoom started and not yet shown gets the keys as the session would.
+	attached := m.Focus == FocusWorkspaces && (m.Workspaces.Attached() || m.Workspaces.Zooming())
 	switch {
 	case m.QuitDlg != nil:
 		return m.QuitDlg.handle(msg)

@@ -57,6 +57,31 @@ type Attachment struct {
 	// leftover is what was read after the detach key, in the same read:
 	// input meant for the TUI, which takes the terminal back (Leftover).
 	leftover []byte
+	// typed is input the TUI got after it started the zoom and before the
+	// zoom took the terminal (QueueKey, QueuePaste): Run handles it first,
+	// as if read from the terminal.
+	typedMu sync.Mutex
+	typed   []byte
+}
+
+// QueueKey hands the zoom a key the TUI read after it started the zoom and
+// before the zoom took the terminal, encoded as the session's keyboard
+// modes have it: Run takes it before anything it reads, a detach key
+// included (a burst "z a b ctrl+q" used to leave a key or two to the
+// workspace list and the zoom open).
+func (a *Attachment) QueueKey(k KeyPress) {
+	a.queue(a.s.term.EncodeKey(k))
+}
+
+// QueuePaste is QueueKey for a paste (bracketed when the session asked).
+func (a *Attachment) QueuePaste(text string) {
+	a.queue(a.s.term.EncodePaste(text))
+}
+
+func (a *Attachment) queue(b []byte) {
+	a.typedMu.Lock()
+	a.typed = append(a.typed, b...)
+	a.typedMu.Unlock()
 }
 
 // Leftover is the input read after the detach key, in the same read as
@@ -185,8 +210,19 @@ func (a *Attachment) copyInput(r io.Reader) error {
 	var pending []byte
 	held := append(append([][]byte(nil), a.DetachKeys...), pasteStartMarker, pasteEndMarker)
 	inPaste := false
+	a.typedMu.Lock()
+	typed := a.typed
+	a.typed = nil
+	a.typedMu.Unlock()
 	for {
-		n, err := r.Read(buf)
+		var n int
+		var err error
+		if len(typed) > 0 {
+			// What the TUI got before the zoom started comes first.
+			n, typed = copy(buf, typed), typed[min(len(typed), len(buf)):]
+		} else {
+			n, err = r.Read(buf)
+		}
 		if n > 0 {
 			pending = append(pending, buf[:n]...)
 			if i, n, _ := findDetachOutsidePaste(pending, a.DetachKeys, inPaste); i >= 0 {

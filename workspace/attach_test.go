@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/alice-trading/alice/core/termmodes"
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/vt"
 	"github.com/stretchr/testify/require"
 )
@@ -386,4 +387,32 @@ func TestZoomKeepsTheInputAfterTheDetachKey(t *testing.T) {
 	require.Equal(t, "\x1b1abc", string(a.Leftover()))
 	waitScreen(t, s, "before-9")
 	require.NotContains(t, s.Screen(), "abc")
+}
+
+// Keys the TUI got after it started a zoom and before the zoom took the
+// terminal are the zoom's, before anything it reads: a detach key among
+// them ends it at once, the keys before it reach the session, those after
+// it are the TUI's (a burst "z a b ctrl+q" left the zoom open, or gave
+// keys to the workspace list).
+func TestZoomTakesTheKeysTypedBeforeItStarted(t *testing.T) {
+	t.Parallel()
+	s := runningShell(t, "zoom-queued", 0, 0)
+	a := s.Attach()
+	for _, r := range "echo queued-$((6*7))" {
+		a.QueueKey(KeyPress{Code: r, Text: string(r)})
+	}
+	a.QueueKey(KeyPress{Code: uv.KeyEnter})
+	a.QueueKey(KeyPress{Code: 'q', Mod: uv.ModCtrl})
+	a.QueuePaste("after")
+	inR, inW, err := os.Pipe()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = inR.Close(); _ = inW.Close() })
+	out := &syncBuf{}
+	a.SetStdin(inR)
+	a.SetStdout(out)
+	done := make(chan error, 1)
+	go func() { done <- a.Run() }()
+	waitZoomEnd(t, done) // nothing was typed on the terminal
+	waitScreen(t, s, "queued-42")
+	require.Equal(t, "after", string(a.Leftover()))
 }

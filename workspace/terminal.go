@@ -687,6 +687,24 @@ func (t *Terminal) SendText(b []byte) bool {
 	return !closed && t.send(b) == nil
 }
 
+// EncodeKey is what SendKey would send for k now.
+func (t *Terminal) EncodeKey(k KeyPress) []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return encodeKeyIn(k, t.keys.flags(t.emu.IsAltScreen()), t.keys.modifyOther, t.modes[ansi.ModeCursorKeys])
+}
+
+// EncodePaste is what Paste would send for text now.
+func (t *Terminal) EncodePaste(text string) []byte {
+	t.mu.Lock()
+	bracketed := t.emu.IsModeSet(ansi.ModeBracketedPaste)
+	t.mu.Unlock()
+	if bracketed {
+		return []byte(ansi.BracketedPasteStart + text + ansi.BracketedPasteEnd)
+	}
+	return []byte(text)
+}
+
 // encodeKeyIn is what SendKey sends for k in the given keyboard modes.
 func encodeKeyIn(k KeyPress, kittyFlags, modifyOther int, appCursor bool) []byte {
 	if b, ok := encodeExtended(k, kittyFlags, modifyOther); ok {
@@ -710,16 +728,11 @@ func (t *Terminal) SendRaw(p []byte) error {
 // Paste sends text, bracketed if the child enabled bracketed paste.
 func (t *Terminal) Paste(s string) {
 	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		return
-	}
-	bracketed := t.emu.IsModeSet(ansi.ModeBracketedPaste)
+	closed := t.closed
 	t.mu.Unlock()
-	if bracketed {
-		s = ansi.BracketedPasteStart + s + ansi.BracketedPasteEnd
+	if !closed {
+		_ = t.send(t.EncodePaste(s))
 	}
-	_ = t.send([]byte(s))
 }
 
 // Close stops the reply goroutine. Feed and input calls become no-ops.

@@ -1,11 +1,13 @@
 package workspaces
 
 import (
+	"bytes"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Input typed while a session is being opened (attach, zoom, a session
@@ -115,13 +117,14 @@ func (p *Pane) onOpenExpired(msg openExpiredMsg) tea.Cmd {
 }
 
 // replayInput hands input the zoom read after its detach key (keys typed
-// right after ctrl+q, in the same read) to the UI, in order, as the
-// terminal reader would have: it was dropped. An ESC followed by another
-// ESC is an Escape, as the patched terminal reader hands it on
-// (third_party/bubbletea/escreader.go); the decoder alone reads alt+esc.
-func replayInput(b []byte) tea.Cmd {
+// right after ctrl+q, in the same read) back to the UI (TakeReplay: in the
+// same update, in order), as the terminal reader would have: it was
+// dropped. An ESC followed by another ESC is an Escape, as the patched
+// terminal reader hands it on (third_party/bubbletea/escreader.go); the
+// decoder alone reads alt+esc. Keys and pastes are replayed; anything
+// else read there (a mouse report) is dropped.
+func (p *Pane) replayInput(b []byte) {
 	var dec uv.EventDecoder
-	var cmds []tea.Cmd
 	for len(b) > 0 {
 		n, ev := dec.Decode(b)
 		if len(b) > 1 && b[0] == 0x1b && b[1] == 0x1b {
@@ -131,12 +134,17 @@ func replayInput(b []byte) tea.Cmd {
 			break
 		}
 		b = b[n:]
-		if ev != nil {
-			cmds = append(cmds, func() tea.Msg { return ev })
+		switch ev := ev.(type) {
+		case uv.PasteStartEvent:
+			// The paste's bytes as they are, up to its end marker.
+			end, rest := len(b), len(b)
+			if i := bytes.Index(b, []byte(ansi.BracketedPasteEnd)); i >= 0 {
+				end, rest = i, i+len(ansi.BracketedPasteEnd)
+			}
+			p.replay = append(p.replay, tea.PasteMsg{Content: string(b[:end])})
+			b = b[rest:]
+		case uv.KeyPressEvent:
+			p.replay = append(p.replay, tea.KeyPressMsg(ev))
 		}
 	}
-	if len(cmds) == 0 {
-		return nil
-	}
-	return tea.Sequence(cmds...)
 }

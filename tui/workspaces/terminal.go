@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alice-trading/alice/tui/kit"
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // termFrame is the shortest time between two redraws of the attached
@@ -246,6 +247,7 @@ func (p *Pane) onTermList(msg termListMsg) tea.Cmd {
 		p.term, p.TermGen, p.Waiting = t, p.TermGen+1, false
 	}
 	p.zoomed = true
+	p.zoomQ, _ = ex.(zoomQueue)
 	return tea.Exec(ex, func(err error) tea.Msg {
 		done := zoomDoneMsg{err: err}
 		if l, ok := ex.(interface{ Leftover() []byte }); ok {
@@ -253,6 +255,34 @@ func (p *Pane) onTermList(msg termListMsg) tea.Cmd {
 		}
 		return done
 	})
+}
+
+// zoomQueue is a zoom that takes input the UI got after it started the
+// zoom and before the zoom took the terminal (workspace.Attachment).
+type zoomQueue interface {
+	QueueKey(uv.KeyPressEvent)
+	QueuePaste(string)
+}
+
+// Zooming reports whether a zoom was started and has not ended: input
+// the UI still gets then was typed for the zoomed session (queueZoom).
+func (p *Pane) Zooming() bool { return p.zoomQ != nil }
+
+// queueZoom hands msg to the zoom being started, if it is input; reports
+// whether it did.
+func (p *Pane) queueZoom(msg tea.Msg) bool {
+	if p.zoomQ == nil {
+		return false
+	}
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		p.zoomQ.QueueKey(uv.KeyPressEvent(m))
+		return true
+	case tea.PasteMsg:
+		p.zoomQ.QueuePaste(m.Content)
+		return true
+	}
+	return false
 }
 
 // isDetach matches the detach binding on the decoded key, plus ctrl+q

@@ -70,6 +70,7 @@ type Pane struct {
 	Scroll  *scrollView                // the scrollback viewer (mode wsScroll)
 	back    wsMode                     // where the viewer returns to
 	zoomed  bool                       // term is in full-screen zoom
+	zoomQ   zoomQueue                  // the zoom started, until it ends (queueZoom)
 	Diff    *diffView                  // open diff view (agents.go)
 	Send    *sendLine                  // open send line (sendline.go)
 	// watchedID is the attached session the alerter leaves alone (agents.go).
@@ -280,14 +281,16 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	case zoomDoneMsg:
 		// Full screen resized the session to the whole terminal; give it
 		// the pane's size back.
-		p.termCols, p.termRows, p.zoomed = 0, 0, false
-		cmd := tea.Batch(p.ResizeTerm(), replayInput(msg.input))
+		p.termCols, p.termRows, p.zoomed, p.zoomQ = 0, 0, false, nil
+		p.replayInput(msg.input)
+		cmd := p.ResizeTerm()
 		if msg.err != nil {
 			return tea.Batch(cmd, kit.ErrCmd(msg.err))
 		}
 		return cmd
 	case tea.PasteMsg:
 		switch {
+		case p.queueZoom(msg):
 		case p.Attached():
 			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
 			p.kick()
@@ -304,6 +307,9 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	case tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseWheelMsg, tea.MouseMotionMsg:
 		return p.onMouse(msg.(tea.MouseMsg))
 	case tea.KeyPressMsg:
+		if p.queueZoom(msg) {
+			return nil
+		}
 		return p.onKey(msg)
 	case fmt.Stringer:
 		// Detach sequences the key decoder did not understand arrive raw.
