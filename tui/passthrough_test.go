@@ -89,7 +89,8 @@ func newAttachLog(attached bool) attachLog {
 // a key that is not text (ctrl+c, an arrow) still reaches Update, in order.
 func TestTypedTextSkipsTheEventLoop(t *testing.T) {
 	m := newAttachLog(true)
-	master, _, _ := runOnPty(t, m)
+	master, tty, _ := runOnPty(t, m)
+	waitRaw(t, tty)
 	typed := ""
 	for _, in := range []string{"l", "s", " ", "-", "l", "é", "日本", "\r", "x", "\x7f", "\x03", "y", "\x1b[A", "z"} {
 		_, err := master.WriteString(in)
@@ -114,7 +115,8 @@ func TestTypedTextSkipsTheEventLoop(t *testing.T) {
 func TestTextSinkKeepsTheOrderOfKeys(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 23))
 	m := newAttachLog(true)
-	master, _, _ := runOnPty(t, m)
+	master, tty, _ := runOnPty(t, m)
+	waitRaw(t, tty)
 	var wantSession, wantList strings.Builder
 	attached := true
 	const letters = "abcdefghijklmnopqrstuvwxyz0123456789"

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/creack/pty"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 // runOnPty runs a Program of m whose terminal is a real pty: master is
@@ -43,4 +44,15 @@ func runOnPty(t *testing.T, m tea.Model) (master, tty *os.File, p *tea.Program) 
 		}
 	}()
 	return master, tty, p
+}
+
+// waitRaw waits until the Program has put its terminal in raw mode: bytes
+// typed before that meet the line discipline (held until a newline, ctrl+q
+// and ctrl+s taken as flow control).
+func waitRaw(t *testing.T, tty *os.File) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		tio, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+		return err == nil && tio.Lflag&unix.ICANON == 0 && tio.Iflag&unix.IXON == 0
+	}, 30*time.Second, time.Millisecond, "the program never put its terminal in raw mode")
 }

@@ -113,14 +113,22 @@ func (c *osExecCommand) SetStderr(w io.Writer) {
 	}
 }
 
-// exec runs an ExecCommand and delivers the results to the program as a Msg.
-func (p *Program) exec(c ExecCommand, fn ExecCallback) {
+// exec runs an ExecCommand and returns the callback's message (nil without
+// a callback), which the event loop updates the model with at once (alice
+// patch): it was sent from a goroutine after the input reader restarted,
+// so a key typed as the command ended (in a burst, the key after the one
+// that ended it) could reach the model before the message saying it had
+// ended, and be handled in the state from before the command.
+func (p *Program) exec(c ExecCommand, fn ExecCallback) Msg {
+	result := func(err error) Msg {
+		if fn == nil {
+			return nil
+		}
+		return fn(err)
+	}
 	if err := p.releaseTerminal(false); err != nil {
 		// If we can't release input, abort.
-		if fn != nil {
-			go p.Send(fn(err))
-		}
-		return
+		return result(err)
 	}
 
 	c.SetStdin(p.input)
@@ -130,15 +138,25 @@ func (p *Program) exec(c ExecCommand, fn ExecCallback) {
 	// Execute system command.
 	if err := c.Run(); err != nil {
 		_ = p.RestoreTerminal() // also try to restore the terminal.
-		if fn != nil {
-			go p.Send(fn(err))
-		}
-		return
+		return result(err)
 	}
 
 	// Have the program re-capture input.
-	err := p.RestoreTerminal()
-	if fn != nil {
-		go p.Send(fn(err))
+	return result(p.RestoreTerminal())
+}
+
+// loopsOwn reports whether the event loop acts on msg itself before (or
+// instead of) the model's Update: an ExecCommand's callback returning one
+// goes round the loop as before rather than straight to Update.
+func loopsOwn(msg Msg) bool {
+	switch msg.(type) {
+	case QuitMsg, InterruptMsg, SuspendMsg, CapabilityMsg, ModeReportMsg, MouseMsg,
+		readClipboardMsg, setClipboardMsg, readPrimaryClipboardMsg, setPrimaryClipboardMsg,
+		backgroundColorMsg, foregroundColorMsg, cursorColorMsg, programStatusSupportMsg,
+		execMsg, terminalVersion, requestCapabilityMsg, BatchMsg, sequenceMsg,
+		WindowSizeMsg, windowSizeMsg, requestCursorPosMsg, RawMsg, printLineMessage,
+		clearScreenMsg, ColorProfileMsg:
+		return true
 	}
+	return false
 }

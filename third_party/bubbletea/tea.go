@@ -819,6 +819,7 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 			}
 
 			// Handle special internal messages.
+			var execDone Msg // what an ExecCommand's callback made of its end
 			switch msg := msg.(type) {
 			case QuitMsg:
 				return model, nil
@@ -890,8 +891,10 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 				p.executeQuery(ansi.RequestProgramStatusSupport)
 
 			case execMsg:
-				// NB: this blocks.
-				p.exec(msg.cmd, msg.fn)
+				// NB: this blocks. The model is updated with the
+				// callback's message right away, before any input read
+				// since (alice patch, exec.go).
+				execDone = p.exec(msg.cmd, msg.fn)
 
 			case terminalVersion:
 				p.executeQuery(ansi.RequestNameVersion)
@@ -929,6 +932,15 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 				p.renderer.setColorProfile(msg.Profile)
 			}
 
+			if execDone != nil {
+				if loopsOwn(execDone) {
+					// The event loop acts on it itself: it goes round
+					// as before.
+					go p.Send(execDone)
+				} else {
+					msg = execDone
+				}
+			}
 			var cmd Cmd
 			epoch := p.patchEpoch()
 			model, cmd = model.Update(msg) // run update
