@@ -118,12 +118,14 @@ blackbox: build
 hostile: build
 	ALICE_BIN=$(CURDIR)/$(BIN) bash scripts/mcp/hostile.sh
 
-## e2e: the tmux end-to-end flow through the real binary, and the keys an
-## attached session gets compared with a bare tmux pane's (~45 s)
+## e2e: the tmux end-to-end flow through the real binary, the keys an
+## attached session gets compared with a bare tmux pane's, and key bursts
+## across attach, detach and zoom (~70 s)
 e2e: build
 	ALICE_BIN=$(CURDIR)/$(BIN) bash scripts/tui/e2e.sh
 	ALICE_BIN=$(CURDIR)/$(BIN) bash scripts/tui/settings-e2e.sh
 	ALICE_BIN=$(CURDIR)/$(BIN) bash scripts/workspace/keys-diff.sh
+	ALICE_BIN=$(CURDIR)/$(BIN) bash scripts/workspace/bursts-e2e.sh
 
 clean:
 	rm -rf bin dist

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"time"
 )
 
 // execMsg is used internally to run an ExecCommand sent with Exec.
@@ -159,4 +160,37 @@ func loopsOwn(msg Msg) bool {
 		return true
 	}
 	return false
+}
+
+// drainInput stops the input reader and returns the messages it still had
+// to deliver (and whatever else arrived meanwhile), in order, once it has
+// ended (alice patch). A command that takes the terminal (exec) used to
+// wait up to half a second for the reader while the reader waited for the
+// event loop to take its last events: keys typed just before the command
+// started reached the model after it ended, behind keys typed during it.
+// The event loop now hands the model those messages before the command
+// runs.
+func (p *Program) drainInput() []Msg {
+	if p.cancelReader == nil || p.readLoopDone == nil {
+		return nil
+	}
+	select {
+	case <-p.readLoopDone:
+		return nil
+	default:
+	}
+	p.cancelReader.Cancel()
+	var read []Msg
+	limit := time.NewTimer(500 * time.Millisecond) //nolint:mnd // waitForReadLoop's bound
+	defer limit.Stop()
+	for {
+		select {
+		case <-p.readLoopDone:
+			return read
+		case m := <-p.msgs:
+			read = append(read, m)
+		case <-limit.C:
+			return read
+		}
+	}
 }

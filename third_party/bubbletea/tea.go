@@ -569,6 +569,9 @@ type Program struct {
 	// pass hands typed text from the input reader to the model's sink
 	// (alice patch, passthrough.go).
 	pass *inputPass
+	// front are messages the event loop handles before it reads on (alice
+	// patch, exec.go: drainInput). Event loop only.
+	front []Msg
 
 	// once is used to stop the renderer.
 	once sync.Once
@@ -789,183 +792,197 @@ func (p *Program) handleCommands(cmds chan Cmd) chan struct{} {
 // Bubble Tea messages, update the model and triggers redraws.
 func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 	for {
-		select {
-		case <-p.ctx.Done():
-			return model, nil
-
-		case err := <-p.errs:
-			return model, err
-
-		case msg := <-p.msgs:
-			if p.pass.reach(msg) {
-				continue // everything read before it has been handled
-			}
-			msg = p.translateInputEvent(msg)
-			switch msg.(type) {
-			case KeyPressMsg, KeyReleaseMsg, PasteMsg, MouseClickMsg, MouseReleaseMsg, MouseWheelMsg, MouseMotionMsg:
-				p.inputAt.Store(time.Now().UnixNano())
-			}
-
-			if size, ok := msg.(WindowSizeMsg); ok && !isPlausibleWindowSize(size.Width, size.Height) {
-				continue
-			}
-
-			// Filter messages.
-			if p.filter != nil {
-				msg = p.filter(model, msg)
-			}
-			if msg == nil {
-				continue
-			}
-
-			// Handle special internal messages.
-			var execDone Msg // what an ExecCommand's callback made of its end
-			switch msg := msg.(type) {
-			case QuitMsg:
+		var msg Msg
+		if len(p.front) > 0 {
+			// Messages that go before anything still to come (alice
+			// patch: what the input reader had read when a command took
+			// the terminal, then that command; exec.go).
+			msg, p.front = p.front[0], p.front[1:]
+		} else {
+			select {
+			case <-p.ctx.Done():
 				return model, nil
 
-			case InterruptMsg:
-				return model, ErrInterrupted
+			case err := <-p.errs:
+				return model, err
 
-			case SuspendMsg:
-				if suspendSupported {
-					p.suspend()
+			case msg = <-p.msgs:
+			}
+		}
+		if p.pass.reach(msg) {
+			continue // everything read before it has been handled
+		}
+		msg = p.translateInputEvent(msg)
+		switch msg.(type) {
+		case KeyPressMsg, KeyReleaseMsg, PasteMsg, MouseClickMsg, MouseReleaseMsg, MouseWheelMsg, MouseMotionMsg:
+			p.inputAt.Store(time.Now().UnixNano())
+		}
+
+		if size, ok := msg.(WindowSizeMsg); ok && !isPlausibleWindowSize(size.Width, size.Height) {
+			continue
+		}
+
+		// Filter messages.
+		if p.filter != nil {
+			msg = p.filter(model, msg)
+		}
+		if msg == nil {
+			continue
+		}
+
+		// Handle special internal messages.
+		var execDone Msg // what an ExecCommand's callback made of its end
+		switch msg := msg.(type) {
+		case QuitMsg:
+			return model, nil
+
+		case InterruptMsg:
+			return model, ErrInterrupted
+
+		case SuspendMsg:
+			if suspendSupported {
+				p.suspend()
+			}
+
+		case CapabilityMsg:
+			switch msg.Content {
+			case "RGB", "Tc":
+				if *p.profile != colorprofile.TrueColor {
+					tc := colorprofile.TrueColor
+					p.profile = &tc
+					go p.Send(ColorProfileMsg{*p.profile})
 				}
+			}
 
-			case CapabilityMsg:
-				switch msg.Content {
-				case "RGB", "Tc":
-					if *p.profile != colorprofile.TrueColor {
-						tc := colorprofile.TrueColor
-						p.profile = &tc
-						go p.Send(ColorProfileMsg{*p.profile})
-					}
+		case ModeReportMsg:
+			switch msg.Mode {
+			case ansi.ModeSynchronizedOutput:
+				if msg.Value == ansi.ModeReset {
+					// The terminal supports synchronized output and it's
+					// currently disabled, so we can enable it on the renderer.
+					p.renderer.setSyncdUpdates(true)
 				}
-
-			case ModeReportMsg:
-				switch msg.Mode {
-				case ansi.ModeSynchronizedOutput:
-					if msg.Value == ansi.ModeReset {
-						// The terminal supports synchronized output and it's
-						// currently disabled, so we can enable it on the renderer.
-						p.renderer.setSyncdUpdates(true)
-					}
-				case ansi.ModeUnicodeCore:
-					if msg.Value == ansi.ModeReset || msg.Value == ansi.ModeSet || msg.Value == ansi.ModePermanentlySet {
-						p.renderer.setWidthMethod(ansi.GraphemeWidth)
-					}
+			case ansi.ModeUnicodeCore:
+				if msg.Value == ansi.ModeReset || msg.Value == ansi.ModeSet || msg.Value == ansi.ModePermanentlySet {
+					p.renderer.setWidthMethod(ansi.GraphemeWidth)
 				}
+			}
 
-			case MouseMsg:
-				switch msg.(type) {
-				case MouseClickMsg, MouseReleaseMsg, MouseWheelMsg, MouseMotionMsg:
-					// Only send mouse messages to the renderer if they are an
-					// actual mouse event.
-					if cmd := p.renderer.onMouse(msg); cmd != nil {
-						go p.Send(cmd())
-					}
+		case MouseMsg:
+			switch msg.(type) {
+			case MouseClickMsg, MouseReleaseMsg, MouseWheelMsg, MouseMotionMsg:
+				// Only send mouse messages to the renderer if they are an
+				// actual mouse event.
+				if cmd := p.renderer.onMouse(msg); cmd != nil {
+					go p.Send(cmd())
 				}
+			}
 
-			case readClipboardMsg:
-				p.executeQuery(ansi.RequestSystemClipboard)
+		case readClipboardMsg:
+			p.executeQuery(ansi.RequestSystemClipboard)
 
-			case setClipboardMsg:
-				p.execute(ansi.SetSystemClipboard(string(msg)))
+		case setClipboardMsg:
+			p.execute(ansi.SetSystemClipboard(string(msg)))
 
-			case readPrimaryClipboardMsg:
-				p.executeQuery(ansi.RequestPrimaryClipboard)
+		case readPrimaryClipboardMsg:
+			p.executeQuery(ansi.RequestPrimaryClipboard)
 
-			case setPrimaryClipboardMsg:
-				p.execute(ansi.SetPrimaryClipboard(string(msg)))
+		case setPrimaryClipboardMsg:
+			p.execute(ansi.SetPrimaryClipboard(string(msg)))
 
-			case backgroundColorMsg:
-				p.executeQuery(ansi.RequestBackgroundColor)
+		case backgroundColorMsg:
+			p.executeQuery(ansi.RequestBackgroundColor)
 
-			case foregroundColorMsg:
-				p.executeQuery(ansi.RequestForegroundColor)
+		case foregroundColorMsg:
+			p.executeQuery(ansi.RequestForegroundColor)
 
-			case cursorColorMsg:
-				p.executeQuery(ansi.RequestCursorColor)
+		case cursorColorMsg:
+			p.executeQuery(ansi.RequestCursorColor)
 
-			case programStatusSupportMsg:
-				p.executeQuery(ansi.RequestProgramStatusSupport)
+		case programStatusSupportMsg:
+			p.executeQuery(ansi.RequestProgramStatusSupport)
 
-			case execMsg:
-				// NB: this blocks. The model is updated with the
-				// callback's message right away, before any input read
-				// since (alice patch, exec.go).
-				execDone = p.exec(msg.cmd, msg.fn)
-
-			case terminalVersion:
-				p.executeQuery(ansi.RequestNameVersion)
-
-			case requestCapabilityMsg:
-				p.executeQuery(ansi.RequestTermcap(string(msg)))
-
-			case BatchMsg:
-				go p.execBatchMsg(msg)
+		case execMsg:
+			// NB: this blocks. The model is updated with the
+			// callback's message right away, before any input read
+			// since (alice patch, exec.go).
+			if read := p.drainInput(); len(read) > 0 {
+				// What the input reader had read is older than the
+				// command: the model has it first (alice patch).
+				p.front = append(append(read, msg), p.front...)
 				continue
-
-			case sequenceMsg:
-				go p.execSequenceMsg(msg)
-				continue
-
-			case WindowSizeMsg:
-				p.renderer.resize(msg.Width, msg.Height)
-
-			case windowSizeMsg:
-				go p.checkResize()
-
-			case requestCursorPosMsg:
-				p.executeQuery(ansi.RequestCursorPositionReport)
-
-			case RawMsg:
-				p.execute(fmt.Sprint(msg.Msg))
-
-			case printLineMessage:
-				p.renderer.insertAbove(msg.messageBody) //nolint:errcheck,gosec
-
-			case clearScreenMsg:
-				p.renderer.clearScreen()
-
-			case ColorProfileMsg:
-				p.renderer.setColorProfile(msg.Profile)
 			}
+			execDone = p.exec(msg.cmd, msg.fn)
 
-			if execDone != nil {
-				if loopsOwn(execDone) {
-					// The event loop acts on it itself: it goes round
-					// as before.
-					go p.Send(execDone)
-				} else {
-					msg = execDone
-				}
-			}
-			var cmd Cmd
-			epoch := p.patchEpoch()
-			model, cmd = model.Update(msg) // run update
-			p.pass.publish(model)
+		case terminalVersion:
+			p.executeQuery(ansi.RequestNameVersion)
 
-			// The view goes to the renderer first and the renderer is
-			// woken last, so it runs before the command's goroutines; a
-			// message without a command wakes no goroutine for it. (alice
-			// patch: a keystroke's echo waited behind both.) A model that
-			// says its view did not change is not asked for one (alice
-			// patch, ViewKeeper).
-			draw := p.renderer != nil && !keepsView(model)
-			if draw {
-				p.renderView(model, epoch)
+		case requestCapabilityMsg:
+			p.executeQuery(ansi.RequestTermcap(string(msg)))
+
+		case BatchMsg:
+			go p.execBatchMsg(msg)
+			continue
+
+		case sequenceMsg:
+			go p.execSequenceMsg(msg)
+			continue
+
+		case WindowSizeMsg:
+			p.renderer.resize(msg.Width, msg.Height)
+
+		case windowSizeMsg:
+			go p.checkResize()
+
+		case requestCursorPosMsg:
+			p.executeQuery(ansi.RequestCursorPositionReport)
+
+		case RawMsg:
+			p.execute(fmt.Sprint(msg.Msg))
+
+		case printLineMessage:
+			p.renderer.insertAbove(msg.messageBody) //nolint:errcheck,gosec
+
+		case clearScreenMsg:
+			p.renderer.clearScreen()
+
+		case ColorProfileMsg:
+			p.renderer.setColorProfile(msg.Profile)
+		}
+
+		if execDone != nil {
+			if loopsOwn(execDone) {
+				// The event loop acts on it itself: it goes round
+				// as before.
+				go p.Send(execDone)
+			} else {
+				msg = execDone
 			}
-			if cmd != nil {
-				select {
-				case <-p.ctx.Done():
-					return model, nil
-				case cmds <- cmd: // process command
-				}
+		}
+		var cmd Cmd
+		epoch := p.patchEpoch()
+		model, cmd = model.Update(msg) // run update
+		p.pass.publish(model)
+
+		// The view goes to the renderer first and the renderer is
+		// woken last, so it runs before the command's goroutines; a
+		// message without a command wakes no goroutine for it. (alice
+		// patch: a keystroke's echo waited behind both.) A model that
+		// says its view did not change is not asked for one (alice
+		// patch, ViewKeeper).
+		draw := p.renderer != nil && !keepsView(model)
+		if draw {
+			p.renderView(model, epoch)
+		}
+		if cmd != nil {
+			select {
+			case <-p.ctx.Done():
+				return model, nil
+			case cmds <- cmd: // process command
 			}
-			if draw {
-				p.wake()
-			}
+		}
+		if draw {
+			p.wake()
 		}
 	}
 }

@@ -202,7 +202,7 @@ func (p *Pane) current() (WorkspaceInfo, bool) {
 }
 
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
-	if p.holdInput(msg) {
+	if p.holdInput(msg) || p.queueZoom(msg) {
 		return nil
 	}
 	if cmd, ok := p.updateAgentUI(msg); ok {
@@ -290,7 +290,6 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case tea.PasteMsg:
 		switch {
-		case p.queueZoom(msg):
 		case p.Attached():
 			p.term.Paste(msg.Content) // inline, like SendKey, to keep input order
 			p.kick()
@@ -307,9 +306,6 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	case tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseWheelMsg, tea.MouseMotionMsg:
 		return p.onMouse(msg.(tea.MouseMsg))
 	case tea.KeyPressMsg:
-		if p.queueZoom(msg) {
-			return nil
-		}
 		return p.onKey(msg)
 	case fmt.Stringer:
 		// Detach sequences the key decoder did not understand arrive raw.
