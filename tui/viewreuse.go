@@ -65,8 +65,5 @@ func (m *Model) TextSink() tea.TextSink {
 	if m.Focus != FocusWorkspaces || m.overlayOpen() {
 		return nil
 	}
-	if s := m.Workspaces.TextSink(); s != nil {
-		return s
-	}
-	return nil
+	return m.Workspaces.TextSink()
 }

@@ -284,8 +284,9 @@ func zoomInto(t *testing.T, s *Session) (inW *os.File, out *syncBuf, done <-chan
 	return inW, out, done
 }
 
-// zoomAttachment is zoomInto with the attachment itself.
-func zoomAttachment(t *testing.T, s *Session) (a *Attachment, inW *os.File, out *syncBuf, done <-chan error) {
+// zoomAttachment is zoomInto with the attachment itself; prep, if any,
+// runs on the attachment before it starts.
+func zoomAttachment(t *testing.T, s *Session, prep ...func(*Attachment)) (a *Attachment, inW *os.File, out *syncBuf, done <-chan error) {
 	t.Helper()
 	inR, inW, err := os.Pipe()
 	require.NoError(t, err)
@@ -295,6 +296,9 @@ func zoomAttachment(t *testing.T, s *Session) (a *Attachment, inW *os.File, out 
 	a.SetStdin(inR)
 	a.SetStdout(out)
 	a.SetStderr(out)
+	for _, f := range prep {
+		f(a)
+	}
 	ended := make(chan error, 1)
 	go func() { ended <- a.Run() }()
 	return a, inW, out, ended
@@ -397,21 +401,14 @@ func TestZoomKeepsTheInputAfterTheDetachKey(t *testing.T) {
 func TestZoomTakesTheKeysTypedBeforeItStarted(t *testing.T) {
 	t.Parallel()
 	s := runningShell(t, "zoom-queued", 0, 0)
-	a := s.Attach()
-	for _, r := range "echo queued-$((6*7))" {
-		a.QueueKey(KeyPress{Code: r, Text: string(r)})
-	}
-	a.QueueKey(KeyPress{Code: uv.KeyEnter})
-	a.QueueKey(KeyPress{Code: 'q', Mod: uv.ModCtrl})
-	a.QueuePaste("after")
-	inR, inW, err := os.Pipe()
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = inR.Close(); _ = inW.Close() })
-	out := &syncBuf{}
-	a.SetStdin(inR)
-	a.SetStdout(out)
-	done := make(chan error, 1)
-	go func() { done <- a.Run() }()
+	a, _, _, done := zoomAttachment(t, s, func(a *Attachment) {
+		for _, r := range "echo queued-$((6*7))" {
+			a.QueueKey(KeyPress{Code: r, Text: string(r)})
+		}
+		a.QueueKey(KeyPress{Code: uv.KeyEnter})
+		a.QueueKey(KeyPress{Code: 'q', Mod: uv.ModCtrl})
+		a.QueuePaste("after")
+	})
 	waitZoomEnd(t, done) // nothing was typed on the terminal
 	waitScreen(t, s, "queued-42")
 	require.Equal(t, "after", string(a.Leftover()))

@@ -260,12 +260,8 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 // IUTF8 it got "a\303\251\346x").
 func TestSessionTerminalIsUTF8(t *testing.T) {
 	t.Parallel()
-	m := newTestManager(t, t.TempDir(), nil)
-	ws := createWS(t, m, "utf8", "shell-only")
-	s, err := m.StartSession(ws.ID, AgentShell)
-	require.NoError(t, err)
-	waitState(t, s, StateRunning)
-	_, err = s.Write([]byte("stty -a | tr ' ' '\\n' | grep -x -e iutf8 -e -iutf8 | sed 's/^/FLAG:/'\n"))
+	s := runningShell(t, "utf8", 0, 0)
+	_, err := s.Write([]byte("stty -a | tr ' ' '\\n' | grep -x -e iutf8 -e -iutf8 | sed 's/^/FLAG:/'\n"))
 	require.NoError(t, err)
 	waitScreen(t, s, "FLAG:iutf8")
 	require.NotContains(t, s.Screen(), "FLAG:-iutf8")

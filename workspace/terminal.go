@@ -666,7 +666,7 @@ func (t *Terminal) SendKey(k KeyPress) {
 		t.mu.Unlock()
 		return
 	}
-	b := encodeKeyIn(k, t.keys.flags(t.emu.IsAltScreen()), t.keys.modifyOther, t.modes[ansi.ModeCursorKeys])
+	b := t.encodeKeyLocked(k)
 	t.mu.Unlock()
 	if len(b) > 0 {
 		_ = t.send(b)
@@ -691,6 +691,11 @@ func (t *Terminal) SendText(b []byte) bool {
 func (t *Terminal) EncodeKey(k KeyPress) []byte {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.encodeKeyLocked(k)
+}
+
+// encodeKeyLocked is EncodeKey with t.mu held.
+func (t *Terminal) encodeKeyLocked(k KeyPress) []byte {
 	return encodeKeyIn(k, t.keys.flags(t.emu.IsAltScreen()), t.keys.modifyOther, t.modes[ansi.ModeCursorKeys])
 }
 

@@ -181,7 +181,7 @@ func (p *Program) drainInput() []Msg {
 	}
 	p.cancelReader.Cancel()
 	var read []Msg
-	limit := time.NewTimer(500 * time.Millisecond) //nolint:mnd // waitForReadLoop's bound
+	limit := time.NewTimer(readLoopWait)
 	defer limit.Stop()
 	for {
 		select {

@@ -122,11 +122,14 @@ func (p *Program) readLoop() {
 	}
 }
 
+// readLoopWait bounds the wait for the input reader to end once cancelled.
+const readLoopWait = 500 * time.Millisecond
+
 // waitForReadLoop waits for the cancelReader to finish its read loop.
 func (p *Program) waitForReadLoop() {
 	select {
 	case <-p.readLoopDone:
-	case <-time.After(500 * time.Millisecond): //nolint:mnd
+	case <-time.After(readLoopWait):
 		// The read loop hangs, which means the input
 		// cancelReader's cancel function has returned true even
 		// though it was not able to cancel the read.

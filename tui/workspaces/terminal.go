@@ -202,9 +202,12 @@ func sleepCtx(ctx context.Context, d time.Duration, cut <-chan struct{}) wake {
 }
 
 // kick tells an armed Watch that input went to the session.
-func (p *Pane) kick() {
+func (p *Pane) kick() { signalTyped(p.typed) }
+
+// signalTyped signals typed (capacity 1) without waiting.
+func signalTyped(typed chan<- struct{}) {
 	select {
-	case p.typed <- struct{}{}:
+	case typed <- struct{}{}:
 	default:
 	}
 }

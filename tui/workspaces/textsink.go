@@ -1,6 +1,7 @@
 package workspaces
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -29,10 +30,7 @@ func (s *textSink) TakeText(b []byte) bool {
 	if !s.term.SendText(b) {
 		return false
 	}
-	select {
-	case s.typed <- struct{}{}:
-	default:
-	}
+	signalTyped(s.typed)
 	return true
 }
 
@@ -54,7 +52,8 @@ func (p *Pane) TextSink() tea.TextSink {
 // never carries (text reads are never such a key).
 func ctrlOnly(b key.Binding) bool {
 	for _, k := range b.Keys() {
-		if !strings.HasPrefix(k, "ctrl+") && !strings.HasPrefix(k, "alt+") && !strings.HasPrefix(k, "super+") && !strings.HasPrefix(k, "hyper+") && !strings.HasPrefix(k, "meta+") {
+		mod, _, ok := strings.Cut(k, "+")
+		if !ok || !slices.Contains([]string{"ctrl", "alt", "super", "hyper", "meta"}, mod) {
 			return false
 		}
 	}
